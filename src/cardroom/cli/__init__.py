@@ -1,0 +1,35 @@
+"""The `cardroom` command. User errors become one red line and exit status 2."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+import typer
+from rich.console import Console
+
+from cardroom.cli import baccarat as _baccarat  # noqa: F401  (registers its commands)
+from cardroom.cli.app import app
+from cardroom.errors import CardroomError
+
+_err = Console(stderr=True)
+
+
+def main() -> None:
+    """Entry point: run the app, turning user errors into a one-line message and exit 2."""
+    try:
+        app(standalone_mode=False)
+    except CardroomError as exc:
+        _err.print(f"[red]error:[/red] {exc}", highlight=False)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        _err.print("aborted")
+        sys.exit(130)
+    except click.exceptions.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+
+
+__all__ = ["app", "main"]

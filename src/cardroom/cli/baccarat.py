@@ -1,0 +1,3 @@
+"""`cardroom analyze|simulate|play baccarat`."""
+
+from __future__ import annotations

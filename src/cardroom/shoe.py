@@ -1,0 +1,190 @@
+"""Shoes: what is in them, how they are shuffled, committed to, cut and burned.
+
+Production shuffles draw from the OS CSPRNG (`secrets`). `SeededRandom` exists only so that
+tests and replays can reproduce a shoe; it must never shuffle a live game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from cardroom.cards import JOKER, STANDARD_RANKS, Card, Rank, Suit, format_cards, parse_cards
+from cardroom.errors import ShoeError
+
+
+@dataclass(frozen=True)
+class ShoeSpec:
+    """How many packs, which ranks are taken out of each, and how many jokers in all."""
+
+    packs: int
+    removed_ranks: frozenset[Rank] = frozenset()
+    jokers: int = 0
+
+    def __post_init__(self) -> None:
+        if self.packs < 1:
+            raise ShoeError(f"a shoe needs at least one pack, not {self.packs}")
+        if self.jokers < 0:
+            raise ShoeError("the number of jokers cannot be negative")
+        if Rank.JOKER in self.removed_ranks:
+            raise ShoeError("remove jokers with jokers=0, not as a rank")
+
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        return tuple(r for r in STANDARD_RANKS if r not in self.removed_ranks)
+
+    @property
+    def size(self) -> int:
+        return self.packs * len(self.ranks) * 4 + self.jokers
+
+    def cards(self) -> list[Card]:
+        """Every card of the shoe in a fixed (unshuffled) order."""
+        one_pack = [Card(r, s) for r in self.ranks for s in Suit]
+        return one_pack * self.packs + [JOKER] * self.jokers
+
+    def rank_counts(self) -> dict[Rank, int]:
+        counts = {r: 4 * self.packs for r in self.ranks}
+        if self.jokers:
+            counts[Rank.JOKER] = self.jokers
+        return counts
+
+
+class RandomSource(Protocol):
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        ...
+
+
+class SystemRandom:
+    """The production source: the operating system's CSPRNG."""
+
+    def randbelow(self, n: int) -> int:
+        return secrets.randbelow(n)
+
+
+class SeededRandom:
+    """FOR REPLAY AND TESTS ONLY: a reproducible, predictable source. Never for live play."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def randbelow(self, n: int) -> int:
+        return self._rng.randrange(n)
+
+
+def fisher_yates(cards: Sequence[Card], source: RandomSource) -> list[Card]:
+    """A uniform permutation (Durstenfeld's Fisher-Yates) driven by `source`."""
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = source.randbelow(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def commitment(order: Sequence[Card], salt: bytes) -> str:
+    """SHA-256 over the salt and the shuffled order, publishable before the first card."""
+    return hashlib.sha256(salt + format_cards(order).encode("ascii")).hexdigest()
+
+
+def verify_commitment(digest: str, salt_hex: str, order_text: str) -> bool:
+    """After play: does the revealed salt and order match the published commitment?"""
+    try:
+        salt = bytes.fromhex(salt_hex)
+    except ValueError as exc:
+        raise ShoeError(f"bad salt {salt_hex!r}: not hexadecimal") from exc
+    return secrets.compare_digest(commitment(parse_cards(order_text), salt), digest)
+
+
+class BurnMode(StrEnum):
+    NONE = "none"
+    FIXED = "fixed"
+    FIRST_CARD_VALUE = "first-card-value"
+
+
+@dataclass(frozen=True)
+class BurnRule:
+    """After a shuffle: burn nothing, a fixed number, or (baccarat) turn the first card and burn
+    as many as its value, tens and faces counting ten."""
+
+    mode: BurnMode = BurnMode.FIRST_CARD_VALUE
+    count: int = 0
+
+    def cards_to_burn(self, first: Card) -> int:
+        """How many cards go after the exposed first card."""
+        if self.mode is BurnMode.NONE:
+            return 0
+        if self.mode is BurnMode.FIXED:
+            return self.count - 1 if self.count > 0 else 0
+        return 10 if first.rank >= Rank.TEN else int(first.rank)
+
+
+@dataclass
+class Shoe:
+    """A shuffled shoe being dealt, with its cut card and its commitment."""
+
+    order: list[Card]
+    cut_index: int
+    salt: bytes
+    position: int = 0
+    burned: list[Card] = field(default_factory=list)
+
+    @classmethod
+    def shuffled(
+        cls,
+        spec: ShoeSpec,
+        cut_card_from_end: int,
+        source: RandomSource | None = None,
+    ) -> Shoe:
+        """A freshly shuffled shoe; the cut card lies `cut_card_from_end` cards from the end."""
+        src = source or SystemRandom()
+        if not 0 <= cut_card_from_end < spec.size:
+            raise ShoeError(
+                f"cut card {cut_card_from_end} from the end does not fit a {spec.size}-card shoe"
+            )
+        order = fisher_yates(spec.cards(), src)
+        salt = bytes(src.randbelow(256) for _ in range(16))
+        return cls(order=order, cut_index=spec.size - cut_card_from_end, salt=salt)
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.order, self.salt)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.order) - self.position
+
+    @property
+    def penetration(self) -> float:
+        """Share of the shoe dealt before the cut card (a display figure, not money)."""
+        return self.cut_index / len(self.order)
+
+    @property
+    def cut_card_reached(self) -> bool:
+        return self.position >= self.cut_index
+
+    def draw(self) -> Card:
+        if self.position >= len(self.order):
+            raise ShoeError("the shoe is empty")
+        card = self.order[self.position]
+        self.position += 1
+        return card
+
+    def burn(self, rule: BurnRule) -> list[Card]:
+        """Apply the burn rule; returns the burned cards, the first of them exposed."""
+        if rule.mode is BurnMode.NONE:
+            return []
+        first = self.draw()
+        burned = [first] + [self.draw() for _ in range(rule.cards_to_burn(first))]
+        self.burned.extend(burned)
+        return burned
+
+    def reveal(self) -> tuple[str, str]:
+        """The salt and order to publish after the shoe, for `verify_commitment`."""
+        return self.salt.hex(), format_cards(self.order)
+
+
