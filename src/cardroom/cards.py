@@ -104,7 +104,9 @@ def parse_card(text: str) -> Card:
     rank = _RANK_BY_SYMBOL.get(upper[:-1])
     suit = _SUIT_BY_SYMBOL.get(token[-1].lower())
     if rank is None:
-        raise CardParseError(f"bad card {text!r}: unknown rank {token[:-1]!r} (use A 2-9 T/10 J Q K)")
+        raise CardParseError(
+            f"bad card {text!r}: unknown rank {token[:-1]!r} (use A 2-9 T/10 J Q K)"
+        )
     if suit is None:
         raise CardParseError(f"bad card {text!r}: unknown suit {token[-1]!r} (use c d h s)")
     return Card(rank, suit)

@@ -1,0 +1,389 @@
+"""Exact Mini-Baccarat and Super-9 math by enumeration over the finite shoe.
+
+Every coup is walked at the level of card values (ten classes: 0 for tens and pictures, 1-9),
+weighted by the number of ordered card sequences that produce it, so every figure is an exact
+integer count. Suits matter only for the Super-9 wagers, and only through "are all of this
+hand's cards one suit"; given a leaf's values, the number of card sequences whose player
+(and/or banker) cards are all of one suit has a closed form per value class: with K cards of a
+value per suit in the shoe, forcing `a_s` positions to suit s and leaving `f` free gives
+prod_s K(K-1)..(K-a_s+1) x (4K-A)(4K-A-1)..(4K-A-f+1), A = sum a_s. No infinite-deck shortcut
+is taken anywhere.
+
+Counts are reported the way published tables count them: every coup as an ordered sequence of
+six cards, a coup that ends after four or five cards counting every continuation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from cardroom.games.baccarat.paytables import nine_pay_table, progressive_schedule
+from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.baccarat.tableau import Tableau, standard_tableau
+from cardroom.games.baccarat.wagers import ProgressiveAward, fixed_award_for_one
+
+ACE, EIGHT, NINE_TOTAL = 1, 8, 9
+
+
+def falling(n: int, k: int) -> int:
+    """n (n-1) ... (n-k+1): ordered ways to draw k distinct cards from n."""
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+@dataclass
+class CoupCounts:
+    """Six-card-sequence counts of everything a wager can depend on."""
+
+    decks: int
+    total: int = 0
+    by_totals: list[list[int]] = field(default_factory=lambda: [[0] * 10 for _ in range(10)])
+    player_suited_nine: int = 0
+    banker_suited_nine: int = 0
+    both_suited_nine: int = 0
+    both_suited_ace_eight_same_suit: int = 0
+    both_suited_ace_eight_other_suits: int = 0
+
+    def count(self, player_total: int | None = None, banker_total: int | None = None) -> int:
+        rows = range(10) if player_total is None else [player_total]
+        cols = range(10) if banker_total is None else [banker_total]
+        return sum(self.by_totals[p][b] for p in rows for b in cols)
+
+    @property
+    def banker_wins(self) -> int:
+        return sum(self.by_totals[p][b] for p in range(10) for b in range(10) if b > p)
+
+    @property
+    def player_wins(self) -> int:
+        return sum(self.by_totals[p][b] for p in range(10) for b in range(10) if p > b)
+
+    @property
+    def ties(self) -> int:
+        return sum(self.by_totals[t][t] for t in range(10))
+
+    def progressive(self) -> dict[ProgressiveAward, int]:
+        """Sequences per progressive award, a hand paid its highest award only."""
+        both_a8 = self.both_suited_ace_eight_same_suit + self.both_suited_ace_eight_other_suits
+        both9 = self.both_suited_nine - both_a8
+        one9 = self.player_suited_nine + self.banker_suited_nine - 2 * self.both_suited_nine
+        counts = {
+            ProgressiveAward.JACKPOT: self.both_suited_ace_eight_same_suit,
+            ProgressiveAward.BOTH_SUITED_ACE_EIGHT: self.both_suited_ace_eight_other_suits,
+            ProgressiveAward.BOTH_SUITED_NINE: both9,
+            ProgressiveAward.ONE_SUITED_NINE: one9,
+        }
+        counts[ProgressiveAward.NONE] = self.total - sum(counts.values())
+        return counts
+
+
+def _suited_ways(values: Iterable[int], forced: dict[int, dict[int, int]], per_suit: list[int],
+                 used: list[int]) -> int:
+    """Card sequences for a leaf whose value multiset is `used` (per value), with
+    `forced[v][s]` of the value-v positions forced to suit s and the rest free."""
+    ways = 1
+    for v in values:
+        k = per_suit[v]
+        a_total = 0
+        for a in forced.get(v, {}).values():
+            ways *= falling(k, a)
+            a_total += a
+        ways *= falling(4 * k - a_total, used[v] - a_total)
+    return ways
+
+
+def _force(hand: tuple[int, ...], suit: int, into: dict[int, dict[int, int]]) -> None:
+    for v in hand:
+        into.setdefault(v, {}).setdefault(suit, 0)
+        into[v][suit] += 1
+
+
+def count_coups(decks: int, tableau: Tableau | None = None) -> CoupCounts:
+    """Enumerate every coup of a `decks`-deck shoe exactly."""
+    return count_coups_of([4 * decks] + [decks] * 9, decks, tableau)
+
+
+def count_coups_of(per_suit: list[int], decks: int = 0,
+                   tableau: Tableau | None = None) -> CoupCounts:
+    """Enumerate every coup of a shoe with `per_suit[v]` cards of value v in each suit."""
+    tab = tableau or standard_tableau()
+    remaining = [4 * k for k in per_suit]
+    n = sum(remaining)
+    out = CoupCounts(decks=decks, total=falling(n, 6))
+    used = [0] * 10
+    p_draw = [tab.player_draws(t) for t in range(10)]
+    natural = [tab.is_natural(t) for t in range(10)]
+
+    def leaf(player: tuple[int, ...], banker: tuple[int, ...], weight: int) -> None:
+        k = len(player) + len(banker)
+        seq = weight * falling(n - k, 6 - k)
+        pt, bt = sum(player) % 10, sum(banker) % 10
+        out.by_totals[pt][bt] += seq
+        if pt != NINE_TOTAL and bt != NINE_TOTAL:
+            return
+        cont = falling(n - k, 6 - k)
+        values = [v for v in range(10) if used[v]]
+        if pt == NINE_TOTAL:
+            f: dict[int, dict[int, int]] = {}
+            _force(player, 0, f)
+            out.player_suited_nine += 4 * _suited_ways(values, f, per_suit, used) * cont
+        if bt == NINE_TOTAL:
+            f = {}
+            _force(banker, 0, f)
+            out.banker_suited_nine += 4 * _suited_ways(values, f, per_suit, used) * cont
+        if pt == NINE_TOTAL and bt == NINE_TOTAL:
+            same: dict[int, dict[int, int]] = {}
+            _force(player, 0, same)
+            _force(banker, 0, same)
+            other: dict[int, dict[int, int]] = {}
+            _force(player, 0, other)
+            _force(banker, 1, other)
+            same_ways = 4 * _suited_ways(values, same, per_suit, used) * cont
+            other_ways = 12 * _suited_ways(values, other, per_suit, used) * cont
+            out.both_suited_nine += same_ways + other_ways
+            if sorted(player) == [ACE, EIGHT] and sorted(banker) == [ACE, EIGHT]:
+                out.both_suited_ace_eight_same_suit += same_ways
+                out.both_suited_ace_eight_other_suits += other_ways
+
+    def take(v: int) -> int:
+        w = remaining[v]
+        remaining[v] -= 1
+        used[v] += 1
+        return w
+
+    def give(v: int) -> None:
+        remaining[v] += 1
+        used[v] -= 1
+
+    for p1 in range(10):
+        w1 = take(p1)
+        for b1 in range(10):
+            w2 = w1 * take(b1)
+            for p2 in range(10):
+                w3 = w2 * take(p2)
+                for b2 in range(10):
+                    w4 = w3 * take(b2)
+                    if w4:
+                        _third_cards((p1, p2), (b1, b2), w4, tab, p_draw, natural,
+                                     remaining, take, give, leaf)
+                    give(b2)
+                give(p2)
+            give(b1)
+        give(p1)
+    return out
+
+
+def _third_cards(player: tuple[int, int], banker: tuple[int, int], weight: int, tab: Tableau,
+                 p_draw: list[bool], natural: list[bool], remaining: list[int],
+                 take: object, give: object, leaf: object) -> None:
+    """Finish a coup from its first four card values, per the tableau."""
+    assert callable(take) and callable(give) and callable(leaf)
+    pt, bt = sum(player) % 10, sum(banker) % 10
+    if natural[pt] or natural[bt]:
+        leaf(player, banker, weight)
+        return
+    if not p_draw[pt]:
+        if tab.banker_draws(bt, None):
+            for b3 in range(10):
+                if remaining[b3]:
+                    leaf(player, (*banker, b3), weight * take(b3))
+                    give(b3)
+        else:
+            leaf(player, banker, weight)
+        return
+    for p3 in range(10):
+        if not remaining[p3]:
+            continue
+        w = weight * take(p3)
+        hand = (*player, p3)
+        if tab.banker_draws(bt, p3):
+            for b3 in range(10):
+                if remaining[b3]:
+                    leaf(hand, (*banker, b3), w * take(b3))
+                    give(b3)
+        else:
+            leaf(hand, banker, w)
+        give(p3)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One way a wager can end: its net result per unit staked and its sequence count."""
+
+    label: str
+    net: Fraction
+    count: int
+
+
+@dataclass(frozen=True)
+class WagerMath:
+    name: str
+    outcomes: tuple[Outcome, ...]
+    total: int
+    house_edge: Fraction
+    claimed_edge_percent: Decimal | None = None
+    note: str = ""
+
+    def probability(self, label: str) -> Fraction:
+        return sum((Fraction(o.count, self.total) for o in self.outcomes if o.label == label),
+                   Fraction(0))
+
+    @property
+    def variance(self) -> Fraction:
+        mean = sum((o.net * o.count for o in self.outcomes), Fraction(0)) / self.total
+        square = sum((o.net * o.net * o.count for o in self.outcomes), Fraction(0)) / self.total
+        return square - mean * mean
+
+    @property
+    def std_dev(self) -> float:
+        return math.sqrt(self.variance)
+
+    @property
+    def exact_percent_2dp(self) -> Decimal:
+        """The exact edge in percent, rounded half-up to two places like the claims."""
+        value = self.house_edge * 100
+        return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
+            Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+    @property
+    def claim_holds(self) -> bool | None:
+        """Does the designer's claim round to the exact value? None if there is no claim."""
+        if self.claimed_edge_percent is None:
+            return None
+        return self.exact_percent_2dp == self.claimed_edge_percent
+
+
+@dataclass(frozen=True)
+class BaccaratReport:
+    rules: BaccaratRules
+    counts: CoupCounts
+    wagers: tuple[WagerMath, ...]
+
+    def wager(self, name: str) -> WagerMath:
+        for w in self.wagers:
+            if w.name == name:
+                return w
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, object]:
+        c = self.counts
+        return {
+            "game": "baccarat",
+            "decks": self.rules.decks,
+            "paytable": self.rules.paytable,
+            "commission": _frac(self.rules.commission),
+            "tie_pays": self.rules.tie_pays,
+            "jackpot_seed_cents": self.rules.jackpot_seed_cents,
+            "jackpot_contribution": _frac(self.rules.jackpot_contribution),
+            "sequences": c.total,
+            "outcomes": {
+                "banker": _prob_json(c.banker_wins, c.total),
+                "player": _prob_json(c.player_wins, c.total),
+                "tie": _prob_json(c.ties, c.total),
+            },
+            "totals": c.by_totals,
+            "wagers": [_wager_json(w) for w in self.wagers],
+        }
+
+
+def _frac(f: Fraction) -> str:
+    return f"{f.numerator}/{f.denominator}"
+
+
+def _prob_json(count: int, total: int) -> dict[str, object]:
+    p = Fraction(count, total)
+    return {"sequences": count, "probability": float(p), "probability_exact": _frac(p)}
+
+
+def _wager_json(w: WagerMath) -> dict[str, object]:
+    return {
+        "name": w.name,
+        "house_edge": float(w.house_edge),
+        "house_edge_exact": _frac(w.house_edge),
+        "house_edge_percent": str(w.exact_percent_2dp),
+        "std_dev": w.std_dev,
+        "claimed_edge_percent": None if w.claimed_edge_percent is None
+        else str(w.claimed_edge_percent),
+        "claim_holds": w.claim_holds,
+        "outcomes": [
+            {"label": o.label, "net": _frac(o.net), **_prob_json(o.count, w.total)}
+            for o in w.outcomes
+        ],
+        "note": w.note,
+    }
+
+
+def _wager(name: str, outcomes: list[Outcome], total: int, claim: Decimal | None = None,
+           edge: Fraction | None = None, note: str = "") -> WagerMath:
+    mean = sum((o.net * o.count for o in outcomes), Fraction(0)) / total
+    return WagerMath(name, tuple(o for o in outcomes if o.count), total,
+                     -mean if edge is None else edge, claim, note)
+
+
+def analyze(rules: BaccaratRules, tableau: Tableau | None = None) -> BaccaratReport:
+    """Every wager's exact distribution and house edge for these house rules."""
+    c = count_coups(rules.decks, tableau)
+    n = c.total
+    tie = c.ties
+    pay = nine_pay_table(rules.paytable)
+    sched = progressive_schedule()
+    claims_apply = rules.decks == 8
+    p9 = c.count(player_total=9)
+    b9 = c.count(banker_total=9)
+    wagers = [
+        _wager("player", [Outcome("win", Fraction(1), c.player_wins),
+                          Outcome("push", Fraction(0), tie),
+                          Outcome("lose", Fraction(-1), c.banker_wins)], n),
+        _wager("banker", [Outcome("win", 1 - rules.commission, c.banker_wins),
+                          Outcome("push", Fraction(0), tie),
+                          Outcome("lose", Fraction(-1), c.player_wins)], n),
+        _wager("tie", [Outcome("win", Fraction(rules.tie_pays), tie),
+                       Outcome("lose", Fraction(-1), n - tie)], n),
+        _wager("player_9", [Outcome("suited nine", Fraction(pay.player_suited),
+                                    c.player_suited_nine),
+                            Outcome("nine", Fraction(pay.player_unsuited),
+                                    p9 - c.player_suited_nine),
+                            Outcome("lose", Fraction(-1), n - p9)], n,
+               pay.claimed_edge_player if claims_apply else None),
+        _wager("banker_9", [Outcome("suited nine", Fraction(pay.banker_suited),
+                                    c.banker_suited_nine),
+                            Outcome("nine", Fraction(pay.banker_unsuited),
+                                    b9 - c.banker_suited_nine),
+                            Outcome("lose", Fraction(-1), n - b9)], n,
+               pay.claimed_edge_banker if claims_apply else None),
+        _progressive(rules, c, sched.claimed_edge if claims_apply else None),
+    ]
+    return BaccaratReport(rules, c, tuple(wagers))
+
+
+def _progressive(rules: BaccaratRules, c: CoupCounts, claim: Decimal | None) -> WagerMath:
+    """House edge = 1 - E[fixed for-1 awards] - contribution - P(top award) x seed, per $1.
+
+    The jackpot itself is paid from the meter, which the contributions and the seed fund; the
+    seed is the house's cost of each top award (one jackpot wager per coup assumed). The standard
+    deviation values a top award at the seed."""
+    seed = Fraction(rules.jackpot_seed_cents, progressive_schedule().wager_cents)
+    by_award = c.progressive()
+    n = c.total
+    outcomes = []
+    fixed = Fraction(0)
+    for award in sorted(by_award, reverse=True):
+        count = by_award[award]
+        multiple = fixed_award_for_one(award)
+        fixed += Fraction(multiple * count, n)
+        returned = seed if award is ProgressiveAward.JACKPOT else Fraction(multiple)
+        label = "lose" if award is ProgressiveAward.NONE else award.name.lower()
+        outcomes.append(Outcome(label, returned - 1, count))
+    p_top = Fraction(by_award[ProgressiveAward.JACKPOT], n)
+    edge = 1 - fixed - rules.jackpot_contribution - p_top * seed
+    claimed = progressive_schedule().claimed_contribution
+    note = ""
+    if claim is not None and Fraction(str(claimed)) != rules.jackpot_contribution:
+        claim = None
+        note = "the designer's claim assumes a 20-cent contribution"
+    return _wager("progressive", outcomes, n, claim, edge, note)

@@ -1,0 +1,1 @@
+"""Mini-Baccarat with the Super-9 bonus wagers and progressive jackpot."""

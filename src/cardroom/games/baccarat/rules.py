@@ -1,0 +1,83 @@
+"""Mini-Baccarat / Super-9 house rules ("internal controls")."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Literal, Self
+
+from pydantic import Field, model_validator
+
+from cardroom.houserules import HouseRules, Rate
+from cardroom.money import CommissionPolicy, Rounding
+from cardroom.shoe import BurnMode, BurnRule, ShoeSpec
+
+JACKPOT_DECKS = 8
+"""Super-9: "Eight standard 52 card decks of cards are used if using the progressive jackpot"."""
+
+
+class BaccaratRules(HouseRules):
+    decks: int = Field(8, ge=1, le=8)
+    commission: Rate = Fraction(1, 20)
+    commission_rounding: Rounding = Rounding.UP
+    commission_unit_cents: int = Field(1, ge=1, le=100)
+    tie_pays: int = Field(8, ge=1, le=50)
+    paytable: Literal[1, 2, 3] = 1
+    cut_card_from_end: int = Field(14, ge=6, le=200)
+    coups_after_cut_card: int = Field(1, ge=0, le=1)
+    burn: BurnMode = BurnMode.FIRST_CARD_VALUE
+    burn_count: int = Field(0, ge=0, le=20)
+    table_min_cents: int = Field(500, ge=100)
+    table_max_cents: int = Field(500_000, ge=100)
+    tie_min_cents: int = Field(100, ge=100)
+    tie_max_cents: int = Field(50_000, ge=100)
+    bonus_min_cents: int = Field(100, ge=100)
+    bonus_max_cents: int = Field(10_000, ge=100)
+    bonus_without_main: bool = False
+    bonus_only_requires_table_min: bool = True
+    bonus_over_main: bool = True
+    jackpot: bool = True
+    jackpot_alone: bool = False
+    jackpot_seed_cents: int = Field(250_000, ge=0)
+    jackpot_contribution: Rate = Fraction(1, 5)
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if not 0 <= self.commission <= Fraction(1, 10):
+            raise ValueError("commission must be between 0% and 10%")
+        if self.table_min_cents > self.table_max_cents:
+            raise ValueError("table_min_cents is above table_max_cents")
+        if self.tie_min_cents > self.tie_max_cents:
+            raise ValueError("tie_min_cents is above tie_max_cents")
+        if self.bonus_min_cents > self.bonus_max_cents:
+            raise ValueError("bonus_min_cents is above bonus_max_cents")
+        if self.jackpot and self.decks != JACKPOT_DECKS:
+            raise ValueError(
+                "the progressive jackpot needs an 8-deck shoe (Super-9 rules); set jackpot = false"
+            )
+        if not Fraction(1, 5) <= self.jackpot_contribution <= 1:
+            raise ValueError(
+                "jackpot_contribution must be at least 20 cents per $1 (Super-9 rules) "
+                "and at most $1"
+            )
+        if (self.jackpot_contribution * 100).denominator != 1:
+            raise ValueError("jackpot_contribution must be a whole number of cents per $1")
+        if self.burn is BurnMode.FIXED and self.burn_count < 1:
+            raise ValueError("a fixed burn needs burn_count of at least 1")
+        return self
+
+    @property
+    def shoe_spec(self) -> ShoeSpec:
+        return ShoeSpec(packs=self.decks)
+
+    @property
+    def commission_policy(self) -> CommissionPolicy:
+        return CommissionPolicy(self.commission, self.commission_rounding,
+                                self.commission_unit_cents)
+
+    @property
+    def burn_rule(self) -> BurnRule:
+        return BurnRule(self.burn, self.burn_count)
+
+    @property
+    def contribution_cents_per_dollar(self) -> int:
+        return int(self.jackpot_contribution * 100)
