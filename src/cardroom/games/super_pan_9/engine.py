@@ -1,0 +1,451 @@
+"""The multi-seat Super Pan 9 table as a state machine with verify/can/do actions.
+
+Every action checks everything first (`verify_x` raises a precise error and changes nothing),
+then applies itself and returns a frozen event appended to `events`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from cardroom.cards import Card
+from cardroom.errors import IllegalActionError, WagerError
+from cardroom.money import Cents, require_cents
+from cardroom.shoe import RandomSource, Shoe
+
+from .cards import hand_total
+from .events import (
+    DealerDrew,
+    DealerRevealed,
+    Event,
+    HandsDealt,
+    IrregularityHandled,
+    IrregularityKind,
+    PlayerDrew,
+    PlayerStood,
+    RoundSettled,
+    RoundStarted,
+    SeatSettled,
+    ShoeShuffled,
+    WagerPlaced,
+)
+from .rules import MAX_SEATS, IrregularityPolicy, SuperPan9Rules
+from .settlement import Settlement, settle, void_settlement
+
+E = TypeVar("E", bound=Event)
+
+DEALER_STANDS_FROM = 6
+"""Rule 7: the dealer draws on three-card totals 0 through 5 and stands on 6 through 9."""
+
+
+def dealer_must_draw(total: int) -> bool:
+    """Rule 7 i/ii."""
+    return total < DEALER_STANDS_FROM
+
+
+def cards_for_round(seats: int) -> int:
+    """The most cards a round can use: four per seat and four for the dealer."""
+    return 4 * (seats + 1)
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    PLAYERS = "players"
+    DEALER = "dealer"
+    REVEALED = "revealed"
+    COMPLETE = "complete"
+
+
+@dataclass
+class SeatHand:
+    wager: Cents
+    tie_wager: Cents
+    cards: list[Card] = field(default_factory=list)
+    acted: bool = False
+    drew: bool = False
+    voided: bool = False
+    settlement: Settlement | None = None
+
+    @property
+    def total(self) -> int:
+        return hand_total(self.cards)
+
+
+class SuperPan9Table:
+    """One table: a shoe dealt through to its cut card, and one round at a time."""
+
+    def __init__(self, rules: SuperPan9Rules | None = None, source: RandomSource | None = None,
+                 shoe: Shoe | None = None) -> None:
+        self.rules = rules or SuperPan9Rules()
+        self._source = source
+        self.shoe = shoe
+        self.events: list[Event] = []
+        self.round_no = 1
+        self.phase = Phase.BETTING
+        self.seats: dict[int, SeatHand] = {}
+        self.dealer_cards: list[Card] = []
+        self.dealer_revealed = False
+        self.dealer_drew = False
+
+    # ----- queries -------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        """Rule 6, in seat order: the lowest seat with a live hand that has not acted."""
+        if self.phase is not Phase.PLAYERS:
+            return None
+        for seat in sorted(self.seats):
+            hand = self.seats[seat]
+            if not hand.voided and not hand.acted:
+                return seat
+        return None
+
+    @property
+    def dealer_total(self) -> int:
+        return hand_total(self.dealer_cards)
+
+    def _log(self, event: E) -> E:
+        self.events.append(event)
+        return event
+
+    # ----- wagers (rule 5) ---------------------------------------------------------------
+
+    def verify_place_wager(self, seat: int, amount: Cents, tie_amount: Cents = 0) -> None:
+        require_cents(amount, "wager")
+        require_cents(tie_amount, "tie bet")
+        r = self.rules
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(f"wagers are closed: the round is in its {self.phase} phase")
+        if not 1 <= seat <= MAX_SEATS:
+            raise WagerError(f"no seat {seat}: a table has seats 1 to {MAX_SEATS} (rule 1)")
+        if seat in self.seats:
+            raise WagerError(f"seat {seat} already has a wager this round")
+        if not r.min_wager_cents <= amount <= r.max_wager_cents:
+            raise WagerError(
+                f"wager of {amount} cents is outside the table limits "
+                f"{r.min_wager_cents}..{r.max_wager_cents} cents"
+            )
+        if tie_amount:
+            if not r.tie_bet_offered:
+                raise WagerError("this table does not offer the Tie Bet (rule 9)")
+            if not r.tie_min_cents <= tie_amount <= r.tie_max_cents:
+                raise WagerError(
+                    f"tie bet of {tie_amount} cents is outside the limits "
+                    f"{r.tie_min_cents}..{r.tie_max_cents} cents"
+                )
+        if len(self.seats) + 1 > self.seat_capacity:
+            raise WagerError(
+                f"a {r.shoe_size}-card shoe cannot serve more than {self.seat_capacity} seats"
+            )
+
+    @property
+    def seat_capacity(self) -> int:
+        """Seats a round can serve from a fresh shoe: nine, fewer for a very small shoe."""
+        return min(MAX_SEATS, self.rules.shoe_size // 4 - 1)
+
+    def can_place_wager(self, seat: int, amount: Cents, tie_amount: Cents = 0) -> bool:
+        try:
+            self.verify_place_wager(seat, amount, tie_amount)
+        except (IllegalActionError, WagerError, ValueError):
+            return False
+        return True
+
+    def place_wager(self, seat: int, amount: Cents, tie_amount: Cents = 0) -> WagerPlaced:
+        self.verify_place_wager(seat, amount, tie_amount)
+        self.seats[seat] = SeatHand(amount, tie_amount)
+        return self._log(WagerPlaced(self.round_no, seat, amount, tie_amount))
+
+    # ----- dealing (rules 3, 5) ----------------------------------------------------------
+
+    def verify_deal(self) -> None:
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(f"cannot deal: the round is in its {self.phase} phase")
+        if not self.seats:
+            raise IllegalActionError("cannot deal: no seat has a wager")
+
+    def can_deal(self) -> bool:
+        try:
+            self.verify_deal()
+        except IllegalActionError:
+            return False
+        return True
+
+    def needs_shuffle(self) -> str | None:
+        """Why the shoe must be (re)shuffled before this round, or None: dealt through to the
+        cut card, or too few cards left to finish a round."""
+        if self.shoe is None:
+            return "new shoe"
+        if self.shoe.cut_card_reached:
+            return "cut card reached"
+        if self.shoe.remaining < cards_for_round(len(self.seats)):
+            return "too few cards left for a round"
+        return None
+
+    def deal(self) -> HandsDealt:
+        self.verify_deal()
+        reason = self.needs_shuffle()
+        if reason is not None:
+            r = self.rules
+            self.shoe = Shoe.shuffled(r.shoe_spec, r.cut_from_end, self._source)
+            self._log(ShoeShuffled(self.round_no, reason, self.shoe.commitment,
+                                   len(self.shoe.order), self.shoe.cut_index))
+        shoe = self.shoe
+        assert shoe is not None
+        order = sorted(self.seats)
+        for _ in range(3):
+            for seat in order:
+                self.seats[seat].cards.append(shoe.draw())
+            self.dealer_cards.append(shoe.draw())
+        self.phase = Phase.PLAYERS
+        self._advance()
+        event = HandsDealt(self.round_no,
+                           tuple((s, tuple(self.seats[s].cards)) for s in order),
+                           tuple(self.dealer_cards))
+        return self._log(event)
+
+    def _advance(self) -> None:
+        if self.phase is Phase.PLAYERS and self.to_act is None:
+            self.phase = Phase.DEALER
+        if all(h.voided for h in self.seats.values()) and self.phase is not Phase.BETTING:
+            self.phase = Phase.COMPLETE
+
+    # ----- player decisions (rule 6) -----------------------------------------------------
+
+    def verify_act(self, seat: int) -> None:
+        if self.phase in (Phase.REVEALED, Phase.COMPLETE) or self.dealer_revealed:
+            raise IllegalActionError("the dealer has revealed; players can no longer act (rule 7)")
+        if self.phase is Phase.BETTING:
+            raise IllegalActionError("no cards have been dealt yet")
+        hand = self.seats.get(seat)
+        if hand is None:
+            raise IllegalActionError(f"seat {seat} has no hand this round")
+        if hand.voided:
+            raise IllegalActionError(f"seat {seat}'s hand was voided")
+        if hand.acted:
+            what = "drawn" if hand.drew else "stood"
+            raise IllegalActionError(
+                f"seat {seat} has already {what}: one additional card at most (rule 6)"
+            )
+        if self.to_act != seat:
+            raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+
+    def can_act(self, seat: int) -> bool:
+        try:
+            self.verify_act(seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    verify_draw = verify_stand = verify_act
+    can_draw = can_stand = can_act
+
+    def draw(self, seat: int) -> PlayerDrew:
+        """Rule 6: the player asks for one additional card."""
+        self.verify_act(seat)
+        assert self.shoe is not None
+        hand = self.seats[seat]
+        hand.cards.append(self.shoe.draw())
+        hand.acted = hand.drew = True
+        self._advance()
+        return self._log(PlayerDrew(self.round_no, seat, hand.cards[-1], hand.total))
+
+    def stand(self, seat: int) -> PlayerStood:
+        self.verify_act(seat)
+        hand = self.seats[seat]
+        hand.acted = True
+        self._advance()
+        return self._log(PlayerStood(self.round_no, seat, hand.total))
+
+    # ----- the dealer (rule 7) -----------------------------------------------------------
+
+    def verify_reveal(self) -> None:
+        if self.dealer_revealed:
+            raise IllegalActionError("the dealer has already revealed")
+        if self.phase is not Phase.DEALER:
+            raise IllegalActionError(
+                f"the dealer reveals only after every player has acted (phase {self.phase})"
+            )
+
+    def can_reveal(self) -> bool:
+        try:
+            self.verify_reveal()
+        except IllegalActionError:
+            return False
+        return True
+
+    def reveal(self) -> DealerRevealed:
+        self.verify_reveal()
+        self.dealer_revealed = True
+        self.phase = Phase.REVEALED
+        total = self.dealer_total
+        event = DealerRevealed(self.round_no, tuple(self.dealer_cards), total,
+                               dealer_must_draw(total))
+        return self._log(event)
+
+    def verify_dealer_draw(self) -> None:
+        if self.phase is not Phase.REVEALED:
+            raise IllegalActionError("the dealer draws only after revealing")
+        if self.dealer_drew:
+            raise IllegalActionError("the dealer has already drawn")
+        if not dealer_must_draw(self.dealer_total):
+            raise IllegalActionError(
+                f"the dealer stands on {self.dealer_total}: 6 through 9 always stand (rule 7 ii)"
+            )
+
+    def can_dealer_draw(self) -> bool:
+        try:
+            self.verify_dealer_draw()
+        except IllegalActionError:
+            return False
+        return True
+
+    def dealer_draw(self) -> DealerDrew:
+        """Rule 7 i: three-card totals 0 through 5 always draw."""
+        self.verify_dealer_draw()
+        assert self.shoe is not None
+        self.dealer_cards.append(self.shoe.draw())
+        self.dealer_drew = True
+        return self._log(DealerDrew(self.round_no, self.dealer_cards[-1], self.dealer_total))
+
+    # ----- settlement (rules 4, 8, 9) ----------------------------------------------------
+
+    def verify_settle(self) -> None:
+        if self.phase is not Phase.REVEALED:
+            raise IllegalActionError("settlement comes after the dealer has revealed")
+        if self.can_dealer_draw():
+            raise IllegalActionError(
+                f"the dealer must draw on {self.dealer_total} before settling (rule 7 i)"
+            )
+
+    def can_settle(self) -> bool:
+        try:
+            self.verify_settle()
+        except IllegalActionError:
+            return False
+        return True
+
+    def settle(self) -> RoundSettled:
+        self.verify_settle()
+        dealer_total = self.dealer_total
+        out = []
+        for seat in sorted(self.seats):
+            hand = self.seats[seat]
+            if hand.voided:
+                assert hand.settlement is not None
+                out.append(SeatSettled(seat, None, None, hand.settlement))
+                continue
+            hand.settlement = settle(hand.total, dealer_total, hand.wager, hand.tie_wager,
+                                     self.rules)
+            out.append(SeatSettled(seat, hand.total, dealer_total, hand.settlement))
+        self.phase = Phase.COMPLETE
+        return self._log(RoundSettled(self.round_no, dealer_total, tuple(out)))
+
+    def finish_dealer(self) -> RoundSettled:
+        """Reveal, draw if rule 7 says so, and settle: the dealer's whole turn."""
+        self.verify_reveal()
+        self.reveal()
+        if self.can_dealer_draw():
+            self.dealer_draw()
+        return self.settle()
+
+    # ----- irregularities ----------------------------------------------------------------
+
+    def verify_irregularity(self, kind: IrregularityKind, seat: int | None) -> None:
+        if self.phase in (Phase.BETTING, Phase.COMPLETE):
+            raise IllegalActionError(
+                f"an irregularity is recorded between the deal and settlement, not in the "
+                f"{self.phase} phase"
+            )
+        if kind is IrregularityKind.MISDEAL and seat is not None:
+            raise IllegalActionError("a misdeal affects the whole deal: give no seat")
+        if seat is not None:
+            hand = self.seats.get(seat)
+            if hand is None:
+                raise IllegalActionError(f"seat {seat} has no hand this round")
+            if hand.voided:
+                raise IllegalActionError(f"seat {seat}'s hand is already void")
+
+    def record_irregularity(self, kind: IrregularityKind, seat: int | None = None,
+                            detail: str = "") -> IrregularityHandled:
+        """Apply the house policy: void the affected hand (seat) or every hand (the dealer's
+        hand, a misdeal, or the void-round policy), return their wagers, and log why."""
+        self.verify_irregularity(kind, seat)
+        policy = self.rules.irregularity_policy
+        if seat is None or policy is IrregularityPolicy.VOID_ROUND:
+            affected = [s for s in sorted(self.seats) if not self.seats[s].voided]
+        else:
+            affected = [seat]
+        returned = 0
+        for s in affected:
+            hand = self.seats[s]
+            hand.voided = True
+            hand.settlement = void_settlement(hand.wager, hand.tie_wager)
+            returned += hand.wager + hand.tie_wager
+        why = detail or kind.value
+        where = f"seat {seat}" if seat is not None else "the deal / the dealer's hand"
+        event = IrregularityHandled(self.round_no, kind, seat, f"{why} ({where})", policy.value,
+                                    tuple(affected), returned)
+        self._log(event)
+        if all(h.voided for h in self.seats.values()):
+            self.phase = Phase.COMPLETE
+        elif self.phase is Phase.PLAYERS and self.to_act is None:
+            self.phase = Phase.DEALER
+        return event
+
+    # ----- rounds ------------------------------------------------------------------------
+
+    def verify_new_round(self) -> None:
+        if self.phase is not Phase.COMPLETE:
+            raise IllegalActionError(f"the round is not over (phase {self.phase})")
+
+    def new_round(self) -> RoundStarted:
+        self.verify_new_round()
+        self.round_no += 1
+        self.phase = Phase.BETTING
+        self.seats = {}
+        self.dealer_cards = []
+        self.dealer_revealed = self.dealer_drew = False
+        return self._log(RoundStarted(self.round_no))
+
+    # ----- what a viewer may see ---------------------------------------------------------
+
+    def snapshot(self, viewer: int | None = None) -> dict[str, Any]:
+        """The table as seat `viewer` (None: a spectator) may see it. A player sees their own
+        cards; other players' cards and the dealer's stay face down (only their count shows)
+        until the dealer reveals and hands are turned up for settlement."""
+        showdown = self.phase is Phase.COMPLETE and not all(
+            h.voided for h in self.seats.values())
+        seats = []
+        for seat in sorted(self.seats):
+            hand = self.seats[seat]
+            visible = seat == viewer or (showdown and not hand.voided)
+            seats.append({
+                "seat": seat,
+                "wager": hand.wager,
+                "tie_wager": hand.tie_wager,
+                "card_count": len(hand.cards),
+                "cards": [str(c) for c in hand.cards] if visible else None,
+                "total": hand.total if visible and hand.cards else None,
+                "acted": hand.acted,
+                "drew": hand.drew,
+                "voided": hand.voided,
+                "result": hand.settlement.outcome.value if hand.settlement else None,
+                "net": hand.settlement.net if hand.settlement else None,
+            })
+        return {
+            "game": "super-pan-9",
+            "round": self.round_no,
+            "phase": self.phase.value,
+            "viewer": viewer,
+            "to_act": self.to_act,
+            "seats": seats,
+            "dealer": {
+                "card_count": len(self.dealer_cards),
+                "cards": [str(c) for c in self.dealer_cards] if self.dealer_revealed else None,
+                "total": self.dealer_total if self.dealer_revealed else None,
+            },
+            "shoe_remaining": self.shoe.remaining if self.shoe else None,
+            "cut_card_reached": self.shoe.cut_card_reached if self.shoe else False,
+        }

@@ -1,0 +1,92 @@
+"""Super Pan 9 house rules ("internal controls"): the settings the WSGC rules leave to the room."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from fractions import Fraction
+from typing import Self
+
+from pydantic import Field, model_validator
+
+from cardroom.houserules import HouseRules, Rate
+from cardroom.money import CommissionPolicy, Rounding
+from cardroom.shoe import ShoeSpec
+
+from .cards import REMOVED_RANKS
+
+MAX_SEATS = 9
+"""Rule 1: "Up to nine players can play on one table"."""
+MAX_DECKS = 8
+"""Rule 1: "played using up to eight decks of cards"."""
+MAX_COMMISSION = Fraction(1, 20)
+"""Rule 8: "may charge up to a 5% commission on all winning bets"."""
+CARDS_PER_DECK = 36
+"""Rule 1: 7s, 8s, 9s, 10s and jokers removed leaves 36 cards a deck."""
+MAX_CUT_FROM_END = 40
+"""A full table uses at most 9 x 4 + 4 = 40 cards a round; a deeper cut card gains nothing."""
+
+
+class IrregularityPolicy(StrEnum):
+    """What the room's internal controls say to do on a misdeal, exposed card or wrong count."""
+
+    VOID_AND_RETURN = "void-and-return"
+    """Void only the affected hand (every hand if the dealer's hand or the whole deal is
+    affected) and return its wagers."""
+    VOID_ROUND = "void-round"
+    """Void every hand of the round and return every wager."""
+
+
+class SuperPan9Rules(HouseRules):
+    decks: int = Field(default=8, ge=1, le=MAX_DECKS)
+    commission: Rate = MAX_COMMISSION
+    commission_rounding: Rounding = Rounding.UP
+    commission_unit_cents: int = Field(default=1, ge=1, le=100)
+    commission_on_tie_bet: bool = False
+    tie_bet_offered: bool = True
+    tie_pays: int = Field(default=8, ge=1, le=100)
+    min_wager_cents: int = Field(default=500, ge=1)
+    max_wager_cents: int = Field(default=100_000, ge=1)
+    tie_min_cents: int = Field(default=100, ge=1)
+    tie_max_cents: int = Field(default=10_000, ge=1)
+    irregularity_policy: IrregularityPolicy = IrregularityPolicy.VOID_AND_RETURN
+    cut_card_from_end: int | None = Field(default=None, ge=1, le=280)
+    """Cards behind the cut card; None means a quarter of the shoe, at most 40."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if not 0 <= self.commission <= MAX_COMMISSION:
+            raise ValueError("commission must be between 0% and 5% (rule 8)")
+        if self.min_wager_cents > self.max_wager_cents:
+            raise ValueError("min_wager_cents is above max_wager_cents")
+        if self.tie_min_cents > self.tie_max_cents:
+            raise ValueError("tie_min_cents is above tie_max_cents")
+        if self.cut_card_from_end is not None and self.cut_card_from_end >= self.shoe_size:
+            raise ValueError(
+                f"cut_card_from_end {self.cut_card_from_end} does not fit a "
+                f"{self.shoe_size}-card shoe of {self.decks} deck(s)"
+            )
+        return self
+
+    @property
+    def shoe_size(self) -> int:
+        return self.decks * CARDS_PER_DECK
+
+    @property
+    def cut_from_end(self) -> int:
+        if self.cut_card_from_end is not None:
+            return self.cut_card_from_end
+        return min(MAX_CUT_FROM_END, self.shoe_size // 4)
+
+    @property
+    def shoe_spec(self) -> ShoeSpec:
+        return ShoeSpec(packs=self.decks, removed_ranks=REMOVED_RANKS)
+
+    @property
+    def commission_policy(self) -> CommissionPolicy:
+        return CommissionPolicy(self.commission, self.commission_rounding,
+                                self.commission_unit_cents)
+
+    @property
+    def tie_commission_policy(self) -> CommissionPolicy:
+        rate = self.commission if self.commission_on_tie_bet else Fraction(0)
+        return CommissionPolicy(rate, self.commission_rounding, self.commission_unit_cents)
