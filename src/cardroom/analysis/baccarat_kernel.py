@@ -1,0 +1,215 @@
+"""Compiled (numba) coup kernel for baccarat Monte Carlo: real shoes, shuffled and dealt.
+
+The kernel knows no baccarat rule of its own: card values, burn counts, naturals and both
+third-card rules arrive as arrays built from the reference code (`coup.card_value`,
+`BurnRule.cards_to_burn`, `Tableau.player_matrix()` / `banker_matrix()`), so the rules are
+written once. Each coup is tallied by class, never by money: (winner, Player nine class,
+Banker nine class, progressive award) in exact int64 counters; `baccarat_sim` turns the counts
+into every wager's mean and variance with Fractions.
+
+SIMULATION ONLY: the shuffle uses xoshiro256** seeded from a `numpy.random.SeedSequence`.
+It is fast and reproducible, and therefore predictable: it must never shuffle a live game
+(live games use `cardroom.shoe.Shoe.shuffled` with the OS CSPRNG).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+WINNERS = ("player", "banker", "tie")
+"""Winner classes, in the order of the counts' first axis."""
+NINE_CLASSES = ("no nine", "nine", "suited nine")
+"""A hand's class for the Player-9 / Banker-9 wagers (second and third axes)."""
+N_AWARDS = 5
+"""Progressive award classes, `wagers.ProgressiveAward` 0..4 (fourth axis)."""
+COUNT_SHAPE = (len(WINNERS), len(NINE_CLASSES), len(NINE_CLASSES), N_AWARDS)
+N_CLASSES = COUNT_SHAPE[0] * COUNT_SHAPE[1] * COUNT_SHAPE[2] * COUNT_SHAPE[3]
+
+RECORD_WIDTH = 8
+"""A coup record: player cards 1-3, banker cards 1-3 (codes, -1 if not dealt), the totals."""
+MAX_COUP_CARDS = 6
+
+_MASK32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+StateArray = npt.NDArray[np.uint64]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rotl(x: Any, k: Any) -> Any:
+    return (x << k) | (x >> (np.uint64(64) - k))
+
+
+@njit(cache=True, nogil=True)
+def shuffle(shoe: Any, state: Any) -> None:
+    """Fisher-Yates (Durstenfeld) in place, SIMULATION-ONLY PRNG xoshiro256** in `state`.
+
+    Bounded draws use Lemire's multiply-and-reject on 32-bit halves, so every permutation is
+    exactly equally likely (no modulo bias).
+    """
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    spare = np.uint64(0)
+    have_spare = False
+    for i in range(shoe.shape[0] - 1, 0, -1):
+        bound = np.uint64(i + 1)
+        while True:
+            if have_spare:
+                r = spare
+                have_spare = False
+            else:
+                x = _rotl(s1 * np.uint64(5), np.uint64(7)) * np.uint64(9)
+                t = s1 << np.uint64(17)
+                s2 ^= s0
+                s3 ^= s1
+                s1 ^= s2
+                s0 ^= s3
+                s2 ^= t
+                s3 = _rotl(s3, np.uint64(45))
+                r = x >> np.uint64(32)
+                spare = x & _MASK32
+                have_spare = True
+            m = r * bound
+            low = m & _MASK32
+            if low >= bound:
+                break
+            if low >= (_TWO32 - bound) % bound:
+                break
+        j = np.int64(m >> np.uint64(32))
+        tmp = shoe[i]
+        shoe[i] = shoe[j]
+        shoe[j] = tmp
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _suited(a: Any, b: Any, c: Any) -> Any:
+    """All cards of a hand in one suit (c = -1 for a two-card hand); suit = code & 3."""
+    if (a & 3) != (b & 3):
+        return False
+    return c < 0 or (c & 3) == (a & 3)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ace_eight(a: Any, b: Any, c: Any) -> Any:
+    """A two-card suited Ace-8 (rank = code // 4 + 1; ace codes 0-3, eight codes 28-31)."""
+    if c >= 0 or (a & 3) != (b & 3):
+        return False
+    ra = a >> 2
+    rb = b >> 2
+    return (ra == 0 and rb == 7) or (ra == 7 and rb == 0)
+
+
+@njit(cache=True, nogil=True)
+def deal_shoe(shoe: Any, cut_index: int, after_cut: int, burn_first: bool, burn_after: Any,
+              value: Any, natural: Any, pdraw: Any, bdraw: Any, max_coups: int, counts: Any,
+              records: Any, record: bool) -> int:
+    """Deal one shuffled shoe and tally its coups; returns how many coups were dealt.
+
+    Burn (expose the first card, burn `burn_after[first]` more), then coups until the cut card
+    has come out (the position reaches `cut_index` by the end of a coup), then `after_cut`
+    more, or `max_coups` in all. Cards go player, banker, player, banker, then the third cards
+    the tableau calls for. With `record`, row n of `records` gets the n-th coup's cards.
+    """
+    size = shoe.shape[0]
+    pos = 0
+    if burn_first:
+        pos = 1 + burn_after[shoe[0]]
+    left_after_cut = after_cut if pos >= cut_index else -1
+    n = 0
+    while n < max_coups and left_after_cut != 0 and pos + MAX_COUP_CARDS <= size:
+        p1 = shoe[pos]
+        b1 = shoe[pos + 1]
+        p2 = shoe[pos + 2]
+        b2 = shoe[pos + 3]
+        pos += 4
+        pt = (value[p1] + value[p2]) % 10
+        bt = (value[b1] + value[b2]) % 10
+        p3 = -1
+        b3 = -1
+        if not (natural[pt] or natural[bt]):
+            column = 10
+            if pdraw[pt]:
+                p3 = shoe[pos]
+                pos += 1
+                column = value[p3]
+                pt = (pt + column) % 10
+            if bdraw[bt, column]:
+                b3 = shoe[pos]
+                pos += 1
+                bt = (bt + value[b3]) % 10
+        winner = 2 if pt == bt else (0 if pt > bt else 1)
+        p_suited = _suited(p1, p2, p3)
+        b_suited = _suited(b1, b2, b3)
+        p_nine = 0 if pt != 9 else (2 if p_suited else 1)
+        b_nine = 0 if bt != 9 else (2 if b_suited else 1)
+        award = 0
+        if _ace_eight(p1, p2, p3) and _ace_eight(b1, b2, b3):
+            award = 4 if (p1 & 3) == (b1 & 3) else 3
+        elif p_nine == 2 and b_nine == 2:
+            award = 2
+        elif p_nine == 2 or b_nine == 2:
+            award = 1
+        counts[((winner * 3 + p_nine) * 3 + b_nine) * N_AWARDS + award] += 1
+        if record:
+            row = records[n]
+            row[0] = p1
+            row[1] = p2
+            row[2] = p3
+            row[3] = b1
+            row[4] = b2
+            row[5] = b3
+            row[6] = pt
+            row[7] = bt
+        n += 1
+        if left_after_cut > 0:
+            left_after_cut -= 1
+        elif pos >= cut_index:
+            left_after_cut = after_cut
+    return n
+
+
+@njit(cache=True, nogil=True)
+def simulate(base_shoe: Any, n_coups: int, state: Any, cut_index: int, after_cut: int,
+             burn_first: bool, burn_after: Any, value: Any, natural: Any, pdraw: Any,
+             bdraw: Any) -> tuple[Any, int]:
+    """Deal `n_coups` coups from freshly shuffled shoes; returns (class counts, shoes used).
+
+    The last shoe is left part-dealt once `n_coups` is reached.
+    """
+    shoe = base_shoe.copy()
+    counts = np.zeros(N_CLASSES, dtype=np.int64)
+    records = np.zeros((1, RECORD_WIDTH), dtype=np.int64)
+    done = 0
+    shoes = 0
+    while done < n_coups:
+        shuffle(shoe, state)
+        shoes += 1
+        done += deal_shoe(shoe, cut_index, after_cut, burn_first, burn_after, value, natural,
+                          pdraw, bdraw, n_coups - done, counts, records, False)
+    return counts, shoes
+
+
+@njit(cache=True, nogil=True)
+def deal_orders(orders: Any, cut_index: int, after_cut: int, burn_first: bool,
+                burn_after: Any, value: Any, natural: Any, pdraw: Any,
+                bdraw: Any) -> tuple[Any, Any, Any]:
+    """Deal each given shoe order (rows of card codes) exactly as `simulate` deals a shuffled
+    shoe; returns (coup records, the shoe index of each record, class counts)."""
+    n_shoes, size = orders.shape
+    per_shoe = size // 4 + 1
+    records = np.full((n_shoes * per_shoe, RECORD_WIDTH), -1, dtype=np.int64)
+    owner = np.zeros(n_shoes * per_shoe, dtype=np.int64)
+    counts = np.zeros(N_CLASSES, dtype=np.int64)
+    total = 0
+    for s in range(n_shoes):
+        n = deal_shoe(orders[s], cut_index, after_cut, burn_first, burn_after, value, natural,
+                      pdraw, bdraw, per_shoe, counts, records[total:], True)
+        owner[total:total + n] = s
+        total += n
+    return records[:total], owner[:total], counts
