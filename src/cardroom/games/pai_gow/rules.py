@@ -1,0 +1,58 @@
+"""Pai Gow house rules (internal controls): wheel rank, commission, fouls, dragon hand."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from fractions import Fraction
+
+from pydantic import field_validator
+
+from cardroom.houserules import HouseRules, Rate
+from cardroom.money import CommissionPolicy, Rounding
+
+
+class WheelRank(StrEnum):
+    LOWEST = "lowest"
+    SECOND_HIGHEST = "second-highest"
+
+
+class FoulPolicy(StrEnum):
+    """What happens to a player's foul setting (rules, Irregularities: the house documents it)."""
+
+    HAND_LOSES = "hand-loses"
+    RESET_HOUSE_WAY = "reset-house-way"
+    REFUSE = "refuse"
+
+
+class DragonHand(StrEnum):
+    NOT_ALLOWED = "not-allowed"
+    HOUSE_WAY = "house-way"
+    PLAYER_SETS = "player-sets"
+
+
+class PaiGowRules(HouseRules):
+    wheel: WheelRank = WheelRank.LOWEST
+    commission: Rate = Fraction(1, 20)
+    commission_rounding: Rounding = Rounding.UP
+    commission_unit_cents: int = 1
+    foul_policy: FoulPolicy = FoulPolicy.HAND_LOSES
+    dragon_hand: DragonHand = DragonHand.NOT_ALLOWED
+    house_way: str = "trump-plaza"
+    shuffle_machine: bool = False
+    use_dice: bool = True
+
+    @field_validator("commission")
+    @classmethod
+    def _at_most_five_percent(cls, v: Fraction) -> Fraction:
+        if not 0 <= v <= Fraction(1, 20):
+            raise ValueError(f"commission {v} must be between 0 and 5% (rules: up to 5%)")
+        return v
+
+    @property
+    def wheel_second(self) -> bool:
+        return self.wheel is WheelRank.SECOND_HIGHEST
+
+    @property
+    def commission_policy(self) -> CommissionPolicy:
+        return CommissionPolicy(self.commission, self.commission_rounding,
+                                self.commission_unit_cents)
