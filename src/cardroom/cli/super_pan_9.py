@@ -1,0 +1,82 @@
+"""`cardroom analyze|simulate|play super-pan-9`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.panel import Panel
+from rich.table import Table
+
+from cardroom.cli.app import analyze_app
+from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.games.super_pan_9.rules import SuperPan9Rules
+
+RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
+
+
+def _pct(x: object) -> str:
+    return f"{float(x) * 100:+.4f}%"  # type: ignore[arg-type]
+
+
+@analyze_app.command("super-pan-9")
+def analyze_super_pan_9(
+    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
+    commission: Annotated[str | None, typer.Option(
+        help="Commission on winning bets, 0% to 5%, e.g. 5% or 0.05.")] = None,
+    tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
+    rules: RulesFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Exact optimal strategy and house edges, by enumeration of the finite shoe."""
+    from cardroom.analysis.super_pan_9 import analyse
+
+    settings = rules_with_overrides(SuperPan9Rules, rules, decks=decks, commission=commission,
+                                    tie_pays=tie_pays)
+    report = analyse(settings.decks, settings.commission, settings.tie_pays,
+                     settings.commission_on_tie_bet)
+    if as_json:
+        print_json(report.to_json())
+        return
+    pct = float(settings.commission) * 100
+    console.print(f"[bold]Super Pan 9[/bold]: {settings.decks} deck(s) of 36 cards, "
+                  f"commission {pct:g}% on winning bets, Tie Bet {settings.tie_pays} to 1",
+                  highlight=False)
+    strat = Table(title="Strategy to post (by three-card total)")
+    strat.add_column("total")
+    strat.add_column("decision")
+    for t, draw in report.table.by_total.items():
+        strat.add_row(str(t), "draw" if draw else "stand")
+    console.print(strat)
+    if report.table.exceptions:
+        exc = Table(title="Exceptions (by composition)")
+        for col in ("cards", "total", "decision", "gain from drawing"):
+            exc.add_column(col)
+        for r in report.table.exceptions:
+            exc.add_row(" ".join(map(str, r.cards)), str(r.total),
+                        "draw" if report.strategy[r.cards] else "stand",
+                        _pct(r.gain_from_drawing(report.commission)))
+        console.print(exc)
+    else:
+        console.print("No exceptions: every one of the "
+                      f"{len(report.results)} three-card compositions follows the table.")
+    w = Table(title="Wagers (exact over the finite shoe)")
+    for col in ("wager", "win", "push", "loss", "house edge", "exact"):
+        w.add_column(col)
+    for name, m in (("main, optimal", report.optimal), ("main, draw on 0-5", report.dealer_rule)):
+        edge = m.house_edge
+        w.add_row(name, f"{float(m.win):.8f}", f"{float(m.push):.8f}", f"{float(m.loss):.8f}",
+                  _pct(edge), f"{edge.numerator}/{edge.denominator}")
+    t = report.tie
+    w.add_row(f"tie bet {t.pays} to 1", f"{float(t.probability):.8f}", "",
+              f"{float(1 - t.probability):.8f}", _pct(t.house_edge),
+              f"{t.house_edge.numerator}/{t.house_edge.denominator}")
+    console.print(w)
+    console.print(f"Tie Bet break-even payout: {float(t.break_even_pays):.6f} to 1 "
+                  f"({t.break_even_pays.numerator}/{t.break_even_pays.denominator})",
+                  highlight=False)
+    console.print(f"Other players at the table: {report.to_json()['other_players']['why']}")
+    for warning in report.warnings:
+        console.print(Panel(f"[bold]{warning}[/bold]", title="WARNING", style="bold red"))

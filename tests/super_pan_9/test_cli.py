@@ -1,0 +1,67 @@
+"""`cardroom analyze|simulate|play super-pan-9` through the real command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from cardroom.cli import app, main
+
+runner = CliRunner()
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+             *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["cardroom", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_analyze_json_shape() -> None:
+    result = runner.invoke(app, ["analyze", "super-pan-9", "--decks", "8", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "super-pan-9" and data["decks"] == 8
+    names = [w["name"] for w in data["wagers"]]
+    assert names == ["main", "tie"]
+    for w in data["wagers"]:
+        p, q = map(int, w["house_edge_exact"].split("/"))
+        assert abs(p / q - w["house_edge"]) < 1e-12
+    assert data["strategy"]["by_total"]["5"] == "draw"
+    assert data["strategy"]["by_total"]["6"] == "stand"
+    assert len(data["strategy"]["holdings"]) == 84
+    assert data["other_players"]["effect"] == "none"
+
+
+def test_analyze_zero_commission_is_fair_and_warns_about_generous_tie() -> None:
+    result = runner.invoke(app, ["analyze", "super-pan-9", "--commission", "0", "--tie-pays",
+                                 "9", "--json"])
+    data = json.loads(result.stdout)
+    assert data["wagers"][0]["house_edge_exact"] == "0/1"
+    assert any("TIE BET FAVOURS THE PLAYER" in w for w in data["warnings"])
+
+
+def test_analyze_table_output_shows_the_loud_warning() -> None:
+    result = runner.invoke(app, ["analyze", "super-pan-9", "--decks", "2"])
+    assert result.exit_code == 0
+    assert "WARNING" in result.stdout and "Strategy" in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--decks", "9"], ["--decks", "0"], ["--commission", "6%"], ["--commission", "abc"],
+    ["--tie-pays", "0"],
+])
+def test_analyze_bad_input_one_line_exit_2(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str],
+                                           args: list[str]) -> None:
+    code, out, err = run_main(monkeypatch, capsys, "analyze", "super-pan-9", *args)
+    assert code == 2 and out == ""
+    assert err.startswith("error:") and len(err.strip().splitlines()) == 1
