@@ -69,13 +69,13 @@ def analyze_super_pan_9(
         edge = m.house_edge
         w.add_row(name, f"{float(m.win):.8f}", f"{float(m.push):.8f}", f"{float(m.loss):.8f}",
                   _pct(edge), f"{edge.numerator}/{edge.denominator}")
-    t = report.tie
-    w.add_row(f"tie bet {t.pays} to 1", f"{float(t.probability):.8f}", "",
-              f"{float(1 - t.probability):.8f}", _pct(t.house_edge),
-              f"{t.house_edge.numerator}/{t.house_edge.denominator}")
+    tie = report.tie
+    w.add_row(f"tie bet {tie.pays} to 1", f"{float(tie.probability):.8f}", "",
+              f"{float(1 - tie.probability):.8f}", _pct(tie.house_edge),
+              f"{tie.house_edge.numerator}/{tie.house_edge.denominator}")
     console.print(w)
-    console.print(f"Tie Bet break-even payout: {float(t.break_even_pays):.6f} to 1 "
-                  f"({t.break_even_pays.numerator}/{t.break_even_pays.denominator})",
+    console.print(f"Tie Bet break-even payout: {float(tie.break_even_pays):.6f} to 1 "
+                  f"({tie.break_even_pays.numerator}/{tie.break_even_pays.denominator})",
                   highlight=False)
     console.print(f"Other players at the table: {report.to_json()['other_players']['why']}")
     for warning in report.warnings:
