@@ -1,0 +1,176 @@
+"""A Super-9 Mini-Baccarat table: seats, bets, coups dealt through a shoe, settlement, pool.
+
+Every change is an immutable event in `events`: the table's hand history and audit trail.
+Chips in this module are integer cents; a seat's balance never goes negative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from cardroom.cards import Card
+from cardroom.errors import IllegalActionError, WagerError
+from cardroom.games.baccarat.coup import CardDealt, Coup, CoupResult
+from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.games.baccarat.limits import check_bets
+from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.baccarat.wagers import (
+    ProgressiveAward,
+    Settlement,
+    WagerKind,
+    progressive_award,
+    settle_wager,
+)
+from cardroom.money import Cents, format_money, require_cents
+from cardroom.shoe import RandomSource, Shoe, SystemRandom
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    seat: str
+    buy_in: Cents
+
+
+@dataclass(frozen=True)
+class BetsPlaced:
+    seat: str
+    bets: tuple[tuple[WagerKind, Cents], ...]
+
+
+@dataclass(frozen=True)
+class ShoeShuffled:
+    commitment: str
+    cut_index: int
+
+
+@dataclass(frozen=True)
+class CardsBurned:
+    exposed: Card
+    count: int
+
+
+@dataclass(frozen=True)
+class CoupSettled:
+    coup_number: int
+    player: tuple[Card, ...]
+    banker: tuple[Card, ...]
+    settlements: tuple[tuple[str, Settlement], ...]
+    jackpot_award: ProgressiveAward
+
+
+TableEvent = SeatTaken | BetsPlaced | ShoeShuffled | CardsBurned | CardDealt | CoupSettled
+E = TypeVar("E", SeatTaken, BetsPlaced, ShoeShuffled, CardsBurned, CardDealt, CoupSettled)
+
+
+@dataclass
+class BaccaratTable:
+    rules: BaccaratRules
+    source: RandomSource = field(default_factory=SystemRandom)
+    pool: JackpotPool | None = None
+    balances: dict[str, Cents] = field(default_factory=dict)
+    bets: dict[str, dict[WagerKind, Cents]] = field(default_factory=dict)
+    events: list[TableEvent] = field(default_factory=list)
+    shoe: Shoe | None = None
+    coups_after_cut: int = 0
+    coup_number: int = 0
+
+    def __post_init__(self) -> None:
+        if self.pool is None and self.rules.jackpot:
+            self.pool = JackpotPool(self.rules.jackpot_seed_cents,
+                                    self.rules.contribution_cents_per_dollar)
+
+    # seats ---------------------------------------------------------------------------------
+    def verify_sit(self, seat: str, buy_in: Cents) -> None:
+        require_cents(buy_in, "buy-in")
+        if not seat:
+            raise IllegalActionError("a seat needs a name")
+        if seat in self.balances:
+            raise IllegalActionError(f"seat {seat!r} is already taken")
+        if buy_in <= 0:
+            raise IllegalActionError("a buy-in must be a positive amount")
+
+    def sit(self, seat: str, buy_in: Cents) -> SeatTaken:
+        self.verify_sit(seat, buy_in)
+        self.balances[seat] = buy_in
+        return self._log(SeatTaken(seat, buy_in))
+
+    # bets ----------------------------------------------------------------------------------
+    def verify_place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> None:
+        if seat not in self.balances:
+            raise IllegalActionError(f"no seat {seat!r} at this table")
+        if seat in self.bets:
+            raise IllegalActionError(f"{seat} has already bet on this coup")
+        check_bets(bets, self.rules)
+        total = sum(bets.values())
+        if total > self.balances[seat]:
+            raise WagerError(f"refused: bets of {format_money(total)} exceed the balance of "
+                             f"{format_money(self.balances[seat])}")
+
+    def can_place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> bool:
+        try:
+            self.verify_place_bets(seat, bets)
+        except (IllegalActionError, WagerError):
+            return False
+        return True
+
+    def place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> BetsPlaced:
+        self.verify_place_bets(seat, bets)
+        self.bets[seat] = dict(bets)
+        self.balances[seat] -= sum(bets.values())
+        return self._log(BetsPlaced(seat, tuple(bets.items())))
+
+    # the coup ------------------------------------------------------------------------------
+    def _ensure_shoe(self) -> Shoe:
+        done = self.shoe is not None and self.shoe.cut_card_reached and \
+            self.coups_after_cut >= self.rules.coups_after_cut_card
+        if self.shoe is None or done:
+            self.shoe = Shoe.shuffled(self.rules.shoe_spec, self.rules.cut_card_from_end,
+                                      self.source)
+            self.coups_after_cut = 0
+            self._log(ShoeShuffled(self.shoe.commitment, self.shoe.cut_index))
+            burned = self.shoe.burn(self.rules.burn_rule)
+            if burned:
+                self._log(CardsBurned(burned[0], len(burned)))
+        return self.shoe
+
+    def verify_deal(self) -> None:
+        if not self.bets:
+            raise IllegalActionError("no bets are down: nothing to deal")
+
+    def deal(self) -> CoupSettled:
+        """Deal one coup card by card (each an event), then settle every bet at once."""
+        self.verify_deal()
+        shoe = self._ensure_shoe()
+        cut_before = shoe.cut_card_reached
+        coup = Coup()
+        while coup.can_deal():
+            self._log(coup.deal(shoe.draw()))
+        if cut_before:
+            self.coups_after_cut += 1
+        self.coup_number += 1
+        return self._settle(coup.result())
+
+    def _settle(self, result: CoupResult) -> CoupSettled:
+        award = progressive_award(result)
+        jackpot_hands = [s for s, b in self.bets.items() if WagerKind.PROGRESSIVE in b]
+        shares: dict[str, Cents] = {}
+        if self.pool is not None and jackpot_hands:
+            self.pool.contribute(len(jackpot_hands))
+            if award is ProgressiveAward.JACKPOT:
+                shares = dict(zip(jackpot_hands, self.pool.award(len(jackpot_hands)),
+                                  strict=True))
+        settled: list[tuple[str, Settlement]] = []
+        for seat, bets in self.bets.items():
+            for kind, stake in bets.items():
+                s = settle_wager(kind, stake, result, self.rules, shares.get(seat, 0))
+                self.balances[seat] += s.returned
+                settled.append((seat, s))
+        self.bets = {}
+        return self._log(CoupSettled(self.coup_number, result.player, result.banker,
+                                     tuple(settled), award))
+
+    def _log(self, event: E) -> E:
+        self.events.append(event)
+        return event

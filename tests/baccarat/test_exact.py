@@ -1,0 +1,141 @@
+"""Exact Mini-Baccarat and Super-9 math, checked against the published figures
+(../shared/reference/published-figures.md) and against a card-by-card walk of the coup
+engine over every ordering of small shoes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from cardroom.analysis.baccarat import CoupCounts, analyze, count_coups, count_coups_of, falling
+from cardroom.cards import Card, Rank, Suit
+from cardroom.games.baccarat.coup import Coup
+from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.baccarat.wagers import ProgressiveAward, is_suited_nine, progressive_award
+
+
+@pytest.fixture(scope="module")
+def eight() -> CoupCounts:
+    return count_coups(8)
+
+
+def test_published_8_deck_sequence_counts(eight: CoupCounts) -> None:
+    assert eight.total == 416 * 415 * 414 * 413 * 412 * 411 == 4_998_398_275_503_360
+    assert eight.banker_wins == 2_292_252_566_437_888
+    assert eight.player_wins == 2_230_518_282_592_256
+    assert eight.ties == 475_627_426_473_216
+    assert eight.by_totals[9][9] == 55_146_054_060_032
+
+
+def test_published_8_deck_probabilities(eight: CoupCounts) -> None:
+    assert round(eight.banker_wins / eight.total, 15) == 0.458597422632763
+    assert round(eight.player_wins / eight.total, 15) == 0.446246609343597
+    assert round(eight.ties / eight.total, 15) == 0.095155968023640
+
+
+def pct(edge: Fraction) -> float:
+    return round(float(edge) * 100, 4)
+
+
+def test_published_8_deck_house_edges() -> None:
+    report = analyze(BaccaratRules())
+    assert pct(report.wager("banker").house_edge) == 1.0579
+    assert pct(report.wager("player").house_edge) == 1.2351
+    assert pct(report.wager("tie").house_edge) == 14.3596
+    assert pct(analyze(BaccaratRules(tie_pays=9)).wager("tie").house_edge) == 4.8440
+
+
+def test_published_6_deck_house_edges() -> None:
+    report = analyze(BaccaratRules(decks=6, jackpot=False))
+    assert pct(report.wager("banker").house_edge) == 1.0558
+    assert pct(report.wager("player").house_edge) == 1.2374
+    assert pct(report.wager("tie").house_edge) == 14.4382
+
+
+def test_jackpot_count_by_hand_combinatorics(eight: CoupCounts) -> None:
+    """Same-suited A-8 on both sides: 4 suits x 2 orders per hand x (8 x 7) aces x (8 x 7)
+    eights, every continuation of the remaining 412 cards counted."""
+    jackpot = 4 * 2 * 2 * (8 * 7) * (8 * 7) * 412 * 411
+    other_suits = 4 * 3 * 2 * 2 * (8 * 8) * (8 * 8) * 412 * 411
+    assert eight.both_suited_ace_eight_same_suit == jackpot
+    assert eight.both_suited_ace_eight_other_suits == other_suits
+
+
+def test_a_wager_edge_is_minus_its_expected_net_and_probabilities_sum_to_one() -> None:
+    report = analyze(BaccaratRules(paytable=2))
+    for w in report.wagers:
+        assert sum(o.count for o in w.outcomes) == w.total
+    p9 = report.wager("player_9")
+    assert p9.house_edge == -(11 * p9.probability("suited nine") + 5 * p9.probability("nine")
+                              - p9.probability("lose"))
+
+
+def test_progressive_edge_definition() -> None:
+    """1 - expected fixed awards - contribution - P(top award) x seed, per $1."""
+    report = analyze(BaccaratRules())
+    w = report.wager("progressive")
+    fixed = (10 * w.probability("one_suited_nine") + 125 * w.probability("both_suited_nine")
+             + 250 * w.probability("both_suited_ace_eight"))
+    assert w.house_edge == 1 - fixed - Fraction(1, 5) - w.probability("jackpot") * 2500
+
+
+def test_designer_claims_are_printed_and_the_wrong_ones_marked() -> None:
+    """The Player-9 claims (4.13%, 1.52%) round to the exact edges; the Banker-9 claims and the
+    progressive's 21.65% do not (exact: 7.47%, 4.89%, 21.66% to two places)."""
+    one = analyze(BaccaratRules(paytable=1))
+    three = analyze(BaccaratRules(paytable=3))
+    assert one.wager("player_9").claim_holds is True
+    assert three.wager("player_9").claim_holds is True
+    assert one.wager("banker_9").claim_holds is False
+    assert three.wager("banker_9").claim_holds is False
+    assert one.wager("progressive").claim_holds is False
+    assert one.wager("player").claim_holds is None
+
+
+def walk_engine(cards: list[Card]) -> tuple[Counter[tuple[int, int]], Counter[object]]:
+    """Every ordering of a small shoe through the reference coup engine, card by card."""
+    n = len(cards)
+    totals: Counter[tuple[int, int]] = Counter()
+    other: Counter[object] = Counter()
+
+    def walk(coup: Coup, left: list[Card]) -> None:
+        if coup.complete:
+            r = coup.result()
+            k = len(r.player) + len(r.banker)
+            w = falling(n - k, 6 - k)
+            totals[(r.player_total, r.banker_total)] += w
+            other[progressive_award(r)] += w
+            other["p9"] += w * is_suited_nine(r.player, r.player_total)
+            other["b9"] += w * is_suited_nine(r.banker, r.banker_total)
+            return
+        for i, c in enumerate(left):
+            nxt = Coup(coup.tableau, coup.player, coup.banker)
+            nxt.deal(c)
+            walk(nxt, left[:i] + left[i + 1:])
+
+    walk(Coup(), cards)
+    return totals, other
+
+
+@pytest.mark.parametrize("ranks", [(Rank.KING, Rank.ACE, Rank.EIGHT),
+                                   (Rank.QUEEN, Rank.FOUR, Rank.FIVE)])
+def test_enumeration_equals_a_walk_of_the_coup_engine_over_every_ordering(
+        ranks: tuple[Rank, ...]) -> None:
+    """A 12-card shoe (three ranks in four suits): suited A-8s, suited two- and three-card
+    nines; the fast enumeration and the engine agree on every count."""
+    cards = [Card(r, s) for r in ranks for s in Suit]
+    per_suit = [0] * 10
+    for r in ranks:
+        per_suit[0 if r >= Rank.TEN else int(r)] += 1
+    fast = count_coups_of(per_suit)
+    totals, other = walk_engine(cards)
+    assert {(p, b): fast.by_totals[p][b] for p in range(10) for b in range(10)
+            if fast.by_totals[p][b]} == dict(totals)
+    assert fast.player_suited_nine == other["p9"]
+    assert fast.banker_suited_nine == other["b9"]
+    for award, count in fast.progressive().items():
+        assert count == other[award], award
+    assert sum(fast.progressive().values()) == fast.total
+    assert fast.progressive()[ProgressiveAward.NONE] > 0
