@@ -65,3 +65,28 @@ def test_analyze_bad_input_one_line_exit_2(monkeypatch: pytest.MonkeyPatch,
     code, out, err = run_main(monkeypatch, capsys, "analyze", "super-pan-9", *args)
     assert code == 2 and out == ""
     assert err.startswith("error:") and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_json_reports_intervals_beside_exact() -> None:
+    result = runner.invoke(app, ["simulate", "super-pan-9", "--hands", "200000", "--seats", "3",
+                                 "--seed", "11", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["hands"] >= 200_000 and data["seats"] == 3 and data["seed"] == 11
+    for w in data["wagers"]:
+        low, high = w["ci95"]
+        assert low <= w["house_edge"] <= high
+        assert w["exact_within_ci"] == (low <= w["exact"] <= high)
+
+
+@pytest.mark.parametrize("args", [
+    ["--hands", "0"], ["--hands", "10", "--seats", "10"], ["--hands", "10", "--seats", "0"],
+    ["--hands", "10", "--strategy", "hunch"], ["--hands", "10", "--decks", "9"],
+    ["--hands", "10", "--workers", "0"],
+])
+def test_simulate_bad_input_one_line_exit_2(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str],
+                                            args: list[str]) -> None:
+    code, out, err = run_main(monkeypatch, capsys, "simulate", "super-pan-9", *args)
+    assert code == 2 and out == ""
+    assert err.startswith("error:") and len(err.strip().splitlines()) == 1
