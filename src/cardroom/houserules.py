@@ -46,9 +46,9 @@ R = TypeVar("R", bound=HouseRules)
 def describe_validation_error(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "rules"
+        where = ".".join(str(p) for p in err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
-        parts.append(f"{where}: {msg}")
+        parts.append(f"{where}: {msg}" if where else msg)
     return "; ".join(parts)
 
 

@@ -22,7 +22,7 @@ def main() -> None:
     try:
         app(standalone_mode=False)
     except CardroomError as exc:
-        _err.print(f"[red]error:[/red] {exc}", highlight=False)
+        _err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except click.exceptions.Abort:
         _err.print("aborted")

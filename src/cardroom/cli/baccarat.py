@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from cardroom.cli.app import analyze_app
+from cardroom.cards import format_cards
+from cardroom.cli.app import analyze_app, play_app
 from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.errors import CardroomError, WagerError
+from cardroom.games.baccarat.coup import CardDealt, hand_total
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.baccarat.table import BaccaratTable, CardsBurned, CoupSettled, ShoeShuffled
+from cardroom.games.baccarat.wagers import WagerKind
+from cardroom.money import Cents, format_money, parse_money
+from cardroom.shoe import SeededRandom, SystemRandom
 
 RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
 
@@ -30,7 +38,6 @@ def analyze_baccarat(
 ) -> None:
     """Exact probabilities and house edges of every wager, by enumeration of the shoe."""
     from cardroom.analysis.baccarat import analyze
-    from cardroom.money import parse_money
 
     settings = rules_with_overrides(
         BaccaratRules, rules, decks=decks, paytable=paytable, commission=commission,
@@ -78,3 +85,79 @@ def analyze_baccarat(
             console.print(f"note ({w.name}): {w.note}")
     console.print("Progressive edge = 1 - fixed for-1 awards - contribution - P(top award) x "
                   "seed; a top award is valued at the seed in its std dev.")
+
+
+def parse_bet_line(line: str) -> dict[WagerKind, Cents]:
+    """"banker 25 player_9 5 jackpot 1" -> bets in cents; errors name the bad token."""
+    tokens = line.replace(",", " ").split()
+    if not tokens or len(tokens) % 2:
+        raise WagerError("write bets as pairs: wager amount, e.g. 'banker 25 player_9 5 jackpot 1'")
+    bets: dict[WagerKind, Cents] = {}
+    for name, amount in zip(tokens[::2], tokens[1::2], strict=True):
+        kind = WagerKind.parse(name)
+        if kind in bets:
+            raise WagerError(f"{kind.value} named twice")
+        bets[kind] = parse_money(amount)
+    return bets
+
+
+@play_app.command("baccarat")
+def play_baccarat(
+    buy_in: Annotated[str, typer.Option(help="Chips to buy, in dollars.")] = "500",
+    rules: RulesFile = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Replay/testing only: a predictable shuffle. Never for real play.")] = None,
+) -> None:
+    """Play Mini-Baccarat with the Super-9 wagers at a table of your own."""
+    settings = rules_with_overrides(BaccaratRules, rules)
+    source = SystemRandom() if seed is None else SeededRandom(seed)
+    table = BaccaratTable(settings, source)
+    table.sit("you", parse_money(buy_in))
+    console.print(f"[bold]Super-9 Mini-Baccarat[/bold]: {settings.decks} decks, pay table "
+                  f"{settings.paytable}, banker commission {float(settings.commission) * 100:g}%,"
+                  f" tie {settings.tie_pays} to 1. Wagers: player, banker, tie, player_9, "
+                  "banker_9, jackpot ($1).")
+    last: dict[WagerKind, Cents] = {}
+    while True:
+        if table.pool is not None:
+            console.print(f"jackpot posted: [bold]{format_money(table.pool.posted)}[/bold] "
+                          f"(meter {format_money(table.pool.meter)})   balance: [bold]{format_money(table.balances['you'])}[/bold]")
+        else:
+            console.print(f"balance: [bold]{format_money(table.balances['you'])}[/bold]")
+        line = typer.prompt("bets (Enter repeats the last, q quits)", default="",
+                            show_default=False).strip()
+        if line.lower() in ("q", "quit", "exit"):
+            break
+        try:
+            bets = parse_bet_line(line) if line else last
+            if not bets:
+                raise WagerError("no bets yet: e.g. 'banker 25 jackpot 1'")
+            table.place_bets("you", bets)
+        except CardroomError as exc:
+            console.print(f"[red]{exc}[/red]", highlight=False)
+            continue
+        last = bets
+        start = len(table.events)
+        settled = table.deal()
+        _show_coup(table.events[start:], settled)
+    console.print(f"You leave with {format_money(table.balances['you'])}.")
+
+
+def _show_coup(events: Sequence[object], settled: CoupSettled) -> None:
+    for e in events:
+        if isinstance(e, ShoeShuffled):
+            console.print(f"[dim]new shoe shuffled; commitment {e.commitment[:16]}…[/dim]")
+        elif isinstance(e, CardsBurned):
+            console.print(f"[dim]burn: {e.exposed} exposed, {e.count} card(s) burned[/dim]")
+        elif isinstance(e, CardDealt):
+            console.print(f"  {e.hand.value:<6} ← {e.card}")
+    p, b = hand_total(settled.player), hand_total(settled.banker)
+    console.print(f"Player {format_cards(settled.player)} = {p}   "
+                  f"Banker {format_cards(settled.banker)} = {b}")
+    table = Table(show_header=True)
+    for col in ("wager", "stake", "result", "won/lost", "commission"):
+        table.add_column(col)
+    for _, s in settled.settlements:
+        table.add_row(s.kind.value, format_money(s.stake), s.outcome, format_money(s.won),
+                      format_money(s.commission) if s.commission else "")
+    console.print(table)

@@ -1,0 +1,107 @@
+"""A Super-9 table: bets, coups through a real shoe, settlement all at once, the pool."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.cards import Card, parse_cards
+from cardroom.errors import IllegalActionError, WagerError
+from cardroom.games.baccarat.coup import CardDealt, Hand
+from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.baccarat.table import BaccaratTable, CoupSettled, ShoeShuffled
+from cardroom.games.baccarat.wagers import WagerKind
+from cardroom.shoe import SeededRandom, Shoe
+
+B, P, P9, JP = WagerKind.BANKER, WagerKind.PLAYER, WagerKind.PLAYER_9, WagerKind.PROGRESSIVE
+
+
+def rigged(table: BaccaratTable, cards: str) -> None:
+    """Put a known order on top of the shoe (tests only)."""
+    order: list[Card] = parse_cards(cards) + table.rules.shoe_spec.cards()
+    table.shoe = Shoe(order=order, cut_index=300, salt=b"")
+
+
+def test_a_refused_bet_changes_nothing() -> None:
+    table = BaccaratTable(BaccaratRules(), SeededRandom(1))
+    table.sit("ann", 10_000)
+    events = list(table.events)
+    with pytest.raises(WagerError):
+        table.place_bets("ann", {B: 500, P: 500})
+    with pytest.raises(WagerError, match="exceed the balance"):
+        table.place_bets("ann", {B: 20_000})
+    assert table.balances == {"ann": 10_000} and table.bets == {} and table.events == events
+    assert not table.can_place_bets("ann", {B: 20_000})
+    with pytest.raises(IllegalActionError):
+        table.place_bets("bob", {B: 500})
+    with pytest.raises(IllegalActionError):
+        table.deal()
+
+
+def test_bets_settle_at_once_bonus_as_if_there_were_a_main_bet() -> None:
+    """Super-9 DEALING PROCEDURES: "The Bonus Wagers are resolved in turn at the same time as
+    the players main bet. If the player is not playing the main bet they are resolved in turn
+    as if the player had a main bet"."""
+    table = BaccaratTable(BaccaratRules(bonus_without_main=True), SeededRandom(1))
+    table.sit("ann", 10_000)
+    table.sit("bob", 10_000)
+    rigged(table, "2s Qh 7s 5d")
+    table.place_bets("ann", {B: 500, P9: 500})
+    table.place_bets("bob", {P9: 500})
+    settled = table.deal()
+    by_seat = {(seat, s.kind): s.net for seat, s in settled.settlements}
+    assert by_seat[("ann", P9)] == by_seat[("bob", P9)] == 5500
+    assert by_seat[("ann", B)] == -500
+    assert table.balances == {"ann": 10_000 - 500 + 5500, "bob": 10_000 + 5500}
+
+
+def test_jackpot_shared_by_every_hand_with_a_jackpot_wager() -> None:
+    table = BaccaratTable(BaccaratRules(), SeededRandom(1))
+    assert table.pool is not None
+    for seat in ("a", "b", "c"):
+        table.sit(seat, 10_000)
+        table.place_bets(seat, {B: 500, JP: 100})
+    table.sit("d", 10_000)
+    table.place_bets("d", {B: 500})
+    rigged(table, "As As 8s 8s")
+    table.deal()
+    share = 250_000 // 3
+    assert table.balances["a"] == 10_000 - 100 + share
+    assert table.balances["d"] == 10_000
+    # 3 x 83,333 cents paid; the odd cent stays; the house reseeds $2,500.
+    assert table.pool.meter == 250_000 + 3 * 20 - 3 * share + 250_000 == 250_061
+    assert table.pool.posted == 250_000 - 3 * share + 250_000 == 250_001
+
+
+def test_deals_to_the_cut_card_then_one_more_coup_then_reshuffles() -> None:
+    """Mini-Baccarat: the shoe is dealt to the cut card; house rule: one more coup, then a
+    new shuffle (with its own commitment and burn)."""
+    rules = BaccaratRules(cut_card_from_end=14, coups_after_cut_card=1)
+    table = BaccaratTable(rules, SeededRandom(5))
+    table.sit("ann", 10_000_000)
+    shuffles = 0
+    coups_after_cut = 0
+    for _ in range(200):
+        table.place_bets("ann", {B: 500})
+        shoe_before = table.shoe
+        past_cut = shoe_before is not None and shoe_before.cut_card_reached
+        start = len(table.events)
+        table.deal()
+        if any(isinstance(e, ShoeShuffled) for e in table.events[start:]):
+            shuffles += 1
+            if shoe_before is not None:
+                assert shoe_before.cut_card_reached and coups_after_cut == 1
+            coups_after_cut = 0
+        elif past_cut:
+            coups_after_cut += 1
+    assert shuffles >= 2
+
+
+def test_every_card_and_settlement_is_an_event() -> None:
+    table = BaccaratTable(BaccaratRules(), SeededRandom(2))
+    table.sit("ann", 10_000)
+    table.place_bets("ann", {P: 500})
+    settled = table.deal()
+    dealt = [e for e in table.events if isinstance(e, CardDealt)]
+    assert tuple(e.card for e in dealt if e.hand is Hand.PLAYER) == settled.player
+    assert tuple(e.card for e in dealt if e.hand is Hand.BANKER) == settled.banker
+    assert isinstance(table.events[-1], CoupSettled)
