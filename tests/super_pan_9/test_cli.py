@@ -90,3 +90,31 @@ def test_simulate_bad_input_one_line_exit_2(monkeypatch: pytest.MonkeyPatch,
     code, out, err = run_main(monkeypatch, capsys, "simulate", "super-pan-9", *args)
     assert code == 2 and out == ""
     assert err.startswith("error:") and len(err.strip().splitlines()) == 1
+
+
+def test_play_offers_the_draw_and_shows_the_optimal_choice_on_request() -> None:
+    result = runner.invoke(app, ["play", "super-pan-9", "--seed", "4", "--players", "3"],
+                           input="10\nh\nd\n\ns\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Draw or stand?" in out and "optimal: draw" in out
+    assert "you win: $9.50" in out and "commission $0.50" in out
+    assert "You leave with" in out
+    # Before the reveal the other seats' and the dealer's cards are face down.
+    first_view = out.split("Draw or stand?")[0]
+    assert "seat 3 (computer): (face down) x3" in first_view
+    assert "dealer: (face down) x3" in first_view
+
+
+def test_play_refuses_a_bad_wager_and_changes_nothing() -> None:
+    result = runner.invoke(app, ["play", "super-pan-9", "--seed", "4", "--players", "0"],
+                           input="1\nabc\n5000\nq\n")
+    assert result.exit_code == 0
+    assert result.stdout.count("error:") == 3
+    assert "You leave with $200.00" in result.stdout
+
+
+def test_play_bad_options_exit_2(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(monkeypatch, capsys, "play", "super-pan-9", "--players", "9")
+    assert code == 2 and err.startswith("error:")

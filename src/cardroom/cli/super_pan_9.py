@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.panel import Panel
 from rich.table import Table
 
-from cardroom.cli.app import analyze_app, simulate_app
+from cardroom.cli.app import analyze_app, play_app, simulate_app
 from cardroom.cli.options import console, print_json, rules_with_overrides
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 
@@ -117,3 +117,113 @@ def simulate_super_pan_9(
         t.add_row(e.name, _pct(e.house_edge), f"[{_pct(e.ci_low)}, {_pct(e.ci_high)}]",
                   _pct(e.exact), "yes" if e.exact_within_ci else "[red]no[/red]")
     console.print(t)
+
+
+def _show(snap: dict[str, Any], me: int) -> None:
+    for s in snap["seats"]:
+        who = "you" if s["seat"] == me else "computer"
+        cards = " ".join(s["cards"]) if s["cards"] else "(face down) x" + str(s["card_count"])
+        total = "" if s["total"] is None else f"  total {s['total']}"
+        result = "" if s["result"] is None else f"  {s['result']}"
+        console.print(f"  seat {s['seat']} ({who}): {cards}{total}{result}", highlight=False)
+    d = snap["dealer"]
+    cards = " ".join(d["cards"]) if d["cards"] else "(face down) x" + str(d["card_count"])
+    total = "" if d["total"] is None else f"  total {d['total']}"
+    console.print(f"  dealer: {cards}{total}", highlight=False)
+
+
+@play_app.command("super-pan-9")
+def play_super_pan_9(
+    players: Annotated[int, typer.Option(help="Computer players at the table (0-8).")] = 3,
+    seat: Annotated[int, typer.Option(help="Your seat (1-9).")] = 2,
+    bankroll: Annotated[str, typer.Option(help="Your starting chips in dollars.")] = "200",
+    wager: Annotated[str, typer.Option(help="Default wager in dollars.")] = "10",
+    tie: Annotated[str, typer.Option(help="Tie Bet each round in dollars (0: none).")] = "0",
+    seed: Annotated[int | None, typer.Option(
+        help="Replay seed (tests and demos only; a live shoe uses the OS CSPRNG).")] = None,
+    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
+    rules: RulesFile = None,
+) -> None:
+    """Sit at a Super Pan 9 table with computer players; type h at your turn for the optimal
+    choice."""
+    from cardroom.analysis.super_pan_9 import analyse
+    from cardroom.errors import CardroomError
+    from cardroom.games.super_pan_9.cards import card_value
+    from cardroom.games.super_pan_9.engine import SuperPan9Table
+    from cardroom.money import format_money, parse_money
+    from cardroom.shoe import SeededRandom, SystemRandom
+
+    settings = rules_with_overrides(SuperPan9Rules, rules, decks=decks)
+    if not 0 <= players <= 8:
+        raise CardroomError(f"--players must be 0 to 8, not {players}")
+    if not 1 <= seat <= 9:
+        raise CardroomError(f"--seat must be 1 to 9, not {seat}")
+    chips = parse_money(bankroll)
+    default = parse_money(wager)
+    tie_bet = parse_money(tie)
+    others = [s for s in range(1, 10) if s != seat][:players]
+    report = analyse(settings.decks, settings.commission, settings.tie_pays,
+                     settings.commission_on_tie_bet)
+    by_cards = {r.cards: r for r in report.results}
+    table = SuperPan9Table(settings, SeededRandom(seed) if seed is not None else SystemRandom())
+    console.print(f"[bold]Super Pan 9[/bold], {settings.decks} decks; you are seat {seat}, "
+                  f"with {players} computer player(s). Commission "
+                  f"{float(settings.commission) * 100:g}%, Tie Bet {settings.tie_pays} to 1.",
+                  highlight=False)
+
+    def holding(s: int) -> tuple[int, int, int]:
+        a, b, c = sorted(card_value(x) for x in table.seats[s].cards)
+        return a, b, c
+
+    while True:
+        console.print(f"\nRound {table.round_no}. Your chips: {format_money(chips)}",
+                      highlight=False)
+        answer = typer.prompt(f"Wager (Enter for {format_money(default)}, q to leave)",
+                              default="", show_default=False).strip()
+        if answer.lower() in ("q", "quit"):
+            break
+        try:
+            amount = parse_money(answer) if answer else default
+            if amount + tie_bet > chips:
+                raise CardroomError(f"you have only {format_money(chips)}")
+            table.place_wager(seat, amount, tie_bet)
+        except CardroomError as exc:
+            console.print(f"[red]error:[/red] {exc}", highlight=False)
+            continue
+        for s in others:
+            table.place_wager(s, settings.min_wager_cents)
+        table.deal()
+        while (turn := table.to_act) is not None:
+            if turn != seat:
+                draw = report.strategy[holding(turn)]
+                (table.draw if draw else table.stand)(turn)
+                console.print(f"  seat {turn} {'draws' if draw else 'stands'}.")
+                continue
+            _show(table.snapshot(seat), seat)
+            choice = typer.prompt("Draw or stand? [d/s, h for the optimal choice]").strip()
+            if choice.lower().startswith("h"):
+                r = by_cards[holding(seat)]
+                best = "draw" if report.strategy[r.cards] else "stand"
+                console.print(
+                    f"  optimal: {best} (expected return draw "
+                    f"{float(r.ev(True, report.commission)):+.4f}, stand "
+                    f"{float(r.ev(False, report.commission)):+.4f} per unit)", highlight=False)
+            elif choice.lower().startswith("d"):
+                table.draw(seat)
+            elif choice.lower().startswith("s"):
+                table.stand(seat)
+            else:
+                console.print(f"[red]error:[/red] answer d, s or h, not {choice!r}")
+        settled = table.finish_dealer()
+        _show(table.snapshot(seat), seat)
+        mine = next(x.settlement for x in settled.seats if x.seat == seat)
+        chips += mine.net
+        verb = {"win": "win", "loss": "lose", "push": "tie (push)",
+                "void": "are void"}[mine.outcome.value]
+        console.print(f"  you {verb}: {format_money(mine.net)} "
+                      f"(commission {format_money(mine.commission)})", highlight=False)
+        table.new_round()
+        if chips < settings.min_wager_cents:
+            console.print("You are out of chips.")
+            break
+    console.print(f"You leave with {format_money(chips)}.", highlight=False)
