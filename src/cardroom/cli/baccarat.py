@@ -119,11 +119,11 @@ def play_baccarat(
                   "banker_9, jackpot ($1).")
     last: dict[WagerKind, Cents] = {}
     while True:
+        status = f"balance: [bold]{format_money(table.balances['you'])}[/bold]"
         if table.pool is not None:
-            console.print(f"jackpot posted: [bold]{format_money(table.pool.posted)}[/bold] "
-                          f"(meter {format_money(table.pool.meter)})   balance: [bold]{format_money(table.balances['you'])}[/bold]")
-        else:
-            console.print(f"balance: [bold]{format_money(table.balances['you'])}[/bold]")
+            status = (f"jackpot posted: [bold]{format_money(table.pool.posted)}[/bold] "
+                      f"(meter {format_money(table.pool.meter)})   {status}")
+        console.print(status)
         line = typer.prompt("bets (Enter repeats the last, q quits)", default="",
                             show_default=False).strip()
         if line.lower() in ("q", "quit", "exit"):
