@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -202,6 +202,11 @@ def estimates(counts: IntArray, rules: BaccaratRules,
 
 def exact_edges(rules: BaccaratRules) -> dict[str, Fraction]:
     """The exact house edges of `cardroom.analysis.baccarat.analyze`, by wager name."""
+    return dict(_exact_edges(rules))
+
+
+@cache
+def _exact_edges(rules: BaccaratRules) -> dict[str, Fraction]:
     from cardroom.analysis.baccarat import analyze
 
     report = analyze(rules)
