@@ -121,3 +121,13 @@ def test_bad_settings_are_refused() -> None:
         analyse(0)
     with pytest.raises(RulesError):
         analyse(8, tie_pays=0)
+
+
+def test_strategy_table_draw_0_to_5_without_exceptions_for_every_shoe_and_commission() -> None:
+    """The posted table for 1-8 decks at 0% and 5% commission (the gain from drawing is linear
+    in the commission, so the endpoints settle every rate between)."""
+    for decks in range(1, 9):
+        for commission in (Fraction(0), Fraction(1, 20)):
+            a = analyse(decks, commission)
+            assert a.table.by_total == {t: t <= 5 for t in range(10)}
+            assert a.table.exceptions == []
