@@ -1,0 +1,41 @@
+"""The cage: chips bought for cash and cashed out, each a balanced, idempotent transaction."""
+
+from __future__ import annotations
+
+from sqlalchemy.engine import Connection
+
+from cardroom.money import Cents, format_money, require_cents
+from cardroom.room import audit, ledger
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.errors import LedgerError
+
+MAX_BUY_CENTS = 10_000_000
+
+
+def _check(amount: Cents) -> None:
+    require_cents(amount, "amount")
+    if not 0 < amount <= MAX_BUY_CENTS:
+        raise LedgerError(f"an amount must be between $0.01 and {format_money(MAX_BUY_CENTS)}")
+
+
+def buy_chips(conn: Connection, who: Account, amount: Cents, key: str) -> ledger.Posted:
+    who.require(Permission.CASHIER)
+    _check(amount)
+    posted = ledger.post(conn, f"buy:{who.id}:{key}", "buy-chips",
+                         [(ledger.HOUSE_CAGE, -amount), (ledger.wallet(who.id), amount)],
+                         actor=who.username, memo=f"buy {format_money(amount)}")
+    if not posted.replayed:
+        audit.append(conn, who.username, "cashier.buy", {"amount": amount, "tx": posted.tx_id})
+    return posted
+
+
+def cash_out(conn: Connection, who: Account, amount: Cents, key: str) -> ledger.Posted:
+    who.require(Permission.CASHIER)
+    _check(amount)
+    posted = ledger.post(conn, f"cashout:{who.id}:{key}", "cash-out",
+                         [(ledger.wallet(who.id), -amount), (ledger.HOUSE_CAGE, amount)],
+                         actor=who.username, memo=f"cash out {format_money(amount)}")
+    if not posted.replayed:
+        audit.append(conn, who.username, "cashier.cash-out",
+                     {"amount": amount, "tx": posted.tx_id})
+    return posted

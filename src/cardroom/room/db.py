@@ -1,0 +1,98 @@
+"""Where the card room keeps its books: SQLite by default, PostgreSQL by URL.
+
+`open_database` builds the engine and brings the schema to the newest Alembic revision, so a
+first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
+a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
+lock) so that the audit chain and the ledger balances are never written by two writers at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, event, func, select
+from sqlalchemy.engine import Connection, Engine, make_url
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+ADVISORY_LOCK_KEY = 0x63617264  # "card"
+
+
+def default_database_path() -> Path:
+    return Path(platformdirs.user_data_dir("cardroom")) / "cardroom.sqlite3"
+
+
+def database_url(database: str | None) -> str:
+    """`None` → the SQLite file under the user data dir; a URL as is; anything else a path."""
+    if database is None:
+        path = default_database_path()
+    elif "://" in database:
+        url = make_url(database)
+        if url.drivername == "postgresql":
+            url = url.set(drivername="postgresql+psycopg")
+        return url.render_as_string(hide_password=False)
+    else:
+        path = Path(database)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+                   "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=10000"):
+        cur.execute(pragma)
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest revision."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+@dataclass
+class Storage:
+    engine: Engine
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    @contextmanager
+    def unit(self) -> Iterator[Connection]:
+        """One write transaction: all or nothing, one writer at a time."""
+        with self._lock, self.engine.begin() as conn:
+            if self.is_postgres:
+                conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
+            yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            yield conn
+
+
+def open_database(database: str | None) -> Storage:
+    engine = make_engine(database_url(database))
+    migrate(engine)
+    return Storage(engine)

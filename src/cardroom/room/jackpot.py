@@ -1,0 +1,80 @@
+"""Persistence of progressive jackpot pools: the engine's `JackpotPool` is the arithmetic; its
+money lives in the ledger account `jackpot:NAME` (which equals the meter), its posted amount and
+daily posting in `jackpot_pools`. The pool only drops by an award or a logged two-person
+adjustment."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.money import Cents
+from cardroom.room import audit, ledger
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.errors import LedgerError
+from cardroom.room.schema import jackpot_pools
+
+DEFAULT_POOL = "super9"
+
+
+def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> JackpotPool:
+    """The pool `name`, created (and seeded from the house, in the ledger) on first use."""
+    r = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == name)).first()
+    if r is not None:
+        return JackpotPool(int(r.seed), int(r.contribution), meter=int(r.meter),
+                           posted=int(r.posted), posted_on=r.posted_on,
+                           seeded_total=int(r.seeded_total))
+    pool = JackpotPool(seed, contribution)
+    ledger.post(conn, f"jackpot-seed:{name}:initial", "jackpot-seed",
+                [(ledger.JACKPOT_SEED, -seed), (ledger.jackpot(name), seed)], actor="house",
+                memo="initial seed")
+    conn.execute(insert(jackpot_pools).values(
+        name=name, seed=seed, contribution=contribution, meter=pool.meter, posted=pool.posted,
+        posted_on=None, seeded_total=pool.seeded_total))
+    audit.append(conn, "house", "jackpot.seed", {"pool": name, "seed": seed})
+    return pool
+
+
+def save_pool(conn: Connection, name: str, pool: JackpotPool) -> None:
+    conn.execute(update(jackpot_pools).where(jackpot_pools.c.name == name).values(
+        meter=pool.meter, posted=pool.posted, posted_on=pool.posted_on,
+        seeded_total=pool.seeded_total))
+    held = ledger.balance(conn, ledger.jackpot(name))
+    if held != pool.meter:
+        raise LedgerError(f"jackpot {name}: ledger holds {held} but the meter is "
+                                 f"{pool.meter}")
+
+
+def post_daily(conn: Connection, who: Account, name: str, pool: JackpotPool,
+               day: date) -> None:
+    """The daily posting: the posted amount becomes the meter (Super-9 rules)."""
+    who.require(Permission.ADJUST_JACKPOT)
+    pool.post(day)
+    save_pool(conn, name, pool)
+    audit.append(conn, who.username, "jackpot.post",
+                 {"pool": name, "day": day.isoformat(), "posted": pool.posted})
+
+
+def adjust(conn: Connection, first: Account, second: Account, name: str, pool: JackpotPool,
+           amount: Cents, reason: str, key: str) -> None:
+    """A two-person correction of the meter, posted against the house adjustments account."""
+    first.require(Permission.ADJUST_JACKPOT)
+    second.require(Permission.ADJUST_JACKPOT)
+    before = (pool.meter, pool.posted, len(pool.events))
+    pool.adjust(amount, first.username, second.username, reason)
+    try:
+        ledger.post(conn, f"jackpot-adjust:{name}:{key}", "jackpot-adjust",
+                    [(ledger.JACKPOT_ADJUST, -amount), (ledger.jackpot(name), amount)],
+                    actor=first.username, memo=reason)
+        save_pool(conn, name, pool)
+    except Exception:
+        pool.meter, pool.posted = before[0], before[1]
+        del pool.events[before[2]:]
+        raise
+    audit.append(conn, first.username, "jackpot.adjust",
+                 {"pool": name, "amount": amount, "approvers": [first.username,
+                                                                second.username],
+                  "reason": reason})

@@ -1,0 +1,144 @@
+"""The card room's tables (SQLAlchemy Core). Alembic migrations create them; this module is what
+the code queries through. Money columns are BigInteger cents."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Date,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    or_,
+)
+
+metadata = MetaData()
+
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(40), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("active", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+sessions = Table(
+    "sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+login_failures = Table(
+    "login_failures", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(40), nullable=False, index=True),
+    Column("client", String(64), nullable=False, index=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+ledger_accounts = Table(
+    "ledger_accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(120), nullable=False, unique=True),
+    Column("allow_negative", Boolean, nullable=False),
+    Column("balance", BigInteger, nullable=False),
+    CheckConstraint(or_(Column("allow_negative").is_(True), Column("balance") >= 0),
+                    name="ck_ledger_accounts_never_negative"),
+)
+
+ledger_transactions = Table(
+    "ledger_transactions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(160), nullable=False, unique=True),
+    Column("fingerprint", String(64), nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("memo", String(400), nullable=False),
+    Column("actor", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+ledger_entries = Table(
+    "ledger_entries", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tx_id", Integer, ForeignKey("ledger_transactions.id"), nullable=False, index=True),
+    Column("account_id", Integer, ForeignKey("ledger_accounts.id"), nullable=False, index=True),
+    Column("amount", BigInteger, nullable=False),
+)
+
+audit_log = Table(
+    "audit_log", metadata,
+    Column("seq", BigInteger, primary_key=True, autoincrement=False),
+    Column("at", String(40), nullable=False),
+    Column("actor", String(40), nullable=False),
+    Column("action", String(60), nullable=False),
+    Column("detail", Text, nullable=False),
+    Column("prev_hash", String(64), nullable=False, unique=True),
+    Column("hash", String(64), nullable=False, unique=True),
+)
+
+audit_head = Table(
+    "audit_head", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("hash", String(64), nullable=False),
+)
+
+jackpot_pools = Table(
+    "jackpot_pools", metadata,
+    Column("name", String(40), primary_key=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("contribution", BigInteger, nullable=False),
+    Column("meter", BigInteger, nullable=False),
+    Column("posted", BigInteger, nullable=False),
+    Column("posted_on", Date, nullable=True),
+    Column("seeded_total", BigInteger, nullable=False),
+)
+
+room_tables = Table(
+    "room_tables", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(60), nullable=False, unique=True),
+    Column("game", String(20), nullable=False),
+    Column("rules_json", Text, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", Integer, ForeignKey("room_tables.id"), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("seat", String(40), nullable=False),
+)
+
+hands = Table(
+    "hands", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False, index=True),
+    Column("number", Integer, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("closed_at", DateTime(timezone=True), nullable=True),
+    Column("history", Text, nullable=True),
+    Column("voided_by", String(40), nullable=True),
+    Column("void_reason", String(400), nullable=True),
+    UniqueConstraint("table_id", "number", name="uq_hands_table_number"),
+)
+
+hand_players = Table(
+    "hand_players", metadata,
+    Column("hand_id", Integer, ForeignKey("hands.id"), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True, index=True),
+)
