@@ -1,0 +1,247 @@
+"""Computer players. Both only ever act through the engine's verify/can/do actions, so neither
+can break a rule; the sound bot plays Pan, the random one picks any legal action.
+
+The sound bot: plays or passes from the hand's prospects (cards already in melds or one card
+from one), melds the drawn card when it can (conditions first), melds conditions from the
+hand at once, lays off whatever it can, discards the card with the fewest connections (keeping
+valles and pairs, the flexible holdings), and forces a card back when that makes an opponent
+break a holding without paying him anything.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any, Protocol
+
+from cardroom.cards import Card
+
+from .cards import ORDER, VALLE_RANKS
+from .engine import PanHand, Phase, Status
+from .melds import addition_units, fits, lay_down_units, meld_kind
+from .rules import PanRules
+
+
+class Bot(Protocol):
+    def declare(self, hand: PanHand, seat: int) -> None: ...
+
+    def turn(self, hand: PanHand, seat: int) -> None: ...
+
+    def react(self, hand: PanHand, seat: int) -> None: ...
+
+
+def connections(card: Card, others: list[Card]) -> int:
+    """How many other cards could meld with this one: same rank, or same suit within two."""
+    n = 0
+    o = ORDER[card.rank]
+    for x in others:
+        if x.rank == card.rank or (x.suit == card.suit and abs(ORDER[x.rank] - o) <= 2):
+            n += 1
+    return n
+
+
+def prospects(cards: list[Card]) -> int:
+    """Cards in a meld or with at least one partner: the hand's prospects."""
+    return sum(1 for i, c in enumerate(cards) if connections(c, cards[:i] + cards[i + 1:]) > 0)
+
+
+def hand_melds(cards: list[Card]) -> list[tuple[Card, ...]]:
+    """Three-card melds in a hand."""
+    out: list[tuple[Card, ...]] = []
+    for t in combinations(cards, 3):
+        if meld_kind(t) is not None:
+            out.append(t)
+    return out
+
+
+def _use_value(hand: PanHand, seat: int, card: Card, use: tuple[Any, ...]) -> int:
+    s = hand.seats[seat]
+    rules = hand.rules
+    if use[0] == "lay_off":
+        m = s.melds[use[1]]
+        assert m.kind is not None
+        return 10 * addition_units(m.cards, (*m.cards, card), m.kind, rules) + 3
+    if use[0] == "meld":
+        allc = (card, *use[1])
+        kind = meld_kind(allc)
+        assert kind is not None
+        return 10 * lay_down_units(allc, kind, rules) + 2
+    allc = (card, *use[2], *use[3])
+    kind = meld_kind(allc)
+    assert kind is not None
+    return 10 * lay_down_units(allc, kind, rules) + 1
+
+
+def apply_use(hand: PanHand, seat: int, use: tuple[Any, ...]) -> None:
+    if use[0] == "lay_off":
+        hand.lay_off(seat, use[1], None)
+    elif use[0] == "meld":
+        hand.meld(seat, use[1], use_drawn=True)
+    else:
+        hand.borrow(seat, use[1], use[2], use[3], use_drawn=True)
+
+
+class SoundBot:
+    """A sound Pan player (see the module docstring)."""
+
+    def __init__(self, play_threshold: int = 6) -> None:
+        self.play_threshold = play_threshold
+
+    def declare(self, hand: PanHand, seat: int) -> None:
+        cards = hand.seats[seat].hand
+        play = prospects(cards) >= self.play_threshold or bool(hand_melds(cards))
+        if not play and not hand.can_declare(seat, False):
+            play = True
+        hand.declare(seat, play)
+
+    def turn(self, hand: PanHand, seat: int) -> None:
+        s = hand.seats[seat]
+        opt = hand.option_card()
+        took = False
+        if opt is not None and hand.can_take(seat):
+            uses = hand.card_uses(seat, opt.card)
+            if any(_use_value(hand, seat, opt.card, u) >= 10 for u in uses) or not s.hand or \
+                    any(u[0] == "lay_off" for u in uses):
+                hand.take(seat)
+                took = True
+        if not took:
+            hand.draw(seat)
+            if hand.phase is not Phase.PLAYING or hand.current != seat:
+                return
+        card = hand.drawn
+        assert card is not None
+        uses = hand.card_uses(seat, card)
+        if uses:
+            best = max(uses, key=lambda u: _use_value(hand, seat, card, u))
+            apply_use(hand, seat, best)
+        if hand.drawn is None:
+            self._meld_hand(hand, seat)
+        if s.pending:
+            hand.collect(seat)
+        if hand.phase is not Phase.PLAYING or s.status is not Status.IN:
+            return
+        if hand.can_go_out(seat):
+            hand.go_out(seat)
+            return
+        if hand.drawn is not None:
+            hand.discard(seat, hand.drawn)
+            return
+        hand.discard(seat, self.choose_discard(hand, seat))
+
+    def _meld_hand(self, hand: PanHand, seat: int) -> None:
+        s = hand.seats[seat]
+        rules = hand.rules
+        strict = rules.strict_set_additions
+        changed = True
+        while changed and s.hand:
+            changed = False
+            for c in list(s.hand):
+                for mi, m in enumerate(s.melds):
+                    if m.kind is not None and fits(m.cards, m.kind, c, strict) \
+                            and hand.can_lay_off(seat, mi, c):
+                        hand.lay_off(seat, mi, c)
+                        changed = True
+                        break
+                if changed:
+                    break
+            if changed:
+                continue
+            melds = hand_melds(s.hand)
+            if melds:
+                melds.sort(key=lambda t: -_triple_units(t, rules))
+                hand.meld(seat, melds[0])
+                changed = True
+
+    def choose_discard(self, hand: PanHand, seat: int) -> Card:
+        cards = hand.seats[seat].hand
+        best = None
+        for i, c in enumerate(cards):
+            conn = connections(c, cards[:i] + cards[i + 1:])
+            key = (conn, c.rank in VALLE_RANKS, -ORDER[c.rank])
+            if best is None or key < best[0]:
+                best = (key, c)
+        assert best is not None
+        return best[1]
+
+    def react(self, hand: PanHand, seat: int) -> None:
+        """Force a card back when it makes the target break a holding and pays him nothing."""
+        for target in hand.in_players():
+            if target == seat or not hand.can_force_back(seat, target):
+                continue
+            t = hand.seats[target]
+            if len(t.hand) < 3:
+                continue
+            if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand):
+                d = hand._force_back_entry(target)
+                assert d is not None
+                pays = any(m.kind is not None and fits(m.cards, m.kind, d.card)
+                           and addition_units(m.cards, (*m.cards, d.card), m.kind, hand.rules)
+                           for m in t.melds)
+                if not pays:
+                    hand.force_back(seat, target)
+                    hand.discard(target, self.choose_discard(hand, target))
+                    return
+
+
+def _triple_units(t: tuple[Card, ...], rules: PanRules) -> int:
+    kind = meld_kind(t)
+    return 0 if kind is None else lay_down_units(t, kind, rules)
+
+
+class RandomBot:
+    """Picks uniformly among legal actions (collections always called, out always taken)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def declare(self, hand: PanHand, seat: int) -> None:
+        play = self.rng.random() < 0.5
+        if not hand.can_declare(seat, play):
+            play = not play
+        hand.declare(seat, play)
+
+    def turn(self, hand: PanHand, seat: int) -> None:
+        s = hand.seats[seat]
+        if hand.can_take(seat) and self.rng.random() < 0.5:
+            hand.take(seat)
+        else:
+            hand.draw(seat)
+            if hand.phase is not Phase.PLAYING or hand.current != seat:
+                return
+        card = hand.drawn
+        assert card is not None
+        uses = hand.card_uses(seat, card)
+        choices: list[Any] = list(uses)
+        if hand.can_discard(seat, card):
+            choices.append(("discard",))
+        pick = self.rng.choice(choices)
+        if pick[0] == "discard":
+            hand.discard(seat, card)
+            return
+        apply_use(hand, seat, pick)
+        strict = hand.rules.strict_set_additions
+        while s.hand:
+            opts: list[Any] = [("meld", t) for t in hand_melds(s.hand)]
+            for c in s.hand:
+                for mi, m in enumerate(s.melds):
+                    if m.kind is not None and fits(m.cards, m.kind, c, strict):
+                        opts.append(("lay", mi, c))
+            opts.extend(("discard", c) for c in s.hand)
+            pick = self.rng.choice(opts)
+            if pick[0] == "meld":
+                hand.meld(seat, pick[1])
+            elif pick[0] == "lay":
+                hand.lay_off(seat, pick[1], pick[2])
+            else:
+                break
+        if s.pending:
+            hand.collect(seat)
+        if hand.phase is not Phase.PLAYING:
+            return
+        if hand.can_go_out(seat):
+            hand.go_out(seat)
+            return
+        hand.discard(seat, pick[1] if pick[0] == "discard" else s.hand[0])
+
+    def react(self, hand: PanHand, seat: int) -> None:
+        return

@@ -1,0 +1,41 @@
+"""Pan house-rule settings: every **option** of the reference digest, with its default."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from cardroom.houserules import HouseRules
+
+MIN_SEATS = 2
+MAX_SEATS = 15
+HAND_SIZE = 10
+WA_MAX_CHIP_CENTS = 1000
+"""WAC 230-15-135 caps a chip at $10."""
+
+
+class PanRules(HouseRules):
+    """Defaults are Washington single condition as the reference digest states them."""
+
+    packs: int = Field(default=8, ge=5, le=11,
+                       description="40-card packs in the pack (option `packs`)")
+    remove_one_spade_pack: bool = Field(
+        default=False, description="take one pack's ten spades out: 310 cards with 8 packs")
+    strict_set_additions: bool = Field(
+        default=False, description="set additions keep the same-suit or different-suits pattern")
+    spades_double: bool = Field(
+        default=False, description="spade conditions pay double (off: Washington bans doubling)")
+    pass_forfeit_chips: int = Field(default=0, ge=0, le=2,
+                                    description="chips a passer pays to the tops")
+    outs_chips: int = Field(default=2, ge=0, le=2,
+                            description="chips each player still in pays the out")
+    repay_conditions_on_out: bool = Field(
+        default=False, description="conditions on the winner's board are paid again on going out")
+    reshuffle: Literal["packet", "full"] = Field(
+        default="packet", description="between hands: used cards with a bottom packet, or all")
+    chip_cents: int = Field(default=100, ge=1, le=WA_MAX_CHIP_CENTS,
+                            description="value of one chip in cents")
+    buy_in_chips: int = Field(default=20, ge=1, description="the buy-in: 20 chips of equal value")
+    allow_double_condition: bool = Field(
+        default=False, description="doubles players allowed (the room plays straight condition)")

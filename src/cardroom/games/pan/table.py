@@ -1,0 +1,37 @@
+"""A Pan table across hands: rotation of the deal, the pack between hands, the seat rule."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardroom.cards import Card
+from cardroom.shoe import RandomSource, fisher_yates
+
+from .rules import PanRules
+
+
+def next_dealer(n: int, winner: int | None, dealer: int) -> int:
+    """The winner is first hand for the next hand, so the player on the winner's left (the
+    seat before him in the order of play) deals. With no winner the deal moves on one seat."""
+    if winner is None:
+        return (dealer + 1) % n
+    return (winner - 1) % n
+
+
+def next_pack(stock_top_first: Sequence[Card], used: Sequence[Card], rules: PanRules,
+              source: RandomSource) -> list[Card]:
+    """Between hands: the used cards are shuffled with a packet from the bottom of the stock
+    and returned to the bottom (`packet`, a packet as large as the used cards); or the whole
+    pack is shuffled (`full`)."""
+    if rules.reshuffle == "full":
+        return fisher_yates([*stock_top_first, *used], source)
+    k = min(len(used), len(stock_top_first))
+    keep = list(stock_top_first[:len(stock_top_first) - k])
+    packet = list(stock_top_first[len(stock_top_first) - k:])
+    return keep + fisher_yates([*packet, *used], source)
+
+
+def must_change_seat(panned_last: bool, hands_since_pan: int, players_waiting: bool) -> bool:
+    """Pan rule 2: when players are waiting, the player who panned the previous hand may play
+    ONE more hand in that seat before changing seats."""
+    return players_waiting and panned_last and hands_since_pan >= 1
