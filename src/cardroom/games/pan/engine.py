@@ -216,6 +216,10 @@ class PanHand:
         _check(sum(counts) < len(pack), R.ROTATION, "the pack is too small for this deal")
         self.rules = rules
         self.record = record
+        self.pack = tuple(pack) if record else ()
+        self.deal_counts = tuple(deal_counts) if deal_counts is not None else None
+        self.carried_tops = carried_tops
+        self.specs = tuple(seats)
         self.n = n
         self.dealer = dealer
         self.first_hand = (dealer + 1) % n

@@ -1,0 +1,132 @@
+"""`cardroom play pan`, `cardroom simulate pan` and `cardroom replay FILE` (any game)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from cardroom.cli.app import app, play_app, simulate_app
+from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.errors import CardroomError
+from cardroom.games.pan.rules import PanRules
+from cardroom.history import load_history, replay, save_history
+
+RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
+
+
+@simulate_app.command("pan")
+def simulate_pan(
+    hands: Annotated[int, typer.Option(help="Hands to play.")] = 1000,
+    players: Annotated[int, typer.Option(help="Players at the table (2-15).")] = 8,
+    random_players: Annotated[int, typer.Option(
+        "--random", help="How many of the players pick random legal actions.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed (simulation only).")] = 1,
+    rules: RulesFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Bots play N hands: hands per second, average length, conditions made, chips won."""
+    from cardroom.games.pan.sim import simulate
+
+    if not 2 <= players <= 15:
+        raise CardroomError("a Pan table seats 2 to 15 players")
+    if hands < 1:
+        raise CardroomError("--hands must be at least 1")
+    if not 0 <= random_players <= players:
+        raise CardroomError("--random must be between 0 and the number of players")
+    settings = rules_with_overrides(PanRules, rules)
+    kinds = ["random" if i % players < random_players else "sound" for i in range(players)]
+    report = simulate(hands, players, seed, kinds, settings).to_json()
+    if as_json:
+        print_json(report)
+        return
+    console.print(f"[bold]Pan[/bold]: {hands} hands, {players} players in "
+                  f"{report['seconds']} s ({report['hands_per_second']} hands/s), "
+                  f"{report['average_turns']} turns a hand", highlight=False)
+    t = Table(title="Conditions made per hand")
+    t.add_column("condition")
+    t.add_column("per hand")
+    for k, v in report["conditions_per_hand"].items():
+        t.add_row(k, f"{v:.4f}")
+    console.print(t)
+    s = Table(title="Chips won")
+    for col in ("seat", "bot", "chips", "per hand"):
+        s.add_column(col)
+    for row in report["seats"]:
+        s.add_row(str(row["seat"]), row["bot"], str(row["chips_won"]),
+                  f"{row['chips_per_hand']:+.4f}")
+    console.print(s)
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
+    as_json: AsJson = False,
+) -> None:
+    """Replay a hand history of any game: check every action, print the chips and settlement."""
+    report = replay(load_history(file))
+    data = report.to_json()
+    if as_json:
+        print_json(data)
+    else:
+        console.print(f"[bold]{report.game}[/bold] {file}: {report.actions_applied} of "
+                      f"{report.actions_total} actions applied; {report.outcome}",
+                      highlight=False)
+        t = Table(title="Chip movements")
+        for col in ("action", "from", "to", "chips", "why"):
+            t.add_column(col)
+        for m in data["movements"]:
+            t.add_row(str(m["index"]), _who(m["payer"], report.names),
+                      _who(m["payee"], report.names), str(m["chips"]), m["reason"])
+        console.print(t)
+        s = Table(title="Settlement")
+        for col in ("seat", "name", "before", "after", "net"):
+            s.add_column(col)
+        for r in data["settlement"]:
+            s.add_row(str(r["seat"]), r["name"], str(r["before"]), str(r["after"]),
+                      f"{r['net']:+d}")
+        console.print(s)
+        if report.failure is not None:
+            f = report.failure
+            console.print(f"[red]illegal action {f.index}[/red] {f.action}: {f.message}",
+                          highlight=False, soft_wrap=True)
+        elif report.result_matches is False:
+            console.print("[red]the recorded result does not match the replay[/red]")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _who(seat: int | None, names: list[str]) -> str:
+    return "tops" if seat is None else f"{seat} {names[seat]}"
+
+
+@play_app.command("pan")
+def play_pan(
+    bots: Annotated[int, typer.Option(help="Computer players (1-14).")] = 3,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible (test) game.")] = None,
+    history_dir: Annotated[Path | None, typer.Option(
+        "--history-dir", help="Write each hand's history here.")] = None,
+    rules: RulesFile = None,
+) -> None:
+    """Play Pan against computer players in the terminal (you are seat 0)."""
+    from cardroom.games.pan.interactive import play_session
+
+    if not 1 <= bots <= 14:
+        raise CardroomError("--bots must be 1 to 14")
+    settings = rules_with_overrides(PanRules, rules)
+    hist = play_session(settings, bots, seed, console, _ask)
+    if history_dir is not None:
+        history_dir.mkdir(parents=True, exist_ok=True)
+        for i, h in enumerate(hist):
+            save_history(h, history_dir / f"pan-hand-{i + 1}.json")
+
+
+def _ask(prompt: str) -> str:
+    value: Any = typer.prompt(prompt)
+    return str(value)
+
+
+

@@ -1,0 +1,114 @@
+"""Pan hand histories: writing one for a hand, and replaying one action by action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardroom.cards import Card, parse_card
+from cardroom.errors import CardroomError
+from cardroom.history import HandHistory, HistoryError, ReplayFailure, ReplayReport
+from cardroom.houserules import build_rules
+
+from .engine import PanHand, SeatSpec
+from .errors import PanRuleError
+from .events import ChipsMoved
+from .rules import PanRules
+
+ACTIONS = frozenset({
+    "declare", "knock", "change_declaration", "correct_count", "draw", "take", "meld", "lay_off",
+    "borrow", "split", "collect", "discard", "go_out", "reshuffle_stock", "call_foul",
+    "declare_own_foul", "floor_foul", "extra_discard", "skip_discard", "drop_card",
+    "spread_invalid", "correct_meld", "keep_drawn", "declare_out", "throw_in",
+    "remove_board_card", "settle", "play_face_up", "force_option_card", "force_back",
+    "offer_split", "accept_split",
+})
+CARD_ARGS = frozenset({"card"})
+CARDS_ARGS = frozenset({"cards", "borrowed", "part", "order"})
+
+
+def history_of(hand: PanHand, hand_id: str = "") -> HandHistory:
+    """The hand's history: shuffled pack, seats and chips, house rules, actions in order."""
+    return HandHistory(
+        game="pan", hand_id=hand_id, rules=hand.rules.model_dump(mode="json"),
+        seats=[{"seat": i, "name": s.name, "chips": s.chips, "doubles": s.doubles}
+               for i, s in enumerate(hand.specs)],
+        pack=[str(c) for c in hand.pack],
+        setup={"dealer": hand.dealer, "deal_counts": list(hand.deal_counts)
+               if hand.deal_counts is not None else None,
+               "carried_tops": list(hand.carried_tops)},
+        actions=list(hand.actions),
+        result={"chips": [s.chips for s in hand.seats], "winner": hand.winner,
+                "reason": hand.end_reason},
+    )
+
+
+def start_hand(h: HandHistory) -> PanHand:
+    rules = build_rules(PanRules, h.rules, "history rules")
+    try:
+        seats = [SeatSpec(str(s["name"]), int(s["chips"]), bool(s.get("doubles", False)))
+                 for s in h.seats]
+        pack = [parse_card(c) for c in h.pack]
+        dealer = int(h.setup.get("dealer", 0))
+        counts = h.setup.get("deal_counts")
+        carried = tuple(h.setup.get("carried_tops") or (0, 0))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise HistoryError(f"history seats or setup malformed: {exc}") from None
+    return PanHand(rules, seats, dealer, pack, counts, (int(carried[0]), int(carried[1])))
+
+
+def _arg(name: str, value: Any) -> Any:
+    if name in CARD_ARGS:
+        return None if value is None else parse_card(value)
+    if name in CARDS_ARGS:
+        if not isinstance(value, list):
+            raise HistoryError(f"{name} must be a list of cards")
+        return tuple(parse_card(c) for c in value)
+    if name == "payments":
+        return {int(k): int(v) for k, v in value.items()}
+    return value
+
+
+def apply_action(hand: PanHand, action: dict[str, Any]) -> None:
+    kind = action.get("type")
+    if kind not in ACTIONS:
+        raise PanRuleError("hand history", f"unknown action {kind!r}")
+    kwargs = {k: _arg(k, v) for k, v in action.items() if k != "type"}
+    try:
+        getattr(hand, kind)(**kwargs)
+    except TypeError as exc:
+        raise PanRuleError("hand history", f"bad arguments for {kind}: {exc}") from None
+
+
+def replay_history(h: HandHistory) -> ReplayReport:
+    """Apply every action; stop at the first illegal one (reported with its index and rule)."""
+    hand = start_hand(h)
+    failure = None
+    applied = 0
+    movements: list[dict[str, Any]] = []
+    for i, act in enumerate(h.actions):
+        mark = len(hand.events)
+        try:
+            apply_action(hand, act)
+        except CardroomError as exc:
+            rule = exc.rule if isinstance(exc, PanRuleError) else "card or argument"
+            failure = ReplayFailure(i, act, rule, str(exc))
+            break
+        applied += 1
+        for ev in hand.events[mark:]:
+            if isinstance(ev, ChipsMoved):
+                movements.append({"index": i, "payer": ev.payer, "payee": ev.payee,
+                                  "chips": ev.chips, "reason": ev.reason})
+    final = [s.chips for s in hand.seats]
+    matches = None
+    if failure is None and h.result and "chips" in h.result:
+        matches = list(h.result["chips"]) == final
+    outcome = hand.end_reason or f"unfinished ({hand.phase.value})"
+    if hand.winner is not None:
+        outcome += f"; winner seat {hand.winner}"
+    return ReplayReport("pan", len(h.actions), applied, [s.name for s in hand.seats],
+                        [s.start_chips for s in hand.seats], final, movements, outcome,
+                        failure, matches)
+
+
+def card_list(text: list[str]) -> list[Card]:
+    return [parse_card(c) for c in text]
