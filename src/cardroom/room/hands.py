@@ -1,0 +1,111 @@
+"""Hand records: open a hand when its first wager goes down, keep its wagers, close it settled
+(with its history) or voided (wagers returned, who and why logged)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Connection
+
+from cardroom.money import Cents
+from cardroom.room import audit, ledger
+from cardroom.room.errors import NotFound
+from cardroom.room.schema import hand_players, hands
+
+HISTORY_FORMAT = "cardroom-hand-history/1"
+
+
+def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
+    last = conn.execute(select(func.max(hands.c.number))
+                        .where(hands.c.table_id == table_id)).scalar_one_or_none()
+    number = int(last or 0) + 1
+    hand_id = conn.execute(insert(hands).values(
+        table_id=table_id, number=number, status="open", opened_at=datetime.now(UTC),
+        history=json.dumps({"format": HISTORY_FORMAT, "wagers": {}}))
+        .returning(hands.c.id)).scalar_one()
+    return hand_id, number
+
+
+def record_wagers(conn: Connection, hand_id: int, account_id: int,
+                  bets: dict[str, Cents]) -> None:
+    """Keep the open hand's wagers in its row so a void (or a restart) can return them."""
+    data = json.loads(conn.execute(select(hands.c.history).where(hands.c.id == hand_id))
+                      .scalar_one())
+    data["wagers"][str(account_id)] = bets
+    conn.execute(update(hands).where(hands.c.id == hand_id).values(history=json.dumps(data)))
+    if not conn.execute(select(hand_players.c.hand_id).where(
+            hand_players.c.hand_id == hand_id,
+            hand_players.c.account_id == account_id)).first():
+        conn.execute(insert(hand_players).values(hand_id=hand_id, account_id=account_id))
+
+
+def open_wagers(conn: Connection, hand_id: int) -> dict[int, dict[str, Cents]]:
+    data = json.loads(conn.execute(select(hands.c.history).where(hands.c.id == hand_id))
+                      .scalar_one())
+    return {int(k): v for k, v in data["wagers"].items()}
+
+
+def close_settled(conn: Connection, hand_id: int, history: dict[str, Any]) -> None:
+    conn.execute(update(hands).where(hands.c.id == hand_id).values(
+        status="settled", closed_at=datetime.now(UTC), history=json.dumps(history)))
+
+
+def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[int, Cents]:
+    """Return every wager of an open hand to its owner's table stack; log who and why."""
+    row = conn.execute(select(hands).where(hands.c.id == hand_id)).first()
+    if row is None or row.status != "open":
+        raise NotFound(f"hand {hand_id} is not in progress")
+    returned: dict[int, Cents] = {}
+    postings: list[tuple[str, Cents]] = []
+    for account_id, bets in open_wagers(conn, hand_id).items():
+        total = sum(bets.values())
+        returned[account_id] = total
+        postings += [(ledger.wagers(row.table_id), -total),
+                     (ledger.stack(row.table_id, account_id), total)]
+    if postings:
+        ledger.post(conn, f"hand:{hand_id}:void", "void", postings, actor=actor,
+                    memo=f"void hand {hand_id}: {reason}")
+    data = json.loads(row.history)
+    data.update(status="voided", voided_by=actor, reason=reason)
+    conn.execute(update(hands).where(hands.c.id == hand_id).values(
+        status="voided", closed_at=datetime.now(UTC), voided_by=actor, void_reason=reason,
+        history=json.dumps(data)))
+    audit.append(conn, actor, "hand.void", {"hand": hand_id, "table": row.table_id,
+                                            "reason": reason,
+                                            "returned": {str(k): v for k, v in
+                                                         returned.items()}})
+    return returned
+
+
+def open_hands(conn: Connection) -> list[int]:
+    return list(conn.execute(select(hands.c.id).where(hands.c.status == "open")
+                             .order_by(hands.c.id)).scalars())
+
+
+def hand_record(conn: Connection, hand_id: int) -> dict[str, Any]:
+    row = conn.execute(select(hands).where(hands.c.id == hand_id)).first()
+    if row is None:
+        raise NotFound(f"no hand {hand_id}")
+    data: dict[str, Any] = json.loads(row.history or "{}")
+    data.update(hand=row.id, table_id=row.table_id, number=row.number, status=row.status,
+                opened_at=row.opened_at.isoformat())
+    return data
+
+
+def hand_players_of(conn: Connection, hand_id: int) -> set[int]:
+    return set(conn.execute(select(hand_players.c.account_id)
+                            .where(hand_players.c.hand_id == hand_id)).scalars())
+
+
+def recent_hands(conn: Connection, account_id: int | None, limit: int = 20
+                 ) -> list[dict[str, Any]]:
+    """The last hands of one player (or of the room, for `None`), newest first."""
+    q = select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.status, hands.c.opened_at)
+    if account_id is not None:
+        q = q.join(hand_players, hand_players.c.hand_id == hands.c.id).where(
+            hand_players.c.account_id == account_id)
+    q = q.order_by(hands.c.id.desc()).limit(limit)
+    return [dict(r._mapping) for r in conn.execute(q)]

@@ -1,0 +1,59 @@
+"""Game recall: replay a hand from its history through the same engine code and check that it
+gives the recorded result. A history that does not replay is reported, not trusted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cardroom.cards import parse_card
+from cardroom.errors import CardroomError
+from cardroom.games.baccarat.coup import Coup
+from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.baccarat.wagers import WagerKind, settle_wager
+from cardroom.houserules import build_rules
+
+
+@dataclass(frozen=True)
+class Replay:
+    hand: int
+    ok: bool
+    problems: tuple[str, ...]
+    record: dict[str, Any]
+
+
+def replay_baccarat(record: dict[str, Any]) -> list[str]:
+    rules = build_rules(BaccaratRules, record["rules"], "recorded rules")
+    coup = Coup()
+    problems: list[str] = []
+    for step in record["cards"]:
+        expected = coup.next_hand()
+        if expected is None or expected.value != step["hand"]:
+            problems.append(f"card {step['card']} was dealt to {step['hand']} out of order")
+            return problems
+        coup.deal(parse_card(step["card"]))
+    if not coup.complete:
+        return ["the recorded coup is incomplete"]
+    result = coup.result()
+    if [str(c) for c in result.player] != record["player"] or \
+            [str(c) for c in result.banker] != record["banker"]:
+        problems.append("the recorded hands differ from the cards dealt")
+    for s in record["settlements"]:
+        kind = WagerKind(s["kind"])
+        share = s["won"] + s["stake"] if s["outcome"] == "jackpot" else 0
+        again = settle_wager(kind, s["stake"], result, rules, share)
+        if (again.outcome, again.won, again.commission) != (s["outcome"], s["won"],
+                                                            s["commission"]):
+            problems.append(f"{s['seat']}'s {kind.value} wager was recorded as {s['outcome']} "
+                            f"{s['won']} but replays as {again.outcome} {again.won}")
+    return problems
+
+
+def replay(record: dict[str, Any]) -> Replay:
+    hand = int(record.get("hand", 0))
+    if record.get("status") != "settled":
+        return Replay(hand, True, (), record)
+    if record.get("game") != "baccarat":
+        raise CardroomError(f"no recall for the game {record.get('game')!r}")
+    problems = replay_baccarat(record)
+    return Replay(hand, not problems, tuple(problems), record)

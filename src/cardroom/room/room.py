@@ -1,0 +1,183 @@
+"""The card room: storage, live tables, the shared jackpot pool, and the rule that every
+refused request changes nothing and is written to the audit log."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from cardroom.errors import CardroomError, IllegalActionError
+from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.houserules import build_rules
+from cardroom.money import Cents
+from cardroom.room import audit, hands, ledger, recall
+from cardroom.room import tables as registry
+from cardroom.room.accounts import Account, Permission, get_account
+from cardroom.room.baccarat_live import Apply, BaccaratLive
+from cardroom.room.db import Storage, open_database
+from cardroom.room.errors import NotFound, PermissionDenied
+from cardroom.room.jackpot import DEFAULT_POOL, load_pool
+from cardroom.room.messages import field_str, message_type
+from cardroom.room.schema import room_tables, seats
+from cardroom.shoe import RandomSource, SystemRandom
+
+
+class LiveTable(Protocol):
+    table_id: int
+    name: str
+    game: str
+    hand_id: int | None
+
+    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
+    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
+    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
+    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
+    def void(self, conn: Connection, who: Account, reason: str) -> Apply: ...
+    def abort(self) -> None: ...
+    def restore_seat(self, account_id: int, username: str, stack: Cents) -> None: ...
+    def snapshot(self, viewer: Account | None) -> dict[str, Any]: ...
+
+
+@dataclass
+class Room:
+    storage: Storage
+    source: RandomSource = field(default_factory=SystemRandom)
+    tables: dict[int, LiveTable] = field(default_factory=dict)
+    pools: dict[str, JackpotPool] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, database: str | None, source: RandomSource | None = None) -> Room:
+        room = cls(open_database(database), source or SystemRandom())
+        room.start()
+        return room
+
+    # start-up and crash recovery -------------------------------------------------------------
+    def start(self) -> list[int]:
+        """Void every hand a crash left open (wagers back to the stacks), then load tables."""
+        voided = self.recover()
+        with self.storage.unit() as conn:
+            for row in registry.list_tables(conn):
+                if row.status == "open":
+                    self.tables[row.id] = self._build(conn, row)
+        return voided
+
+    def recover(self) -> list[int]:
+        with self.storage.unit() as conn:
+            open_ids = hands.open_hands(conn)
+            for hand_id in open_ids:
+                hands.void_hand(conn, hand_id, "recovery",
+                                "the server stopped before the hand was settled")
+            if open_ids:
+                audit.append(conn, "recovery", "room.recovered", {"voided": open_ids})
+        return open_ids
+
+    def _build(self, conn: Connection, row: registry.TableRow) -> LiveTable:
+        if row.game != "baccarat":
+            raise CardroomError(f"no live table for the game {row.game!r} yet")
+        rules = build_rules(BaccaratRules, row.rules, f"table {row.name}")
+        pool = None
+        if rules.jackpot:
+            pool = self.pools.get(DEFAULT_POOL)
+            if pool is None:
+                pool = load_pool(conn, DEFAULT_POOL, rules.jackpot_seed_cents,
+                                 rules.contribution_cents_per_dollar)
+                self.pools[DEFAULT_POOL] = pool
+        live = BaccaratLive(row.id, row.name, rules, DEFAULT_POOL, pool, source=self.source)
+        for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
+            live.restore_seat(s.account_id, s.seat,
+                              ledger.balance(conn, ledger.stack(row.id, s.account_id)))
+        return live
+
+    def create_table(self, who: Account, name: str, game: str,
+                     rules: dict[str, Any] | str | None = None) -> LiveTable:
+        with self.storage.unit() as conn:
+            row = registry.create_table(conn, who, name, game, rules)
+            live = self._build(conn, row)
+        self.tables[row.id] = live
+        return live
+
+    def table(self, table_id: int) -> LiveTable:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise NotFound(f"no open table {table_id}") from None
+
+    # play -----------------------------------------------------------------------------------
+    def act(self, who: Account, table_id: int, msg: object) -> LiveTable:
+        """Apply one client message; a refusal raises, changes nothing, and is audited."""
+        live: LiveTable | None = None
+        try:
+            kind = message_type(msg)
+            assert isinstance(msg, dict)
+            live = self.table(table_id)
+            handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
+                       "deal": live.deal}.get(kind)
+            if kind == "void":
+                reason = field_str(msg, "reason")
+                with self.storage.unit() as conn:
+                    apply = live.void(conn, who, reason)
+            elif handler is None:
+                raise IllegalActionError(f"unknown action {kind!r}")
+            else:
+                with self.storage.unit() as conn:
+                    apply = handler(conn, who, msg)
+        except CardroomError as exc:
+            if live is not None:
+                live.abort()
+            self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
+            raise
+        except BaseException:
+            if live is not None:
+                live.abort()
+            raise
+        apply()
+        return live
+
+    def refused(self, who: Account | None, action: str, reason: str,
+                detail: dict[str, Any] | None = None) -> None:
+        with self.storage.unit() as conn:
+            audit.append(conn, who.username if who else "anonymous", "refused",
+                         {"action": action[:60], "reason": reason[:400], **(detail or {})})
+
+    # records --------------------------------------------------------------------------------
+    def wallet(self, who: Account) -> Cents:
+        with self.storage.read() as conn:
+            return ledger.balance(conn, ledger.wallet(who.id))
+
+    def history(self, who: Account, mine: bool = True, limit: int = 20
+                ) -> list[dict[str, Any]]:
+        if not mine:
+            who.require(Permission.READ_ALL)
+        with self.storage.read() as conn:
+            return hands.recent_hands(conn, who.id if mine else None, limit)
+
+    def recall(self, who: Account, hand_id: int) -> recall.Replay:
+        """A player may recall the hands they played; the auditor (and owner) any hand."""
+        with self.storage.read() as conn:
+            record = hands.hand_record(conn, hand_id)
+            if not who.may(Permission.READ_ALL) and \
+                    who.id not in hands.hand_players_of(conn, hand_id):
+                raise PermissionDenied("you may recall only the hands you played")
+            record["table"] = record.get("table") or conn.execute(
+                select(room_tables.c.name).where(room_tables.c.id == record["table_id"])
+            ).scalar_one()
+        return recall.replay(record)
+
+    def account(self, account_id: int) -> Account | None:
+        with self.storage.read() as conn:
+            return get_account(conn, account_id)
+
+
+def _kind(msg: object) -> str:
+    if isinstance(msg, dict) and isinstance(msg.get("type"), str):
+        return str(msg["type"])[:30]
+    return "malformed"
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,71 @@
+"""The registry of tables: which games the room can open, and the tables it has opened."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection
+
+from cardroom.errors import CardroomError
+from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.houserules import HouseRules, build_rules, load_rules
+from cardroom.room import audit
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.schema import room_tables
+
+GAMES: dict[str, type[HouseRules]] = {"baccarat": BaccaratRules}
+"""Games with a table in the room, and their house-rules model."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    name: str
+    game: str
+    rules: dict[str, Any]
+    status: str
+
+
+def rules_model(game: str) -> type[HouseRules]:
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise CardroomError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}") \
+            from None
+
+
+def parse_rules(game: str, rules: dict[str, Any] | str | Path | None) -> HouseRules:
+    model = rules_model(game)
+    if rules is None:
+        return build_rules(model, {})
+    if isinstance(rules, dict):
+        return build_rules(model, rules)
+    return load_rules(model, rules)
+
+
+def create_table(conn: Connection, who: Account, name: str, game: str,
+                 rules: dict[str, Any] | str | Path | None = None) -> TableRow:
+    who.require(Permission.OPEN_TABLES)
+    name = name.strip()
+    if not 1 <= len(name) <= 60:
+        raise CardroomError("a table name needs 1 to 60 characters")
+    parsed = parse_rules(game, rules)
+    if conn.execute(select(room_tables.c.id).where(room_tables.c.name == name)).first():
+        raise CardroomError(f"there is already a table named {name!r}")
+    data = parsed.model_dump(mode="json")
+    table_id = conn.execute(insert(room_tables).values(
+        name=name, game=game, rules_json=json.dumps(data), status="open",
+        created_at=datetime.now(UTC)).returning(room_tables.c.id)).scalar_one()
+    audit.append(conn, who.username, "table.create",
+                 {"table": table_id, "name": name, "game": game, "rules": data})
+    return TableRow(table_id, name, game, data, "open")
+
+
+def list_tables(conn: Connection) -> list[TableRow]:
+    return [TableRow(r.id, r.name, r.game, json.loads(r.rules_json), r.status)
+            for r in conn.execute(select(room_tables).order_by(room_tables.c.id))]
