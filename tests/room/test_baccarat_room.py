@@ -46,7 +46,7 @@ def state(room: Room, who: Account) -> dict[str, Any]:
 
 
 def test_cashier_buy_and_cash_out_balanced(storage: Storage) -> None:
-    room, p = make_room(storage)
+    _room, p = make_room(storage)
     with storage.unit() as conn:
         cash_out(conn, p["alice"], 40_000, "out1")
         cash_out(conn, p["alice"], 40_000, "out1")  # retried: applied once
