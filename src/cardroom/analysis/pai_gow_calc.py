@@ -1,0 +1,152 @@
+# mypy: disable-error-code="no-any-return"
+"""Exact Pai Gow hand calculator: every legal setting of a player's seven cards against the
+dealer playing the house way, over all C(46,7) = 53,524,680 dealer hands of the other cards.
+
+Counts are int64 inside the kernel (at most 53,524,680 per cell: no overflow); expected values
+are exact `Fraction`s. Copies go to the banker (a tie on a hand is the dealer's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from cardroom.cards import Card
+from cardroom.games.pai_gow.houseway import HouseWay, set_hand
+from cardroom.games.pai_gow.houseway_kernel import (
+    BACK,
+    FRONT_I,
+    FRONT_J,
+    compile_house_way,
+    house_way_index,
+)
+from cardroom.games.pai_gow.kernels import eval2_codes, eval5_codes
+from cardroom.games.pai_gow.settings import Setting, all_settings, validate_seven
+
+DEALER_HANDS = comb(46, 7)
+
+
+@njit(cache=True, parallel=True)
+def _dealer_counts(rest: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: int,
+                   pfront: npt.NDArray[np.int64], pback: npt.NDArray[np.int64],
+                   tasks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """counts[s, k]: dealer hands against which setting s wins (k=0), pushes (1), loses (2)."""
+    n = rest.shape[0]
+    nt = tasks.shape[0]
+    per = np.zeros((nt, 21, 3), dtype=np.int64)
+    for t in prange(nt):
+        a = tasks[t, 0]
+        b = tasks[t, 1]
+        h = np.empty(7, dtype=np.int64)
+        h[0] = rest[a]
+        h[1] = rest[b]
+        acc = per[t]
+        for c in range(b + 1, n):
+            h[2] = rest[c]
+            for d in range(c + 1, n):
+                h[3] = rest[d]
+                for e in range(d + 1, n):
+                    h[4] = rest[e]
+                    for f in range(e + 1, n):
+                        h[5] = rest[f]
+                        for g in range(f + 1, n):
+                            h[6] = rest[g]
+                            i = house_way_index(h, p, wheel)
+                            df = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
+                            db = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]],
+                                             h[BACK[i, 3]], h[BACK[i, 4]], wheel)
+                            for s in range(21):
+                                if pback[s] < 0:
+                                    continue
+                                wins = (pfront[s] > df) + (pback[s] > db)
+                                acc[s, 2 - wins] += 1
+    return per.sum(axis=0)
+
+
+@dataclass(frozen=True)
+class SettingResult:
+    setting: Setting
+    index: int
+    win: int
+    push: int
+    loss: int
+    ev: Fraction
+    optimal: bool
+    house_way: bool
+
+    @property
+    def total(self) -> int:
+        return self.win + self.push + self.loss
+
+
+@dataclass(frozen=True)
+class CalcResult:
+    cards: tuple[Card, ...]
+    way: str
+    commission: Fraction
+    dealer_hands: int
+    settings: tuple[SettingResult, ...]
+
+
+def _tasks(n: int) -> npt.NDArray[np.int64]:
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if n - b - 1 >= 5]
+    pairs.sort(key=lambda ab: -comb(n - ab[1] - 1, 5))  # heavy first, dealt out dynamically
+    return np.array(pairs, dtype=np.int64)
+
+
+def calculate(cards: Sequence[Card], way: HouseWay, commission: Fraction = Fraction(1, 20),
+              wheel_second: bool = False) -> CalcResult:
+    """Exact win/push/loss counts and EV (per unit wagered) of every legal setting."""
+    seven = validate_seven(cards)
+    settings = all_settings(seven, wheel_second)
+    pfront = np.array([s.front_score for s in settings], dtype=np.int64)
+    pback = np.array([-1 if s.is_foul else s.back_score for s in settings], dtype=np.int64)
+    held = {c.code for c in seven}
+    rest = np.array([c for c in range(53) if c not in held], dtype=np.int64)
+    numba.set_parallel_chunksize(1)
+    try:
+        counts = _dealer_counts(rest, compile_house_way(way), int(wheel_second), pfront, pback,
+                                _tasks(len(rest)))
+    finally:
+        numba.set_parallel_chunksize(0)
+    hw = set_hand(seven, way, wheel_second).index
+    rows = []
+    for i, s in enumerate(settings):
+        if s.is_foul:
+            continue
+        win, push, loss = (int(x) for x in counts[i])
+        if win + push + loss != DEALER_HANDS:  # pragma: no cover - an enumeration bug
+            raise AssertionError("dealer hands miscounted")
+        ev = Fraction(win) * (1 - commission) / DEALER_HANDS - Fraction(loss, DEALER_HANDS)
+        rows.append((i, s, win, push, loss, ev))
+    best = max(ev for *_, ev in rows)
+    results = tuple(
+        SettingResult(s, i, win, push, loss, ev, ev == best, i == hw)
+        for i, s, win, push, loss, ev in rows
+    )
+    return CalcResult(seven, way.name, commission, DEALER_HANDS, results)
+
+
+@njit(cache=True)
+def counts_for_hands(hands: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: int,
+                     pfront: npt.NDArray[np.int64],
+                     pback: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The calculator's inner step over an explicit list of dealer hands (for checking)."""
+    acc = np.zeros((21, 3), dtype=np.int64)
+    for r in range(hands.shape[0]):
+        h = hands[r]
+        i = house_way_index(h, p, wheel)
+        df = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
+        db = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]], h[BACK[i, 3]],
+                         h[BACK[i, 4]], wheel)
+        for s in range(21):
+            if pback[s] >= 0:
+                acc[s, 2 - ((pfront[s] > df) + (pback[s] > db))] += 1
+    return acc

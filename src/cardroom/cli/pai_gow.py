@@ -1,0 +1,101 @@
+"""`cardroom pai-gow set|calc`: the house way's setting, and the exact hand calculator."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cardroom.analysis.pai_gow_calc import calculate
+from cardroom.cards import format_cards, parse_cards
+from cardroom.cli.app import app
+from cardroom.cli.options import print_json
+from cardroom.errors import RulesError
+from cardroom.games.pai_gow.evaluate import describe
+from cardroom.games.pai_gow.houseway import DEFAULT_WAY, house_way, set_hand
+from cardroom.games.pai_gow.settings import validate_seven
+from cardroom.money import parse_rate
+
+pai_gow_app = typer.Typer(help="Pai Gow Poker: house-way setting and the exact calculator.",
+                          no_args_is_help=True)
+app.add_typer(pai_gow_app, name="pai-gow")
+console = Console()
+
+HouseWayOpt = Annotated[str, typer.Option("--house-way", help=(
+    "built-in house way (trump-plaza, ballys) or a house-way .toml file"))]
+WheelOpt = Annotated[bool, typer.Option("--wheel-second", help=(
+    "rank A-2-3-4-5 second-highest (house rule); default: lowest straight"))]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON only")]
+
+
+def _cards(text: str) -> list[str]:
+    return [str(c) for c in parse_cards(text)]
+
+
+CardsArg = Annotated[str, typer.Argument(help='seven cards, e.g. "As Kd JK 9c 7h 5s 2d"')]
+CommissionOpt = Annotated[str, typer.Option(help="commission on wins, e.g. 5%")]
+
+
+@pai_gow_app.command("set")
+def set_command(cards: CardsArg,
+                house_way_name: HouseWayOpt = DEFAULT_WAY, wheel_second: WheelOpt = False,
+                json_out: JsonOpt = False) -> None:
+    """Set seven cards the house way."""
+    seven = validate_seven(parse_cards(cards))
+    way = house_way(house_way_name)
+    d = set_hand(seven, way, wheel_second)
+    s = d.setting
+    if json_out:
+        print_json({"house_way": way.name, "front": [str(c) for c in s.front],
+                    "back": [str(c) for c in s.back], "rule": d.rule,
+                    "front_hand": describe(s.front_score), "back_hand": describe(s.back_score)})
+        return
+    console.print(f"[bold]{way.title}[/bold]: {format_cards(seven)}")
+    console.print(f"  front: {format_cards(s.front)}  ({describe(s.front_score)})")
+    console.print(f"  back:  {format_cards(s.back)}  ({describe(s.back_score)})")
+    console.print(f"  rule:  {d.rule}")
+
+
+@pai_gow_app.command("calc")
+def calc_command(cards: CardsArg,
+                 house_way_name: HouseWayOpt = DEFAULT_WAY, wheel_second: WheelOpt = False,
+                 commission: CommissionOpt = "5%",
+                 json_out: JsonOpt = False) -> None:
+    """Exact EV of every legal setting against the dealer's house way (all C(46,7) hands)."""
+    seven = validate_seven(parse_cards(cards))
+    way = house_way(house_way_name)
+    rate = parse_rate(commission)
+    if not 0 <= rate <= parse_rate("5%"):
+        raise RulesError(f"commission {commission} must be between 0 and 5%")
+    start = time.perf_counter()
+    result = calculate(seven, way, rate, wheel_second)
+    elapsed = time.perf_counter() - start
+    rows = sorted(result.settings, key=lambda r: r.ev, reverse=True)
+    if json_out:
+        print_json({
+            "cards": [str(c) for c in result.cards], "house_way": way.name,
+            "commission": f"{rate.numerator}/{rate.denominator}",
+            "dealer_hands": result.dealer_hands,
+            "settings": [{
+                "front": [str(c) for c in r.setting.front],
+                "back": [str(c) for c in r.setting.back],
+                "win": r.win, "push": r.push, "loss": r.loss,
+                "ev": f"{r.ev.numerator}/{r.ev.denominator}", "ev_decimal": f"{float(r.ev):.6f}",
+                "optimal": r.optimal, "house_way": r.house_way} for r in rows],
+            "seconds": round(elapsed, 2)})
+        return
+    table = Table(title=f"{format_cards(result.cards)} vs dealer's {way.title}, "
+                        f"{result.dealer_hands:,} dealer hands")
+    for col in ("front", "back", "win", "push", "loss", "EV", ""):
+        table.add_column(col, justify="right" if col in ("win", "push", "loss", "EV") else "left")
+    for r in rows:
+        marks = " ".join(m for m, on in (("optimal", r.optimal), ("house way", r.house_way)) if on)
+        n = r.total
+        table.add_row(format_cards(r.setting.front), format_cards(r.setting.back),
+                      f"{r.win / n:.4%}", f"{r.push / n:.4%}", f"{r.loss / n:.4%}",
+                      f"{float(r.ev):+.5f}", marks)
+    console.print(table)
+    console.print(f"exact over all dealer hands in {elapsed:.1f} s")
