@@ -1,0 +1,72 @@
+"""Stacked packs: give each seat exactly the cards a test needs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from cardroom.cards import Card, parse_cards
+from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.engine import PanHand, SeatSpec
+from cardroom.games.pan.rules import PanRules
+
+FILLER = "Kd Qc 6d 4s Jd 2d 4d Ks Qd 6s"
+
+
+def stacked_pack(hands: Sequence[str], stock: str, rules: PanRules | None = None,
+                 first_hand: int = 0) -> list[Card]:
+    """A pack that deals `hands[i]` (ten cards) to seat i when seat `first_hand` is first
+    hand, with `stock` on top of the stock (first card drawn first), then the rest."""
+    rules = rules or PanRules()
+    n = len(hands)
+    parsed = [parse_cards(h) for h in hands]
+    order = [(first_hand + i) % n for i in range(n)]
+    pack: list[Card] = []
+    for rnd in range(2):
+        for s in order:
+            pack.extend(parsed[s][5 * rnd:5 * rnd + 5])
+    pack.extend(parse_cards(stock))
+    rest = Counter(pan_pack(rules))
+    rest.subtract(Counter(pack))
+    assert all(v >= 0 for v in rest.values()), "more copies than the pack holds"
+    pack.extend(rest.elements())
+    return pack
+
+
+def make_hand(hands: Sequence[str], stock: str = "", rules: PanRules | None = None,
+              chips: Sequence[int] | None = None, doubles: Sequence[bool] | None = None,
+              deal_counts: Sequence[int] | None = None) -> PanHand:
+    """Seat 0 is first hand (the last seat deals)."""
+    rules = rules or PanRules()
+    n = len(hands)
+    chips = chips or [20] * n
+    doubles = doubles or [False] * n
+    specs = [SeatSpec(f"p{i}", chips[i], doubles[i]) for i in range(n)]
+    if deal_counts is None:
+        pack = stacked_pack(hands, stock, rules)
+    else:
+        pack = []
+        parsed = [parse_cards(h) for h in hands]
+        for rnd in range(2):
+            for i in range(n):
+                k = min(5, deal_counts[i]) if rnd == 0 else deal_counts[i] - min(5, deal_counts[i])
+                start = 0 if rnd == 0 else min(5, deal_counts[i])
+                pack.extend(parsed[i][start:start + k])
+        pack.extend(parse_cards(stock))
+        rest = Counter(pan_pack(rules))
+        rest.subtract(Counter(pack))
+        pack.extend(rest.elements())
+    return PanHand(rules, specs, n - 1, pack, deal_counts)
+
+
+def all_play(hand: PanHand) -> None:
+    for s in list(hand.order):
+        hand.declare(s, True)
+
+
+def c(text: str) -> Card:
+    return parse_cards(text)[0]
+
+
+def cs(text: str) -> tuple[Card, ...]:
+    return tuple(parse_cards(text))
