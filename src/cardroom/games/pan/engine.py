@@ -340,7 +340,7 @@ class PanHand:
         if not self.discards or self.current is None:
             return None
         top = self.discards[-1]
-        if not top.from_stock or top.seat != self.prev_in(self.current):
+        if not top.from_stock or top.seat != self.last_discarder:
             return None
         return top
 
@@ -1016,6 +1016,7 @@ class PanHand:
             if self.drawn is not None and self.drawn_kind == "stock":
                 # house rule 16: the card drawn stays live for the next player
                 self.discards.append(DiscardEntry(self.drawn, self.current, True))
+                self.last_discarder = self.current
             self.drawn = None
             self.turn_started = False
             self.forced_discard = None
@@ -1257,9 +1258,9 @@ class PanHand:
         pool = list(m.cards) + list(s.hand)
         _check(_take_cards(pool, cards) is not None, R.FOUL_3,
                "the corrected meld must use the meld's cards and the hand")
-        _check(meld_kind(cards) is not None, R.FOUL_3, "the correction is still no meld")
         if m.deck_card is not None:
             _check(m.deck_card in cards, R.FOUL_3, "the deck card must stay in the meld")
+        _check(meld_kind(cards) is not None, R.FOUL_3, "the correction is still no meld")
 
     @action
     def correct_meld(self, seat: int, meld: int, cards: Sequence[Card]) -> list[Event]:
@@ -1409,7 +1410,7 @@ class PanHand:
                and not self.option_resolved, R.RULE_12,
                "the option card is forced right after the player touches the deck")
         top = self.discards[-1] if self.discards else None
-        _check(top is not None and top.from_stock and top.seat == self.prev_in(cur), R.RULE_12,
+        _check(top is not None and top.from_stock and top.seat == self.last_discarder, R.RULE_12,
                "there is no option card")
         assert top is not None
         _check(top.seat != forcer, R.RULE_11,

@@ -1,0 +1,508 @@
+"""The card room's house rules (rules/panguingue.house-rules.txt): foul hands, wrong counts,
+forcing and option cards, splitting the tops, the seat rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.games.pan import errors as R
+from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.engine import Cause, PanHand, Phase, Status
+from cardroom.games.pan.errors import PanRuleError
+from cardroom.games.pan.rules import PanRules
+from cardroom.games.pan.table import must_change_seat, next_dealer, next_pack
+from cardroom.shoe import SeededRandom
+
+from .helpers import all_play, c, cs, make_hand
+
+H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
+H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
+H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
+GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
+
+
+def _p0_collects(stock: str = "3c Jd") -> PanHand:
+    hand = make_hand([H0, GO_OUT, H2], stock)
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.collect(0)
+    assert [s.chips for s in hand.seats] == [23, 17, 17]
+    return hand
+
+
+def _p1_goes_out(hand: PanHand) -> None:
+    hand.draw(1)
+    hand.meld(1, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(1, cs("Ac 2c 3c"))
+    hand.meld(1, cs("4h 4h 4h"))
+    hand.lay_off(1, 0, c("Qd"))
+    hand.go_out(1)
+
+
+# ----- foul hands -------------------------------------------------------------------------
+
+
+def test_pan_house_foul_rule_1_penalty_repay_collections_value_as_it_lies_plus_2() -> None:
+    """1A: repay collections to the active hands; 1B: not liable for later pay, pays the
+    winner the value of the hand as it lies plus 2 chips, no bust-out."""
+    hand = _p0_collects()
+    hand.drop_card(0, c("Qc"))            # 3C: a card thrown on the floor
+    hand.discard(0, c("Js"))
+    hand.call_foul(1, 0)
+    assert hand.seats[0].status is Status.FOULED
+    assert [s.chips for s in hand.seats] == [19, 19, 19]
+    _p1_goes_out(hand)
+    # p1: 19 + 2 (conditions from p2 only) + 2 outs (p2) + 2 + 2 (p0: value 2 plus 2) + 3 tops
+    assert [s.chips for s in hand.seats] == [15, 30, 15]
+
+
+def test_pan_house_foul_rule_2_self_declared_foul_pays_everything_including_bust_out() -> None:
+    hand = _p0_collects()
+    hand.discard(0, c("Js"))
+    hand.declare_own_foul(0)
+    assert hand.seats[0].status is Status.SELF_FOULED
+    _p1_goes_out(hand)
+    assert [s.chips for s in hand.seats] == [19, 28, 13]
+
+
+def test_pan_house_foul_rule_3a_wrong_count_after_touching_the_deck() -> None:
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d", H1, H2], "Kc",
+                     deal_counts=[9, 10, 10])
+    all_play(hand)
+    assert not hand.can_call_foul(1, 0)
+    hand.draw(0)
+    assert Cause.WRONG_COUNT in hand.seats[0].causes
+    hand.discard(0, c("Kc"))
+    hand.call_foul(1, 0)
+    assert hand.seats[0].status is Status.FOULED
+
+
+def test_pan_house_foul_rule_3b_two_discards_or_no_discard() -> None:
+    hand = make_hand([H0, H1, H2], "Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.discard(0, c("Kc"))
+    hand.extra_discard(0, c("Qc"))
+    assert hand.seats[0].causes == [Cause.DISCARD_COUNT]
+    hand.call_foul(2, 0)
+    assert hand.seats[0].status is Status.FOULED
+    hand2 = make_hand([H0, H1, H2], "3c")
+    all_play(hand2)
+    hand2.draw(0)
+    hand2.meld(0, cs("3c 3c"), use_drawn=True)
+    hand2.skip_discard(0)
+    assert hand2.current == 1 and hand2.seats[0].causes == [Cause.DISCARD_COUNT]
+
+
+def test_pan_house_foul_rule_3c_card_on_the_floor() -> None:
+    hand = make_hand([H0, H1, H2], "Kc")
+    all_play(hand)
+    hand.drop_card(0, c("Qc"))
+    assert hand.can_call_foul(1, 0)
+
+
+def test_pan_house_foul_rule_3d_b_secondary_meld_taken_back_before_the_deck() -> None:
+    hand = make_hand([H0, H1, H2], "3c Kc Kc Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.spread_invalid(0, cs("Kd Qc 2s"))
+    assert not hand.can_call_foul(1, 0)  # correctable until he touches the deck
+    hand.correct_meld(0, 1, ())
+    assert len(hand.seats[0].melds) == 1 and len(hand.seats[0].hand) == 8
+    hand.discard(0, c("Js"))
+    assert not hand.seats[0].causes
+
+
+def test_pan_house_foul_rule_3d_invalid_meld_uncorrected_at_next_draw_is_foul() -> None:
+    hand = make_hand([H0, H1, H2], "3c Kc Kc Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.spread_invalid(0, cs("Kd Qc 2s"))
+    hand.discard(0, c("Js"))
+    for s in (1, 2):
+        hand.draw(s)
+        hand.discard(s, hand.drawn)  # type: ignore[arg-type]
+    hand.draw(0)
+    assert Cause.INVALID_MELD in hand.seats[0].causes
+    hand.call_foul(1, 0)
+    assert hand.seats[0].status is Status.FOULED
+
+
+def test_pan_house_foul_rule_3d_a_primary_meld_corrected_as_it_lies() -> None:
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d 4s", H1, H2], "3s")
+    all_play(hand)
+    hand.draw(0)
+    hand.spread_invalid(0, cs("3c 3c"), use_drawn=True)  # 3c 3c 3s: not a set
+    with pytest.raises(PanRuleError, match="as it lies"):
+        hand.correct_meld(0, 0, ())
+    hand.discard(0, c("Kd"))  # may still be corrected after the discard
+    with pytest.raises(PanRuleError, match="deck card"):
+        hand.correct_meld(0, 0, cs("4h 5h 6d"))
+    hand.correct_meld(0, 0, cs("2s 3s 4s"))
+    assert hand.seats[0].melds[0].valid and hand.seats[0].hand.count(c("3c")) == 2
+    assert hand.seats[0].card_count == 10
+
+
+def test_pan_house_foul_rule_3e_card_from_the_deck_put_in_the_hand() -> None:
+    hand = make_hand([H0, H1, H2], "Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.keep_drawn(0)
+    hand.discard(0, c("Qc"))
+    hand.call_foul(1, 0)
+    assert hand.seats[0].status is Status.FOULED
+
+
+def test_pan_house_foul_rule_3f_false_out_declarer_repays_and_pays_the_outs() -> None:
+    hand = _p0_collects()
+    hand.declare_out(0)
+    hand.throw_in(2)
+    hand.call_foul(1, 0)                     # not everyone threw in: no redeal
+    assert hand.seats[0].status is Status.FOULED
+    assert not hand.seats[2].threw_in        # p2 rearranges and plays on
+    _p1_goes_out(hand)
+    # p0 repaid 2 + 2 and pays the outs (2), not value plus 2
+    assert hand.seats[0].chips == 19 - 2
+
+
+def test_pan_house_foul_rule_6_one_player_fouls_all_others_tops_stay_redeal() -> None:
+    hand = _p0_collects()
+    hand.declare_out(0)
+    hand.throw_in(1)
+    hand.throw_in(2)
+    hand.call_foul(1, 0)
+    assert hand.phase is Phase.COMPLETE and hand.winner is None
+    assert hand.tops_carry == (3, 0)
+    assert [s.chips for s in hand.seats] == [19, 19, 19]
+
+
+def test_pan_house_foul_rule_4_only_another_active_player_calls() -> None:
+    hand = make_hand([H0, H1, H2], "Kc")
+    hand.declare(0, True)
+    hand.declare(1, False)
+    hand.declare(2, True)
+    hand.drop_card(0, c("Qc"))
+    with pytest.raises(PanRuleError) as e:
+        hand.call_foul(1, 0)      # passed: not active
+    assert e.value.rule == R.FOUL_4
+    with pytest.raises(PanRuleError):
+        hand.call_foul(0, 0)      # not his own hand
+    hand.call_foul(2, 0)
+
+
+def test_pan_house_foul_rule_5_one_player_left_settles_or_plays_face_up() -> None:
+    hand = make_hand([H0, H1], "Kc")
+    all_play(hand)
+    hand.drop_card(0, c("Qc"))
+    hand.call_foul(1, 0)
+    assert hand.phase is Phase.LAST_PLAYER
+    hand.settle(1, {0: 3})
+    assert hand.winner == 1 and [s.chips for s in hand.seats] == [16, 24]
+    hand2 = make_hand([H0, H1], "Kc")
+    all_play(hand2)
+    hand2.drop_card(0, c("Qc"))
+    hand2.call_foul(1, 0)
+    hand2.play_face_up(1)
+    assert hand2.face_up and hand2.snapshot(0)["seats"][1]["hand"] is not None
+
+
+def test_pan_house_foul_rule_7_floorman_declares_foul() -> None:
+    hand = make_hand([H0, H1, H2], "Kc")
+    all_play(hand)
+    hand.floor_foul(2, "marked cards")
+    assert hand.seats[2].status is Status.FOULED
+
+
+def test_pan_house_foul_rule_8a_eight_or_fewer_twelve_or_more_dead_ante_returned() -> None:
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d", H1, H2], "", deal_counts=[8, 10, 10])
+    hand.correct_count(0)
+    assert hand.seats[0].status is Status.DEAD and hand.seats[0].chips == 20
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d Js 2c 2c", H1, H2], "",
+                     deal_counts=[12, 10, 10])
+    hand.correct_count(0)
+    assert hand.seats[0].status is Status.DEAD and hand.tops_single == 2
+
+
+def test_pan_house_foul_rule_8b_nine_cards_one_added_no_change_of_declaration() -> None:
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d", H1, H2], "Kc", deal_counts=[9, 10, 10])
+    hand.declare(0, True)
+    hand.correct_count(0)
+    assert len(hand.seats[0].hand) == 10 and c("Kc") in hand.seats[0].hand  # from the top
+    with pytest.raises(PanRuleError, match="nine-card") as e:
+        hand.change_declaration(0)
+    assert e.value.rule == R.FOUL_8
+
+
+def test_pan_house_foul_rule_8b_card_from_the_middle_when_total_dealt_is_right() -> None:
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d Js Ks", "Ac 2c 6h 6h 4s 4s Jd Jd 7s",
+                      H2], "Kc", deal_counts=[11, 9, 10])
+    top = hand.stock[-1]
+    middle = hand.stock[len(hand.stock) // 2]
+    hand.correct_count(1)
+    assert middle in hand.seats[1].hand and hand.stock[-1] == top
+
+
+def test_pan_house_foul_rule_8c_eleven_cards_dealer_removes_one_may_change() -> None:
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d Js Ks", H1, H2], "",
+                     deal_counts=[11, 10, 10])
+    hand.declare(0, True)
+    hand.declare(1, True)
+    with pytest.raises(PanRuleError, match="random"):
+        hand.correct_count(0)
+    removed = hand.seats[0].hand[4]
+    hand.correct_count(0, pick=4)
+    assert len(hand.seats[0].hand) == 10 and hand.stock[0] == removed
+    hand.change_declaration(0)   # even though the next player has acted
+    assert hand.seats[0].status is Status.PASSED
+
+
+# ----- forcing and option cards (rules 11-17) ---------------------------------------------
+
+
+def _p1_has_jacks() -> PanHand:
+    """p1 melds Jd Jd Jd; then p0 draws another Jd and discards it."""
+    hand = make_hand([H0, H1, H2], "Kc Jd Kc Jd 4d")
+    all_play(hand)
+    hand.draw(0)
+    hand.discard(0, c("Kc"))
+    hand.draw(1)
+    hand.meld(1, cs("Jd Jd"), use_drawn=True)
+    hand.discard(1, c("Qh"))
+    hand.draw(2)
+    hand.discard(2, c("Kc"))
+    hand.draw(0)
+    hand.discard(0, c("Jd"))
+    return hand
+
+
+def test_pan_house_rule_12_option_card_forced_to_use_or_continue() -> None:
+    hand = _p1_has_jacks()
+    hand.draw(1)                        # overlooks the Jd that fits his spread
+    assert hand.drawn == c("4d")
+    with pytest.raises(PanRuleError) as e:
+        hand.force_option_card(0, True)
+    assert e.value.rule == R.RULE_11     # the discarder lost his right to force it
+    hand.force_option_card(2, True)
+    assert hand.stock[-1] == c("4d")     # the drawn card goes back
+    assert hand.seats[1].melds[0].cards == cs("Jd Jd Jd Jd")
+    assert hand.seats[1].pending        # adding to a condition pays again
+    hand.collect(1)
+    hand.discard(1, c("7s"))
+    assert hand.seats[1].card_count == 10
+
+
+def test_pan_house_rule_12_forced_to_continue_to_draw() -> None:
+    hand = _p1_has_jacks()
+    hand.draw(1)
+    hand.force_option_card(2, False)
+    assert not hand.can_force_option_card(2, True)
+    hand.discard(1, c("4d"))
+
+
+def test_pan_house_rule_13_card_forced_back_until_two_players_draw_behind() -> None:
+    hand = make_hand([H0, H1, H2], "3c Kc 3c Kc Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.collect(0)
+    hand.discard(0, c("Js"))
+    hand.draw(1)
+    hand.discard(1, c("Kc"))
+    hand.draw(2)
+    hand.discard(2, c("3c"))
+    hand.draw(0)
+    hand.discard(0, c("Kc"))
+    assert not hand.can_force_back(1, 0)        # Kc fits nothing of p0's
+    hand2 = make_hand([H0, H1, H2], "3c Kc Kc 3c Kc Kc")
+    all_play(hand2)
+    hand2.draw(0)
+    hand2.meld(0, cs("3c 3c"), use_drawn=True)
+    hand2.collect(0)
+    hand2.discard(0, c("Js"))
+    hand2.draw(1)
+    hand2.discard(1, c("Kc"))
+    hand2.draw(2)
+    hand2.discard(2, c("Kc"))
+    hand2.draw(0)
+    hand2.discard(0, c("3c"))                 # fits his own set: may be forced back
+    hand2.draw(1)
+    assert not hand2.can_force_back(1, 0)     # he drew: lost the right
+    hand2.force_back(2, 0)
+    assert hand2.seats[0].melds[0].cards == cs("3c 3c 3c 3c")
+    assert hand2.forced_discard == 0
+    with pytest.raises(PanRuleError):
+        hand2.discard(1, c("Kc"))             # the forced discard comes first
+    hand2.collect(0)
+    hand2.discard(0, c("Qc"))
+    assert hand2.seats[0].card_count == 10
+    hand2.discard(1, c("Kc"))
+    hand2.draw(2)
+    hand2.discard(2, c("Kc"))
+    assert not hand2.can_force_back(1, 0)     # two players have drawn behind Qc... and
+    # a hand discard that fits: forced back until the discarder touches the deck
+
+
+def test_pan_house_rule_13_hand_discard_forced_back_until_discarder_touches_deck() -> None:
+    hand = make_hand(["3c 3c 3c 4h 5h Kd Qc 2s 6d 7d", H1, H2], "3c Kc Kc Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.collect(0)
+    hand.discard(0, c("3c"))                  # from the hand, fits his own set
+    hand.draw(1)
+    hand.discard(1, c("Kc"))
+    assert hand.can_force_back(1, 0)
+    hand.draw(2)
+    hand.discard(2, c("Kc"))
+    hand.draw(0)
+    hand.discard(0, c("Kc"))
+    assert not hand.can_force_back(1, 0)
+
+
+def _ten_spread() -> PanHand:
+    """p0 has ten cards spread and none in hand after discarding Qd."""
+    hand = make_hand([GO_OUT, H1, H2], "Jd Kc Kc Kc 4h")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.collect(0)
+    hand.discard(0, c("Qd"))
+    assert not hand.seats[0].hand and hand.seats[0].melded_count == 10
+    return hand
+
+
+def test_pan_house_rule_14_out_card_not_forced_back_outside_three_cases() -> None:
+    hand = _ten_spread()
+    with pytest.raises(PanRuleError) as e:
+        hand.force_back(1, 0)
+    assert e.value.rule == R.RULE_14
+
+
+def test_pan_house_rule_14c_out_card_forced_back_head_up() -> None:
+    hand = make_hand([GO_OUT, H1], "Jd Kc 4h")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.collect(0)
+    hand.discard(0, c("Qd"))
+    hand.force_back(1, 0)
+    assert hand.winner == 0 and hand.phase is Phase.COMPLETE
+
+
+def test_pan_house_rule_14a_pyramid_attempt_out_card_forced_back() -> None:
+    hand = _ten_spread()
+    for s in (1, 2):
+        hand.draw(s)
+        hand.discard(s, hand.drawn)  # type: ignore[arg-type]
+    hand.draw(0)
+    assert hand.drawn == c("Kc")
+    hand.discard(0, c("Kc"))
+    assert not hand.can_force_back(1, 0)          # Kc fits nothing
+    hand2 = _ten_spread()
+    for s in (1, 2):
+        hand2.draw(s)
+        hand2.discard(s, hand2.drawn)  # type: ignore[arg-type]
+    hand2.stock.append(c("4h"))
+    hand2.draw(0)
+    hand2.discard(0, c("4h"))                      # would have put him out: pyramiding
+    hand2.force_back(1, 0)
+    assert hand2.winner == 0
+
+
+def test_pan_house_rule_14b_same_card_puts_two_out_forced_on_lower_pay() -> None:
+    hand = _ten_spread()
+    # seat 1 lays the same card off for more: forced on seat 0 is allowed only if p0's out
+    # pays less than the other's
+    assert hand.out_value(0, c("4h")) == 2 + 1
+
+
+def test_pan_house_rule_17_no_out_card_to_a_player_with_ten_spread() -> None:
+    hand = _ten_spread()
+    hand.draw(1)
+    hand.discard(1, c("Kc"))
+    hand.stock.append(c("4h"))
+    # p2 holds 4c: 4c 4h ... cannot meld 4h; make p2 able to use it: give him a 4h 4h pair
+    hand.seats[2].hand[:2] = [c("4h"), c("4h")]
+    hand.draw(2)
+    assert hand.drawn == c("4h")
+    with pytest.raises(PanRuleError) as e:
+        hand.discard(2, c("4h"))
+    assert e.value.rule == R.RULE_17
+
+
+def test_pan_house_rule_15_removing_a_card_from_a_board_spread_fouls() -> None:
+    hand = make_hand([H0, H1, H2], "3c")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.remove_board_card(0, 0, c("3c"))
+    assert hand.seats[0].status is Status.FOULED
+
+
+def test_pan_house_rule_16_self_foul_leaves_the_drawn_card_live() -> None:
+    hand = make_hand([H0, H1, H2], "Jd")
+    all_play(hand)
+    hand.draw(0)
+    hand.declare_own_foul(0)
+    assert hand.current == 1 and hand.can_take(1)
+
+
+def test_pan_house_rule_11_released_discard_is_final() -> None:
+    hand = make_hand([H0, H1, H2], "Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.discard(0, c("Kc"))
+    with pytest.raises(PanRuleError):
+        hand.meld(0, cs("Kd Kd"), use_drawn=True)
+
+
+# ----- pays and collections, seats --------------------------------------------------------
+
+
+def test_pan_house_pays_rule_2_two_players_split_the_tops() -> None:
+    hand = make_hand([H0, H1], "Kc")
+    all_play(hand)
+    hand.offer_split(0)
+    hand.accept_split(1)
+    assert hand.phase is Phase.COMPLETE and [s.chips for s in hand.seats] == [20, 20]
+    with pytest.raises(PanRuleError) as e:
+        three = make_hand([H0, H1, H2], "Kc")
+        all_play(three)
+        three.offer_split(0)
+    assert e.value.rule == R.PAYS_2
+
+
+def test_pan_house_pays_rule_2_doubles_and_singles_split_only_single_tops() -> None:
+    hand = make_hand([H0, H1], "Kc", rules=PanRules(allow_double_condition=True),
+                     chips=[40, 20], doubles=[True, False])
+    all_play(hand)
+    hand.offer_split(1)
+    hand.accept_split(0)
+    assert [s.chips for s in hand.seats] == [40, 20]   # 1 single + the double top back
+
+
+def test_pan_house_pan_rule_2_panner_plays_one_more_hand_when_players_wait() -> None:
+    assert not must_change_seat(True, 0, True)
+    assert must_change_seat(True, 1, True)
+    assert not must_change_seat(True, 1, False)
+
+
+def test_pan_rotation_winner_is_next_first_hand() -> None:
+    assert next_dealer(5, winner=3, dealer=0) == 2
+    assert (next_dealer(5, winner=3, dealer=0) + 1) % 5 == 3
+
+
+def test_pan_between_hands_packet_from_the_bottom_or_full_shuffle() -> None:
+    pack = pan_pack(PanRules())
+    stock, used = pack[:250], pack[250:]
+    new = next_pack(stock, used, PanRules(), SeededRandom(1))
+    assert new[:180] == stock[:180] and sorted(new) == sorted(pack)
+    full = next_pack(stock, used, PanRules(reshuffle="full"), SeededRandom(1))
+    assert sorted(full) == sorted(pack) and full[:180] != stock[:180]
