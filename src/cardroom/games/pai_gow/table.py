@@ -1,0 +1,469 @@
+"""The Pai Gow table: positions, dice, the deal, setting hands, dragon hands, banking, settlement.
+
+Each action comes as verify_x() (raises a precise error), can_x() and x() (applies it and
+returns a frozen event appended to `events`, the hand history). Physical spots: 0 is the house
+dealer, 1-6 the player seats counter-clockwise from the dealer. Betting positions are numbered
+1-7 from the banker's spot counter-clockwise (rules clause 5), so they move when a player banks.
+Money is integer cents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from cardroom.cards import Card, format_cards
+from cardroom.errors import IllegalActionError, WagerError
+from cardroom.games.pai_gow.houseway import HouseWay, house_way, set_hand
+from cardroom.games.pai_gow.rules import DragonHand, FoulPolicy, PaiGowRules
+from cardroom.games.pai_gow.settings import FoulSettingError, Setting, make_setting
+from cardroom.money import Cents, require_cents
+from cardroom.shoe import RandomSource, ShoeSpec, SystemRandom, fisher_yates
+
+DEALER = 0
+SPOTS = 7
+PLAYER_SEATS = range(1, 7)
+DECK = ShoeSpec(packs=1, jokers=1)
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    SETTING = "setting"
+    SETTLED = "settled"
+
+
+class Outcome(StrEnum):
+    WIN = "win"
+    PUSH = "push"
+    LOSS = "loss"
+
+
+# ----------------------------------------------------------------------------- events
+@dataclass(frozen=True)
+class WagerPlaced:
+    seat: int
+    amount: Cents
+
+
+@dataclass(frozen=True)
+class BankTaken:
+    seat: int
+    dealer_wager: Cents
+
+
+@dataclass(frozen=True)
+class DragonTaken:
+    seat: int
+    spot: int
+    amount: Cents
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """The shuffle and deal: start position, dice (if used), the hand of every position."""
+
+    banker_spot: int
+    start_position: int
+    dice: tuple[int, ...]
+    machine: bool
+    hands: tuple[tuple[Card, ...], ...]  # by position 1..7 (index 0 = position 1)
+
+
+@dataclass(frozen=True)
+class Collected:
+    """Hands of unoccupied positions and the four remaining cards, to the discard rack."""
+
+    positions: tuple[int, ...]
+    remainder: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class HandSet:
+    spot: int
+    setting: Setting
+    house_way: bool
+    foul: bool
+    dragon: bool = False
+
+
+@dataclass(frozen=True)
+class HandResult:
+    spot: int
+    seat: int
+    dragon: bool
+    wager: Cents
+    outcome: Outcome
+    commission: Cents
+    net: Cents
+
+
+@dataclass(frozen=True)
+class Settled:
+    banker_spot: int
+    banker_setting: Setting
+    results: tuple[HandResult, ...]
+    banker_net: Cents
+    banker_commission: Cents
+
+
+Event = WagerPlaced | BankTaken | DragonTaken | Dealt | Collected | HandSet | Settled
+
+
+def position_of_spot(spot: int, banker_spot: int) -> int:
+    """Clause 5: the banker is position one, then counter-clockwise."""
+    return (spot - banker_spot) % SPOTS + 1
+
+
+def spot_of_position(position: int, banker_spot: int) -> int:
+    return (banker_spot + position - 1) % SPOTS
+
+
+def start_from_dice(dice: Sequence[int]) -> int:
+    """Clause 5: count positions from the banker as one, open seats included, to the sum."""
+    return (sum(dice) - 1) % SPOTS + 1
+
+
+def deal_line(order: Sequence[Card], machine: bool) -> tuple[list[list[Card]], list[Card]]:
+    """Clause 4: seven hands in a line, one card at a time (or seven at a time from a shuffle
+    machine); the four cards left over are returned separately."""
+    if len(order) != DECK.size:
+        raise IllegalActionError(f"a Pai Gow deal needs the {DECK.size}-card deck")
+    if machine:
+        hands = [list(order[7 * k: 7 * k + 7]) for k in range(7)]
+    else:
+        hands = [[order[k + 7 * j] for j in range(7)] for k in range(7)]
+    return hands, list(order[49:])
+
+
+@dataclass
+class PaiGowTable:
+    rules: PaiGowRules = field(default_factory=PaiGowRules)
+    way: HouseWay | None = None
+    chips: dict[int, Cents] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    phase: Phase = Phase.BETTING
+    wagers: dict[int, Cents] = field(default_factory=dict)
+    last_wagers: dict[int, Cents] = field(default_factory=dict)
+    banker_spot: int = DEALER
+    player_banked_last: bool = False
+    dragon: tuple[int, int, Cents] | None = None  # seat, spot, wager
+    hands: dict[int, tuple[Card, ...]] = field(default_factory=dict)  # by spot
+    settings: dict[int, HandSet] = field(default_factory=dict)  # by spot
+    house_result: Cents = 0
+
+    def __post_init__(self) -> None:
+        if self.way is None:
+            self.way = house_way(self.rules.house_way)
+
+    @property
+    def house_way(self) -> HouseWay:
+        assert self.way is not None
+        return self.way
+
+    def _log(self, event: Event) -> Event:
+        self.events.append(event)
+        return event
+
+    # -------------------------------------------------------------- seating and wagers
+    def sit(self, seat: int, chips: Cents) -> None:
+        if seat not in PLAYER_SEATS:
+            raise IllegalActionError(f"seat {seat} does not exist: up to six players, seats 1-6")
+        self.chips[seat] = require_cents(chips, "chips")
+
+    def verify_place_wager(self, seat: int, amount: Cents) -> None:
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError("wagers are placed before the deal")
+        if seat not in self.chips:
+            raise IllegalActionError(f"no player sits at seat {seat}")
+        if seat == self.banker_spot:
+            raise IllegalActionError("the player-banker does not wager against the bank")
+        require_cents(amount, "wager")
+        if amount <= 0:
+            raise WagerError("a wager must be positive")
+        if amount > self.chips[seat]:
+            raise WagerError(f"seat {seat} has {self.chips[seat]} cents, cannot wager {amount}")
+
+    def can_place_wager(self, seat: int, amount: Cents) -> bool:
+        return _can(self.verify_place_wager, seat, amount)
+
+    def place_wager(self, seat: int, amount: Cents) -> WagerPlaced:
+        self.verify_place_wager(seat, amount)
+        self.wagers[seat] = amount
+        return self._log(WagerPlaced(seat, amount))  # type: ignore[return-value]
+
+    # -------------------------------------------------------------- player banking
+    def _exposure(self, banker: int) -> Cents:
+        exposure = sum(a for s, a in self.wagers.items() if s != banker)
+        exposure += self.last_wagers.get(banker, 0)  # the house dealer's wager
+        if self.dragon:
+            exposure += self.dragon[2]
+        return exposure
+
+    def verify_bank(self, seat: int) -> None:
+        """Banking clause: the house banks at least every other hand; the player-banker must
+        cover every wager, the house dealer's included (his last wager on the previous hand)."""
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError("the bank is taken before the deal")
+        if seat not in self.chips:
+            raise IllegalActionError(f"no player sits at seat {seat}")
+        if self.player_banked_last:
+            raise WagerError("the house must bank at least every other hand: a player banked "
+                             "the previous hand, so the house banks this one")
+        if not self.last_wagers.get(seat):
+            raise WagerError("the house dealer wagers what the player-banker wagered on the "
+                             f"previous hand: seat {seat} had no wager then")
+        need = self._exposure(seat)
+        if self.chips[seat] < need:
+            raise WagerError(f"seat {seat} cannot cover the wagers: needs {need} cents to pay "
+                             f"every winning wager, has {self.chips[seat]}")
+
+    def can_bank(self, seat: int) -> bool:
+        return _can(self.verify_bank, seat)
+
+    def bank(self, seat: int) -> BankTaken:
+        self.verify_bank(seat)
+        self.banker_spot = seat
+        self.wagers.pop(seat, None)
+        return self._log(BankTaken(seat, self.last_wagers[seat]))  # type: ignore[return-value]
+
+    # -------------------------------------------------------------- dragon hand
+    def verify_take_dragon(self, seat: int, spot: int, amount: Cents) -> None:
+        """Clause 7: a dragon hand is the hand of an open spot, if the house allows it."""
+        if self.rules.dragon_hand is DragonHand.NOT_ALLOWED:
+            raise IllegalActionError("this card room does not allow dragon hands")
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError("a dragon hand is taken before the deal")
+        if seat not in self.wagers:
+            raise IllegalActionError("only a player with a wager on their own hand may play a "
+                                     "dragon hand")
+        if self.dragon is not None:
+            raise IllegalActionError("the dragon hand is already taken")
+        if spot not in PLAYER_SEATS or spot in self.chips or spot == self.banker_spot:
+            raise IllegalActionError(f"spot {spot} is not an open spot")
+        require_cents(amount, "wager")
+        if amount <= 0 or amount + self.wagers[seat] > self.chips[seat]:
+            raise WagerError(f"seat {seat} cannot wager {amount} more on a dragon hand")
+
+    def can_take_dragon(self, seat: int, spot: int, amount: Cents) -> bool:
+        return _can(self.verify_take_dragon, seat, spot, amount)
+
+    def take_dragon(self, seat: int, spot: int, amount: Cents) -> DragonTaken:
+        self.verify_take_dragon(seat, spot, amount)
+        self.dragon = (seat, spot, amount)
+        return self._log(DragonTaken(seat, spot, amount))  # type: ignore[return-value]
+
+    # -------------------------------------------------------------- the deal
+    def occupied_spots(self) -> list[int]:
+        spots = {self.banker_spot, DEALER}  # the dealer plays when a player banks
+        spots.update(s for s in self.wagers if s != self.banker_spot)
+        if self.dragon:
+            spots.add(self.dragon[1])
+        return sorted(spots)
+
+    def verify_deal(self) -> None:
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError("the hand is already dealt")
+        if not [s for s in self.wagers if s != self.banker_spot]:
+            raise IllegalActionError("no player has a wager against the bank")
+        if self.banker_spot != DEALER:
+            need = self._exposure(self.banker_spot)
+            if self.chips[self.banker_spot] < need:
+                raise WagerError(f"the player-banker cannot cover {need} cents of wagers")
+
+    def can_deal(self) -> bool:
+        return _can(self.verify_deal)
+
+    def deal(self, source: RandomSource | None = None,
+             order: Sequence[Card] | None = None) -> Dealt:
+        """Shuffle (CSPRNG unless a replay source or order is given), pick the start position
+        by three dice or the RNG, deal seven hands of seven, collect the unused ones."""
+        self.verify_deal()
+        src = source or SystemRandom()
+        deck = list(order) if order is not None else fisher_yates(DECK.cards(), src)
+        if sorted(deck) != sorted(DECK.cards()):
+            raise IllegalActionError("the deck is not the 53-card Pai Gow deck")
+        if self.rules.use_dice:
+            dice = tuple(src.randbelow(6) + 1 for _ in range(3))
+            start = start_from_dice(dice)
+        else:
+            dice = ()
+            start = src.randbelow(7) + 1
+        line, remainder = deal_line(deck, self.rules.shuffle_machine)
+        by_position: list[tuple[Card, ...]] = [()] * 7
+        for k, hand in enumerate(line):
+            by_position[(start - 1 + k) % 7] = tuple(hand)
+        event = Dealt(self.banker_spot, start, dice, self.rules.shuffle_machine,
+                      tuple(by_position))
+        self._log(event)
+        occupied = self.occupied_spots()
+        self.hands = {}
+        empty = []
+        for pos in range(1, 8):
+            spot = spot_of_position(pos, self.banker_spot)
+            if spot in occupied:
+                self.hands[spot] = by_position[pos - 1]
+            else:
+                empty.append(pos)
+        # the four remaining cards are verified: with the 49 dealt, the whole deck
+        if len(remainder) != 4 or sorted([*remainder, *(c for h in line for c in h)]) != sorted(
+                DECK.cards()):
+            raise IllegalActionError("card count irregularity: the deck is not complete")
+        self._log(Collected(tuple(empty), tuple(remainder)))
+        self.phase = Phase.SETTING
+        if self.dragon and self.rules.dragon_hand is DragonHand.HOUSE_WAY:
+            self._set(self.dragon[1], set_hand(self.hands[self.dragon[1]], self.house_way,
+                                               self.rules.wheel_second).setting, True)
+        return event
+
+    # -------------------------------------------------------------- setting hands
+    def _player_spots(self) -> list[int]:
+        """Spots whose owner sets the hand: players, the dragon, a player-banker."""
+        spots = [s for s in self.wagers if s != self.banker_spot]
+        if self.dragon:
+            spots.append(self.dragon[1])
+        if self.banker_spot != DEALER:
+            spots.append(self.banker_spot)
+        return spots
+
+    def verify_set_hand(self, spot: int, front: Sequence[Card]) -> None:
+        """Clause 6: the player arranges the hand; clause 9: not after the dealer reveals."""
+        if self.phase is not Phase.SETTING:
+            raise IllegalActionError("hands are set after the deal and before the reveal")
+        if spot not in self._player_spots():
+            raise IllegalActionError(f"spot {spot} has no hand for a player to set")
+        if spot in self.settings:
+            raise IllegalActionError(f"spot {spot}'s hand is already set")
+        if self.dragon and spot == self.dragon[1] and (
+                self.rules.dragon_hand is DragonHand.HOUSE_WAY):
+            raise IllegalActionError("the dragon hand is set the house way here")
+        setting = make_setting(self.hands[spot], front, self.rules.wheel_second)
+        if setting.is_foul and self.rules.foul_policy is FoulPolicy.REFUSE:
+            raise FoulSettingError(f"foul setting refused: {setting}")
+
+    def can_set_hand(self, spot: int, front: Sequence[Card]) -> bool:
+        return _can(self.verify_set_hand, spot, front)
+
+    def set_hand(self, spot: int, front: Sequence[Card]) -> HandSet:
+        self.verify_set_hand(spot, front)
+        setting = make_setting(self.hands[spot], front, self.rules.wheel_second)
+        if setting.is_foul and self.rules.foul_policy is FoulPolicy.RESET_HOUSE_WAY:
+            setting = set_hand(self.hands[spot], self.house_way, self.rules.wheel_second).setting
+            return self._set(spot, setting, True)
+        return self._set(spot, setting, False)
+
+    def ask_house_way(self, spot: int) -> HandSet:
+        """Clause 6 note: the dealer sets the hand the house way (the house-way button)."""
+        if self.phase is not Phase.SETTING or spot not in self._player_spots():
+            raise IllegalActionError(f"spot {spot} has no hand to set now")
+        if spot in self.settings:
+            raise IllegalActionError(f"spot {spot}'s hand is already set")
+        setting = set_hand(self.hands[spot], self.house_way, self.rules.wheel_second).setting
+        return self._set(spot, setting, True)
+
+    def _set(self, spot: int, setting: Setting, by_house_way: bool) -> HandSet:
+        dragon = bool(self.dragon and spot == self.dragon[1])
+        event = HandSet(spot, setting, by_house_way, setting.is_foul, dragon)
+        self.settings[spot] = event
+        self._log(event)
+        return event
+
+    # -------------------------------------------------------------- reveal and settle
+    def verify_settle(self) -> None:
+        if self.phase is not Phase.SETTING:
+            raise IllegalActionError("nothing to settle now")
+        unset = [s for s in self._player_spots() if s not in self.settings]
+        if unset:
+            raise IllegalActionError(f"spots {unset} have not set their hands")
+
+    def can_settle(self) -> bool:
+        return _can(self.verify_settle)
+
+    def settle(self) -> Settled:
+        """Clause 8: the dealer sets by the house way; clause 10: both hands must beat the
+        banker's to win even money less commission; one each is a push; copies go to the
+        banker. A player-banker pays commission on the bank's net win."""
+        self.verify_settle()
+        way, wheel = self.house_way, self.rules.wheel_second
+        # the house dealer's hand, banker's or (when a player banks) a player's, house way
+        self._set(DEALER, set_hand(self.hands[DEALER], way, wheel).setting, True)
+        bank = self.settings[self.banker_spot].setting
+        bank_foul = self.settings[self.banker_spot].foul
+        policy = self.rules.commission_policy
+        results = []
+        opponents: list[tuple[int, int, Cents, bool]] = [
+            (s, s, a, False) for s, a in self.wagers.items() if s != self.banker_spot]
+        if self.dragon:
+            opponents.append((self.dragon[1], self.dragon[0], self.dragon[2], True))
+        if self.banker_spot != DEALER:
+            opponents.append((DEALER, DEALER, self.last_wagers[self.banker_spot], False))
+        banker_net = 0
+        for spot, seat, wager, dragon in opponents:
+            hs = self.settings[spot]
+            outcome = _outcome(hs.setting, hs.foul, bank, bank_foul)
+            commission = policy.charge(wager) if outcome is Outcome.WIN else 0
+            net = {Outcome.WIN: wager - commission, Outcome.PUSH: 0,
+                   Outcome.LOSS: -wager}[outcome]
+            banker_net += {Outcome.WIN: -wager, Outcome.PUSH: 0, Outcome.LOSS: wager}[outcome]
+            results.append(HandResult(spot, seat, dragon, wager, outcome, commission, net))
+            if seat == DEALER:
+                self.house_result += net
+            else:
+                self.chips[seat] += net
+            self.house_result += commission
+        banker_commission = 0
+        if self.banker_spot != DEALER:
+            banker_commission = policy.charge(banker_net) if banker_net > 0 else 0
+            self.chips[self.banker_spot] += banker_net - banker_commission
+            self.house_result += banker_commission
+        else:
+            self.house_result += banker_net
+        event = Settled(self.banker_spot, bank, tuple(results), banker_net, banker_commission)
+        self._log(event)
+        self.phase = Phase.SETTLED
+        return event
+
+    def next_hand(self) -> None:
+        """Clear the layout; remember wagers (the dealer's stake when a player banks next)."""
+        if self.phase is not Phase.SETTLED:
+            raise IllegalActionError("the hand is not settled yet")
+        self.player_banked_last = self.banker_spot != DEALER
+        self.last_wagers = dict(self.wagers)
+        self.wagers = {}
+        self.banker_spot = DEALER
+        self.dragon = None
+        self.hands = {}
+        self.settings = {}
+        self.phase = Phase.BETTING
+
+    # -------------------------------------------------------------- what a viewer may see
+    def snapshot(self, viewer_spot: int | None) -> dict[str, object]:
+        """A client's view: its own cards, others' only once settled (hidden stays hidden)."""
+        revealed = self.phase is Phase.SETTLED
+        hands = {}
+        for spot, cards in self.hands.items():
+            visible = revealed or spot == viewer_spot or (
+                self.dragon is not None and spot == self.dragon[1]
+                and viewer_spot == self.dragon[0])
+            hands[spot] = format_cards(cards) if visible else "hidden"
+        return {"phase": self.phase.value, "banker_spot": self.banker_spot,
+                "wagers": dict(self.wagers), "hands": hands}
+
+
+def _outcome(player: Setting, foul: bool, bank: Setting, bank_foul: bool) -> Outcome:
+    if foul:
+        return Outcome.LOSS  # house policy: a foul hand loses
+    if bank_foul:
+        return Outcome.WIN
+    wins = (player.front_score > bank.front_score) + (player.back_score > bank.back_score)
+    return (Outcome.LOSS, Outcome.PUSH, Outcome.WIN)[wins]
+
+
+def _can(verify: object, *args: object) -> bool:
+    from cardroom.errors import CardroomError
+
+    try:
+        verify(*args)  # type: ignore[operator]
+    except CardroomError:
+        return False
+    return True

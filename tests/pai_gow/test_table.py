@@ -1,0 +1,327 @@
+"""The table procedure, settlement and banking, clause by clause of pai-gow-poker.wsgc.txt."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from cardroom.cards import Card, parse_cards
+from cardroom.errors import CardroomError, IllegalActionError, WagerError
+from cardroom.games.pai_gow.rules import DragonHand, FoulPolicy, PaiGowRules
+from cardroom.games.pai_gow.settings import FoulSettingError
+from cardroom.games.pai_gow.table import (
+    DEALER,
+    DECK,
+    Collected,
+    Dealt,
+    Outcome,
+    PaiGowTable,
+    deal_line,
+    position_of_spot,
+    spot_of_position,
+    start_from_dice,
+)
+
+
+class Script:
+    """A scripted random source for tests: returns the listed values in turn."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self.values = list(values)
+
+    def randbelow(self, n: int) -> int:
+        v = self.values.pop(0)
+        assert 0 <= v < n
+        return v
+
+
+def machine_order(*hands: str) -> list[Card]:
+    """A deck order that a shuffle machine deals as the given hands (line order), the rest
+    of the deck after them."""
+    chosen = [c for h in hands for c in parse_cards(h)]
+    rest = [c for c in DECK.cards() if c not in chosen]
+    order: list[Card] = []
+    for h in hands:
+        order += parse_cards(h) if h else [rest.pop(0) for _ in range(7)]
+    return order + rest
+
+
+def table(**rules: object) -> PaiGowTable:
+    base = {"shuffle_machine": True, "use_dice": False}
+    base.update(rules)
+    return PaiGowTable(PaiGowRules.model_validate(base))
+
+
+DEALER_HAND = "Kh Qd 9s 7c 5d 3h 2s"  # house way: front Q-9, back K-7-5-3-2
+
+
+def test_rule_1_up_to_six_players() -> None:
+    t = table()
+    for seat in range(1, 7):
+        t.sit(seat, 10_000)
+    with pytest.raises(IllegalActionError, match="up to six players"):
+        t.sit(7, 10_000)
+
+
+def test_rule_4_line_deal_one_card_at_a_time_and_four_left() -> None:
+    order = DECK.cards()
+    hands, rest = deal_line(order, machine=False)
+    assert hands[0] == [order[0], order[7], order[14], order[21], order[28], order[35],
+                        order[42]]
+    assert rest == order[49:] and len(rest) == 4
+
+
+def test_rule_4_shuffle_machine_dispenses_seven_at_a_time() -> None:
+    order = DECK.cards()
+    hands, rest = deal_line(order, machine=True)
+    assert hands[1] == order[7:14] and len(rest) == 4
+
+
+def test_rule_4_remaining_four_verified_and_discarded() -> None:
+    t = table()
+    t.sit(1, 10_000)
+    t.place_wager(1, 100)
+    t.deal(Script([0]), machine_order(DEALER_HAND))
+    collected = next(e for e in t.events if isinstance(e, Collected))
+    assert len(collected.remainder) == 4
+    t2 = table()
+    t2.sit(1, 10_000)
+    t2.place_wager(1, 100)
+    bad = DECK.cards()[:-1] + [DECK.cards()[0]]  # a card missing, one twice
+    with pytest.raises(IllegalActionError, match="not the 53-card"):
+        t2.deal(Script([0]), bad)
+    assert t2.phase.value == "betting"  # nothing changed
+
+
+def test_rule_5_positions_numbered_from_banker_counter_clockwise() -> None:
+    assert [position_of_spot(s, DEALER) for s in range(7)] == [1, 2, 3, 4, 5, 6, 7]
+    # a player at seat 3 banks: that seat is one, the dealer's spot five
+    assert position_of_spot(3, 3) == 1 and position_of_spot(4, 3) == 2
+    assert position_of_spot(DEALER, 3) == 5
+    assert all(spot_of_position(position_of_spot(s, 3), 3) == s for s in range(7))
+
+
+@pytest.mark.parametrize(("dice", "position"), [
+    ((1, 1, 1), 3), ((2, 2, 3), 7), ((2, 3, 3), 1), ((6, 6, 6), 4), ((6, 6, 5), 3)])
+def test_rule_5_three_dice_counted_from_banker_as_one(dice: tuple[int, ...],
+                                                      position: int) -> None:
+    """Counting positions 1, 2, ... 7, 1, ... (open seats included) until the dice sum."""
+    assert start_from_dice(dice) == position
+
+
+def test_rule_5_deal_starts_at_dice_position_and_collects_unoccupied() -> None:
+    t = table(use_dice=True)
+    t.sit(1, 10_000)
+    t.sit(3, 10_000)
+    t.place_wager(1, 100)
+    t.place_wager(3, 100)
+    order = DECK.cards()
+    dealt = t.deal(Script([0, 0, 1]), order)  # dice 1, 1, 2: sum 4 -> position 4 first
+    assert dealt.dice == (1, 1, 2) and dealt.start_position == 4
+    assert dealt.hands[3] == tuple(order[:7])  # position 4 got the first packet
+    assert dealt.hands[4] == tuple(order[7:14])  # then counter-clockwise
+    collected = next(e for e in t.events if isinstance(e, Collected))
+    # occupied: dealer (position 1), seat 1 (2), seat 3 (4); the rest go to the rack
+    assert collected.positions == (3, 5, 6, 7)
+    assert set(t.hands) == {DEALER, 1, 3}
+    assert t.hands[3] == tuple(order[:7])
+
+
+def test_rule_5_start_from_rng_without_dice() -> None:
+    t = table()
+    t.sit(1, 10_000)
+    t.place_wager(1, 100)
+    dealt = t.deal(Script([6]), DECK.cards())
+    assert isinstance(dealt, Dealt) and dealt.start_position == 7 and dealt.dice == ()
+
+
+def _dealt(player: str, **rules: object) -> PaiGowTable:
+    t = table(**rules)
+    t.sit(1, 10_000)
+    t.place_wager(1, 1_000)
+    t.deal(Script([0]), machine_order(DEALER_HAND, player))  # position 1 dealer, 2 seat 1
+    return t
+
+
+def test_rule_10_both_hands_win_even_money_less_commission() -> None:
+    t = _dealt("As Ad Kc Qh 8s 6d 4c")
+    t.set_hand(1, parse_cards("Kc Qh"))  # K-Q beats Q-9, aces beat king-high
+    result = t.settle().results[0]
+    assert result.outcome is Outcome.WIN
+    assert result.commission == 50 and result.net == 950  # 5% of 1,000 cents
+    assert t.chips[1] == 10_950
+
+
+def test_rule_10_one_wins_one_loses_is_a_push() -> None:
+    t = _dealt("As Ad 8c 6h 4s Jc Tc")
+    t.set_hand(1, parse_cards("Jc Tc"))  # J-T loses to Q-9, aces win
+    assert t.settle().results[0].outcome is Outcome.PUSH
+    assert t.chips[1] == 10_000
+
+
+def test_rule_10_both_lose_loses_the_wager() -> None:
+    t = _dealt("Jh 9h 8d 6s 4h 3c 2d")
+    t.set_hand(1, parse_cards("9h 8d"))
+    assert t.settle().results[0].outcome is Outcome.LOSS
+    assert t.chips[1] == 9_000
+
+
+def test_rule_10_copies_go_to_the_banker() -> None:
+    """Q-9 against the dealer's Q-9 front is the dealer's; the back wins: a push, not a win."""
+    t = _dealt("Qs 9c Ac Ah 8h 6c 4d")
+    t.set_hand(1, parse_cards("Qs 9c"))
+    assert t.settle().results[0].outcome is Outcome.PUSH
+
+
+def test_rule_10_commission_rounds_up_to_the_cent() -> None:
+    t = table()
+    t.sit(1, 10_000)
+    t.place_wager(1, 10)
+    t.deal(Script([0]), machine_order(DEALER_HAND, "As Ad Kc Qh 8s 6d 4c"))
+    t.set_hand(1, parse_cards("Kc Qh"))
+    r = t.settle().results[0]
+    assert (r.commission, r.net) == (1, 9)  # 5% of 10 cents is half a cent: charged 1
+
+
+def test_rule_6_foul_hand_loses_by_default_policy() -> None:
+    t = _dealt("As Ad Kc Qh 8s 6d 4c")
+    event = t.set_hand(1, parse_cards("As Ad"))  # aces front, K-Q-8-6-4 back: foul
+    assert event.foul
+    assert t.settle().results[0].outcome is Outcome.LOSS
+
+
+def test_rule_6_foul_refused_or_reset_by_other_policies() -> None:
+    t = _dealt("As Ad Kc Qh 8s 6d 4c", foul_policy=FoulPolicy.REFUSE)
+    with pytest.raises(FoulSettingError):
+        t.set_hand(1, parse_cards("As Ad"))
+    assert 1 not in t.settings  # nothing changed
+    t2 = _dealt("As Ad Kc Qh 8s 6d 4c", foul_policy=FoulPolicy.RESET_HOUSE_WAY)
+    event = t2.set_hand(1, parse_cards("As Ad"))
+    assert event.house_way and not event.foul and set(event.setting.front) == set(
+        parse_cards("Kc Qh"))
+
+
+def test_rule_6_note_player_may_ask_for_the_house_way() -> None:
+    t = _dealt("As Ad Kc Qh 8s 6d 4c")
+    event = t.ask_house_way(1)
+    assert event.house_way and set(event.setting.front) == set(parse_cards("Kc Qh"))
+
+
+def test_rule_8_dealer_sets_the_house_way() -> None:
+    t = _dealt("As Ad Kc Qh 8s 6d 4c")
+    t.set_hand(1, parse_cards("Kc Qh"))
+    settled = t.settle()
+    assert set(settled.banker_setting.front) == set(parse_cards("Qd 9s"))
+
+
+def test_rule_9_no_setting_after_the_reveal_and_all_hands_set_first() -> None:
+    t = _dealt("As Ad Kc Qh 8s 6d 4c")
+    with pytest.raises(IllegalActionError, match="not set"):
+        t.settle()
+    t.set_hand(1, parse_cards("Kc Qh"))
+    t.settle()
+    with pytest.raises(IllegalActionError):
+        t.set_hand(1, parse_cards("Kc 8s"))
+
+
+def test_rule_7_dragon_hand_only_if_the_house_allows() -> None:
+    t = table()
+    t.sit(1, 10_000)
+    t.place_wager(1, 100)
+    with pytest.raises(IllegalActionError, match="does not allow dragon"):
+        t.take_dragon(1, 4, 100)
+    t = table(dragon_hand=DragonHand.HOUSE_WAY)
+    t.sit(1, 10_000)
+    t.place_wager(1, 1_000)
+    t.take_dragon(1, 2, 500)  # spot 2 is open: position 3
+    t.deal(Script([0]), machine_order(DEALER_HAND, "Jh 9h 8d 6s 4h 3c 2d",
+                                      "As Ad Kc Qh 8s 6d 4c"))
+    assert 2 in t.settings and t.settings[2].house_way and t.settings[2].dragon
+    with pytest.raises(IllegalActionError, match="already set"):
+        t.set_hand(2, parse_cards("Kc Qh"))  # the house set it the house way
+    t.set_hand(1, parse_cards("9h 8d"))
+    results = {r.spot: r for r in t.settle().results}
+    assert results[2].dragon and results[2].outcome is Outcome.WIN
+    assert results[1].outcome is Outcome.LOSS
+    assert t.chips[1] == 10_000 - 1_000 + 475
+
+
+def _play_house_hand(t: PaiGowTable) -> None:
+    t.deal(Script([0]), DECK.cards())
+    for spot in t._player_spots():
+        if spot not in t.settings:
+            t.ask_house_way(spot)
+    t.settle()
+    t.next_hand()
+
+
+def test_banking_house_banks_at_least_every_other_hand_and_banker_covers() -> None:
+    t = table()
+    t.sit(1, 100_000)
+    t.sit(2, 1_000)
+    t.place_wager(1, 2_000)
+    t.place_wager(2, 500)
+    with pytest.raises(WagerError, match="previous hand"):
+        t.bank(1)  # the dealer's stake is seat 1's previous wager: there was none
+    _play_house_hand(t)
+    t.place_wager(1, 2_000)
+    with pytest.raises(WagerError, match="cannot cover"):
+        t.bank(2)  # 1,000 in chips cannot cover seat 1's 2,000 and the dealer's 500
+    assert t.banker_spot == DEALER
+    t.wagers.clear()
+    t.place_wager(2, 500)
+    t.bank(1)
+    assert t.banker_spot == 1
+    _play_house_hand(t)
+    t.place_wager(1, 1_000)
+    with pytest.raises(WagerError, match="every other hand"):
+        t.bank(2)
+    assert not t.can_bank(1)
+
+
+def test_banking_dealer_plays_previous_wager_and_commission_on_bankers_net_win() -> None:
+    t = table()
+    t.sit(1, 100_000)
+    t.sit(2, 10_000)
+    t.place_wager(1, 2_000)
+    t.place_wager(2, 500)
+    _play_house_hand(t)
+    t.place_wager(2, 500)
+    taken = t.bank(1)
+    assert taken.dealer_wager == 2_000
+    chips1 = t.chips[1]
+    # positions from the banker (seat 1): 1 seat 1, 2 seat 2, ..., 7 dealer (spot 0)
+    banker = "As Ad Ac Kh Kd Qc Qs"  # sets to trips of aces? three aces: pair back, A front
+    order = machine_order(banker, "Jh 9h 8d 6s 4h 3c 2d", "", "", "", "", "7h 5c 4d 3s 2h Th 8c")
+    t.deal(Script([0]), order)
+    assert t.hands[1] == tuple(parse_cards(banker))
+    assert t.hands[DEALER] == tuple(parse_cards("7h 5c 4d 3s 2h Th 8c"))
+    t.ask_house_way(1)
+    t.set_hand(2, parse_cards("9h 8d"))
+    settled = t.settle()
+    outcomes = {r.spot: r.outcome for r in settled.results}
+    assert outcomes == {2: Outcome.LOSS, DEALER: Outcome.LOSS}
+    assert settled.banker_net == 2_500
+    assert settled.banker_commission == 125  # 5% of the bank's net win
+    assert t.chips[1] == chips1 + 2_375
+
+
+def test_bad_wagers_refused_and_change_nothing() -> None:
+    t = table()
+    t.sit(1, 1_000)
+    for amount, msg in [(0, "positive"), (5_000, "cannot wager")]:
+        with pytest.raises(CardroomError, match=msg):
+            t.place_wager(1, amount)
+    with pytest.raises(CardroomError, match="whole number of cents"):
+        t.place_wager(1, 10.5)  # type: ignore[arg-type]
+    assert t.wagers == {} and t.events == []
+
+
+def test_snapshot_hides_other_hands_until_settled() -> None:
+    t = _dealt("As Ad Kc Qh 8s 6d 4c")
+    view = t.snapshot(1)
+    assert view["hands"] == {DEALER: "hidden", 1: "As Ad Kc Qh 8s 6d 4c"}  # type: ignore[comparison-overlap]
+    t.set_hand(1, parse_cards("Kc Qh"))
+    t.settle()
+    assert "hidden" not in str(t.snapshot(1)["hands"])
