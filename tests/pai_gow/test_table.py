@@ -88,7 +88,7 @@ def test_rule_4_remaining_four_verified_and_discarded() -> None:
     t2 = table()
     t2.sit(1, 10_000)
     t2.place_wager(1, 100)
-    bad = DECK.cards()[:-1] + [DECK.cards()[0]]  # a card missing, one twice
+    bad = [*DECK.cards()[:-1], DECK.cards()[0]]  # a card missing, one twice
     with pytest.raises(IllegalActionError, match="not the 53-card"):
         t2.deal(Script([0]), bad)
     assert t2.phase.value == "betting"  # nothing changed
