@@ -1517,8 +1517,6 @@ class PanHand:
         _check(self.phase is Phase.PLAYING and len(self.in_players()) == 2
                and self.seats[seat].status is Status.IN, R.PAYS_2,
                "only two players remaining in action may split the tops")
-        _check(not any(s.status is Status.FOULED for s in self.seats), R.PAYS_2,
-               "foul hands must be settled first")
 
     @action
     def offer_split(self, seat: int) -> list[Event]:

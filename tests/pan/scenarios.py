@@ -1,0 +1,246 @@
+"""Scripted hands behind the example histories in tests/fixtures/pan.
+
+Run `python -m tests.pan.scenarios` from the repository root to rewrite the fixtures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from cardroom.games.pan.engine import PanHand
+from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.rules import PanRules
+from cardroom.history import save_history
+
+from .helpers import all_play, c, cs, make_hand
+
+H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
+H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
+H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
+GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "pan"
+
+
+def every_condition(rules: PanRules | None = None) -> PanHand:
+    """Valle one suit, valle mixed, non-valle one suit, A-2-3, J-Q-K, an addition; then
+    the two players split the tops."""
+    hand = make_hand(["3c 3c 5c 5d Kd Qc 2s 6d 7d Kh", "4h 4h Ad 2d Js Qs Kc 6c 2h Jd"],
+                     "3c 4h 5h 3d 3c Ks", rules=rules)
+    all_play(hand)
+    for seat, cards, junk in ((0, "3c 3c", "Kd"), (1, "4h 4h", "Kc"), (0, "5c 5d", "Qc"),
+                              (1, "Ad 2d", "6c")):
+        hand.draw(seat)
+        hand.meld(seat, cs(cards), use_drawn=True)
+        hand.collect(seat)
+        hand.discard(seat, c(junk))
+    hand.draw(0)
+    hand.lay_off(0, 0, None)
+    hand.collect(0)
+    hand.discard(0, c("2s"))
+    hand.draw(1)
+    hand.meld(1, cs("Js Qs"), use_drawn=True)
+    hand.collect(1)
+    hand.discard(1, c("2h"))
+    hand.offer_split(0)
+    hand.accept_split(1)
+    return hand
+
+
+def going_out() -> PanHand:
+    hand = make_hand([GO_OUT, H1, H2], "Jd")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.lay_off(0, 0, c("Qd"))
+    hand.go_out(0)
+    return hand
+
+
+def _collected() -> PanHand:
+    hand = make_hand([H0, GO_OUT, H2], "3c Jd")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.collect(0)
+    return hand
+
+
+def _p1_out(hand: PanHand) -> PanHand:
+    hand.draw(1)
+    hand.meld(1, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(1, cs("Ac 2c 3c"))
+    hand.meld(1, cs("4h 4h 4h"))
+    hand.lay_off(1, 0, c("Qd"))
+    hand.go_out(1)
+    return hand
+
+
+def foul_3a_wrong_count() -> PanHand:
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d", GO_OUT, H2], "Kc Jd",
+                     deal_counts=[9, 10, 10])
+    all_play(hand)
+    hand.draw(0)
+    hand.discard(0, c("Kc"))
+    hand.call_foul(1, 0)
+    return _p1_out(hand)
+
+
+def foul_3b_two_discards() -> PanHand:
+    hand = _collected()
+    hand.discard(0, c("Js"))
+    hand.extra_discard(0, c("Qc"))
+    hand.call_foul(2, 0)
+    return _p1_out(hand)
+
+
+def foul_3c_card_on_the_floor() -> PanHand:
+    hand = _collected()
+    hand.drop_card(0, c("Qc"))
+    hand.discard(0, c("Js"))
+    hand.call_foul(1, 0)
+    return _p1_out(hand)
+
+
+def foul_3d_invalid_meld() -> PanHand:
+    hand = make_hand([H0, H1, H2], "3c Kc Kc Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.collect(0)
+    hand.spread_invalid(0, cs("Kd Qc 2s"))
+    hand.discard(0, c("Js"))
+    for s in (1, 2):
+        hand.draw(s)
+        hand.discard(s, c("Kc"))
+    hand.draw(0)
+    hand.call_foul(1, 0)
+    hand.offer_split(1)
+    hand.accept_split(2)
+    return hand
+
+
+def foul_3e_deck_card_in_hand() -> PanHand:
+    hand = make_hand([H0, GO_OUT, H2], "Kc Jd")
+    all_play(hand)
+    hand.draw(0)
+    hand.keep_drawn(0)
+    hand.discard(0, c("Qc"))
+    hand.call_foul(1, 0)
+    return _p1_out(hand)
+
+
+def foul_3f_false_out_redeal() -> PanHand:
+    hand = _collected()
+    hand.declare_out(0)
+    hand.throw_in(1)
+    hand.throw_in(2)
+    hand.call_foul(1, 0)
+    return hand
+
+
+def foul_15_board_card() -> PanHand:
+    hand = _collected()
+    hand.remove_board_card(0, 0, c("3c"))
+    hand.offer_split(1)
+    hand.accept_split(2)
+    return hand
+
+
+def foul_self_declared() -> PanHand:
+    hand = _collected()
+    hand.discard(0, c("Js"))
+    hand.declare_own_foul(0)
+    return _p1_out(hand)
+
+
+def wrong_counts_rule_8() -> PanHand:
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d Js Ks", "Ac 2c 6h 6h 4s 4s Jd Jd 7s",
+                      "Kh Kh 5c 5d 2h 2d 6c 4c"], "", deal_counts=[11, 9, 8])
+    hand.correct_count(0, pick=10)
+    hand.correct_count(1)
+    hand.correct_count(2)
+    hand.declare(0, True)
+    hand.declare(1, False)
+    return hand
+
+
+def forcing_option_card() -> PanHand:
+    hand = make_hand([H0, H1, H2], "Kc Jd Kc Jd 4d")
+    all_play(hand)
+    hand.draw(0)
+    hand.discard(0, c("Kc"))
+    hand.draw(1)
+    hand.meld(1, cs("Jd Jd"), use_drawn=True)
+    hand.collect(1)
+    hand.discard(1, c("Qh"))
+    hand.draw(2)
+    hand.discard(2, c("Kc"))
+    hand.draw(0)
+    hand.discard(0, c("Jd"))
+    hand.draw(1)
+    hand.force_option_card(2, True)
+    hand.collect(1)
+    hand.discard(1, c("7s"))
+    return hand
+
+
+def forcing_back() -> PanHand:
+    hand = make_hand([H0, H1, H2], "3c Kc Kc 3c Kc Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.collect(0)
+    hand.discard(0, c("Js"))
+    for s in (1, 2):
+        hand.draw(s)
+        hand.discard(s, c("Kc"))
+    hand.draw(0)
+    hand.discard(0, c("3c"))
+    hand.force_back(2, 0)
+    hand.collect(0)
+    hand.discard(0, c("Qc"))
+    return hand
+
+
+def double_condition() -> PanHand:
+    rules = PanRules(allow_double_condition=True)
+    hand = make_hand([H0, GO_OUT, H2], "3c Jd", rules=rules, chips=[40, 40, 20],
+                     doubles=[True, True, False])
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.collect(0)
+    hand.discard(0, c("Js"))
+    return _p1_out(hand)
+
+
+SCENARIOS: dict[str, Callable[[], PanHand]] = {
+    "every-condition": every_condition,
+    "every-condition-spades-double": lambda: every_condition(PanRules(spades_double=True)),
+    "going-out": going_out,
+    "foul-3a-wrong-count": foul_3a_wrong_count,
+    "foul-3b-two-discards": foul_3b_two_discards,
+    "foul-3c-card-on-the-floor": foul_3c_card_on_the_floor,
+    "foul-3d-invalid-meld": foul_3d_invalid_meld,
+    "foul-3e-deck-card-in-hand": foul_3e_deck_card_in_hand,
+    "foul-3f-false-out-redeal": foul_3f_false_out_redeal,
+    "foul-15-board-card": foul_15_board_card,
+    "foul-self-declared": foul_self_declared,
+    "wrong-counts-rule-8": wrong_counts_rule_8,
+    "forcing-option-card": forcing_option_card,
+    "forcing-back": forcing_back,
+    "double-condition": double_condition,
+}
+
+
+def write_all() -> None:
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    for name, fn in SCENARIOS.items():
+        save_history(history_of(fn(), hand_id=name), FIXTURES / f"{name}.json")
+
+
+if __name__ == "__main__":
+    write_all()

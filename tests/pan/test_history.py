@@ -1,0 +1,140 @@
+"""Hand histories: the JSON format, replay of every example, illegal actions, the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardroom.cli.app import app
+from cardroom.games.pan import errors as R
+from cardroom.games.pan.bots import SoundBot
+from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.engine import PanHand, SeatSpec
+from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.rules import PanRules
+from cardroom.games.pan.sim import play_hand
+from cardroom.history import HandHistory, HistoryError, load_history, replay
+from cardroom.shoe import SeededRandom, fisher_yates
+
+from .scenarios import FIXTURES, SCENARIOS
+
+runner = CliRunner()
+
+# Net chips per seat, worked out by hand from the rules (see the comments).
+EXPECTED_NET = {
+    # p0: valle one suit 2 + valle mixed 1 + addition 1; p1: 4h set 1, A-2-3 1, J-Q-K 1;
+    # the two tops split one each
+    "every-condition": [1, -1],
+    "every-condition-spades-double": [0, 0],  # J-Q-K of spades pays 2
+    # 2 conditions x 2 payers + outs 2 x 2 + tops 3, less his own top
+    "going-out": [10, -5, -5],
+    # doubles pay doubles double: p0 collects 4 + 2; p1 collects 4 + 2, outs 2 + 2,
+    # tops 3 and double tops 2
+    "double-condition": [-2, 9, -7],
+    # foul hand: repays, then pays value (2) plus 2 instead of the outs
+    "foul-3c-card-on-the-floor": [-5, 10, -5],
+    # self-declared foul: still pays the conditions (2) and the outs (2)
+    "foul-self-declared": [-1, 8, -7],
+    # rule 6: the tops stay for the redeal, everything else goes back
+    "foul-3f-false-out-redeal": [-1, -1, -1],
+    # 8A dead hand: ante back; 8B nine cards then passed: top lost
+    "wrong-counts-rule-8": [1, -1, 0],
+}
+
+
+def test_every_scenario_has_an_example_history() -> None:
+    assert {p.stem for p in FIXTURES.glob("*.json")} == set(SCENARIOS)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_example_history_replays_and_matches_its_result(name: str) -> None:
+    report = replay(load_history(FIXTURES / f"{name}.json"))
+    assert report.ok and report.failure is None and report.result_matches is True
+    assert report.actions_applied == report.actions_total
+    if name in EXPECTED_NET:
+        nets = [b - a for a, b in zip(report.start_chips, report.final_chips, strict=True)]
+        assert nets == EXPECTED_NET[name]
+    assert sum(report.final_chips) <= sum(report.start_chips)  # tops may carry (rule 6)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_example_history_is_the_engine_output(name: str) -> None:
+    """The fixtures are the scripted scenarios, recorded: the format round-trips."""
+    hand = SCENARIOS[name]()
+    assert json.loads(history_of(hand, name).dumps()) == json.loads(
+        (FIXTURES / f"{name}.json").read_text())
+
+
+def _with_bad_action(index: int, action: dict[str, object]) -> HandHistory:
+    h = load_history(FIXTURES / "going-out.json")
+    h.actions.insert(index, action)
+    h.result = None
+    return h
+
+
+def test_illegal_action_reported_with_index_and_rule_nothing_after_applied() -> None:
+    h = _with_bad_action(3, {"type": "draw", "seat": 2})
+    report = replay(h)
+    assert report.failure is not None
+    assert report.failure.index == 3 and report.failure.rule == R.TURN_1
+    assert report.actions_applied == 3
+    assert report.final_chips == [19, 19, 19]  # only the tops went up
+
+
+def test_illegal_meld_in_history_names_the_melds_rule() -> None:
+    h = _with_bad_action(4, {"type": "meld", "seat": 0, "cards": ["Ac", "4h"],
+                             "use_drawn": True})
+    report = replay(h)
+    assert report.failure is not None and report.failure.rule == R.MELDS
+    assert not report.movements
+
+
+def test_bad_card_or_unknown_action_is_a_failure_not_a_crash() -> None:
+    for act in ({"type": "discard", "seat": 0, "card": "Zz"}, {"type": "steal", "seat": 0},
+                {"type": "draw", "who": 0}):
+        report = replay(_with_bad_action(3, act))
+        assert report.failure is not None and report.failure.index == 3
+
+
+def test_history_file_errors(tmp_path: Path) -> None:
+    with pytest.raises(HistoryError, match="no such file"):
+        load_history(tmp_path / "nope.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(HistoryError, match="not valid JSON"):
+        load_history(bad)
+    bad.write_text(json.dumps({"format": "other"}))
+    with pytest.raises(HistoryError, match="not a cardroom hand history"):
+        load_history(bad)
+    h = load_history(FIXTURES / "going-out.json")
+    h.game = "canasta"
+    with pytest.raises(HistoryError, match="no replayer"):
+        replay(h)
+
+
+def test_a_history_is_written_for_every_bot_hand_and_replays() -> None:
+    rules = PanRules()
+    for seed in range(3):
+        pack = fisher_yates(pan_pack(rules), SeededRandom(seed))
+        hand = PanHand(rules, [SeatSpec(f"b{i}", 20) for i in range(5)], seed % 5, pack)
+        play_hand(hand, [SoundBot()] * 5, random.Random(seed))
+        report = replay(HandHistory.from_json(json.loads(history_of(hand).dumps())))
+        assert report.ok and report.result_matches
+
+
+def test_cli_replay_json_and_text(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["replay", str(FIXTURES / "going-out.json"), "--json"])
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert data["ok"] and [s["net"] for s in data["settlement"]] == [10, -5, -5]
+    res = runner.invoke(app, ["replay", str(FIXTURES / "double-condition.json")])
+    assert res.exit_code == 0 and "Settlement" in res.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text(_with_bad_action(3, {"type": "draw", "seat": 2}).dumps())
+    res = runner.invoke(app, ["replay", str(bad), "--json"])
+    assert res.exit_code == 1
+    assert json.loads(res.stdout)["failure"]["index"] == 3
