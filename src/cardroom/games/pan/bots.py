@@ -18,7 +18,7 @@ from cardroom.cards import Card
 
 from .cards import ORDER, VALLE_RANKS
 from .engine import PanHand, Phase, Status
-from .melds import addition_units, fits, lay_down_units, meld_kind
+from .melds import addition_units, fits, lay_down_units, meld_kind, triple_ok
 from .rules import PanRules
 
 
@@ -47,11 +47,7 @@ def prospects(cards: list[Card]) -> int:
 
 def hand_melds(cards: list[Card]) -> list[tuple[Card, ...]]:
     """Three-card melds in a hand."""
-    out: list[tuple[Card, ...]] = []
-    for t in combinations(cards, 3):
-        if meld_kind(t) is not None:
-            out.append(t)
-    return out
+    return [t for t in combinations(cards, 3) if triple_ok(*t)]
 
 
 def _use_value(hand: PanHand, seat: int, card: Card, use: tuple[Any, ...]) -> int:
@@ -164,23 +160,25 @@ class SoundBot:
         return best[1]
 
     def react(self, hand: PanHand, seat: int) -> None:
-        """Force a card back when it makes the target break a holding and pays him nothing."""
-        for target in hand.in_players():
-            if target == seat or not hand.can_force_back(seat, target):
-                continue
-            t = hand.seats[target]
-            if len(t.hand) < 3:
-                continue
-            if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand):
-                d = hand._force_back_entry(target)
-                assert d is not None
-                pays = any(m.kind is not None and fits(m.cards, m.kind, d.card)
-                           and addition_units(m.cards, (*m.cards, d.card), m.kind, hand.rules)
-                           for m in t.melds)
-                if not pays:
-                    hand.force_back(seat, target)
-                    hand.discard(target, self.choose_discard(hand, target))
-                    return
+        """Force the last discard back when it makes its discarder break a holding and pays
+        him nothing."""
+        if not hand.discards:
+            return
+        d = hand.discards[-1]
+        target = d.seat
+        t = hand.seats[target]
+        if target == seat or t.status is not Status.IN or len(t.hand) < 3:
+            return
+        strict = hand.rules.strict_set_additions
+        fitting = [m for m in t.melds if m.kind is not None
+                   and fits(m.cards, m.kind, d.card, strict)]
+        if not fitting or any(addition_units(m.cards, (*m.cards, d.card), m.kind, hand.rules)
+                              for m in fitting if m.kind is not None):
+            return
+        if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand) \
+                and hand.can_force_back(seat, target):
+            hand.force_back(seat, target)
+            hand.discard(target, self.choose_discard(hand, target))
 
 
 def _triple_units(t: tuple[Card, ...], rules: PanRules) -> int:

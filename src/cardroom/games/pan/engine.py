@@ -19,6 +19,7 @@ from typing import Any
 from cardroom.cards import Card
 
 from . import errors as R
+from .cards import ORDER
 from .errors import PanRuleError
 from .events import (
     ChipsMoved,
@@ -51,6 +52,7 @@ from .melds import (
     meld_value,
     sort_meld,
     split_units,
+    triple_ok,
 )
 from .rules import HAND_SIZE, MAX_SEATS, MIN_SEATS, PanRules
 
@@ -104,7 +106,7 @@ class BoardMeld:
         return self.kind is not None
 
 
-@dataclass
+@dataclass(eq=False)
 class DiscardEntry:
     card: Card
     seat: int
@@ -202,12 +204,17 @@ class PanHand:
                  pack: Sequence[Card], deal_counts: Sequence[int] | None = None,
                  carried_tops: tuple[int, int] = (0, 0), record: bool = True) -> None:
         n = len(seats)
-        _check(MIN_SEATS <= n <= MAX_SEATS, R.ROTATION,
-               f"a Pan table seats {MIN_SEATS} to {MAX_SEATS} players, not {n}")
-        _check(0 <= dealer < n, R.ROTATION, f"no seat {dealer} to deal")
+        if not (MIN_SEATS <= n <= MAX_SEATS):
+            raise PanRuleError(
+                R.ROTATION,
+                f"a Pan table seats {MIN_SEATS} to {MAX_SEATS} players, not {n}")
+        if not (0 <= dealer < n):
+            raise PanRuleError(R.ROTATION, f"no seat {dealer} to deal")
         for i, spec in enumerate(seats):
-            _check(spec.chips >= 1, R.PAYS_5,
-                   f"seat {i} has no chips: a player may not play for the tops when out of chips")
+            if not (spec.chips >= 1):
+                raise PanRuleError(
+                    R.PAYS_5,
+                    f"seat {i} has no chips: a player may not play for the tops when out of chips")
             _check(not spec.doubles or rules.allow_double_condition, R.DOUBLES,
                    "this room plays straight condition: no doubles players")
         counts = list(deal_counts) if deal_counts is not None else [HAND_SIZE] * n
@@ -215,8 +222,8 @@ class PanHand:
                "deal counts must give each seat 0 to 20 cards")
         _check(sum(counts) < len(pack), R.ROTATION, "the pack is too small for this deal")
         self.rules = rules
-        self.record = record
-        self.pack = tuple(pack) if record else ()
+        self.record = record  # False: no action log (simulation); events are always kept
+        self.pack = tuple(pack)
         self.deal_counts = tuple(deal_counts) if deal_counts is not None else None
         self.carried_tops = carried_tops
         self.specs = tuple(seats)
@@ -242,6 +249,7 @@ class PanHand:
         self.option_resolved = False
         self.first_draw_done = False
         self.discards: list[DiscardEntry] = []
+        self._live: list[DiscardEntry] = []  # discards that may still be forced back
         self.floor: list[Card] = []
         self.forced_discard: int | None = None
         self.false_out: int | None = None
@@ -274,11 +282,11 @@ class PanHand:
     # ----- small helpers ------------------------------------------------------------------
 
     def _log(self, ev: Event) -> None:
-        if self.record:
-            self.events.append(ev)
+        self.events.append(ev)
 
     def _seat(self, seat: int) -> SeatState:
-        _check(isinstance(seat, int) and 0 <= seat < self.n, R.ROTATION, f"no seat {seat}")
+        if not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise PanRuleError(R.ROTATION, f"no seat {seat}")
         return self.seats[seat]
 
     def _open(self) -> None:
@@ -354,10 +362,13 @@ class PanHand:
             if m.kind is not None and fits(m.cards, m.kind, card, strict):
                 uses.append(("lay_off", mi))
         hand = s.hand
-        for a in range(len(hand)):
-            for b in range(a + 1, len(hand)):
-                x, y = hand[a], hand[b]
-                if (x.rank == card.rank or x.suit == card.suit) and meld_kind((card, x, y)):
+        o = ORDER[card.rank]
+        near = [x for x in hand if x.rank == card.rank
+                or (x.suit == card.suit and abs(ORDER[x.rank] - o) <= 2)]
+        for a in range(len(near)):
+            for b in range(a + 1, len(near)):
+                x, y = near[a], near[b]
+                if triple_ok(card, x, y):
                     uses.append(("meld", (x, y)))
         for mi, m in enumerate(s.melds):
             if m.kind is None or len(m.cards) < 4:
@@ -367,8 +378,8 @@ class PanHand:
                 rest.remove(bc)
                 if not is_valid_on_board(rest, m.kind, strict):
                     continue
-                for x in set(hand):
-                    if meld_kind((card, bc, x)):
+                for x in set(near):
+                    if triple_ok(card, bc, x):
                         uses.append(("borrow", mi, (bc,), (x,)))
         return uses
 
@@ -393,10 +404,13 @@ class PanHand:
         self._open()
         self._seat(seat)
         _check(self.phase is Phase.DECLARING, R.DECLARATIONS, "declarations are over")
-        _check(self.order[self.next_declarer] == seat, R.FOUL_9,
-               f"seat {self.order[self.next_declarer]} declares next, not seat {seat}")
+        if not (self.order[self.next_declarer] == seat):
+            raise PanRuleError(
+                R.FOUL_9,
+                f"seat {self.order[self.next_declarer]} declares next, not seat {seat}")
         s = self.seats[seat]
-        _check(s.status is Status.IN, R.DECLARATIONS, f"seat {seat} is not in the hand")
+        if s.status is not Status.IN:
+            raise PanRuleError(R.DECLARATIONS, f"seat {seat} is not in the hand")
         if not play:
             live = [i for i in self.in_players() if self.seats[i].declared is not False]
             _check(len(live) > 1, R.DECLARATIONS,
@@ -462,9 +476,10 @@ class PanHand:
         after the first card has been drawn; house rule 8B/8C exceptions."""
         self._open()
         s = self._seat(seat)
-        _check(s.declared is not None, R.DECLARATIONS, f"seat {seat} has not declared")
-        _check(s.status in (Status.IN, Status.PASSED), R.DECLARATIONS,
-               f"seat {seat} is out of the hand")
+        if not (s.declared is not None):
+            raise PanRuleError(R.DECLARATIONS, f"seat {seat} has not declared")
+        if s.status not in (Status.IN, Status.PASSED):
+            raise PanRuleError(R.DECLARATIONS, f"seat {seat} is out of the hand")
         _check(not s.locked_declaration, R.FOUL_8,
                "a player given a card for a nine-card hand may not change his declaration")
         _check(not self.first_draw_done or s.late_change_allowed, R.DECLARATIONS,
@@ -509,11 +524,13 @@ class PanHand:
     def verify_correct_count(self, seat: int, pick: int | None = None) -> None:
         self._open()
         s = self._seat(seat)
-        _check(s.status in (Status.IN, Status.PASSED), R.FOUL_8, f"seat {seat} is not in the hand")
+        if s.status not in (Status.IN, Status.PASSED):
+            raise PanRuleError(R.FOUL_8, f"seat {seat} is not in the hand")
         _check(not s.touched_deck, R.FOUL_8,
                "the player has touched the deck: a wrong count is now a foul (rule 3A)")
         k = s.card_count
-        _check(k != HAND_SIZE, R.FOUL_8, f"seat {seat} holds ten cards")
+        if not (k != HAND_SIZE):
+            raise PanRuleError(R.FOUL_8, f"seat {seat} holds ten cards")
         if k == HAND_SIZE + 1:
             _check(pick is not None and 0 <= pick < len(s.hand), R.FOUL_8,
                    "the dealer removes one card at random: give its position in the hand")
@@ -578,12 +595,16 @@ class PanHand:
     def _verify_turn(self, seat: int) -> SeatState:
         self._open()
         s = self._seat(seat)
-        _check(self.phase is Phase.PLAYING, R.TURN_1, f"no turn now: the hand is {self.phase}")
-        _check(self.forced_discard is None or self.forced_discard == seat, R.RULE_13,
-               f"seat {self.forced_discard} must first discard after a forced card")
-        _check(self.current == seat or self.forced_discard == seat, R.TURN_1,
-               f"it is seat {self.current}'s turn, not seat {seat}'s")
-        _check(s.status is Status.IN, R.TURN_1, f"seat {seat} is not in the hand")
+        if self.phase is not Phase.PLAYING:
+            raise PanRuleError(R.TURN_1, f"no turn now: the hand is {self.phase}")
+        if not (self.forced_discard is None or self.forced_discard == seat):
+            raise PanRuleError(
+                R.RULE_13,
+                f"seat {self.forced_discard} must first discard after a forced card")
+        if not (self.current == seat or self.forced_discard == seat):
+            raise PanRuleError(R.TURN_1, f"it is seat {self.current}'s turn, not seat {seat}'s")
+        if s.status is not Status.IN:
+            raise PanRuleError(R.TURN_1, f"seat {seat} is not in the hand")
         return s
 
     def verify_draw(self, seat: int) -> None:
@@ -621,11 +642,15 @@ class PanHand:
         if any(not m.valid for m in s.melds) and Cause.INVALID_MELD not in s.causes:
             s.causes.append(Cause.INVALID_MELD)
         s.touched_deck = True
-        for d in self.discards:
+        live = []
+        for d in self._live:
             if d.seat == seat:
                 d.touched = True
             elif d.from_stock:
                 d.drawers.add(seat)
+            if (d.from_stock and len(d.drawers - {d.seat}) < 2) or not d.touched:
+                live.append(d)
+        self._live = live
 
     def verify_take(self, seat: int) -> None:
         self._verify_turn(seat)
@@ -637,8 +662,10 @@ class PanHand:
                "only the previous player's unused stock card may be taken; a card discarded "
                "from the hand is dead")
         assert top is not None
-        _check(bool(self.card_uses(seat, top.card)), R.TURN_1,
-               f"{top.card} cannot be melded at once, so it may not be taken")
+        if not (bool(self.card_uses(seat, top.card))):
+            raise PanRuleError(
+                R.TURN_1,
+                f"{top.card} cannot be melded at once, so it may not be taken")
 
     def can_take(self, seat: int) -> bool:
         return self._can(self.verify_take, seat)
@@ -649,6 +676,7 @@ class PanHand:
         self.verify_take(seat)
         mark = len(self.events)
         entry = self.discards.pop()
+        self._drop_live(entry)
         self._start_turn(seat, entry.card, "taken")
         self._log(Took(seat, entry.card))
         return self.events[mark:]
@@ -663,19 +691,23 @@ class PanHand:
         if use_drawn:
             _check(self.drawn is not None, R.TURN_2, "there is no unused drawn card")
         else:
-            _check(self.drawn is None, R.TURN_2,
-                   f"the drawn card {self.drawn} must be melded at once or discarded first")
+            if self.drawn is not None:
+                raise PanRuleError(
+                    R.TURN_2,
+                    f"the drawn card {self.drawn} must be melded at once or discarded first")
         return s
 
     def verify_meld(self, seat: int, cards: Sequence[Card], use_drawn: bool = False) -> None:
         s = self._verify_meld_turn(seat, use_drawn)
-        _check(_take_cards(s.hand, cards) is not None, R.MELDS,
-               f"seat {seat} does not hold {' '.join(map(str, cards))}")
+        if not (_take_cards(s.hand, cards) is not None):
+            raise PanRuleError(R.MELDS, f"seat {seat} does not hold {' '.join(map(str, cards))}")
         allc = (*cards, self.drawn) if use_drawn and self.drawn else tuple(cards)
-        _check(meld_kind(allc) is not None, R.MELDS,
-               f"{' '.join(map(str, allc))} is no meld: a set needs three or more of one rank "
-               "(except aces and kings: all one suit or all different suits); a sequence three "
-               "or more of one suit in order A 2 3 4 5 6 7 J Q K")
+        if not (meld_kind(allc) is not None):
+            raise PanRuleError(
+                R.MELDS,
+                f"{' '.join(map(str, allc))} is no meld: a set needs three or more of one "
+                "rank (except aces and kings: all one suit or all different suits); a "
+                "sequence three or more of one suit in order A 2 3 4 5 6 7 J Q K")
 
     def can_meld(self, seat: int, cards: Sequence[Card], use_drawn: bool = False) -> bool:
         return self._can(self.verify_meld, seat, cards, use_drawn)
@@ -708,14 +740,15 @@ class PanHand:
 
     def verify_lay_off(self, seat: int, meld: int, card: Card | None = None) -> None:
         s = self._verify_meld_turn(seat, card is None)
-        _check(0 <= meld < len(s.melds), R.MELDS, f"seat {seat} has no meld {meld}")
+        if not (0 <= meld < len(s.melds)):
+            raise PanRuleError(R.MELDS, f"seat {seat} has no meld {meld}")
         m = s.melds[meld]
         c = self.drawn if card is None else card
         assert c is not None
-        if card is not None:
-            _check(card in s.hand, R.MELDS, f"seat {seat} does not hold {card}")
-        _check(m.kind is not None and fits(m.cards, m.kind, c, self.rules.strict_set_additions),
-               R.MELDS, f"{c} does not fit the meld {' '.join(map(str, m.cards))}")
+        if card is not None and card not in s.hand:
+            raise PanRuleError(R.MELDS, f"seat {seat} does not hold {card}")
+        if not (m.kind is not None and fits(m.cards, m.kind, c, self.rules.strict_set_additions)):
+            raise PanRuleError(R.MELDS, f"{c} does not fit the meld {' '.join(map(str, m.cards))}")
 
     def can_lay_off(self, seat: int, meld: int, card: Card | None = None) -> bool:
         return self._can(self.verify_lay_off, seat, meld, card)
@@ -747,7 +780,8 @@ class PanHand:
     def verify_borrow(self, seat: int, meld: int, borrowed: Sequence[Card],
                       cards: Sequence[Card], use_drawn: bool = False) -> None:
         s = self._verify_meld_turn(seat, use_drawn)
-        _check(0 <= meld < len(s.melds), R.BORROWING, f"seat {seat} has no meld {meld}")
+        if not (0 <= meld < len(s.melds)):
+            raise PanRuleError(R.BORROWING, f"seat {seat} has no meld {meld}")
         m = s.melds[meld]
         _check(m.kind is not None, R.BORROWING, "cannot borrow from an invalid meld")
         assert m.kind is not None
@@ -757,11 +791,13 @@ class PanHand:
         assert left is not None
         _check(is_valid_on_board(left, m.kind, self.rules.strict_set_additions), R.BORROWING,
                "what is left of the meld must still be a valid meld")
-        _check(_take_cards(s.hand, cards) is not None, R.BORROWING,
-               f"seat {seat} does not hold {' '.join(map(str, cards))}")
+        if not (_take_cards(s.hand, cards) is not None):
+            raise PanRuleError(
+                R.BORROWING,
+                f"seat {seat} does not hold {' '.join(map(str, cards))}")
         allc = (*borrowed, *cards, *((self.drawn,) if use_drawn and self.drawn else ()))
-        _check(meld_kind(allc) is not None, R.BORROWING,
-               f"{' '.join(map(str, allc))} is no meld")
+        if not (meld_kind(allc) is not None):
+            raise PanRuleError(R.BORROWING, f"{' '.join(map(str, allc))} is no meld")
 
     def can_borrow(self, seat: int, meld: int, borrowed: Sequence[Card], cards: Sequence[Card],
                    use_drawn: bool = False) -> bool:
@@ -796,7 +832,8 @@ class PanHand:
 
     def verify_split(self, seat: int, meld: int, part: Sequence[Card]) -> None:
         s = self._verify_meld_turn(seat, False)
-        _check(0 <= meld < len(s.melds), R.SPLITTING, f"seat {seat} has no meld {meld}")
+        if not (0 <= meld < len(s.melds)):
+            raise PanRuleError(R.SPLITTING, f"seat {seat} has no meld {meld}")
         m = s.melds[meld]
         _check(m.kind is not None, R.SPLITTING, "cannot split an invalid meld")
         assert m.kind is not None
@@ -841,7 +878,8 @@ class PanHand:
     def verify_collect(self, seat: int) -> None:
         self._open()
         s = self._seat(seat)
-        _check(s.status is Status.IN, R.PAYS_1, f"seat {seat} is not in the hand")
+        if s.status is not Status.IN:
+            raise PanRuleError(R.PAYS_1, f"seat {seat} is not in the hand")
         _check(bool(s.pending), R.PAYS_1, "nothing to collect: no condition laid down")
 
     def can_collect(self, seat: int) -> bool:
@@ -886,22 +924,28 @@ class PanHand:
     def verify_discard(self, seat: int, card: Card) -> None:
         s = self._verify_turn(seat)
         if self.forced_discard == seat:
-            _check(card in s.hand, R.RULE_13, f"seat {seat} does not hold {card}")
+            if card not in s.hand:
+                raise PanRuleError(R.RULE_13, f"seat {seat} does not hold {card}")
             return
         _check(self.turn_started, R.TURN_4, "draw first")
         _check(self.false_out is None or self.false_out == seat, R.FOUL_3,
                "a false declaration of going out is pending")
         if self.drawn is not None:
-            _check(card == self.drawn, R.TURN_2,
-                   f"a drawn card never goes into the hand: discard {self.drawn} or meld it")
+            if not (card == self.drawn):
+                raise PanRuleError(
+                    R.TURN_2,
+                    f"a drawn card never goes into the hand: discard {self.drawn} or meld it")
             _check(self.drawn_kind == "stock", R.TURN_1,
                    "a card taken from the previous player must be melded at once")
             nxt = self.next_in(seat)
-            if nxt is not None and nxt != seat and self.goes_out_with(nxt, card):
-                _check(not self.card_uses(seat, card), R.RULE_17,
-                       f"{card} would put seat {nxt} (ten cards spread) out and can be used here")
+            if nxt is not None and nxt != seat and self.goes_out_with(nxt, card) \
+                    and self.card_uses(seat, card):
+                raise PanRuleError(
+                    R.RULE_17,
+                    f"{card} would put seat {nxt} (ten cards spread) out and can be used here")
         else:
-            _check(card in s.hand, R.TURN_4, f"seat {seat} does not hold {card}")
+            if card not in s.hand:
+                raise PanRuleError(R.TURN_4, f"seat {seat} does not hold {card}")
 
     def can_discard(self, seat: int, card: Card) -> bool:
         return self._can(self.verify_discard, seat, card)
@@ -915,7 +959,7 @@ class PanHand:
         if self.forced_discard == seat:
             s.hand.remove(card)
             self._lose_pending(seat)
-            self.discards.append(DiscardEntry(card, seat, False))
+            self._add_discard(DiscardEntry(card, seat, False))
             self._log(Discarded(seat, card, False))
             self.forced_discard = None
             return self.events[mark:]
@@ -925,7 +969,7 @@ class PanHand:
         else:
             s.hand.remove(card)
         self._lose_pending(seat)
-        self.discards.append(DiscardEntry(card, seat, from_stock))
+        self._add_discard(DiscardEntry(card, seat, from_stock))
         self._log(Discarded(seat, card, from_stock))
         if self.false_out == seat:
             self.false_out = None
@@ -933,6 +977,13 @@ class PanHand:
                 x.threw_in = False
         self._end_turn(seat)
         return self.events[mark:]
+
+    def _add_discard(self, entry: DiscardEntry) -> None:
+        self.discards.append(entry)
+        self._live.append(entry)
+
+    def _drop_live(self, entry: DiscardEntry) -> None:
+        self._live = [d for d in self._live if d is not entry]
 
     def _end_turn(self, seat: int) -> None:
         self.last_discarder = seat
@@ -1059,6 +1110,7 @@ class PanHand:
             self._end(None, "void: the stock ran out", None)
             return self.events[mark:]
         self.discards = self.discards[-1:]
+        self._live = [d for d in self._live if d is self.discards[-1]]
         self.stock = list(order)[::-1]
         self._log(StockReshuffled(len(order)))
         return self.events[mark:]
@@ -1078,8 +1130,10 @@ class PanHand:
             c = self._seat(caller)
             _check(c.status is Status.IN and caller != seat, R.FOUL_4,
                    "only another active player may call a hand foul")
-        _check(s.status is Status.IN, R.FOUL_3, f"seat {seat} is not an active hand")
-        _check(bool(s.causes), R.FOUL_3, f"seat {seat}'s hand gives no cause to call it foul")
+        if s.status is not Status.IN:
+            raise PanRuleError(R.FOUL_3, f"seat {seat} is not an active hand")
+        if not (bool(s.causes)):
+            raise PanRuleError(R.FOUL_3, f"seat {seat}'s hand gives no cause to call it foul")
 
     def can_call_foul(self, caller: int | None, seat: int) -> bool:
         return self._can(self.verify_call_foul, caller, seat)
@@ -1134,8 +1188,8 @@ class PanHand:
     def verify_declare_own_foul(self, seat: int) -> None:
         self._open()
         s = self._seat(seat)
-        _check(s.status is Status.IN and self.phase is Phase.PLAYING, R.FOUL_2,
-               f"seat {seat} is not an active hand")
+        if not (s.status is Status.IN and self.phase is Phase.PLAYING):
+            raise PanRuleError(R.FOUL_2, f"seat {seat} is not an active hand")
 
     @action
     def declare_own_foul(self, seat: int) -> list[Event]:
@@ -1153,7 +1207,8 @@ class PanHand:
 
     def verify_floor_foul(self, seat: int) -> None:
         self._open()
-        _check(self._seat(seat).status is Status.IN, R.FOUL_3, f"seat {seat} is not active")
+        if self._seat(seat).status is not Status.IN:
+            raise PanRuleError(R.FOUL_3, f"seat {seat} is not active")
 
     @action
     def floor_foul(self, seat: int, reason: str) -> list[Event]:
@@ -1171,7 +1226,8 @@ class PanHand:
         s = self._seat(seat)
         _check(s.status is Status.IN and self.last_discarder == seat and not self.turn_started,
                R.FOUL_3, "only the player who just discarded can discard twice")
-        _check(card in s.hand, R.FOUL_3, f"seat {seat} does not hold {card}")
+        if card not in s.hand:
+            raise PanRuleError(R.FOUL_3, f"seat {seat} does not hold {card}")
 
     @action
     def extra_discard(self, seat: int, card: Card) -> list[Event]:
@@ -1202,8 +1258,8 @@ class PanHand:
     def verify_drop_card(self, seat: int, card: Card) -> None:
         self._open()
         s = self._seat(seat)
-        _check(s.status is Status.IN and card in s.hand, R.FOUL_3,
-               f"seat {seat} does not hold {card}")
+        if not (s.status is Status.IN and card in s.hand):
+            raise PanRuleError(R.FOUL_3, f"seat {seat} does not hold {card}")
 
     @action
     def drop_card(self, seat: int, card: Card) -> list[Event]:
@@ -1218,7 +1274,8 @@ class PanHand:
     def verify_spread_invalid(self, seat: int, cards: Sequence[Card],
                               use_drawn: bool = False) -> None:
         s = self._verify_meld_turn(seat, use_drawn)
-        _check(_take_cards(s.hand, cards) is not None, R.MELDS, f"seat {seat} lacks those cards")
+        if not (_take_cards(s.hand, cards) is not None):
+            raise PanRuleError(R.MELDS, f"seat {seat} lacks those cards")
         allc = (*cards, *((self.drawn,) if use_drawn and self.drawn else ()))
         _check(meld_kind(allc) is None, R.MELDS, "that is a valid meld: use meld")
 
@@ -1244,7 +1301,8 @@ class PanHand:
     def verify_correct_meld(self, seat: int, meld: int, cards: Sequence[Card]) -> None:
         self._open()
         s = self._seat(seat)
-        _check(s.status is Status.IN, R.FOUL_3, f"seat {seat} is not active")
+        if s.status is not Status.IN:
+            raise PanRuleError(R.FOUL_3, f"seat {seat} is not active")
         _check(0 <= meld < len(s.melds) and not s.melds[meld].valid, R.FOUL_3,
                "no invalid meld there")
         m = s.melds[meld]
@@ -1317,7 +1375,8 @@ class PanHand:
         self._open()
         _check(self.false_out is not None and self.false_out != seat, R.FOUL_3,
                "no false declaration of going out to answer")
-        _check(self._seat(seat).status is Status.IN, R.FOUL_3, f"seat {seat} is not active")
+        if self._seat(seat).status is not Status.IN:
+            raise PanRuleError(R.FOUL_3, f"seat {seat} is not active")
 
     @action
     def throw_in(self, seat: int) -> list[Event]:
@@ -1355,9 +1414,10 @@ class PanHand:
         _check(self.phase is Phase.LAST_PLAYER and self.current == seat, R.FOUL_5,
                "settling is for the one player left after fouls")
         for p, c in payments.items():
-            _check(0 <= p < self.n and self.seats[p].status is Status.FOULED, R.FOUL_5,
-                   f"seat {p} has no foul hand to settle")
-            _check(0 <= c <= self.seats[p].chips, R.PAYS_5, f"seat {p} has no {c} chips")
+            if not (0 <= p < self.n and self.seats[p].status is Status.FOULED):
+                raise PanRuleError(R.FOUL_5, f"seat {p} has no foul hand to settle")
+            if not (0 <= c <= self.seats[p].chips):
+                raise PanRuleError(R.PAYS_5, f"seat {p} has no {c} chips")
 
     @action
     def settle(self, seat: int, payments: dict[int, int]) -> list[Event]:
@@ -1416,9 +1476,10 @@ class PanHand:
         _check(top.seat != forcer, R.RULE_11,
                "the player who discarded the card has lost the right to force it")
         s = self.seats[cur]
-        _check(any(m.kind is not None and fits(m.cards, m.kind, top.card,
-                                               self.rules.strict_set_additions)
-                   for m in s.melds), R.RULE_12, f"{top.card} fits none of the player's spreads")
+        strict = self.rules.strict_set_additions
+        if not any(m.kind is not None and fits(m.cards, m.kind, top.card, strict)
+                   for m in s.melds):
+            raise PanRuleError(R.RULE_12, f"{top.card} fits none of the player's spreads")
         if use and self.goes_out_with(cur, top.card):
             _check(self._out_force_allowed(cur, top.card, top, False), R.RULE_14,
                    "that card would put the player out")
@@ -1439,7 +1500,7 @@ class PanHand:
         if not use:
             self._log(Forced(forcer, cur, top.card, R.RULE_12, "forced to continue to draw"))
             return self.events[mark:]
-        self.discards.pop()
+        self._drop_live(self.discards.pop())
         drawn = self._use_drawn()
         self.stock.append(drawn)
         self.drawn_kind = "taken"
@@ -1454,7 +1515,8 @@ class PanHand:
         return self.events[mark:]
 
     def _force_back_entry(self, seat: int) -> DiscardEntry | None:
-        for d in reversed(self.discards):
+        """The seat's latest discard still in the pile and still forceable (rule 13)."""
+        for d in reversed(self._live):
             if d.seat == seat:
                 return d
         return None
@@ -1468,7 +1530,8 @@ class PanHand:
                "only another active player may force a card back on an active hand")
         _check(self.forced_discard is None, R.RULE_13, "a forced discard is pending")
         d = self._force_back_entry(seat)
-        _check(d is not None, R.RULE_13, f"seat {seat} has no discard to force back")
+        if not (d is not None):
+            raise PanRuleError(R.RULE_13, f"seat {seat} has no discard to force back")
         assert d is not None
         if d.from_stock:
             _check(len(d.drawers - {seat}) < 2, R.RULE_13,
@@ -1478,12 +1541,12 @@ class PanHand:
         else:
             _check(not d.touched, R.RULE_13,
                    "the player has touched the deck: his hand discard can no longer be forced")
-        _check(any(m.kind is not None and fits(m.cards, m.kind, d.card,
-                                               self.rules.strict_set_additions)
-                   for m in s.melds), R.RULE_13, f"{d.card} fits none of seat {seat}'s melds")
-        if not s.hand:
-            _check(self._out_force_allowed(seat, d.card, d, d.from_stock), R.RULE_14,
-                   f"{d.card} is an out card for seat {seat}")
+        strict = self.rules.strict_set_additions
+        if not any(m.kind is not None and fits(m.cards, m.kind, d.card, strict)
+                   for m in s.melds):
+            raise PanRuleError(R.RULE_13, f"{d.card} fits none of seat {seat}'s melds")
+        if not s.hand and not (self._out_force_allowed(seat, d.card, d, d.from_stock)):
+            raise PanRuleError(R.RULE_14, f"{d.card} is an out card for seat {seat}")
 
     def can_force_back(self, forcer: int, seat: int) -> bool:
         return self._can(self.verify_force_back, forcer, seat)
@@ -1497,6 +1560,7 @@ class PanHand:
         d = self._force_back_entry(seat)
         assert d is not None
         self.discards.remove(d)
+        self._drop_live(d)
         s = self.seats[seat]
         mi = next(i for i, m in enumerate(s.melds) if m.kind is not None
                   and fits(m.cards, m.kind, d.card, self.rules.strict_set_additions))

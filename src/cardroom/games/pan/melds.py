@@ -146,6 +146,23 @@ def meld_kind(cards: Iterable[Card]) -> MeldKind | None:
     return None
 
 
+def triple_ok(a: Card, b: Card, c: Card) -> bool:
+    """Fast check that three cards make a meld (the same rules as `meld_kind`)."""
+    if a.rank == b.rank == c.rank:
+        if a.rank in ANY_SUIT_SET_RANKS:
+            return True
+        if a.suit == b.suit == c.suit:
+            return True
+        return a.suit != b.suit and a.suit != c.suit and b.suit != c.suit
+    if not (a.suit == b.suit == c.suit):
+        return False
+    oa, ob, oc = ORDER.get(a.rank), ORDER.get(b.rank), ORDER.get(c.rank)
+    if oa is None or ob is None or oc is None:
+        return False
+    lo = min(oa, ob, oc)
+    return {oa - lo, ob - lo, oc - lo} == {0, 1, 2}
+
+
 def is_valid_on_board(cards: Iterable[Card], kind: MeldKind, strict: bool = False) -> bool:
     t = tuple(sorted(cards))
     return _is_board_set(t, strict) if kind is MeldKind.SET else _is_sequence(t)

@@ -99,7 +99,7 @@ def simulate(hands: int, players: int, seed: int, kinds: Sequence[str] | None = 
     t0 = time.perf_counter()
     for h in range(hands):
         pack = fisher_yates(base, source)
-        hand = PanHand(rules, specs, dealer=h % players, pack=pack)
+        hand = PanHand(rules, specs, dealer=h % players, pack=pack, record=False)
         play_hand(hand, bots, rng)
         for i, d in enumerate(hand.chips_delta()):
             report.chips[i] += d
