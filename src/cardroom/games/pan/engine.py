@@ -374,6 +374,9 @@ class PanHand:
             if m.kind is None or len(m.cards) < 4:
                 continue
             for bc in set(m.cards):
+                if bc.rank != card.rank and (bc.suit != card.suit
+                                             or abs(ORDER[bc.rank] - o) > 2):
+                    continue
                 rest = list(m.cards)
                 rest.remove(bc)
                 if not is_valid_on_board(rest, m.kind, strict):

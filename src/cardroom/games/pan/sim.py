@@ -18,7 +18,7 @@ from .bots import Bot, RandomBot, SoundBot
 from .cards import pan_pack
 from .engine import PanHand, Phase, SeatSpec
 from .events import ConditionMade
-from .melds import conditions_of
+from .melds import conditions_of, fits
 from .rules import PanRules
 
 MAX_STEPS = 5000
@@ -27,6 +27,7 @@ MAX_STEPS = 5000
 def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand:
     """Drive a hand to its end with one bot per seat."""
     steps = 0
+    last_top = None
     while hand.phase is not Phase.COMPLETE:
         steps += 1
         if steps > MAX_STEPS:
@@ -48,7 +49,14 @@ def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand
             hand.reshuffle_stock(pile)
             continue
         bots[seat].turn(hand, seat)
-        if hand.phase is Phase.PLAYING:
+        top = hand.discards[-1] if hand.discards else None
+        if top is None or top is last_top:
+            continue
+        last_top = top
+        strict = hand.rules.strict_set_additions
+        if hand.phase is Phase.PLAYING and any(
+                m.kind is not None and fits(m.cards, m.kind, top.card, strict)
+                for m in hand.seats[top.seat].melds):
             for other in hand.in_players():
                 if other != seat:
                     bots[other].react(hand, other)
