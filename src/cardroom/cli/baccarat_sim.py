@@ -102,4 +102,5 @@ def simulate_baccarat(
                   highlight=False)
     console.print("Exact values are off the top of a full shoe; the simulation deals to the cut "
                   "card. The progressive's edge counts a jackpot at the seed "
-                  "(1 - contribution - E[for-1 award + seed on a jackpot]).", markup=False)
+                  "(1 - contribution - E[for-1 award + seed on a jackpot]).", markup=False,
+                  highlight=False)
