@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Annotated
 
@@ -10,8 +11,9 @@ from rich.console import Console
 from rich.table import Table
 
 from cardroom.analysis.pai_gow_calc import calculate
+from cardroom.analysis.pai_gow_sim import simulate
 from cardroom.cards import format_cards, parse_cards
-from cardroom.cli.app import app
+from cardroom.cli.app import app, simulate_app
 from cardroom.cli.options import print_json
 from cardroom.errors import RulesError
 from cardroom.games.pai_gow.evaluate import describe
@@ -99,3 +101,39 @@ def calc_command(cards: CardsArg,
                       f"{float(r.ev):+.5f}", marks)
     console.print(table)
     console.print(f"exact over all dealer hands in {elapsed:.1f} s")
+
+
+@simulate_app.command("pai-gow")
+def simulate_command(
+    hands: Annotated[int, typer.Option(help="player hands to deal")] = 1_000_000,
+    house_way_name: HouseWayOpt = DEFAULT_WAY,
+    player_strategy: Annotated[str, typer.Option(help="house-way")] = "house-way",
+    commission: CommissionOpt = "5%",
+    wheel_second: WheelOpt = False,
+    seed: Annotated[int | None, typer.Option(help="seed (default: random, printed)")] = None,
+    workers: Annotated[int, typer.Option(help="local processes")] = 1,
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Monte Carlo of the player's house way against the dealer's, with 95% intervals."""
+    if player_strategy != "house-way":
+        raise RulesError(f"--player-strategy {player_strategy!r}: only 'house-way' is "
+                         "simulated so far (the exact optimum per hand is `pai-gow calc`)")
+    rate = parse_rate(commission)
+    if not 0 <= rate <= parse_rate("5%"):
+        raise RulesError(f"commission {commission} must be between 0 and 5%")
+    way = house_way(house_way_name)
+    run_seed = secrets.randbits(64) if seed is None else seed
+    report = simulate(hands, run_seed, way, rate, wheel_second, workers, scheduler,
+                      progress=not json_out)
+    if json_out:
+        print_json(report.to_json())
+        return
+    table = Table(title=f"Pai Gow, {way.title} vs {way.title}, {hands:,} hands, seed {run_seed}")
+    table.add_column("")
+    table.add_column("observed", justify="right")
+    table.add_column("95% interval", justify="right")
+    for name, (v, h) in (("win", report.rate(report.win)), ("push", report.rate(report.push)),
+                         ("loss", report.rate(report.loss)), ("house edge", report.house_edge)):
+        table.add_row(name, f"{v:.4%}", f"{v - h:.4%} .. {v + h:.4%}")
+    console.print(table)
