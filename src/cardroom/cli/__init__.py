@@ -18,6 +18,13 @@ from cardroom.errors import CardroomError
 
 _err = Console(stderr=True)
 
+# Typer >= 0.17 raises errors from its own bundled copy of click; catch both copies.
+_CLICK_ERRORS: tuple[type[Exception], ...] = tuple(
+    {click.exceptions.ClickException}
+    | {c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"}
+)
+_ABORTS: tuple[type[BaseException], ...] = tuple({click.exceptions.Abort, typer.Abort})
+
 
 def main() -> None:
     """Entry point: run the app, turning user errors into a one-line message and exit 2."""
@@ -26,11 +33,12 @@ def main() -> None:
     except CardroomError as exc:
         _err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
-    except click.exceptions.Abort:
+    except _ABORTS:
         _err.print("aborted")
         sys.exit(130)
-    except click.exceptions.ClickException as exc:
-        exc.show()
+    except _CLICK_ERRORS as exc:
+        message = getattr(exc, "format_message", exc.__str__)()
+        _err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
