@@ -88,3 +88,11 @@ def test_calc_cli_json_marks_optimal_and_house_way() -> None:
     hw = [s for s in data["settings"] if s["house_way"]]
     assert len(hw) == 1 and sorted(hw[0]["front"]) == ["9c", "Kd"]
     assert Fraction(data["settings"][0]["ev"]) >= Fraction(hw[0]["ev"])
+
+
+def test_play_pai_gow_in_the_terminal() -> None:
+    res = runner.invoke(app, ["play", "pai-gow", "--seed", "4"], input="Zz 9q\nh\nq\n")
+    assert res.exit_code == 0, res.output
+    assert "bad card" in res.output  # a bad entry is explained and asked again
+    assert "dealer:" in res.output and "balance: $500.00" in res.output
+    assert any(word in res.output for word in ("win:", "push:", "loss:"))

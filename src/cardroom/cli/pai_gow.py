@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,13 +14,16 @@ from rich.table import Table
 from cardroom.analysis.pai_gow_calc import calculate
 from cardroom.analysis.pai_gow_sim import simulate
 from cardroom.cards import format_cards, parse_cards
-from cardroom.cli.app import app, simulate_app
-from cardroom.cli.options import print_json
-from cardroom.errors import RulesError
+from cardroom.cli.app import app, play_app, simulate_app
+from cardroom.cli.options import print_json, rules_with_overrides
+from cardroom.errors import CardroomError, RulesError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.houseway import DEFAULT_WAY, house_way, set_hand
+from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.games.pai_gow.settings import validate_seven
-from cardroom.money import parse_rate
+from cardroom.games.pai_gow.table import PaiGowTable
+from cardroom.money import format_money, parse_money, parse_rate
+from cardroom.shoe import SeededRandom, SystemRandom
 
 pai_gow_app = typer.Typer(help="Pai Gow Poker: house-way setting and the exact calculator.",
                           no_args_is_help=True)
@@ -137,3 +141,61 @@ def simulate_command(
                          ("loss", report.rate(report.loss)), ("house edge", report.house_edge)):
         table.add_row(name, f"{v:.4%}", f"{v - h:.4%} .. {v + h:.4%}")
     console.print(table)
+
+
+RulesFileOpt = Annotated[Path | None, typer.Option("--rules", help="house rules TOML file")]
+
+
+@play_app.command("pai-gow")
+def play_command(
+    buy_in: Annotated[str, typer.Option(help="chips to buy, in dollars")] = "500",
+    wager: Annotated[str, typer.Option(help="wager per hand, in dollars")] = "25",
+    rules: RulesFileOpt = None,
+    house_way_name: Annotated[str | None, typer.Option(
+        "--house-way", help="house way (default: the rules' house way)")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Replay/testing only: a predictable shuffle. Never for real play.")] = None,
+) -> None:
+    """Play Pai Gow Poker against the house dealer: set your hand or ask for the house way."""
+    settings = rules_with_overrides(PaiGowRules, rules, house_way=house_way_name)
+    source = SystemRandom() if seed is None else SeededRandom(seed)
+    table = PaiGowTable(settings)
+    table.sit(1, parse_money(buy_in))
+    stake = parse_money(wager)
+    way = table.house_way
+    console.print(f"[bold]Pai Gow Poker[/bold]: house way {way.title}, commission "
+                  f"{float(settings.commission) * 100:g}%. Type the two cards for your front "
+                  "hand (e.g. 'Kd 9c'), 'h' for the house way, 'q' to quit.")
+    while True:
+        console.print(f"balance: [bold]{format_money(table.chips[1])}[/bold]")
+        try:
+            table.place_wager(1, stake)
+        except CardroomError as exc:
+            console.print(f"[red]{exc}[/red]")
+            return
+        table.deal(source)
+        console.print(f"your cards: [bold]{format_cards(table.hands[1])}[/bold]")
+        while True:
+            line = typer.prompt("front", default="h").strip()
+            if line.lower() in ("q", "quit", "exit"):
+                return
+            try:
+                if line.lower() in ("h", "house", "house-way"):
+                    event = table.ask_house_way(1)
+                else:
+                    event = table.set_hand(1, parse_cards(line))
+                break
+            except CardroomError as exc:
+                console.print(f"[red]{exc}[/red]")
+        s = event.setting
+        foul = " [red]FOUL[/red]" if event.foul else ""
+        console.print(f"you:    front {format_cards(s.front)} ({describe(s.front_score)}), "
+                      f"back {format_cards(s.back)} ({describe(s.back_score)}){foul}")
+        settled = table.settle()
+        d = settled.banker_setting
+        console.print(f"dealer: front {format_cards(d.front)} ({describe(d.front_score)}), "
+                      f"back {format_cards(d.back)} ({describe(d.back_score)})")
+        r = settled.results[0]
+        commission = f", commission {format_money(r.commission)}" if r.commission else ""
+        console.print(f"[bold]{r.outcome.value}[/bold]: {format_money(r.net)}{commission}")
+        table.next_hand()
