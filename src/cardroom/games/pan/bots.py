@@ -94,10 +94,11 @@ class SoundBot:
         s = hand.seats[seat]
         opt = hand.option_card()
         took = False
-        if opt is not None and hand.can_take(seat):
+        if opt is not None:
             uses = hand.card_uses(seat, opt.card)
-            if any(_use_value(hand, seat, opt.card, u) >= 10 for u in uses) or not s.hand or \
-                    any(u[0] == "lay_off" for u in uses):
+            if uses and (any(u[0] == "lay_off" for u in uses)
+                         or any(_use_value(hand, seat, opt.card, u) >= 10 for u in uses)) \
+                    and hand.can_take(seat):
                 hand.take(seat)
                 took = True
         if not took:
@@ -116,7 +117,7 @@ class SoundBot:
             hand.collect(seat)
         if hand.phase is not Phase.PLAYING or s.status is not Status.IN:
             return
-        if hand.can_go_out(seat):
+        if not s.hand and hand.drawn is None and hand.can_go_out(seat):
             hand.go_out(seat)
             return
         if hand.drawn is not None:

@@ -645,15 +645,16 @@ class PanHand:
         if any(not m.valid for m in s.melds) and Cause.INVALID_MELD not in s.causes:
             s.causes.append(Cause.INVALID_MELD)
         s.touched_deck = True
-        live = []
-        for d in self._live:
-            if d.seat == seat:
-                d.touched = True
-            elif d.from_stock:
-                d.drawers.add(seat)
-            if (d.from_stock and len(d.drawers - {d.seat}) < 2) or not d.touched:
-                live.append(d)
-        self._live = live
+        if self._live:
+            live = []
+            for d in self._live:
+                if d.seat == seat:
+                    d.touched = True
+                elif d.from_stock:
+                    d.drawers.add(seat)  # never the discarder himself
+                if not d.touched or (d.from_stock and len(d.drawers) < 2):
+                    live.append(d)
+            self._live = live
 
     def verify_take(self, seat: int) -> None:
         self._verify_turn(seat)
@@ -1537,7 +1538,7 @@ class PanHand:
             raise PanRuleError(R.RULE_13, f"seat {seat} has no discard to force back")
         assert d is not None
         if d.from_stock:
-            _check(len(d.drawers - {seat}) < 2, R.RULE_13,
+            _check(len(d.drawers) < 2, R.RULE_13,
                    "two players have drawn behind: the card can no longer be forced back")
             _check(forcer not in d.drawers or self.head_up, R.RULE_13,
                    "a player who has drawn since has lost the right to force it back")

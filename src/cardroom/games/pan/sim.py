@@ -1,6 +1,7 @@
 """Playing whole hands with bots, and the simulation behind `cardroom simulate pan`.
 
-Shuffles here use `SeededRandom` so runs can be reproduced: simulation only, never live play.
+Shuffles here use numpy's seeded generator so runs can be reproduced: simulation only, never
+live play (live shuffles use `cardroom.shoe.fisher_yates` with `SystemRandom`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.shoe import SeededRandom, fisher_yates
+import numpy as np
 
 from .bots import Bot, RandomBot, SoundBot
 from .cards import pan_pack
@@ -98,15 +99,15 @@ def simulate(hands: int, players: int, seed: int, kinds: Sequence[str] | None = 
     rules = rules or PanRules()
     kinds = list(kinds or ["sound"] * players)
     rng = random.Random(seed)
-    source = SeededRandom(seed)
     bots: list[Bot] = [SoundBot() if k == "sound" else RandomBot(random.Random(seed + i))
                        for i, k in enumerate(kinds)]
     base = pan_pack(rules)
     report = SimReport(hands, players, 0.0, 0, [0] * players, kinds)
     specs = [SeatSpec(f"{k}{i}", chips) for i, k in enumerate(kinds)]
     t0 = time.perf_counter()
+    perm = np.random.default_rng(seed)  # simulation-only PRNG, never for live play
     for h in range(hands):
-        pack = fisher_yates(base, source)
+        pack = [base[i] for i in perm.permutation(len(base))]
         hand = PanHand(rules, specs, dealer=h % players, pack=pack, record=False)
         play_hand(hand, bots, rng)
         for i, d in enumerate(hand.chips_delta()):
