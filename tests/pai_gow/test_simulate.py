@@ -42,3 +42,14 @@ def test_cli_json_and_refusals() -> None:
     assert isinstance(res.exception, CardroomError)
     res = runner.invoke(app, ["simulate", "pai-gow", "--hands", "0"])
     assert isinstance(res.exception, CardroomError)
+
+
+def test_banking_every_other_hand_and_copies_favour_the_banker() -> None:
+    """Banking clause: the player may bank at most every other hand; as banker the player
+    wins the copies (clause 10 note), so wins outnumber losses on the banked hands."""
+    r = simulate(200_000, 9, house_way("trump-plaza"), Fraction(1, 20), banking=True)
+    assert r.banked == 100_000
+    assert r.win + r.push + r.loss == 100_000
+    assert r.bank_win > r.bank_loss
+    assert r.win < r.loss  # and the other way round when the house banks
+    assert "as_banker" in r.to_json()

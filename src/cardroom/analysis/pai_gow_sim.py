@@ -65,14 +65,17 @@ def _below(s: npt.NDArray[np.uint64], n: int) -> int:
 
 @njit(cache=True)
 def simulate_hands(n: int, state: npt.NDArray[np.uint64], p_player: npt.NDArray[np.int64],
-                   p_dealer: npt.NDArray[np.int64], wheel: int) -> npt.NDArray[np.int64]:
-    """[wins, pushes, losses] of `n` player hands, each from a fresh shuffle."""
+                   p_dealer: npt.NDArray[np.int64], wheel: int,
+                   banking: int) -> npt.NDArray[np.int64]:
+    """[wins, pushes, losses] of `n` player hands, each from a fresh shuffle; with `banking`
+    the player banks every other hand (the most the rules allow) and counts 3-5 hold those
+    hands' [wins, pushes, losses] as banker against the house dealer."""
     s = state.copy()
     deck = np.arange(53, dtype=np.int64)
-    out = np.zeros(3, dtype=np.int64)
+    out = np.zeros(6, dtype=np.int64)
     ph = np.empty(7, dtype=np.int64)
     dh = np.empty(7, dtype=np.int64)
-    for _ in range(n):
+    for hand in range(n):
         for k in range(14):  # partial Fisher-Yates: the first 14 cards of a uniform shuffle
             j = k + _below(s, 53 - k)
             deck[k], deck[j] = deck[j], deck[k]
@@ -87,7 +90,10 @@ def simulate_hands(n: int, state: npt.NDArray[np.uint64], p_player: npt.NDArray[
                          ph[BACK[i, 4]], wheel)
         db = eval5_codes(dh[BACK[d, 0]], dh[BACK[d, 1]], dh[BACK[d, 2]], dh[BACK[d, 3]],
                          dh[BACK[d, 4]], wheel)
-        out[2 - ((pf > df) + (pb > db))] += 1
+        if banking and hand % 2 == 1:
+            out[3 + (df > pf) + (db > pb)] += 1  # copies go to the player-banker
+        else:
+            out[2 - ((pf > df) + (pb > db))] += 1
     return out
 
 
@@ -96,11 +102,12 @@ class SimJob:
     p_player: npt.NDArray[np.int64]
     p_dealer: npt.NDArray[np.int64]
     wheel: int
+    banking: int = 0
 
 
 def run_chunk(job: SimJob, chunk: Chunk) -> npt.NDArray[np.int64]:
     return simulate_hands(chunk.size, chunk.generator_state(), job.p_player, job.p_dealer,
-                          job.wheel)
+                          job.wheel, job.banking)
 
 
 def _merge(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -116,19 +123,29 @@ class SimReport:
     win: int
     push: int
     loss: int
+    bank_win: int = 0
+    bank_push: int = 0
+    bank_loss: int = 0
+
+    @property
+    def banked(self) -> int:
+        return self.bank_win + self.bank_push + self.bank_loss
 
     def rate(self, k: int) -> tuple[float, float]:
         """Observed rate and its 95% half-width (normal approximation)."""
-        p = k / self.hands
-        return p, Z95 * math.sqrt(p * (1 - p) / self.hands)
+        n = self.hands - self.banked
+        p = k / n
+        return p, Z95 * math.sqrt(p * (1 - p) / n)
 
     @property
     def house_edge(self) -> tuple[float, float]:
         """Player's loss per unit wagered and its 95% half-width."""
         w = 1 - float(self.commission)
         n = self.hands
-        mean = (self.win * w - self.loss) / n
-        second = (self.win * w * w + self.loss) / n
+        wins = self.win + self.bank_win
+        losses = self.loss + self.bank_loss
+        mean = (wins * w - losses) / n
+        second = (wins * w * w + losses) / n
         var = (second - mean * mean) * n / max(n - 1, 1)
         return -mean, Z95 * math.sqrt(var / n)
 
@@ -136,22 +153,31 @@ class SimReport:
         def ci(pair: tuple[float, float]) -> dict[str, Any]:
             return {"value": pair[0], "ci95": [pair[0] - pair[1], pair[0] + pair[1]]}
 
-        return {"hands": self.hands, "seed": self.seed, "house_way": self.way,
-                "player_strategy": "house-way",
+        data: dict[str, Any] = {
+                "hands": self.hands, "seed": self.seed, "house_way": self.way,
+                "player_strategy": "house-way", "banked_hands": self.banked,
                 "commission": f"{self.commission.numerator}/{self.commission.denominator}",
                 "win": ci(self.rate(self.win)), "push": ci(self.rate(self.push)),
                 "loss": ci(self.rate(self.loss)), "house_edge": ci(self.house_edge)}
+        if self.banked:
+            n = self.banked
+            data["as_banker"] = {"win": self.bank_win / n, "push": self.bank_push / n,
+                                 "loss": self.bank_loss / n}
+        return data
 
 
 def simulate(hands: int, seed: int, way: HouseWay, commission: Fraction,
              wheel_second: bool = False, workers: int = 1, scheduler: str | None = None,
-             progress: bool = False) -> SimReport:
+             progress: bool = False, banking: bool = False) -> SimReport:
+    """House way against house way; `banking`: the player banks every other hand, the house
+    dealer playing against the bank with the player's (unit) wager, commission on the bank's
+    net win."""
     check_count(hands, "hands", 1, MAX_HANDS)
     check_seed(seed)
     p = compile_house_way(way)
-    job = SimJob(p, p, int(wheel_second))
+    job = SimJob(p, p, int(wheel_second), int(banking))
     counts = run_chunks(partial(run_chunk, job), plan_chunks(hands, seed), _merge,
                         workers=workers, scheduler=scheduler, progress=progress,
                         description="pai gow")
-    return SimReport(hands, seed, way.name, commission, int(counts[0]), int(counts[1]),
-                     int(counts[2]))
+    c = [int(x) for x in counts]
+    return SimReport(hands, seed, way.name, commission, *c)

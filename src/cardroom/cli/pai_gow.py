@@ -117,6 +117,7 @@ def simulate_command(
     seed: Annotated[int | None, typer.Option(help="seed (default: random, printed)")] = None,
     workers: Annotated[int, typer.Option(help="local processes")] = 1,
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address")] = None,
+    banking: Annotated[bool, typer.Option(help="the player banks every other hand")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Monte Carlo of the player's house way against the dealer's, with 95% intervals."""
@@ -129,7 +130,7 @@ def simulate_command(
     way = house_way(house_way_name)
     run_seed = secrets.randbits(64) if seed is None else seed
     report = simulate(hands, run_seed, way, rate, wheel_second, workers, scheduler,
-                      progress=not json_out)
+                      progress=not json_out, banking=banking)
     if json_out:
         print_json(report.to_json())
         return
@@ -141,6 +142,10 @@ def simulate_command(
                          ("loss", report.rate(report.loss)), ("house edge", report.house_edge)):
         table.add_row(name, f"{v:.4%}", f"{v - h:.4%} .. {v + h:.4%}")
     console.print(table)
+    if report.banked:
+        n = report.banked
+        console.print(f"as banker ({n:,} hands): win {report.bank_win / n:.4%}, push "
+                      f"{report.bank_push / n:.4%}, loss {report.bank_loss / n:.4%}")
 
 
 RulesFileOpt = Annotated[Path | None, typer.Option("--rules", help="house rules TOML file")]
