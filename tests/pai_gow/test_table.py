@@ -325,3 +325,30 @@ def test_snapshot_hides_other_hands_until_settled() -> None:
     t.set_hand(1, parse_cards("Kc Qh"))
     t.settle()
     assert "hidden" not in str(t.snapshot(1)["hands"])
+
+
+def test_rule_3_deck_shuffled_by_the_house_or_dealt_by_a_shuffle_machine() -> None:
+    """Clause 3: dealer shuffle or an approved shuffle machine: either way the whole 53-card
+    deck is shuffled uniformly (Fisher-Yates on the given source; the CSPRNG in production)
+    and the mode is recorded in the deal event."""
+    from cardroom.shoe import SeededRandom
+
+    for machine in (False, True):
+        t = table(shuffle_machine=machine)
+        t.sit(1, 1_000)
+        t.place_wager(1, 100)
+        dealt = t.deal(SeededRandom(7))
+        assert dealt.machine is machine
+        collected = next(e for e in t.events if isinstance(e, Collected))
+        cards = [c for h in dealt.hands for c in h] + list(collected.remainder)
+        assert sorted(cards) == sorted(DECK.cards())
+
+
+def test_irregularities_incomplete_deck_refused_before_any_hand_is_dealt() -> None:
+    """Irregularities (incorrect number of cards): a deck of 52 is refused; nothing changes."""
+    t = table()
+    t.sit(1, 1_000)
+    t.place_wager(1, 100)
+    with pytest.raises(IllegalActionError, match="53-card"):
+        t.deal(Script([0]), DECK.cards()[:52])
+    assert t.events[-1].__class__.__name__ == "WagerPlaced" and t.hands == {}
