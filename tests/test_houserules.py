@@ -50,6 +50,8 @@ jackpot_contribution = "0.25"
     ("decks = 6", "8-deck shoe"),
     ("table_min_cents = 1000\ntable_max_cents = 500", "table_min_cents"),
     ("decks = [", "not valid TOML"),
+    ("cut_card_from_end = 10", "at least 11"),
+    ("cut_card_from_end = 4\ncoups_after_cut_card = 0", "greater than or equal to 6"),
 ])
 def test_malformed_files_give_one_clear_line(tmp_path: Path, text: str, needle: str) -> None:
     with pytest.raises(RulesError, match=needle) as info:

@@ -19,13 +19,13 @@ import pytest
 from cardroom.analysis import baccarat_kernel as kernel
 from cardroom.analysis.baccarat_sim import (
     kernel_deal,
-    kernel_tables,
     reference_deal,
     simulate,
 )
 from cardroom.cards import Card, Rank, Suit, parse_cards
 from cardroom.errors import RulesError
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.houserules import build_rules
 from cardroom.shoe import BurnMode, SeededRandom, fisher_yates
 from tests.conftest import FIXTURES
 
@@ -197,5 +197,7 @@ def test_simulation_deals_whole_shoes_to_the_cut_card() -> None:
 
 def test_rules_under_which_the_shoe_can_run_out_are_refused() -> None:
     """A cut card 6 cards from the end with a coup after it can leave too few cards."""
-    with pytest.raises(RulesError, match="can run out"):
-        kernel_tables(BaccaratRules(cut_card_from_end=6))
+    with pytest.raises(RulesError, match="at least 11"):
+        build_rules(BaccaratRules, {"cut_card_from_end": 6})
+    with pytest.raises(RulesError, match="after the burn"):
+        build_rules(BaccaratRules, {"decks": 1, "jackpot": False, "cut_card_from_end": 45})

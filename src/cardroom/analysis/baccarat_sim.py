@@ -33,7 +33,6 @@ from cardroom.analysis.parallel import (
     run_chunks,
 )
 from cardroom.cards import Card
-from cardroom.errors import RulesError
 from cardroom.games.baccarat.coup import CoupResult, Winner, card_value, play_coup
 from cardroom.games.baccarat.paytables import nine_pay_table
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -74,7 +73,8 @@ class KernelTables:
 
 
 def kernel_tables(rules: BaccaratRules, tableau: Tableau | None = None) -> KernelTables:
-    """Build the kernel's arrays from the rules; refuse rules under which a shoe can run out."""
+    """Build the kernel's arrays from the rules (whose validation guarantees that a shoe never
+    runs out: the cut card lies after the burn and leaves room for the coups after it)."""
     tab = tableau or standard_tableau()
     cards = [Card.from_code(code) for code in range(52)]
     burn = rules.burn_rule
@@ -82,15 +82,6 @@ def kernel_tables(rules: BaccaratRules, tableau: Tableau | None = None) -> Kerne
     burn_first = burn.mode is not BurnMode.NONE
     spec = rules.shoe_spec
     cut_index = spec.size - rules.cut_card_from_end
-    most_burned = int(burn_after.max()) + 1 if burn_first else 0
-    if cut_index <= most_burned:
-        raise RulesError(f"cut_card_from_end={rules.cut_card_from_end}: the cut card must lie "
-                         f"after the burn ({most_burned} cards) in a {spec.size}-card shoe")
-    needed = kernel.MAX_COUP_CARDS - 1 + kernel.MAX_COUP_CARDS * rules.coups_after_cut_card
-    if rules.cut_card_from_end < needed:
-        raise RulesError(
-            f"cut_card_from_end={rules.cut_card_from_end}: with {rules.coups_after_cut_card} "
-            f"coup(s) after the cut card the shoe can run out; it needs at least {needed}")
     return KernelTables(
         base_shoe=np.array([c.code for c in spec.cards()], dtype=np.int64),
         cut_index=cut_index,

@@ -15,6 +15,9 @@ JACKPOT_DECKS = 8
 """Super-9: "Eight standard 52 card decks of cards are used if using the progressive jackpot"."""
 
 
+MAX_COUP_CARDS = 6
+
+
 class BaccaratRules(HouseRules):
     decks: int = Field(8, ge=1, le=8)
     commission: Rate = Fraction(1, 20)
@@ -61,8 +64,19 @@ class BaccaratRules(HouseRules):
             )
         if (self.jackpot_contribution * 100).denominator != 1:
             raise ValueError("jackpot_contribution must be a whole number of cents per $1")
+        needed = MAX_COUP_CARDS - 1 + MAX_COUP_CARDS * self.coups_after_cut_card
+        if self.cut_card_from_end < needed:
+            raise ValueError(
+                f"cut_card_from_end must be at least {needed} so that the coup in progress and "
+                f"{self.coups_after_cut_card} more can always be dealt before the shoe runs out")
         if self.burn is BurnMode.FIXED and self.burn_count < 1:
             raise ValueError("a fixed burn needs burn_count of at least 1")
+        most_burned = {BurnMode.NONE: 0, BurnMode.FIXED: self.burn_count,
+                       BurnMode.FIRST_CARD_VALUE: 11}[self.burn]
+        if self.shoe_spec.size - self.cut_card_from_end <= most_burned:
+            raise ValueError(f"cut_card_from_end={self.cut_card_from_end}: the cut card must lie "
+                             f"after the burn ({most_burned} cards) in a "
+                             f"{self.shoe_spec.size}-card shoe")
         return self
 
     @property
