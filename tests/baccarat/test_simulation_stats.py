@@ -14,7 +14,8 @@ import pytest
 
 from cardroom.analysis import baccarat_kernel as kernel
 from cardroom.analysis.baccarat import analyze
-from cardroom.analysis.baccarat_sim import Z95, class_values, estimates, simulate
+from cardroom.analysis.baccarat_sim import class_values, estimates, simulate
+from cardroom.analysis.estimate import Z95
 from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom.analysis import baccarat_kernel as kernel
+from cardroom.analysis.estimate import Estimate
 from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,
@@ -46,7 +47,6 @@ from cardroom.games.baccarat.wagers import (
 from cardroom.shoe import BurnMode, Shoe
 
 IntArray = npt.NDArray[np.int64]
-Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
 MAX_HANDS = 10**13
 WAGER_NAMES = ("player", "banker", "tie", "player_9", "banker_9", "progressive")
@@ -113,30 +113,6 @@ def merge_chunks(a: ChunkResult, b: ChunkResult) -> ChunkResult:
 
 
 # --- from counts to wagers -----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Estimate:
-    """One wager's observed house edge per unit staked, its 95% CI, and the exact value."""
-
-    name: str
-    house_edge: Fraction
-    std_error: float
-    exact: Fraction | None = None
-
-    @property
-    def ci_low(self) -> float:
-        return float(self.house_edge) - Z95 * self.std_error
-
-    @property
-    def ci_high(self) -> float:
-        return float(self.house_edge) + Z95 * self.std_error
-
-    @property
-    def exact_within_ci(self) -> bool | None:
-        if self.exact is None:
-            return None
-        return self.ci_low <= float(self.exact) <= self.ci_high
-
 
 def class_values(rules: BaccaratRules) -> dict[str, dict[tuple[int, int, int, int], Fraction]]:
     """Per wager, the per-unit result of each coup class (winner, P nine, B nine, award).

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom.analysis import super_pan_9_kernel as kernel
+from cardroom.analysis.estimate import Estimate
 from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,
@@ -31,7 +32,6 @@ from cardroom.games.super_pan_9.engine import SuperPan9Table
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.shoe import Shoe
 
-Z95 = 1.959963984540054
 MAX_HANDS = 10**13
 STRATEGIES = ("optimal", "dealer-rule")
 IntArray = npt.NDArray[np.int64]
@@ -86,28 +86,6 @@ def merge_chunks(a: ChunkResult, b: ChunkResult) -> ChunkResult:
     return a[0] + b[0], a[1] + b[1]
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A wager's observed house edge per unit wagered, its 95% CI, and the exact value."""
-
-    name: str
-    house_edge: float
-    half_width: float
-    exact: Fraction
-
-    @property
-    def ci_low(self) -> float:
-        return self.house_edge - self.half_width
-
-    @property
-    def ci_high(self) -> float:
-        return self.house_edge + self.half_width
-
-    @property
-    def exact_within_ci(self) -> bool:
-        return self.ci_low <= float(self.exact) <= self.ci_high
-
-
 def _estimate(name: str, hist: IntArray, seats: int, per_round: dict[tuple[int, int], Fraction],
               exact: Fraction) -> Estimate:
     """Rounds are the sampling unit (seats share a dealer hand): mean and variance of the round
@@ -121,8 +99,7 @@ def _estimate(name: str, hist: IntArray, seats: int, per_round: dict[tuple[int, 
         square += k * x * x
     mean = total / n
     var = (square / n - mean * mean) * Fraction(n, max(n - 1, 1))
-    half = Z95 * math.sqrt(float(var) / n) / seats
-    return Estimate(name, -float(mean) / seats, half, exact)
+    return Estimate(name, -float(mean) / seats, math.sqrt(float(var) / n) / seats, exact)
 
 
 @dataclass(frozen=True)
@@ -143,6 +120,7 @@ class SimulationReport:
 
     def to_json(self) -> dict[str, Any]:
         def entry(e: Estimate) -> dict[str, Any]:
+            assert e.exact is not None
             return {"name": e.name, "house_edge": e.house_edge, "ci95": [e.ci_low, e.ci_high],
                     "exact": float(e.exact),
                     "exact_fraction": f"{e.exact.numerator}/{e.exact.denominator}",

@@ -70,7 +70,7 @@ def simulate_baccarat(
     if as_json:
         wagers: list[dict[str, Any]] = []
         for w in report.wagers:
-            assert w.exact is not None
+            assert w.exact is not None and isinstance(w.house_edge, Fraction)
             wagers.append({
                 "name": w.name,
                 "house_edge": float(w.house_edge),

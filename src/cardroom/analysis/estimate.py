@@ -1,0 +1,38 @@
+"""A Monte Carlo figure with its 95% confidence interval, beside the exact value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """An observed house edge (exact where the simulation's counts allow, else a float), its
+    standard error, and the exact value it should agree with."""
+
+    name: str
+    house_edge: Fraction | float
+    std_error: float
+    exact: Fraction | None = None
+
+    @property
+    def half_width(self) -> float:
+        return Z95 * self.std_error
+
+    @property
+    def ci_low(self) -> float:
+        return float(self.house_edge) - self.half_width
+
+    @property
+    def ci_high(self) -> float:
+        return float(self.house_edge) + self.half_width
+
+    @property
+    def exact_within_ci(self) -> bool | None:
+        if self.exact is None:
+            return None
+        return self.ci_low <= float(self.exact) <= self.ci_high
