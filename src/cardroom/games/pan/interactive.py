@@ -153,4 +153,3 @@ def play_session(rules: PanRules, bots: int, seed: int | None, console: Console,
         if any(c <= 0 for c in chips) or ask("another hand? (y/n)").strip().lower() != "y":
             return histories
         dealer = next_dealer(n, hand.winner, dealer)
-

@@ -19,7 +19,7 @@ from .bots import Bot, RandomBot, SoundBot
 from .cards import pan_pack
 from .engine import PanHand, Phase, SeatSpec
 from .events import ConditionMade
-from .melds import conditions_of, fits
+from .melds import conditions_of
 from .rules import PanRules
 
 MAX_STEPS = 5000
@@ -54,10 +54,7 @@ def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand
         if top is None or top is last_top:
             continue
         last_top = top
-        strict = hand.rules.strict_set_additions
-        if hand.phase is Phase.PLAYING and any(
-                m.kind is not None and fits(m.cards, m.kind, top.card, strict)
-                for m in hand.seats[top.seat].melds):
+        if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
             for other in hand.in_players():
                 if other != seat:
                     bots[other].react(hand, other)
@@ -115,7 +112,6 @@ def simulate(hands: int, players: int, seed: int, kinds: Sequence[str] | None = 
         report.endings[hand.end_reason or "?"] += 1
         for ev in hand.events:
             if isinstance(ev, ConditionMade):
-                report.turns += 0
                 m = hand.seats[ev.seat].melds
                 if ev.meld < len(m) and m[ev.meld].kind is not None:
                     kind = m[ev.meld].kind

@@ -1,0 +1,201 @@
+"""The hand's state and bookkeeping: the tops and the deal, seats in order of play, chip moves,
+and the `action` decorator that records every top-level action for the hand history."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cardroom.cards import Card
+
+from . import errors as R
+from .errors import PanRuleError
+from .events import ChipsMoved, Dealt, Event, ToppedUp
+from .rules import HAND_SIZE, MAX_SEATS, MIN_SEATS, PanRules
+from .state import DiscardEntry, Phase, SeatSpec, SeatState, Status, check
+
+
+def _jsonable(v: object) -> Any:
+    if isinstance(v, Card):
+        return str(v)
+    if isinstance(v, tuple | list):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    return v
+
+
+F = Callable[..., list[Event]]
+
+
+def action(fn: F) -> F:
+    """Record a successful top-level action (name and arguments) in `actions`: the replay
+    input of the hand history."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(self: HandBase, *args: Any, **kwargs: Any) -> list[Event]:
+        self._depth += 1
+        try:
+            out = fn(self, *args, **kwargs)
+        finally:
+            self._depth -= 1
+        if self.record and self._depth == 0:
+            bound = sig.bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            entry = {"type": fn.__name__}
+            entry.update({k: _jsonable(v) for k, v in bound.arguments.items() if k != "self"})
+            self.actions.append(entry)
+        return out
+
+    return wrapper
+
+
+class HandBase:
+    """The state of one hand and the helpers every rule module uses."""
+
+    def __init__(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
+                 pack: Sequence[Card], deal_counts: Sequence[int] | None = None,
+                 carried_tops: tuple[int, int] = (0, 0), record: bool = True) -> None:
+        n = len(seats)
+        if not (MIN_SEATS <= n <= MAX_SEATS):
+            raise PanRuleError(
+                R.ROTATION,
+                f"a Pan table seats {MIN_SEATS} to {MAX_SEATS} players, not {n}")
+        if not (0 <= dealer < n):
+            raise PanRuleError(R.ROTATION, f"no seat {dealer} to deal")
+        for i, spec in enumerate(seats):
+            if not (spec.chips >= 1):
+                raise PanRuleError(
+                    R.PAYS_5,
+                    f"seat {i} has no chips: a player may not play for the tops when out of chips")
+            check(not spec.doubles or rules.allow_double_condition, R.DOUBLES,
+                  "this room plays straight condition: no doubles players")
+        counts = list(deal_counts) if deal_counts is not None else [HAND_SIZE] * n
+        check(len(counts) == n and all(0 <= c <= 20 for c in counts), R.ROTATION,
+              "deal counts must give each seat 0 to 20 cards")
+        check(sum(counts) < len(pack), R.ROTATION, "the pack is too small for this deal")
+        self.rules = rules
+        self.record = record  # False: no action log (simulation); events are always kept
+        self.pack = tuple(pack)
+        self.deal_counts = tuple(deal_counts) if deal_counts is not None else None
+        self.carried_tops = carried_tops
+        self.specs = tuple(seats)
+        self.n = n
+        self.dealer = dealer
+        self.first_hand = (dealer + 1) % n
+        self.seats = [SeatState(s.name, s.chips, s.doubles, start_chips=s.chips) for s in seats]
+        self.events: list[Event] = []
+        self.actions: list[dict[str, Any]] = []
+        self._depth = 0
+        self.tops_single = carried_tops[0]
+        self.tops_double = carried_tops[1]
+        self.double_contrib: Counter[int] = Counter()
+        self.single_contrib: Counter[int] = Counter()
+        self.phase = Phase.DECLARING
+        self.order = [(self.first_hand + i) % n for i in range(n)]
+        self.next_declarer = 0
+        self.current: int | None = None
+        self.drawn: Card | None = None
+        self.drawn_kind: str | None = None
+        self.turn_started = False
+        self.turn_actions = 0
+        self.option_resolved = False
+        self.first_draw_done = False
+        self.discards: list[DiscardEntry] = []
+        self._live: list[DiscardEntry] = []  # discards that may still be forced back
+        self.floor: list[Card] = []
+        self.forced_discard: int | None = None
+        self.false_out: int | None = None
+        self.split_offer: int | None = None
+        self.face_up = False
+        self.winner: int | None = None
+        self.end_reason: str | None = None
+        self.tops_carry: tuple[int, int] = (0, 0)
+        self.last_discarder: int | None = None
+        # tops (Tops and declarations; double condition antes kept apart)
+        for i, s in enumerate(self.seats):
+            double = 1 if s.doubles and s.chips >= 2 else 0
+            s.chips -= 1 + double
+            self.tops_single += 1
+            self.single_contrib[i] += 1
+            self.tops_double += double
+            self.double_contrib[i] += double
+            self._log(ToppedUp(i, 1, double))
+        # the deal: to the right from the first hand, two rounds of five
+        cards = list(pack)
+        pos = 0
+        for rnd in range(2):
+            for i in self.order:
+                k = min(5, counts[i]) if rnd == 0 else counts[i] - min(5, counts[i])
+                self.seats[i].hand.extend(cards[pos:pos + k])
+                pos += k
+        self.stock = cards[pos:][::-1]  # the top of the stock is the end of the list
+        self._log(Dealt(dealer, self.first_hand, tuple(counts)))
+
+    # ----- small helpers ------------------------------------------------------------------
+
+    def _log(self, ev: Event) -> None:
+        self.events.append(ev)
+
+    def _seat(self, seat: int) -> SeatState:
+        if not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise PanRuleError(R.ROTATION, f"no seat {seat}")
+        return self.seats[seat]
+
+    def _open(self) -> None:
+        check(self.phase is not Phase.COMPLETE, R.PAN_1,
+              "the hand is out of play: no decision can be made on it")
+
+    def in_players(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.status is Status.IN]
+
+    def liable(self, collector: int) -> list[int]:
+        """Who pays a condition: every other player still in, and self-fouled players
+        (house foul rule 2: they pay all collections for the rest of the hand)."""
+        return [i for i, s in enumerate(self.seats) if i != collector
+                and s.status in (Status.IN, Status.SELF_FOULED)]
+
+    @property
+    def head_up(self) -> bool:
+        return len(self.in_players()) == 2
+
+    def next_in(self, seat: int) -> int | None:
+        for k in range(1, self.n + 1):
+            j = (seat + k) % self.n
+            if self.seats[j].status is Status.IN:
+                return j
+        return None
+
+
+    def _move(self, payer: int | None, payee: int | None, chips: int, reason: str) -> int:
+        if chips <= 0:
+            return 0
+        if payer is not None:
+            self.seats[payer].chips -= chips
+        if payee is not None:
+            self.seats[payee].chips += chips
+        self._log(ChipsMoved(payer, payee, chips, reason))
+        return chips
+
+    def multiplier(self, collector: int, payer: int) -> int:
+        """Double condition: doubles pay doubles double; a doubles player down to one chip
+        collects single until built back up; no condition bigger than double."""
+        c, p = self.seats[collector], self.seats[payer]
+        return 2 if c.doubles and p.doubles and c.chips >= 2 else 1
+
+    # ----- generic ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _can(fn: Callable[..., None], *args: Any) -> bool:
+        try:
+            fn(*args)
+        except PanRuleError:
+            return False
+        return True
+
+    def chips_delta(self) -> list[int]:
+        return [s.chips - s.start_chips for s in self.seats]

@@ -1,0 +1,86 @@
+"""Wrong card counts found before the player's first action (house foul rule 8)."""
+
+from __future__ import annotations
+
+from . import errors as R
+from .base import action
+from .declarations import DeclarationsMixin
+from .errors import PanRuleError
+from .events import ChipsMoved, CountCorrected, Event
+from .rules import HAND_SIZE
+from .state import Phase, Status, check
+
+
+class CountsMixin(DeclarationsMixin):
+    """House foul rule 8: correcting a wrong count before the first action."""
+
+    # ----- wrong card counts (house foul rule 8) ----------------------------------------------
+
+    def verify_correct_count(self, seat: int, pick: int | None = None) -> None:
+        self._open()
+        s = self._seat(seat)
+        if s.status not in (Status.IN, Status.PASSED):
+            raise PanRuleError(R.FOUL_8, f"seat {seat} is not in the hand")
+        check(not s.touched_deck, R.FOUL_8,
+              "the player has touched the deck: a wrong count is now a foul (rule 3A)")
+        k = s.card_count
+        if not (k != HAND_SIZE):
+            raise PanRuleError(R.FOUL_8, f"seat {seat} holds ten cards")
+        if k == HAND_SIZE + 1:
+            check(pick is not None and 0 <= pick < len(s.hand), R.FOUL_8,
+                  "the dealer removes one card at random: give its position in the hand")
+        if k == HAND_SIZE - 1:
+            check(bool(self.stock), R.FOUL_8, "no card left to add")
+
+    def can_correct_count(self, seat: int, pick: int | None = None) -> bool:
+        return self._can(self.verify_correct_count, seat, pick)
+
+    @action
+    def correct_count(self, seat: int, pick: int | None = None) -> list[Event]:
+        """8A: eight or fewer / twelve or more: dead hand, ante returned. 8B: nine: one card
+        added from the top (from the middle when the cards dealt out total correctly), no
+        change of declaration. 8C: eleven: the dealer removes one at random (`pick`, chosen by
+        the house's random source), and the player may change his declaration."""
+        self.verify_correct_count(seat, pick)
+        mark = len(self.events)
+        s = self.seats[seat]
+        k = s.card_count
+        if k <= HAND_SIZE - 2 or k >= HAND_SIZE + 2:
+            s.status = Status.DEAD
+            self.stock[:0] = s.hand[::-1]
+            s.hand = []
+            back = self.single_contrib[seat]
+            self.tops_single -= back
+            self.single_contrib[seat] = 0
+            dback = self.double_contrib[seat]
+            self.tops_double -= dback
+            self.double_contrib[seat] = 0
+            s.chips += back + dback
+            self._log(ChipsMoved(None, seat, back + dback, "dead hand: ante returned"))
+            self._log(CountCorrected(seat, k, "dead hand", None))
+            if self.phase is Phase.DECLARING:
+                if self.order[self.next_declarer] == seat:
+                    self.next_declarer += 1
+                self._after_declaration()
+            elif self.current == seat:
+                self.current = self.next_in(seat)
+            if self.phase is not Phase.COMPLETE and len(self.in_players()) == 1:
+                self._award_tops_alone(self.in_players()[0], "every other hand is dead")
+        elif k == HAND_SIZE - 1:
+            dealt = sum(x.card_count for x in self.seats)
+            if dealt == HAND_SIZE * self.n and len(self.stock) > 2:
+                card = self.stock.pop(len(self.stock) // 2)
+                where = "added from the middle of the deck"
+            else:
+                card = self.stock.pop()
+                where = "added from the top of the deck"
+            s.hand.append(card)
+            s.locked_declaration = True
+            self._log(CountCorrected(seat, k, where, card))
+        else:
+            assert pick is not None
+            card = s.hand.pop(pick)
+            self.stock.insert(0, card)
+            s.late_change_allowed = True
+            self._log(CountCorrected(seat, k, "one card removed at random", card))
+        return self.events[mark:]

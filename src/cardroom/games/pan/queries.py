@@ -1,0 +1,110 @@
+"""What players may ask: spread values, the option card, the uses of a card, out cards, and
+the snapshot each viewer may see (hidden cards stay hidden)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardroom.cards import Card
+
+from .base import HandBase
+from .cards import ORDER
+from .melds import addition_units, fits, is_valid_on_board, meld_value, triple_ok
+from .rules import HAND_SIZE
+from .state import DiscardEntry, Status
+
+
+class QueriesMixin(HandBase):
+    """Read-only questions about the hand; none changes it."""
+
+    # ----- queries used by the bots and the interfaces ---------------------------------------
+
+    def spread_value(self, seat: int) -> int:
+        """House pays rule 4: the value of a player's spreads (units), as they lie."""
+        return sum(meld_value(m.cards, m.kind, self.rules)
+                   for m in self.seats[seat].melds if m.kind is not None)
+
+    def option_card(self) -> DiscardEntry | None:
+        """The previous player's unused stock card (the top of the discards), if any."""
+        if not self.discards or self.current is None:
+            return None
+        top = self.discards[-1]
+        if not top.from_stock or top.seat != self.last_discarder:
+            return None
+        return top
+
+    def fitting_melds(self, seat: int, card: Card) -> list[int]:
+        """The seat's valid melds that `card` may be added to."""
+        strict = self.rules.strict_set_additions
+        return [i for i, m in enumerate(self.seats[seat].melds)
+                if m.kind is not None and fits(m.cards, m.kind, card, strict)]
+
+    def card_uses(self, seat: int, card: Card) -> list[tuple[Any, ...]]:
+        """Ways `seat` can meld `card` at once: ("lay_off", meld), ("meld", hand cards),
+        ("borrow", meld, borrowed cards, hand cards)."""
+        s = self.seats[seat]
+        strict = self.rules.strict_set_additions
+        uses: list[tuple[Any, ...]] = [("lay_off", mi) for mi in self.fitting_melds(seat, card)]
+        hand = s.hand
+        o = ORDER[card.rank]
+        near = [x for x in hand if x.rank == card.rank
+                or (x.suit == card.suit and abs(ORDER[x.rank] - o) <= 2)]
+        for a in range(len(near)):
+            for b in range(a + 1, len(near)):
+                x, y = near[a], near[b]
+                if triple_ok(card, x, y):
+                    uses.append(("meld", (x, y)))
+        for mi, m in enumerate(s.melds):
+            if m.kind is None or len(m.cards) < 4:
+                continue
+            for bc in set(m.cards):
+                if bc.rank != card.rank and (bc.suit != card.suit
+                                             or abs(ORDER[bc.rank] - o) > 2):
+                    continue
+                rest = list(m.cards)
+                rest.remove(bc)
+                if not is_valid_on_board(rest, m.kind, strict):
+                    continue
+                for x in set(near):
+                    if triple_ok(card, bc, x):
+                        uses.append(("borrow", mi, (bc,), (x,)))
+        return uses
+
+    def goes_out_with(self, seat: int, card: Card) -> bool:
+        """Would laying `card` off put `seat` out (ten cards spread, none in hand)?"""
+        s = self.seats[seat]
+        return (s.status is Status.IN and not s.hand and s.melded_count == HAND_SIZE
+                and any(u[0] == "lay_off" for u in self.card_uses(seat, card)))
+
+    def out_value(self, seat: int, card: Card) -> int:
+        """Chips per player for going out with `card`: outs plus what the card's lay-off pays."""
+        melds = self.seats[seat].melds
+        best = 0
+        for mi in self.fitting_melds(seat, card):
+            m = melds[mi]
+            assert m.kind is not None
+            best = max(best, addition_units(m.cards, (*m.cards, card), m.kind, self.rules))
+        return self.rules.outs_chips + best
+
+    def snapshot(self, viewer: int | None) -> dict[str, Any]:
+        """What `viewer` may see: his own hand, everyone's melds, the exposed drawn card, the
+        top discard and counts; other hands only when played face up (foul rule 5B)."""
+        seats = []
+        for i, s in enumerate(self.seats):
+            show = i == viewer or (self.face_up and s.status is Status.IN)
+            seats.append({
+                "seat": i, "name": s.name, "chips": s.chips, "doubles": s.doubles,
+                "status": s.status.value, "declared": s.declared,
+                "hand": [str(c) for c in s.hand] if show else None,
+                "hand_count": len(s.hand),
+                "melds": [[str(c) for c in m.cards] for m in s.melds],
+                "spread_value": self.spread_value(i),
+            })
+        return {
+            "phase": self.phase.value, "current": self.current, "dealer": self.dealer,
+            "first_hand": self.first_hand,
+            "drawn": str(self.drawn) if self.drawn else None,
+            "top_discard": str(self.discards[-1].card) if self.discards else None,
+            "stock": len(self.stock), "tops": self.tops_single, "double_tops": self.tops_double,
+            "seats": seats,
+        }

@@ -1,0 +1,262 @@
+"""The turn: draw or take, calling collections, exactly one discard, going out, and the stock
+running out (reference: a turn, 1, 4, 5; house rules 11, 17; house pays rule 1)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from cardroom.cards import Card
+
+from . import errors as R
+from .base import action
+from .ending import EndingMixin
+from .errors import PanRuleError
+from .events import Discarded, Drew, Event, StockReshuffled, Took
+from .rules import HAND_SIZE
+from .state import Cause, DiscardEntry, Phase, SeatState, Status, check
+
+
+class TurnMixin(EndingMixin):
+    """Drawing, taking, calling collections, discarding, going out, the stock running out."""
+
+    # ----- the turn: drawing (A turn, 1) --------------------------------------------------
+
+    def _verify_turn(self, seat: int) -> SeatState:
+        self._open()
+        s = self._seat(seat)
+        if self.phase is not Phase.PLAYING:
+            raise PanRuleError(R.TURN_1, f"no turn now: the hand is {self.phase}")
+        if not (self.forced_discard is None or self.forced_discard == seat):
+            raise PanRuleError(
+                R.RULE_13,
+                f"seat {self.forced_discard} must first discard after a forced card")
+        if not (self.current == seat or self.forced_discard == seat):
+            raise PanRuleError(R.TURN_1, f"it is seat {self.current}'s turn, not seat {seat}'s")
+        if s.status is not Status.IN:
+            raise PanRuleError(R.TURN_1, f"seat {seat} is not in the hand")
+        return s
+
+    def verify_draw(self, seat: int) -> None:
+        self._verify_turn(seat)
+        check(self.forced_discard is None, R.RULE_13, "a forced discard comes first")
+        check(not self.turn_started, R.TURN_1, "one draw a turn")
+        check(self.false_out is None, R.FOUL_3, "a false declaration of going out is pending")
+        check(bool(self.stock), R.STOCK_OUT, "the stock is out: reshuffle the discards first")
+
+    def can_draw(self, seat: int) -> bool:
+        return self._can(self.verify_draw, seat)
+
+    @action
+    def draw(self, seat: int) -> list[Event]:
+        """Draw the top of the stock; it is turned face up for everyone (house rule 10)."""
+        self.verify_draw(seat)
+        mark = len(self.events)
+        card = self.stock.pop()
+        self._start_turn(seat, card, "stock")
+        self._log(Drew(seat, card))
+        return self.events[mark:]
+
+    def _start_turn(self, seat: int, card: Card, kind: str) -> None:
+        s = self.seats[seat]
+        self.drawn = card
+        self.drawn_kind = kind
+        self.turn_started = True
+        self.turn_actions = 0
+        self.option_resolved = kind != "stock"
+        self.first_draw_done = True
+        self.split_offer = None
+        s.late_change_allowed = False
+        if s.card_count != HAND_SIZE and Cause.WRONG_COUNT not in s.causes:
+            s.causes.append(Cause.WRONG_COUNT)
+        if any(not m.valid for m in s.melds) and Cause.INVALID_MELD not in s.causes:
+            s.causes.append(Cause.INVALID_MELD)
+        s.touched_deck = True
+        if self._live:
+            live = []
+            for d in self._live:
+                if d.seat == seat:
+                    d.touched = True
+                elif d.from_stock:
+                    d.drawers.add(seat)  # never the discarder himself
+                if not d.touched or (d.from_stock and len(d.drawers) < 2):
+                    live.append(d)
+            self._live = live
+
+    def verify_take(self, seat: int) -> None:
+        self._verify_turn(seat)
+        check(self.forced_discard is None, R.RULE_13, "a forced discard comes first")
+        check(not self.turn_started, R.TURN_1, "one draw a turn")
+        check(self.false_out is None, R.FOUL_3, "a false declaration of going out is pending")
+        top = self.option_card()
+        check(top is not None, R.TURN_1,
+              "only the previous player's unused stock card may be taken; a card discarded "
+              "from the hand is dead")
+        assert top is not None
+        if not (bool(self.card_uses(seat, top.card))):
+            raise PanRuleError(
+                R.TURN_1,
+                f"{top.card} cannot be melded at once, so it may not be taken")
+
+    def can_take(self, seat: int) -> bool:
+        return self._can(self.verify_take, seat)
+
+    @action
+    def take(self, seat: int) -> list[Event]:
+        """Take the previous player's unused stock card, only to meld it at once."""
+        self.verify_take(seat)
+        mark = len(self.events)
+        entry = self.discards.pop()
+        self._drop_live(entry)
+        self._start_turn(seat, entry.card, "taken")
+        self._log(Took(seat, entry.card))
+        return self.events[mark:]
+
+    # ----- discarding and going out (A turn, 4-5; house rules 11, 17) ----------------------
+
+    # ----- calling collections (Conditions; house pays rules 1 and 5) ---------------------
+
+    def verify_collect(self, seat: int) -> None:
+        self._open()
+        s = self._seat(seat)
+        if s.status is not Status.IN:
+            raise PanRuleError(R.PAYS_1, f"seat {seat} is not in the hand")
+        check(bool(s.pending), R.PAYS_1, "nothing to collect: no condition laid down")
+
+    def can_collect(self, seat: int) -> bool:
+        return self._can(self.verify_collect, seat)
+
+    @action
+    def collect(self, seat: int) -> list[Event]:
+        """Call for pay: from every player still in, commensurate with the chips the collector
+        has on the table (table stakes); any shortfall is owed and may be asked for again each
+        time the collector's hand is hit."""
+        self.verify_collect(seat)
+        mark = len(self.events)
+        self._collect(seat)
+        self._after_status_change()
+        return self.events[mark:]
+
+    def verify_discard(self, seat: int, card: Card) -> None:
+        s = self._verify_turn(seat)
+        if self.forced_discard == seat:
+            if card not in s.hand:
+                raise PanRuleError(R.RULE_13, f"seat {seat} does not hold {card}")
+            return
+        check(self.turn_started, R.TURN_4, "draw first")
+        check(self.false_out is None or self.false_out == seat, R.FOUL_3,
+              "a false declaration of going out is pending")
+        if self.drawn is not None:
+            if not (card == self.drawn):
+                raise PanRuleError(
+                    R.TURN_2,
+                    f"a drawn card never goes into the hand: discard {self.drawn} or meld it")
+            check(self.drawn_kind == "stock", R.TURN_1,
+                  "a card taken from the previous player must be melded at once")
+            nxt = self.next_in(seat)
+            if nxt is not None and nxt != seat and self.goes_out_with(nxt, card) \
+                    and self.card_uses(seat, card):
+                raise PanRuleError(
+                    R.RULE_17,
+                    f"{card} would put seat {nxt} (ten cards spread) out and can be used here")
+        else:
+            if card not in s.hand:
+                raise PanRuleError(R.TURN_4, f"seat {seat} does not hold {card}")
+
+    def can_discard(self, seat: int, card: Card) -> bool:
+        return self._can(self.verify_discard, seat, card)
+
+    @action
+    def discard(self, seat: int, card: Card) -> list[Event]:
+        """Exactly one discard ends the turn; uncalled collections are lost."""
+        self.verify_discard(seat, card)
+        mark = len(self.events)
+        s = self.seats[seat]
+        if self.forced_discard == seat:
+            s.hand.remove(card)
+            self._lose_pending(seat)
+            self._add_discard(DiscardEntry(card, seat, False))
+            self._log(Discarded(seat, card, False))
+            self.forced_discard = None
+            return self.events[mark:]
+        from_stock = self.drawn is not None
+        if from_stock:
+            self.drawn = None
+        else:
+            s.hand.remove(card)
+        self._lose_pending(seat)
+        self._add_discard(DiscardEntry(card, seat, from_stock))
+        self._log(Discarded(seat, card, from_stock))
+        if self.false_out == seat:
+            self.false_out = None
+            for x in self.seats:
+                x.threw_in = False
+        self._end_turn(seat)
+        return self.events[mark:]
+
+    def _add_discard(self, entry: DiscardEntry) -> None:
+        self.discards.append(entry)
+        self._live.append(entry)
+
+    def _drop_live(self, entry: DiscardEntry) -> None:
+        self._live = [d for d in self._live if d is not entry]
+
+    def _end_turn(self, seat: int) -> None:
+        self.last_discarder = seat
+        self.turn_started = False
+        self.drawn = None
+        self.drawn_kind = None
+        if self.phase is Phase.PLAYING:
+            self.current = self.next_in(seat)
+
+    def verify_go_out(self, seat: int) -> None:
+        s = self._verify_turn(seat)
+        check(self.current == seat and self.turn_started, R.TURN_5, "go out in one's own turn")
+        check(self.drawn is None and not s.hand, R.TURN_5,
+              "going out takes all ten cards and the drawn card melded")
+        check(s.melded_count == HAND_SIZE + 1, R.TURN_5,
+              "going out takes eleven melded cards")
+        check(all(m.valid for m in s.melds), R.TURN_5, "every meld must be valid")
+
+    def can_go_out(self, seat: int) -> bool:
+        return self._can(self.verify_go_out, seat)
+
+    @action
+    def go_out(self, seat: int) -> list[Event]:
+        """Going out: no discard; the tops and the outs (pending pays are called with them)."""
+        self.verify_go_out(seat)
+        mark = len(self.events)
+        self._finish(seat, "went out")
+        return self.events[mark:]
+
+    # ----- the stock runs out ----------------------------------------------------------------
+
+    def verify_reshuffle_stock(self, order: Sequence[Card]) -> None:
+        self._open()
+        check(not self.stock, R.STOCK_OUT, "the stock is not out")
+        pile = [d.card for d in self.discards[:-1]]
+        check(Counter(order) == Counter(pile), R.STOCK_OUT,
+              "the new stock must be the discards except the top card, shuffled")
+
+    def can_reshuffle_stock(self, order: Sequence[Card]) -> bool:
+        return self._can(self.verify_reshuffle_stock, order)
+
+    @action
+    def reshuffle_stock(self, order: Sequence[Card]) -> list[Event]:
+        """The discard pile except its top card, shuffled (`order`, top first) is the new
+        stock; if that leaves no stock the hand is void and every top is returned."""
+        self.verify_reshuffle_stock(order)
+        mark = len(self.events)
+        if not order:
+            for i, c in self.single_contrib.items():
+                self._move(None, i, c, "void hand: top returned")
+            for i, c in self.double_contrib.items():
+                self._move(None, i, c, "void hand: double top returned")
+            self.tops_single = self.tops_double = 0
+            self._end(None, "void: the stock ran out", None)
+            return self.events[mark:]
+        self.discards = self.discards[-1:]
+        self._live = [d for d in self._live if d is self.discards[-1]]
+        self.stock = list(order)[::-1]
+        self._log(StockReshuffled(len(order)))
+        return self.events[mark:]
