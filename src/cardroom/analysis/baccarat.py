@@ -97,12 +97,6 @@ def _suited_ways(values: Iterable[int], forced: dict[int, dict[int, int]], per_s
     return ways
 
 
-def _force(hand: tuple[int, ...], suit: int, into: dict[int, dict[int, int]]) -> None:
-    for v in hand:
-        into.setdefault(v, {}).setdefault(suit, 0)
-        into[v][suit] += 1
-
-
 def count_coups(decks: int, tableau: Tableau | None = None) -> CoupCounts:
     """Enumerate every coup of a `decks`-deck shoe exactly."""
     return count_coups_of([4 * decks] + [decks] * 9, decks, tableau)
@@ -111,104 +105,108 @@ def count_coups(decks: int, tableau: Tableau | None = None) -> CoupCounts:
 def count_coups_of(per_suit: list[int], decks: int = 0,
                    tableau: Tableau | None = None) -> CoupCounts:
     """Enumerate every coup of a shoe with `per_suit[v]` cards of value v in each suit."""
-    tab = tableau or standard_tableau()
-    remaining = [4 * k for k in per_suit]
-    n = sum(remaining)
-    out = CoupCounts(decks=decks, total=falling(n, 6))
-    used = [0] * 10
-    p_draw = [tab.player_draws(t) for t in range(10)]
-    natural = [tab.is_natural(t) for t in range(10)]
+    return _CoupEnumerator(per_suit, decks, tableau or standard_tableau()).run()
 
-    def leaf(player: tuple[int, ...], banker: tuple[int, ...], weight: int) -> None:
-        k = len(player) + len(banker)
-        seq = weight * falling(n - k, 6 - k)
-        pt, bt = sum(player) % 10, sum(banker) % 10
-        out.by_totals[pt][bt] += seq
-        if pt != NINE_TOTAL and bt != NINE_TOTAL:
-            return
-        cont = falling(n - k, 6 - k)
-        values = [v for v in range(10) if used[v]]
-        if pt == NINE_TOTAL:
-            f: dict[int, dict[int, int]] = {}
-            _force(player, 0, f)
-            out.player_suited_nine += 4 * _suited_ways(values, f, per_suit, used) * cont
-        if bt == NINE_TOTAL:
-            f = {}
-            _force(banker, 0, f)
-            out.banker_suited_nine += 4 * _suited_ways(values, f, per_suit, used) * cont
-        if pt == NINE_TOTAL and bt == NINE_TOTAL:
-            same: dict[int, dict[int, int]] = {}
-            _force(player, 0, same)
-            _force(banker, 0, same)
-            other: dict[int, dict[int, int]] = {}
-            _force(player, 0, other)
-            _force(banker, 1, other)
-            same_ways = 4 * _suited_ways(values, same, per_suit, used) * cont
-            other_ways = 12 * _suited_ways(values, other, per_suit, used) * cont
-            out.both_suited_nine += same_ways + other_ways
-            if sorted(player) == [ACE, EIGHT] and sorted(banker) == [ACE, EIGHT]:
-                out.both_suited_ace_eight_same_suit += same_ways
-                out.both_suited_ace_eight_other_suits += other_ways
 
-    def take(v: int) -> int:
-        w = remaining[v]
-        remaining[v] -= 1
-        used[v] += 1
+class _CoupEnumerator:
+    """Depth-first walk of the coups; `remaining`/`used` track the cards of each value."""
+
+    def __init__(self, per_suit: list[int], decks: int, tableau: Tableau) -> None:
+        self.per_suit = per_suit
+        self.tab = tableau
+        self.remaining = [4 * k for k in per_suit]
+        self.used = [0] * 10
+        self.n = sum(self.remaining)
+        self.out = CoupCounts(decks=decks, total=falling(self.n, 6))
+        self.player_draws = [tableau.player_draws(t) for t in range(10)]
+        self.natural = [tableau.is_natural(t) for t in range(10)]
+
+    def take(self, v: int) -> int:
+        """Deal a card of value v; returns how many such cards there were to choose from."""
+        w = self.remaining[v]
+        self.remaining[v] -= 1
+        self.used[v] += 1
         return w
 
-    def give(v: int) -> None:
-        remaining[v] += 1
-        used[v] -= 1
+    def give(self, v: int) -> None:
+        self.remaining[v] += 1
+        self.used[v] -= 1
 
-    for p1 in range(10):
-        w1 = take(p1)
-        for b1 in range(10):
-            w2 = w1 * take(b1)
-            for p2 in range(10):
-                w3 = w2 * take(p2)
-                for b2 in range(10):
-                    w4 = w3 * take(b2)
-                    if w4:
-                        _third_cards((p1, p2), (b1, b2), w4, tab, p_draw, natural,
-                                     remaining, take, give, leaf)
-                    give(b2)
-                give(p2)
-            give(b1)
-        give(p1)
-    return out
+    def run(self) -> CoupCounts:
+        for p1 in range(10):
+            w1 = self.take(p1)
+            for b1 in range(10):
+                w2 = w1 * self.take(b1)
+                for p2 in range(10):
+                    w3 = w2 * self.take(p2)
+                    for b2 in range(10):
+                        w4 = w3 * self.take(b2)
+                        if w4:
+                            self.finish((p1, p2), (b1, b2), w4)
+                        self.give(b2)
+                    self.give(p2)
+                self.give(b1)
+            self.give(p1)
+        return self.out
 
+    def finish(self, player: tuple[int, int], banker: tuple[int, int], weight: int) -> None:
+        """Finish a coup from its first four card values, per the tableau."""
+        pt, bt = sum(player) % 10, sum(banker) % 10
+        if self.natural[pt] or self.natural[bt]:
+            self.leaf(player, banker, weight)
+            return
+        if not self.player_draws[pt]:
+            self.banker_turn(player, banker, None, weight)
+            return
+        for p3 in range(10):
+            if self.remaining[p3]:
+                w = weight * self.take(p3)
+                self.banker_turn((*player, p3), banker, p3, w)
+                self.give(p3)
 
-def _third_cards(player: tuple[int, int], banker: tuple[int, int], weight: int, tab: Tableau,
-                 p_draw: list[bool], natural: list[bool], remaining: list[int],
-                 take: object, give: object, leaf: object) -> None:
-    """Finish a coup from its first four card values, per the tableau."""
-    assert callable(take) and callable(give) and callable(leaf)
-    pt, bt = sum(player) % 10, sum(banker) % 10
-    if natural[pt] or natural[bt]:
-        leaf(player, banker, weight)
-        return
-    if not p_draw[pt]:
-        if tab.banker_draws(bt, None):
-            for b3 in range(10):
-                if remaining[b3]:
-                    leaf(player, (*banker, b3), weight * take(b3))
-                    give(b3)
-        else:
-            leaf(player, banker, weight)
-        return
-    for p3 in range(10):
-        if not remaining[p3]:
-            continue
-        w = weight * take(p3)
-        hand = (*player, p3)
-        if tab.banker_draws(bt, p3):
-            for b3 in range(10):
-                if remaining[b3]:
-                    leaf(hand, (*banker, b3), w * take(b3))
-                    give(b3)
-        else:
-            leaf(hand, banker, w)
-        give(p3)
+    def banker_turn(self, player: tuple[int, ...], banker: tuple[int, int], third: int | None,
+                    weight: int) -> None:
+        """The banker draws or stands per the tableau, given the player's third card."""
+        if not self.tab.banker_draws(sum(banker) % 10, third):
+            self.leaf(player, banker, weight)
+            return
+        for b3 in range(10):
+            if self.remaining[b3]:
+                self.leaf(player, (*banker, b3), weight * self.take(b3))
+                self.give(b3)
+
+    def leaf(self, player: tuple[int, ...], banker: tuple[int, ...], weight: int) -> None:
+        """Record a finished coup: its six-card-sequence count and, on a nine, the suited
+        card sequences among them."""
+        k = len(player) + len(banker)
+        continuations = falling(self.n - k, 6 - k)
+        pt, bt = sum(player) % 10, sum(banker) % 10
+        out = self.out
+        out.by_totals[pt][bt] += weight * continuations
+        if pt != NINE_TOTAL and bt != NINE_TOTAL:
+            return
+        if pt == NINE_TOTAL:
+            out.player_suited_nine += 4 * self.suited(((player, 0),)) * continuations
+        if bt == NINE_TOTAL:
+            out.banker_suited_nine += 4 * self.suited(((banker, 0),)) * continuations
+        if pt == NINE_TOTAL and bt == NINE_TOTAL:
+            same = 4 * self.suited(((player, 0), (banker, 0))) * continuations
+            other = 12 * self.suited(((player, 0), (banker, 1))) * continuations
+            out.both_suited_nine += same + other
+            if sorted(player) == [ACE, EIGHT] and sorted(banker) == [ACE, EIGHT]:
+                out.both_suited_ace_eight_same_suit += same
+                out.both_suited_ace_eight_other_suits += other
+
+    def suited(self, hands: tuple[tuple[tuple[int, ...], int], ...]) -> int:
+        """Card sequences for the current leaf with each given hand's cards all of its given
+        suit, every other card free."""
+        forced: dict[int, dict[int, int]] = {}
+        for hand, suit in hands:
+            for v in hand:
+                forced.setdefault(v, {}).setdefault(suit, 0)
+                forced[v][suit] += 1
+        values = [v for v in range(10) if self.used[v]]
+        return _suited_ways(values, forced, self.per_suit, self.used)
 
 
 @dataclass(frozen=True)
