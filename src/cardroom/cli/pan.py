@@ -109,15 +109,17 @@ def play_pan(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible (test) game.")] = None,
     history_dir: Annotated[Path | None, typer.Option(
         "--history-dir", help="Write each hand's history here.")] = None,
+    waiting: Annotated[bool, typer.Option(
+        "--waiting", help="Players are waiting: the seat rule (Pan rule 2) applies.")] = False,
     rules: RulesFile = None,
 ) -> None:
-    """Play Pan against computer players in the terminal (you are seat 0)."""
+    """Play Pan against computer players in the terminal (you start at seat 0)."""
     from cardroom.games.pan.interactive import play_session
 
     if not 1 <= bots <= 14:
         raise CardroomError("--bots must be 1 to 14")
     settings = rules_with_overrides(PanRules, rules)
-    hist = play_session(settings, bots, seed, console, _ask)
+    hist = play_session(settings, bots, seed, console, _ask, waiting)
     if history_dir is not None:
         history_dir.mkdir(parents=True, exist_ok=True)
         for i, h in enumerate(hist):

@@ -18,16 +18,32 @@ from cardroom.cards import Card
 
 from .cards import ORDER, VALLE_RANKS
 from .engine import PanHand, Phase, Status
-from .melds import addition_units, fits, lay_down_units, meld_kind, triple_ok
+from .melds import addition_units, lay_down_units, meld_kind, triple_ok
 from .rules import PanRules
 
 
 class Bot(Protocol):
     def declare(self, hand: PanHand, seat: int) -> None: ...
 
-    def turn(self, hand: PanHand, seat: int) -> None: ...
+    def start(self, hand: PanHand, seat: int) -> None:
+        """Take the previous player's card or draw (the turn's first action)."""
 
-    def react(self, hand: PanHand, seat: int) -> None: ...
+    def finish(self, hand: PanHand, seat: int) -> None:
+        """The rest of the turn: meld, collect, discard or go out."""
+
+    def react(self, hand: PanHand, seat: int) -> None:
+        """Another player's discard is down: force it back or not."""
+
+    def forced_discard(self, hand: PanHand, seat: int) -> None:
+        """A card was forced back onto this seat's spread: discard again from the hand."""
+
+
+def play_turn(bot: Bot, hand: PanHand, seat: int) -> None:
+    """A whole turn; `finish` only if the hand is still in play and still the seat's turn
+    (the draw can end it, e.g. when the stock card is forced)."""
+    bot.start(hand, seat)
+    if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
+        bot.finish(hand, seat)
 
 
 def connections(card: Card, others: list[Card]) -> int:
@@ -90,25 +106,22 @@ class SoundBot:
             play = True
         hand.declare(seat, play)
 
-    def turn(self, hand: PanHand, seat: int) -> None:
-        s = hand.seats[seat]
+    def start(self, hand: PanHand, seat: int) -> None:
         opt = hand.option_card()
-        took = False
         if opt is not None:
             uses = hand.card_uses(seat, opt.card)
             if uses and (any(u[0] == "lay_off" for u in uses)
                          or any(_use_value(hand, seat, opt.card, u) >= 10 for u in uses)) \
                     and hand.can_take(seat):
                 hand.take(seat)
-                took = True
-        if not took:
-            hand.draw(seat)
-            if hand.phase is not Phase.PLAYING or hand.current != seat:
                 return
+        hand.draw(seat)
+
+    def finish(self, hand: PanHand, seat: int) -> None:
+        s = hand.seats[seat]
         card = hand.drawn
-        assert card is not None
-        uses = hand.card_uses(seat, card)
-        if uses:
+        uses = hand.card_uses(seat, card) if card is not None else []
+        if card is not None and uses:
             best = max(uses, key=lambda u: _use_value(hand, seat, card, u))
             apply_use(hand, seat, best)
         if hand.drawn is None:
@@ -128,14 +141,12 @@ class SoundBot:
     def _meld_hand(self, hand: PanHand, seat: int) -> None:
         s = hand.seats[seat]
         rules = hand.rules
-        strict = rules.strict_set_additions
         changed = True
         while changed and s.hand:
             changed = False
             for c in list(s.hand):
-                for mi, m in enumerate(s.melds):
-                    if m.kind is not None and fits(m.cards, m.kind, c, strict) \
-                            and hand.can_lay_off(seat, mi, c):
+                for mi in hand.fitting_melds(seat, c):
+                    if hand.can_lay_off(seat, mi, c):
                         hand.lay_off(seat, mi, c)
                         changed = True
                         break
@@ -170,16 +181,16 @@ class SoundBot:
         t = hand.seats[target]
         if target == seat or t.status is not Status.IN or len(t.hand) < 3:
             return
-        strict = hand.rules.strict_set_additions
-        fitting = [m for m in t.melds if m.kind is not None
-                   and fits(m.cards, m.kind, d.card, strict)]
+        fitting = [t.melds[mi] for mi in hand.fitting_melds(target, d.card)]
         if not fitting or any(addition_units(m.cards, (*m.cards, d.card), m.kind, hand.rules)
                               for m in fitting if m.kind is not None):
             return
         if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand) \
                 and hand.can_force_back(seat, target):
             hand.force_back(seat, target)
-            hand.discard(target, self.choose_discard(hand, target))
+
+    def forced_discard(self, hand: PanHand, seat: int) -> None:
+        hand.discard(seat, self.choose_discard(hand, seat))
 
 
 def _triple_units(t: tuple[Card, ...], rules: PanRules) -> int:
@@ -199,32 +210,29 @@ class RandomBot:
             play = not play
         hand.declare(seat, play)
 
-    def turn(self, hand: PanHand, seat: int) -> None:
-        s = hand.seats[seat]
+    def start(self, hand: PanHand, seat: int) -> None:
         if hand.can_take(seat) and self.rng.random() < 0.5:
             hand.take(seat)
         else:
             hand.draw(seat)
-            if hand.phase is not Phase.PLAYING or hand.current != seat:
-                return
+
+    def finish(self, hand: PanHand, seat: int) -> None:
+        s = hand.seats[seat]
         card = hand.drawn
-        assert card is not None
-        uses = hand.card_uses(seat, card)
-        choices: list[Any] = list(uses)
-        if hand.can_discard(seat, card):
-            choices.append(("discard",))
-        pick = self.rng.choice(choices)
-        if pick[0] == "discard":
-            hand.discard(seat, card)
-            return
-        apply_use(hand, seat, pick)
-        strict = hand.rules.strict_set_additions
+        pick: Any = ("use",)
+        if card is not None:
+            choices: list[Any] = list(hand.card_uses(seat, card))
+            if hand.can_discard(seat, card):
+                choices.append(("discard",))
+            pick = self.rng.choice(choices)
+            if pick[0] == "discard":
+                hand.discard(seat, card)
+                return
+            apply_use(hand, seat, pick)
         while s.hand:
             opts: list[Any] = [("meld", t) for t in hand_melds(s.hand)]
             for c in s.hand:
-                for mi, m in enumerate(s.melds):
-                    if m.kind is not None and fits(m.cards, m.kind, c, strict):
-                        opts.append(("lay", mi, c))
+                opts.extend(("lay", mi, c) for mi in hand.fitting_melds(seat, c))
             opts.extend(("discard", c) for c in s.hand)
             pick = self.rng.choice(opts)
             if pick[0] == "meld":
@@ -244,3 +252,6 @@ class RandomBot:
 
     def react(self, hand: PanHand, seat: int) -> None:
         return
+
+    def forced_discard(self, hand: PanHand, seat: int) -> None:
+        hand.discard(seat, self.rng.choice(hand.seats[seat].hand))

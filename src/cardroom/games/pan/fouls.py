@@ -90,6 +90,9 @@ class FoulsMixin(EndingMixin):
         if not (s.status is Status.IN and self.phase is Phase.PLAYING):
             raise PanRuleError(R.FOUL_2, f"seat {seat} is not an active hand")
 
+    def can_declare_own_foul(self, seat: int) -> bool:
+        return self._can(self.verify_declare_own_foul, seat)
+
     @action
     def declare_own_foul(self, seat: int) -> list[Event]:
         """Rule 2: a player who calls his own hand foul and throws it in still pays every

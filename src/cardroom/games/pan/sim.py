@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .bots import Bot, RandomBot, SoundBot
+from .bots import Bot, RandomBot, SoundBot, play_turn
 from .cards import pan_pack
 from .engine import PanHand, Phase, SeatSpec
 from .events import ConditionMade
@@ -49,7 +49,7 @@ def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand
             rng.shuffle(pile)
             hand.reshuffle_stock(pile)
             continue
-        bots[seat].turn(hand, seat)
+        play_turn(bots[seat], hand, seat)
         top = hand.discards[-1] if hand.discards else None
         if top is None or top is last_top:
             continue
@@ -58,6 +58,8 @@ def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand
             for other in hand.in_players():
                 if other != seat:
                     bots[other].react(hand, other)
+                    if hand.forced_discard is not None:
+                        bots[hand.forced_discard].forced_discard(hand, hand.forced_discard)
                     if hand.phase is not Phase.PLAYING:
                         break
     return hand

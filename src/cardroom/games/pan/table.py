@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from cardroom.cards import Card
 from cardroom.shoe import RandomSource, fisher_yates
 
+from .engine import PanHand
 from .rules import PanRules
 
 
@@ -29,6 +31,15 @@ def next_pack(stock_top_first: Sequence[Card], used: Sequence[Card], rules: PanR
     keep = list(stock_top_first[:len(stock_top_first) - k])
     packet = list(stock_top_first[len(stock_top_first) - k:])
     return keep + fisher_yates([*packet, *used], source)
+
+
+def pack_after(hand: PanHand, source: RandomSource) -> list[Card]:
+    """The pack for the next hand: the stock as it lies (top first) and every card the hand
+    used (hands, melds, discards, the floor), through `next_pack`."""
+    stock_top_first = hand.stock[::-1]
+    used = Counter(hand.pack)
+    used.subtract(Counter(hand.stock))
+    return next_pack(stock_top_first, list(used.elements()), hand.rules, source)
 
 
 def must_change_seat(panned_last: bool, hands_since_pan: int, players_waiting: bool) -> bool:

@@ -1,0 +1,178 @@
+"""`cardroom play pan` through CliRunner with scripted input.
+
+The first deal is a stacked pack (tests only: `first_deal` is replaced) and the computer
+players are scripted test doubles, so every prompt and answer is known in advance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardroom.cards import parse_cards
+from cardroom.cli.app import app
+from cardroom.games.pan import interactive
+from cardroom.games.pan.engine import PanHand
+from cardroom.games.pan.rules import PanRules
+from cardroom.history import load_history, replay
+
+from .helpers import c, cs, stacked_pack
+
+runner = CliRunner()
+Plan = Callable[[PanHand, int], None]
+
+
+def discard_drawn(hand: PanHand, seat: int) -> None:
+    hand.discard(seat, hand.drawn if hand.drawn is not None else hand.seats[seat].hand[0])
+
+
+class Scripted:
+    """A test double: draws every turn, then plays the next planned finish."""
+
+    def __init__(self, plans: Sequence[Plan] = (), play: bool = True) -> None:
+        self.plans = list(plans)
+        self.play = play
+
+    def declare(self, hand: PanHand, seat: int) -> None:
+        hand.declare(seat, self.play if hand.can_declare(seat, self.play) else not self.play)
+
+    def start(self, hand: PanHand, seat: int) -> None:
+        hand.draw(seat)
+
+    def finish(self, hand: PanHand, seat: int) -> None:
+        (self.plans.pop(0) if self.plans else discard_drawn)(hand, seat)
+
+    def react(self, hand: PanHand, seat: int) -> None:
+        return
+
+    def forced_discard(self, hand: PanHand, seat: int) -> None:
+        hand.discard(seat, hand.seats[seat].hand[0])
+
+
+def _table(monkeypatch: pytest.MonkeyPatch, hands: list[str], stock: str, dealer: int,
+           bots: list[Scripted]) -> None:
+    n = len(hands)
+    pack = stacked_pack(hands, stock, first_hand=(dealer + 1) % n)
+    monkeypatch.setattr(interactive, "first_deal", lambda rules, players, source: (dealer, pack))
+    monkeypatch.setattr(interactive, "new_bot", lambda seat: bots[seat - 1])
+
+
+def _play(args: list[str], lines: list[str]) -> str:
+    res = runner.invoke(app, ["play", "pan", "--seed", "7", *args], input="\n".join(lines) + "\n")
+    assert res.exit_code == 0, res.stdout
+    return res.stdout
+
+
+def test_play_pan_split_collect_borrow_and_clear_errors(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """Reference, melds: splitting (a 7-card sequence into A-2-3 and 4-5-6-7) and borrowing
+    (4c from 4-5-6-7 with 4s and the drawn 4h; 5-6-7 stays valid). Bad commands change
+    nothing and say why."""
+    _table(monkeypatch, ["Ac 2c 3c 4c 5c 7c 4s Kd Kh 2h", "Qd Qs Jh 2d 6s 7h Kc 5h 3s 4d"],
+           "6c Js 4h Jd", dealer=1, bots=[Scripted()])
+    out = _play(["--bots", "1", "--history-dir", str(tmp_path)], [
+        "play", "draw",
+        "meld 3c 3c 3s",                      # not held, and no meld: refused
+        "meld Ac 2c 3c 4c 5c 7c", "split 9 Ac 2c 3c", "split 0 Ac 2c 3c", "collect",
+        "discard 2h",
+        "draw", "borrow 0", "borrow 0 4c / 4s", "discard Kd", "quit"])
+    assert "legal: play | pass" in out
+    assert "meld 5c 7c" in out                 # a use of the drawn 6c is listed
+    assert "reference: melds" in out           # the refused meld names its rule
+    assert "seat 0 has no meld 9" in out
+    assert "split 0 Ac 2c 3c" in out           # listed before it is typed
+    assert "you: split 4c 5c 6c 7c" in out and "you: split Ac 2c 3c" in out
+    assert "1 chip(s) bot1 -> you (condition)" in out
+    assert "borrow: name the cards" in out
+    assert "you: borrowed from 5c 6c 7c" in out and "you: borrow 4c 4h 4s" in out
+    (path,) = tmp_path.glob("*.json")
+    h = load_history(path)
+    kinds = [a["type"] for a in h.actions]
+    assert "split" in kinds and "borrow" in kinds
+    report = replay(h)
+    assert report.ok and report.actions_applied == len(h.actions)
+
+
+def _two_6s(hand: PanHand, seat: int) -> None:
+    hand.meld(seat, cs("6s 6s"), use_drawn=True)
+    hand.discard(seat, c("2h"))
+
+
+def _drop_and_discard(hand: PanHand, seat: int) -> None:
+    hand.drop_card(seat, c("Qh"))
+    discard_drawn(hand, seat)
+
+
+def test_play_pan_force_option_card_force_back_and_call_a_foul(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """House rule 12: bot1 leaves a stock 6s that fits bot2's set and bot2 draws: the human
+    forces him to use it. Rule 13: bot2 discards a stock 6s that fits his own set: forced back,
+    he discards again. Foul rule 3C: bot1 throws a card on the floor; the human calls foul."""
+    bot1 = Scripted([discard_drawn, discard_drawn, _drop_and_discard])
+    bot2 = Scripted([_two_6s, lambda h, s: h.discard(s, c("2h")), discard_drawn])
+    _table(monkeypatch, ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc",
+                         "6s 6s 2h 2h 4c 4c Jc Jc Qh Qh"],
+           "Kc Qd 6s Ks 6s Jd Qs 6s", dealer=2, bots=[bot1, bot2])
+    out = _play(["--bots", "2"], [
+        "play",
+        "draw", "discard",
+        "draw", "discard", "force option use",
+        "draw", "discard", "foul 1", "force back 2",
+        "quit"])
+    assert "legal: force option use | force option continue | ok" in out
+    assert "you forced 6s on bot2: forced to use the option card" in out
+    assert "bot2: forced lay off 6s 6s 6s 6s" in out
+    assert "bot1: hand called foul" in out
+    assert "legal: force back 2 | ok" in out
+    assert "you forced 6s on bot2: forced back onto the spread" in out
+
+
+def test_play_pan_self_declared_foul_pays_the_outs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """House foul rule 2: the human declares his own hand foul; the bot, last in the hand,
+    goes out, and the human still pays the outs (2) besides his top."""
+    _table(monkeypatch, ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc"],
+           "Kc Qd", dealer=1, bots=[Scripted()])
+    out = _play(["--bots", "1"], ["play", "foul 1", "draw", "discard", "foul self", "n"])
+    assert "gives no cause to call it foul" in out      # the bot did nothing wrong
+    assert "you: declared own hand foul" in out
+    assert "hand over: last player in the hand" in out
+    assert "seat 0 you: -3 chips" in out and "seat 1 bot1: +3 chips" in out
+
+
+def test_play_pan_packet_reshuffle_and_seat_rule_for_the_panner(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Pan rule 2 with players waiting: the human panned hand 1, plays one more hand in that
+    seat, then moves. Between hands the used cards go to the bottom with a packet
+    (reference: between hands), so the next pack starts with the old stock's top."""
+    _table(monkeypatch, ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc"],
+           "", dealer=1, bots=[Scripted(play=False)])
+    out = _play(["--bots", "1", "--waiting", "--history-dir", str(tmp_path)],
+                ["play", "y", "play", "y", "play", "n"])
+    assert out.count("every other player passed") == 3
+    assert "you panned: one more hand in this seat (Pan rule 2)" in out
+    assert "you move from seat 0 to seat 1" in out
+    h1, h2, h3 = (load_history(tmp_path / f"pan-hand-{i}.json") for i in (1, 2, 3))
+    assert h3.seats[1]["name"] == "you" and h3.setup["dealer"] == 0   # first hand: seat 1
+    p1, p2 = parse_cards(" ".join(h1.pack)), parse_cards(" ".join(h2.pack))
+    assert sorted(p1) == sorted(p2)
+    dealt = 20
+    assert p2[:len(p1) - 2 * dealt] == p1[dealt:len(p1) - dealt]
+
+
+def test_legal_commands_list_every_kind_of_action() -> None:
+    """The listing a human sees names real, typable commands."""
+    from .helpers import make_hand
+
+    hand = make_hand(["Ac 2c 3c 4c 5c 6c 7c 4s 4h 2h", "Qd Qs Jh 2d 6s 7h Kc 5h 3s 4d"], "4d",
+                     rules=PanRules())
+    assert interactive.legal_commands(hand, 0) == ["play", "pass"]
+    hand.declare(0, True)
+    hand.declare(1, True)
+    hand.draw(0)
+    legal = interactive.legal_commands(hand, 0)
+    assert "discard 4d" in legal and "meld 4s 4h" in legal and "foul self" in legal
+    hand.discard(0, c("4d"))
+    assert "change" not in interactive.legal_commands(hand, 0)
