@@ -205,6 +205,72 @@ def forcing_back() -> PanHand:
     return hand
 
 
+def foul_3f_cascade() -> PanHand:
+    """3F: p0 declares out falsely after collecting; p2, who had collected too, threw his hand
+    into the discards (fouled by the declaration); p1 calls p0 foul. p0 repays the active p1,
+    p2 repays nothing; p1 is left alone, plays face up (rule 5B) and goes out; p0 and p2
+    both pay the outs."""
+    hand = make_hand([H0, GO_OUT, H2], "3c Kc 5h Kc Jd")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("3c 3c"), use_drawn=True)
+    hand.collect(0)
+    hand.discard(0, c("Kd"))
+    hand.draw(1)
+    hand.discard(1, c("Kc"))
+    hand.draw(2)
+    hand.meld(2, cs("5c 5d"), use_drawn=True)
+    hand.collect(2)
+    hand.discard(2, c("Qs"))
+    hand.draw(0)
+    hand.declare_out(0)
+    hand.foul_by_false_out(2)
+    hand.call_foul(1, 0)
+    hand.play_face_up(1)
+    return _p1_out(hand)
+
+
+# Rule 14B: the 5h puts p1 out (on 2h 3h 4h: outs only) and p2 out (on his hearts valle set:
+# outs plus 1), so it may be forced on p1, who goes out for less.
+R14B_P1 = "2h 3h Kc Kd Ks 6s 6s 6s 6s Qd"
+R14B_P2_OUT = "5h 5h Ac Ad As 7c 7c 7c 7c Js"
+R14B_P2_NOT_OUT = "5h 5h Ac Ad As 7c 7c 7c 2s Js"
+R14B_JUNK = ("2c 4d 6d Jc Qs Ks Ad 2d 7s 4s", "Jd Qc 2s 4c 6c Ah 3s 3d 6h 7d")
+
+
+def rule_14b_two_out_setup(p2: str = R14B_P2_OUT) -> PanHand:
+    """Four players: p1 and p2 spread ten cards; p0 leaves the stock 5h (he cannot use it,
+    rule 17); p1 overlooks it and draws."""
+    hand = make_hand([R14B_JUNK[0], R14B_P1, p2, R14B_JUNK[1]], "Kh 4h 5h Kh 5h Qc")
+    all_play(hand)
+    hand.draw(0)
+    hand.discard(0, c("Kh"))
+    hand.draw(1)
+    hand.meld(1, cs("2h 3h"), use_drawn=True)
+    hand.meld(1, cs("Kc Kd Ks"))
+    hand.meld(1, cs("6s 6s 6s 6s"))
+    hand.collect(1)
+    hand.discard(1, c("Qd"))
+    hand.draw(2)
+    hand.meld(2, cs("5h 5h"), use_drawn=True)
+    hand.meld(2, cs("Ac Ad As"))
+    hand.meld(2, cs(" ".join(x for x in p2.split() if x == "7c")))
+    hand.collect(2)
+    hand.discard(2, c("Js"))
+    hand.draw(3)
+    hand.discard(3, c("Kh"))
+    hand.draw(0)
+    hand.discard(0, c("5h"))
+    hand.draw(1)
+    return hand
+
+
+def rule_14b_one_card_puts_two_out() -> PanHand:
+    hand = rule_14b_two_out_setup()
+    hand.force_option_card(3, True)
+    return hand
+
+
 def double_condition() -> PanHand:
     rules = PanRules(allow_double_condition=True)
     hand = make_hand([H0, GO_OUT, H2], "3c Jd", rules=rules, chips=[40, 40, 20],
@@ -227,6 +293,8 @@ SCENARIOS: dict[str, Callable[[], PanHand]] = {
     "foul-3d-invalid-meld": foul_3d_invalid_meld,
     "foul-3e-deck-card-in-hand": foul_3e_deck_card_in_hand,
     "foul-3f-false-out-redeal": foul_3f_false_out_redeal,
+    "foul-3f-cascade": foul_3f_cascade,
+    "rule-14b-one-card-puts-two-out": rule_14b_one_card_puts_two_out,
     "foul-15-board-card": foul_15_board_card,
     "foul-self-declared": foul_self_declared,
     "wrong-counts-rule-8": wrong_counts_rule_8,

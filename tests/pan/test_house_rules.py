@@ -9,6 +9,7 @@ from cardroom.games.pan import errors as R
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.engine import Cause, PanHand, Phase, Status
 from cardroom.games.pan.errors import PanRuleError
+from cardroom.games.pan.events import ChipsMoved
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.table import must_change_seat, next_dealer, next_pack
 from cardroom.shoe import SeededRandom
@@ -506,3 +507,68 @@ def test_pan_between_hands_packet_from_the_bottom_or_full_shuffle() -> None:
     assert new[:180] == stock[:180] and sorted(new) == sorted(pack)
     full = next_pack(stock, used, PanRules(reshuffle="full"), SeededRandom(1))
     assert sorted(full) == sorted(pack) and full[:180] != stock[:180]
+
+
+# ----- rule 14B and the 3F cascade, as whole hands ----------------------------------------
+
+
+def test_pan_house_rule_14b_one_card_puts_two_players_out_forced_on_the_lower_pay() -> None:
+    """14B: "If the same card puts two players out, the card may be forced back if the player
+    on whom it is forced will go out for a lower pay rate than the other player." The 5h
+    lays off on p1's 2h 3h 4h (the outs, 2) and on p2's hearts valle set (2 + 1 for the
+    addition); four players, so not head up (14C), and it is not p1's own discard (14A)."""
+    from .scenarios import rule_14b_two_out_setup
+
+    hand = rule_14b_two_out_setup()
+    assert hand.goes_out_with(1, c("5h")) and hand.goes_out_with(2, c("5h"))
+    assert hand.out_value(1, c("5h")) == 2 < hand.out_value(2, c("5h")) == 3
+    with pytest.raises(PanRuleError) as e:
+        hand.force_option_card(0, True)           # its discarder lost the right (rule 11)
+    assert e.value.rule == R.RULE_11
+    hand.force_option_card(3, True)
+    assert hand.winner == 1 and hand.end_reason == "went out on a forced card"
+    # tops 4; p1 collected 1 from each (6s set), p2 4 from each (5h and 7c sets); the outs 2
+    assert [s.chips for s in hand.seats] == [12, 28, 28, 12]
+
+
+def test_pan_house_rule_14b_out_card_not_forced_when_only_one_player_goes_out() -> None:
+    """With p2 one card short of going out, the 5h puts only p1 out: none of 14A-C applies,
+    so it cannot be forced on him; forcing him to continue is still allowed (rule 12)."""
+    from .scenarios import R14B_P2_NOT_OUT, rule_14b_two_out_setup
+
+    hand = rule_14b_two_out_setup(R14B_P2_NOT_OUT)
+    assert not hand.goes_out_with(2, c("5h"))
+    with pytest.raises(PanRuleError) as e:
+        hand.force_option_card(3, True)
+    assert e.value.rule == R.RULE_14
+    hand.force_option_card(3, False)
+    assert hand.phase is Phase.PLAYING and hand.current == 1
+
+
+def test_pan_house_foul_rule_3f_players_fouled_by_a_false_out_keep_collections_pay_outs() -> None:
+    """3F: "The player making the incorrect declaration must repay his collections, other
+    players fouling their hands do not. Both must pay the outs." p2 collected 1 from each,
+    then threw his hand in after p0's false declaration: he keeps it and pays the outs."""
+    from .scenarios import foul_3f_cascade
+
+    hand = foul_3f_cascade()
+    p2 = hand.seats[2]
+    assert p2.status is Status.FOULED and p2.fouled_by_false_out
+    moves = [e for e in hand.events if isinstance(e, ChipsMoved)]
+    repaid = [(e.payer, e.payee, e.chips) for e in moves
+              if e.reason == "foul hand repays collections"]
+    assert repaid == [(0, 1, 2)]                  # p1 only: p2 is no longer active
+    assert sorted((e.payer, e.chips) for e in moves if e.reason == "outs") == [(0, 2), (2, 2)]
+    assert hand.chips_delta() == [-2, 5, -3]
+
+
+def test_pan_house_foul_rule_6_every_other_player_fouled_by_a_false_out_redeal() -> None:
+    """Rule 6 with the 3F cascade: one player fouled by the false declaration and the other
+    gathering his cards are every other active player: the tops stay, the hand is redealt."""
+    hand = _p0_collects()
+    hand.declare_out(0)
+    hand.foul_by_false_out(2)
+    hand.throw_in(1)
+    hand.call_foul(1, 0)
+    assert hand.phase is Phase.COMPLETE and hand.tops_carry == (3, 0)
+    assert [s.chips for s in hand.seats] == [19, 19, 19]

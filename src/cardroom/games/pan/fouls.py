@@ -47,8 +47,10 @@ class FoulsMixin(EndingMixin):
         s = self.seats[seat]
         self._log(FoulCalled(caller, seat, tuple(c.value for c in s.causes), False))
         if self.false_out == seat:
-            others = [i for i in self.in_players() if i != seat]
-            if others and all(self.seats[i].threw_in for i in others):
+            others = [i for i, x in enumerate(self.seats) if i != seat
+                      and (x.status is Status.IN or x.fouled_by_false_out)]
+            if others and all(self.seats[i].threw_in or self.seats[i].fouled_by_false_out
+                              for i in others):
                 self._redeal("one player caused every other active player to foul (rule 6)")
                 return self.events[mark:]
             self.false_out = None

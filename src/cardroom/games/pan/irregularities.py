@@ -187,6 +187,26 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         self._log(Irregularity(seat, "threw in", f"after seat {self.false_out}'s false out"))
         return self.events[-1:]
 
+    def can_foul_by_false_out(self, seat: int) -> bool:
+        return self._can(self.verify_throw_in, seat)
+
+    @action
+    def foul_by_false_out(self, seat: int) -> list[Event]:
+        """3F: a player whose hand was fouled by another's false declaration of going out (he
+        threw it into the discards). He does not repay his collections, is not liable for
+        later pay (1B), and pays the outs like the declarer ("Both must pay the outs")."""
+        self.verify_throw_in(seat)
+        mark = len(self.events)
+        s = self.seats[seat]
+        s.fouled_by_false_out = True
+        s.pays_outs_when_fouled = True
+        s.status = Status.FOULED
+        s.pending = []
+        self._log(Irregularity(seat, Cause.FALSE_OUT.value,
+                               f"hand fouled by seat {self.false_out}'s false declaration"))
+        self._after_status_change()
+        return self.events[mark:]
+
     def verify_remove_board_card(self, seat: int, meld: int, card: Card) -> None:
         self._open()
         s = self._seat(seat)

@@ -19,6 +19,7 @@ ACTIONS = frozenset({
     "borrow", "split", "collect", "discard", "go_out", "reshuffle_stock", "call_foul",
     "declare_own_foul", "floor_foul", "extra_discard", "skip_discard", "drop_card",
     "spread_invalid", "correct_meld", "keep_drawn", "declare_out", "throw_in",
+    "foul_by_false_out",
     "remove_board_card", "settle", "play_face_up", "force_option_card", "force_back",
     "offer_split", "accept_split",
 })

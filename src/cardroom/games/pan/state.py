@@ -89,6 +89,7 @@ class SeatState:
     locked_declaration: bool = False
     late_change_allowed: bool = False
     threw_in: bool = False
+    fouled_by_false_out: bool = False
     foul_value: int = 0
     pays_outs_when_fouled: bool = False
     start_chips: int = 0
