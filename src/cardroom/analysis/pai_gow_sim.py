@@ -1,7 +1,9 @@
 # mypy: disable-error-code="no-any-return"
-"""Pai Gow Monte Carlo: player (house way) against the house dealer (house way), hands dealt
-from a freshly shuffled 53-card deck each time, with 95% intervals; in-process, local processes
-or a Dask cluster through `cardroom.analysis.parallel` (same seed, same answer).
+"""Pai Gow Monte Carlo: the player (house way, or the fast optimal setter of
+`pai_gow_optimal`) against the house dealer (house way), hands dealt from a freshly shuffled
+53-card deck each time, with 95% intervals; in-process, local processes or a Dask cluster
+through `cardroom.analysis.parallel` (same seed, same answer). With banking, the player banks
+every other hand against the other players and the house dealer.
 
 SIMULATION ONLY: the shuffle inside the kernel uses a seeded xoshiro256** stream, never used to
 deal a live game (live shuffles use `cardroom.shoe` with the OS CSPRNG).
@@ -19,7 +21,20 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from cardroom.analysis.parallel import Chunk, check_count, check_seed, plan_chunks, run_chunks
+from cardroom.analysis.pai_gow_optimal import (
+    DealerTable,
+    commission_weights,
+    dealer_table,
+    optimal_index,
+)
+from cardroom.analysis.parallel import (
+    Chunk,
+    SimulationError,
+    check_count,
+    check_seed,
+    plan_chunks,
+    run_chunks,
+)
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import (
     BACK,
@@ -63,37 +78,73 @@ def _below(s: npt.NDArray[np.uint64], n: int) -> int:
             return int(x % np.uint64(n))
 
 
+STRATEGIES = ("house-way", "optimal")
+MAX_OTHERS = 5  # six players at most: the simulated player and five others
+
+# layout of the counts a chunk returns
+_PLAYER = 0  # [win, push, loss] on hands the house banks
+_PAIRED = 3  # 3 x 3: (strategy outcome, house-way outcome) of the same hand, optimal only
+_BANK = 12  # [won, pushed, lost] per opponent on hands the player banks
+_NET = 15  # histogram of the bank's net units per banked hand, -6..+6
+_NET_SPAN = MAX_OTHERS + 1
+SIZE = _NET + 2 * _NET_SPAN + 1
+
+
+@njit(cache=True, inline="always")
+def _scores(h: npt.NDArray[np.int64], i: int, wheel: int) -> tuple[int, int]:
+    front = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
+    back = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]], h[BACK[i, 3]],
+                       h[BACK[i, 4]], wheel)
+    return front, back
+
+
 @njit(cache=True)
 def simulate_hands(n: int, state: npt.NDArray[np.uint64], p_player: npt.NDArray[np.int64],
-                   p_dealer: npt.NDArray[np.int64], wheel: int,
-                   banking: int) -> npt.NDArray[np.int64]:
-    """[wins, pushes, losses] of `n` player hands, each from a fresh shuffle; with `banking`
-    the player banks every other hand (the most the rules allow) and counts 3-5 hold those
-    hands' [wins, pushes, losses] as banker against the house dealer."""
+                   p_dealer: npt.NDArray[np.int64], wheel: int, banking: int, strategy: int,
+                   others: int, fvals: npt.NDArray[np.int64], bvals: npt.NDArray[np.int64],
+                   below: npt.NDArray[np.int64], total: int, keep: int,
+                   den: int) -> npt.NDArray[np.int64]:
+    """Counts (layout above) of `n` hands, each from a fresh shuffle. `strategy` 1 sets the
+    player's hand with the fast optimal setter (as banker: ties won), 0 the house way. With
+    `banking` the player banks every other hand (the most the rules allow) against `others`
+    house-way players and the house dealer, one unit each; copies go to the bank."""
     s = state.copy()
     deck = np.arange(53, dtype=np.int64)
-    out = np.zeros(6, dtype=np.int64)
+    out = np.zeros(SIZE, dtype=np.int64)
     ph = np.empty(7, dtype=np.int64)
-    dh = np.empty(7, dtype=np.int64)
+    oh = np.empty(7, dtype=np.int64)
     for hand in range(n):
-        for k in range(14):  # partial Fisher-Yates: the first 14 cards of a uniform shuffle
+        banked = banking != 0 and hand % 2 == 1
+        dealt = 7 * (2 + others) if banked else 14
+        for k in range(dealt):  # partial Fisher-Yates: the first cards of a uniform shuffle
             j = k + _below(s, 53 - k)
             deck[k], deck[j] = deck[j], deck[k]
         for k in range(7):
             ph[k] = deck[k]
-            dh[k] = deck[7 + k]
-        i = house_way_index(ph, p_player, wheel)
-        d = house_way_index(dh, p_dealer, wheel)
-        pf = eval2_codes(ph[FRONT_I[i]], ph[FRONT_J[i]])
-        df = eval2_codes(dh[FRONT_I[d]], dh[FRONT_J[d]])
-        pb = eval5_codes(ph[BACK[i, 0]], ph[BACK[i, 1]], ph[BACK[i, 2]], ph[BACK[i, 3]],
-                         ph[BACK[i, 4]], wheel)
-        db = eval5_codes(dh[BACK[d, 0]], dh[BACK[d, 1]], dh[BACK[d, 2]], dh[BACK[d, 3]],
-                         dh[BACK[d, 4]], wheel)
-        if banking and hand % 2 == 1:
-            out[3 + (df > pf) + (db > pb)] += 1  # copies go to the player-banker
+        if strategy:
+            i = optimal_index(ph, fvals, bvals, below, total, keep, den, wheel, int(banked))
         else:
-            out[2 - ((pf > df) + (pb > db))] += 1
+            i = house_way_index(ph, p_player, wheel)
+        pf, pb = _scores(ph, i, wheel)
+        if banked:
+            net = 0
+            for o in range(1 + others):  # the house dealer, then the other players
+                for k in range(7):
+                    oh[k] = deck[7 * (1 + o) + k]
+                of, ob = _scores(oh, house_way_index(oh, p_dealer, wheel), wheel)
+                won = (pf >= of) + (pb >= ob)  # copies go to the player-banker
+                out[_BANK + 2 - won] += 1
+                net += won - 1
+            out[_NET + _NET_SPAN + net] += 1
+            continue
+        for k in range(7):
+            oh[k] = deck[7 + k]
+        df, db = _scores(oh, house_way_index(oh, p_dealer, wheel), wheel)
+        outcome = 2 - ((pf > df) + (pb > db))
+        out[_PLAYER + outcome] += 1
+        if strategy:
+            hf, hb = _scores(ph, house_way_index(ph, p_player, wheel), wheel)
+            out[_PAIRED + 3 * outcome + 2 - ((hf > df) + (hb > db))] += 1
     return out
 
 
@@ -103,15 +154,39 @@ class SimJob:
     p_dealer: npt.NDArray[np.int64]
     wheel: int
     banking: int = 0
+    strategy: int = 0
+    others: int = 0
+    table: DealerTable | None = None
+    keep: int = 1
+    den: int = 1
+
+
+_EMPTY = np.zeros(1, dtype=np.int64)
+_EMPTY2 = np.zeros((1, 1), dtype=np.int64)
 
 
 def run_chunk(job: SimJob, chunk: Chunk) -> npt.NDArray[np.int64]:
+    t = job.table
     return simulate_hands(chunk.size, chunk.generator_state(), job.p_player, job.p_dealer,
-                          job.wheel, job.banking)
+                          job.wheel, job.banking, job.strategy, job.others,
+                          _EMPTY if t is None else t.fvals, _EMPTY if t is None else t.bvals,
+                          _EMPTY2 if t is None else t.below, 0 if t is None else t.total,
+                          job.keep, job.den)
 
 
 def _merge(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return a + b
+
+
+def _mean_ci(values: dict[float, int]) -> tuple[float, float]:
+    """Mean of a discrete sample given as {value: count} and its 95% half-width."""
+    n = sum(values.values())
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(v * c for v, c in values.items()) / n
+    second = sum(v * v * c for v, c in values.items()) / n
+    var = max(second - mean * mean, 0.0) * n / max(n - 1, 1)
+    return mean, Z95 * math.sqrt(var / n)
 
 
 @dataclass(frozen=True)
@@ -120,34 +195,106 @@ class SimReport:
     seed: int
     way: str
     commission: Fraction
-    win: int
-    push: int
-    loss: int
-    bank_win: int = 0
-    bank_push: int = 0
-    bank_loss: int = 0
+    counts: tuple[int, ...]
+    strategy: str = "house-way"
+    others: int = 0
+
+    @property
+    def win(self) -> int:
+        return self.counts[_PLAYER]
+
+    @property
+    def push(self) -> int:
+        return self.counts[_PLAYER + 1]
+
+    @property
+    def loss(self) -> int:
+        return self.counts[_PLAYER + 2]
+
+    @property
+    def bank_win(self) -> int:
+        """Opponent hands the player-banker beat (all opponents of all banked hands)."""
+        return self.counts[_BANK]
+
+    @property
+    def bank_push(self) -> int:
+        return self.counts[_BANK + 1]
+
+    @property
+    def bank_loss(self) -> int:
+        return self.counts[_BANK + 2]
 
     @property
     def banked(self) -> int:
-        return self.bank_win + self.bank_push + self.bank_loss
+        return sum(self.counts[_NET:_NET + 2 * _NET_SPAN + 1])
+
+    def bank_net(self) -> dict[int, int]:
+        """Banked hands by the bank's net units before commission (-6..+6)."""
+        return {k - _NET_SPAN: c for k, c in enumerate(self.counts[_NET:SIZE]) if c}
 
     def rate(self, k: int) -> tuple[float, float]:
-        """Observed rate and its 95% half-width (normal approximation)."""
+        """Observed rate among the hands the house banked, and its 95% half-width."""
         n = self.hands - self.banked
         p = k / n
         return p, Z95 * math.sqrt(p * (1 - p) / n)
 
     @property
+    def _keep(self) -> float:
+        return 1 - float(self.commission)
+
+    def _player_values(self) -> dict[float, int]:
+        return {self._keep: self.win, 0.0: self.push, -1.0: self.loss}
+
+    def _bank_values(self) -> dict[float, int]:
+        """The bank's result per banked hand: commission on the net win."""
+        values: dict[float, int] = {}
+        for net, c in self.bank_net().items():
+            v = net * self._keep if net > 0 else float(net)
+            values[v] = values.get(v, 0) + c
+        return values
+
+    @property
     def house_edge(self) -> tuple[float, float]:
-        """Player's loss per unit wagered and its 95% half-width."""
-        w = 1 - float(self.commission)
-        n = self.hands
-        wins = self.win + self.bank_win
-        losses = self.loss + self.bank_loss
-        mean = (wins * w - losses) / n
-        second = (wins * w * w + losses) / n
-        var = (second - mean * mean) * n / max(n - 1, 1)
-        return -mean, Z95 * math.sqrt(var / n)
+        """The player's loss per hand in units of the player's wager (the house edge per unit
+        wagered when the player never banks), and its 95% half-width."""
+        values = self._player_values()
+        for v, c in self._bank_values().items():
+            values[v] = values.get(v, 0) + c
+        mean, half = _mean_ci(values)
+        return -mean, half
+
+    @property
+    def player_edge(self) -> tuple[float, float]:
+        """House edge per unit wagered on the hands the house banks."""
+        mean, half = _mean_ci(self._player_values())
+        return -mean, half
+
+    @property
+    def bank_result(self) -> tuple[float, float]:
+        """The player-banker's mean result per banked hand (units, after commission)."""
+        return _mean_ci(self._bank_values())
+
+    @property
+    def optimal_gain(self) -> tuple[float, float] | None:
+        """Optimal minus house way, per unit, on the same hands the house banks (paired)."""
+        if self.strategy == "house-way":
+            return None
+        value = (self._keep, 0.0, -1.0)
+        diffs: dict[float, int] = {}
+        for k in range(3):
+            for m in range(3):
+                d = value[k] - value[m]
+                diffs[d] = diffs.get(d, 0) + self.counts[_PAIRED + 3 * k + m]
+        return _mean_ci(diffs)
+
+    @property
+    def house_way_edge(self) -> tuple[float, float] | None:
+        """The house way's edge on the same hands (from the paired counts)."""
+        if self.strategy == "house-way":
+            return None
+        hw = [sum(self.counts[_PAIRED + 3 * k + m] for k in range(3)) for m in range(3)]
+        mean, half = _mean_ci({self._keep: hw[0], 0.0: hw[1], -1.0: hw[2]})
+        return -mean, half
 
     def to_json(self) -> dict[str, Any]:
         def ci(pair: tuple[float, float]) -> dict[str, Any]:
@@ -155,29 +302,53 @@ class SimReport:
 
         data: dict[str, Any] = {
                 "hands": self.hands, "seed": self.seed, "house_way": self.way,
-                "player_strategy": "house-way", "banked_hands": self.banked,
+                "player_strategy": self.strategy, "banked_hands": self.banked,
                 "commission": f"{self.commission.numerator}/{self.commission.denominator}",
                 "win": ci(self.rate(self.win)), "push": ci(self.rate(self.push)),
                 "loss": ci(self.rate(self.loss)), "house_edge": ci(self.house_edge)}
+        gain = self.optimal_gain
+        hw = self.house_way_edge
+        if gain is not None and hw is not None:
+            data["house_way_edge_same_hands"] = ci(hw)
+            data["optimal_gain_over_house_way"] = ci(gain)
         if self.banked:
-            n = self.banked
-            data["as_banker"] = {"win": self.bank_win / n, "push": self.bank_push / n,
-                                 "loss": self.bank_loss / n}
+            data["player_edge"] = ci(self.player_edge)
+            n = self.bank_win + self.bank_push + self.bank_loss
+            data["as_banker"] = {
+                "other_players": self.others,
+                "win": self.bank_win / n, "push": self.bank_push / n,
+                "loss": self.bank_loss / n, "result_per_banked_hand": ci(self.bank_result),
+                "net_units": {str(k): c for k, c in sorted(self.bank_net().items())}}
         return data
 
 
 def simulate(hands: int, seed: int, way: HouseWay, commission: Fraction,
              wheel_second: bool = False, workers: int = 1, scheduler: str | None = None,
-             progress: bool = False, banking: bool = False) -> SimReport:
-    """House way against house way; `banking`: the player banks every other hand, the house
-    dealer playing against the bank with the player's (unit) wager, commission on the bank's
-    net win."""
+             progress: bool = False, banking: bool = False, strategy: str = "house-way",
+             others: int = 0, table: DealerTable | None = None) -> SimReport:
+    """The player (`strategy`) against the dealer's house way. `banking`: the player banks
+    every other hand against `others` house-way players and the house dealer, whose wager is
+    the player's (unit) wager of the previous hand; commission on the bank's net win.
+    `optimal` loads (or counts once and caches) the house way's full-deck table."""
     check_count(hands, "hands", 1, MAX_HANDS)
     check_seed(seed)
+    if strategy not in STRATEGIES:
+        raise SimulationError(f"--player-strategy {strategy!r}: choose one of "
+                              f"{', '.join(STRATEGIES)}")
+    check_count(others, "other-players", 0, MAX_OTHERS)
+    if others and not banking:
+        raise SimulationError("--other-players plays a part only with --banking (when the "
+                              "house banks, the others' hands do not change the player's)")
     p = compile_house_way(way)
-    job = SimJob(p, p, int(wheel_second), int(banking))
+    keep, den = commission_weights(commission)
+    if den > 2**31:
+        raise SimulationError(f"commission {commission}: too fine a fraction")
+    if strategy == "optimal" and table is None:
+        table = dealer_table(way, wheel_second)
+    job = SimJob(p, p, int(wheel_second), int(banking), STRATEGIES.index(strategy), others,
+                 table if strategy == "optimal" else None, keep, den)
     counts = run_chunks(partial(run_chunk, job), plan_chunks(hands, seed), _merge,
                         workers=workers, scheduler=scheduler, progress=progress,
                         description="pai gow")
-    c = [int(x) for x in counts]
-    return SimReport(hands, seed, way.name, commission, *c)
+    return SimReport(hands, seed, way.name, commission, tuple(int(x) for x in counts),
+                     strategy, others)

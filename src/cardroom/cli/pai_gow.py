@@ -111,41 +111,55 @@ def calc_command(cards: CardsArg,
 def simulate_command(
     hands: Annotated[int, typer.Option(help="player hands to deal")] = 1_000_000,
     house_way_name: HouseWayOpt = DEFAULT_WAY,
-    player_strategy: Annotated[str, typer.Option(help="house-way")] = "house-way",
+    player_strategy: Annotated[str, typer.Option(help=(
+        "house-way, or optimal: EV-maximising against the house way's full-deck "
+        "distribution (counted once, about a minute, then cached)"))] = "house-way",
     commission: CommissionOpt = "5%",
     wheel_second: WheelOpt = False,
     seed: Annotated[int | None, typer.Option(help="seed (default: random, printed)")] = None,
     workers: Annotated[int, typer.Option(help="local processes")] = 1,
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address")] = None,
     banking: Annotated[bool, typer.Option(help="the player banks every other hand")] = False,
+    other_players: Annotated[int, typer.Option(help=(
+        "with --banking: other players (0-5, house way, one unit each) against the bank"))] = 0,
     json_out: JsonOpt = False,
 ) -> None:
-    """Monte Carlo of the player's house way against the dealer's, with 95% intervals."""
-    if player_strategy != "house-way":
-        raise RulesError(f"--player-strategy {player_strategy!r}: only 'house-way' is "
-                         "simulated so far (the exact optimum per hand is `pai-gow calc`)")
+    """Monte Carlo of the player's setting against the dealer's house way, 95% intervals."""
     rate = parse_rate(commission)
     if not 0 <= rate <= parse_rate("5%"):
         raise RulesError(f"commission {commission} must be between 0 and 5%")
     way = house_way(house_way_name)
     run_seed = secrets.randbits(64) if seed is None else seed
     report = simulate(hands, run_seed, way, rate, wheel_second, workers, scheduler,
-                      progress=not json_out, banking=banking)
+                      progress=not json_out, banking=banking, strategy=player_strategy,
+                      others=other_players)
     if json_out:
         print_json(report.to_json())
         return
-    table = Table(title=f"Pai Gow, {way.title} vs {way.title}, {hands:,} hands, seed {run_seed}")
+    table = Table(title=f"Pai Gow, player {player_strategy} vs dealer {way.title}, "
+                        f"{hands:,} hands, seed {run_seed}")
     table.add_column("")
     table.add_column("observed", justify="right")
     table.add_column("95% interval", justify="right")
-    for name, (v, h) in (("win", report.rate(report.win)), ("push", report.rate(report.push)),
-                         ("loss", report.rate(report.loss)), ("house edge", report.house_edge)):
+    rows = [("win", report.rate(report.win)), ("push", report.rate(report.push)),
+            ("loss", report.rate(report.loss))]
+    if report.banked:
+        rows += [("edge, house banks", report.player_edge),
+                 ("bank result/hand", report.bank_result),
+                 ("cost per hand", report.house_edge)]
+    else:
+        rows.append(("house edge", report.house_edge))
+    hw, gain = report.house_way_edge, report.optimal_gain
+    if hw is not None and gain is not None:
+        rows += [("house way, same hands", hw), ("optimal - house way", gain)]
+    for name, (v, h) in rows:
         table.add_row(name, f"{v:.4%}", f"{v - h:.4%} .. {v + h:.4%}")
     console.print(table)
     if report.banked:
-        n = report.banked
-        console.print(f"as banker ({n:,} hands): win {report.bank_win / n:.4%}, push "
-                      f"{report.bank_push / n:.4%}, loss {report.bank_loss / n:.4%}")
+        n = report.bank_win + report.bank_push + report.bank_loss
+        console.print(f"as banker ({report.banked:,} hands, {report.others} other players and "
+                      f"the house dealer), per opponent hand: bank won {report.bank_win / n:.4%}, "
+                      f"push {report.bank_push / n:.4%}, lost {report.bank_loss / n:.4%}")
 
 
 RulesFileOpt = Annotated[Path | None, typer.Option("--rules", help="house rules TOML file")]
