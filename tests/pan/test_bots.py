@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
+import pytest
 from typer.testing import CliRunner
 
+from cardroom.cli import main
 from cardroom.cli.app import app
 from cardroom.games.pan.sim import simulate
 
@@ -50,3 +53,45 @@ def test_cli_play_pan_in_the_terminal(tmp_path: object) -> None:
                         input="play\ndraw\nhand\ndiscard\nbogus\nquit\n")
     assert res.exit_code == 0, res.stdout
     assert "your hand" in res.stdout and "commands" in res.stdout
+
+
+def _result(r: object) -> dict[str, object]:
+    data = r.to_json()  # type: ignore[attr-defined]
+    return {k: v for k, v in data.items() if k not in ("seconds", "hands_per_second", "workers")}
+
+
+def test_simulate_same_seed_same_result_on_one_or_two_workers() -> None:
+    """Seeded chunks (cardroom.analysis.parallel): the chunks and their seeds depend on the
+    hands and the seed only, so two local processes give the one-process answer."""
+    kinds = ["sound", "random", "sound"]
+    one = simulate(12, 3, seed=9, kinds=kinds, chunk_hands=4)
+    two = simulate(12, 3, seed=9, kinds=kinds, chunk_hands=4, workers=2)
+    assert _result(one) == _result(two)
+    assert sum(one.chips) == 0 and one.hands == 12
+    assert _result(simulate(12, 3, seed=10, kinds=kinds, chunk_hands=4)) != _result(one)
+
+
+def _main(args: list[str], monkeypatch: pytest.MonkeyPatch,
+          capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "argv", ["cardroom", *args])
+    with pytest.raises(SystemExit) as e:
+        main()
+    return int(e.value.code or 0), capsys.readouterr().err
+
+
+def test_cli_simulate_pan_workers_and_scheduler_are_exclusive(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad options are one-line errors with exit status 2, and nothing runs."""
+    code, err = _main(["simulate", "pan", "--hands", "5", "--workers", "2",
+                       "--scheduler", "tcp://127.0.0.1:1"], monkeypatch, capsys)
+    assert code == 2 and "not both" in err
+    code, err = _main(["simulate", "pan", "--hands", "5", "--workers", "0"], monkeypatch,
+                      capsys)
+    assert code == 2 and "--workers must be at least 1" in err
+
+
+def test_cli_simulate_pan_text_reports_intervals() -> None:
+    res = runner.invoke(app, ["simulate", "pan", "--hands", "5", "--players", "2",
+                              "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    assert "95% interval" in res.output and "1 local worker" in res.output

@@ -25,26 +25,37 @@ def simulate_pan(
     random_players: Annotated[int, typer.Option(
         "--random", help="How many of the players pick random legal actions.")] = 0,
     seed: Annotated[int, typer.Option(help="Seed (simulation only).")] = 1,
+    workers: Annotated[int | None, typer.Option(
+        help="Local processes (1: in this process).")] = None,
+    scheduler: Annotated[str | None, typer.Option(
+        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786, instead of local workers.")]
+    = None,
     rules: RulesFile = None,
     as_json: AsJson = False,
 ) -> None:
-    """Bots play N hands: hands per second, average length, conditions made, chips won."""
+    """Bots play N hands: hands per second, average length, conditions made, chips won (95%
+    intervals). The same seed gives the same result whatever --workers or --scheduler."""
+    from cardroom.analysis.parallel import SimulationError, check_count, check_seed
     from cardroom.games.pan.sim import simulate
 
-    if not 2 <= players <= 15:
-        raise CardroomError("a Pan table seats 2 to 15 players")
-    if hands < 1:
-        raise CardroomError("--hands must be at least 1")
-    if not 0 <= random_players <= players:
-        raise CardroomError("--random must be between 0 and the number of players")
+    if workers is not None and scheduler is not None:
+        raise SimulationError("use either --workers (local cores) or --scheduler (a Dask "
+                              "cluster), not both")
+    check_count(players, "players", 2, 15)
+    check_count(hands, "hands", 1)
+    check_count(random_players, "random", 0, players)
+    check_seed(seed)
+    n_workers = 1 if workers is None else check_count(workers, "workers", 1)
     settings = rules_with_overrides(PanRules, rules)
-    kinds = ["random" if i % players < random_players else "sound" for i in range(players)]
-    report = simulate(hands, players, seed, kinds, settings).to_json()
+    kinds = ["random" if i < random_players else "sound" for i in range(players)]
+    report = simulate(hands, players, seed, kinds, settings, workers=n_workers,
+                      scheduler=scheduler).to_json()
     if as_json:
         print_json(report)
         return
     console.print(f"[bold]Pan[/bold]: {hands} hands, {players} players in "
-                  f"{report['seconds']} s ({report['hands_per_second']} hands/s), "
+                  f"{report['seconds']} s on {report['workers']} "
+                  f"({report['hands_per_second']} hands/s), "
                   f"{report['average_turns']} turns a hand", highlight=False)
     t = Table(title="Conditions made per hand")
     t.add_column("condition")
@@ -53,11 +64,12 @@ def simulate_pan(
         t.add_row(k, f"{v:.4f}")
     console.print(t)
     s = Table(title="Chips won")
-    for col in ("seat", "bot", "chips", "per hand"):
+    for col in ("seat", "bot", "chips", "per hand", "95% interval"):
         s.add_column(col)
     for row in report["seats"]:
+        lo, hi = row["ci95"]
         s.add_row(str(row["seat"]), row["bot"], str(row["chips_won"]),
-                  f"{row['chips_per_hand']:+.4f}")
+                  f"{row['chips_per_hand']:+.4f}", f"{lo:+.4f} to {hi:+.4f}")
     console.print(s)
 
 
