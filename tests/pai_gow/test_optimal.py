@@ -134,7 +134,8 @@ def test_kernel_matches_reference_on_fixtures_and_random_hands(
             want = [po.optimal_reference(h, table, commission, bool(wheel), bool(banker))
                     for h in hands]
             assert got.tolist() == want
-            assert not any(setting_at(h, i, bool(wheel)).is_foul for h, i in zip(hands, want, strict=True))
+            pairs = zip(hands, want, strict=True)
+            assert not any(setting_at(h, i, bool(wheel)).is_foul for h, i in pairs)
 
 
 def test_table_cached_on_disk_and_recounted_when_damaged(

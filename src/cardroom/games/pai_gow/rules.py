@@ -1,4 +1,5 @@
-"""Pai Gow house rules (internal controls): wheel rank, commission, fouls, dragon hand."""
+"""Pai Gow house rules (internal controls): wheel rank, commission, fouls, dragon hand, and
+how irregularities are handled (the rules' Irregularities clause leaves that to the house)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,22 @@ class FoulPolicy(StrEnum):
     REFUSE = "refuse"
 
 
+class ExposedCardPolicy(StrEnum):
+    """A card the dealer exposes before the reveal (Irregularities: cards exposed)."""
+
+    MISDEAL = "misdeal"  # the deal is void: every hand is collected and the deck reshuffled
+    HAND_PLAYS = "hand-plays"  # the card is shown to the whole table and the hand plays
+
+
+class WrongCountPolicy(StrEnum):
+    """A player's hand found with other than seven cards (Irregularities: incorrect number
+    of cards). A wrong banker's hand is always a misdeal: every wager plays against it."""
+
+    MISDEAL = "misdeal"  # the deal is void, wagers stand, reshuffle and deal again
+    VOID_HAND = "void-hand"  # that hand has no action: its wager is returned
+    HAND_LOSES = "hand-loses"  # that hand is dead and loses its wager
+
+
 class DragonHand(StrEnum):
     NOT_ALLOWED = "not-allowed"
     HOUSE_WAY = "house-way"
@@ -40,6 +57,8 @@ class PaiGowRules(HouseRules):
     house_way: str = "trump-plaza"
     shuffle_machine: bool = False
     use_dice: bool = True
+    exposed_card: ExposedCardPolicy = ExposedCardPolicy.MISDEAL
+    wrong_card_count: WrongCountPolicy = WrongCountPolicy.MISDEAL
 
     @field_validator("commission")
     @classmethod

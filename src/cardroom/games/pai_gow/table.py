@@ -1,4 +1,5 @@
-"""The Pai Gow table: positions, dice, the deal, setting hands, dragon hands, banking, settlement.
+"""The Pai Gow table: positions, dice, the deal, setting hands, dragon hands, banking, settlement,
+irregularities (misdeal, exposed card, wrong number of cards) by house policy.
 
 Each action comes as verify_x() (raises a precise error), can_x() and x() (applies it and
 returns a frozen event appended to `events`, the hand history). Physical spots: 0 is the house
@@ -16,7 +17,13 @@ from enum import StrEnum
 from cardroom.cards import Card, format_cards
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.pai_gow.houseway import HouseWay, house_way, set_hand
-from cardroom.games.pai_gow.rules import DragonHand, FoulPolicy, PaiGowRules
+from cardroom.games.pai_gow.rules import (
+    DragonHand,
+    ExposedCardPolicy,
+    FoulPolicy,
+    PaiGowRules,
+    WrongCountPolicy,
+)
 from cardroom.games.pai_gow.settings import FoulSettingError, Setting, make_setting
 from cardroom.money import Cents, require_cents
 from cardroom.shoe import RandomSource, ShoeSpec, SystemRandom, fisher_yates
@@ -37,6 +44,7 @@ class Outcome(StrEnum):
     WIN = "win"
     PUSH = "push"
     LOSS = "loss"
+    VOID = "void"  # no action (an irregularity): the wager is returned
 
 
 # ----------------------------------------------------------------------------- events
@@ -107,7 +115,43 @@ class Settled:
     banker_commission: Cents
 
 
-Event = WagerPlaced | BankTaken | DragonTaken | Dealt | Collected | HandSet | Settled
+@dataclass(frozen=True)
+class CardExposed:
+    """Irregularities (cards exposed): a card of `spot` shown before the reveal, by the dealer
+    or by the player holding it; it is public from now on."""
+
+    spot: int
+    card: Card
+    by_dealer: bool
+
+
+@dataclass(frozen=True)
+class WrongCardCount:
+    """Irregularities (incorrect number of cards): the dealer finds `count` cards at `spot`."""
+
+    spot: int
+    count: int
+
+
+@dataclass(frozen=True)
+class HandVoided:
+    """A hand taken out of play by house policy: `outcome` VOID (wager returned) or LOSS."""
+
+    spot: int
+    outcome: Outcome
+    reason: str
+
+
+@dataclass(frozen=True)
+class Misdeal:
+    """Irregularities (misdeal): every hand is collected; the wagers, the bank and any dragon
+    hand stand; the deck is shuffled and dealt again."""
+
+    reason: str
+
+
+Event = (WagerPlaced | BankTaken | DragonTaken | Dealt | Collected | HandSet | CardExposed
+         | WrongCardCount | HandVoided | Misdeal | Settled)
 
 
 def position_of_spot(spot: int, banker_spot: int) -> int:
@@ -151,6 +195,9 @@ class PaiGowTable:
     hands: dict[int, tuple[Card, ...]] = field(default_factory=dict)  # by spot
     settings: dict[int, HandSet] = field(default_factory=dict)  # by spot
     house_result: Cents = 0
+    exposed: dict[int, list[Card]] = field(default_factory=dict)  # public cards, by spot
+    out_of_play: dict[int, Outcome] = field(default_factory=dict)  # voided hands, by spot
+    misdealt: bool = False  # after a misdeal only the redeal may follow
 
     def __post_init__(self) -> None:
         if self.way is None:
@@ -171,9 +218,15 @@ class PaiGowTable:
             raise IllegalActionError(f"seat {seat} does not exist: up to six players, seats 1-6")
         self.chips[seat] = require_cents(chips, "chips")
 
+    def _no_change_after_misdeal(self) -> None:
+        if self.misdealt:
+            raise IllegalActionError("after a misdeal the same wagers are dealt again: "
+                                     "deal the hand")
+
     def verify_place_wager(self, seat: int, amount: Cents) -> None:
         if self.phase is not Phase.BETTING:
             raise IllegalActionError("wagers are placed before the deal")
+        self._no_change_after_misdeal()
         if seat not in self.chips:
             raise IllegalActionError(f"no player sits at seat {seat}")
         if seat == self.banker_spot:
@@ -205,6 +258,7 @@ class PaiGowTable:
         cover every wager, the house dealer's included (his last wager on the previous hand)."""
         if self.phase is not Phase.BETTING:
             raise IllegalActionError("the bank is taken before the deal")
+        self._no_change_after_misdeal()
         if seat not in self.chips:
             raise IllegalActionError(f"no player sits at seat {seat}")
         if self.player_banked_last:
@@ -234,6 +288,7 @@ class PaiGowTable:
             raise IllegalActionError("this card room does not allow dragon hands")
         if self.phase is not Phase.BETTING:
             raise IllegalActionError("a dragon hand is taken before the deal")
+        self._no_change_after_misdeal()
         if seat not in self.wagers:
             raise IllegalActionError("only a player with a wager on their own hand may play a "
                                      "dragon hand")
@@ -311,6 +366,7 @@ class PaiGowTable:
             raise IllegalActionError("card count irregularity: the deck is not complete")
         self._log(Collected(tuple(empty), tuple(remainder)))
         self.phase = Phase.SETTING
+        self.misdealt = False
         if self.dragon and self.rules.dragon_hand is DragonHand.HOUSE_WAY:
             self._set(self.dragon[1], set_hand(self.hands[self.dragon[1]], self.house_way,
                                                self.rules.wheel_second).setting, True)
@@ -324,12 +380,14 @@ class PaiGowTable:
             spots.append(self.dragon[1])
         if self.banker_spot != DEALER:
             spots.append(self.banker_spot)
-        return spots
+        return [s for s in spots if s not in self.out_of_play]
 
     def verify_set_hand(self, spot: int, front: Sequence[Card]) -> None:
         """Clause 6: the player arranges the hand; clause 9: not after the dealer reveals."""
         if self.phase is not Phase.SETTING:
             raise IllegalActionError("hands are set after the deal and before the reveal")
+        if spot in self.out_of_play:
+            raise IllegalActionError(f"spot {spot}'s hand is out of play (an irregularity)")
         if spot not in self._player_spots():
             raise IllegalActionError(f"spot {spot} has no hand for a player to set")
         if spot in self.settings:
@@ -368,6 +426,89 @@ class PaiGowTable:
         self._log(event)
         return event
 
+    # -------------------------------------------------------------- irregularities
+    def verify_declare_misdeal(self, reason: str) -> None:
+        """Irregularities (misdeals): the dealer may void the deal until the reveal."""
+        if self.phase is not Phase.SETTING:
+            raise IllegalActionError("a misdeal is declared after the deal and before the reveal")
+        if not reason.strip():
+            raise IllegalActionError("a misdeal needs a reason for the hand history")
+
+    def can_declare_misdeal(self, reason: str) -> bool:
+        return _can(self.verify_declare_misdeal, reason)
+
+    def declare_misdeal(self, reason: str) -> Misdeal:
+        self.verify_declare_misdeal(reason)
+        return self._misdeal(reason)
+
+    def _misdeal(self, reason: str) -> Misdeal:
+        self.hands = {}
+        self.settings = {}
+        self.exposed = {}
+        self.out_of_play = {}
+        self.phase = Phase.BETTING
+        self.misdealt = True
+        return self._log(Misdeal(reason))  # type: ignore[return-value]
+
+    def verify_expose_card(self, spot: int, card: Card, by_dealer: bool = True) -> None:
+        if self.phase is not Phase.SETTING:
+            raise IllegalActionError("cards are exposed only between the deal and the reveal")
+        if spot not in self.hands:
+            raise IllegalActionError(f"spot {spot} holds no hand in play")
+        if card not in self.hands[spot]:
+            raise IllegalActionError(f"{card} is not in spot {spot}'s hand")
+        if card in self.exposed.get(spot, []):
+            raise IllegalActionError(f"{card} is already exposed")
+        if not by_dealer and spot not in self._player_spots():
+            raise IllegalActionError(f"no player holds spot {spot}'s hand")
+
+    def can_expose_card(self, spot: int, card: Card, by_dealer: bool = True) -> bool:
+        return _can(self.verify_expose_card, spot, card, by_dealer)
+
+    def expose_card(self, spot: int, card: Card, by_dealer: bool = True) -> CardExposed:
+        """Irregularities (cards exposed): a card the dealer exposes is a misdeal or is shown
+        to the table and plays (house rule `exposed_card`); a card a player shows of their own
+        hand plays (clause 9: the hand is the player's responsibility). An exposed card is
+        public: every viewer's snapshot shows it."""
+        self.verify_expose_card(spot, card, by_dealer)
+        event = CardExposed(spot, card, by_dealer)
+        self._log(event)
+        self.exposed.setdefault(spot, []).append(card)
+        if by_dealer and self.rules.exposed_card is ExposedCardPolicy.MISDEAL:
+            self._misdeal(f"{card} of spot {spot} exposed by the dealer")
+        return event
+
+    def verify_report_card_count(self, spot: int, count: int) -> None:
+        if self.phase is not Phase.SETTING:
+            raise IllegalActionError("hands are counted between the deal and the reveal")
+        if spot not in self.hands or spot in self.out_of_play:
+            raise IllegalActionError(f"spot {spot} holds no hand in play")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise IllegalActionError(f"a card count is a whole number, not {count!r}")
+        if count == 7:
+            raise IllegalActionError("seven cards is the right number: no irregularity")
+
+    def can_report_card_count(self, spot: int, count: int) -> bool:
+        return _can(self.verify_report_card_count, spot, count)
+
+    def report_card_count(self, spot: int, count: int) -> WrongCardCount:
+        """Irregularities (incorrect number of cards): the banker's or the house dealer's hand
+        is always a misdeal (every wager plays against it, or it is the dealer's wager); a
+        player's hand follows house rule `wrong_card_count`: misdeal, void (wager returned) or
+        dead (wager lost)."""
+        self.verify_report_card_count(spot, count)
+        event = WrongCardCount(spot, count)
+        self._log(event)
+        policy = self.rules.wrong_card_count
+        if spot in (self.banker_spot, DEALER) or policy is WrongCountPolicy.MISDEAL:
+            self._misdeal(f"spot {spot} holds {count} cards")
+        else:
+            outcome = Outcome.VOID if policy is WrongCountPolicy.VOID_HAND else Outcome.LOSS
+            self.out_of_play[spot] = outcome
+            self.settings.pop(spot, None)
+            self._log(HandVoided(spot, outcome, f"{count} cards instead of seven"))
+        return event
+
     # -------------------------------------------------------------- reveal and settle
     def verify_settle(self) -> None:
         if self.phase is not Phase.SETTING:
@@ -399,12 +540,16 @@ class PaiGowTable:
             opponents.append((DEALER, DEALER, self.last_wagers[self.banker_spot], False))
         banker_net = 0
         for spot, seat, wager, dragon in opponents:
-            hs = self.settings[spot]
-            outcome = _outcome(hs.setting, hs.foul, bank, bank_foul)
+            if spot in self.out_of_play:
+                outcome = self.out_of_play[spot]
+            else:
+                hs = self.settings[spot]
+                outcome = _outcome(hs.setting, hs.foul, bank, bank_foul)
             commission = policy.charge(wager) if outcome is Outcome.WIN else 0
-            net = {Outcome.WIN: wager - commission, Outcome.PUSH: 0,
+            net = {Outcome.WIN: wager - commission, Outcome.PUSH: 0, Outcome.VOID: 0,
                    Outcome.LOSS: -wager}[outcome]
-            banker_net += {Outcome.WIN: -wager, Outcome.PUSH: 0, Outcome.LOSS: wager}[outcome]
+            banker_net += {Outcome.WIN: -wager, Outcome.PUSH: 0, Outcome.VOID: 0,
+                           Outcome.LOSS: wager}[outcome]
             results.append(HandResult(spot, seat, dragon, wager, outcome, commission, net))
             if seat == DEALER:
                 self.house_result += net
@@ -434,6 +579,8 @@ class PaiGowTable:
         self.dragon = None
         self.hands = {}
         self.settings = {}
+        self.exposed = {}
+        self.out_of_play = {}
         self.phase = Phase.BETTING
 
     # -------------------------------------------------------------- what a viewer may see
@@ -446,8 +593,9 @@ class PaiGowTable:
                 self.dragon is not None and spot == self.dragon[1]
                 and viewer_spot == self.dragon[0])
             hands[spot] = format_cards(cards) if visible else "hidden"
+        exposed = {spot: format_cards(cards) for spot, cards in self.exposed.items()}
         return {"phase": self.phase.value, "banker_spot": self.banker_spot,
-                "wagers": dict(self.wagers), "hands": hands}
+                "wagers": dict(self.wagers), "hands": hands, "exposed": exposed}
 
 
 def _outcome(player: Setting, foul: bool, bank: Setting, bank_foul: bool) -> Outcome:
