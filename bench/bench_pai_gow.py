@@ -1,13 +1,16 @@
-"""Pai Gow benchmarks: five-card evaluation, house-way setting, the exact calculator, and
-(with --seven) the classification of all 154,143,080 seven-card hands.
+"""Pai Gow benchmarks: five-card evaluation, house-way setting, the fast optimal setter, the
+exact calculator, (with --seven) the classification of all 154,143,080 seven-card hands, and
+(with --optimal N) the fast optimal setter against the exact `calc` optimum on N sampled hands.
 
-Run: .venv/bin/python bench/bench_pai_gow.py [--seven] [--threads N]
+Run: .venv/bin/python bench/bench_pai_gow.py [--seven] [--never-foul] [--optimal N]
+     [--threads N]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from fractions import Fraction
 from math import comb
 
 import numba
@@ -16,7 +19,15 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from cardroom.analysis.pai_gow_calc import calculate
-from cardroom.cards import parse_cards
+from cardroom.analysis.pai_gow_counts import seven_card_counts
+from cardroom.analysis.pai_gow_optimal import (
+    DealerTable,
+    commission_weights,
+    dealer_table,
+    optimal_batch,
+    optimal_index,
+)
+from cardroom.cards import Card, parse_cards
 from cardroom.games.pai_gow.evaluate import Category
 from cardroom.games.pai_gow.houseway import house_way
 from cardroom.games.pai_gow.houseway_kernel import (
@@ -94,9 +105,49 @@ def _house_way_fouls(p: npt.NDArray[np.int64], wheel: int) -> int:
     return int(per.sum())
 
 
+# Alspach, "7-Card Poker Hands with Joker" (2003): the published 53-card seven-card counts
+SEVEN_53 = {Category.HIGH_CARD: 24_780_420, Category.PAIR: 64_221_960,
+            Category.TWO_PAIR: 35_553_816, Category.THREE_OF_A_KIND: 7_470_676,
+            Category.STRAIGHT: 11_236_028, Category.FLUSH: 6_172_088,
+            Category.FULL_HOUSE: 4_188_528, Category.FOUR_OF_A_KIND: 307_472,
+            Category.STRAIGHT_FLUSH: 210_964, Category.FIVE_ACES: 1_128}
+
+
 def random_hands(n: int, k: int, seed: int) -> npt.NDArray[np.int64]:
     rng = np.random.default_rng(seed)
     return np.argsort(rng.random((n, 53)), axis=1)[:, :k].astype(np.int64)
+
+
+def compare_optimal(n: int, table: DealerTable, keep: int, den: int) -> None:
+    """The fast setter's choice against the exact optimum over the 53,524,680 dealer hands of
+    the other 46 cards (`calc`), on n random hands (seed 7): agreement and EV lost."""
+    way = house_way("trump-plaza")
+    hands = random_hands(n, 7, 7)
+    same = equal_ev = 0
+    lost: list[Fraction] = []
+    hw_lost: list[Fraction] = []
+    t = time.perf_counter()
+    for k, row in enumerate(hands):
+        cards = [Card.from_code(int(c)) for c in row]
+        fast = optimal_index(row, table.fvals, table.bvals, table.below, table.total, keep, den,
+                             0, 0)
+        result = calculate(cards, way)
+        by_index = {r.index: r for r in result.settings}
+        best = max(r.ev for r in result.settings)
+        hw = next(r for r in result.settings if r.house_way)
+        same += fast == min(r.index for r in result.settings if r.optimal)
+        equal_ev += by_index[fast].ev == best
+        lost.append(best - by_index[fast].ev)
+        hw_lost.append(best - hw.ev)
+        if (k + 1) % 10 == 0:
+            print(f"  {k + 1}/{n} hands, {time.perf_counter() - t:.0f} s")
+    mean = float(sum(lost, Fraction(0)) / n)
+    hw_mean = float(sum(hw_lost, Fraction(0)) / n)
+    print(f"fast optimal vs exact calc optimum on {n} random hands (trump-plaza, 5%): "
+          f"same setting {same}/{n}, exact-optimal EV {equal_ev}/{n} ({equal_ev / n:.1%}); "
+          f"EV lost per hand: mean {mean:.6f}, max {float(max(lost)):.6f} "
+          f"(house way: mean {hw_mean:.6f}, max {float(max(hw_lost)):.6f}, "
+          f"exact-optimal {sum(x == 0 for x in hw_lost)}/{n})")
 
 
 def main() -> None:
@@ -104,6 +155,8 @@ def main() -> None:
     ap.add_argument("--seven", action="store_true", help="classify all 154,143,080 hands")
     ap.add_argument("--never-foul", action="store_true",
                     help="set all 154,143,080 hands with each built-in house way, count fouls")
+    ap.add_argument("--optimal", type=int, default=0, metavar="N",
+                    help="compare the fast optimal setter with the exact calc on N hands")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     numba.set_num_threads(args.threads)
@@ -125,6 +178,18 @@ def main() -> None:
     print(f"house-way setting, trump-plaza (one core): {len(seven) / dt / 1e6:.2f} M hands/s")
 
     way = house_way("trump-plaza")
+    t = time.perf_counter()
+    table = dealer_table(way)
+    print(f"dealer table (trump-plaza, full deck): {time.perf_counter() - t:.1f} s "
+          "(counted once, then loaded from the cache)")
+    keep, den = commission_weights(Fraction(1, 20))
+    args_opt = (table.fvals, table.bvals, table.below, table.total, keep, den, 0, 0)
+    optimal_batch(seven[:10], *args_opt)
+    t = time.perf_counter()
+    optimal_batch(seven, *args_opt)
+    dt = time.perf_counter() - t
+    print(f"fast optimal setting (one core): {len(seven) / dt / 1e6:.2f} M hands/s")
+
     for text in ("As Kd 9c 7h 5s 3d 2c", "JK Ah Kd Qc Js 9h 3d"):
         t = time.perf_counter()
         result = calculate(parse_cards(text), way)
@@ -135,6 +200,9 @@ def main() -> None:
               f"{best.setting} EV {float(best.ev):+.5f}; house way {hw.setting} "
               f"EV {float(hw.ev):+.5f}")
 
+    if args.optimal:
+        compare_optimal(args.optimal, table, keep, den)
+
     if args.never_foul:
         for name in ("trump-plaza", "ballys"):
             for wheel in (0, 1):
@@ -144,15 +212,25 @@ def main() -> None:
                 print(f"house way {name}, wheel {'second' if wheel else 'lowest'}: {fouls} "
                       f"fouls in all {comb(53, 7):,} hands ({dt:.0f} s)")
 
+    t = time.perf_counter()
+    fast = seven_card_counts(0)
+    dt = time.perf_counter() - t
+    published = [SEVEN_53[c] for c in Category]
+    check = "= published" if [int(x) for x in fast.sum(axis=0)] == published else "MISMATCH"
+    print(f"all {comb(53, 7):,} seven-card hands via the six-card table ({args.threads} "
+          f"threads, compile included): {dt:.1f} s, {check}")
+
     if args.seven:
         t = time.perf_counter()
         counts = _seven_card_counts(0)
         dt = time.perf_counter() - t
         assert int(counts.sum()) == comb(53, 7)
-        print(f"all {comb(53, 7):,} seven-card hands in {dt:.0f} s ({args.threads} threads):")
+        print(f"all {comb(53, 7):,} seven-card hands, best of 21 evaluations each, in {dt:.0f} s "
+              f"({args.threads} threads):")
         for cat in reversed(Category):
-            print(f"  {cat.label:>16}: {int(counts[cat]):>12,}")
-
+            mark = "ok" if int(counts[cat]) == SEVEN_53[cat] else f"published {SEVEN_53[cat]:,}"
+            print(f"  {cat.label:>16}: {int(counts[cat]):>12,}  {mark}")
+        assert [int(x) for x in counts] == published, "seven-card counts differ from published"
 
 if __name__ == "__main__":
     main()
