@@ -1,0 +1,376 @@
+"""The FastAPI application: pages rendered on the server, one WebSocket per table.
+
+Sessions are random tokens in an HttpOnly, SameSite=Strict cookie (stored hashed). Every refusal
+(bad session, forbidden page, refused action, malformed message) goes to that client only and
+is written to the audit log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Form, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from cardroom.cards import Card
+from cardroom.errors import CardroomError
+from cardroom.money import format_money, parse_money
+from cardroom.room import accounts as acc
+from cardroom.room import audit, ledger
+from cardroom.room.accounts import Account, Permission, Role
+from cardroom.room.cashier import buy_chips, cash_out
+from cardroom.room.errors import AuthError, PermissionDenied
+from cardroom.room.hands import open_hands
+from cardroom.room.jackpot import DEFAULT_POOL, post_daily
+from cardroom.room.room import Room, dumps
+from cardroom.room.tables import GAMES, list_tables
+from cardroom.server.cards_svg import back_svg, card_svg
+
+HERE = Path(__file__).resolve().parent
+COOKIE = "cardroom_session"
+
+
+@dataclass
+class Hub:
+    """Open WebSockets per table, each with its viewer, so updates are built per viewer."""
+
+    sockets: dict[int, dict[WebSocket, Account]] = field(
+        default_factory=lambda: defaultdict(dict))
+
+    async def broadcast(self, room: Room, table_id: int) -> None:
+        live = room.table(table_id)
+        for ws, viewer in list(self.sockets[table_id].items()):
+            try:
+                await ws.send_text(dumps(live.snapshot(viewer)))
+            except Exception:  # a closed socket is dropped, the others still get the update
+                self.sockets[table_id].pop(ws, None)
+
+
+class LoginRequired(Exception):
+    pass
+
+
+def create_app(room: Room) -> FastAPI:
+    app = FastAPI(title="cardroom", docs_url=None, redoc_url=None, openapi_url=None)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters["money"] = format_money
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    hub = Hub()
+    app.state.room, app.state.hub = room, hub
+
+    def client_of(request: Request | WebSocket) -> str:
+        return request.client.host if request.client else "?"
+
+    def viewer(request: Request) -> Account:
+        with room.storage.read() as conn:
+            return acc.session_account(conn, request.cookies.get(COOKIE))
+
+    def page(request: Request, name: str, who: Account | None, status: int = 200,
+             **ctx: Any) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, {"who": who, "Permission": Permission,
+                                                          **ctx}, status_code=status)
+
+    @app.exception_handler(AuthError)
+    async def _auth(request: Request, exc: AuthError) -> Response:
+        if request.cookies.get(COOKIE):
+            room.refused(None, f"page {request.url.path}", str(exc), {"client":
+                                                                     client_of(request)})
+        return RedirectResponse("/login", status_code=303)
+
+    @app.exception_handler(PermissionDenied)
+    async def _denied(request: Request, exc: PermissionDenied) -> Response:
+        who = None
+        with contextlib.suppress(AuthError):
+            who = viewer(request)
+        room.refused(who, f"page {request.url.path}", str(exc))
+        return page(request, "error.html", who, 403, message=str(exc))
+
+    # first run, log in and out ---------------------------------------------------------------
+    def has_accounts() -> bool:
+        with room.storage.read() as conn:
+            return acc.count_accounts(conn) > 0
+
+    def logged_in(account: Account, to: str = "/lobby") -> Response:
+        with room.storage.unit() as conn:
+            token = acc.open_session(conn, account)
+            audit.append(conn, account.username, "login", {})
+        resp = RedirectResponse(to, status_code=303)
+        resp.set_cookie(COOKIE, token, httponly=True, samesite="strict",
+                        max_age=int(acc.SESSION_LIFETIME.total_seconds()))
+        return resp
+
+    @app.get("/", response_model=None)
+    def index(request: Request) -> Response:
+        if not has_accounts():
+            return RedirectResponse("/setup", status_code=303)
+        viewer(request)
+        return RedirectResponse("/lobby", status_code=303)
+
+    @app.get("/setup", response_model=None)
+    def setup_form(request: Request) -> Response:
+        if has_accounts():
+            return RedirectResponse("/login", status_code=303)
+        return page(request, "setup.html", None)
+
+    @app.post("/setup", response_model=None)
+    def setup(request: Request, username: str = Form(...), password: str = Form(...)
+              ) -> Response:
+        try:
+            with room.storage.unit() as conn:
+                if acc.count_accounts(conn):
+                    return RedirectResponse("/login", status_code=303)
+                owner = acc.create_account(conn, username, password, Role.OWNER)
+                audit.append(conn, owner.username, "setup.owner", {})
+        except CardroomError as exc:
+            return page(request, "setup.html", None, 400, error=str(exc))
+        return logged_in(owner)
+
+    @app.get("/login", response_class=HTMLResponse)
+    def login_form(request: Request) -> HTMLResponse:
+        return page(request, "login.html", None)
+
+    @app.post("/login", response_model=None)
+    def login(request: Request, username: str = Form(...), password: str = Form(...)
+              ) -> Response:
+        try:
+            account = acc.authenticate(room.storage, username, password, client_of(request))
+        except AuthError as exc:
+            status = 429 if "too many" in str(exc) else 401
+            return page(request, "login.html", None, status, error=str(exc))
+        return logged_in(account)
+
+    @app.post("/logout", response_model=None)
+    def logout(request: Request) -> Response:
+        token = request.cookies.get(COOKIE)
+        if token:
+            with room.storage.unit() as conn:
+                acc.close_session(conn, token)
+        resp = RedirectResponse("/login", status_code=303)
+        resp.delete_cookie(COOKIE)
+        return resp
+
+    @app.get("/register", response_class=HTMLResponse)
+    def register_form(request: Request) -> HTMLResponse:
+        return page(request, "register.html", None)
+
+    @app.post("/register", response_model=None)
+    def register(request: Request, username: str = Form(...), password: str = Form(...)
+                 ) -> Response:
+        try:
+            with room.storage.unit() as conn:
+                account = acc.create_account(conn, username, password, Role.PLAYER)
+                audit.append(conn, account.username, "account.register", {})
+        except CardroomError as exc:
+            return page(request, "register.html", None, 400, error=str(exc))
+        return logged_in(account)
+
+    # lobby and cashier -----------------------------------------------------------------------
+    def jackpot_posted() -> int | None:
+        pool = room.pools.get(DEFAULT_POOL)
+        return pool.posted if pool else None
+
+    @app.get("/lobby", response_class=HTMLResponse)
+    def lobby(request: Request) -> HTMLResponse:
+        who = viewer(request)
+        with room.storage.read() as conn:
+            rows = list_tables(conn)
+        live = {t: room.tables[t] for t in room.tables}
+        return page(request, "lobby.html", who, tables=rows, live=live,
+                    wallet=room.wallet(who), jackpot=jackpot_posted())
+
+    @app.get("/cashier", response_class=HTMLResponse)
+    def cashier(request: Request, message: str = "", error: str = "") -> HTMLResponse:
+        who = viewer(request)
+        who.require(Permission.CASHIER)
+        return page(request, "cashier.html", who, wallet=room.wallet(who),
+                    key=secrets.token_urlsafe(12), message=message, error=error)
+
+    @app.post("/cashier/{op}", response_model=None)
+    def cashier_op(request: Request, op: str, amount: str = Form(...), key: str = Form(...)
+                   ) -> Response:
+        who = viewer(request)
+        try:
+            cents = parse_money(amount)
+            with room.storage.unit() as conn:
+                if op == "buy":
+                    buy_chips(conn, who, cents, key[:60])
+                elif op == "cashout":
+                    cash_out(conn, who, cents, key[:60])
+                else:
+                    raise CardroomError(f"unknown cashier operation {op!r}")
+        except PermissionDenied:
+            raise
+        except CardroomError as exc:
+            room.refused(who, f"cashier.{op}"[:60], str(exc))
+            return page(request, "cashier.html", who, 400, wallet=room.wallet(who),
+                        key=secrets.token_urlsafe(12), error=str(exc))
+        return RedirectResponse("/cashier?message=done", status_code=303)
+
+    # tables -------------------------------------------------------------------------------
+    @app.get("/tables/{table_id}", response_class=HTMLResponse)
+    def table_page(request: Request, table_id: int) -> HTMLResponse:
+        who = viewer(request)
+        live = room.table(table_id)
+        return page(request, f"table_{live.game}.html", who, table=live,
+                    wallet=room.wallet(who))
+
+    @app.get("/cards/{code}.svg")
+    def card_image(code: str) -> Response:
+        if code == "back":
+            svg = back_svg()
+        else:
+            if not code.isdigit() or not 0 <= int(code) < 52:
+                return Response("no such card", status_code=404)
+            svg = card_svg(Card.from_code(int(code)))
+        return Response(svg, media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: int) -> None:
+        await ws.accept()
+        try:
+            with room.storage.read() as conn:
+                who = acc.session_account(conn, ws.cookies.get(COOKIE))
+            live = room.table(table_id)
+        except CardroomError as exc:
+            room.refused(None, "table.connect", str(exc), {"table": table_id,
+                                                           "client": client_of(ws)})
+            await ws.send_text(dumps({"type": "error", "message": str(exc)}))
+            await ws.close(code=4401)
+            return
+        hub.sockets[table_id][ws] = who
+        await ws.send_text(dumps(live.snapshot(who)))
+        try:
+            while True:
+                text = await ws.receive_text()
+                msg: object = None
+                try:
+                    if len(text) > 4096:
+                        raise CardroomError("malformed message: too long")
+                    try:
+                        msg = json.loads(text)
+                    except ValueError:
+                        raise CardroomError("malformed message: not JSON") from None
+                    with room.storage.read() as conn:
+                        acc.session_account(conn, ws.cookies.get(COOKIE))
+                    room.act(who, table_id, msg)
+                except AuthError as exc:
+                    room.refused(who, "table.message", str(exc), {"table": table_id})
+                    await ws.send_text(dumps({"type": "error", "message": str(exc)}))
+                    await ws.close(code=4401)
+                    break
+                except CardroomError as exc:
+                    if "malformed message: not JSON" in str(exc) or "too long" in str(exc):
+                        room.refused(who, "table.message", str(exc), {"table": table_id})
+                    reply: dict[str, Any] = {"type": "error", "message": str(exc)}
+                    if isinstance(msg, dict) and isinstance(msg.get("key"), str):
+                        reply["key"] = msg["key"]
+                    await ws.send_text(dumps(reply))
+                    continue
+                await hub.broadcast(room, table_id)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.sockets[table_id].pop(ws, None)
+
+    # records ------------------------------------------------------------------------------
+    @app.get("/history", response_class=HTMLResponse)
+    def history(request: Request, all: bool = False) -> HTMLResponse:
+        who = viewer(request)
+        rows = room.history(who, mine=not all, limit=50)
+        return page(request, "history.html", who, hands=rows, all=all)
+
+    @app.get("/hands/{hand_id}", response_class=HTMLResponse)
+    def hand(request: Request, hand_id: int) -> HTMLResponse:
+        who = viewer(request)
+        replay = room.recall(who, hand_id)
+        return page(request, "hand.html", who, replay=replay, record=replay.record)
+
+    # floor, staff and audit -------------------------------------------------------------------
+    @app.get("/floor", response_class=HTMLResponse)
+    def floor(request: Request, error: str = "", message: str = "") -> HTMLResponse:
+        who = viewer(request)
+        if not (who.may(Permission.VOID) or who.may(Permission.OPEN_TABLES)):
+            raise PermissionDenied(f"refused: a {who.role.value} may not use the floor page")
+        with room.storage.read() as conn:
+            rows = list_tables(conn)
+            hands_open = open_hands(conn)
+        return page(request, "floor.html", who, tables=rows, live=room.tables, games=GAMES,
+                    roles=[r.value for r in Role], open_hands=hands_open, error=error,
+                    message=message, jackpot=room.pools.get(DEFAULT_POOL))
+
+    def floor_back(message: str = "", error: str = "") -> Response:
+        from urllib.parse import urlencode
+        return RedirectResponse("/floor?" + urlencode({"message": message, "error": error}),
+                                status_code=303)
+
+    @app.post("/floor/tables", response_model=None)
+    def floor_create(request: Request, name: str = Form(...), game: str = Form(...)
+                     ) -> Response:
+        who = viewer(request)
+        try:
+            room.create_table(who, name, game)
+        except PermissionDenied:
+            raise
+        except CardroomError as exc:
+            room.refused(who, "table.create", str(exc))
+            return floor_back(error=str(exc))
+        return floor_back(message=f"table {name} opened")
+
+    @app.post("/floor/void", response_model=None)
+    async def floor_void(request: Request, table_id: int = Form(...), reason: str = Form(...)
+                         ) -> Response:
+        who = viewer(request)
+        try:
+            room.act(who, table_id, {"type": "void", "reason": reason})
+        except PermissionDenied:
+            raise
+        except CardroomError as exc:
+            return floor_back(error=str(exc))
+        await hub.broadcast(room, table_id)
+        return floor_back(message="hand voided; wagers returned")
+
+    @app.post("/floor/jackpot/post", response_model=None)
+    def jackpot_post(request: Request) -> Response:
+        who = viewer(request)
+        pool = room.pools.get(DEFAULT_POOL)
+        if pool is None:
+            return floor_back(error="no jackpot pool yet")
+        with room.storage.unit() as conn:
+            post_daily(conn, who, DEFAULT_POOL, pool, datetime.now(UTC).date())
+        return floor_back(message=f"jackpot posted at {format_money(pool.posted)}")
+
+    @app.post("/floor/staff", response_model=None)
+    def staff(request: Request, username: str = Form(...), password: str = Form(...),
+              role: str = Form(...)) -> Response:
+        who = viewer(request)
+        who.require(Permission.MANAGE_STAFF)
+        try:
+            with room.storage.unit() as conn:
+                made = acc.create_account(conn, username, password, Role(role))
+                audit.append(conn, who.username, "account.create",
+                             {"username": made.username, "role": made.role.value})
+        except (CardroomError, ValueError) as exc:
+            return floor_back(error=str(exc))
+        return floor_back(message=f"{made.role.value} {made.username} created")
+
+    @app.get("/audit", response_class=HTMLResponse)
+    def audit_page(request: Request) -> HTMLResponse:
+        who = viewer(request)
+        who.require(Permission.READ_ALL)
+        with room.storage.read() as conn:
+            check = audit.verify(conn)
+            recent = list(audit.entries(conn, limit=200, newest_first=True))
+            books = ledger.trial_balance(conn)
+        return page(request, "audit.html", who, check=check, entries=recent, books=books)
+
+    return app
