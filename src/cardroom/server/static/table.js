@@ -5,7 +5,9 @@
   const felt = document.getElementById("felt");
   const tableId = felt.dataset.table;
   const $ = (id) => document.getElementById(id);
-  const money = (c) => (c < 0 ? "-" : "") + "$" + (Math.abs(c) / 100).toFixed(2);
+  const money = (c) => (c < 0 ? "-" : "") + "$" +
+    Math.floor(Math.abs(c) / 100).toLocaleString("en-US") + "." +
+    String(Math.abs(c) % 100).padStart(2, "0");
   const key = () => (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
   const cents = (text) => {
     const m = /^\s*\$?(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(text);
