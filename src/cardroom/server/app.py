@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -37,6 +38,8 @@ from cardroom.server.cards_svg import back_svg, card_svg
 
 HERE = Path(__file__).resolve().parent
 COOKIE = "cardroom_session"
+SESSION_RECHECK_S = 10.0
+"""A table socket re-checks its session (expiry, log-out) at most this often."""
 
 
 @dataclass
@@ -248,6 +251,7 @@ def create_app(room: Room) -> FastAPI:
             await ws.close(code=4401)
             return
         hub.sockets[table_id][ws] = who
+        checked = time.monotonic()
         await ws.send_text(dumps(live.snapshot(who)))
         try:
             while True:
@@ -260,8 +264,10 @@ def create_app(room: Room) -> FastAPI:
                         msg = json.loads(text)
                     except ValueError:
                         raise CardroomError("malformed message: not JSON") from None
-                    with room.storage.read() as conn:
-                        acc.session_account(conn, ws.cookies.get(COOKIE))
+                    if time.monotonic() - checked > SESSION_RECHECK_S:
+                        with room.storage.read() as conn:
+                            acc.session_account(conn, ws.cookies.get(COOKIE))
+                        checked = time.monotonic()
                     room.act(who, table_id, msg)
                 except AuthError as exc:
                     room.refused(who, "table.message", str(exc), {"table": table_id})

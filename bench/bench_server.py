@@ -1,0 +1,161 @@
+"""Card-room server load: P players on T Mini-Baccarat tables over loopback WebSockets.
+
+Starts `cardroom serve` as a separate process on a free 127.0.0.1 port with a fresh SQLite file
+(or --database URL), seats the players, then plays R rounds: every player bets, one player per
+table deals. Action-to-update latency is the time from sending an action to receiving the
+broadcast state that shows it. Bounded in count and time; stops by itself. Prints the median
+and 99th percentile and whether the ledger balances afterwards.
+
+    .venv/bin/python bench/bench_server.py --players 500 --tables 50 --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from websockets.asyncio.client import connect
+
+from cardroom.room import ledger
+from cardroom.room.accounts import Account, Role, create_account, hash_password, open_session
+from cardroom.room.baccarat_live import MAX_SEATS
+from cardroom.room.cashier import buy_chips
+from cardroom.room.room import Room
+from cardroom.server.app import COOKIE
+
+
+def setup(database: str, players: int, tables: int) -> list[tuple[int, str, str, bool]]:
+    """Accounts (one argon2 hash shared, to save setup time), chips, seats: (table, name,
+    token, seated). A table seats 7; the other players at it watch (and get every update)."""
+    room = Room.open(database)
+    owner = Account(0, "bench-owner", Role.OWNER)
+    shared = hash_password("bench password")
+    table_ids = [room.create_table(owner, f"Bench {i + 1}", "baccarat").table_id
+                 for i in range(tables)]
+    out = []
+    for i in range(players):
+        with room.storage.unit() as conn:
+            who = create_account(conn, f"p{i:04d}", "bench password", Role.PLAYER, shared)
+            buy_chips(conn, who, 1_000_000, "bench")
+            token = open_session(conn, who)
+        t = table_ids[i % tables]
+        seated = i // tables < MAX_SEATS
+        if seated:
+            room.act(who, t, {"type": "sit", "buy_in": 500_000, "key": "bench"})
+        out.append((t, who.username, token, seated))
+    room.storage.engine.dispose()
+    return out
+
+
+async def player(url: str, table: int, name: str, token: str, rounds: int, dealer: bool,
+                 seats_at_table: int, lat: list[float], think: float) -> None:
+    async with connect(f"{url}/ws/tables/{table}", max_size=2**20,
+                       additional_headers={"Cookie": f"{COOKIE}={token}"}) as ws:
+        state = json.loads(await ws.recv())
+        pace = random.Random(name)
+        for r in range(rounds):
+            if think:  # a player thinks before betting (uniform 0..2x the mean), reading updates
+                deadline = time.perf_counter() + pace.uniform(0, 2 * think)
+                while (left := deadline - time.perf_counter()) > 0:
+                    try:
+                        await asyncio.wait_for(ws.recv(), left)
+                    except TimeoutError:
+                        break
+            t0 = time.perf_counter()
+            await ws.send(json.dumps({"type": "bet", "bets": {"player": 500},
+                                      "key": f"{name}-{r}"}))
+            while True:
+                state = json.loads(await ws.recv())
+                if state["type"] == "error":
+                    raise RuntimeError(state["message"])
+                me = next(s for s in state["seats"] if s["name"] == name)
+                if me["bets"]:
+                    lat.append(time.perf_counter() - t0)
+                    break
+            while dealer and sum(bool(s["bets"]) for s in state["seats"]) < seats_at_table:
+                state = json.loads(await ws.recv())
+            if dealer:
+                t0 = time.perf_counter()
+                await ws.send(json.dumps({"type": "deal"}))
+            while state["type"] != "state" or state["hand"]["open"]:
+                state = json.loads(await ws.recv())
+            if dealer:
+                lat.append(time.perf_counter() - t0)
+
+
+async def watcher(url: str, table: int, token: str, rounds: int) -> None:
+    async with connect(f"{url}/ws/tables/{table}", max_size=2**20,
+                       additional_headers={"Cookie": f"{COOKIE}={token}"}) as ws:
+        seen: set[int] = set()
+        while len(seen) < rounds:
+            state = json.loads(await ws.recv())
+            if state.get("last"):
+                seen.add(state["last"]["hand"])
+
+
+async def play(url: str, people: list[tuple[int, str, str, bool]], rounds: int,
+               think: float) -> list[float]:
+    lat: list[float] = []
+    first: dict[int, str] = {}
+    count: dict[int, int] = {}
+    for t, name, _, seated in people:
+        if seated:
+            first.setdefault(t, name)
+            count[t] = count.get(t, 0) + 1
+    await asyncio.wait_for(asyncio.gather(*(
+        player(url, t, name, token, rounds, first[t] == name, count[t], lat, think)
+        if seated else
+        watcher(url, t, token, rounds)
+        for t, name, token, seated in people)), timeout=600)
+    return lat
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--players", type=int, default=500)
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--database", default=None)
+    ap.add_argument("--port", type=int, default=8765)
+    ap.add_argument("--think", type=float, default=3.0,
+                    help="mean seconds a player waits before betting (0: all at once)")
+    a = ap.parse_args()
+    tmp = tempfile.TemporaryDirectory()
+    database = a.database or str(Path(tmp.name) / "bench.sqlite3")
+    t0 = time.perf_counter()
+    seated = setup(database, a.players, a.tables)
+    print(f"setup: {a.players} players ({sum(x[3] for x in seated)} seated) on {a.tables} "
+          f"tables in {time.perf_counter() - t0:.1f} s")
+    exe = Path(sys.executable).with_name("cardroom")
+    server = subprocess.Popen([str(exe), "serve", "--port", str(a.port), "--database",
+                               database], env=os.environ.copy())
+    try:
+        time.sleep(3)
+        t0 = time.perf_counter()
+        lat = asyncio.run(play(f"ws://127.0.0.1:{a.port}", seated, a.rounds, a.think))
+        wall = time.perf_counter() - t0
+    finally:
+        server.terminate()
+        server.wait(10)
+    lat.sort()
+    p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+    room = Room.open(database)
+    with room.storage.read() as conn:
+        books = ledger.trial_balance(conn)
+    print(f"actions: {len(lat)} in {wall:.1f} s ({len(lat) / wall:.0f}/s)")
+    print(f"action-to-update latency: median {statistics.median(lat) * 1000:.1f} ms, "
+          f"p99 {p99 * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+    print(f"ledger balanced after the run: {books.ok}")
+
+
+if __name__ == "__main__":
+    main()
