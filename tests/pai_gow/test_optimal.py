@@ -163,3 +163,12 @@ def test_table_cached_on_disk_and_recounted_when_damaged(
     assert calls == [0, 0]
     po.dealer_table(house_way("ballys"), directory=tmp_path)  # another way, another file
     assert calls == [0, 0, 0] and len(list(tmp_path.glob("*.npz"))) == 2
+
+
+def test_packed_table_round_trip_for_worker_processes(
+        fvals: npt.NDArray[np.int64], bvals0: npt.NDArray[np.int64]) -> None:
+    table = _sample_table(0, fvals, bvals0, n=2_000)
+    packed = table.packed()
+    again = packed.unpack()
+    assert np.array_equal(again.below, table.below) and again.total == table.total == 2_000
+    assert packed.key() == table.packed().key()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -153,6 +154,15 @@ class DealerTable:
         below[1:, 1:] = joint.cumsum(axis=0).cumsum(axis=1)
         return cls(fvals, bvals, below, int(joint.sum()))
 
+    def joint(self) -> npt.NDArray[np.int64]:
+        """The (front, back) counts back from the cumulative table."""
+        return np.diff(np.diff(self.below, axis=0), axis=1)
+
+    def packed(self) -> PackedTable:
+        """A compact, picklable form to send to worker processes (about 100 KB)."""
+        joint = np.ascontiguousarray(self.joint(), dtype=np.int32)
+        return PackedTable(self.fvals, self.bvals, zlib.compress(joint.tobytes()))
+
     def counts(self, front: int, back: int, banker: bool = False) -> tuple[int, int]:
         """(win, loss) dealer-hand counts of a setting scored (front, back). As player a hand
         must be strictly higher (copies to the banker); as banker (`banker`) a copy wins."""
@@ -164,6 +174,24 @@ class DealerTable:
         win = int(b[i, j])
         loss = self.total - int(b[i, nb]) - int(b[nf, j]) + win
         return win, loss
+
+
+@dataclass(frozen=True)
+class PackedTable:
+    """A `DealerTable`'s joint counts, int32 (every cell is at most C(53,7) < 2**31),
+    zlib-compressed."""
+
+    fvals: npt.NDArray[np.int64]
+    bvals: npt.NDArray[np.int64]
+    joint_zlib: bytes
+
+    def key(self) -> str:
+        return hashlib.sha256(self.joint_zlib).hexdigest()
+
+    def unpack(self) -> DealerTable:
+        joint = np.frombuffer(zlib.decompress(self.joint_zlib), dtype=np.int32)
+        joint = joint.reshape(len(self.fvals), len(self.bvals)).astype(np.int64)
+        return DealerTable.from_joint(self.fvals, self.bvals, joint)
 
 
 def cache_dir() -> Path:

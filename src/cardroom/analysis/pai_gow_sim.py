@@ -23,6 +23,7 @@ from numba import njit
 
 from cardroom.analysis.pai_gow_optimal import (
     DealerTable,
+    PackedTable,
     commission_weights,
     dealer_table,
     optimal_index,
@@ -156,9 +157,20 @@ class SimJob:
     banking: int = 0
     strategy: int = 0
     others: int = 0
-    table: DealerTable | None = None
+    table: PackedTable | None = None  # compact: rebuilt once per worker process
     keep: int = 1
     den: int = 1
+
+
+_DENSE: dict[str, DealerTable] = {}
+
+
+def _dense(packed: PackedTable) -> DealerTable:
+    key = packed.key()
+    if key not in _DENSE:
+        _DENSE.clear()
+        _DENSE[key] = packed.unpack()
+    return _DENSE[key]
 
 
 _EMPTY = np.zeros(1, dtype=np.int64)
@@ -166,7 +178,7 @@ _EMPTY2 = np.zeros((1, 1), dtype=np.int64)
 
 
 def run_chunk(job: SimJob, chunk: Chunk) -> npt.NDArray[np.int64]:
-    t = job.table
+    t = None if job.table is None else _dense(job.table)
     return simulate_hands(chunk.size, chunk.generator_state(), job.p_player, job.p_dealer,
                           job.wheel, job.banking, job.strategy, job.others,
                           _EMPTY if t is None else t.fvals, _EMPTY if t is None else t.bvals,
@@ -346,7 +358,8 @@ def simulate(hands: int, seed: int, way: HouseWay, commission: Fraction,
     if strategy == "optimal" and table is None:
         table = dealer_table(way, wheel_second)
     job = SimJob(p, p, int(wheel_second), int(banking), STRATEGIES.index(strategy), others,
-                 table if strategy == "optimal" else None, keep, den)
+                 table.packed() if table is not None and strategy == "optimal" else None,
+                 keep, den)
     counts = run_chunks(partial(run_chunk, job), plan_chunks(hands, seed), _merge,
                         workers=workers, scheduler=scheduler, progress=progress,
                         description="pai gow")
