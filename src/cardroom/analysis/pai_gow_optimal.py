@@ -189,8 +189,8 @@ class PackedTable:
         return hashlib.sha256(self.joint_zlib).hexdigest()
 
     def unpack(self) -> DealerTable:
-        joint = np.frombuffer(zlib.decompress(self.joint_zlib), dtype=np.int32)
-        joint = joint.reshape(len(self.fvals), len(self.bvals)).astype(np.int64)
+        flat = np.frombuffer(zlib.decompress(self.joint_zlib), dtype=np.int32)
+        joint = flat.reshape(len(self.fvals), len(self.bvals)).astype(np.int64)
         return DealerTable.from_joint(self.fvals, self.bvals, joint)
 
 
