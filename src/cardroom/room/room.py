@@ -4,13 +4,14 @@ refused request changes nothing and is written to the audit log."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from cardroom.errors import CardroomError, IllegalActionError
+from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.houserules import build_rules
@@ -38,9 +39,24 @@ class LiveTable(Protocol):
     def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
     def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
     def void(self, conn: Connection, who: Account, reason: str) -> Apply: ...
+    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        """Any other message of the game (draw, stand, set a hand, bank...): the table
+        checks it through its engine and refuses an unknown one."""
+        ...
     def abort(self) -> None: ...
     def restore_seat(self, account_id: int, username: str, stack: Cents) -> None: ...
     def snapshot(self, viewer: Account | None) -> dict[str, Any]: ...
+
+
+TableBuilder = Callable[[Connection, registry.TableRow, RandomSource], LiveTable]
+"""Builds the live table of a game (other than baccarat) from its registry row; the room
+restores the seats afterwards."""
+
+
+def table_builders() -> dict[str, TableBuilder]:
+    """The live table of each game beside baccarat (imported here, lazily, so that a game's
+    table module may import the room's helpers)."""
+    return {}
 
 
 @dataclass
@@ -78,7 +94,14 @@ class Room:
 
     def _build(self, conn: Connection, row: registry.TableRow) -> LiveTable:
         if row.game != "baccarat":
-            raise CardroomError(f"no live table for the game {row.game!r} yet")
+            builder = table_builders().get(row.game)
+            if builder is None:
+                raise CardroomError(f"no live table for the game {row.game!r} yet")
+            table = builder(conn, row, self.source)
+            for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
+                table.restore_seat(s.account_id, s.seat,
+                                   ledger.balance(conn, ledger.stack(row.id, s.account_id)))
+            return table
         rules = build_rules(BaccaratRules, row.rules, f"table {row.name}")
         pool = None
         if rules.jackpot:
@@ -116,13 +139,11 @@ class Room:
             assert isinstance(msg, dict)
             live = self.table(table_id)
             handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
-                       "deal": live.deal}.get(kind)
+                       "deal": live.deal}.get(kind, live.act)
             if kind == "void":
                 reason = field_str(msg, "reason")
                 with self.storage.unit() as conn:
                     apply = live.void(conn, who, reason)
-            elif handler is None:
-                raise IllegalActionError(f"unknown action {kind!r}")
             else:
                 with self.storage.unit() as conn:
                     apply = handler(conn, who, msg)
