@@ -1,0 +1,246 @@
+"""A Super Pan 9 table in the room (SQLite and PostgreSQL): wagers through the engine's checks,
+decisions in seat order, the dealer's turn, settlement as one balanced transaction, hidden
+cards, refusals that change nothing, the floor's void, restart. Expected amounts are worked out
+here from the WSGC rules (card values, even money less 5%, Tie Bet 8 to 1), not read from the
+code under test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import select
+
+from cardroom.errors import CardroomError
+from cardroom.room import accounts, audit, hands, ledger
+from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.cashier import buy_chips
+from cardroom.room.db import Storage
+from cardroom.room.room import Room
+from cardroom.room.schema import audit_log
+from cardroom.room.schema import hands as hands_table
+from cardroom.room.super_pan_9_live import SuperPan9Live
+from cardroom.shoe import SeededRandom
+
+PW = "correct horse"
+VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "J": 0, "Q": 0, "K": 0}
+"""Rule 2, written out independently of the engine."""
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64,
+                                                            parallelism=1))
+    yield
+
+
+def total(cards: list[dict[str, Any]]) -> int:
+    """Rule 5: the last digit of the sum of the card values."""
+    return sum(VALUES[c["text"][:-1]] for c in cards) % 10
+
+
+def make_room(storage: Storage, seed: int = 11, rules: dict[str, Any] | None = None
+              ) -> tuple[Room, dict[str, Account], int]:
+    room = Room(storage, SeededRandom(seed))
+    room.start()
+    with storage.unit() as conn:
+        people = {name: create_account(conn, name, PW, role) for name, role in
+                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+                   ("floor", Role.FLOOR), ("dealer", Role.DEALER)]}
+        for name in ("alice", "bob"):
+            buy_chips(conn, people[name], 100_000, f"first-{name}")
+    live = room.create_table(people["owner"], "Pan 9 one", "super-pan-9", rules)
+    return room, people, live.table_id
+
+
+def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:
+    return room.table(t).snapshot(who)
+
+
+def seat_view(snap: dict[str, Any], seat: int) -> dict[str, Any]:
+    return next(s for s in snap["round"]["seats"] if s["seat"] == seat)
+
+
+def books(storage: Storage) -> dict[str, int]:
+    with storage.read() as conn:
+        assert ledger.trial_balance(conn).ok
+        assert audit.verify(conn).ok
+        return ledger.balances(conn)
+
+
+def refused_count(storage: Storage) -> int:
+    with storage.read() as conn:
+        return len(list(conn.execute(select(audit_log.c.seq).where(
+            audit_log.c.action == "refused"))))
+
+
+def start_round(room: Room, p: dict[str, Account], t: int) -> None:
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "sa"})
+    room.act(p["bob"], t, {"type": "sit", "buy_in": 20_000, "key": "sb"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000, "tie": 100},
+                             "key": "ba"})
+    room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 2_000}, "key": "bb"})
+    room.act(p["alice"], t, {"type": "deal"})
+
+
+def expected_net(player: int, dealer: int, wager: int, tie: int) -> int:
+    """Rule 4 (closer to 9 wins), rule 8 (even money less 5% commission), rule 9 (Tie Bet
+    8 to 1, the main wager pushes)."""
+    if player > dealer:
+        return wager - wager // 20 - tie
+    if player < dealer:
+        return -wager - tie
+    return 8 * tie
+
+
+def test_super_pan_9_rules_4_to_9_a_round_settles_in_one_balanced_transaction(
+        storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    assert view(room, t, p["alice"])["players"][0]["stack"] == 18_900
+    room.act(p["alice"], t, {"type": "draw"})
+    room.act(p["bob"], t, {"type": "stand"})
+    last = view(room, t, p["bob"])["last"]
+    dealer = last["dealer"]["cards"]
+    assert len(dealer) == (4 if total(dealer[:3]) <= 5 else 3)  # rule 7
+    d = total(dealer)
+    assert last["dealer_total"] == d
+    by_seat = {s["seat"]: s for s in last["seats"]}
+    assert len(by_seat[1]["cards"]) == 4 and len(by_seat[2]["cards"]) == 3  # rule 6
+    a, b = total(by_seat[1]["cards"]), total(by_seat[2]["cards"])
+    net_a, net_b = expected_net(a, d, 1_000, 100), expected_net(b, d, 2_000, 0)
+    bal = books(storage)
+    assert bal[ledger.stack(t, p["alice"].id)] == 20_000 + net_a
+    assert bal[ledger.stack(t, p["bob"].id)] == 20_000 + net_b
+    assert bal.get(ledger.wagers(t), 0) == 0
+    commission = (50 if a > d else 0) + (100 if b > d else 0)
+    assert bal.get(ledger.HOUSE_COMMISSION, 0) == commission
+    assert bal.get(ledger.HOUSE_BANK, 0) == -(net_a + net_b + commission)
+    with storage.read() as conn:
+        settle = list(conn.execute(select(hands_table.c.history, hands_table.c.status)))
+    assert settle[0].status == "settled"
+
+
+def test_super_pan_9_hidden_cards_show_only_as_the_rules_reveal_them(storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    for who in ("alice", "bob", "floor", "dealer"):
+        snap = view(room, t, p[who])
+        assert snap["round"]["dealer"]["cards"] is None  # face down until the reveal
+        assert snap["round"]["dealer"]["card_count"] == 3
+        for s in snap["round"]["seats"]:
+            mine = snap["you"]["seat"] == s["seat"]
+            assert (s["cards"] is not None) == mine, (who, s)
+    assert view(room, t, None)["round"]["seats"][0]["cards"] is None
+    text = str(view(room, t, p["bob"]))
+    live = room.table(t)
+    assert isinstance(live, SuperPan9Live)
+    for c in live.engine.seats[1].cards + live.engine.dealer_cards:
+        assert f"'text': '{c}'" not in text or c in live.engine.seats[2].cards
+
+
+def test_super_pan_9_rule_6_seats_act_in_order_and_refusals_change_nothing(
+        storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    before, refusals = books(storage), refused_count(storage)
+    snap = view(room, t, p["bob"])
+    for who, msg, match in [
+        (p["bob"], {"type": "draw"}, "seat 1's turn"),
+        (p["dealer"], {"type": "draw"}, "never draw"),
+        (p["alice"], {"type": "split"}, "unknown action"),
+        (p["alice"], {"type": "bet", "bets": {"wager": 1_000}, "key": "late"}, "closed"),
+        (p["alice"], {"type": "leave", "key": "l"}, "in play"),
+        (p["alice"], {"type": "deal"}, "phase"),
+    ]:
+        with pytest.raises(CardroomError, match=match):
+            room.act(who, t, msg)
+    assert books(storage) == before and view(room, t, p["bob"]) == snap
+    assert refused_count(storage) == refusals + 6
+    room.act(p["alice"], t, {"type": "stand"})
+    with pytest.raises(CardroomError, match="already"):
+        room.act(p["alice"], t, {"type": "draw"})
+    room.act(p["dealer"], t, {"type": "stand"})  # the dealer stands bob, who does not act
+    assert view(room, t, p["bob"])["last"]["settlements"][1]["total"] is not None
+
+
+def test_super_pan_9_wagers_go_through_the_engine_checks(storage: Storage) -> None:
+    room, p, t = make_room(storage, rules={"tie_bet_offered": False, "min_wager_cents": 500})
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 1_000, "key": "s"})
+    before = books(storage)
+    for bets, match in [({"wager": 400}, "outside the table limits"),
+                        ({"wager": 500, "tie": 100}, "does not offer the Tie Bet"),
+                        ({"wager": 5_000}, "cannot cover"),
+                        ({"wager": 5.5}, "whole number of cents"),
+                        ({"main": 500}, "malformed")]:
+        with pytest.raises(CardroomError, match=match):
+            room.act(p["alice"], t, {"type": "bet", "bets": bets, "key": "x"})
+    with pytest.raises(CardroomError, match="not seated"):
+        room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 500}, "key": "y"})
+    assert books(storage) == before
+    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 500}, "key": "k"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 500}, "key": "k"})  # retried
+    assert books(storage)[ledger.wagers(t)] == 500
+
+
+def test_super_pan_9_floor_void_returns_every_wager_and_logs_who_and_why(
+        storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    room.act(p["alice"], t, {"type": "draw"})
+    with pytest.raises(CardroomError):
+        room.act(p["dealer"], t, {"type": "void", "reason": "no"})  # a dealer may not void
+    room.act(p["floor"], t, {"type": "void", "reason": "cards dropped"})
+    bal = books(storage)
+    assert bal[ledger.stack(t, p["alice"].id)] == 20_000
+    assert bal[ledger.stack(t, p["bob"].id)] == 20_000
+    assert bal.get(ledger.wagers(t), 0) == 0
+    snap = view(room, t, p["bob"])
+    assert snap["last"] == {"hand": snap["last"]["hand"], "voided": True,
+                            "reason": "cards dropped", "by": "floor"}
+    assert snap["round"] is None  # nothing of the voided deal is shown
+    with storage.read() as conn:
+        entry = next(e for e in audit.entries(conn) if e.action == "hand.void")
+    assert entry.actor == "floor" and "cards dropped" in entry.detail
+    # the table plays on
+    room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "again"})
+    room.act(p["bob"], t, {"type": "deal"})
+    room.act(p["bob"], t, {"type": "stand"})
+    assert view(room, t, p["bob"])["last"]["settlements"][0]["name"] == "bob"
+
+
+def test_super_pan_9_restart_voids_the_open_round_and_keeps_the_seats(
+        storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    again = Room(storage, SeededRandom(2))
+    assert again.start()  # the open hand is voided
+    snap = again.table(t).snapshot(p["bob"])
+    assert [(x["seat"], x["name"], x["stack"]) for x in snap["players"]] == [
+        (1, "alice", 20_000), (2, "bob", 20_000)]
+    assert books(storage).get(ledger.wagers(t), 0) == 0
+    again.act(p["bob"], t, {"type": "leave", "key": "bye"})
+    assert books(storage)[ledger.wallet(p["bob"].id)] == 100_000
+
+
+def test_super_pan_9_history_is_the_shared_format_with_the_cards_dealt(
+        storage: Storage) -> None:
+    room, p, t = make_room(storage, seed=4)
+    start_round(room, p, t)
+    room.act(p["alice"], t, {"type": "stand"})
+    room.act(p["bob"], t, {"type": "draw"})
+    last = view(room, t, p["alice"])["last"]
+    with storage.read() as conn:
+        record = hands.hand_record(conn, last["hand"])
+    assert record["format"] == "cardroom.hand-history" and record["game"] == "super-pan-9"
+    seats = {s["seat"]: [c["text"] for c in s["cards"]] for s in last["seats"]}
+    dealer = [c["text"] for c in last["dealer"]["cards"]]
+    # rule 5: three rounds of one card to each seat then the dealer, then the draws
+    first = [x for i in range(3) for x in (seats[1][i], seats[2][i], dealer[i])]
+    assert record["pack"] == [*first, seats[2][3], *dealer[3:]]
+    assert [a["type"] for a in record["actions"]][:5] == ["wager", "wager", "deal", "stand",
+                                                          "draw"]
+    assert record["result"]["chips"] == [20_000 + last["settlements"][0]["net"],
+                                         20_000 + last["settlements"][1]["net"]]
