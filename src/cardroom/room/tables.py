@@ -17,10 +17,12 @@ from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.houserules import HouseRules, build_rules, load_rules
 from cardroom.room import audit
 from cardroom.room.accounts import Account, Permission
+from cardroom.room.pai_gow_rules import PaiGowTableRules
 from cardroom.room.schema import room_tables
 
 GAMES: dict[str, type[HouseRules]] = {"baccarat": BaccaratRules,
-                                      "super-pan-9": SuperPan9Rules}
+                                      "super-pan-9": SuperPan9Rules,
+                                      "pai-gow": PaiGowTableRules}
 """Games with a table in the room, and their house-rules model."""
 
 

@@ -1,0 +1,489 @@
+"""A Pai Gow table in the card room. The engine (`cardroom.games.pai_gow.table.PaiGowTable`)
+checks every wager, bank, dragon hand and setting, deals with the dice and settles; this module
+moves the money through the ledger, keeps the hand record and builds each viewer's view (the
+engine's own per-spot snapshot decides which cards show).
+
+A hand: seated players wager (a player may take the bank, the engine saying whether the house
+must bank this hand and whether the bank can cover; a player with a wager may play the dragon
+hand where the house allows it) -> a dealer, the floor or a player deals -> each player sets
+their hand or asks for the house way -> when the last hand is set, the dealer's hand is set the
+house way, shown, and every wager settles in one balanced transaction: even money less
+commission, copies to the banker, a player-banker paying commission on the bank's net win.
+
+Engine chips are the chips a player has at the table including wagers down; the ledger's
+`stack` account holds the chips not in play. Spots are the engine's: 0 is the house dealer,
+1-6 the player seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from sqlalchemy.engine import Connection
+
+from cardroom.cards import parse_cards
+from cardroom.errors import CardroomError, IllegalActionError, WagerError
+from cardroom.games.pai_gow.rules import DragonHand
+from cardroom.games.pai_gow.settings import Setting
+from cardroom.games.pai_gow.table import (
+    DEALER,
+    DECK,
+    PLAYER_SEATS,
+    HandSet,
+    PaiGowTable,
+    Phase,
+    Settled,
+)
+from cardroom.history import HandHistory
+from cardroom.houserules import build_rules
+from cardroom.money import Cents
+from cardroom.room import audit, hands, ledger
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.messages import MalformedMessage, field_cents, field_key
+from cardroom.room.pai_gow_rules import PaiGowTableRules
+from cardroom.room.seated_live import Apply, SeatedLive, cards_json
+from cardroom.room.tables import TableRow
+from cardroom.shoe import RandomSource, fisher_yates
+
+GAME = "pai-gow"
+
+
+def setting_json(setting: Setting) -> dict[str, Any]:
+    return {"front": cards_json(list(setting.front)), "back": cards_json(list(setting.back)),
+            "foul": setting.is_foul}
+
+
+@dataclass
+class PaiGowLive(SeatedLive[PaiGowTable]):
+    rules: PaiGowTableRules = field(default_factory=PaiGowTableRules)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    before: dict[int, Cents] = field(default_factory=dict)
+    dealt_by: str = ""
+
+    max_seats = len(PLAYER_SEATS)
+    game = GAME
+
+    def __post_init__(self) -> None:
+        self.engine = PaiGowTable(self.rules)
+
+    def shared_objects(self) -> list[object]:
+        return [self.source, self.rules, self.engine.way]
+
+    def on_seat(self, account_id: int, seat: int, stack: Cents) -> None:
+        self.engine.sit(seat, stack)
+
+    def on_leave(self, account_id: int, seat: int) -> None:
+        self.engine.chips.pop(seat, None)
+        self.engine.last_wagers.pop(seat, None)
+
+    def in_play(self, account_id: int) -> bool:
+        seat = self.seat_of.get(account_id)
+        e = self.engine
+        return seat is not None and (seat in e.wagers or seat == e.banker_spot or (
+            e.dragon is not None and e.dragon[0] == seat))
+
+    def _open_hand(self, conn: Connection) -> tuple[int, int]:
+        if self.hand_id is not None:
+            return self.hand_id, self.hand_number
+        return hands.open_hand(conn, self.table_id)
+
+    def _in_limits(self, amount: Cents, what: str) -> None:
+        r = self.rules
+        if not r.min_wager_cents <= amount <= r.max_wager_cents:
+            raise WagerError(f"{what} of {amount} cents is outside the table limits "
+                             f"{r.min_wager_cents}..{r.max_wager_cents} cents")
+
+    def _cover_check(self, extra: Cents) -> None:
+        """A new wager against a player-bank must still be covered by the bank."""
+        e = self.engine
+        if e.banker_spot != DEALER:
+            need = e._exposure(e.banker_spot) + extra
+            if e.chips[e.banker_spot] < need:
+                raise WagerError(f"the player-banker cannot cover this wager: the bank needs "
+                                 f"{need} cents, has {e.chips[e.banker_spot]}")
+
+    def _record_stake(self, conn: Connection, who: Account, hand_id: int) -> None:
+        e, seat = self.engine, self.seat_of[who.id]
+        stake = {"wager": e.wagers[seat]} if seat in e.wagers else {}
+        if e.dragon is not None and e.dragon[0] == seat:
+            stake["dragon"] = e.dragon[2]
+        hands.record_wagers(conn, hand_id, who.id, stake)
+
+    # wagers, the dragon hand, the bank ------------------------------------------------------
+    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        who.require(Permission.PLAY)
+        seat = self.require_seated(who)
+        raw = msg.get("bets")
+        if not isinstance(raw, dict) or set(raw) != {"wager"}:
+            raise MalformedMessage('malformed message: "bets" must be {"wager": cents}')
+        amount = field_cents(raw, "wager")
+        key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
+        if ledger.existing(conn, key) is not None:
+            return lambda: None
+        if seat in self.engine.wagers:
+            raise WagerError("you already have a wager on this hand")
+        self._in_limits(amount, "a wager")
+        self.engine.verify_place_wager(seat, amount)
+        self._cover_check(amount)
+        mark = self.checkpoint()
+        try:
+            self.engine.place_wager(seat, amount)
+            hand_id, number = self._open_hand(conn)
+            ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -amount),
+                                             (ledger.wagers(self.table_id), amount)],
+                        actor=who.username, memo=f"hand {hand_id}")
+            self._record_stake(conn, who, hand_id)
+            audit.append(conn, who.username, "table.bet", {
+                "table": self.table_id, "hand": hand_id, "bets": {"wager": amount}})
+        except BaseException:
+            self.engine = mark
+            raise
+        return self.prepared(mark, self._after_stake(who, hand_id, number, -amount,
+                                                     {"type": "wager", "seat": seat,
+                                                      "amount": amount}))
+
+    def _after_stake(self, who: Account, hand_id: int, number: int, change: Cents,
+                     action: dict[str, Any]) -> Apply:
+        def after() -> None:
+            if self.hand_id is None:
+                self.actions, self.before = [], {}
+            self.hand_id, self.hand_number = hand_id, number
+            self.before.setdefault(who.id, self.stacks[who.id])
+            self.stacks[who.id] += change
+            self.actions.append(action)
+        return after
+
+    def _dragon(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        """The dragon hand (house rule `dragon_hand`): the hand of an open spot, played by a
+        player who has a wager on their own hand, for a second wager."""
+        seat = self.require_seated(who)
+        amount = field_cents(msg, "amount")
+        key = f"dragon:{self.table_id}:{who.id}:{field_key(msg)}"
+        if ledger.existing(conn, key) is not None:
+            return lambda: None
+        open_spots = [s for s in PLAYER_SEATS if s not in self.engine.chips]
+        spot = msg.get("spot", open_spots[0] if open_spots else 0)
+        if isinstance(spot, bool) or not isinstance(spot, int):
+            raise MalformedMessage("malformed message: 'spot' must be a spot number")
+        self.engine.verify_take_dragon(seat, spot, amount)
+        self._in_limits(amount, "a dragon-hand wager")
+        self._cover_check(amount)
+        mark = self.checkpoint()
+        try:
+            self.engine.take_dragon(seat, spot, amount)
+            assert self.hand_id is not None  # the dragon needs a wager: the hand is open
+            ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -amount),
+                                             (ledger.wagers(self.table_id), amount)],
+                        actor=who.username, memo=f"hand {self.hand_id} dragon")
+            self._record_stake(conn, who, self.hand_id)
+            audit.append(conn, who.username, "table.dragon", {
+                "table": self.table_id, "hand": self.hand_id, "spot": spot, "amount": amount})
+        except BaseException:
+            self.engine = mark
+            raise
+        return self.prepared(mark, self._after_stake(
+            who, self.hand_id, self.hand_number, -amount,
+            {"type": "dragon", "seat": seat, "spot": spot, "amount": amount}))
+
+    def _bank(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        """Player banking: the engine refuses it when the house must bank this hand, when the
+        player had no wager last hand (the dealer's stake), or when the bank cannot cover."""
+        seat = self.require_seated(who)
+        key = f"bank:{self.table_id}:{who.id}:{field_key(msg)}"
+        if ledger.existing(conn, key) is not None:
+            return lambda: None
+        e = self.engine
+        if e.dragon is not None and e.dragon[0] == seat:
+            raise IllegalActionError("you play the dragon hand: you cannot bank against it")
+        own = e.wagers.get(seat, 0)
+        e.verify_bank(seat)
+        mark = self.checkpoint()
+        try:
+            e.bank(seat)
+            hand_id, number = self._open_hand(conn)
+            if own:  # the banker's own wager comes back: a banker does not wager
+                ledger.post(conn, key, "wager-returned",
+                            [(ledger.wagers(self.table_id), -own),
+                             (ledger.stack(self.table_id, who.id), own)],
+                            actor=who.username, memo=f"hand {hand_id}: takes the bank")
+            hands.record_wagers(conn, hand_id, who.id, {})
+            audit.append(conn, who.username, "table.bank", {
+                "table": self.table_id, "hand": hand_id, "seat": seat,
+                "dealer_wager": e.last_wagers[seat]})
+        except BaseException:
+            self.engine = mark
+            raise
+        return self.prepared(mark, self._after_stake(
+            who, hand_id, number, own,
+            {"type": "bank", "seat": seat, "dealer_wager": e.last_wagers[seat]}))
+
+    # the deal --------------------------------------------------------------------------------
+    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        """A dealer, the floor, or a player with chips in the hand may call for the deal."""
+        if not (who.may(Permission.DEAL) or self.in_play(who.id)):
+            raise IllegalActionError("only a dealer or a player in the hand may deal")
+        self.engine.verify_deal()
+        assert self.hand_id is not None
+        mark = self.checkpoint()
+        try:
+            order = fisher_yates(DECK.cards(), self.source)  # CSPRNG in production
+            dealt = self.engine.deal(self.source, order)
+            audit.append(conn, who.username, "hand.dealt", {
+                "table": self.table_id, "hand": self.hand_id,
+                "banker": dealt.banker_spot, "dice": list(dealt.dice),
+                "start": dealt.start_position})
+        except BaseException:
+            self.engine = mark
+            raise
+        action = {"type": "deal", "pack": [str(c) for c in order], "dice": list(dealt.dice),
+                  "start": dealt.start_position}
+
+        def after() -> None:
+            self.dealt_by, self.last = who.username, None
+            self.actions.append(action)
+        return self.prepared(mark, after)
+
+    # setting hands --------------------------------------------------------------------------
+    def _spot_for(self, who: Account, msg: dict[str, Any]) -> int:
+        """The spot this player sets: their own seat, or the dragon spot they play."""
+        seat = self.require_seated(who)
+        spot = msg.get("spot", seat)
+        if isinstance(spot, bool) or not isinstance(spot, int):
+            raise MalformedMessage("malformed message: 'spot' must be a spot number")
+        d = self.engine.dragon
+        if spot != seat and not (d is not None and d[0] == seat and d[1] == spot):
+            raise IllegalActionError(f"spot {spot} is not your hand")
+        return spot
+
+    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        kind = str(msg.get("type"))
+        if kind == "bank":
+            return self._bank(conn, who, msg)
+        if kind == "dragon":
+            return self._dragon(conn, who, msg)
+        if kind not in ("set", "house_way"):
+            raise IllegalActionError(f"unknown action {kind[:30]!r}")
+        spot = self._spot_for(who, msg)
+        if kind == "set":
+            front = msg.get("front")
+            if not isinstance(front, list) or not all(isinstance(c, str) for c in front):
+                raise MalformedMessage('malformed message: "front" must list two cards')
+            cards = parse_cards(" ".join(front))
+            self.engine.verify_set_hand(spot, cards)
+        mark = self.checkpoint()
+        try:
+            if kind == "set":
+                event = self.engine.set_hand(spot, cards)
+            else:
+                event = self.engine.ask_house_way(spot)
+            audit.append(conn, who.username, "hand.set", {
+                "table": self.table_id, "hand": self.hand_id, "spot": spot,
+                "house_way": event.house_way})
+            action = {"type": kind, "spot": spot,
+                      "front": [str(c) for c in event.setting.front],
+                      "house_way": event.house_way}
+            finish = self._maybe_settle(conn, [*self.actions, action])
+        except BaseException:
+            self.engine = mark
+            raise
+
+        def after() -> None:
+            self.actions.append(action)
+            if finish is not None:
+                finish()
+        return self.prepared(mark, after)
+
+    # settlement -----------------------------------------------------------------------------
+    def _maybe_settle(self, conn: Connection, actions: list[dict[str, Any]]) -> Apply | None:
+        if not self.engine.can_settle():
+            return None
+        e, t = self.engine, self.table_id
+        shown = {spot: list(cards) for spot, cards in e.hands.items()}
+        settled = e.settle()
+        settings = {spot: hs for spot, hs in e.settings.items()}
+        banker_aid = self.account_at(e.banker_spot) if e.banker_spot != DEALER else None
+        bank = ledger.HOUSE_BANK if banker_aid is None else ledger.stack(t, banker_aid)
+        postings: list[tuple[str, Cents]] = []
+        change: dict[int, Cents] = {}
+        for r in settled.results:
+            if r.seat == DEALER:  # the house dealer's wager against a player-bank
+                postings += [(ledger.HOUSE_BANK, r.net), (ledger.HOUSE_COMMISSION, r.commission),
+                             (bank, -(r.net + r.commission))]
+            else:
+                aid = self.account_at(r.seat)
+                assert aid is not None
+                postings += [(ledger.wagers(t), -r.wager),
+                             (ledger.stack(t, aid), r.wager + r.net),
+                             (ledger.HOUSE_COMMISSION, r.commission),
+                             (bank, -(r.net + r.commission))]
+                change[aid] = change.get(aid, 0) + r.wager + r.net
+            if banker_aid is not None:
+                change[banker_aid] = change.get(banker_aid, 0) - (r.net + r.commission)
+        if banker_aid is not None and settled.banker_commission:
+            postings += [(bank, -settled.banker_commission),
+                         (ledger.HOUSE_COMMISSION, settled.banker_commission)]
+            change[banker_aid] -= settled.banker_commission
+        assert self.hand_id is not None
+        ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings, actor="dealer",
+                    memo=f"{self.name} hand {self.hand_number}")
+        result = self._result(settled, shown, settings)
+        after = {aid: self.stacks[aid] + change.get(aid, 0) for aid in self.stacks}
+        history = self._history(actions, result, after)
+        hands.close_settled(conn, self.hand_id, history)
+        audit.append(conn, "dealer", "hand.settled", {
+            "table": t, "hand": self.hand_id, "banker": settled.banker_spot,
+            "dealer": str(settings[DEALER].setting),
+            "nets": {str(r.spot): r.net for r in settled.results},
+            "banker_net": settled.banker_net - settled.banker_commission})
+        e.next_hand()
+        hand_id, number = self.hand_id, self.hand_number
+
+        def apply() -> None:
+            self.stacks.update(after)
+            self.last = {"hand": hand_id, "number": number, **result}
+            self.hand_id = None
+        return apply
+
+    def _name_of(self, spot: int) -> str:
+        if spot == DEALER:
+            return "dealer"
+        aid = self.account_at(spot)
+        d = self.engine.dragon
+        if d is not None and spot == d[1]:
+            aid = self.account_at(d[0])
+            return f"dragon ({self.seated.get(aid, '?') if aid else '?'})"
+        return self.seated.get(aid, "?") if aid else "?"
+
+    def _result(self, settled: Settled, shown: dict[int, list[Any]],
+                settings: dict[int, HandSet]) -> dict[str, Any]:
+        """Every hand in play, as set, shown at settlement; outcomes and nets."""
+        outcome = {r.spot: r for r in settled.results}
+        spots = []
+        for spot in sorted(shown):
+            hs = settings.get(spot)
+            r = outcome.get(spot)
+            spots.append({
+                "spot": spot, "name": self._name_of(spot), "cards": cards_json(shown[spot]),
+                "setting": setting_json(hs.setting) if hs else None,
+                "house_way": hs.house_way if hs else None,
+                "banker": spot == settled.banker_spot,
+                "outcome": r.outcome.value if r else None, "wager": r.wager if r else None,
+                "commission": r.commission if r else None, "net": r.net if r else None})
+        return {"banker_spot": settled.banker_spot, "banker_net": settled.banker_net,
+                "banker_commission": settled.banker_commission, "spots": spots}
+
+    def _history(self, actions: list[dict[str, Any]], result: dict[str, Any],
+                 after: dict[int, Cents]) -> dict[str, Any]:
+        """The hand in the shared hand-history format (`cardroom.history`), in cents; the
+        pack is the shuffled deck, first card dealt first."""
+        involved = sorted(self.before, key=lambda a: self.seat_of[a])
+        deal = next(a for a in actions if a["type"] == "deal")
+        doc = HandHistory(
+            game=GAME, rules=self.rules.model_dump(mode="json"),
+            seats=[{"seat": self.seat_of[a], "name": self.seated[a], "account": a,
+                    "chips": self.before[a]} for a in involved],
+            pack=list(deal["pack"]),
+            actions=[{k: v for k, v in a.items() if k != "pack"} for a in actions],
+            setup={"unit": "cents", "table": self.name, "table_id": self.table_id,
+                   "hand_number": self.hand_number, "dealt_by": self.dealt_by},
+            result={"chips": [after[a] for a in involved],
+                    "spots": [{k: v for k, v in s.items() if k != "cards"}
+                              for s in result["spots"]],
+                    "banker_spot": result["banker_spot"],
+                    "banker_commission": result["banker_commission"]},
+            hand_id=f"{self.name}#{self.hand_number}").to_json()
+        doc["status"] = "settled"
+        return doc
+
+    # the floor ------------------------------------------------------------------------------
+    def void(self, conn: Connection, who: Account, reason: str) -> Apply:
+        """The floor voids the hand in progress: every wager (the dragon's too) goes back,
+        who and why logged; the layout is cleared. A voided hand does not count for the
+        every-other-hand banking rule (it was not played)."""
+        who.require(Permission.VOID)
+        if self.hand_id is None:
+            raise IllegalActionError("no hand is in progress at this table")
+        hand_id = self.hand_id
+        returned = hands.void_hand(conn, hand_id, who.username, reason)
+        mark = self.checkpoint()
+        e = self.engine
+        e.wagers, e.dragon, e.banker_spot = {}, None, DEALER
+        e.hands, e.settings, e.exposed, e.out_of_play = {}, {}, {}, {}
+        e.phase, e.misdealt = Phase.BETTING, False
+
+        def after() -> None:
+            for aid, total in returned.items():
+                self.stacks[aid] += total
+            self.hand_id = None
+            self.last = {"hand": hand_id, "voided": True, "reason": reason,
+                         "by": who.username}
+        return self.prepared(mark, after)
+
+    # views ----------------------------------------------------------------------------------
+    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
+        """What `viewer` may see: the engine's per-spot snapshot decides which hands show
+        (your own, the dragon you play; everyone's only at settlement, which is `last`)."""
+        e, r = self.engine, self.rules
+        seat = self.seat_of.get(viewer.id) if viewer is not None else None
+        snap = e.snapshot(seat)
+        spots: list[dict[str, Any]] = []
+        for spot, text in sorted(cast(dict[int, str], snap["hands"]).items()):
+            visible = text != "hidden"
+            hs = e.settings.get(spot)
+            spots.append({"spot": spot, "name": self._name_of(spot),
+                          "cards": cards_json(list(parse_cards(text))) if visible else None,
+                          "card_count": len(e.hands[spot]), "set": hs is not None,
+                          "setting": setting_json(hs.setting) if hs and visible else None,
+                          "mine": visible and spot != DEALER and e.phase is Phase.SETTING})
+        view = self.common_view(viewer)
+        bank_refusal = None
+        if seat is not None and e.phase is Phase.BETTING:
+            try:
+                e.verify_bank(seat)
+            except CardroomError as exc:
+                bank_refusal = str(exc)
+        view.update({
+            "limits": {"min": r.min_wager_cents, "max": r.max_wager_cents,
+                       "commission": f"{r.commission.numerator}/{r.commission.denominator}",
+                       "dragon": r.dragon_hand.value},
+            "phase": e.phase.value,
+            "banker": {"spot": e.banker_spot, "name": self._name_of(e.banker_spot)
+                       if e.banker_spot != DEALER else "house"},
+            "players": [{"seat": self.seat_of[a], "name": n, "stack": self.stacks[a],
+                         "wager": e.wagers.get(self.seat_of[a]),
+                         "dragon": e.dragon[2] if e.dragon and e.dragon[0] == self.seat_of[a]
+                         else None,
+                         "banker": self.seat_of[a] == e.banker_spot,
+                         "you": viewer is not None and a == viewer.id}
+                        for a, n in sorted(self.seated.items(),
+                                           key=lambda x: self.seat_of[x[0]])],
+            "spots": spots,
+        })
+        view["you"].update({
+            "may_bank": seat is not None and bank_refusal is None and e.phase is Phase.BETTING,
+            "bank_refusal": bank_refusal,
+            "may_dragon": seat is not None and seat in e.wagers and e.dragon is None
+            and r.dragon_hand is not DragonHand.NOT_ALLOWED and e.phase is Phase.BETTING,
+            "may_deal": e.phase is Phase.BETTING and e.can_deal() and (
+                view["you"]["may_deal"] or (viewer is not None and self.in_play(viewer.id))),
+            "to_set": [s["spot"] for s in spots if s["mine"] and not s["set"]
+                       and self._owns(seat, s["spot"])],
+        })
+        view["hand"]["phase"] = e.phase.value if self.hand_id is not None else "idle"
+        return view
+
+    def _owns(self, seat: int | None, spot: int) -> bool:
+        d = self.engine.dragon
+        return seat is not None and (spot == seat or (d is not None and d[0] == seat
+                                                       and d[1] == spot
+                                                       and self.rules.dragon_hand
+                                                       is DragonHand.PLAYER_SETS))
+
+
+def build_table(conn: Connection, row: TableRow, source: RandomSource) -> PaiGowLive:
+    rules = build_rules(PaiGowTableRules, row.rules, f"table {row.name}")
+    return PaiGowLive(row.id, row.name, source=source, rules=rules)
+
+
+__all__ = ["GAME", "PaiGowLive", "PaiGowTableRules", "build_table"]
