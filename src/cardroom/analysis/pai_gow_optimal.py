@@ -26,6 +26,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from itertools import combinations
 from math import comb
 from pathlib import Path
@@ -44,10 +45,11 @@ from cardroom.games.pai_gow.houseway_kernel import (
     compile_house_way,
     house_way_index,
 )
-from cardroom.games.pai_gow.kernels import eval2_codes, eval5_batch, eval5_codes
+from cardroom.games.pai_gow.kernels import eval2_codes, eval5_codes
 from cardroom.games.pai_gow.settings import all_settings, validate_seven
 
 ALL_HANDS = comb(53, 7)
+FIVE_CARD_HANDS = comb(53, 5)
 FORMAT = 1  # bump when the cached table's meaning changes
 
 
@@ -60,8 +62,21 @@ def front_values() -> npt.NDArray[np.int64]:
 
 def back_values(wheel: int) -> npt.NDArray[np.int64]:
     """Every five-card score the 53-card deck can make under the wheel rule, sorted."""
-    five = np.array(list(combinations(range(53), 5)), dtype=np.uint8)
-    return np.unique(eval5_batch(five, wheel).astype(np.int64))
+    return np.unique(_all_five_card_scores(wheel))
+
+
+@njit(cache=True)
+def _all_five_card_scores(wheel: int) -> npt.NDArray[np.int64]:
+    out = np.empty(FIVE_CARD_HANDS, dtype=np.int64)
+    k = 0
+    for a in range(53):
+        for b in range(a + 1, 53):
+            for c in range(b + 1, 53):
+                for d in range(c + 1, 53):
+                    for e in range(d + 1, 53):
+                        out[k] = eval5_codes(a, b, c, d, e, wheel)
+                        k += 1
+    return out
 
 
 # ----------------------------------------------------------------------------- counting
@@ -154,6 +169,14 @@ class DealerTable:
         below[1:, 1:] = joint.cumsum(axis=0).cumsum(axis=1)
         return cls(fvals, bvals, below, int(joint.sum()))
 
+    @cached_property
+    def _fronts(self) -> list[int]:
+        return [int(v) for v in self.fvals]
+
+    @cached_property
+    def _backs(self) -> list[int]:
+        return [int(v) for v in self.bvals]
+
     def joint(self) -> npt.NDArray[np.int64]:
         """The (front, back) counts back from the cumulative table."""
         return np.diff(np.diff(self.below, axis=0), axis=1)
@@ -167,8 +190,8 @@ class DealerTable:
         """(win, loss) dealer-hand counts of a setting scored (front, back). As player a hand
         must be strictly higher (copies to the banker); as banker (`banker`) a copy wins."""
         cut = bisect_right if banker else bisect_left
-        i = cut(self.fvals.tolist(), front)
-        j = cut(self.bvals.tolist(), back)
+        i = cut(self._fronts, front)
+        j = cut(self._backs, back)
         nf, nb = len(self.fvals), len(self.bvals)
         b = self.below
         win = int(b[i, j])
