@@ -1,0 +1,72 @@
+"""Steps the card-room browser tests share: a room on SQLite, the owner's first run, a
+player's registration and chips, a seat at a table."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.room import Room
+from cardroom.shoe import SeededRandom
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which("chromium") is not None
+
+
+def seeded_room(tmp_path: Path, seed: int) -> Iterator[Room]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
+    migrate(engine)
+    r = Room(Storage(engine), SeededRandom(seed))
+    r.start()
+    yield r
+    engine.dispose()
+
+
+def owner_opens_table(page: Any, base: str, name: str, game: str) -> None:
+    page.goto(base + "/")
+    page.fill("#username", "olga")
+    page.fill("#password", "correct horse")
+    page.click("#create-owner")
+    page.wait_for_url("**/lobby")
+    page.goto(base + "/floor")
+    page.fill("input[name=name]", name)
+    page.select_option("select[name=game]", game)
+    page.click("text=Open table")
+    page.wait_for_selector(f"text=table {name} opened")
+    page.click("#logout")
+
+
+def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
+    page.goto(base + "/register")
+    page.fill("#username", name)
+    page.fill("#password", "correct horse")
+    page.click("#register")
+    page.wait_for_url("**/lobby")
+    page.goto(base + "/cashier")
+    page.fill("#buy-amount", "500")
+    page.click("#buy")
+    page.wait_for_selector("#wallet:has-text('$500.00')")
+    page.goto(base + "/lobby")
+    page.click("a.join")
+    page.wait_for_selector("#sit-box:not([hidden])")
+    page.fill("#buy-in", buy_in)
+    page.click("#sit")
+    page.wait_for_selector("#bet-box:not([hidden])")
+
+
+def shown_cards(page: Any) -> list[str]:
+    """Every face-up card image on the page (face-down cards are backs, with no card)."""
+    cards: list[str] = page.eval_on_selector_all("img.card", "els => els.map(e => e.alt)")
+    return cards
+
+
+def skip_without_chromium() -> Any:
+    return pytest.mark.skipif(not HAVE_CHROMIUM,
+                              reason="Debian's chromium is not installed (.ci/run installs it)")
