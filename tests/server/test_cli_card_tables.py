@@ -1,0 +1,45 @@
+"""`cardroom tables create` opens Super Pan 9 and Pai Gow tables with house-rules files; the
+room then plays them (both databases)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import cardroom.cli  # noqa: F401  (registers every command)
+from cardroom.cli.app import app
+from cardroom.room.room import Room
+
+runner = CliRunner()
+
+
+def test_tables_create_super_pan_9_and_pai_gow(db_url: str, tmp_path: Path) -> None:
+    rules = tmp_path / "pan9.toml"
+    rules.write_text("decks = 6\nmin_wager_cents = 1000\n", encoding="utf-8")
+    r = runner.invoke(app, ["tables", "create", "Pan 9", "--game", "super-pan-9", "--rules",
+                            str(rules), "--database", db_url, "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["game"] == "super-pan-9"
+    dragon = tmp_path / "pg.toml"
+    dragon.write_text('dragon_hand = "player-sets"\nmax_wager_cents = 50000\n',
+                      encoding="utf-8")
+    r = runner.invoke(app, ["tables", "create", "PG", "--game", "pai-gow", "--rules",
+                            str(dragon), "--database", db_url, "--json"])
+    assert r.exit_code == 0, r.output
+    room = Room.open(db_url)
+    games = {t.name: t.snapshot(None) for t in room.tables.values()}
+    assert games["Pan 9"]["limits"]["min"] == 1000
+    assert games["PG"]["limits"] == {"min": 500, "max": 50000, "commission": "1/20",
+                                     "dragon": "player-sets"}
+    room.storage.engine.dispose()
+
+
+def test_bad_house_rules_for_a_card_table_are_a_clear_error(db_url: str,
+                                                            tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("commission = \"6%\"\n", encoding="utf-8")
+    r = runner.invoke(app, ["tables", "create", "X", "--game", "super-pan-9", "--rules",
+                            str(bad), "--database", db_url])
+    assert r.exit_code != 0 and "commission" in (r.output + str(r.exception))
