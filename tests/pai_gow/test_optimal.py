@@ -163,6 +163,10 @@ def test_table_cached_on_disk_and_recounted_when_damaged(
     assert calls == [0, 0]
     po.dealer_table(house_way("ballys"), directory=tmp_path)  # another way, another file
     assert calls == [0, 0, 0] and len(list(tmp_path.glob("*.npz"))) == 2
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    table = po.dealer_table(way, directory=blocked / "cache")  # cannot cache: still answers
+    assert table.total == po.ALL_HANDS and calls == [0, 0, 0, 0]
 
 
 def test_packed_table_round_trip_for_worker_processes(

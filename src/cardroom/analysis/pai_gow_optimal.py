@@ -252,10 +252,13 @@ def dealer_table(way: HouseWay, wheel_second: bool = False,
     joint = enumerate_joint(range(53), p, wheel, fvals, bvals)
     if int(joint.sum()) != ALL_HANDS:  # pragma: no cover - an enumeration bug
         raise AssertionError("dealer hands miscounted")
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f"{path.stem}.{os.getpid()}.tmp.npz"
-    np.savez_compressed(tmp, fvals=fvals, bvals=bvals, joint=joint.astype(np.int32))
-    tmp.replace(path)
+    try:  # a cache that cannot be written costs the next run another count, nothing more
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f"{path.stem}.{os.getpid()}.tmp.npz"
+        np.savez_compressed(tmp, fvals=fvals, bvals=bvals, joint=joint.astype(np.int32))
+        tmp.replace(path)
+    except OSError:
+        pass
     return DealerTable.from_joint(fvals, bvals, joint)
 
 
