@@ -14,6 +14,9 @@ Format (``"format": "cardroom.hand-history"``, ``"version": 1``)::
       "result": {"chips": [...]}          # optional: chips after the hand, checked on replay
     }
 
+Baccarat (`cardroom.games.baccarat.replay`) counts ``chips`` in cents (``setup.unit``), its
+``pack`` is the cards dealt in the coup, and ``setup.shoe`` holds the shoe's commitment.
+
 A game supports replay by providing ``cardroom.games.<game>.replay.replay_history(history)``
 returning a `ReplayReport`; `replay` finds it by the history's ``game`` field.
 """
@@ -120,6 +123,10 @@ class ReplayReport:
     outcome: str
     failure: ReplayFailure | None = None
     result_matches: bool | None = None
+    unit: str = "chips"
+    """What the amounts count: Pan's whole chips, or cents (baccarat)."""
+    house: str = "tops"
+    """Who a movement with no payer or payee is: Pan's tops, baccarat's house."""
 
     @property
     def ok(self) -> bool:
@@ -127,7 +134,8 @@ class ReplayReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": self.game, "ok": self.ok, "actions_total": self.actions_total,
+            "game": self.game, "ok": self.ok, "unit": self.unit, "house": self.house,
+            "actions_total": self.actions_total,
             "actions_applied": self.actions_applied, "outcome": self.outcome,
             "failure": None if self.failure is None else {
                 "index": self.failure.index, "action": self.failure.action,

@@ -91,7 +91,7 @@ def test_banker_bets_pay_commission_in_the_ledger(storage: Storage) -> None:
         commission = ledger.balance(conn, ledger.HOUSE_COMMISSION)
         records = [hands.hand_record(conn, h["id"]) for h in hands.recent_hands(conn, None)]
         assert ledger.trial_balance(conn).ok
-    wins = sum(r["settlements"][0]["outcome"] == "win" for r in records)
+    wins = sum(r["result"]["settlements"][0]["outcome"] == "win" for r in records)
     assert commission == wins * 100  # 5% of $20.00 per winning Banker bet
 
 
@@ -212,13 +212,13 @@ def test_recall_replays_and_guards(storage: Storage) -> None:
         room.recall(p["bob"], mine["id"])
     with storage.read() as conn:
         rec = hands.hand_record(conn, mine["id"])
-    rec["settlements"][0]["won"] += 100
+    rec["result"]["settlements"][0]["won"] += 100
     import json
     with storage.unit() as conn:
         conn.execute(update(hands_table).where(hands_table.c.id == mine["id"])
                      .values(history=json.dumps(rec)))
     bad = room.recall(p["audrey"], mine["id"])
-    assert not bad.ok and "replays as" in bad.problems[0]
+    assert not bad.ok and "differs from what the history replays as" in bad.problems[0]
 
 
 def test_snapshot_never_holds_the_shoe_order(storage: Storage) -> None:

@@ -88,11 +88,12 @@ def replay_cmd(
                       f"{report.actions_total} actions applied; {report.outcome}",
                       highlight=False)
         t = Table(title="Chip movements")
-        for col in ("action", "from", "to", "chips", "why"):
+        for col in ("action", "from", "to", report.unit, "why"):
             t.add_column(col)
         for m in data["movements"]:
-            t.add_row(str(m["index"]), _who(m["payer"], report.names),
-                      _who(m["payee"], report.names), str(m["chips"]), m["reason"])
+            t.add_row(str(m["index"]), _who(m["payer"], report.names, report.house),
+                      _who(m["payee"], report.names, report.house), str(m["chips"]),
+                      m["reason"])
         console.print(t)
         s = Table(title="Settlement")
         for col in ("seat", "name", "before", "after", "net"):
@@ -111,8 +112,8 @@ def replay_cmd(
         raise typer.Exit(1)
 
 
-def _who(seat: int | None, names: list[str]) -> str:
-    return "tops" if seat is None else f"{seat} {names[seat]}"
+def _who(seat: int | None, names: list[str], house: str = "tops") -> str:
+    return house if seat is None else f"{seat} {names[seat]}"
 
 
 @play_app.command("pan")

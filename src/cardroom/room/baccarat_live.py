@@ -19,6 +19,7 @@ from cardroom.cards import Card
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.coup import CardDealt
 from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.games.baccarat.replay import coup_history
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import (
     BaccaratTable,
@@ -175,7 +176,7 @@ class BaccaratLive:
         mark = self._checkpoint()
         try:
             settled = self.engine.deal()
-            history = self._history(who, mark[0], settled)
+            history = self._history(who, mark, settled)
             self._post_settlement(conn, settled, mark[4])
             hands.close_settled(conn, self.hand_id, history)
             audit.append(conn, who.username, "hand.settled", {
@@ -191,7 +192,7 @@ class BaccaratLive:
 
         def apply() -> None:
             self._pending = None
-            self.last = self._public_result(hand_id, history)
+            self.last = self._public_result(hand_id, settled)
             self.hand_id = None
             del self.engine.events[:]
             if self.engine.pool is not None:
@@ -258,58 +259,51 @@ class BaccaratLive:
             del pool.events[mark[5]:]
 
     # records and views ---------------------------------------------------------------------
-    def _history(self, who: Account, start: int, settled: CoupSettled) -> dict[str, Any]:
+    def _history(self, who: Account, mark: tuple[Any, ...], settled: CoupSettled
+                 ) -> dict[str, Any]:
+        """The coup in the shared hand-history format (`cardroom.games.baccarat.replay`),
+        with the room's fields beside it."""
         shoe: dict[str, Any] = {}
-        cards: list[dict[str, Any]] = []
-        for ev in self.engine.events[start:]:
+        dealt: list[Card] = []
+        for ev in self.engine.events[mark[0]:]:
             if isinstance(ev, ShoeShuffled):
                 shoe = {"commitment": ev.commitment, "cut_index": ev.cut_index, "new": True}
             elif isinstance(ev, CardsBurned):
                 shoe["burned"] = {"exposed": str(ev.exposed), "count": ev.count}
             elif isinstance(ev, CardDealt):
-                cards.append({"hand": ev.hand.value, "card": str(ev.card)})
+                dealt.append(ev.card)
         if not shoe and self.engine.shoe is not None:
             shoe = {"commitment": self.engine.shoe.commitment, "new": False}
         by_name = {name: aid for aid, name in self.seated.items()}
-        return {
-            "format": hands.HISTORY_FORMAT, "game": self.game, "table": self.name,
-            "table_id": self.table_id, "hand_number": self.hand_number,
-            "rules": self.rules.model_dump(mode="json"), "shoe": shoe, "dealt_by": who.username,
-            "wagers": self._wagers_from_settlement(settled, by_name),
-            "seats": {str(aid): name for aid, name in self.seated.items()},
-            "cards": cards,
-            "player": [str(c) for c in settled.player],
-            "banker": [str(c) for c in settled.banker],
-            "jackpot_award": settled.jackpot_award.name.lower(),
-            "settlements": [{"account": by_name[seat], "seat": seat, "kind": s.kind.value,
-                             "stake": s.stake, "outcome": s.outcome, "won": s.won,
-                             "commission": s.commission, "returned": s.returned}
-                            for seat, s in settled.settlements],
-            "status": "settled",
-        }
+        bets: dict[str, dict[WagerKind, Cents]] = mark[2]
+        before = [(name, mark[1][name] + sum(b.values())) for name, b in bets.items()]
+        pool = mark[4]
+        history = coup_history(
+            self.rules, before, list(bets.items()), dealt, settled,
+            [self.engine.balances[name] for name, _ in before], shoe=shoe,
+            jackpot={"meter": pool[0], "posted": pool[1], "seeded_total": pool[2]}
+            if self.engine.pool is not None else None,
+            hand_id=f"{self.name}#{self.hand_number}",
+            extra_setup={"table": self.name, "table_id": self.table_id,
+                         "hand_number": self.hand_number, "dealt_by": who.username},
+            seat_fields=[{"account": by_name[name]} for name, _ in before]).to_json()
+        history["status"] = "settled"
+        return history
 
-    @staticmethod
-    def _wagers_from_settlement(settled: CoupSettled, by_name: dict[str, int]
-                                ) -> dict[str, dict[str, Cents]]:
-        out: dict[str, dict[str, Cents]] = {}
-        for seat, s in settled.settlements:
-            out.setdefault(str(by_name[seat]), {})[s.kind.value] = s.stake
-        return out
-
-    def _public_result(self, hand_id: int, history: dict[str, Any]) -> dict[str, Any]:
-        from cardroom.cards import parse_card
+    def _public_result(self, hand_id: int, settled: CoupSettled) -> dict[str, Any]:
         from cardroom.games.baccarat.coup import hand_total
 
-        player = tuple(parse_card(c) for c in history["player"])
-        banker = tuple(parse_card(c) for c in history["banker"])
-        p, b = hand_total(player), hand_total(banker)
-        return {"hand": hand_id, "number": history["hand_number"],
-                "player": [card_json(c) for c in player],
-                "banker": [card_json(c) for c in banker],
+        p, b = hand_total(settled.player), hand_total(settled.banker)
+        return {"hand": hand_id, "number": self.hand_number,
+                "player": [card_json(c) for c in settled.player],
+                "banker": [card_json(c) for c in settled.banker],
                 "player_total": p, "banker_total": b,
                 "winner": "tie" if p == b else ("player" if p > b else "banker"),
-                "jackpot_award": history["jackpot_award"],
-                "settlements": history["settlements"]}
+                "jackpot_award": settled.jackpot_award.name.lower(),
+                "settlements": [{"seat": seat, "kind": s.kind.value, "stake": s.stake,
+                                 "outcome": s.outcome, "won": s.won,
+                                 "commission": s.commission, "returned": s.returned}
+                                for seat, s in settled.settlements]}
 
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:
         """What `viewer` may see: public table state, never the shoe's order."""

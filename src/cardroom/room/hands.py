@@ -10,12 +10,16 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from cardroom.history import FORMAT, HandHistory
 from cardroom.money import Cents
 from cardroom.room import audit, ledger
 from cardroom.room.errors import NotFound
 from cardroom.room.schema import hand_players, hands
 
-HISTORY_FORMAT = "cardroom-hand-history/1"
+HISTORY_FORMAT = FORMAT
+"""A closed hand's record is its history in the shared format (`cardroom.history`), with the
+room's fields beside it (`status`; a void's `voided_by` and `reason`). While a hand is open
+its row keeps the wagers down (`wagers`), so a void or a restart can return them."""
 
 
 def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
@@ -24,7 +28,7 @@ def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
     number = int(last or 0) + 1
     hand_id = conn.execute(insert(hands).values(
         table_id=table_id, number=number, status="open", opened_at=datetime.now(UTC),
-        history=json.dumps({"format": HISTORY_FORMAT, "wagers": {}}))
+        history=json.dumps({"status": "open", "wagers": {}}))
         .returning(hands.c.id)).scalar_one()
     return hand_id, number
 
@@ -109,3 +113,12 @@ def recent_hands(conn: Connection, account_id: int | None, limit: int = 20
             hand_players.c.account_id == account_id)
     q = q.order_by(hands.c.id.desc()).limit(limit)
     return [dict(r._mapping) for r in conn.execute(q)]
+
+
+def history_document(conn: Connection, hand_id: int) -> dict[str, Any]:
+    """A settled hand's history as a shared-format document (for `cardroom replay FILE`)."""
+    record = hand_record(conn, hand_id)
+    if record.get("format") != FORMAT:
+        raise NotFound(f"hand {hand_id} has no history in the shared format "
+                       f"({record.get('status')})")
+    return HandHistory.from_json(record, f"hand {hand_id}").to_json()

@@ -1,5 +1,10 @@
 """Game recall: replay a hand from its history through the same engine code and check that it
-gives the recorded result. A history that does not replay is reported, not trusted."""
+gives the recorded result. A history that does not replay is reported, not trusted.
+
+Hands are recorded in the project's shared hand-history format (`cardroom.history`); each game
+replays its own (`cardroom.games.<game>.replay`). Hands recorded by earlier versions of the
+room (`cardroom-hand-history/1`, baccarat only) still replay.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,11 @@ from cardroom.errors import CardroomError
 from cardroom.games.baccarat.coup import Coup
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import WagerKind, settle_wager
+from cardroom.history import FORMAT, HandHistory, ReplayReport
+from cardroom.history import replay as replay_history
 from cardroom.houserules import build_rules
+
+LEGACY_FORMAT = "cardroom-hand-history/1"
 
 
 @dataclass(frozen=True)
@@ -20,9 +29,29 @@ class Replay:
     ok: bool
     problems: tuple[str, ...]
     record: dict[str, Any]
+    report: ReplayReport | None = None
+
+
+def history_of(record: dict[str, Any]) -> HandHistory:
+    """The shared-format history of a closed hand's record (the room's fields dropped)."""
+    if record.get("format") != FORMAT:
+        raise CardroomError(f"hand {record.get('hand')} has no history in the shared format")
+    return HandHistory.from_json(record, f"hand {record.get('hand')}")
+
+
+def problems_of(report: ReplayReport) -> list[str]:
+    out: list[str] = []
+    if report.failure is not None:
+        f = report.failure
+        out.append(f"action {f.index} ({f.action.get('type')}) is refused on replay: "
+                   f"{f.message}")
+    if report.result_matches is False:
+        out.append("the recorded result differs from what the history replays as")
+    return out
 
 
 def replay_baccarat(record: dict[str, Any]) -> list[str]:
+    """A legacy (`cardroom-hand-history/1`) baccarat record."""
     rules = build_rules(BaccaratRules, record["rules"], "recorded rules")
     coup = Coup()
     problems: list[str] = []
@@ -53,7 +82,14 @@ def replay(record: dict[str, Any]) -> Replay:
     hand = int(record.get("hand", 0))
     if record.get("status") != "settled":
         return Replay(hand, True, (), record)
-    if record.get("game") != "baccarat":
-        raise CardroomError(f"no recall for the game {record.get('game')!r}")
-    problems = replay_baccarat(record)
-    return Replay(hand, not problems, tuple(problems), record)
+    if record.get("format") == LEGACY_FORMAT:
+        if record.get("game") != "baccarat":
+            raise CardroomError(f"no recall for the game {record.get('game')!r}")
+        problems = replay_baccarat(record)
+        return Replay(hand, not problems, tuple(problems), record)
+    try:
+        report = replay_history(history_of(record))
+    except CardroomError as exc:
+        return Replay(hand, False, (f"the history cannot be replayed: {exc}",), record)
+    problems = problems_of(report)
+    return Replay(hand, report.ok and not problems, tuple(problems), record, report)

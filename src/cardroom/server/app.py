@@ -32,6 +32,7 @@ from cardroom.room.cashier import buy_chips, cash_out
 from cardroom.room.errors import AuthError, PermissionDenied
 from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, post_daily
+from cardroom.room.recall import history_of
 from cardroom.room.room import Room, dumps
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server.cards_svg import back_svg, card_svg
@@ -300,6 +301,15 @@ def create_app(room: Room) -> FastAPI:
         who = viewer(request)
         replay = room.recall(who, hand_id)
         return page(request, "hand.html", who, replay=replay, record=replay.record)
+
+    @app.get("/hands/{hand_id}/history.json", response_model=None)
+    def hand_history_file(request: Request, hand_id: int) -> Response:
+        """The hand's history in the shared format, for `cardroom replay FILE`."""
+        who = viewer(request)
+        document = history_of(room.recall(who, hand_id).record).to_json()
+        return Response(json.dumps(document, indent=1), media_type="application/json",
+                        headers={"Content-Disposition":
+                                 f'attachment; filename="hand-{hand_id}.json"'})
 
     # floor, staff and audit -------------------------------------------------------------------
     @app.get("/floor", response_class=HTMLResponse)
