@@ -337,6 +337,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             "nets": {str(r.spot): r.net for r in settled.results},
             "banker_net": settled.banker_net - settled.banker_commission})
         e.next_hand()
+        del e.events[:]  # the hand is in its history now; the checkpoint stays small
         hand_id, number = self.hand_id, self.hand_number
 
         def apply() -> None:
@@ -411,6 +412,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         e.wagers, e.dragon, e.banker_spot = {}, None, DEALER
         e.hands, e.settings, e.exposed, e.out_of_play = {}, {}, {}, {}
         e.phase, e.misdealt = Phase.BETTING, False
+        del e.events[:]
 
         def after() -> None:
             for aid, total in returned.items():

@@ -1,0 +1,69 @@
+"""Super Pan 9 and Pai Gow tables in one process on SQLite: the latency of `Room.act` (engine
+checkpoint, ledger, hand record, audit) with 9 and 6 seated players, 20 rounds each.
+
+Run: .venv/bin/python bench/bench_card_tables.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+
+from argon2 import PasswordHasher
+
+from cardroom.room import accounts
+from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.cashier import buy_chips
+from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.room import Room
+from cardroom.shoe import SystemRandom
+
+ROUNDS = 20
+
+
+def main() -> None:
+    accounts._hasher = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+    engine = make_engine(f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
+    migrate(engine)
+    room = Room(Storage(engine), SystemRandom())
+    room.start()
+    with room.storage.unit() as conn:
+        owner = create_account(conn, "owner", "correct horse", Role.OWNER)
+        players = [create_account(conn, f"player{i}", "correct horse", Role.PLAYER)
+                   for i in range(9)]
+        for p in players:
+            buy_chips(conn, p, 10**7, f"chips{p.id}")
+    sp = room.create_table(owner, "sp", "super-pan-9").table_id
+    pg = room.create_table(owner, "pg", "pai-gow").table_id
+    for i, p in enumerate(players):
+        room.act(p, sp, {"type": "sit", "buy_in": 10**6, "key": "s"})
+        if i < 6:
+            room.act(p, pg, {"type": "sit", "buy_in": 10**6, "key": "s"})
+    lat: dict[str, list[float]] = {"super-pan-9": [], "pai-gow": []}
+
+    def timed(game: str, who: Account, table: int, msg: dict[str, object]) -> None:
+        t = time.perf_counter()
+        room.act(who, table, msg)
+        lat[game].append(time.perf_counter() - t)
+
+    for r in range(ROUNDS):
+        for p in players:
+            timed("super-pan-9", p, sp, {"type": "bet", "bets": {"wager": 1000}, "key": f"{r}"})
+        timed("super-pan-9", players[0], sp, {"type": "deal"})
+        for p in players:
+            timed("super-pan-9", p, sp, {"type": "stand" if r % 2 else "draw"})
+        for p in players[:6]:
+            timed("pai-gow", p, pg, {"type": "bet", "bets": {"wager": 1000}, "key": f"{r}"})
+        timed("pai-gow", players[0], pg, {"type": "deal"})
+        for p in players[:6]:
+            timed("pai-gow", p, pg, {"type": "house_way"})
+    for game, xs in lat.items():
+        xs.sort()
+        print(f"{game}: {len(xs)} actions; median {1000 * statistics.median(xs):.1f} ms, "
+              f"p99 {1000 * xs[int(0.99 * len(xs)) - 1]:.1f} ms, max {1000 * xs[-1]:.1f} ms")
+    engine.dispose()
+
+
+if __name__ == "__main__":
+    main()
