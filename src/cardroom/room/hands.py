@@ -46,6 +46,18 @@ def record_wagers(conn: Connection, hand_id: int, account_id: int,
         conn.execute(insert(hand_players).values(hand_id=hand_id, account_id=account_id))
 
 
+def open_record(conn: Connection, hand_id: int) -> dict[str, Any]:
+    """An open hand's working record (its `wagers`: per account, what a void returns)."""
+    data: dict[str, Any] = json.loads(conn.execute(
+        select(hands.c.history).where(hands.c.id == hand_id)).scalar_one())
+    return data
+
+
+def save_open_record(conn: Connection, hand_id: int, data: dict[str, Any]) -> None:
+    conn.execute(update(hands).where(hands.c.id == hand_id, hands.c.status == "open")
+                 .values(history=json.dumps(data)))
+
+
 def open_wagers(conn: Connection, hand_id: int) -> dict[int, dict[str, Cents]]:
     data = json.loads(conn.execute(select(hands.c.history).where(hands.c.id == hand_id))
                       .scalar_one())

@@ -56,10 +56,11 @@ restores the seats afterwards."""
 def table_builders() -> dict[str, TableBuilder]:
     """The live table of each game beside baccarat (imported here, lazily, so that a game's
     table module may import the room's helpers)."""
-    from cardroom.room import pai_gow_live, super_pan_9_live
+    from cardroom.room import pai_gow_live, pan_live, super_pan_9_live
 
     return {super_pan_9_live.GAME: super_pan_9_live.build_table,
-            pai_gow_live.GAME: pai_gow_live.build_table}
+            pai_gow_live.GAME: pai_gow_live.build_table,
+            pan_live.GAME: pan_live.build_table}
 
 
 @dataclass

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.houserules import HouseRules, build_rules, load_rules
 from cardroom.room import audit
@@ -22,7 +23,8 @@ from cardroom.room.schema import room_tables
 
 GAMES: dict[str, type[HouseRules]] = {"baccarat": BaccaratRules,
                                       "super-pan-9": SuperPan9Rules,
-                                      "pai-gow": PaiGowTableRules}
+                                      "pai-gow": PaiGowTableRules,
+                                      "pan": PanRules}
 """Games with a table in the room, and their house-rules model."""
 
 

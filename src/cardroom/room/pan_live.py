@@ -1,0 +1,518 @@
+"""A Pan table in the card room: players against each other, bots filling seats. The engine
+(`cardroom.games.pan`) checks every decision and moves the chips; this module keeps the ledger
+in step with it, keeps the hand record, runs the bots, and builds what each viewer may see.
+
+Money: a Pan chip is `chip_cents` of the table's house rules. A seat's chips are its table
+stack (`stack:<table>:<account>`; a bot, a house proposition player funded by `house:bank`,
+has `stack:<table>:-<seat>`); the tops (and tops carried to the next hand) are in
+`wagers:<table>`. After every step of play (a player's action, each bot's turn) the chips the
+engine moved (tops, conditions, outs) are posted as one balanced transaction, so the books
+follow the hand as conditions are paid. The open hand's row keeps, per account, what would put
+every stack back as it was before the hand: a void (the floor, or the restart after a crash)
+posts exactly that.
+
+Protocol (besides sit, leave, deal, void): `{"type": "bot", "key": K}` seats a bot (between
+hands); `{"type": "pan", "command": "meld 3c 4c", "seq": N}` is a decision in the terminal's
+command grammar (`cardroom.games.pan.interactive.apply_command`: play, pass, knock, change,
+draw, take, meld, lay, borrow, split, collect, discard, out, force, foul); `seq` is the table's
+`seq` in the snapshot the player acted on: a stale or repeated message is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from cardroom.cards import Card
+from cardroom.errors import IllegalActionError, WagerError
+from cardroom.games.pan.bots import Bot, SoundBot
+from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.engine import DiscardEntry, PanHand, Phase, SeatSpec
+from cardroom.games.pan.events import ChipsMoved
+from cardroom.games.pan.interactive import apply_command, legal_commands
+from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
+from cardroom.games.pan.table import next_dealer, pack_after
+from cardroom.houserules import build_rules
+from cardroom.money import Cents
+from cardroom.room import audit, hands, ledger
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.messages import MalformedMessage, field_key, field_str
+from cardroom.room.schema import hand_players
+from cardroom.room.schema import hands as hands_table
+from cardroom.room.seated_live import Apply, SeatedLive, card_json
+from cardroom.room.tables import TableRow
+from cardroom.shoe import RandomSource, fisher_yates
+
+GAME = "pan"
+MAX_STEPS = 20_000
+"""Bot steps in one request before the room gives up (a bug guard, never reached in play)."""
+
+
+def shuffled_pack(rules: PanRules, source: RandomSource) -> list[Card]:
+    """A fresh pack for a table's first hand (tests give a table a stacked one instead)."""
+    return fisher_yates(pan_pack(rules), source)
+
+
+def bot_id(seat: int) -> int:
+    """A bot's stand-in account number: minus its seat (real accounts are positive)."""
+    return -seat
+
+
+@dataclass
+class PanGame:
+    """Everything the checkpoint must restore together: the hand, the bots, the rotation."""
+
+    hand: PanHand | None = None
+    order: list[int] = field(default_factory=list)  # table seat of each hand seat
+    accounts: list[int] = field(default_factory=list)  # account (or bot id) of each hand seat
+    bots: dict[int, str] = field(default_factory=dict)  # table seat -> bot name
+    brains: dict[int, Bot] = field(default_factory=dict)
+    dealer_seat: int | None = None  # table seat of the next hand's dealer
+    next_pack: list[Card] | None = None
+    carried: tuple[int, int] = (0, 0)
+    last_top: DiscardEntry | None = None
+    synced: list[int] = field(default_factory=list)  # chips per hand seat in the ledger
+    events_seen: int = 0
+
+
+@dataclass
+class PanLive(SeatedLive[PanGame]):
+    rules: PanRules = field(default_factory=PanRules)
+    seq: int = 0
+    log: list[str] = field(default_factory=list)  # what happened, public, newest last
+    new_pack: Callable[[PanRules, RandomSource], list[Card]] = shuffled_pack
+
+    max_seats = MAX_SEATS
+    game = GAME
+
+    def __post_init__(self) -> None:
+        self.engine = PanGame()
+
+    @property
+    def chip(self) -> Cents:
+        return self.rules.chip_cents
+
+    def shared_objects(self) -> list[object]:
+        h = self.engine.hand
+        return [self.source, self.rules, self.new_pack, *([h.pack, h.rules] if h else [])]
+
+    def in_play(self, account_id: int) -> bool:
+        h = self.engine.hand
+        return h is not None and h.phase is not Phase.COMPLETE and \
+            account_id in self.engine.accounts
+
+    def account_at(self, seat: int) -> int | None:
+        if seat in self.engine.bots:
+            return bot_id(seat)
+        return super().account_at(seat)
+
+    def prepared(self, mark: PanGame, after: Apply) -> Apply:
+        def bumped() -> None:
+            self.seq += 1
+            after()
+        return super().prepared(mark, bumped)
+
+    # seats --------------------------------------------------------------------------------
+    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        buy_in = msg.get("buy_in")
+        if isinstance(buy_in, int) and not isinstance(buy_in, bool) and (
+                buy_in % self.chip or buy_in < self.rules.buy_in_chips * self.chip):
+            raise WagerError(f"a Pan buy-in is whole chips of {self.chip} cents, at least "
+                             f"{self.rules.buy_in_chips} chips")
+        inner = super().sit(conn, who, msg)
+
+        def apply() -> None:
+            self.seq += 1
+            inner()
+        return apply
+
+    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        inner = super().leave(conn, who, msg)
+        humans_left = [a for a in self.seated if a != who.id]
+        cash_bots = self._bots_cash_out(conn) if not humans_left else None
+
+        def apply() -> None:
+            self.seq += 1
+            inner()
+            if cash_bots is not None:
+                cash_bots()
+        return apply
+
+    def _bots_cash_out(self, conn: Connection) -> Apply:
+        """The last player left: the house's bots leave too, their chips back to the bank."""
+        for seat in self.engine.bots:
+            amount = ledger.balance(conn, ledger.stack(self.table_id, bot_id(seat)))
+            if amount:
+                ledger.post(conn, f"bot-out:{self.table_id}:{seat}:{self.seq}", "leave",
+                            [(ledger.stack(self.table_id, bot_id(seat)), -amount),
+                             (ledger.HOUSE_BANK, amount)], actor="house",
+                            memo=f"bot leaves {self.name}")
+        audit.append(conn, "house", "table.bots-leave", {"table": self.table_id})
+
+        def apply() -> None:
+            for seat in list(self.engine.bots):
+                self.stacks.pop(bot_id(seat), None)
+            self.engine.bots.clear()
+            self.engine.brains.clear()
+        return apply
+
+    def add_bot(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        """A seated player or the floor seats a bot between hands, funded by the house."""
+        if not (who.id in self.seated or who.may(Permission.OPEN_TABLES)):
+            raise IllegalActionError("only a seated player or the floor may seat a bot")
+        if self.hand_id is not None:
+            raise IllegalActionError("a hand is in play: seat bots between hands")
+        free = [s for s in range(1, self.max_seats + 1) if self.account_at(s) is None]
+        if not free:
+            raise IllegalActionError(f"the table is full ({self.max_seats} seats)")
+        seat, key = free[0], field_key(msg)
+        buy_in = self.rules.buy_in_chips * self.chip
+        posted = ledger.post(conn, f"bot:{self.table_id}:{who.id}:{key}", "buy-in",
+                             [(ledger.HOUSE_BANK, -buy_in),
+                              (ledger.stack(self.table_id, bot_id(seat)), buy_in)],
+                             actor=who.username, memo=f"house bot sits at {self.name}")
+        if posted.replayed:
+            return lambda: None
+        name = f"bot-{seat}"
+        audit.append(conn, who.username, "table.bot", {"table": self.table_id, "seat": seat,
+                                                       "buy_in": buy_in})
+
+        def apply() -> None:
+            self.seq += 1
+            self.restore_bot(seat, buy_in)
+            self.log.append(f"{name} sits down with {self.rules.buy_in_chips} chips")
+        return apply
+
+    def restore_bot(self, seat: int, stack: Cents) -> None:
+        self.engine.bots[seat] = f"bot-{seat}"
+        self.engine.brains[seat] = SoundBot()
+        self.stacks[bot_id(seat)] = stack
+
+    def name_of(self, account: int) -> str:
+        if account < 0:
+            return self.engine.bots.get(-account, f"bot-{-account}")
+        return self.seated.get(account, "?")
+
+    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        raise IllegalActionError("Pan has no wagers: the tops are taken from every seat when "
+                                 "the hand is dealt")
+
+    # the deal -------------------------------------------------------------------------------
+    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        """Start a hand: a seated player, a dealer or the floor may; two or more seats with a
+        chip play (a player short of the tops sits out)."""
+        if not (who.id in self.seated or who.may(Permission.DEAL)):
+            raise IllegalActionError("only a seated player or a dealer may start the hand")
+        if self.hand_id is not None:
+            raise IllegalActionError("a hand is in play")
+        g = self.engine
+        occupied = sorted(s for s in range(1, self.max_seats + 1)
+                          if (a := self.account_at(s)) is not None
+                          and self.stacks.get(a, 0) >= self.chip)
+        if len(occupied) < MIN_SEATS:
+            raise IllegalActionError(f"Pan needs {MIN_SEATS} players with chips: seat a bot "
+                                     "or wait for another player")
+        mark = self.checkpoint()
+        try:
+            accounts = [a for s in occupied if (a := self.account_at(s)) is not None]
+            specs = [SeatSpec(self.name_of(a), self.stacks[a] // self.chip) for a in accounts]
+            if g.dealer_seat is None or g.next_pack is None:
+                dealer = self.source.randbelow(len(occupied))
+                pack = self.new_pack(self.rules, self.source)
+            else:
+                # the next dealer's seat (Pan rotation), or the next seat on if it is empty
+                later = [i for i, s in enumerate(occupied) if s >= g.dealer_seat]
+                dealer = later[0] if later else 0
+                pack = g.next_pack
+            hand = PanHand(self.rules, specs, dealer, pack, carried_tops=g.carried)
+            g.hand, g.order, g.accounts = hand, occupied, accounts
+            g.synced, g.events_seen, g.last_top = [s.chips for s in specs], 0, None
+            hand_id, number = hands.open_hand(conn, self.table_id)
+            for a in accounts:
+                if a > 0:
+                    conn.execute(hand_players.insert().values(hand_id=hand_id, account_id=a))
+            audit.append(conn, who.username, "hand.dealt", {
+                "table": self.table_id, "hand": hand_id,
+                "seats": [self.name_of(a) for a in accounts], "dealer": dealer})
+            steps = self._sync(conn, hand_id, "tops")
+            steps += self._advance(conn, hand_id)
+            finish = self._maybe_finish(conn, hand_id, number)
+        except BaseException:
+            self.engine = mark
+            raise
+
+        def after() -> None:
+            self.hand_id, self.hand_number = hand_id, number
+            self.log[:] = [f"hand {number}: {self.name_of(accounts[dealer])} deals", *steps]
+            self._stacks_from_engine()
+            if finish is not None:
+                finish()
+        return self.prepared(mark, after)
+
+    # decisions ---------------------------------------------------------------------------------
+    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        kind = msg.get("type")
+        if kind == "bot":
+            return self.add_bot(conn, who, msg)
+        if kind != "pan":
+            raise IllegalActionError(f"unknown action {str(kind)[:30]!r}")
+        command = field_str(msg, "command", limit=200)
+        seq = msg.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise MalformedMessage('malformed message: "seq" must be the snapshot\'s seq')
+        if seq != self.seq:
+            raise IllegalActionError(f"stale action: the table has moved on (you acted on "
+                                     f"{seq}, it is now at {self.seq}); nothing was done")
+        g, hand = self.engine, self.engine.hand
+        if hand is None or self.hand_id is None or hand.phase is Phase.COMPLETE:
+            raise IllegalActionError("no hand is in play at this table")
+        if who.id not in g.accounts:
+            raise IllegalActionError("you are not playing this hand")
+        me = g.accounts.index(who.id)
+        hand_id, number = self.hand_id, self.hand_number
+        mark = self.checkpoint()
+        try:
+            hand = self.engine.hand
+            assert hand is not None
+            try:
+                apply_command(hand, me, command)
+            except (IndexError, ValueError):
+                raise MalformedMessage(f"cannot read the command {command!r}") from None
+            audit.append(conn, who.username, "pan.action", {
+                "table": self.table_id, "hand": hand_id, "action": hand.actions[-1]
+                if hand.actions else command})
+            steps = [f"{who.username}: {command}"]
+            steps += self._sync(conn, hand_id, command)
+            steps += self._advance(conn, hand_id)
+            finish = self._maybe_finish(conn, hand_id, number)
+        except BaseException:
+            self.engine = mark
+            raise
+
+        def after() -> None:
+            self.log.extend(steps)
+            del self.log[:-40]
+            self._stacks_from_engine()
+            if finish is not None:
+                finish()
+        return self.prepared(mark, after)
+
+    def _advance(self, conn: Connection, hand_id: int) -> list[str]:
+        """Play the bots (and the dealer's own steps) until a player's decision is due or
+        the hand is over. Bots react to each new discard first (force back, rule 13)."""
+        g, hand = self.engine, self.engine.hand
+        assert hand is not None
+        steps: list[str] = []
+        for _ in range(MAX_STEPS):
+            if hand.phase is Phase.COMPLETE:
+                return steps
+            top = hand.discards[-1] if hand.discards else None
+            if top is not None and top is not g.last_top:
+                g.last_top = top
+                for i, a in enumerate(g.accounts):
+                    if a < 0 and i != top.seat and hand.phase is Phase.PLAYING:
+                        g.brains[g.order[i]].react(hand, i)
+                        if hand.forced_discard is not None:
+                            break
+                steps += self._sync(conn, hand_id, "reaction")
+                continue
+            if hand.phase is Phase.DECLARING:
+                seat = hand.order[hand.next_declarer]
+            elif hand.forced_discard is not None:
+                seat = hand.forced_discard
+            else:
+                assert hand.current is not None
+                seat = hand.current
+            brain = g.brains.get(g.order[seat]) if g.accounts[seat] < 0 else None
+            if hand.phase is Phase.LAST_PLAYER:
+                hand.play_face_up(seat)
+            elif hand.phase is Phase.PLAYING and not hand.stock and not hand.turn_started:
+                hand.reshuffle_stock(fisher_yates([d.card for d in hand.discards[:-1]],
+                                                  self.source))
+            elif brain is None:
+                return steps  # a player's decision
+            elif hand.phase is Phase.DECLARING:
+                brain.declare(hand, seat)
+            elif hand.forced_discard == seat:
+                brain.forced_discard(hand, seat)
+            else:
+                brain.start(hand, seat)
+                if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
+                    brain.finish(hand, seat)
+            steps += self._sync(conn, hand_id, self.name_of(g.accounts[seat]))
+        raise IllegalActionError("the bots did not finish their turns: hand left for the floor")
+
+    # the books ----------------------------------------------------------------------------
+    def _sync(self, conn: Connection, hand_id: int, why: str) -> list[str]:
+        """Post the chips the engine moved since the last step (one balanced transaction),
+        and keep what a void would post to put every stack back. Returns public lines."""
+        g, hand = self.engine, self.engine.hand
+        assert hand is not None
+        t, c = self.table_id, self.chip
+        lines: list[str] = []
+        for ev in hand.events[g.events_seen:]:
+            if isinstance(ev, ChipsMoved):
+                payer = "the tops" if ev.payer is None else hand.seats[ev.payer].name
+                payee = "the tops" if ev.payee is None else hand.seats[ev.payee].name
+                lines.append(f"{payer} pays {payee} {ev.chips} chip"
+                             f"{'s' if ev.chips != 1 else ''} ({ev.reason})")
+        g.events_seen = len(hand.events)
+        now = [s.chips for s in hand.seats]
+        postings: list[tuple[str, Cents]] = []
+        for i, (a, before, after) in enumerate(zip(g.accounts, g.synced, now, strict=True)):
+            if after != before:
+                postings.append((ledger.stack(t, a), (after - before) * c))
+                postings.append((ledger.wagers(t), (before - after) * c))
+            g.synced[i] = after
+        if postings:
+            ledger.post(conn, f"pan:{hand_id}:{len(hand.events)}", "pan", postings,
+                        actor="dealer", memo=f"{self.name} hand {hand_id}: "
+                        + "; ".join(lines)[:300])
+            refunds = {str(a): {"pan": (s.start_chips - s.chips) * c}
+                       for a, s in zip(g.accounts, hand.seats, strict=True)}
+            record = hands.open_record(conn, hand_id)
+            record["wagers"] = refunds
+            hands.save_open_record(conn, hand_id, record)
+        return lines
+
+    def _stacks_from_engine(self) -> None:
+        g, hand = self.engine, self.engine.hand
+        if hand is None:
+            return
+        for a, s in zip(g.accounts, hand.seats, strict=True):
+            if a in self.stacks:
+                self.stacks[a] = self.stacks[a] % self.chip + s.chips * self.chip
+            elif a < 0:
+                self.stacks[a] = s.chips * self.chip
+
+    def _maybe_finish(self, conn: Connection, hand_id: int, number: int) -> Apply | None:
+        """The hand is over: its history closes the record; the next hand's pack, dealer and
+        carried tops are made ready."""
+        g, hand = self.engine, self.engine.hand
+        assert hand is not None
+        if hand.phase is not Phase.COMPLETE:
+            return None
+        doc = history_of(hand, f"{self.name}#{number}").to_json()
+        for seat, a in zip(doc["seats"], g.accounts, strict=True):
+            seat["account"] = a if a > 0 else None
+            seat["table_seat"] = g.order[seat["seat"]]
+        doc["setup"].update(unit="chips", chip_cents=self.chip, table=self.name,
+                            table_id=self.table_id, hand_number=number)
+        doc["status"] = "settled"
+        hands.close_settled(conn, hand_id, doc)
+        audit.append(conn, "dealer", "hand.settled", {
+            "table": self.table_id, "hand": hand_id, "winner": hand.winner,
+            "reason": hand.end_reason, "chips": [s.chips for s in hand.seats]})
+        winner = hand.winner
+        g.dealer_seat = g.order[next_dealer(hand.n, winner, hand.dealer)]
+        g.next_pack = pack_after(hand, self.source)
+        g.carried = hand.tops_carry
+        result = {"hand": hand_id, "number": number, "reason": hand.end_reason,
+                  "winner": None if winner is None else hand.seats[winner].name,
+                  "net": [{"name": s.name, "chips": s.chips - s.start_chips,
+                           "cents": (s.chips - s.start_chips) * self.chip}
+                          for s in hand.seats]}
+
+        def apply() -> None:
+            self.hand_id = None
+            self.last = result
+            for seat in [s for s, _ in self.engine.bots.items()
+                         if self.stacks.get(bot_id(s), 0) < self.chip]:
+                self.engine.bots.pop(seat, None)
+                self.engine.brains.pop(seat, None)
+                self.stacks.pop(bot_id(seat), None)
+        return apply
+
+    # irregularities -----------------------------------------------------------------------------
+    def void(self, conn: Connection, who: Account, reason: str) -> Apply:
+        """The floor voids the hand in play: every stack goes back to what it was before the
+        hand (the tops it paid, conditions and all), who and why logged."""
+        who.require(Permission.VOID)
+        if self.hand_id is None:
+            raise IllegalActionError("no hand is in progress at this table")
+        hand_id = self.hand_id
+        mark = self.checkpoint()
+        hands.void_hand(conn, hand_id, who.username, reason)
+        g = self.engine
+
+        def after() -> None:
+            hand = g.hand
+            assert hand is not None
+            for a, s in zip(g.accounts, hand.seats, strict=True):
+                if a in self.stacks:
+                    self.stacks[a] = self.stacks[a] % self.chip + s.start_chips * self.chip
+            g.next_pack = pack_after(hand, self.source)
+            g.hand, g.accounts, g.order = None, [], []
+            self.hand_id = None
+            self.last = {"hand": hand_id, "voided": True, "reason": reason,
+                         "by": who.username}
+            self.log.append(f"hand voided by {who.username}: {reason}")
+        return self.prepared(mark, after)
+
+    # views --------------------------------------------------------------------------------------
+    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
+        """What `viewer` may see: the engine's snapshot for their seat (their own hand; every
+        meld, the drawn card and the discards; other hands only when played face up)."""
+        g, hand = self.engine, self.engine.hand
+        view = self.common_view(viewer)
+        me = g.accounts.index(viewer.id) if viewer is not None and hand is not None \
+            and viewer.id in g.accounts else None
+        play: dict[str, Any] | None = None
+        if hand is not None and self.hand_id is not None:
+            snap = hand.snapshot(me)
+            seats = []
+            for s in snap["seats"]:
+                seats.append({**s, "table_seat": g.order[s["seat"]],
+                              "bot": g.accounts[s["seat"]] < 0,
+                              "hand": None if s["hand"] is None
+                              else [card_json(c) for c in s["hand"]],
+                              "melds": [[card_json(c) for c in m] for m in s["melds"]]})
+            to_act = (hand.order[hand.next_declarer] if hand.phase is Phase.DECLARING
+                      else hand.forced_discard if hand.forced_discard is not None
+                      else hand.current)
+            play = {**snap, "seats": seats, "to_act": to_act,
+                    "drawn": card_json(snap["drawn"]) if snap["drawn"] else None,
+                    "top_discard": card_json(snap["top_discard"])
+                    if snap["top_discard"] else None,
+                    "legal": legal_commands(hand, me) if me is not None else []}
+        pot = sum(self.engine.carried) if hand is None or self.hand_id is None else None
+        view.update({
+            "seq": self.seq,
+            "rules": {"chip_cents": self.chip, "buy_in_chips": self.rules.buy_in_chips,
+                      "outs_chips": self.rules.outs_chips},
+            "players": [{"seat": s, "name": self.name_of(a), "stack": self.stacks.get(a, 0),
+                         "bot": a < 0, "you": viewer is not None and a == viewer.id}
+                        for s in range(1, self.max_seats + 1)
+                        if (a := self.account_at(s)) is not None],
+            "play": play, "carried_tops": pot, "log": self.log[-20:],
+        })
+        view["you"].update({"hand_seat": me,
+                            "may_deal": self.hand_id is None and viewer is not None and (
+                                viewer.id in self.seated or viewer.may(Permission.DEAL))})
+        view["hand"]["phase"] = play["phase"] if play else "idle"
+        return view
+
+
+def build_table(conn: Connection, row: TableRow, source: RandomSource) -> PanLive:
+    """The table from its registry row; bots and carried tops come back from the ledger."""
+    rules = build_rules(PanRules, row.rules, f"table {row.name}")
+    live = PanLive(row.id, row.name, source=source, rules=rules)
+    prefix = f"stack:{row.id}:-"
+    for name, amount in ledger.balances(conn, prefix).items():
+        seat = name[len(prefix):]
+        if seat.isdigit() and amount > 0:
+            live.restore_bot(int(seat), amount)
+    pot = ledger.balance(conn, ledger.wagers(row.id)) // rules.chip_cents
+    live.engine.carried = (pot, 0)
+    last = conn.execute(select(hands_table.c.number).where(hands_table.c.table_id == row.id)
+                        .order_by(hands_table.c.id.desc()).limit(1)).scalar_one_or_none()
+    live.hand_number = int(last or 0)
+    return live
+
+
+__all__ = ["GAME", "PanLive", "build_table", "shuffled_pack"]

@@ -1,0 +1,247 @@
+"""A Pan table in the room: chips through the ledger as the engine moves them, bots filling
+seats, decisions checked by the engine (out of turn, stale or repeated: refused, nothing
+changes), per-viewer snapshots, void and restart, the hand's history replayed on recall.
+Expected amounts come from the Pan rules (one chip to the tops per player; chips only move
+between players and the tops), not from the code under test."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+
+from cardroom.errors import CardroomError
+from cardroom.history import FORMAT
+from cardroom.room import accounts, hands, ledger
+from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.cashier import buy_chips
+from cardroom.room.db import Storage
+from cardroom.room.pan_live import PanLive
+from cardroom.room.room import Room
+from cardroom.shoe import SeededRandom
+
+PW = "correct horse"
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test accounts only: argon2 with the smallest cost (the room's own stays as it is)."""
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=8,
+                                                            parallelism=1))
+CHIP = 100  # the default house rules: a chip is $1
+
+
+def make_room(storage: Storage, seed: int = 3) -> tuple[Room, dict[str, Account], int]:
+    room = Room(storage, SeededRandom(seed))
+    room.start()
+    with storage.unit() as conn:
+        people = {name: create_account(conn, name, PW, role) for name, role in
+                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+                   ("carol", Role.PLAYER), ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)]}
+        for name in ("alice", "bob", "carol"):
+            buy_chips(conn, people[name], 100_000, f"first-{name}")
+    live = room.create_table(people["owner"], "Pan 1", "pan")
+    return room, people, live.table_id
+
+
+def pan(room: Room, t: int) -> PanLive:
+    live = room.table(t)
+    assert isinstance(live, PanLive)
+    return live
+
+
+def books(storage: Storage, t: int) -> dict[str, int]:
+    with storage.read() as conn:
+        assert ledger.trial_balance(conn).ok
+        return ledger.balances(conn, f"stack:{t}:") | {"tops": ledger.balance(
+            conn, ledger.wagers(t))}
+
+
+def say(room: Room, who: Account, t: int, command: str) -> dict[str, Any]:
+    snap = pan(room, t).snapshot(who)
+    room.act(who, t, {"type": "pan", "command": command, "seq": snap["seq"]})
+    return pan(room, t).snapshot(who)
+
+
+def simple_move(legal: list[str]) -> str:
+    """A plain player: plays, draws, discards the drawn card or the first card it may."""
+    for first in ("play", "draw"):
+        if first in legal:
+            return first
+    discards = [c for c in legal if c.startswith("discard")]
+    return discards[0] if discards else legal[0]
+
+
+def check_books(room: Room, t: int) -> None:
+    """After every step the ledger holds what the engine says: conditions, tops and outs are
+    posted as they are paid, not at the end of the hand."""
+    live = pan(room, t)
+    b = books(room.storage, t)
+    hand = live.engine.hand
+    assert hand is not None
+    for a, s in zip(live.engine.accounts, hand.seats, strict=True):
+        assert b[ledger.stack(t, a)] == s.chips * CHIP
+    if hand.phase.value != "complete":
+        assert b["tops"] == (hand.tops_single + hand.tops_double) * CHIP
+
+
+def play_out(room: Room, people: list[Account], t: int, limit: int = 400) -> None:
+    for _ in range(limit):
+        if pan(room, t).hand_id is None:
+            return
+        for who in people:
+            legal = pan(room, t).snapshot(who)["play"]["legal"]
+            mine = [c for c in legal if not c.startswith(("force", "foul"))]
+            if mine:
+                say(room, who, t, simple_move(mine))
+                check_books(room, t)
+                break
+        else:
+            raise AssertionError("nobody may act but the hand is not over")
+    raise AssertionError("the hand did not finish")
+
+
+def test_pan_hand_with_bots_settles_through_the_ledger(storage: Storage) -> None:
+    """Tops: one chip from each player (Pan: Tops and declarations); every chip the engine
+    moves is posted as it moves, so stacks plus tops stay what the players bought in."""
+    room, p, t = make_room(storage)
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    for k in ("b1", "b2"):
+        room.act(p["alice"], t, {"type": "bot", "key": k})
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.HOUSE_BANK) == -40 * CHIP  # the bots' buy-ins
+    room.act(p["alice"], t, {"type": "deal"})
+    live = pan(room, t)
+    hand = live.engine.hand
+    assert hand is not None
+    b = books(storage, t)
+    # right after the deal (bots may already have paid conditions): the tops took one chip
+    # each, and stacks plus the tops are the 60 chips bought in
+    assert sum(b.values()) == 60 * CHIP
+    assert [s.chips for s in hand.seats] == [
+        b[ledger.stack(t, a)] // CHIP for a in live.engine.accounts]
+    hand_id = live.hand_id
+    play_out(room, [p["alice"]], t)
+    b = books(storage, t)
+    assert sum(b.values()) == 60 * CHIP
+    snap = live.snapshot(p["alice"])
+    assert snap["last"]["hand"] == hand_id and snap["play"] is None
+    assert {x["name"]: x["stack"] for x in snap["players"]} == {
+        live.name_of(int(k.rsplit(":", 1)[1])): v for k, v in b.items() if k != "tops"}
+    with storage.read() as conn:
+        record = hands.hand_record(conn, hand_id or 0)
+    assert record["format"] == FORMAT and record["game"] == "pan"
+    assert [s["chips"] for s in record["seats"]] == [20, 20, 20]
+    assert record["result"]["chips"] == [b[ledger.stack(t, a)] // CHIP
+                                         for a in live.engine.accounts]
+    assert room.recall(p["alice"], hand_id or 0).ok
+    assert room.recall(p["audrey"], hand_id or 0).ok
+    with pytest.raises(CardroomError):
+        room.recall(p["bob"], hand_id or 0)
+
+
+def test_each_viewer_sees_only_their_own_hand(storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["alice"], t, {"type": "bot", "key": "b"})
+    room.act(p["bob"], t, {"type": "deal"})
+    live = pan(room, t)
+    hand = live.engine.hand
+    assert hand is not None
+    for who in ("alice", "bob"):
+        snap = live.snapshot(p[who])
+        me = live.engine.accounts.index(p[who].id)
+        for s in snap["play"]["seats"]:
+            if s["seat"] == me:
+                assert [c["text"] for c in s["hand"]] == [str(c) for c in hand.seats[me].hand]
+            else:
+                assert s["hand"] is None and s["hand_count"] == len(hand.seats[s["seat"]].hand)
+    text = json.dumps(live.snapshot(p["carol"]))  # watching, not playing
+    assert all(s["hand"] is None for s in live.snapshot(p["carol"])["play"]["seats"])
+    stock = {str(c) for c in hand.stock} - {str(c) for s in hand.seats for c in s.hand}
+    assert not any(f'"text": "{c}"' in text for c in stock)
+
+
+def test_out_of_turn_stale_and_repeated_actions_change_nothing(storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["alice"], t, {"type": "bot", "key": "b"})
+    room.act(p["alice"], t, {"type": "deal"})
+    live = pan(room, t)
+    hand = live.engine.hand
+    assert hand is not None
+    to_act = live.snapshot(None)["play"]["to_act"]
+    waiting = next(w for w in ("alice", "bob")
+                   if live.engine.accounts.index(p[w].id) != to_act)
+    acting = "bob" if waiting == "alice" else "alice"
+    before = (json.dumps(live.snapshot(p[waiting])), books(storage, t))
+    seq = live.seq
+    for msg, why in [({"type": "pan", "command": "play", "seq": seq}, "declar"),
+                     ({"type": "pan", "command": "draw", "seq": seq}, ""),
+                     ({"type": "pan", "command": "play", "seq": seq - 1}, "stale"),
+                     ({"type": "pan", "command": "play"}, "seq"),
+                     ({"type": "pan", "command": "discard ,,", "seq": seq}, "")]:
+        with pytest.raises(CardroomError, match=why):
+            room.act(p[waiting], t, msg)
+    with pytest.raises(CardroomError, match="not playing"):
+        room.act(p["carol"], t, {"type": "pan", "command": "play", "seq": seq})
+    with pytest.raises(CardroomError, match="in play"):
+        room.act(p["alice"], t, {"type": "leave", "key": "l"})
+    assert (json.dumps(live.snapshot(p[waiting])), books(storage, t)) == before
+    msg = {"type": "pan", "command": "play", "seq": seq}
+    room.act(p[acting], t, msg)
+    after = books(storage, t)
+    with pytest.raises(CardroomError, match="stale"):
+        room.act(p[acting], t, msg)  # the same message again: applied once
+    assert books(storage, t) == after
+
+
+def test_void_and_restart_put_every_stack_back(storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["alice"], t, {"type": "deal"})
+    start = books(storage, t)
+    assert start["tops"] == 2 * CHIP
+    live = pan(room, t)
+    to_act = live.snapshot(None)["play"]["to_act"]
+    first = p["alice"] if live.engine.accounts[to_act] == p["alice"].id else p["bob"]
+    say(room, first, t, "play")
+    with pytest.raises(CardroomError):
+        room.act(p["alice"], t, {"type": "void", "reason": "no"})
+    room.act(p["floor"], t, {"type": "void", "reason": "misdeal"})
+    b = books(storage, t)
+    assert b["tops"] == 0 and b[ledger.stack(t, p["alice"].id)] == 20 * CHIP
+    assert live.snapshot(p["alice"])["last"]["voided"]
+    # a crash mid-hand: the restart voids it and puts the stacks back
+    room.act(p["bob"], t, {"type": "deal"})
+    again = Room(storage, SeededRandom(9))
+    assert len(again.start()) == 1
+    b = books(storage, t)
+    assert b["tops"] == 0 and b[ledger.stack(t, p["bob"].id)] == 20 * CHIP
+    live2 = pan(again, t)
+    assert live2.hand_id is None and live2.stacks[p["bob"].id] == 20 * CHIP
+    again.act(p["bob"], t, {"type": "deal"})
+    assert pan(again, t).hand_id is not None
+
+
+def test_buy_in_is_whole_chips_and_a_bot_needs_a_seat(storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    with pytest.raises(CardroomError, match="whole chips"):
+        room.act(p["alice"], t, {"type": "sit", "buy_in": 20 * CHIP + 50, "key": "s"})
+    with pytest.raises(CardroomError, match="seated player"):
+        room.act(p["alice"], t, {"type": "bot", "key": "b"})
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    with pytest.raises(CardroomError, match="needs 2 players"):
+        room.act(p["alice"], t, {"type": "deal"})
+    with pytest.raises(CardroomError, match="no wagers"):
+        room.act(p["alice"], t, {"type": "bet", "bets": {}, "key": "x"})
+    room.act(p["alice"], t, {"type": "bot", "key": "b"})
+    room.act(p["alice"], t, {"type": "leave", "key": "l"})  # the last player: bots go too
+    b = books(storage, t)
+    assert all(v == 0 for v in b.values())
+    assert pan(room, t).snapshot(None)["players"] == []
