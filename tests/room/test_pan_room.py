@@ -245,3 +245,23 @@ def test_buy_in_is_whole_chips_and_a_bot_needs_a_seat(storage: Storage) -> None:
     b = books(storage, t)
     assert all(v == 0 for v in b.values())
     assert pan(room, t).snapshot(None)["players"] == []
+
+
+def test_cli_opens_a_pan_table_with_house_rules(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from cardroom.cli import app
+
+    rules = tmp_path / "pan.toml"
+    rules.write_text("chip_cents = 25\nbuy_in_chips = 40\n")
+    db = str(tmp_path / "room.sqlite3")
+    run = CliRunner().invoke(app, ["tables", "create", "Pan 25c", "--game", "pan", "--rules",
+                                   str(rules), "--database", db, "--json"])
+    assert run.exit_code == 0, run.output
+    assert json.loads(run.output)["game"] == "pan"
+    room = Room.open(db)
+    live = pan(room, json.loads(run.output)["id"])
+    assert live.chip == 25 and live.snapshot(None)["rules"]["buy_in_chips"] == 40
+    bad = CliRunner().invoke(app, ["tables", "create", "Pan X", "--game", "pan", "--database",
+                                   db, "--rules", str(tmp_path / "none.toml")])
+    assert bad.exit_code != 0
