@@ -59,6 +59,16 @@ class Hub:
                 self.sockets[table_id].pop(ws, None)
 
 
+    async def close_session(self, token: str) -> None:
+        """Log-out: close every table socket opened with that session (the page says so)."""
+        for table in self.sockets.values():
+            for ws in [w for w in table if w.cookies.get(COOKIE) == token]:
+                table.pop(ws, None)
+                with contextlib.suppress(Exception):
+                    await ws.send_text(dumps({"type": "error", "message": "logged out"}))
+                    await ws.close(code=4401)
+
+
 class LoginRequired(Exception):
     pass
 
@@ -153,11 +163,12 @@ def create_app(room: Room) -> FastAPI:
         return logged_in(account)
 
     @app.post("/logout", response_model=None)
-    def logout(request: Request) -> Response:
+    async def logout(request: Request) -> Response:
         token = request.cookies.get(COOKIE)
         if token:
             with room.storage.unit() as conn:
                 acc.close_session(conn, token)
+            await hub.close_session(token)
         resp = RedirectResponse("/login", status_code=303)
         resp.delete_cookie(COOKIE)
         return resp
@@ -284,7 +295,7 @@ def create_app(room: Room) -> FastAPI:
                     await ws.send_text(dumps(reply))
                     continue
                 await hub.broadcast(room, table_id)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # the client left, or we closed it
             pass
         finally:
             hub.sockets[table_id].pop(ws, None)
