@@ -63,6 +63,8 @@ def adjust(conn: Connection, first: Account, second: Account, name: str, pool: J
     """A two-person correction of the meter, posted against the house adjustments account."""
     first.require(Permission.ADJUST_JACKPOT)
     second.require(Permission.ADJUST_JACKPOT)
+    if ledger.existing(conn, f"jackpot-adjust:{name}:{key}") is not None:
+        return  # a retried request: applied once already
     before = (pool.meter, pool.posted, len(pool.events))
     pool.adjust(amount, first.username, second.username, reason)
     try:

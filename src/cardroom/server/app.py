@@ -32,6 +32,7 @@ from cardroom.room.cashier import buy_chips, cash_out
 from cardroom.room.errors import AuthError, PermissionDenied
 from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, post_daily
+from cardroom.room.jackpot import adjust as adjust_jackpot
 from cardroom.room.recall import history_of
 from cardroom.room.room import Room, dumps
 from cardroom.room.tables import GAMES, list_tables
@@ -375,6 +376,55 @@ def create_app(room: Room) -> FastAPI:
         with room.storage.unit() as conn:
             post_daily(conn, who, DEFAULT_POOL, pool, datetime.now(UTC).date())
         return floor_back(message=f"jackpot posted at {format_money(pool.posted)}")
+
+    def jackpot_page(request: Request, who: Account, status: int = 200, message: str = "",
+                     error: str = "") -> HTMLResponse:
+        pool = room.pools.get(DEFAULT_POOL)
+        with room.storage.read() as conn:
+            held = ledger.balance(conn, ledger.jackpot(DEFAULT_POOL))
+            report = [e for e in audit.entries(conn, newest_first=True)
+                      if e.action in ("jackpot.post", "jackpot.adjust", "jackpot.seed")][:100]
+        return page(request, "jackpot.html", who, status, pool_name=DEFAULT_POOL, pool=pool,
+                    held=held, report=report, key=secrets.token_urlsafe(12),
+                    message=message, error=error)
+
+    @app.get("/floor/jackpot", response_class=HTMLResponse)
+    def jackpot_view(request: Request, message: str = "") -> HTMLResponse:
+        """The pool, its daily posting report, and the two-person adjustment form."""
+        who = viewer(request)
+        if not (who.may(Permission.ADJUST_JACKPOT) or who.may(Permission.READ_ALL)):
+            raise PermissionDenied(f"refused: a {who.role.value} may not see the jackpot page")
+        return jackpot_page(request, who, message=message)
+
+    @app.post("/floor/jackpot/adjust", response_model=None)
+    def jackpot_adjust(request: Request, direction: str = Form(...), amount: str = Form(...),
+                       reason: str = Form(...), second: str = Form(...),
+                       second_password: str = Form(...), key: str = Form(...)) -> Response:
+        """The second approver confirms with their own password, on the same form."""
+        who = viewer(request)
+        who.require(Permission.ADJUST_JACKPOT)
+        try:
+            pool = room.pools.get(DEFAULT_POOL)
+            if pool is None:
+                raise CardroomError("no jackpot pool yet")
+            if direction not in ("add", "remove"):
+                raise CardroomError("choose to add to or take from the meter")
+            cents = parse_money(amount) * (1 if direction == "add" else -1)
+            try:
+                other = acc.authenticate(room.storage, second, second_password,
+                                         client_of(request))
+            except AuthError as exc:
+                raise CardroomError(f"second approver: {exc}") from None
+            with room.storage.unit() as conn:
+                adjust_jackpot(conn, who, other, DEFAULT_POOL, pool, cents, reason.strip(),
+                               key[:60])
+        except PermissionDenied as exc:
+            room.refused(who, "jackpot.adjust", str(exc))
+            return jackpot_page(request, who, 403, error=str(exc))
+        except CardroomError as exc:
+            room.refused(who, "jackpot.adjust", str(exc))
+            return jackpot_page(request, who, 400, error=str(exc))
+        return RedirectResponse("/floor/jackpot?message=adjusted", status_code=303)
 
     @app.post("/floor/staff", response_model=None)
     def staff(request: Request, username: str = Form(...), password: str = Form(...),

@@ -1,0 +1,70 @@
+"""The jackpot page: the daily posting report, and the two-person adjustment (Super-9: the pool
+only drops by an award or a logged adjustment approved by two people)."""
+
+from __future__ import annotations
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+
+from cardroom.room import accounts, audit, ledger
+from cardroom.room.accounts import Role, create_account
+from cardroom.room.db import Storage
+from cardroom.room.room import Room
+from cardroom.server.app import create_app
+from cardroom.shoe import SeededRandom
+
+PW = "correct horse"
+SEED = 250_000  # the default Super-9 seed, $2,500
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=8,
+                                                            parallelism=1))
+
+
+def adjust(client: TestClient, second: str, password: str, amount: str = "10",
+           direction: str = "add", key: str = "k1") -> int:
+    return client.post("/floor/jackpot/adjust", data={
+        "direction": direction, "amount": amount, "reason": "meter misread on Monday",
+        "second": second, "second_password": password, "key": key},
+        follow_redirects=False).status_code
+
+
+def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
+    room = Room(storage, SeededRandom(5))
+    room.start()
+    with storage.unit() as conn:
+        owner = create_account(conn, "olga", PW, Role.OWNER)
+        for name, role in (("fred", Role.FLOOR), ("fiona", Role.FLOOR),
+                           ("alice", Role.PLAYER), ("audrey", Role.AUDITOR)):
+            create_account(conn, name, PW, role)
+    room.create_table(owner, "Mini 1", "baccarat")  # creates and seeds the pool
+    fred = TestClient(create_app(room))
+    fred.post("/login", data={"username": "fred", "password": PW})
+    assert "Meter" in fred.get("/floor/jackpot").text
+    assert adjust(fred, "fiona", "wrong password") == 400
+    assert adjust(fred, "fred", PW) == 400  # the same person twice
+    assert adjust(fred, "alice", PW) == 403  # a player may not approve
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.jackpot("super9")) == SEED
+    assert adjust(fred, "fiona", PW) == 303
+    assert adjust(fred, "fiona", PW) == 303  # the same form sent again: applied once
+    assert adjust(fred, "fiona", PW, "20000", "remove", "k2") == 400  # below zero: refused
+    fred.post("/floor/jackpot/post")
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.jackpot("super9")) == SEED + 1_000
+        assert ledger.trial_balance(conn).ok
+        entry = [e for e in audit.entries(conn) if e.action == "jackpot.adjust"]
+    assert len(entry) == 1 and entry[0].data["approvers"] == ["fred", "fiona"]
+    assert room.pools["super9"].posted == SEED + 1_000
+    report = fred.get("/floor/jackpot").text
+    assert "posted for" in report and "fred + fiona: meter misread on Monday" in report
+    auditor = TestClient(create_app(room))
+    auditor.post("/login", data={"username": "audrey", "password": PW})
+    assert auditor.get("/floor/jackpot").status_code == 200
+    assert adjust(auditor, "fiona", PW, key="k3") == 403
+    player = TestClient(create_app(room))
+    player.post("/login", data={"username": "alice", "password": PW})
+    assert player.get("/floor/jackpot").status_code == 403
