@@ -17,8 +17,10 @@ Format (``"format": "cardroom.hand-history"``, ``"version": 1``)::
 Baccarat (`cardroom.games.baccarat.replay`) counts ``chips`` in cents (``setup.unit``), its
 ``pack`` is the cards dealt in the coup, and ``setup.shoe`` holds the shoe's commitment.
 
-A game supports replay by providing ``cardroom.games.<game>.replay.replay_history(history)``
-returning a `ReplayReport`; `replay` finds it by the history's ``game`` field.
+A game supports replay by providing ``replay_history(history)`` returning a `ReplayReport`
+in a module named in `REPLAYERS`, the one table `replay` (the CLI's ``cardroom replay FILE``,
+the room's recall) dispatches on by the history's ``game`` field. The format of each game's
+``setup``, ``actions`` and ``result`` is in docs/hand-history.md.
 """
 
 from __future__ import annotations
@@ -149,12 +151,21 @@ class ReplayReport:
         }
 
 
+REPLAYERS: dict[str, str] = {
+    "baccarat": "cardroom.games.baccarat.replay",
+    "pan": "cardroom.games.pan.replay",
+    "super-pan-9": "cardroom.games.super_pan_9.replay",
+    "pai-gow": "cardroom.games.pai_gow.replay",
+}
+"""Every game's replayer module (one `replay_history` each), by the history's ``game``."""
+
+
 def replay(history: HandHistory) -> ReplayReport:
-    """Replay a history of any game that provides a replayer."""
-    module = f"cardroom.games.{history.game.replace('-', '_')}.replay"
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError:
-        raise HistoryError(f"no replayer for the game {history.game!r}") from None
+    """Replay a history of any game of the project, through that game's own engine."""
+    module = REPLAYERS.get(history.game) or REPLAYERS.get(history.game.replace("_", "-"))
+    if module is None:
+        raise HistoryError(f"no replayer for the game {history.game!r} (games: "
+                           f"{', '.join(sorted(REPLAYERS))})")
+    mod = importlib.import_module(module)
     report: ReplayReport = mod.replay_history(history)
     return report

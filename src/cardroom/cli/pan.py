@@ -1,4 +1,4 @@
-"""`cardroom play pan`, `cardroom simulate pan` and `cardroom replay FILE` (any game)."""
+"""`cardroom play pan` and `cardroom simulate pan` (`cardroom replay FILE` is in `cli.replay`)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from cardroom.cli.app import app, play_app, simulate_app
+from cardroom.cli.app import play_app, simulate_app
 from cardroom.cli.options import console, print_json, rules_with_overrides
 from cardroom.errors import CardroomError
 from cardroom.games.pan.rules import PanRules
-from cardroom.history import load_history, replay, save_history
+from cardroom.history import save_history
 
 RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
@@ -71,49 +71,6 @@ def simulate_pan(
         s.add_row(str(row["seat"]), row["bot"], str(row["chips_won"]),
                   f"{row['chips_per_hand']:+.4f}", f"{lo:+.4f} to {hi:+.4f}")
     console.print(s)
-
-
-@app.command("replay")
-def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
-    as_json: AsJson = False,
-) -> None:
-    """Replay a hand history of any game: check every action, print the chips and settlement."""
-    report = replay(load_history(file))
-    data = report.to_json()
-    if as_json:
-        print_json(data)
-    else:
-        console.print(f"[bold]{report.game}[/bold] {file}: {report.actions_applied} of "
-                      f"{report.actions_total} actions applied; {report.outcome}",
-                      highlight=False)
-        t = Table(title="Chip movements")
-        for col in ("action", "from", "to", report.unit, "why"):
-            t.add_column(col)
-        for m in data["movements"]:
-            t.add_row(str(m["index"]), _who(m["payer"], report.names, report.house),
-                      _who(m["payee"], report.names, report.house), str(m["chips"]),
-                      m["reason"])
-        console.print(t)
-        s = Table(title="Settlement")
-        for col in ("seat", "name", "before", "after", "net"):
-            s.add_column(col)
-        for r in data["settlement"]:
-            s.add_row(str(r["seat"]), r["name"], str(r["before"]), str(r["after"]),
-                      f"{r['net']:+d}")
-        console.print(s)
-        if report.failure is not None:
-            f = report.failure
-            console.print(f"[red]illegal action {f.index}[/red] {f.action}: {f.message}",
-                          highlight=False, soft_wrap=True)
-        elif report.result_matches is False:
-            console.print("[red]the recorded result does not match the replay[/red]")
-    if not report.ok:
-        raise typer.Exit(1)
-
-
-def _who(seat: int | None, names: list[str], house: str = "tops") -> str:
-    return house if seat is None else f"{seat} {names[seat]}"
 
 
 @play_app.command("pan")

@@ -89,10 +89,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         return hands.open_hand(conn, self.table_id)
 
     def _in_limits(self, amount: Cents, what: str) -> None:
-        r = self.rules
-        if not r.min_wager_cents <= amount <= r.max_wager_cents:
-            raise WagerError(f"{what} of {amount} cents is outside the table limits "
-                             f"{r.min_wager_cents}..{r.max_wager_cents} cents")
+        self.rules.check_wager(amount, what)
 
     def _cover_check(self, extra: Cents) -> None:
         """A new wager against a player-bank must still be covered by the bank."""

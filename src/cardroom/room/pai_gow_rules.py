@@ -7,7 +7,9 @@ from typing import Self
 
 from pydantic import Field, model_validator
 
+from cardroom.errors import WagerError
 from cardroom.games.pai_gow.rules import PaiGowRules
+from cardroom.money import Cents
 
 
 class PaiGowTableRules(PaiGowRules):
@@ -21,3 +23,9 @@ class PaiGowTableRules(PaiGowRules):
         if self.min_wager_cents > self.max_wager_cents:
             raise ValueError("min_wager_cents is above max_wager_cents")
         return self
+
+    def check_wager(self, amount: Cents, what: str) -> None:
+        """The table limits, for the table and for replay (`cardroom.games.pai_gow.replay`)."""
+        if not self.min_wager_cents <= amount <= self.max_wager_cents:
+            raise WagerError(f"{what} of {amount} cents is outside the table limits "
+                             f"{self.min_wager_cents}..{self.max_wager_cents} cents")

@@ -1,0 +1,250 @@
+"""Pai Gow hand histories (`cardroom.history`): replaying one hand through the table engine
+(`PaiGowTable`), which checks every wager, bank, dragon hand, the deal and every setting.
+
+A Pai Gow history holds one hand. Amounts are cents (``setup.unit``); ``seats`` are the
+players in the hand (``seat`` is the engine's spot 1-6, ``chips`` the chips at the table
+before the hand); ``pack`` the shuffled 53-card deck, first card dealt first; ``actions``::
+
+    {"type": "wager", "seat": 2, "amount": 1000}                    # clause 10 (limits)
+    {"type": "bank", "seat": 4, "dealer_wager": 1000}                # banking the game
+    {"type": "dragon", "seat": 2, "spot": 5, "amount": 500}          # clause 7
+    {"type": "deal", "dice": [3, 5, 1], "start": 2}                  # clauses 4, 5
+    {"type": "set" | "house_way", "spot": 2, "front": ["As", "Kd"]}  # clauses 6, 8
+
+and the settlement (clauses 8, 10) follows the last setting, as at the table. A bank's
+``dealer_wager`` is the house dealer's stake (what the banker wagered on the hand before);
+``setup.player_banked_last`` says whether a player banked the hand before (default no).
+``result.chips`` and ``result.spots`` are checked on replay.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cardroom.cards import parse_card
+from cardroom.errors import CardroomError, IllegalActionError
+from cardroom.history import HandHistory, HistoryError, ReplayFailure, ReplayReport
+from cardroom.houserules import build_rules
+from cardroom.money import Cents
+
+from .rules import PaiGowRules
+from .table import DEALER, Dealt, Outcome, PaiGowTable, Phase, Settled
+
+UNIT = "cents"
+HOUSE = "house"
+LIMIT_FIELDS = frozenset({"min_wager_cents", "max_wager_cents"})
+"""A room table's rules add its limits to the game's (`cardroom.room.pai_gow_rules`)."""
+
+RULE_OF_ACTION = {
+    "wager": "clause 10 (wagers)", "bank": "banking the game", "dragon": "clause 7 (dragon hand)",
+    "deal": "clauses 4, 5 (the deal)", "set": "clause 6 (setting a hand)",
+    "house_way": "clause 6 (the house way)", "settle": "clauses 8, 10 (settlement)",
+}
+_RULE_IN_MESSAGE = re.compile(r"\b([Cc]lause [0-9]+)")
+
+
+class _Recorded:
+    """The recorded dice (or start position) as the engine's random source for the deal."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = values
+
+    def randbelow(self, n: int) -> int:
+        if not self.values:
+            raise HistoryError("the deal needs the recorded dice or start position")
+        value = self.values.pop(0)
+        if not 0 <= value < n:
+            raise HistoryError(f"recorded value {value + 1} is not a possible roll")
+        return value
+
+
+def _rules(raw: dict[str, Any]) -> PaiGowRules:
+    if LIMIT_FIELDS & raw.keys():
+        from cardroom.room.pai_gow_rules import PaiGowTableRules  # a pure rules model
+
+        return build_rules(PaiGowTableRules, raw, "history rules")
+    return build_rules(PaiGowRules, raw, "history rules")
+
+
+class _Hand:
+    def __init__(self, h: HandHistory) -> None:
+        self.rules = _rules(h.rules)
+        self.table = PaiGowTable(self.rules)
+        self.table.player_banked_last = bool(h.setup.get("player_banked_last", False))
+        try:
+            self.seat_numbers = [int(s["seat"]) for s in h.seats]
+            self.names = [str(s["name"]) for s in h.seats]
+            start = [int(s["chips"]) for s in h.seats]
+            self.pack = [parse_card(c) for c in h.pack]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise HistoryError(f"history seats or pack malformed: {exc}") from None
+        if len(set(self.seat_numbers)) != len(self.seat_numbers):
+            raise HistoryError("history seats must have different seat numbers")
+        for seat, chips in zip(self.seat_numbers, start, strict=True):
+            self.table.sit(seat, chips)
+        self.start = start
+
+    def seat(self, action: dict[str, Any], key: str = "seat") -> int:
+        seat = action.get(key)
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                seat not in self.seat_numbers:
+            raise HistoryError(f"{key} {seat!r} is not one of the history's seats")
+        return seat
+
+    def limits(self, amount: Any, what: str) -> None:
+        check = getattr(self.rules, "check_wager", None)
+        if check is not None and isinstance(amount, int):
+            check(amount, what)
+
+    def apply(self, action: dict[str, Any]) -> Settled | None:
+        t, kind = self.table, action.get("type")
+        if kind == "wager":
+            amount = action.get("amount")
+            self.limits(amount, "a wager")
+            t.place_wager(self.seat(action), amount)  # type: ignore[arg-type]
+        elif kind == "bank":
+            seat = self.seat(action)
+            stake = action.get("dealer_wager")
+            if not isinstance(stake, int) or isinstance(stake, bool):
+                raise HistoryError("a bank needs the house dealer's wager (dealer_wager)")
+            t.last_wagers[seat] = stake
+            t.bank(seat)
+        elif kind == "dragon":
+            amount, spot = action.get("amount"), action.get("spot")
+            self.limits(amount, "a dragon-hand wager")
+            t.take_dragon(self.seat(action), spot, amount)  # type: ignore[arg-type]
+        elif kind == "deal":
+            self.deal(action)
+        elif kind in ("set", "house_way"):
+            spot = action.get("spot")
+            if not isinstance(spot, int) or isinstance(spot, bool):
+                raise HistoryError("a setting needs its spot")
+            if kind == "set":
+                front = action.get("front")
+                if not isinstance(front, list):
+                    raise HistoryError("a setting needs its front hand (two cards)")
+                event = t.set_hand(spot, [parse_card(c) for c in front])
+            else:
+                event = t.ask_house_way(spot)
+            front_now = [str(c) for c in event.setting.front]
+            if "front" in action and kind == "house_way" and action["front"] != front_now:
+                raise IllegalActionError(f"the house way sets {front_now} in front, not the "
+                                         f"recorded {action['front']} (clause 8)")
+            if "house_way" in action and action["house_way"] != event.house_way:
+                raise IllegalActionError("the recorded house-way flag differs from the engine's")
+            if t.can_settle():  # the last setting: the table settles (clauses 8, 10)
+                return t.settle()
+        else:
+            raise HistoryError(f"unknown Pai Gow action {kind!r}")
+        return None
+
+    def deal(self, action: dict[str, Any]) -> None:
+        t = self.table
+        if self.rules.use_dice:
+            dice = action.get("dice")
+            if not isinstance(dice, list) or len(dice) != 3 or \
+                    not all(isinstance(d, int) for d in dice):
+                raise HistoryError("a deal with dice needs the three dice rolled")
+            values = [d - 1 for d in dice]
+        else:
+            begin = action.get("start")
+            if not isinstance(begin, int):
+                raise HistoryError("a deal needs its start position")
+            values = [begin - 1]
+        event: Dealt = t.deal(_Recorded(values), self.pack)
+        if "start" in action and action["start"] != event.start_position:
+            raise IllegalActionError(f"the dice {list(event.dice)} start the deal at position "
+                                     f"{event.start_position}, not {action['start']} "
+                                     "(clause 5)")
+
+
+def _rule(action: dict[str, Any], exc: Exception) -> str:
+    found = _RULE_IN_MESSAGE.search(str(exc))
+    if found:
+        return found.group(1).lower()
+    if isinstance(exc, HistoryError):
+        return "hand history"
+    return RULE_OF_ACTION.get(str(action.get("type")), "Pai Gow rules")
+
+
+def _movements(index: int, hand: _Hand, s: Settled) -> list[dict[str, Any]]:
+    """Each wager against the bank (copies move nothing), each commission to the house."""
+    def who(spot_or_seat: int) -> int | None:
+        return None if spot_or_seat == DEALER else hand.seat_numbers.index(spot_or_seat)
+
+    bank = who(s.banker_spot)
+    out: list[dict[str, Any]] = []
+    for r in s.results:
+        player = who(r.seat)
+        label = "dragon hand" if r.dragon else f"spot {r.spot}"
+        if r.outcome is Outcome.WIN:
+            out.append({"index": index, "payer": bank, "payee": player, "chips": r.wager,
+                        "reason": f"{label} wins"})
+            if r.commission:
+                out.append({"index": index, "payer": player, "payee": None,
+                            "chips": r.commission, "reason": f"{label}: commission"})
+        elif r.outcome is Outcome.LOSS:
+            out.append({"index": index, "payer": player, "payee": bank, "chips": r.wager,
+                        "reason": f"{label} loses"})
+    if s.banker_commission:
+        out.append({"index": index, "payer": bank, "payee": None,
+                    "chips": s.banker_commission, "reason": "the bank's commission"})
+    return [m for m in out if m["payer"] != m["payee"]]
+
+
+def replay_history(h: HandHistory) -> ReplayReport:
+    """Apply every action through `PaiGowTable` (it settles after the last setting); stop at
+    the first illegal action (its index and rule reported, nothing after it applied)."""
+    hand = _Hand(h)
+    failure: ReplayFailure | None = None
+    applied = 0
+    settled: Settled | None = None
+    settled_at = -1
+    for i, act in enumerate(h.actions):
+        if settled is not None:
+            failure = ReplayFailure(i, act, "clause 10 (settlement)",
+                                    "the hand is settled: no action may follow")
+            break
+        try:
+            settled = hand.apply(act)
+        except (CardroomError, TypeError, ValueError) as exc:
+            failure = ReplayFailure(i, act, _rule(act, exc), str(exc))
+            break
+        applied += 1
+        settled_at = i
+    t = hand.table
+    final = [t.chips[s] for s in hand.seat_numbers]
+    if settled is not None:
+        movements = _movements(settled_at, hand, settled)
+        banker = "house" if settled.banker_spot == DEALER else f"seat {settled.banker_spot}"
+        outcome = f"{banker} banks; " + ", ".join(
+            f"{'dragon ' if r.dragon else ''}spot {r.spot} {r.outcome.value}"
+            for r in settled.results)
+    else:
+        movements = []
+        outcome = f"unfinished ({t.phase.value})" if t.phase is not Phase.SETTLED else "settled"
+    matches = None
+    if failure is None and h.result:
+        matches = _matches(h.result, final, settled)
+    return ReplayReport("pai-gow", len(h.actions), applied, hand.names, hand.start, final,
+                        movements, outcome, failure, matches, unit=UNIT, house=HOUSE)
+
+
+def _matches(result: dict[str, Any], final: list[Cents], settled: Settled | None) -> bool:
+    if "chips" in result and list(result["chips"]) != final:
+        return False
+    if settled is None:
+        return "spots" not in result
+    if "banker_spot" in result and result["banker_spot"] != settled.banker_spot:
+        return False
+    if "spots" in result:
+        again = {r.spot: (r.outcome.value, r.net) for r in settled.results}
+        for s in result["spots"]:
+            if s.get("outcome") is not None and \
+                    again.get(s.get("spot")) != (s.get("outcome"), s.get("net")):
+                return False
+    return True
+
+
+__all__ = ["replay_history"]

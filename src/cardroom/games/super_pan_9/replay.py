@@ -1,0 +1,205 @@
+"""Super Pan 9 hand histories (`cardroom.history`): replaying one round through the table
+engine (`SuperPan9Table`), which checks every wager and decision itself.
+
+A Super Pan 9 history holds one round. Amounts are cents (``setup.unit``); ``seats`` are the
+seats with a wager (``seat`` is the engine's seat 1-9, ``chips`` the stack before the round);
+``pack`` the cards dealt in the round in the order they left the shoe; ``actions``::
+
+    {"type": "wager", "seat": 3, "amount": 1000, "tie": 0}   # rule 5
+    {"type": "deal"}                                          # rule 3: three cards each
+    {"type": "draw" | "stand", "seat": 3}                     # rule 6, in seat order
+    {"type": "reveal", "cards": ["9s", ...]}                  # rule 7: the dealer's three cards
+    {"type": "dealer_draw"}                                   # rule 7 i: on 0-5
+
+and the settlement (rules 4, 8, 9) follows the last action, as at the table.
+``result.chips`` (stacks after) and ``result.settlements`` are checked on replay.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from cardroom.cards import parse_card
+from cardroom.errors import CardroomError, IllegalActionError
+from cardroom.history import HandHistory, HistoryError, ReplayFailure, ReplayReport
+from cardroom.houserules import build_rules
+from cardroom.money import Cents
+from cardroom.shoe import Shoe
+
+from .engine import Phase, SuperPan9Table
+from .events import RoundSettled
+from .rules import SuperPan9Rules
+
+UNIT = "cents"
+HOUSE = "house"
+
+RULE_OF_ACTION = {
+    "wager": "rule 5 (wagers)", "deal": "rule 3 (the deal)", "draw": "rule 6 (one card)",
+    "stand": "rule 6 (one card)", "reveal": "rule 7 (the dealer)",
+    "dealer_draw": "rule 7 (the dealer)", "settle": "rules 4, 8, 9 (settlement)",
+}
+_RULE_IN_MESSAGE = re.compile(r"\(rules? ([0-9][^)]*)\)")
+
+
+class _Round:
+    """The engine with the recorded cards as its shoe, the stacks and the seat index."""
+
+    def __init__(self, h: HandHistory) -> None:
+        rules = build_rules(SuperPan9Rules, h.rules, "history rules")
+        try:
+            self.seat_numbers = [int(s["seat"]) for s in h.seats]
+            self.names = [str(s["name"]) for s in h.seats]
+            self.stacks: list[Cents] = [int(s["chips"]) for s in h.seats]
+            self.pack = [parse_card(c) for c in h.pack]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise HistoryError(f"history seats or pack malformed: {exc}") from None
+        if len(set(self.seat_numbers)) != len(self.seat_numbers):
+            raise HistoryError("history seats must have different seat numbers")
+        # the recorded cards first, then the rest of the shoe (never dealt if the history is
+        # whole): the engine deals from it in its own order and sees a shoe large enough
+        rest = Counter(rules.shoe_spec.cards())
+        rest.subtract(Counter(self.pack))
+        if any(n < 0 for n in rest.values()):
+            extra = sorted(str(c) for c, n in rest.items() if n < 0)
+            raise HistoryError(f"the pack holds cards a {rules.shoe_size}-card Super Pan 9 "
+                               f"shoe does not (rule 2): {', '.join(extra)}")
+        order = [*self.pack, *sorted(rest.elements())]
+        self.shoe = Shoe(order=order, cut_index=len(order) + 1, salt=b"")
+        self.table = SuperPan9Table(rules, shoe=self.shoe)
+        self.start = list(self.stacks)
+
+    def index_of(self, seat: Any) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                seat not in self.seat_numbers:
+            raise HistoryError(f"seat {seat!r} is not one of the history's seats")
+        return self.seat_numbers.index(seat)
+
+    def apply(self, action: dict[str, Any]) -> RoundSettled | None:
+        t, kind = self.table, action.get("type")
+        if kind == "wager":
+            i = self.index_of(action.get("seat"))
+            amount, tie = action.get("amount"), action.get("tie", 0)
+            t.verify_place_wager(self.seat_numbers[i], amount, tie)  # type: ignore[arg-type]
+            assert isinstance(amount, int) and isinstance(tie, int)
+            if amount + tie > self.stacks[i]:
+                raise IllegalActionError(f"seat {self.seat_numbers[i]}'s stack of "
+                                         f"{self.stacks[i]} cents cannot cover {amount + tie}")
+            t.place_wager(self.seat_numbers[i], amount, tie)
+            self.stacks[i] -= amount + tie
+        elif kind == "deal":
+            t.deal()
+        elif kind in ("draw", "stand"):
+            seat = self.seat_numbers[self.index_of(action.get("seat"))]
+            t.draw(seat) if kind == "draw" else t.stand(seat)
+        elif kind == "reveal":
+            t.reveal()
+            recorded = action.get("cards")
+            if recorded is not None and recorded != [str(c) for c in t.dealer_cards]:
+                raise IllegalActionError(f"the dealer's cards are {t.dealer_cards}, not the "
+                                         f"recorded {recorded}")
+        elif kind == "dealer_draw":
+            t.dealer_draw()
+        elif kind == "settle":
+            return self.settle()
+        else:
+            raise HistoryError(f"unknown Super Pan 9 action {kind!r}")
+        if self.shoe.position > len(self.pack):
+            raise HistoryError(f"the round needs more than the {len(self.pack)} recorded "
+                               "cards")
+        return None
+
+    def settle(self) -> RoundSettled:
+        settled = self.table.settle()
+        for s in settled.seats:
+            self.stacks[self.seat_numbers.index(s.seat)] += s.settlement.returned
+        return settled
+
+
+def _rule(action: dict[str, Any], exc: Exception) -> str:
+    found = _RULE_IN_MESSAGE.search(str(exc))
+    if found:
+        return f"rule {found.group(1)}"
+    if isinstance(exc, HistoryError):
+        return "hand history"
+    return RULE_OF_ACTION.get(str(action.get("type")), "Super Pan 9 rules")
+
+
+def _movements(index: int, names: list[str], settled: RoundSettled,
+               seat_numbers: list[int]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for s in settled.seats:
+        who, st = seat_numbers.index(s.seat), s.settlement
+        for what, net, commission in (("wager", st.main_net, st.commission),
+                                      ("tie bet", st.tie_net, st.tie_commission)):
+            result = st.outcome.value if what == "wager" else ("wins" if net > 0 else "loses")
+            why = f"{what} {result}" + (f" (commission {commission})" if commission else "")
+            if net > 0:
+                out.append({"index": index, "payer": None, "payee": who, "chips": net,
+                            "reason": why})
+            elif net < 0:
+                out.append({"index": index, "payer": who, "payee": None, "chips": -net,
+                            "reason": why})
+    return out
+
+
+def replay_history(h: HandHistory) -> ReplayReport:
+    """Apply every action through `SuperPan9Table`, then settle as the table does; stop at
+    the first illegal action (its index and rule reported, nothing after it applied)."""
+    rnd = _Round(h)
+    failure: ReplayFailure | None = None
+    applied = 0
+    settled: RoundSettled | None = None
+    movements: list[dict[str, Any]] = []
+    steps = list(h.actions)
+    for i, act in enumerate(steps):
+        try:
+            out = rnd.apply(act)
+        except (CardroomError, TypeError, ValueError) as exc:
+            failure = ReplayFailure(i, act, _rule(act, exc), str(exc))
+            break
+        applied += 1
+        if out is not None:
+            settled = out
+    if failure is None and settled is None and rnd.table.phase is Phase.REVEALED:
+        # the settlement follows the dealer's turn (rules 4, 8, 9)
+        settle = {"type": "settle"}
+        try:
+            settled = rnd.settle()
+        except CardroomError as exc:
+            failure = ReplayFailure(len(steps), settle, _rule(settle, exc), str(exc))
+    if settled is not None:
+        movements = _movements(len(steps) - 1, rnd.names, settled, rnd.seat_numbers)
+        outcome = f"dealer {settled.dealer_total}; " + ", ".join(
+            f"seat {s.seat} {s.player_total} {s.settlement.outcome.value}"
+            for s in settled.seats)
+    else:
+        outcome = f"unfinished ({rnd.table.phase.value})"
+    matches = None
+    if failure is None and h.result:
+        matches = _matches(h.result, rnd.stacks, settled, rnd.seat_numbers)
+    return ReplayReport("super-pan-9", len(steps), applied, rnd.names, rnd.start,
+                        list(rnd.stacks), movements, outcome, failure, matches, unit=UNIT,
+                        house=HOUSE)
+
+
+def _matches(result: dict[str, Any], final: list[Cents], settled: RoundSettled | None,
+             seat_numbers: list[int]) -> bool:
+    if "chips" in result and list(result["chips"]) != final:
+        return False
+    if settled is None:
+        return "settlements" not in result
+    if "dealer_total" in result and result["dealer_total"] != settled.dealer_total:
+        return False
+    if "settlements" in result:
+        again = sorted((s.seat, s.settlement.outcome.value, s.settlement.net)
+                       for s in settled.seats)
+        recorded = sorted((r.get("seat"), r.get("outcome"), r.get("net"))
+                          for r in result["settlements"])
+        if again != recorded:
+            return False
+    return True
+
+
+__all__ = ["replay_history"]
