@@ -35,7 +35,16 @@ class Replay:
 def history_of(record: dict[str, Any]) -> HandHistory:
     """The shared-format history of a closed hand's record (the room's fields dropped)."""
     if record.get("format") != FORMAT:
-        raise CardroomError(f"hand {record.get('hand')} has no history in the shared format")
+        hand, status = record.get("hand"), record.get("status")
+        if status == "voided":
+            why = f": {record['reason']}" if record.get("reason") else ""
+            raise CardroomError(f"hand {hand} was voided{why}; it has no history to replay")
+        if status == "open":
+            raise CardroomError(f"hand {hand} is still in progress; its history is written "
+                                "when it settles")
+        raise CardroomError(f"hand {hand} was recorded in an older format "
+                            f"({record.get('format', 'none')}); it has no history in the "
+                            "shared format")
     return HandHistory.from_json(record, f"hand {record.get('hand')}")
 
 
@@ -84,8 +93,12 @@ def replay(record: dict[str, Any]) -> Replay:
         return Replay(hand, True, (), record)
     if record.get("format") == LEGACY_FORMAT:
         if record.get("game") != "baccarat":
-            raise CardroomError(f"no recall for the game {record.get('game')!r}")
-        problems = replay_baccarat(record)
+            return Replay(hand, False, (f"no recall for a {record.get('game')!r} record of "
+                                        f"the format {LEGACY_FORMAT}",), record)
+        try:
+            problems = replay_baccarat(record)
+        except (CardroomError, KeyError, TypeError, ValueError) as exc:
+            problems = [f"the record cannot be replayed: {exc!r}"]
         return Replay(hand, not problems, tuple(problems), record)
     try:
         report = replay_history(history_of(record))

@@ -1,0 +1,118 @@
+"""Recall and history export for hands of every game: players recall their own hands, the
+auditor any; a missing hand is a 404, a record without a shared-format history a 400, never
+a 500."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+from sqlalchemy import insert
+
+from cardroom.history import HandHistory, replay
+from cardroom.room import accounts, ledger
+from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.db import Storage
+from cardroom.room.room import Room
+from cardroom.room.schema import hands as hands_table
+from cardroom.server.app import create_app
+from cardroom.shoe import SeededRandom
+
+PW = "correct horse"
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64,
+                                                            parallelism=1))
+    yield
+
+
+@pytest.fixture
+def room(storage: Storage) -> Room:
+    r = Room(storage, SeededRandom(5))
+    r.start()
+    return r
+
+
+def login(client: TestClient, name: str) -> None:
+    r = client.post("/login", data={"username": name, "password": PW}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+
+
+def people(room: Room) -> dict[str, Account]:
+    with room.storage.unit() as conn:
+        out = {n: create_account(conn, n, PW, r) for n, r in [
+            ("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+            ("audrey", Role.AUDITOR)]}
+        for n in ("alice", "bob"):
+            ledger.post(conn, f"seed-{n}", "buy-chips", [
+                (ledger.HOUSE_CAGE, -100_000), (ledger.wallet(out[n].id), 100_000)], actor="t")
+    return out
+
+
+def play_super_pan_9(room: Room, p: dict[str, Account]) -> int:
+    t = room.create_table(p["owner"], "SP9", "super-pan-9").table_id
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
+    room.act(p["alice"], t, {"type": "deal"})
+    room.act(p["alice"], t, {"type": "stand"})
+    last = room.table(t).snapshot(p["alice"])["last"]
+    assert last is not None
+    return int(last["hand"])
+
+
+def play_pai_gow(room: Room, p: dict[str, Account]) -> int:
+    t = room.create_table(p["owner"], "PG", "pai-gow").table_id
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
+    room.act(p["alice"], t, {"type": "deal"})
+    room.act(p["alice"], t, {"type": "house_way"})
+    last = room.table(t).snapshot(p["alice"])["last"]
+    assert last is not None
+    return int(last["hand"])
+
+
+@pytest.mark.parametrize("game", ["super-pan-9", "pai-gow"])
+def test_room_hands_of_every_game_recall_and_export_for_cardroom_replay(
+        room: Room, game: str) -> None:
+    p = people(room)
+    hand_id = (play_super_pan_9 if game == "super-pan-9" else play_pai_gow)(room, p)
+    rec = room.recall(p["alice"], hand_id)
+    assert rec.ok and rec.report is not None and rec.report.game == game, rec.problems
+    alice, bob, audrey = (TestClient(create_app(room)) for _ in range(3))
+    login(alice, "alice")
+    login(bob, "bob")
+    login(audrey, "audrey")
+    assert "the result matches" in alice.get(f"/hands/{hand_id}").text
+    assert bob.get(f"/hands/{hand_id}").status_code == 403
+    assert bob.get(f"/hands/{hand_id}/history.json").status_code == 403
+    assert audrey.get(f"/hands/{hand_id}").status_code == 200
+    r = audrey.get(f"/hands/{hand_id}/history.json")
+    assert r.status_code == 200
+    report = replay(HandHistory.from_json(r.json()))
+    assert report.ok and report.game == game
+
+
+def test_a_missing_hand_is_a_404_and_a_record_without_history_a_400(room: Room) -> None:
+    t = room.create_table(people(room)["owner"], "Mini", "baccarat").table_id
+    with room.storage.unit() as conn:
+        old = conn.execute(insert(hands_table).values(
+            table_id=t, number=1, status="settled", opened_at=datetime.now(UTC),
+            history=json.dumps({"format": "cardroom-hand-history/1", "game": "pai-gow"}))
+            .returning(hands_table.c.id)).scalar_one()
+    audrey = TestClient(create_app(room), raise_server_exceptions=False)
+    login(audrey, "audrey")
+    missing = audrey.get("/hands/9999")
+    assert missing.status_code == 404 and "no hand 9999" in missing.text
+    missing_json = audrey.get("/hands/9999/history.json")
+    assert missing_json.status_code == 404 and missing_json.json() == {"error": "no hand 9999"}
+    page = audrey.get(f"/hands/{old}")
+    assert page.status_code == 200 and "no recall" in page.text
+    legacy = audrey.get(f"/hands/{old}/history.json")
+    assert legacy.status_code == 400 and "older format" in legacy.json()["error"]
+
