@@ -5,6 +5,7 @@ cannot be replayed as a log-in."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import secrets
 from dataclasses import dataclass
@@ -27,8 +28,47 @@ FAILURE_WINDOW = timedelta(minutes=15)
 MAX_FAILURES_PER_USER = 5
 MAX_FAILURES_PER_CLIENT = 20
 _USERNAME = re.compile(r"^[a-z0-9_]{3,30}$")
-_hasher = PasswordHasher()
-_DUMMY_HASH = _hasher.hash("not a password of anyone")
+FAST_HASHING_ENV = "CARDROOM_INSECURE_FAST_HASHING"
+"""Set to 1 by the test suites only: argon2 at its smallest cost, so a test's accounts hash in
+microseconds. Never set it for a real room; production uses argon2-cffi's defaults (RFC 9106's
+low-memory profile). Read when the first password is hashed or checked."""
+
+
+def _make_hasher() -> PasswordHasher:
+    if os.environ.get(FAST_HASHING_ENV) == "1":
+        return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    return PasswordHasher()
+
+
+class _LazyHasher:
+    """The process's hasher, built on first use (after the test suites set their switch)."""
+
+    def __init__(self) -> None:
+        self._hasher: PasswordHasher | None = None
+
+    def hash(self, password: str) -> str:
+        return self._get().hash(password)
+
+    def verify(self, stored: str, password: str) -> bool:
+        return self._get().verify(stored, password)
+
+    def _get(self) -> PasswordHasher:
+        if self._hasher is None:
+            self._hasher = _make_hasher()
+        return self._hasher
+
+
+_dummy: list[str] = []
+
+
+def _dummy_hash() -> str:
+    """Checked for an unknown name, so that a wrong name costs as much as a wrong password."""
+    if not _dummy:
+        _dummy.append(_hasher.hash("not a password of anyone"))
+    return _dummy[0]
+
+
+_hasher: _LazyHasher | PasswordHasher = _LazyHasher()
 
 
 class Role(StrEnum):
@@ -134,7 +174,7 @@ def authenticate(storage: Storage, username: str, password: str, client: str) ->
             raise AuthError("too many failed log-ins: try again in 15 minutes")
         r = conn.execute(select(accounts).where(accounts.c.username == name)).first()
     try:
-        _hasher.verify(r.password_hash if r else _DUMMY_HASH, password)
+        _hasher.verify(r.password_hash if r else _dummy_hash(), password)
         ok = r is not None and bool(r.active)
     except (VerificationError, InvalidHashError):
         ok = False

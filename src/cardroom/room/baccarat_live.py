@@ -8,7 +8,8 @@ transaction has committed (`apply`), or, for the deal, restored from a checkpoin
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +66,7 @@ class BaccaratLive:
     last: dict[str, Any] | None = None
     engine: BaccaratTable = field(init=False)
     _pending: tuple[Any, ...] | None = None
+    _commitment: tuple[object, str] | None = None
 
     game = "baccarat"
 
@@ -307,6 +309,55 @@ class BaccaratLive:
 
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:
         """What `viewer` may see: public table state, never the shoe's order."""
+        public = self._public()
+        public["seats"] = [{**seat, "you": viewer is not None and aid == viewer.id}
+                           for aid, seat in zip(self._seat_order(), public["seats"],
+                                                strict=True)]
+        return {**public, "you": self._you(viewer)}
+
+    def snapshot_texts(self, viewers: Sequence[Account | None]) -> list[str]:
+        """`dumps(snapshot(v))` for each viewer (the same content, keys in another order), the
+        public part built and encoded once: only the viewer's own seat flag and `you` differ."""
+        public = self._public()
+        seat_rows = public.pop("seats")
+        order = self._seat_order()
+        rest = _dumps(public)[1:]
+        plain = [_dumps({**row, "you": False}) for row in seat_rows]
+        seats_plain = "[" + ",".join(plain) + "]"
+        index = {aid: i for i, aid in enumerate(order)}
+        out = []
+        for viewer in viewers:
+            i = index.get(viewer.id) if viewer is not None else None
+            if i is None:
+                seats_text = seats_plain
+            else:
+                mine = plain.copy()
+                mine[i] = _dumps({**seat_rows[i], "you": True})
+                seats_text = "[" + ",".join(mine) + "]"
+            out.append(f'{{"you":{_dumps(self._you(viewer))},"seats":{seats_text},{rest}')
+        return out
+
+    def _seat_order(self) -> list[int]:
+        return [aid for aid, _ in sorted(self.seated.items(), key=lambda x: x[1])]
+
+    def _you(self, viewer: Account | None) -> dict[str, bool]:
+        e = self.engine
+        return {"seated": viewer is not None and viewer.id in self.seated,
+                "may_deal": viewer is not None and (viewer.may(Permission.DEAL) or (
+                    viewer.username in e.bets)),
+                "may_void": viewer is not None and viewer.may(Permission.VOID)}
+
+    def _shoe_commitment(self) -> str | None:
+        """The shoe's commitment (a SHA-256 over the whole order), computed once per shoe."""
+        shoe = self.engine.shoe
+        if shoe is None:
+            return None
+        if self._commitment is None or self._commitment[0] is not shoe:
+            self._commitment = (shoe, shoe.commitment)
+        return self._commitment[1]
+
+    def _public(self) -> dict[str, Any]:
+        """Everything every viewer sees alike (seats without the viewer's flag)."""
         e = self.engine
         r = self.rules
         pool = e.pool
@@ -320,14 +371,13 @@ class BaccaratLive:
             "jackpot": {"posted": pool.posted, "meter": pool.meter} if pool else None,
             "hand": {"id": self.hand_id, "open": self.hand_id is not None},
             "seats": [{"name": name, "stack": e.balances.get(name, 0),
-                       "bets": {k.value: v for k, v in e.bets.get(name, {}).items()},
-                       "you": viewer is not None and aid == viewer.id}
-                      for aid, name in sorted(self.seated.items(), key=lambda x: x[1])],
-            "you": {"seated": viewer is not None and viewer.id in self.seated,
-                    "may_deal": viewer is not None and (viewer.may(Permission.DEAL) or (
-                        viewer.username in e.bets)),
-                    "may_void": viewer is not None and viewer.may(Permission.VOID)},
+                       "bets": {k.value: v for k, v in e.bets.get(name, {}).items()}}
+                      for _, name in sorted(self.seated.items(), key=lambda x: x[1])],
             "shoe": {"remaining": e.shoe.remaining if e.shoe else None,
-                     "commitment": e.shoe.commitment if e.shoe else None},
+                     "commitment": self._shoe_commitment()},
             "last": self.last,
         }
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))

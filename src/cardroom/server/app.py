@@ -11,8 +11,6 @@ import contextlib
 import json
 import secrets
 import time
-from collections import defaultdict
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,37 +35,11 @@ from cardroom.room.recall import history_of
 from cardroom.room.room import Room, dumps
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server.cards_svg import back_svg, card_svg
+from cardroom.server.hub import COOKIE, Hub
 
 HERE = Path(__file__).resolve().parent
-COOKIE = "cardroom_session"
 SESSION_RECHECK_S = 10.0
 """A table socket re-checks its session (expiry, log-out) at most this often."""
-
-
-@dataclass
-class Hub:
-    """Open WebSockets per table, each with its viewer, so updates are built per viewer."""
-
-    sockets: dict[int, dict[WebSocket, Account]] = field(
-        default_factory=lambda: defaultdict(dict))
-
-    async def broadcast(self, room: Room, table_id: int) -> None:
-        live = room.table(table_id)
-        for ws, viewer in list(self.sockets[table_id].items()):
-            try:
-                await ws.send_text(dumps(live.snapshot(viewer)))
-            except Exception:  # a closed socket is dropped, the others still get the update
-                self.sockets[table_id].pop(ws, None)
-
-
-    async def close_session(self, token: str) -> None:
-        """Log-out: close every table socket opened with that session (the page says so)."""
-        for table in self.sockets.values():
-            for ws in [w for w in table if w.cookies.get(COOKIE) == token]:
-                table.pop(ws, None)
-                with contextlib.suppress(Exception):
-                    await ws.send_text(dumps({"type": "error", "message": "logged out"}))
-                    await ws.close(code=4401)
 
 
 class LoginRequired(Exception):
@@ -261,23 +233,25 @@ def create_app(room: Room) -> FastAPI:
         return Response(svg, media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})
 
+    def session_of(token: str | None) -> Account:
+        with room.storage.read() as conn:
+            return acc.session_account(conn, token)
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: int) -> None:
         await ws.accept()
         try:
-            with room.storage.read() as conn:
-                who = acc.session_account(conn, ws.cookies.get(COOKIE))
-            live = room.table(table_id)
+            who = await hub.blocking(session_of, ws.cookies.get(COOKIE))
+            room.table(table_id)
         except CardroomError as exc:
             room.refused(None, "table.connect", str(exc), {"table": table_id,
                                                            "client": client_of(ws)})
             await ws.send_text(dumps({"type": "error", "message": str(exc)}))
             await ws.close(code=4401)
             return
-        hub.sockets[table_id][ws] = who
         checked = time.monotonic()
-        await ws.send_text(dumps(live.snapshot(who)))
         try:
+            await hub.joined(room, table_id, ws, who)
             while True:
                 text = await ws.receive_text()
                 msg: object = None
@@ -289,24 +263,24 @@ def create_app(room: Room) -> FastAPI:
                     except ValueError:
                         raise CardroomError("malformed message: not JSON") from None
                     if time.monotonic() - checked > SESSION_RECHECK_S:
-                        with room.storage.read() as conn:
-                            acc.session_account(conn, ws.cookies.get(COOKIE))
+                        await hub.blocking(session_of, ws.cookies.get(COOKIE))
                         checked = time.monotonic()
-                    room.act(who, table_id, msg)
+                    await hub.act(room, who, table_id, msg)
                 except AuthError as exc:
-                    room.refused(who, "table.message", str(exc), {"table": table_id})
+                    await hub.blocking(room.refused, who, "table.message", str(exc),
+                                       {"table": table_id})
                     await ws.send_text(dumps({"type": "error", "message": str(exc)}))
                     await ws.close(code=4401)
                     break
                 except CardroomError as exc:
                     if "malformed message: not JSON" in str(exc) or "too long" in str(exc):
-                        room.refused(who, "table.message", str(exc), {"table": table_id})
+                        await hub.blocking(room.refused, who, "table.message", str(exc),
+                                           {"table": table_id})
                     reply: dict[str, Any] = {"type": "error", "message": str(exc)}
                     if isinstance(msg, dict) and isinstance(msg.get("key"), str):
                         reply["key"] = msg["key"]
                     await ws.send_text(dumps(reply))
                     continue
-                await hub.broadcast(room, table_id)
         except (WebSocketDisconnect, RuntimeError):  # the client left, or we closed it
             pass
         finally:
@@ -376,12 +350,11 @@ def create_app(room: Room) -> FastAPI:
                          ) -> Response:
         who = viewer(request)
         try:
-            room.act(who, table_id, {"type": "void", "reason": reason})
+            await hub.act(room, who, table_id, {"type": "void", "reason": reason})
         except PermissionDenied:
             raise
         except CardroomError as exc:
             return floor_back(error=str(exc))
-        await hub.broadcast(room, table_id)
         return floor_back(message="hand voided; wagers returned")
 
     @app.post("/floor/jackpot/post", response_model=None)

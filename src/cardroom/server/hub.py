@@ -1,0 +1,101 @@
+"""The table sockets and how a table's actions reach the room and its viewers.
+
+An action's database transaction (ledger, hand record, audit entry: a few milliseconds) runs in a
+worker thread, not on the event loop, so the loop keeps reading and sending for every other
+table meanwhile. A lock per table keeps one table's actions in the order they arrived and means
+its engine is never touched by two actions at once (nor read for a snapshot while an action
+applies); the database's own lock (`Storage.unit`) still admits one writer at a time. Each
+update is built once per change (`snapshot_texts`: the public part encoded once, only each
+viewer's own part added) and sent to the table's viewers concurrently, in the lock, so every
+viewer gets a table's updates in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import anyio.to_thread
+from fastapi import WebSocket
+
+from cardroom.room.accounts import Account
+from cardroom.room.room import LiveTable, Room, dumps
+
+COOKIE = "cardroom_session"
+T = TypeVar("T")
+
+
+@runtime_checkable
+class SharedSnapshots(Protocol):
+    """A live table that encodes one change for many viewers at once (the public part once)."""
+
+    def snapshot_texts(self, viewers: Sequence[Account | None]) -> list[str]: ...
+
+
+def snapshot_texts(live: LiveTable, viewers: Sequence[Account | None]) -> list[str]:
+    """For each viewer, the JSON of `live.snapshot(viewer)` (what that viewer may see); a table
+    without its own fast path builds each distinct viewer's once."""
+    if isinstance(live, SharedSnapshots):
+        return live.snapshot_texts(viewers)
+    memo: dict[Account | None, str] = {}
+    out = []
+    for v in viewers:
+        if v not in memo:
+            memo[v] = dumps(live.snapshot(v))
+        out.append(memo[v])
+    return out
+
+
+@dataclass
+class Hub:
+    """Open WebSockets per table, each with its viewer, so updates are built per viewer."""
+
+    sockets: dict[int, dict[WebSocket, Account]] = field(
+        default_factory=lambda: defaultdict(dict))
+    locks: dict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+
+    async def act(self, room: Room, who: Account, table_id: int, msg: object) -> None:
+        """Apply one message (in a worker thread, in the table's order), then send the update
+        to every viewer. A refusal raises as `Room.act` does, changes nothing, sends nothing."""
+        async with self.locks[table_id]:
+            await anyio.to_thread.run_sync(room.act, who, table_id, msg)
+            await self._send_update(room, table_id)
+
+    async def blocking(self, fn: Callable[..., T], *args: Any) -> T:
+        """Other blocking database work (a refusal's audit entry, a session check)."""
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    async def joined(self, room: Room, table_id: int, ws: WebSocket, who: Account) -> None:
+        """Register a viewer and send it the table as it is now (between two actions)."""
+        async with self.locks[table_id]:
+            live = room.table(table_id)
+            self.sockets[table_id][ws] = who
+            await ws.send_text(snapshot_texts(live, [who])[0])
+
+    async def broadcast(self, room: Room, table_id: int) -> None:
+        async with self.locks[table_id]:
+            await self._send_update(room, table_id)
+
+    async def _send_update(self, room: Room, table_id: int) -> None:
+        live = room.table(table_id)
+        viewers = list(self.sockets[table_id].items())
+        texts = snapshot_texts(live, [v for _, v in viewers])
+        sent = await asyncio.gather(*(ws.send_text(text) for (ws, _), text
+                                      in zip(viewers, texts, strict=True)),
+                                    return_exceptions=True)
+        for (ws, _), result in zip(viewers, sent, strict=True):
+            if isinstance(result, BaseException):  # a closed socket is dropped
+                self.sockets[table_id].pop(ws, None)
+
+    async def close_session(self, token: str) -> None:
+        """Log-out: close every table socket opened with that session (the page says so)."""
+        for table in self.sockets.values():
+            for ws in [w for w in table if w.cookies.get(COOKIE) == token]:
+                table.pop(ws, None)
+                with contextlib.suppress(Exception):
+                    await ws.send_text(dumps({"type": "error", "message": "logged out"}))
+                    await ws.close(code=4401)

@@ -1,0 +1,113 @@
+"""The hub: actions run off the event loop in each table's order, and one update per change is
+built once and sent to every viewer, each seeing exactly what `snapshot(viewer)` allows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from cardroom.room import audit, ledger
+from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.cashier import buy_chips
+from cardroom.room.db import Storage
+from cardroom.room.room import Room
+from cardroom.server.hub import Hub, snapshot_texts
+from cardroom.shoe import SeededRandom
+
+PW = "correct horse"
+
+
+class FakeSocket:
+    """Collects what the hub sends (a closed one raises, as a real socket does)."""
+
+    def __init__(self, closed: bool = False) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.closed = closed
+        self.cookies: dict[str, str] = {}
+
+    async def send_text(self, text: str) -> None:
+        if self.closed:
+            raise RuntimeError("closed")
+        await asyncio.sleep(0)
+        self.sent.append(json.loads(text))
+
+
+def room_with_players(storage: Storage, players: int) -> tuple[Room, list[Account], Account]:
+    room = Room(storage, SeededRandom(11))
+    room.start()
+    with storage.unit() as conn:
+        owner = create_account(conn, "owner", PW, Role.OWNER)
+        people = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(players)]
+        for p in people:
+            buy_chips(conn, p, 100_000, f"chips-{p.id}")
+    return room, people, owner
+
+
+def test_shared_snapshot_texts_equal_each_viewers_own_snapshot(storage: Storage) -> None:
+    """The fast path's text for a viewer is that viewer's snapshot: their own seat flag and
+    `you`, the same public part, before and after a deal (hidden information stays hidden:
+    no viewer sees more than `snapshot` gives them)."""
+    room, people, owner = room_with_players(storage, 3)
+    live = room.create_table(owner, "Mini 1", "baccarat")
+    t = live.table_id
+    for p in people[:2]:
+        room.act(p, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    room.act(people[0], t, {"type": "bet", "bets": {"banker": 1_000}, "key": "b"})
+    viewers: list[Account | None] = [*people, owner, None]
+    for dealt in (False, True):
+        if dealt:
+            room.act(people[0], t, {"type": "deal"})
+        texts = snapshot_texts(live, viewers)
+        for v, text in zip(viewers, texts, strict=True):
+            assert json.loads(text) == live.snapshot(v)
+        assert "order" not in texts[2]  # the shoe's order is never in an update
+        assert json.loads(texts[0])["you"]["seated"] and not json.loads(texts[2])["you"][
+            "seated"]
+
+
+def test_concurrent_actions_stay_in_order_and_the_books_balance(storage: Storage) -> None:
+    """Every seated player bets at the same instant at two tables, then each table deals: the
+    actions run in worker threads, one table's in order; every viewer's updates arrive in order
+    (wagers only grow until the deal), a closed socket is dropped, a refusal changes nothing
+    and is audited, and the ledger balances."""
+    room, people, owner = room_with_players(storage, 8)
+    tables = [room.create_table(owner, f"Mini {i}", "baccarat").table_id for i in (1, 2)]
+    seating = {p: tables[i % 2] for i, p in enumerate(people)}
+    for p, t in seating.items():
+        room.act(p, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    hub = Hub()
+    sockets = {p: FakeSocket() for p in people}
+    dead = FakeSocket(closed=True)
+    for p, t in seating.items():
+        hub.sockets[t][sockets[p]] = p  # type: ignore[index]
+    hub.sockets[tables[0]][dead] = owner  # type: ignore[index]
+    with storage.read() as conn:
+        audited = sum(1 for _ in audit.entries(conn))
+
+    async def play() -> list[BaseException | None]:
+        bets = await asyncio.gather(*(
+            hub.act(room, p, t, {"type": "bet", "bets": {"player": 500}, "key": "r1"})
+            for p, t in seating.items()), return_exceptions=True)
+        refused = await asyncio.gather(
+            hub.act(room, people[0], tables[0], {"type": "bet", "bets": {"player": 10**9},
+                                                 "key": "too-much"}),
+            return_exceptions=True)
+        await asyncio.gather(*(hub.act(room, owner, t, {"type": "deal"}) for t in tables))
+        return [*bets, *refused]
+
+    outcomes = asyncio.run(play())
+    assert all(o is None for o in outcomes[:-1])
+    assert "already bet" in str(outcomes[-1])
+    assert dead not in hub.sockets[tables[0]]
+    for p in seating:
+        seen = sockets[p].sent
+        wagered = [sum(bool(s["bets"]) for s in u["seats"]) for u in seen[:-1]]
+        assert wagered == sorted(wagered) and wagered[-1] == 4  # in order, all four bets
+        assert seen[-1]["last"]["hand"] and not seen[-1]["hand"]["open"]  # then the deal
+        assert [s["you"] for s in seen[-1]["seats"]].count(True) == 1
+    with storage.read() as conn:
+        assert ledger.trial_balance(conn).ok
+        assert ledger.balance(conn, ledger.wagers(tables[0])) == 0
+        new = [e.action for e in audit.entries(conn, after=audited)]
+    assert new.count("table.bet") == 8 and new.count("refused") == 1
