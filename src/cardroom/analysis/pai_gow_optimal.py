@@ -155,19 +155,23 @@ def enumerate_joint(deck: Sequence[int], p: npt.NDArray[np.int64], wheel: int,
 class DealerTable:
     """The dealer's house-way (front, back) distribution as 2-D cumulative counts:
     ``below[i, j]`` = dealer hands whose front is below ``fvals[i]`` and back below
-    ``bvals[j]`` (``i = len(fvals)`` / ``j = len(bvals)``: no bound)."""
+    ``bvals[j]`` (``i = len(fvals)`` / ``j = len(bvals)``: no bound), int32 (at most
+    C(53,7) < 2**31)."""
 
     fvals: npt.NDArray[np.int64]
     bvals: npt.NDArray[np.int64]
-    below: npt.NDArray[np.int64]
+    below: npt.NDArray[np.int32]
     total: int
 
     @classmethod
     def from_joint(cls, fvals: npt.NDArray[np.int64], bvals: npt.NDArray[np.int64],
                    joint: npt.NDArray[np.int64]) -> DealerTable:
-        below = np.zeros((joint.shape[0] + 1, joint.shape[1] + 1), dtype=np.int64)
-        below[1:, 1:] = joint.cumsum(axis=0).cumsum(axis=1)
-        return cls(fvals, bvals, below, int(joint.sum()))
+        total = int(joint.sum())
+        if total >= 2**31:
+            raise ValueError("more dealer hands than int32 cumulative counts can hold")
+        below = np.zeros((joint.shape[0] + 1, joint.shape[1] + 1), dtype=np.int32)
+        below[1:, 1:] = joint.cumsum(axis=0).cumsum(axis=1)  # int32: half the cache misses
+        return cls(fvals, bvals, below, total)
 
     @cached_property
     def _fronts(self) -> list[int]:
@@ -179,7 +183,8 @@ class DealerTable:
 
     def joint(self) -> npt.NDArray[np.int64]:
         """The (front, back) counts back from the cumulative table."""
-        return np.diff(np.diff(self.below, axis=0), axis=1)
+        wide = self.below.astype(np.int64)
+        return np.asarray(np.diff(np.diff(wide, axis=0), axis=1), dtype=np.int64)
 
     def packed(self) -> PackedTable:
         """A compact, picklable form to send to worker processes (about 100 KB)."""
@@ -283,30 +288,39 @@ def optimal_reference(cards: Sequence[Card], table: DealerTable, commission: Fra
     return best
 
 
+@njit(cache=True, inline="always")
+def _count_below(values: npt.NDArray[np.int64], x: int, or_equal: int) -> int:
+    """Entries of sorted `values` below `x` (or at most `x`): a branch-free binary search."""
+    base = 0
+    n = values.shape[0]
+    while n > 1:
+        half = n >> 1
+        v = values[base + half]
+        base = base + half if (v < x or (or_equal and v == x)) else base
+        n -= half
+    v = values[base]
+    return base + (1 if (v < x or (or_equal and v == x)) else 0)
+
+
 @njit(cache=True)
 def optimal_index(h: npt.NDArray[np.int64], fvals: npt.NDArray[np.int64],
-                  bvals: npt.NDArray[np.int64], below: npt.NDArray[np.int64], total: int,
+                  bvals: npt.NDArray[np.int64], below: npt.NDArray[np.int32], total: int,
                   keep: int, den: int, wheel: int, banker: int) -> int:
     """Compiled setter: the same choice as `optimal_reference`, integer arithmetic."""
     nf = fvals.shape[0]
     nb = bvals.shape[0]
-    side = 1 if banker else 0
     best = -1
-    best_v = 0
+    best_v = np.int64(0)
     for s in range(21):
         pf = eval2_codes(h[FRONT_I[s]], h[FRONT_J[s]])
         pb = eval5_codes(h[BACK[s, 0]], h[BACK[s, 1]], h[BACK[s, 2]], h[BACK[s, 3]],
                          h[BACK[s, 4]], wheel)
         if pb <= pf:
             continue
-        if side:
-            i = np.searchsorted(fvals, pf, side="right")
-            j = np.searchsorted(bvals, pb, side="right")
-        else:
-            i = np.searchsorted(fvals, pf)
-            j = np.searchsorted(bvals, pb)
-        win = below[i, j]
-        loss = total - below[i, nb] - below[nf, j] + win
+        i = _count_below(fvals, pf, banker)
+        j = _count_below(bvals, pb, banker)
+        win = np.int64(below[i, j])
+        loss = total - np.int64(below[i, nb]) - np.int64(below[nf, j]) + win
         v = win * keep - loss * den
         if best < 0 or v > best_v:
             best = s
@@ -316,7 +330,7 @@ def optimal_index(h: npt.NDArray[np.int64], fvals: npt.NDArray[np.int64],
 
 @njit(cache=True)
 def optimal_batch(hands: npt.NDArray[np.int64], fvals: npt.NDArray[np.int64],
-                  bvals: npt.NDArray[np.int64], below: npt.NDArray[np.int64], total: int,
+                  bvals: npt.NDArray[np.int64], below: npt.NDArray[np.int32], total: int,
                   keep: int, den: int, wheel: int, banker: int) -> npt.NDArray[np.int64]:
     out = np.empty(hands.shape[0], dtype=np.int64)
     for r in range(hands.shape[0]):

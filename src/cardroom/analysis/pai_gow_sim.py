@@ -103,7 +103,7 @@ def _scores(h: npt.NDArray[np.int64], i: int, wheel: int) -> tuple[int, int]:
 def simulate_hands(n: int, state: npt.NDArray[np.uint64], p_player: npt.NDArray[np.int64],
                    p_dealer: npt.NDArray[np.int64], wheel: int, banking: int, strategy: int,
                    others: int, fvals: npt.NDArray[np.int64], bvals: npt.NDArray[np.int64],
-                   below: npt.NDArray[np.int64], total: int, keep: int,
+                   below: npt.NDArray[np.int32], total: int, keep: int,
                    den: int) -> npt.NDArray[np.int64]:
     """Counts (layout above) of `n` hands, each from a fresh shuffle. `strategy` 1 sets the
     player's hand with the fast optimal setter (as banker: ties won), 0 the house way. With
@@ -174,7 +174,7 @@ def _dense(packed: PackedTable) -> DealerTable:
 
 
 _EMPTY = np.zeros(1, dtype=np.int64)
-_EMPTY2 = np.zeros((1, 1), dtype=np.int64)
+_EMPTY2 = np.zeros((1, 1), dtype=np.int32)
 
 
 def run_chunk(job: SimJob, chunk: Chunk) -> npt.NDArray[np.int64]:
