@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.engine import Connection, Engine
 
 from cardroom.room.schema import audit_head, audit_log
 
@@ -44,24 +45,50 @@ class AuditEntry:
         return value
 
 
+_HEADS: weakref.WeakKeyDictionary[Engine, tuple[int, str]] = weakref.WeakKeyDictionary()
+"""The last head each engine wrote or read: a guess that saves reading the head before an
+append. The conditional update below checks it against the database, so a stale guess (a
+rolled-back transaction, another process) costs one read and never a wrong link."""
+_SELECT_HEAD = select(audit_head.c.seq, audit_head.c.hash).where(audit_head.c.id == 1)
+_MOVE_HEAD = (update(audit_head)
+              .where(audit_head.c.id == 1, audit_head.c.seq == bindparam("old_seq"),
+                     audit_head.c.hash == bindparam("old_hash"))
+              .values(seq=bindparam("new_seq"), hash=bindparam("new_hash")))
+_FIRST_HEAD = insert(audit_head).values(id=1, seq=bindparam("new_seq"),
+                                        hash=bindparam("new_hash"))
+_INSERT_ENTRY = insert(audit_log)
+
+
 def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) -> AuditEntry:
-    """Append one entry. Call inside `Storage.unit()` so that appends are serialised."""
-    head = conn.execute(select(audit_head.c.seq, audit_head.c.hash)
-                        .where(audit_head.c.id == 1).with_for_update()).first()
-    seq, prev = (head.seq + 1, head.hash) if head else (1, GENESIS)
+    """Append one entry. Call inside `Storage.unit()` so that appends are serialised.
+
+    The head moves first, by an update that names the head it expects (the remembered one),
+    so the entry always links to the head the database holds: if the guess was stale the
+    update matches nothing, the head is read and the update repeated."""
     at = datetime.now(UTC).isoformat(timespec="microseconds")
     body = canonical(detail)
-    digest = entry_hash(seq, at, actor[:40], action[:60], body, prev)
-    entry = AuditEntry(seq, at, actor[:40], action[:60], body, prev, digest)
-    conn.execute(insert(audit_log).values(seq=seq, at=at, actor=entry.actor,
-                                          action=entry.action, detail=body, prev_hash=prev,
-                                          hash=digest))
-    if head:
-        conn.execute(update(audit_head).where(audit_head.c.id == 1)
-                     .values(seq=seq, hash=digest))
-    else:
-        conn.execute(insert(audit_head).values(id=1, seq=seq, hash=digest))
-    return entry
+    actor, action = actor[:40], action[:60]
+    guess = _HEADS.get(conn.engine)
+    while True:
+        if guess is None:
+            row = conn.execute(_SELECT_HEAD.with_for_update()).first()
+            if row is None:
+                seq, prev = 1, GENESIS
+                digest = entry_hash(seq, at, actor, action, body, prev)
+                conn.execute(_FIRST_HEAD, {"new_seq": seq, "new_hash": digest})
+                break
+            guess = (int(row.seq), str(row.hash))
+        seq, prev = guess[0] + 1, guess[1]
+        digest = entry_hash(seq, at, actor, action, body, prev)
+        moved = conn.execute(_MOVE_HEAD, {"old_seq": guess[0], "old_hash": guess[1],
+                                          "new_seq": seq, "new_hash": digest})
+        if moved.rowcount == 1:
+            break
+        guess = None
+    conn.execute(_INSERT_ENTRY, {"seq": seq, "at": at, "actor": actor, "action": action,
+                                 "detail": body, "prev_hash": prev, "hash": digest})
+    _HEADS[conn.engine] = (seq, digest)
+    return AuditEntry(seq, at, actor, action, body, prev, digest)
 
 
 def entries(conn: Connection, after: int = 0, limit: int | None = None,

@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.history import FORMAT, HandHistory
@@ -33,17 +33,24 @@ def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
     return hand_id, number
 
 
+# Built once: a wager's statements run on every bet.
+_SELECT_HISTORY = select(hands.c.history).where(hands.c.id == bindparam("hand"))
+_SET_HISTORY = update(hands).where(hands.c.id == bindparam("hand")).values(
+    history=bindparam("history"))
+_SELECT_PLAYER = select(hand_players.c.hand_id).where(
+    hand_players.c.hand_id == bindparam("hand"), hand_players.c.account_id == bindparam("acct"))
+_INSERT_PLAYER = insert(hand_players).values(hand_id=bindparam("hand"),
+                                             account_id=bindparam("acct"))
+
+
 def record_wagers(conn: Connection, hand_id: int, account_id: int,
                   bets: dict[str, Cents]) -> None:
     """Keep the open hand's wagers in its row so a void (or a restart) can return them."""
-    data = json.loads(conn.execute(select(hands.c.history).where(hands.c.id == hand_id))
-                      .scalar_one())
+    data = json.loads(conn.execute(_SELECT_HISTORY, {"hand": hand_id}).scalar_one())
     data["wagers"][str(account_id)] = bets
-    conn.execute(update(hands).where(hands.c.id == hand_id).values(history=json.dumps(data)))
-    if not conn.execute(select(hand_players.c.hand_id).where(
-            hand_players.c.hand_id == hand_id,
-            hand_players.c.account_id == account_id)).first():
-        conn.execute(insert(hand_players).values(hand_id=hand_id, account_id=account_id))
+    conn.execute(_SET_HISTORY, {"hand": hand_id, "history": json.dumps(data)})
+    if not conn.execute(_SELECT_PLAYER, {"hand": hand_id, "acct": account_id}).first():
+        conn.execute(_INSERT_PLAYER, {"hand": hand_id, "acct": account_id})
 
 
 def open_record(conn: Connection, hand_id: int) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
@@ -69,22 +69,43 @@ def _net(postings: Iterable[tuple[str, Cents]]) -> dict[str, Cents]:
     return {k: v for k, v in net.items() if v != 0}
 
 
-def _account_ids(conn: Connection, names: Iterable[str]) -> dict[str, int]:
+# The hot path's statements are built once (bound parameters), so an action pays neither for
+# building them nor for computing their cache keys again.
+_SELECT_ACCOUNTS = (select(ledger_accounts.c.id, ledger_accounts.c.name,
+                           ledger_accounts.c.balance, ledger_accounts.c.allow_negative)
+                    .where(ledger_accounts.c.name.in_(bindparam("names", expanding=True)))
+                    .with_for_update())
+_INSERT_ACCOUNT = (insert(ledger_accounts)
+                   .values(name=bindparam("name"), allow_negative=bindparam("neg"), balance=0)
+                   .returning(ledger_accounts.c.id))
+_SELECT_KEY = select(ledger_transactions.c.id, ledger_transactions.c.fingerprint).where(
+    ledger_transactions.c.key == bindparam("key"))
+_INSERT_TX = insert(ledger_transactions).returning(ledger_transactions.c.id)
+_INSERT_ENTRIES = insert(ledger_entries)
+_ADD_BALANCE = (update(ledger_accounts)
+                .where(ledger_accounts.c.id == bindparam("acct"))
+                .values(balance=ledger_accounts.c.balance + bindparam("amount")))
+_SELECT_BALANCE = select(ledger_accounts.c.balance).where(
+    ledger_accounts.c.name == bindparam("name"))
+
+
+def _accounts(conn: Connection, names: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
+    """Each named account's (id, balance, allow_negative), locked for this transaction; a
+    missing account is created at zero."""
     names = sorted(set(names))
-    rows = conn.execute(select(ledger_accounts.c.name, ledger_accounts.c.id)
-                        .where(ledger_accounts.c.name.in_(names))).all()
-    ids = {r.name: r.id for r in rows}
+    found = {r.name: (r.id, int(r.balance), bool(r.allow_negative))
+             for r in conn.execute(_SELECT_ACCOUNTS, {"names": names})}
     for name in names:
-        if name not in ids:
-            ids[name] = conn.execute(insert(ledger_accounts).values(
-                name=name, allow_negative=name in NEGATIVE_ALLOWED, balance=0)
-                .returning(ledger_accounts.c.id)).scalar_one()
-    return ids
+        if name not in found:
+            neg = name in NEGATIVE_ALLOWED
+            found[name] = (conn.execute(_INSERT_ACCOUNT, {"name": name, "neg": neg})
+                           .scalar_one(), 0, neg)
+    return found
 
 
 def existing(conn: Connection, key: str) -> int | None:
-    return conn.execute(select(ledger_transactions.c.id)
-                        .where(ledger_transactions.c.key == key)).scalar_one_or_none()
+    row = conn.execute(_SELECT_KEY, {"key": key}).first()
+    return None if row is None else int(row.id)
 
 
 def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Cents]], *,
@@ -95,8 +116,7 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
         raise LedgerError("every transaction needs an idempotency key of 1-160 characters")
     entries = _net(postings)
     fingerprint = _fingerprint(kind, entries)
-    row = conn.execute(select(ledger_transactions.c.id, ledger_transactions.c.fingerprint)
-                       .where(ledger_transactions.c.key == key)).first()
+    row = conn.execute(_SELECT_KEY, {"key": key}).first()
     if row is not None:
         if row.fingerprint != fingerprint:
             raise IdempotencyConflict(f"idempotency key {key!r} was already used for a "
@@ -105,25 +125,19 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
     if sum(entries.values()) != 0:
         raise LedgerError(f"unbalanced transaction {kind}: entries sum to "
                           f"{format_money(sum(entries.values()))}")
-    ids = _account_ids(conn, entries)
-    rows = conn.execute(select(ledger_accounts.c.id, ledger_accounts.c.name,
-                               ledger_accounts.c.balance, ledger_accounts.c.allow_negative)
-                        .where(ledger_accounts.c.id.in_(ids.values()))
-                        .with_for_update()).all()
-    for r in rows:
-        after = r.balance + entries[r.name]
-        if after < 0 and not r.allow_negative:
-            raise LedgerError(f"refused: {describe(r.name)} holds {format_money(r.balance)}, "
-                              f"not enough for {format_money(-entries[r.name])}")
-    tx_id = conn.execute(insert(ledger_transactions).values(
-        key=key, fingerprint=fingerprint, kind=kind, memo=memo[:400], actor=actor[:40],
-        created_at=datetime.now(UTC)).returning(ledger_transactions.c.id)).scalar_one()
-    conn.execute(insert(ledger_entries), [
-        {"tx_id": tx_id, "account_id": ids[name], "amount": amount}
-        for name, amount in sorted(entries.items())])
-    for name, amount in entries.items():
-        conn.execute(update(ledger_accounts).where(ledger_accounts.c.id == ids[name])
-                     .values(balance=ledger_accounts.c.balance + amount))
+    accounts = _accounts(conn, entries)
+    for name, (_, held, allow_negative) in accounts.items():
+        if held + entries[name] < 0 and not allow_negative:
+            raise LedgerError(f"refused: {describe(name)} holds {format_money(held)}, "
+                              f"not enough for {format_money(-entries[name])}")
+    tx_id = conn.execute(_INSERT_TX, {
+        "key": key, "fingerprint": fingerprint, "kind": kind, "memo": memo[:400],
+        "actor": actor[:40], "created_at": datetime.now(UTC)}).scalar_one()
+    ordered = sorted(entries.items())
+    conn.execute(_INSERT_ENTRIES, [{"tx_id": tx_id, "account_id": accounts[name][0],
+                                    "amount": amount} for name, amount in ordered])
+    conn.execute(_ADD_BALANCE, [{"acct": accounts[name][0], "amount": amount}
+                                for name, amount in ordered])
     return Posted(tx_id, replayed=False)
 
 
@@ -134,8 +148,7 @@ def describe(name: str) -> str:
 
 
 def balance(conn: Connection, name: str) -> Cents:
-    value = conn.execute(select(ledger_accounts.c.balance)
-                         .where(ledger_accounts.c.name == name)).scalar_one_or_none()
+    value = conn.execute(_SELECT_BALANCE, {"name": name}).scalar_one_or_none()
     return int(value or 0)
 
 
