@@ -62,11 +62,31 @@ def setup(database: str, players: int, tables: int) -> list[tuple[int, str, str,
     return out
 
 
+class Start:
+    """Play starts once every client is connected (unless `wait` is off: then each player
+    starts thinking as soon as it is in, while the others are still connecting)."""
+
+    def __init__(self, clients: int, wait: bool) -> None:
+        self.left, self.wait, self.go = clients, wait, asyncio.Event()
+        self.began = time.perf_counter()
+        self.connected = 0.0
+
+    async def ready(self) -> None:
+        self.left -= 1
+        if not self.left:
+            self.connected = time.perf_counter() - self.began
+            self.go.set()
+        if self.wait:
+            await self.go.wait()
+
+
 async def player(url: str, table: int, name: str, token: str, rounds: int, dealer: bool,
-                 seats_at_table: int, lat: list[float], think: float) -> None:
+                 seats_at_table: int, lat: list[float], think: float,
+                 deals: list[float], start: Start) -> None:
     async with connect(f"{url}/ws/tables/{table}", max_size=2**20,
                        additional_headers={"Cookie": f"{COOKIE}={token}"}) as ws:
         state = json.loads(await ws.recv())
+        await start.ready()
         pace = random.Random(name)
         for r in range(rounds):
             if think:  # a player thinks before betting (uniform 0..2x the mean), reading updates
@@ -96,11 +116,13 @@ async def player(url: str, table: int, name: str, token: str, rounds: int, deale
                 state = json.loads(await ws.recv())
             if dealer:
                 lat.append(time.perf_counter() - t0)
+                deals.append(lat[-1])
 
 
-async def watcher(url: str, table: int, token: str, rounds: int) -> None:
+async def watcher(url: str, table: int, token: str, rounds: int, start: Start) -> None:
     async with connect(f"{url}/ws/tables/{table}", max_size=2**20,
                        additional_headers={"Cookie": f"{COOKIE}={token}"}) as ws:
+        await start.ready()
         seen: set[int] = set()
         while len(seen) < rounds:
             state = json.loads(await ws.recv())
@@ -109,8 +131,9 @@ async def watcher(url: str, table: int, token: str, rounds: int) -> None:
 
 
 async def play(url: str, people: list[tuple[int, str, str, bool]], rounds: int,
-               think: float) -> list[float]:
+               think: float, start: Start) -> tuple[list[float], list[float]]:
     lat: list[float] = []
+    deals: list[float] = []
     first: dict[int, str] = {}
     count: dict[int, int] = {}
     for t, name, _, seated in people:
@@ -118,11 +141,12 @@ async def play(url: str, people: list[tuple[int, str, str, bool]], rounds: int,
             first.setdefault(t, name)
             count[t] = count.get(t, 0) + 1
     await asyncio.wait_for(asyncio.gather(*(
-        player(url, t, name, token, rounds, first[t] == name, count[t], lat, think)
+        player(url, t, name, token, rounds, first[t] == name, count[t], lat, think, deals,
+               start)
         if seated else
-        watcher(url, t, token, rounds)
+        watcher(url, t, token, rounds, start)
         for t, name, token, seated in people)), timeout=600)
-    return lat
+    return lat, deals
 
 
 def main() -> None:
@@ -138,6 +162,9 @@ def main() -> None:
                     help="pin the server to these cores, e.g. 0 or 0,1 (Linux)")
     ap.add_argument("--client-cpus", default=None,
                     help="pin the load generator (this process) to these cores, e.g. 1")
+    ap.add_argument("--no-wait", action="store_true",
+                    help="players start as soon as each is connected, not once all are "
+                         "(the connection storm then overlaps the first bets)")
     a = ap.parse_args()
     server_cpus = _cpus(a.server_cpus)
     client_cpus = _cpus(a.client_cpus)
@@ -156,9 +183,10 @@ def main() -> None:
                               if server_cpus else None)
     try:
         time.sleep(3)
-        t0 = time.perf_counter()
-        lat = asyncio.run(play(f"ws://127.0.0.1:{a.port}", seated, a.rounds, a.think))
-        wall = time.perf_counter() - t0
+        start = Start(len(seated), wait=not a.no_wait)
+        lat, deals = asyncio.run(play(f"ws://127.0.0.1:{a.port}", seated, a.rounds, a.think,
+                                      start))
+        wall = time.perf_counter() - start.began - (0 if a.no_wait else start.connected)
     finally:
         server.terminate()
         server.wait(10)
@@ -167,13 +195,23 @@ def main() -> None:
     room = Room.open(database)
     with room.storage.read() as conn:
         books = ledger.trial_balance(conn)
+    print(f"{len(seated)} clients connected in {start.connected:.2f} s; play "
+          + ("began as each connected (--no-wait)" if a.no_wait else "began after that"))
     print(f"actions: {len(lat)} in {wall:.1f} s ({len(lat) / wall:.0f}/s)")
     print(f"action-to-update latency: median {statistics.median(lat) * 1000:.1f} ms, "
           f"p99 {p99 * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+    print(f"  p90 {_pct(lat, 0.9):.1f} ms, p95 {_pct(lat, 0.95):.1f} ms; deals only "
+          f"({len(deals)}): median {_pct(sorted(deals), 0.5):.1f} ms, "
+          f"p99 {_pct(sorted(deals), 0.99):.1f} ms")
     print(f"ledger balanced after the run: {books.ok}")
     if server_cpus or client_cpus:
         print(f"pinned: server on cores {sorted(server_cpus or [])}, "
               f"load generator on cores {sorted(client_cpus or [])}")
+
+
+def _pct(ordered: list[float], q: float) -> float:
+    """The q-quantile of sorted seconds, in milliseconds (nearest rank)."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
 
 
 def _cpus(text: str | None) -> set[int]:
