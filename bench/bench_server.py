@@ -36,7 +36,7 @@ from cardroom.room.accounts import Account, Role, create_account, hash_password,
 from cardroom.room.baccarat_live import MAX_SEATS
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
-from cardroom.server.app import COOKIE
+from cardroom.server.hub import COOKIE
 
 
 def setup(database: str, players: int, tables: int) -> list[tuple[int, str, str, bool]]:
