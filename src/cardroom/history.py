@@ -169,3 +169,25 @@ def replay(history: HandHistory) -> ReplayReport:
     mod = importlib.import_module(module)
     report: ReplayReport = mod.replay_history(history)
     return report
+
+
+VOID = "void"
+"""The last action of a voided hand: ``{"type": "void", "by": WHO, "reason": WHY}`` (the floor's
+reason, or "recovery"); every wager goes back, nothing is settled."""
+
+
+def void_refusal(h: HandHistory, index: int, settled: bool) -> str | None:
+    """Why the void at `index` cannot stand (`None`: it stands)."""
+    act = h.actions[index]
+    if index != len(h.actions) - 1:
+        return "a void ends the hand: no action may follow it"
+    if settled:
+        return "the hand is settled: it can no longer be voided"
+    by, reason = act.get("by"), act.get("reason")
+    if not isinstance(by, str) or not by or not isinstance(reason, str):
+        return "a void names who voided the hand ('by') and why ('reason')"
+    return None
+
+
+def void_outcome(act: dict[str, Any]) -> str:
+    return f"voided by {act.get('by')}: {act.get('reason')}; every wager returned"

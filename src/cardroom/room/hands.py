@@ -10,11 +10,19 @@ from typing import Any
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from cardroom.history import FORMAT, HandHistory
+from cardroom.history import FORMAT, VOID, HandHistory
 from cardroom.money import Cents
 from cardroom.room import audit, ledger
 from cardroom.room.errors import NotFound
-from cardroom.room.schema import hand_players, hands
+from cardroom.room.jackpot import DEFAULT_POOL
+from cardroom.room.schema import (
+    accounts,
+    hand_players,
+    hands,
+    jackpot_pools,
+    room_tables,
+    seats,
+)
 
 HISTORY_FORMAT = FORMAT
 """A closed hand's record is its history in the shared format (`cardroom.history`), with the
@@ -92,6 +100,8 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
         ledger.post(conn, f"hand:{hand_id}:void", "void", postings, actor=actor,
                     memo=f"void hand {hand_id}: {reason}")
     data = json.loads(row.history)
+    data.update(void_history(conn, row.table_id, hand_id, data.get("wagers", {}), actor,
+                             reason))
     data.update(status="voided", voided_by=actor, reason=reason)
     conn.execute(update(hands).where(hands.c.id == hand_id).values(
         status="voided", closed_at=datetime.now(UTC), voided_by=actor, void_reason=reason,
@@ -101,6 +111,48 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
                                             "returned": {str(k): v for k, v in
                                                          returned.items()}})
     return returned
+
+
+VOID_HISTORY_GAMES = frozenset({"baccarat", "super-pan-9", "pai-gow"})
+"""The games whose voided hands get a shared-format history (their replayers accept `void`)."""
+
+
+def void_history(conn: Connection, table_id: int, hand_id: int,
+                 wagers: dict[str, dict[str, Cents]], actor: str,
+                 reason: str) -> dict[str, Any]:
+    """A voided hand's history in the shared format: the seats with a wager down (their
+    stacks with the wagers back), no card (what was dealt stays hidden, and a recovery
+    cannot know what was seen), the one `void` action (who, why, what went back) and the
+    result: every stack as before. Empty for a game without a void replay."""
+    table = conn.execute(select(room_tables).where(room_tables.c.id == table_id)).first()
+    if table is None or table.game not in VOID_HISTORY_GAMES:
+        return {}
+    seated = {r.account_id: r.seat for r in conn.execute(
+        select(seats).where(seats.c.table_id == table_id))}
+    people = []
+    for index, key in enumerate(sorted(wagers, key=int)):
+        acct = int(key)
+        name = conn.execute(select(accounts.c.username)
+                            .where(accounts.c.id == acct)).scalar_one()
+        seat = str(seated.get(acct, "")).partition(":")[0]  # seated games: "3:alice"
+        number = index if table.game == "baccarat" else (
+            int(seat) if seat.isdigit() else index + 1)
+        people.append({"seat": number, "name": name,
+                       "chips": ledger.balance(conn, ledger.stack(table_id, acct))})
+    names = [p["name"] for p in people]
+    setup: dict[str, Any] = {"unit": "cents"}
+    pool = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == DEFAULT_POOL)).first()
+    if table.game == "baccarat" and pool is not None:  # the pool as it stands (not moved)
+        setup["jackpot"] = {"meter": pool.meter, "posted": pool.posted,
+                            "seeded_total": pool.seeded_total}
+    returned = [{"seat": p["seat"], "name": p["name"], "wagers": wagers[k]}
+                for p, k in zip(people, sorted(wagers, key=int), strict=True)]
+    history = HandHistory(
+        game=table.game, hand_id=str(hand_id), rules=json.loads(table.rules_json),
+        seats=people, pack=[], setup=setup,
+        actions=[{"type": VOID, "by": actor, "reason": reason, "returned": returned}],
+        result={"chips": [p["chips"] for p in people], "names": names, "voided": True})
+    return history.to_json()
 
 
 def open_hands(conn: Connection) -> list[int]:

@@ -89,7 +89,8 @@ def replay_baccarat(record: dict[str, Any]) -> list[str]:
 
 def replay(record: dict[str, Any]) -> Replay:
     hand = int(record.get("hand", 0))
-    if record.get("status") != "settled":
+    voided_history = record.get("status") == "voided" and record.get("format") == FORMAT
+    if record.get("status") != "settled" and not voided_history:
         return Replay(hand, True, (), record)
     if record.get("format") == LEGACY_FORMAT:
         if record.get("game") != "baccarat":

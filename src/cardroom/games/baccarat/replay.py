@@ -16,7 +16,15 @@ from typing import Any
 
 from cardroom.cards import Card, parse_card
 from cardroom.errors import CardroomError, ShoeError
-from cardroom.history import HandHistory, HistoryError, ReplayFailure, ReplayReport
+from cardroom.history import (
+    VOID,
+    HandHistory,
+    HistoryError,
+    ReplayFailure,
+    ReplayReport,
+    void_outcome,
+    void_refusal,
+)
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.shoe import Shoe
@@ -127,7 +135,17 @@ def replay_history(h: HandHistory) -> ReplayReport:
     applied = 0
     movements: list[dict[str, Any]] = []
     settled: CoupSettled | None = None
+    voided: dict[str, Any] | None = None
     for i, act in enumerate(h.actions):
+        if act.get("type") == VOID:
+            why = void_refusal(h, i, settled is not None) or (
+                "a voided coup's history holds no card (the deal is never half done)"
+                if h.pack else None)
+            if why is not None:
+                failure = ReplayFailure(i, act, "void", why)
+                break
+            voided, applied = act, applied + 1
+            break
         try:
             out = _apply(table, names, pack, act)
         except CardroomError as exc:
@@ -147,8 +165,10 @@ def replay_history(h: HandHistory) -> ReplayReport:
                 elif s.net < 0:
                     movements.append({"index": i, "payer": who, "payee": None,
                                       "chips": -s.net, "reason": f"{s.kind.value} {s.outcome}"})
-    final = [table.balances[n] for n in names]
-    if settled is None:
+    final = start if voided is not None else [table.balances[n] for n in names]
+    if voided is not None:
+        outcome = void_outcome(voided)
+    elif settled is None:
         outcome = "not dealt"
     else:
         p, b = hand_total(settled.player), hand_total(settled.banker)

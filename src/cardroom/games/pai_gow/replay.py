@@ -24,7 +24,15 @@ from typing import Any
 
 from cardroom.cards import parse_card
 from cardroom.errors import CardroomError, IllegalActionError
-from cardroom.history import HandHistory, HistoryError, ReplayFailure, ReplayReport
+from cardroom.history import (
+    VOID,
+    HandHistory,
+    HistoryError,
+    ReplayFailure,
+    ReplayReport,
+    void_outcome,
+    void_refusal,
+)
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 
@@ -201,7 +209,17 @@ def replay_history(h: HandHistory) -> ReplayReport:
     applied = 0
     settled: Settled | None = None
     settled_at = -1
+    voided: dict[str, Any] | None = None
     for i, act in enumerate(h.actions):
+        if act.get("type") == VOID:
+            why = void_refusal(h, i, settled is not None) or (
+                "a voided hand's history holds no card (dealt hands are hidden information)"
+                if h.pack else None)
+            if why is not None:
+                failure = ReplayFailure(i, act, "void", why)
+                break
+            voided, applied = act, applied + 1
+            break
         if settled is not None:
             failure = ReplayFailure(i, act, "clause 10 (settlement)",
                                     "the hand is settled: no action may follow")
@@ -215,7 +233,9 @@ def replay_history(h: HandHistory) -> ReplayReport:
         settled_at = i
     t = hand.table
     final = [t.chips[s] for s in hand.seat_numbers]
-    if settled is not None:
+    if voided is not None:
+        final, movements, outcome = list(hand.start), [], void_outcome(voided)
+    elif settled is not None:
         movements = _movements(settled_at, hand, settled)
         banker = "house" if settled.banker_spot == DEALER else f"seat {settled.banker_spot}"
         outcome = f"{banker} banks; " + ", ".join(

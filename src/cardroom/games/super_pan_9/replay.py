@@ -23,7 +23,15 @@ from typing import Any
 
 from cardroom.cards import parse_card
 from cardroom.errors import CardroomError, IllegalActionError
-from cardroom.history import HandHistory, HistoryError, ReplayFailure, ReplayReport
+from cardroom.history import (
+    VOID,
+    HandHistory,
+    HistoryError,
+    ReplayFailure,
+    ReplayReport,
+    void_outcome,
+    void_refusal,
+)
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.shoe import Shoe
@@ -153,7 +161,18 @@ def replay_history(h: HandHistory) -> ReplayReport:
     settled: RoundSettled | None = None
     movements: list[dict[str, Any]] = []
     steps = list(h.actions)
+    voided: dict[str, Any] | None = None
     for i, act in enumerate(steps):
+        if act.get("type") == VOID:
+            why = void_refusal(h, i, settled is not None) or (
+                "a voided round's history holds only the cards dealt before the void "
+                "(hidden information stays hidden)"
+                if rnd.shoe.position != len(rnd.pack) else None)
+            if why is not None:
+                failure = ReplayFailure(i, act, "void", why)
+                break
+            voided, applied = act, applied + 1
+            break
         try:
             out = rnd.apply(act)
         except (CardroomError, TypeError, ValueError) as exc:
@@ -162,7 +181,9 @@ def replay_history(h: HandHistory) -> ReplayReport:
         applied += 1
         if out is not None:
             settled = out
-    if failure is None and settled is None and rnd.table.phase is Phase.REVEALED:
+    if voided is not None:
+        rnd.stacks = list(rnd.start)
+    elif failure is None and settled is None and rnd.table.phase is Phase.REVEALED:
         # the settlement follows the dealer's turn (rules 4, 8, 9)
         settle = {"type": "settle"}
         try:
@@ -174,6 +195,8 @@ def replay_history(h: HandHistory) -> ReplayReport:
         outcome = f"dealer {settled.dealer_total}; " + ", ".join(
             f"seat {s.seat} {s.player_total} {s.settlement.outcome.value}"
             for s in settled.seats)
+    elif voided is not None:
+        outcome = void_outcome(voided)
     else:
         outcome = f"unfinished ({rnd.table.phase.value})"
     matches = None
