@@ -32,9 +32,12 @@ def discard_drawn(hand: PanHand, seat: int) -> None:
 class Scripted:
     """A test double: draws every turn, then plays the next planned finish."""
 
-    def __init__(self, plans: Sequence[Plan] = (), play: bool = True) -> None:
+    def __init__(self, plans: Sequence[Plan] = (), play: bool = True, split: bool = False,
+                 settle_up_to: int = 0) -> None:
         self.plans = list(plans)
         self.play = play
+        self.split = split
+        self.settle_up_to = settle_up_to
 
     def declare(self, hand: PanHand, seat: int) -> None:
         hand.declare(seat, self.play if hand.can_declare(seat, self.play) else not self.play)
@@ -50,6 +53,15 @@ class Scripted:
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
         hand.discard(seat, hand.seats[seat].hand[0])
+
+    def react_option(self, hand: PanHand, seat: int) -> None:
+        return
+
+    def answer_split(self, hand: PanHand, seat: int) -> bool:
+        return self.split
+
+    def agree_settlement(self, hand: PanHand, seat: int, chips: int) -> bool:
+        return chips <= self.settle_up_to
 
 
 def _table(monkeypatch: pytest.MonkeyPatch, hands: list[str], stock: str, dealer: int,

@@ -11,6 +11,7 @@ break a holding without paying him anything.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, Protocol
 
@@ -37,13 +38,44 @@ class Bot(Protocol):
     def forced_discard(self, hand: PanHand, seat: int) -> None:
         """A card was forced back onto this seat's spread: discard again from the hand."""
 
+    def react_option(self, hand: PanHand, seat: int) -> None:
+        """Another player just drew past an option card: force it (rule 12) or not."""
 
-def play_turn(bot: Bot, hand: PanHand, seat: int) -> None:
+    def answer_split(self, hand: PanHand, seat: int) -> bool:
+        """The other player offers to split the tops (pays rule 2): agree or refuse."""
+
+    def agree_settlement(self, hand: PanHand, seat: int, chips: int) -> bool:
+        """This foul hand is asked to pay `chips` in a settlement (foul rule 5A)."""
+
+
+def play_turn(bot: Bot, hand: PanHand, seat: int, others: Sequence[Bot] = ()) -> None:
     """A whole turn; `finish` only if the hand is still in play and still the seat's turn
-    (the draw can end it, e.g. when the stock card is forced)."""
+    (the draw can end it, e.g. when the stock card is forced). With `others` (one bot per
+    seat), the other active players may force the option card after the draw (rule 12)."""
     bot.start(hand, seat)
+    if others:
+        option_window(hand, seat, others)
     if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
         bot.finish(hand, seat)
+
+
+def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
+    """Right after `seat` draws, every other active player in turn may force the option card
+    (None: a seat asked separately, the human)."""
+    if hand.drawn_kind != "stock" or hand.option_resolved or hand.option_card() is None:
+        return
+    for other in hand.in_players():
+        bot = bots[other]
+        if bot is not None and other != seat and hand.current == seat \
+                and not hand.option_resolved:
+            bot.react_option(hand, other)
+
+
+def foul_liability(hand: PanHand, winner: int, seat: int) -> int:
+    """What foul hand `seat` would pay if `winner` went out now (foul rule 1B, pays rule 5)."""
+    s = hand.seats[seat]
+    due = hand.rules.outs_chips if s.pays_outs_when_fouled else s.foul_value + 2
+    return min(due, hand.seats[winner].chips, s.chips)
 
 
 def connections(card: Card, others: list[Card]) -> int:
@@ -192,6 +224,33 @@ class SoundBot:
     def forced_discard(self, hand: PanHand, seat: int) -> None:
         hand.discard(seat, self.choose_discard(hand, seat))
 
+    def react_option(self, hand: PanHand, seat: int) -> None:
+        """Rule 12, when it pays: force the player who drew past the option card to use it when
+        the lay-off pays him nothing, does not put him out, and costs him a drawn card he could
+        have used (it goes back on the stock). Otherwise leave him to his draw."""
+        cur = hand.current
+        card = hand.drawn
+        top = hand.option_card()
+        if cur is None or card is None or top is None or not hand.can_force_option_card(seat, True):
+            return
+        if hand.goes_out_with(cur, top.card) or not hand.card_uses(cur, card):
+            return
+        for mi in hand.fitting_melds(cur, top.card):
+            m = hand.seats[cur].melds[mi]
+            if m.kind is None or addition_units(m.cards, (*m.cards, top.card), m.kind, hand.rules):
+                return
+        hand.force_option_card(seat, True)
+
+    def answer_split(self, hand: PanHand, seat: int) -> bool:
+        """Split when the other player is at least as close to going out (as many cards down)."""
+        other = next(i for i in hand.in_players() if i != seat)
+        return hand.seats[other].melded_count >= hand.seats[seat].melded_count
+
+    def agree_settlement(self, hand: PanHand, seat: int, chips: int) -> bool:
+        """Agree to pay no more than the foul hand would pay if the hand were played out."""
+        assert hand.current is not None
+        return chips <= foul_liability(hand, hand.current, seat)
+
 
 def _triple_units(t: tuple[Card, ...], rules: PanRules) -> int:
     kind = meld_kind(t)
@@ -255,3 +314,12 @@ class RandomBot:
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
         hand.discard(seat, self.rng.choice(hand.seats[seat].hand))
+
+    def react_option(self, hand: PanHand, seat: int) -> None:
+        return
+
+    def answer_split(self, hand: PanHand, seat: int) -> bool:
+        return self.rng.random() < 0.5
+
+    def agree_settlement(self, hand: PanHand, seat: int, chips: int) -> bool:
+        return self.rng.random() < 0.5

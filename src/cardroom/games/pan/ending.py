@@ -103,6 +103,23 @@ class EndingMixin(PaysMixin):
         check(self.split_offer is not None and self.split_offer != seat, R.PAYS_2,
               "no offer from the other player")
 
+    def can_offer_split(self, seat: int) -> bool:
+        return self._can(self.verify_offer_split, seat) and self.split_offer is None
+
+    def verify_decline_split(self, seat: int) -> None:
+        self.verify_accept_split(seat)
+
+    def can_decline_split(self, seat: int) -> bool:
+        return self._can(self.verify_decline_split, seat)
+
+    @action
+    def decline_split(self, seat: int) -> list[Event]:
+        """Pays rule 2: "If one player refuses, regardless of precedent, action continues"."""
+        self.verify_decline_split(seat)
+        self.split_offer = None
+        self._log(Irregularity(seat, "split declined", "refuses to split the tops"))
+        return self.events[-1:]
+
     def can_accept_split(self, seat: int) -> bool:
         return self._can(self.verify_accept_split, seat)
 

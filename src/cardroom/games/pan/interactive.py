@@ -21,10 +21,20 @@ from cardroom.errors import CardroomError
 from cardroom.history import HandHistory
 from cardroom.shoe import RandomSource, SeededRandom, SystemRandom, fisher_yates
 
-from .bots import Bot, SoundBot, hand_melds
+from .bots import Bot, SoundBot, hand_melds, option_window
 from .cards import pan_pack, sort_key
 from .engine import PanHand, Phase, SeatSpec
-from .events import ChipsMoved, ConditionMade, Discarded, Drew, Forced, FoulCalled, Melded, Took
+from .events import (
+    ChipsMoved,
+    ConditionMade,
+    Discarded,
+    Drew,
+    Forced,
+    FoulCalled,
+    Irregularity,
+    Melded,
+    Took,
+)
 from .replay import history_of
 from .rules import PanRules
 from .table import must_change_seat, next_dealer, pack_after
@@ -41,6 +51,11 @@ HELP = """commands (cards as 3c Jd Ks; melds by the number shown in [brackets]):
   force option use|continue            rule 12: the player who drew overlooked the option card
   force back SEAT                      rule 13: SEAT's discard goes back onto his spread
   foul SEAT | foul self                call SEAT's hand foul; declare your own hand foul
+  offer split | accept split | decline split
+                                       pays rule 2: two players in action split the tops
+  settle SEAT CHIPS [SEAT CHIPS ...] | face up
+                                       foul rule 5: the one player left after fouls settles
+                                       with the foul hands (5A) or plays face up (5B)
   ok                                   let play go on (when asked while others act)
   board | actions | help | quit"""
 
@@ -50,6 +65,8 @@ class CommandError(CardroomError):
 
 
 AskFn = Callable[[str], str]
+AgreeFn = Callable[[int, int], bool]
+"""Whether foul seat `p` agrees to pay `chips` in a settlement (foul rule 5A)."""
 
 
 def new_bot(seat: int) -> Bot:
@@ -77,6 +94,12 @@ def legal_commands(hand: PanHand, me: int) -> list[str]:
         out += [w for w, play in (("play", True), ("pass", False)) if hand.can_declare(me, play)]
     if hand.can_change_declaration(me):
         out.append("change")
+    if hand.phase is Phase.LAST_PLAYER and hand.current == me:
+        return ["settle SEAT CHIPS [SEAT CHIPS ...]", "face up"]
+    if hand.can_accept_split(me):
+        out += ["accept split", "decline split"]
+    elif hand.can_offer_split(me):
+        out.append("offer split")
     if hand.forced_discard == me:
         out += [f"discard {c}" for c in _distinct(s.hand)]
     elif hand.phase is Phase.PLAYING and hand.current == me:
@@ -169,12 +192,39 @@ def _seat_number(word: str, hand: PanHand) -> int:
     return int(word)
 
 
-def apply_command(hand: PanHand, me: int, text: str) -> None:
-    """Apply one typed command for seat `me`; a bad command raises and changes nothing."""
+def _settle(hand: PanHand, me: int, args: list[str], agree: AgreeFn | None) -> None:
+    """Foul rule 5A: the payments each foul hand makes; every payer must agree."""
+    if not args or len(args) % 2 or not all(a.isdigit() for a in args):
+        raise CommandError("settle SEAT CHIPS [SEAT CHIPS ...], e.g. settle 1 3")
+    payments: dict[int, int] = {}
+    for i in range(0, len(args), 2):
+        payments[_seat_number(args[i], hand)] = int(args[i + 1])
+    hand.verify_settle(me, payments)
+    for p, chips in payments.items():
+        if agree is not None and not agree(p, chips):
+            raise CommandError(f"seat {p} refuses to pay {chips} chip(s): a settlement must be "
+                               "mutually satisfactory (foul rule 5A)")
+    hand.settle(me, payments)
+
+
+def apply_command(hand: PanHand, me: int, text: str, agree: AgreeFn | None = None) -> None:
+    """Apply one typed command for seat `me`; a bad command raises and changes nothing.
+    `agree` answers for the foul hands in a settlement (None: they agree)."""
     words = text.split()
     cmd, args = words[0].lower(), words[1:]
     rest = " ".join(args)
-    if cmd == "play":
+    if cmd in ("offer", "accept", "decline"):
+        if args != ["split"]:
+            raise CommandError(f"{cmd} split (the tops, house pays rule 2)")
+        {"offer": hand.offer_split, "accept": hand.accept_split,
+         "decline": hand.decline_split}[cmd](me)
+    elif cmd == "settle":
+        _settle(hand, me, args, agree)
+    elif cmd == "face":
+        if args != ["up"]:
+            raise CommandError("face up")
+        hand.play_face_up(me)
+    elif cmd == "play":
         hand.declare(me, True)
     elif cmd == "knock":
         hand.knock(me)
@@ -279,6 +329,8 @@ class Session:
             elif isinstance(ev, Forced):
                 text = (f"[magenta]{self.who(hand, ev.forcer)} forced {ev.card} on "
                         f"{self.who(hand, ev.seat)}: {ev.outcome}[/magenta]")
+            elif isinstance(ev, Irregularity) and ev.cause.startswith("split"):
+                text = f"{self.who(hand, ev.seat)} {ev.detail} (house pays rule 2)"
             elif isinstance(ev, FoulCalled):
                 how = "declared own hand foul" if ev.self_declared else "hand called foul"
                 text = f"[red]{self.who(hand, ev.seat)}: {how}[/red]"
@@ -325,13 +377,34 @@ class Session:
             if word == "actions":
                 continue
             try:
-                apply_command(hand, self.me, text)
+                apply_command(hand, self.me, text, self.agree)
             except (CardroomError, IndexError) as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/red]", highlight=False,
                                    soft_wrap=True)
                 continue
             self.show_events(hand)
+            self.answer_offer(hand)
             return True
+
+    def agree(self, seat: int, chips: int) -> bool:
+        """A foul bot's answer to the human's settlement (foul rule 5A)."""
+        assert self.hand is not None
+        bot = self.players[seat].bot
+        return bot is None or bot.agree_settlement(self.hand, seat, chips)
+
+    def answer_offer(self, hand: PanHand) -> None:
+        """The human offered to split the tops: the other player in action answers."""
+        if hand.split_offer != self.me or hand.phase is not Phase.PLAYING:
+            return
+        other = next(i for i in hand.in_players() if i != self.me)
+        bot = self.players[other].bot
+        if bot is None:
+            return
+        if bot.answer_split(hand, other):
+            hand.accept_split(other)
+        else:
+            hand.decline_split(other)
+        self.show_events(hand)
 
     def window(self, hand: PanHand) -> None:
         """The human may force a card or call a foul while another player acts."""
@@ -365,7 +438,11 @@ class Session:
             assert hand.current is not None
             seat = hand.current
         bot = self.players[seat].bot
-        if hand.phase is Phase.LAST_PLAYER:
+        if hand.phase is Phase.LAST_PLAYER and bot is None:
+            self.console.print("you are the only hand left after fouls: settle with the foul "
+                               "hands (foul rule 5A) or play face up (5B)")
+            self.human(hand, "pan", lambda: legal_commands(hand, self.me))
+        elif hand.phase is Phase.LAST_PLAYER:
             self.console.print(f"{self.who(hand, seat)}: the only hand left plays face up "
                                "(foul rule 5B)")
             hand.play_face_up(seat)
@@ -382,6 +459,8 @@ class Session:
             bot.forced_discard(hand, seat)
         else:
             bot.start(hand, seat)
+            self.show_events(hand)
+            option_window(hand, seat, [p.bot for p in self.players])
             self.show_events(hand)
             self.window(hand)
             if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:

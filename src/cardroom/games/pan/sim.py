@@ -53,7 +53,7 @@ def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand
             rng.shuffle(pile)
             hand.reshuffle_stock(pile)
             continue
-        play_turn(bots[seat], hand, seat)
+        play_turn(bots[seat], hand, seat, bots)
         top = hand.discards[-1] if hand.discards else None
         if top is None or top is last_top:
             continue
