@@ -53,6 +53,8 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
     actions: list[dict[str, Any]] = field(default_factory=list)
     before: dict[int, Cents] = field(default_factory=dict)  # chips at the table before
     deal_start: int = 0
+    irregularities: list[dict[str, Any]] = field(default_factory=list)
+    pending_returns: dict[int, Cents] = field(default_factory=dict)  # not yet in `stacks`
 
     max_seats = MAX_SEATS
     game = GAME
@@ -144,6 +146,8 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
         """`draw` or `stand` (rule 6) for the seat in turn. A player acts for their own seat;
         a dealer or the floor may only stand a seat whose player does not act."""
         kind = str(msg.get("type"))
+        if kind == "irregularity":
+            return self.irregularity(conn, who, msg)
         if kind not in ("draw", "stand"):
             raise IllegalActionError(f"unknown action {kind[:30]!r}")
         seat = self.seat_of.get(who.id)
@@ -200,6 +204,13 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
             st = s.settlement
             stake = st.wager + st.tie_wager
             commission = st.commission + st.tie_commission
+            if self.engine.seats[s.seat].voided:  # returned when the irregularity was recorded
+                settlements.append({"seat": s.seat, "name": self.seated[aid], "account": aid,
+                                    "outcome": st.outcome.value, "voided": True,
+                                    "wager": st.wager, "tie_wager": st.tie_wager,
+                                    "net": 0, "returned": st.returned})
+                after[aid] = self.stacks[aid] + self.pending_returns.get(aid, 0)
+                continue
             postings += [(ledger.wagers(t), -stake), (ledger.stack(t, aid), st.returned),
                          (ledger.HOUSE_COMMISSION, commission),
                          (ledger.HOUSE_BANK, -(st.net + commission))]
@@ -228,6 +239,7 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
                          "dealer_total": settled.dealer_total, "seats": public["seats"],
                          "dealer": public["dealer"]}
             self.hand_id = None
+            self.irregularities = []
             del self.engine.events[:]
         return apply
 
@@ -253,6 +265,8 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
                     "dealer_total": settled.dealer_total},
             hand_id=f"{self.name}#{self.hand_number}").to_json()
         doc["status"] = "settled"
+        if self.irregularities:
+            doc["irregularities"] = list(self.irregularities)
         return doc
 
     # irregularities -------------------------------------------------------------------------
@@ -285,6 +299,81 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
             if self.engine.phase is Phase.COMPLETE:
                 self.engine.new_round()
             del self.engine.events[:]
+        return self.prepared(mark, after)
+
+    def irregularity(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        """`{"type": "irregularity", "kind": "misdeal" | "exposed-card" | "wrong-card-count",
+        "seat": n (absent: the deal or the dealer's hand), "reason": text}` from a dealer or
+        the floor. The engine applies the house policy (`irregularity_policy`): the affected
+        hand, or every hand, is void and its wagers come back in one balanced transaction; the
+        cards stay as hidden as they were. Every hand void ends the round as a void hand."""
+        if not who.may(Permission.DEAL):
+            raise IllegalActionError("only a dealer or the floor may record an irregularity")
+        if self.hand_id is None:
+            raise IllegalActionError("no hand is in progress at this table")
+        raw_kind, seat, reason = msg.get("kind"), msg.get("seat"), msg.get("reason")
+        kinds = [k.value for k in IrregularityKind]
+        if raw_kind not in kinds:
+            raise MalformedMessage(f'malformed message: "kind" must be one of {kinds}')
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise MalformedMessage('malformed message: "seat" must be a seat number')
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            raise MalformedMessage('malformed message: "reason" must be a short text')
+        kind = IrregularityKind(raw_kind)
+        self.engine.verify_irregularity(kind, seat)
+        hand_id, t = self.hand_id, self.table_id
+        mark = self.checkpoint()
+        try:
+            event = self.engine.record_irregularity(kind, seat, f"{who.username}: {reason}")
+            note = {"kind": kind.value, "seat": seat, "by": who.username, "reason": reason,
+                    "policy": event.policy, "voided_seats": list(event.voided_seats)}
+            audit.append(conn, who.username, "hand.irregularity", {
+                "table": t, "hand": hand_id, **note, "returned": event.returned})
+            finish: Apply | None = None
+            returned: dict[int, Cents] = {}
+            if self.engine.phase is Phase.COMPLETE:  # every hand void: the hand is void
+                returned = hands.void_hand(conn, hand_id, who.username,
+                                           f"{kind.value}: {reason}")
+            else:
+                postings: list[tuple[str, Cents]] = []
+                for s in event.voided_seats:
+                    aid = self.account_at(s)
+                    assert aid is not None
+                    h = self.engine.seats[s]
+                    returned[aid] = h.wager + h.tie_wager
+                    postings += [(ledger.wagers(t), -returned[aid]),
+                                 (ledger.stack(t, aid), returned[aid])]
+                    hands.record_wagers(conn, hand_id, aid, {})  # back: no longer open
+                ledger.post(conn, f"hand:{hand_id}:irregularity:{len(self.irregularities)}",
+                            "wager-returned", postings, actor=who.username,
+                            memo=f"hand {hand_id}: {kind.value} ({reason})")
+                if self.engine.phase is Phase.DEALER:
+                    # the irregularities recorded so far go into the settled history
+                    self.irregularities.append(note)
+                    self.pending_returns = returned
+                    try:
+                        finish = self._finish(conn, list(self.actions))
+                    finally:
+                        self.irregularities.pop()
+                        self.pending_returns = {}
+        except BaseException:
+            self.engine = mark
+            raise
+        complete = self.engine.phase is Phase.COMPLETE and finish is None
+
+        def after() -> None:
+            self.irregularities.append(note)
+            if finish is not None:
+                finish()  # the stacks as settled, this call's returns included
+                return
+            for aid, total in returned.items():
+                self.stacks[aid] += total
+            if complete:
+                self.hand_id, self.irregularities = None, []
+                self.last = {"hand": hand_id, "voided": True, "reason": reason,
+                             "by": who.username, "irregularity": kind.value}
+                self.engine.new_round()
+                del self.engine.events[:]
         return self.prepared(mark, after)
 
     # views ----------------------------------------------------------------------------------

@@ -1,0 +1,118 @@
+"""Super Pan 9 irregularities recorded by a dealer or the floor over `act` (SQLite and
+PostgreSQL): the engine applies the house `irregularity_policy`; the voided hands' wagers come
+back in one balanced transaction, the audit log says who and why, players are refused with
+nothing changed, and no hidden card shows. Amounts follow from the wagers placed here."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlalchemy import func, select
+
+from cardroom.errors import CardroomError
+from cardroom.room import audit, ledger
+from cardroom.room.db import Storage
+from cardroom.room.schema import hands as hands_table
+from cardroom.room.schema import ledger_transactions as transactions
+from room.test_super_pan_9_room import (  # noqa: F401 (cheap_hashes: the fixture)
+    books,
+    cheap_hashes,
+    make_room,
+    refused_count,
+    seat_view,
+    start_round,
+    view,
+)
+
+
+def tx_count(storage: Storage) -> int:
+    with storage.read() as conn:
+        return int(conn.execute(select(func.count()).select_from(transactions)).scalar_one())
+
+
+def entries(storage: Storage, action: str) -> list[audit.AuditEntry]:
+    with storage.read() as conn:
+        return [e for e in audit.entries(conn) if e.action == action]
+
+
+def test_super_pan_9_irregularity_misdeal_voids_the_round_and_returns_every_wager(
+        storage: Storage) -> None:
+    """Internal controls: a misdeal voids every hand and returns every wager."""
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    before = tx_count(storage)
+    room.act(p["dealer"], t, {"type": "irregularity", "kind": "misdeal",
+                              "reason": "card flashed on the deal"})
+    bal = books(storage)
+    assert bal[ledger.stack(t, p["alice"].id)] == 20_000
+    assert bal[ledger.stack(t, p["bob"].id)] == 20_000
+    assert bal.get(ledger.wagers(t), 0) == 0
+    assert tx_count(storage) == before + 1  # one transaction returns all 3,100 cents
+    [entry] = entries(storage, "hand.irregularity")
+    detail = json.loads(entry.detail) if isinstance(entry.detail, str) else entry.detail
+    assert entry.actor == "dealer" and "card flashed on the deal" in str(detail)
+    assert "misdeal" in str(detail)
+    snap = view(room, t, p["bob"])
+    assert snap["round"] is None and snap["last"]["voided"] is True
+    assert "cards" not in json.dumps(snap["last"])  # nothing of the voided deal shows
+    with storage.read() as conn:
+        status = conn.execute(select(hands_table.c.status)).scalar_one()
+    assert status == "voided"
+    # the table plays on
+    room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "again"})
+    room.act(p["bob"], t, {"type": "deal"})
+
+
+def test_super_pan_9_irregularity_exposed_card_voids_only_that_hand(storage: Storage) -> None:
+    """House policy void-and-return: only the affected seat's hand is void; the rest play."""
+    room, p, t = make_room(storage)
+    start_round(room, p, t)  # alice seat 1: 1,000 + tie 100; bob seat 2: 2,000
+    room.act(p["floor"], t, {"type": "irregularity", "kind": "exposed-card", "seat": 1,
+                             "reason": "dealer exposed a card"})
+    bal = books(storage)
+    assert bal[ledger.stack(t, p["alice"].id)] == 20_000
+    assert bal[ledger.wagers(t)] == 2_000  # bob's wager still in play
+    snap = view(room, t, p["bob"])
+    own = [c["text"] for c in seat_view(view(room, t, p["alice"]), 1)["cards"]]
+    assert len(own) == 3 and not any(x in json.dumps(seat_view(snap, 1)) for x in own)
+    assert snap["round"]["to_act"] == 2
+    room.act(p["bob"], t, {"type": "stand"})
+    bal = books(storage)
+    assert bal[ledger.stack(t, p["alice"].id)] == 20_000  # nothing more moves for alice
+    assert bal.get(ledger.wagers(t), 0) == 0
+    last = view(room, t, p["bob"])["last"]
+    by_seat = {s["seat"]: s for s in last["settlements"]}
+    assert by_seat[1]["outcome"] == "void" and by_seat[1]["net"] == 0
+    with storage.read() as conn:
+        status = conn.execute(select(hands_table.c.status)).scalar_one()
+    assert status == "settled"
+
+
+def test_super_pan_9_irregularity_refused_for_players_changes_nothing(storage: Storage) -> None:
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    bal, refused = books(storage), refused_count(storage)
+    snap = view(room, t, p["alice"])
+    for who, msg in [("alice", {"kind": "misdeal", "reason": "I lost"}),
+                     ("dealer", {"kind": "misdeal", "seat": 1, "reason": "x"}),
+                     ("dealer", {"kind": "bogus", "reason": "x"}),
+                     ("dealer", {"kind": "wrong-card-count", "seat": 5, "reason": "x"})]:
+        with pytest.raises(CardroomError):
+            room.act(p[who], t, {"type": "irregularity", **msg})
+    assert books(storage) == bal
+    assert refused_count(storage) == refused + 4
+    assert view(room, t, p["alice"]) == snap
+    assert not entries(storage, "hand.irregularity")
+
+
+def test_super_pan_9_irregularity_void_round_policy_voids_every_hand(storage: Storage) -> None:
+    """Void-round policy: the irregularity voids every hand whatever the seat."""
+    room, p, t = make_room(storage, rules={"irregularity_policy": "void-round"})
+    start_round(room, p, t)
+    room.act(p["dealer"], t, {"type": "irregularity", "kind": "wrong-card-count", "seat": 2,
+                              "reason": "four cards"})
+    bal = books(storage)
+    assert bal[ledger.stack(t, p["alice"].id)] == 20_000
+    assert bal[ledger.stack(t, p["bob"].id)] == 20_000
+    assert view(room, t, p["bob"])["last"]["voided"] is True
