@@ -188,3 +188,68 @@ def test_legal_commands_list_every_kind_of_action() -> None:
     assert "discard 4d" in legal and "meld 4s 4h" in legal and "foul self" in legal
     hand.discard(0, c("4d"))
     assert "change" not in interactive.legal_commands(hand, 0)
+
+
+def _offer_then_discard(hand: PanHand, seat: int) -> None:
+    hand.offer_split(seat)
+    discard_drawn(hand, seat)
+
+
+TWO = ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc"]
+
+
+def test_play_pan_house_pays_rule_2_offer_refused_then_accepted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """House pays rule 2: two players in action may agree to split the tops; "if one player
+    refuses ... action continues". The human offers and the bot refuses (play goes on); the bot
+    offers, the human declines, the bot offers again and the human accepts: each has 1 of the
+    2 chips of tops back, so nobody wins or loses."""
+    bot = Scripted([_offer_then_discard, _offer_then_discard])
+    _table(monkeypatch, TWO, "Kc Qd Ks Qs", dealer=1, bots=[bot])
+    out = _play(["--bots", "1"], [
+        "play", "offer split", "draw", "discard",
+        "decline split", "draw", "discard",
+        "accept split", "n"])
+    assert "offer split" in out.split("legal: ")[2]            # listed on the human's turn
+    assert "you: offers to split the tops (house pays rule 2)" in out
+    assert "bot1: refuses to split the tops (house pays rule 2)" in out
+    assert "legal: accept split | decline split" in out
+    assert "you: refuses to split the tops (house pays rule 2)" in out
+    assert "hand over: tops split" in out
+    assert "seat 0 you: +0 chips" in out and "seat 1 bot1: +0 chips" in out
+
+
+def test_play_pan_house_pays_rule_2_bot_accepts_the_human_offer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """House pays rule 2: the other player agrees, the hand ends with the tops split."""
+    _table(monkeypatch, TWO, "Kc Qd", dealer=1, bots=[Scripted(split=True)])
+    out = _play(["--bots", "1"], ["play", "offer split", "n"])
+    assert "bot1: offers" not in out
+    assert "hand over: tops split" in out
+
+
+def test_play_pan_foul_rule_5a_settle_with_the_foul_hand(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """House foul rule 5: the human calls bot1's hand foul (3C, a card thrown on the floor)
+    and is the only player left: he may settle (5A) or play face up (5B). A settlement the
+    foul hand does not accept changes nothing ("mutually satisfactory"); 2 chips agreed: the
+    human takes them and the 2-chip tops, +3 on his 1-chip ante, the bot -3."""
+    _table(monkeypatch, TWO, "Kc Qd", dealer=1,
+           bots=[Scripted([_drop_and_discard], settle_up_to=2)])
+    out = _play(["--bots", "1"], [
+        "play", "draw", "discard", "foul 1",
+        "settle 0 1", "settle 1 5", "settle 1 2", "n"])
+    assert "legal: settle SEAT CHIPS [SEAT CHIPS ...] | face up" in out
+    assert "seat 0 has no foul hand to settle" in out
+    assert "seat 1 refuses to pay 5 chip(s)" in out
+    assert "2 chip(s) bot1 -> you (negotiated settlement (foul rule 5A))" in out
+    assert "hand over: settled with the foul hands" in out
+    assert "seat 0 you: +3 chips" in out and "seat 1 bot1: -3 chips" in out
+
+
+def test_play_pan_foul_rule_5b_face_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """House foul rule 5B: the human chooses to play the hand out face up."""
+    _table(monkeypatch, TWO, "Kc Qd", dealer=1, bots=[Scripted([_drop_and_discard])])
+    out = _play(["--bots", "1"], ["play", "draw", "discard", "foul 1", "face up", "quit"])
+    after = out.split("legal: settle SEAT CHIPS")[1]
+    assert "legal: draw" in after             # his turn again, now face up

@@ -330,7 +330,7 @@ class Session:
                 text = (f"[magenta]{self.who(hand, ev.forcer)} forced {ev.card} on "
                         f"{self.who(hand, ev.seat)}: {ev.outcome}[/magenta]")
             elif isinstance(ev, Irregularity) and ev.cause.startswith("split"):
-                text = f"{self.who(hand, ev.seat)} {ev.detail} (house pays rule 2)"
+                text = f"{self.who(hand, ev.seat)}: {ev.detail} (house pays rule 2)"
             elif isinstance(ev, FoulCalled):
                 how = "declared own hand foul" if ev.self_declared else "hand called foul"
                 text = f"[red]{self.who(hand, ev.seat)}: {how}[/red]"
