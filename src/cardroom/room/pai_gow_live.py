@@ -60,6 +60,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
     actions: list[dict[str, Any]] = field(default_factory=list)
     before: dict[int, Cents] = field(default_factory=dict)
     dealt_by: str = ""
+    irregularities: list[dict[str, Any]] = field(default_factory=list)
 
     max_seats = len(PLAYER_SEATS)
     game = GAME
@@ -259,6 +260,8 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             return self._bank(conn, who, msg)
         if kind == "dragon":
             return self._dragon(conn, who, msg)
+        if kind == "irregularity":
+            return self._irregularity(conn, who, msg)
         if kind not in ("set", "house_way"):
             raise IllegalActionError(f"unknown action {kind[:30]!r}")
         spot = self._spot_for(who, msg)
@@ -340,7 +343,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         def apply() -> None:
             self.stacks.update(after)
             self.last = {"hand": hand_id, "number": number, **result}
-            self.hand_id = None
+            self.hand_id, self.irregularities = None, []
         return apply
 
     def _name_of(self, spot: int) -> str:
@@ -376,7 +379,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         """The hand in the shared hand-history format (`cardroom.history`), in cents; the
         pack is the shuffled deck, first card dealt first."""
         involved = sorted(self.before, key=lambda a: self.seat_of[a])
-        deal = next(a for a in actions if a["type"] == "deal")
+        deal = [a for a in actions if a["type"] == "deal"][-1]  # after a misdeal: the redeal
         doc = HandHistory(
             game=GAME, rules=self.rules.model_dump(mode="json"),
             seats=[{"seat": self.seat_of[a], "name": self.seated[a], "account": a,
@@ -392,7 +395,80 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
                     "banker_commission": result["banker_commission"]},
             hand_id=f"{self.name}#{self.hand_number}").to_json()
         doc["status"] = "settled"
+        if self.irregularities:
+            doc["irregularities"] = list(self.irregularities)
         return doc
+
+    # irregularities -------------------------------------------------------------------------
+    def _irregularity(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+        """`{"type": "irregularity", "kind": "misdeal" | "exposed-card" | "wrong-card-count",
+        "spot": n, "card": "Ah" (exposed-card), "count": n (wrong-card-count), "reason": text}`
+        from a dealer or the floor. The engine applies the house rules: a misdeal collects the
+        hands and the same wagers are dealt again (no money moves); a card the dealer exposes
+        is a misdeal or plays face up (`exposed_card`); a wrong count is a misdeal, or the hand
+        is void (wager returned) or dead (wager lost) at the settlement, which stays one
+        balanced transaction (`wrong_card_count`)."""
+        if not who.may(Permission.DEAL):
+            raise IllegalActionError("only a dealer or the floor may record an irregularity")
+        if self.hand_id is None:
+            raise IllegalActionError("no hand is in progress at this table")
+        kind, reason = msg.get("kind"), msg.get("reason")
+        if kind not in ("misdeal", "exposed-card", "wrong-card-count"):
+            raise MalformedMessage('malformed message: "kind" must be "misdeal", '
+                                   '"exposed-card" or "wrong-card-count"')
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            raise MalformedMessage('malformed message: "reason" must be a short text')
+        spot = msg.get("spot")
+        if kind != "misdeal" and (isinstance(spot, bool) or not isinstance(spot, int)):
+            raise MalformedMessage("malformed message: 'spot' must be a spot number")
+        e = self.engine
+        note: dict[str, Any] = {"kind": kind, "by": who.username, "reason": reason}
+        if kind == "misdeal":
+            e.verify_declare_misdeal(reason)
+        elif kind == "exposed-card":
+            card_text = msg.get("card")
+            if not isinstance(card_text, str):
+                raise MalformedMessage("malformed message: 'card' must be a card")
+            [card] = parse_cards(card_text)
+            e.verify_expose_card(cast(int, spot), card, True)
+            note.update(spot=spot, card=str(card))  # public now (house rule), or a misdeal
+        else:
+            count = msg.get("count")
+            e.verify_report_card_count(cast(int, spot), cast(int, count))
+            note.update(spot=spot, count=count)
+        mark = self.checkpoint()
+        try:
+            if kind == "misdeal":
+                e.declare_misdeal(reason)
+            elif kind == "exposed-card":
+                e.expose_card(cast(int, spot), card, True)
+            else:
+                e.report_card_count(cast(int, spot), cast(int, count))
+            misdeal = e.phase is Phase.BETTING
+            note["result"] = "misdeal" if misdeal else (
+                e.out_of_play[cast(int, spot)].value if cast(int, spot) in e.out_of_play
+                else "plays")
+            audit.append(conn, who.username, "hand.irregularity", {
+                "table": self.table_id, "hand": self.hand_id, **note})
+            finish: Apply | None = None
+            if not misdeal:
+                self.irregularities.append(note)
+                try:
+                    finish = self._maybe_settle(conn, list(self.actions))
+                finally:
+                    self.irregularities.pop()
+        except BaseException:
+            self.engine = mark
+            raise
+
+        def after() -> None:
+            self.irregularities.append(note)
+            if misdeal:  # the redeal replaces the first deal in the hand's history
+                self.actions = [a for a in self.actions
+                                if a["type"] not in ("deal", "set", "house_way")]
+            if finish is not None:
+                finish()
+        return self.prepared(mark, after)
 
     # the floor ------------------------------------------------------------------------------
     def void(self, conn: Connection, who: Account, reason: str) -> Apply:
@@ -467,7 +543,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             "may_deal": e.phase is Phase.BETTING and e.can_deal() and (
                 view["you"]["may_deal"] or (viewer is not None and self.in_play(viewer.id))),
             "to_set": [s["spot"] for s in spots if s["mine"] and not s["set"]
-                       and self._owns(seat, s["spot"])],
+                       and s["spot"] not in e.out_of_play and self._owns(seat, s["spot"])],
         })
         view["hand"]["phase"] = e.phase.value if self.hand_id is not None else "idle"
         return view
