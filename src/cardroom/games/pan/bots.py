@@ -62,7 +62,10 @@ def play_turn(bot: Bot, hand: PanHand, seat: int, others: Sequence[Bot] = ()) ->
 def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
     """Right after `seat` draws, every other active player in turn may force the option card
     (None: a seat asked separately, the human)."""
-    if hand.drawn_kind != "stock" or hand.option_resolved or hand.option_card() is None:
+    if hand.drawn_kind != "stock" or hand.option_resolved:
+        return
+    top = hand.option_card()
+    if top is None or not hand.fitting_melds(seat, top.card):
         return
     for other in hand.in_players():
         bot = bots[other]
