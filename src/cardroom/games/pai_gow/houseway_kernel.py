@@ -13,7 +13,14 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from cardroom.games.pai_gow.houseway import CLASSES, Action, HouseWay
-from cardroom.games.pai_gow.kernels import JOKER_CODE, RANK_OF, SUIT_OF, eval2_codes, eval5_codes
+from cardroom.games.pai_gow.kernels import (
+    JOKER_CODE,
+    RANK_OF,
+    SUIT_OF,
+    eval2_codes,
+    eval5_codes,
+    top_bit_rank,
+)
 from cardroom.games.pai_gow.settings import FRONT_PAIRS
 
 # parameter vector layout
@@ -80,16 +87,6 @@ def _split_combo(combo: str, order: tuple[str, ...]) -> tuple[str, str]:
             if f"{a}-{b}" == combo:
                 return a, b
     raise ValueError(combo)
-
-
-@njit(cache=True, inline="always")
-def _top(m: int) -> int:
-    r = 14
-    while r >= 2:
-        if m >> (r - 2) & 1:
-            return r
-        r -= 1
-    return 0
 
 
 @njit(cache=True, inline="always")
@@ -162,9 +159,9 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
     pairs = m2 & ~m3
     trips = m3 & ~m4
     quads = m4 & ~m5
-    s0 = _top(singles)
-    s1 = _top(singles & ~(1 << (s0 - 2))) if s0 else 0
-    s2 = _top(singles & ~(1 << (s0 - 2)) & ~(1 << (s1 - 2))) if s1 else 0
+    s0 = top_bit_rank(singles)
+    s1 = top_bit_rank(singles & ~(1 << (s0 - 2))) if s0 else 0
+    s2 = top_bit_rank(singles & ~(1 << (s0 - 2)) & ~(1 << (s1 - 2))) if s1 else 0
     npairs = 0
     t = pairs
     while t:
@@ -226,8 +223,8 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
         f1 = s1
         f2 = s2
     elif cls == 2:
-        hi = _top(pairs)
-        lo = _top(pairs & ~(1 << (hi - 2)))
+        hi = top_bit_rank(pairs)
+        lo = top_bit_rank(pairs & ~(1 << (hi - 2)))
         tp_slot = _TWO_PAIR + 8 * p[_PCLASS + lo] + p[_PCLASS + hi]
         act = p[_TP_ACES] if hi == 14 else p[tp_slot]
         kind = act >> 4
@@ -235,7 +232,7 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
             f1 = lo
             f2 = lo
     elif cls == 3:
-        f1 = _top(pairs)
+        f1 = top_bit_rank(pairs)
         f2 = f1
     elif cls == 4:
         if trips >> 12 & 1 and p[_THREE_ACES] == 1:
@@ -243,13 +240,13 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
             f2 = s0
     elif cls == 5:
         if ntrips == 2:
-            f1 = _top(trips)
+            f1 = top_bit_rank(trips)
             f2 = f1
         elif npairs == 2:
-            f1 = _top(pairs)
+            f1 = top_bit_rank(pairs)
             f2 = f1
         else:
-            pr = _top(pairs)
+            pr = top_bit_rank(pairs)
             kind = p[_FH]
             together = kind == 1 or (kind == 3 and pr == p[_FH + 1] and (
                 (s0 == p[_FH + 2] and s1 == p[_FH + 3]) or (s0 == p[_FH + 3]
@@ -258,8 +255,8 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
                 f1 = pr
                 f2 = pr
     elif cls == 6:
-        quad = _top(quads)
-        rest_pair = _top(pairs) if pairs else (_top(trips) if trips else 0)
+        quad = top_bit_rank(quads)
+        rest_pair = top_bit_rank(pairs) if pairs else (top_bit_rank(trips) if trips else 0)
         done = False
         if rest_pair:
             use_rank = p[_Q_PAIR] if pairs else p[_Q_TRIPS]
@@ -283,7 +280,7 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
     elif cls == 7:
         act = p[_FIVE]
         kind = act >> 4
-        others = _top(pairs) if pairs else 0
+        others = top_bit_rank(pairs) if pairs else 0
         together = kind == 1 or (kind == 3 and others == (act & 15))
         if together:
             if others:

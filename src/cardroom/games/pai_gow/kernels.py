@@ -67,7 +67,8 @@ _FIVE_ACES = 9 << 20
 
 
 @njit(cache=True, inline="always")
-def _top_bit_rank(m: int) -> int:
+def top_bit_rank(m: int) -> int:
+    """The highest rank (2-14) whose bit is set in a rank mask, 0 if none."""
     r = 14
     while r >= 2:
         if m >> (r - 2) & 1:
@@ -140,21 +141,21 @@ def eval5_codes(c0: int, c1: int, c2: int, c3: int, c4: int, wheel: int) -> int:
     pairs = m2 & ~m3
     trips = m3 & ~m4
     if m4:
-        q = _top_bit_rank(m4)
+        q = top_bit_rank(m4)
         score = _QUADS | q << 16 | q << 12 | q << 8 | q << 4 | PACK[singles] >> 16
     elif trips and pairs:
-        t = _top_bit_rank(trips)
-        p = _top_bit_rank(pairs)
+        t = top_bit_rank(trips)
+        p = top_bit_rank(pairs)
         score = _FULL_HOUSE | t << 16 | t << 12 | t << 8 | p << 4 | p
     elif trips:
-        t = _top_bit_rank(trips)
+        t = top_bit_rank(trips)
         score = _TRIPS | t << 16 | t << 12 | t << 8 | PACK[singles] >> 12
     elif POP[pairs] == 2:
-        hi = _top_bit_rank(pairs)
-        lo = _top_bit_rank(pairs & ~(1 << (hi - 2)))
+        hi = top_bit_rank(pairs)
+        lo = top_bit_rank(pairs & ~(1 << (hi - 2)))
         score = _TWO_PAIR | hi << 16 | hi << 12 | lo << 8 | lo << 4 | PACK[singles] >> 16
     elif pairs:
-        p = _top_bit_rank(pairs)
+        p = top_bit_rank(pairs)
         score = _PAIR | p << 16 | p << 12 | PACK[singles] >> 8
     else:
         score = PACK[singles]
