@@ -43,11 +43,28 @@ def _table5(wheel: int, b: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
     return t
 
 
+@njit(cache=True, inline="always")
+def _drop_offsets(h: npt.NDArray[np.int64], b: npt.NDArray[np.int64],
+                  off: npt.NDArray[np.int64]) -> None:
+    """Into `off`: the colex rank, less the smallest card's term, of the hand without h[k] for
+    each k >= 1 (h[1..k-1] keep their place, the cards above h[k] move down one)."""
+    m = h.shape[0]
+    for k in range(1, m):
+        s = 0
+        for i in range(1, m):
+            if i < k:
+                s += b[h[i], i + 1]
+            elif i > k:
+                s += b[h[i], i]
+        off[k - 1] = s
+
+
 @njit(cache=True, parallel=True)
 def _table6(t5: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
     t = np.empty(b[N, 6], dtype=np.int8)
     for f in prange(5, N):
         h = np.empty(6, dtype=np.int64)
+        off = np.empty(5, dtype=np.int64)
         h[5] = f
         for e in range(4, f):
             h[4] = e
@@ -59,16 +76,7 @@ def _table6(t5: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[n
                         h[1] = bb
                         base = b[bb, 2] + b[c, 3] + b[d, 4] + b[e, 5] + b[f, 6]
                         drop0 = t5[b[bb, 1] + b[c, 2] + b[d, 3] + b[e, 4] + b[f, 5]]
-                        # dropping h[k] (k >= 1): h[1..k-1] keep their place, the rest move down
-                        off = np.empty(5, dtype=np.int64)
-                        for k in range(1, 6):
-                            s = 0
-                            for i in range(1, 6):
-                                if i < k:
-                                    s += b[h[i], i + 1]
-                                elif i > k:
-                                    s += b[h[i], i]
-                            off[k - 1] = s
+                        _drop_offsets(h, b, off)
                         for a in range(bb):
                             best = drop0
                             for k in range(5):
@@ -100,14 +108,7 @@ def _count7(t6: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[n
                             h[1] = bb
                             drop0 = t6[b[bb, 1] + b[c, 2] + b[d, 3] + b[e, 4] + b[f, 5]
                                        + b[g, 6]]
-                            for k in range(1, 7):
-                                s = 0
-                                for i in range(1, 7):
-                                    if i < k:
-                                        s += b[h[i], i + 1]
-                                    elif i > k:
-                                        s += b[h[i], i]
-                                off[k - 1] = s
+                            _drop_offsets(h, b, off)
                             for a in range(bb):
                                 best = drop0
                                 for k in range(6):
