@@ -280,6 +280,27 @@ def test_banking_house_banks_at_least_every_other_hand_and_banker_covers() -> No
     assert not t.can_bank(1)
 
 
+def test_banking_one_banker_button_a_hand() -> None:
+    """Banking clause: a "Banker" button is placed in front of the player who banks; there is
+    one a hand, so the banker cannot take it again (no second BankTaken) and no other seat can
+    take it from the banker."""
+    t = table()
+    t.sit(1, 100_000)
+    t.sit(2, 100_000)
+    t.place_wager(1, 1_000)
+    t.place_wager(2, 1_000)
+    _play_house_hand(t)
+    t.place_wager(2, 1_000)
+    t.bank(1)
+    events = len(t.events)
+    with pytest.raises(IllegalActionError, match="already hold the bank"):
+        t.bank(1)
+    with pytest.raises(IllegalActionError, match="seat 1 holds the bank"):
+        t.bank(2)
+    assert t.banker_spot == 1 and t.wagers == {2: 1_000} and len(t.events) == events
+    assert not t.can_bank(1) and not t.can_bank(2)
+
+
 def test_banking_dealer_plays_previous_wager_and_commission_on_bankers_net_win() -> None:
     t = table()
     t.sit(1, 100_000)

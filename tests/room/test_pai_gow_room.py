@@ -167,6 +167,30 @@ def test_pai_gow_banking_every_other_hand_and_cover(storage: Storage) -> None:
         room.act(p["alice"], t, {"type": "bank", "key": "again"})
 
 
+def test_pai_gow_bank_taken_once_and_never_from_the_banker(storage: Storage) -> None:
+    """Banking clause (one "Banker" button a hand): a second `bank` by the banker, with a new
+    key, is refused and audited as a refusal (one `table.bank` entry, not two); another
+    player cannot take the bank from the player-banker; nothing changes."""
+    room, p, t = make_room(storage, seed=9)
+    for name in ("alice", "bob"):
+        room.act(p[name], t, {"type": "sit", "buy_in": 30_000, "key": name})
+    play_hand(room, t, p, {"alice": 2_000, "bob": 1_000}, "h1")
+    room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "h2b"})
+    room.act(p["alice"], t, {"type": "bank", "key": "bank-1"})
+    before = books(storage)
+    with pytest.raises(CardroomError, match="already hold the bank"):
+        room.act(p["alice"], t, {"type": "bank", "key": "bank-2"})
+    with pytest.raises(CardroomError, match="seat 1 holds the bank"):
+        room.act(p["bob"], t, {"type": "bank", "key": "bank-3"})
+    assert books(storage) == before
+    assert view(room, t, p["bob"])["banker"]["spot"] == 1
+    with storage.read() as conn:
+        log = list(audit.entries(conn))
+    assert [e.action for e in log].count("table.bank") == 1
+    assert [e.data["action"] for e in log[-2:]] == ["table.bank", "table.bank"]
+    assert all(e.action == "refused" for e in log[-2:])
+
+
 def test_pai_gow_dragon_hand_house_rule(storage: Storage) -> None:
     room, p, t = make_room(storage, seed=5)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "a"})

@@ -254,13 +254,20 @@ class PaiGowTable:
         return exposure
 
     def verify_bank(self, seat: int) -> None:
-        """Banking clause: the house banks at least every other hand; the player-banker must
-        cover every wager, the house dealer's included (his last wager on the previous hand)."""
+        """Banking clause: one "Banker" button a hand (a seat that holds it cannot take it
+        again, nor another seat take it from it); the house banks at least every other hand;
+        the player-banker must cover every wager, the house dealer's included (his last wager
+        on the previous hand)."""
         if self.phase is not Phase.BETTING:
             raise IllegalActionError("the bank is taken before the deal")
         self._no_change_after_misdeal()
         if seat not in self.chips:
             raise IllegalActionError(f"no player sits at seat {seat}")
+        if self.banker_spot == seat:
+            raise IllegalActionError("you already hold the bank for this hand")
+        if self.banker_spot != DEALER:
+            raise IllegalActionError(f"seat {self.banker_spot} holds the bank for this hand: "
+                                     "one player banks a hand")
         if self.player_banked_last:
             raise WagerError("the house must bank at least every other hand: a player banked "
                              "the previous hand, so the house banks this one")
