@@ -131,7 +131,8 @@ class BaccaratLive:
             raise IllegalActionError("you are not seated at this table")
         key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
         bets = parse_bets(msg)
-        if ledger.existing(conn, key) is not None:
+        request = {"bets": {k.value: v for k, v in bets.items()}}
+        if ledger.replayed(conn, key, "wager", request):
             return lambda: None  # a retried request: already applied once
         self.engine.verify_place_bets(who.username, bets)
         total = sum(bets.values())
@@ -141,7 +142,7 @@ class BaccaratLive:
             hand_id, number = hands.open_hand(conn, self.table_id)
         ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -total),
                                          (ledger.wagers(self.table_id), total)],
-                    actor=who.username, memo=f"hand {hand_id}")
+                    actor=who.username, memo=f"hand {hand_id}", request=request)
         hands.record_wagers(conn, hand_id, who.id, {k.value: v for k, v in bets.items()})
         audit.append(conn, who.username, "table.bet", {
             "table": self.table_id, "hand": hand_id,

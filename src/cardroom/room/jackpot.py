@@ -63,14 +63,16 @@ def adjust(conn: Connection, first: Account, second: Account, name: str, pool: J
     """A two-person correction of the meter, posted against the house adjustments account."""
     first.require(Permission.ADJUST_JACKPOT)
     second.require(Permission.ADJUST_JACKPOT)
-    if ledger.existing(conn, f"jackpot-adjust:{name}:{key}") is not None:
+    request = {"amount": amount, "reason": reason,
+               "approvers": [first.username, second.username]}
+    if ledger.replayed(conn, f"jackpot-adjust:{name}:{key}", "jackpot-adjust", request):
         return  # a retried request: applied once already
     before = (pool.meter, pool.posted, len(pool.events))
     pool.adjust(amount, first.username, second.username, reason)
     try:
         ledger.post(conn, f"jackpot-adjust:{name}:{key}", "jackpot-adjust",
                     [(ledger.JACKPOT_ADJUST, -amount), (ledger.jackpot(name), amount)],
-                    actor=first.username, memo=reason)
+                    actor=first.username, memo=reason, request=request)
         save_pool(conn, name, pool)
     except Exception:
         pool.meter, pool.posted = before[0], before[1]

@@ -3,8 +3,9 @@
 Every movement of money is one transaction whose entries sum to zero. Accounts of people and
 tables may never go below zero (checked here with a clear message, and by a CHECK constraint in
 the database); only the house's own contra accounts may. Each transaction carries an
-idempotency key: posting the same request twice applies it once, and reusing a key for a
-different request is refused.
+idempotency key and a fingerprint of the request it applied (the request as the client stated
+it, or else the transaction's kind and entries): the same key with the same request is a retry,
+answered as applied and applied once; the same key with a different request is refused.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -56,9 +58,16 @@ class Posted:
     replayed: bool
 
 
-def _fingerprint(kind: str, entries: Mapping[str, Cents]) -> str:
-    body = json.dumps([kind, sorted(entries.items())], separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()
+Request = Mapping[str, Any]
+"""What a client asked for, in JSON terms (e.g. `{"bets": {"banker": 1000}}`)."""
+
+KEY_REUSED = ("refused: this request's key was already used for a different request, so "
+              "nothing was changed (a new request needs a new key: reload the page)")
+
+
+def _fingerprint(kind: str, body: object) -> str:
+    text = json.dumps([kind, body], separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _net(postings: Iterable[tuple[str, Cents]]) -> dict[str, Cents]:
@@ -103,24 +112,30 @@ def _accounts(conn: Connection, names: Iterable[str]) -> dict[str, tuple[int, in
     return found
 
 
-def existing(conn: Connection, key: str) -> int | None:
+def replayed(conn: Connection, key: str, kind: str, request: Request) -> bool:
+    """Whether `key` has already applied this very request (a retry: answer it as applied and
+    change nothing). Raises `IdempotencyConflict` if the key applied a different request."""
     row = conn.execute(_SELECT_KEY, {"key": key}).first()
-    return None if row is None else int(row.id)
+    if row is None:
+        return False
+    if row.fingerprint != _fingerprint(kind, request):
+        raise IdempotencyConflict(KEY_REUSED)
+    return True
 
 
 def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Cents]], *,
-         actor: str, memo: str = "") -> Posted:
+         actor: str, memo: str = "", request: Request | None = None) -> Posted:
     """Apply one balanced transaction (or recognise its retry). Raises LedgerError and changes
-    nothing if it is unbalanced or would take a protected account below zero."""
+    nothing if it is unbalanced or would take a protected account below zero, or if `key`
+    applied a different request (`request`, or if none is given the kind and entries)."""
     if not key or len(key) > 160:
         raise LedgerError("every transaction needs an idempotency key of 1-160 characters")
     entries = _net(postings)
-    fingerprint = _fingerprint(kind, entries)
+    fingerprint = _fingerprint(kind, sorted(entries.items()) if request is None else request)
     row = conn.execute(_SELECT_KEY, {"key": key}).first()
     if row is not None:
         if row.fingerprint != fingerprint:
-            raise IdempotencyConflict(f"idempotency key {key!r} was already used for a "
-                                      "different request")
+            raise IdempotencyConflict(KEY_REUSED)
         return Posted(row.id, replayed=True)
     if sum(entries.values()) != 0:
         raise LedgerError(f"unbalanced transaction {kind}: entries sum to "

@@ -117,8 +117,9 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             raise MalformedMessage('malformed message: "bets" must be {"wager": cents}')
         amount = field_cents(raw, "wager")
         key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
-        if ledger.existing(conn, key) is not None:
-            return lambda: None
+        request = {"bets": {"wager": amount}}
+        if ledger.replayed(conn, key, "wager", request):
+            return lambda: None  # a retried request: already applied once
         if seat in self.engine.wagers:
             raise WagerError("you already have a wager on this hand")
         self._in_limits(amount, "a wager")
@@ -130,7 +131,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             hand_id, number = self._open_hand(conn)
             ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -amount),
                                              (ledger.wagers(self.table_id), amount)],
-                        actor=who.username, memo=f"hand {hand_id}")
+                        actor=who.username, memo=f"hand {hand_id}", request=request)
             self._record_stake(conn, who, hand_id)
             audit.append(conn, who.username, "table.bet", {
                 "table": self.table_id, "hand": hand_id, "bets": {"wager": amount}})
@@ -157,13 +158,15 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         player who has a wager on their own hand, for a second wager."""
         seat = self.require_seated(who)
         amount = field_cents(msg, "amount")
-        key = f"dragon:{self.table_id}:{who.id}:{field_key(msg)}"
-        if ledger.existing(conn, key) is not None:
-            return lambda: None
-        open_spots = [s for s in PLAYER_SEATS if s not in self.engine.chips]
-        spot = msg.get("spot", open_spots[0] if open_spots else 0)
-        if isinstance(spot, bool) or not isinstance(spot, int):
+        stated = msg.get("spot")
+        if stated is not None and (isinstance(stated, bool) or not isinstance(stated, int)):
             raise MalformedMessage("malformed message: 'spot' must be a spot number")
+        key = f"dragon:{self.table_id}:{who.id}:{field_key(msg)}"
+        request = {"amount": amount, "spot": stated}
+        if ledger.replayed(conn, key, "wager", request):
+            return lambda: None  # a retried request: already applied once
+        open_spots = [s for s in PLAYER_SEATS if s not in self.engine.chips]
+        spot = stated if stated is not None else (open_spots[0] if open_spots else 0)
         self.engine.verify_take_dragon(seat, spot, amount)
         self._in_limits(amount, "a dragon-hand wager")
         self._cover_check(amount)
@@ -173,7 +176,8 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             assert self.hand_id is not None  # the dragon needs a wager: the hand is open
             ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -amount),
                                              (ledger.wagers(self.table_id), amount)],
-                        actor=who.username, memo=f"hand {self.hand_id} dragon")
+                        actor=who.username, memo=f"hand {self.hand_id} dragon",
+                        request=request)
             self._record_stake(conn, who, self.hand_id)
             audit.append(conn, who.username, "table.dragon", {
                 "table": self.table_id, "hand": self.hand_id, "spot": spot, "amount": amount})
@@ -189,8 +193,8 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         player had no wager last hand (the dealer's stake), or when the bank cannot cover."""
         seat = self.require_seated(who)
         key = f"bank:{self.table_id}:{who.id}:{field_key(msg)}"
-        if ledger.existing(conn, key) is not None:
-            return lambda: None
+        if ledger.replayed(conn, key, "wager-returned", {}):
+            return lambda: None  # a retried request: already applied once
         e = self.engine
         if e.dragon is not None and e.dragon[0] == seat:
             raise IllegalActionError("you play the dragon hand: you cannot bank against it")
@@ -204,7 +208,8 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
                 ledger.post(conn, key, "wager-returned",
                             [(ledger.wagers(self.table_id), -own),
                              (ledger.stack(self.table_id, who.id), own)],
-                            actor=who.username, memo=f"hand {hand_id}: takes the bank")
+                            actor=who.username, memo=f"hand {hand_id}: takes the bank",
+                            request={})
             hands.record_wagers(conn, hand_id, who.id, {})
             audit.append(conn, who.username, "table.bank", {
                 "table": self.table_id, "hand": hand_id, "seat": seat,

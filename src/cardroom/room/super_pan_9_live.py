@@ -77,7 +77,8 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
         seat = self.require_seated(who)
         key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
         wager, tie = parse_bets(msg)
-        if ledger.existing(conn, key) is not None:
+        request = {"bets": {"wager": wager, "tie": tie}}
+        if ledger.replayed(conn, key, "wager", request):
             return lambda: None  # a retried request: already applied once
         mark = self.checkpoint()
         try:
@@ -97,7 +98,7 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
         bets = {"wager": wager, **({"tie": tie} if tie else {})}
         ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -(wager + tie)),
                                          (ledger.wagers(self.table_id), wager + tie)],
-                    actor=who.username, memo=f"hand {hand_id}")
+                    actor=who.username, memo=f"hand {hand_id}", request=request)
         hands.record_wagers(conn, hand_id, who.id, bets)
         audit.append(conn, who.username, "table.bet", {"table": self.table_id,
                                                        "hand": hand_id, "bets": bets})
