@@ -24,6 +24,7 @@ from cardroom.room.db import Storage, open_database
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.jackpot import DEFAULT_POOL, load_pool
 from cardroom.room.messages import field_str, message_type
+from cardroom.room.refusals import RefusalLog
 from cardroom.room.schema import room_tables, seats
 from cardroom.shoe import RandomSource, SystemRandom
 
@@ -135,8 +136,10 @@ class Room:
             raise NotFound(f"no open table {table_id}") from None
 
     # play -----------------------------------------------------------------------------------
-    def act(self, who: Account, table_id: int, msg: object) -> LiveTable:
-        """Apply one client message; a refusal raises, changes nothing, and is audited."""
+    def act(self, who: Account, table_id: int, msg: object,
+            refusals: RefusalLog | None = None) -> LiveTable:
+        """Apply one client message; a refusal raises, changes nothing, and is audited (through
+        the connection's `refusals`, which bounds how many entries a flood of them writes)."""
         live: LiveTable | None = None
         try:
             kind = message_type(msg)
@@ -154,7 +157,10 @@ class Room:
         except CardroomError as exc:
             if live is not None:
                 live.abort()
-            self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
+            if refusals is None:
+                self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
+            else:
+                refusals.refused(f"table.{_kind(msg)}", str(exc), {"table": table_id})
             raise
         except BaseException:
             if live is not None:

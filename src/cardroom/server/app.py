@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import secrets
 import time
 from datetime import UTC, datetime
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Form, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -31,15 +33,21 @@ from cardroom.room.errors import AuthError, NotFound, PermissionDenied
 from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, post_daily
 from cardroom.room.jackpot import adjust as adjust_jackpot
+from cardroom.room.messages import MAX_KEY, MalformedMessage
 from cardroom.room.recall import history_of
+from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import Room, dumps
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server.cards_svg import back_svg, card_svg
+from cardroom.server.frames import read_frame
 from cardroom.server.hub import COOKIE, Hub
+from cardroom.server.ids import RowId, path_not_found
 
 HERE = Path(__file__).resolve().parent
 SESSION_RECHECK_S = 10.0
 """A table socket re-checks its session (expiry, log-out) at most this often."""
+INTERNAL_ERROR = "the server could not handle that message (the error is logged)"
+log = logging.getLogger(__name__)
 
 
 class LoginRequired(Exception):
@@ -81,16 +89,30 @@ def create_app(room: Room) -> FastAPI:
         room.refused(who, f"page {request.url.path}", str(exc))
         return page(request, "error.html", who, 403, message=str(exc))
 
-    @app.exception_handler(NotFound)
-    async def _not_found(request: Request, exc: NotFound) -> Response:
-        """No such hand, table or account: a 404 with the reason (JSON for a .json path)."""
+    def error_page(request: Request, status: int, message: str) -> Response:
+        """A plain sentence on a page (JSON `{"error": ...}` for a .json path)."""
         if request.url.path.endswith(".json"):
-            return Response(json.dumps({"error": str(exc)}), status_code=404,
+            return Response(json.dumps({"error": message}), status_code=status,
                             media_type="application/json")
         who = None
         with contextlib.suppress(AuthError):
             who = viewer(request)
-        return page(request, "error.html", who, 404, message=str(exc))
+        return page(request, "error.html", who, status, message=message)
+
+    @app.exception_handler(NotFound)
+    async def _not_found(request: Request, exc: NotFound) -> Response:
+        """No such hand, table or account: a 404 with the reason."""
+        return error_page(request, 404, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        """An id out of range or not a number is a 404 like any id that names nothing; a form
+        with a field missing or malformed is a 400 that says so (never FastAPI's raw JSON)."""
+        missing = path_not_found(exc.errors())
+        if missing is not None:
+            return error_page(request, 404, missing)
+        return error_page(request, 400, "the request was incomplete or malformed: nothing "
+                          "was changed")
 
     # first run, log in and out ---------------------------------------------------------------
     def has_accounts() -> bool:
@@ -201,9 +223,9 @@ def create_app(room: Room) -> FastAPI:
             cents = parse_money(amount)
             with room.storage.unit() as conn:
                 if op == "buy":
-                    buy_chips(conn, who, cents, key[:60])
+                    buy_chips(conn, who, cents, key)
                 elif op == "cashout":
-                    cash_out(conn, who, cents, key[:60])
+                    cash_out(conn, who, cents, key)
                 else:
                     raise CardroomError(f"unknown cashier operation {op!r}")
         except PermissionDenied:
@@ -216,7 +238,7 @@ def create_app(room: Room) -> FastAPI:
 
     # tables -------------------------------------------------------------------------------
     @app.get("/tables/{table_id}", response_class=HTMLResponse)
-    def table_page(request: Request, table_id: int) -> HTMLResponse:
+    def table_page(request: Request, table_id: RowId) -> HTMLResponse:
         who = viewer(request)
         live = room.table(table_id)
         return page(request, f"table_{live.game}.html", who, table=live,
@@ -250,41 +272,46 @@ def create_app(room: Room) -> FastAPI:
             await ws.close(code=4401)
             return
         checked = time.monotonic()
+        refusals = RefusalLog(lambda action, reason, detail: room.refused(who, action, reason,
+                                                                          detail),
+                              {"table": table_id})
         try:
             await hub.joined(room, table_id, ws, who)
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
                 msg: object = None
                 try:
-                    if len(text) > 4096:
-                        raise CardroomError("malformed message: too long")
                     try:
-                        msg = json.loads(text)
-                    except ValueError:
-                        raise CardroomError("malformed message: not JSON") from None
+                        msg = read_frame(frame)
+                    except MalformedMessage as exc:  # refused before it reaches the room
+                        await hub.blocking(refusals.refused, "table.malformed", str(exc))
+                        raise
                     if time.monotonic() - checked > SESSION_RECHECK_S:
                         await hub.blocking(session_of, ws.cookies.get(COOKIE))
                         checked = time.monotonic()
-                    await hub.act(room, who, table_id, msg)
+                    await hub.act(room, who, table_id, msg, refusals)
                 except AuthError as exc:
                     await hub.blocking(room.refused, who, "table.message", str(exc),
                                        {"table": table_id})
                     await ws.send_text(dumps({"type": "error", "message": str(exc)}))
                     await ws.close(code=4401)
                     break
-                except CardroomError as exc:
-                    if "malformed message: not JSON" in str(exc) or "too long" in str(exc):
-                        await hub.blocking(room.refused, who, "table.message", str(exc),
-                                           {"table": table_id})
+                except CardroomError as exc:  # refused, audited, nothing changed
                     reply: dict[str, Any] = {"type": "error", "message": str(exc)}
                     if isinstance(msg, dict) and isinstance(msg.get("key"), str):
-                        reply["key"] = msg["key"]
+                        reply["key"] = msg["key"][:MAX_KEY]
                     await ws.send_text(dumps(reply))
-                    continue
+                except Exception:  # a defect, not the client's fault: logged, answered
+                    log.exception("table %s: a message from %s failed", table_id, who.username)
+                    await hub.blocking(refusals.refused, "table.message", INTERNAL_ERROR)
+                    await ws.send_text(dumps({"type": "error", "message": INTERNAL_ERROR}))
         except (WebSocketDisconnect, RuntimeError):  # the client left, or we closed it
             pass
         finally:
             hub.sockets[table_id].pop(ws, None)
+            await hub.blocking(refusals.flush)
 
     # records ------------------------------------------------------------------------------
     @app.get("/history", response_class=HTMLResponse)
@@ -294,13 +321,13 @@ def create_app(room: Room) -> FastAPI:
         return page(request, "history.html", who, hands=rows, all=all)
 
     @app.get("/hands/{hand_id}", response_class=HTMLResponse)
-    def hand(request: Request, hand_id: int) -> HTMLResponse:
+    def hand(request: Request, hand_id: RowId) -> HTMLResponse:
         who = viewer(request)
         replay = room.recall(who, hand_id)
         return page(request, "hand.html", who, replay=replay, record=replay.record)
 
     @app.get("/hands/{hand_id}/history.json", response_model=None)
-    def hand_history_file(request: Request, hand_id: int) -> Response:
+    def hand_history_file(request: Request, hand_id: RowId) -> Response:
         """The hand's history in the shared format, for `cardroom replay FILE`."""
         who = viewer(request)
         try:

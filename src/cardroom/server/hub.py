@@ -23,6 +23,7 @@ import anyio.to_thread
 from fastapi import WebSocket
 
 from cardroom.room.accounts import Account
+from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import LiveTable, Room, dumps
 
 COOKIE = "cardroom_session"
@@ -58,11 +59,12 @@ class Hub:
         default_factory=lambda: defaultdict(dict))
     locks: dict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
 
-    async def act(self, room: Room, who: Account, table_id: int, msg: object) -> None:
+    async def act(self, room: Room, who: Account, table_id: int, msg: object,
+                  refusals: RefusalLog | None = None) -> None:
         """Apply one message (in a worker thread, in the table's order), then send the update
         to every viewer. A refusal raises as `Room.act` does, changes nothing, sends nothing."""
         async with self.locks[table_id]:
-            await anyio.to_thread.run_sync(room.act, who, table_id, msg)
+            await anyio.to_thread.run_sync(room.act, who, table_id, msg, refusals)
             await self._send_update(room, table_id)
 
     async def blocking(self, fn: Callable[..., T], *args: Any) -> T:

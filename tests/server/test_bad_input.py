@@ -1,0 +1,142 @@
+"""Bad input to the web card room (issue 9, "Bad input"): ids in URLs out of range are 404
+pages, never a 500; every malformed table message (binary, too long, not JSON, nested too
+deeply) is answered with a plain sentence, audited without flooding the log, and changes
+nothing; the socket stays open. SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardroom.room import audit, ledger
+from cardroom.room.accounts import Role, create_account
+from cardroom.room.cashier import buy_chips
+from cardroom.room.db import Storage
+from cardroom.room.refusals import SUMMARY_ACTION
+from cardroom.room.room import Room
+from cardroom.server.app import COOKIE, create_app
+from cardroom.server.frames import MAX_MESSAGE_BYTES
+from cardroom.shoe import SeededRandom
+
+PW = "correct horse"
+
+
+@pytest.fixture
+def room(storage: Storage) -> Room:
+    r = Room(storage, SeededRandom(7))
+    r.start()
+    with storage.unit() as conn:
+        owner = create_account(conn, "owner", PW, Role.OWNER)
+        alice = create_account(conn, "alice", PW, Role.PLAYER)
+        buy_chips(conn, alice, 100_000, "first")
+    r.create_table(owner, "Mini 1", "baccarat")
+    return r
+
+
+def client_of(room: Room, name: str) -> TestClient:
+    client = TestClient(create_app(room))
+    r = client.post("/login", data={"username": name, "password": PW}, follow_redirects=False)
+    assert r.status_code == 303
+    return client
+
+
+def refusals(room: Room) -> list[dict[str, Any]]:
+    with room.storage.read() as conn:
+        return [e.data for e in audit.entries(conn) if e.action == "refused"]
+
+
+def books(room: Room) -> dict[str, int]:
+    with room.storage.read() as conn:
+        assert ledger.trial_balance(conn).ok
+        return ledger.balances(conn)
+
+
+@pytest.mark.parametrize("path", [
+    "/hands/2147483648", "/hands/99999999999999999999", "/hands/0", "/hands/-1",
+    "/hands/1e3", "/tables/2147483648", "/tables/99999999999999999999", "/tables/x"])
+def test_an_id_out_of_range_is_a_404_page(room: Room, path: str) -> None:
+    owner = client_of(room, "owner")
+    r = owner.get(path)
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert f"no {path.split('/')[1][:-1]} {path.split('/')[2]}" in r.text
+    assert "Traceback" not in r.text and "_id" not in r.text
+
+
+def test_a_history_file_id_out_of_range_is_a_json_404(room: Room) -> None:
+    owner = client_of(room, "owner")
+    for hand in ("2147483648", "99999999999999999999"):
+        r = owner.get(f"/hands/{hand}/history.json")
+        assert r.status_code == 404 and r.json() == {"error": f"no hand {hand}"}
+
+
+def test_a_form_with_a_field_missing_is_a_page_not_raw_json(room: Room) -> None:
+    owner = client_of(room, "owner")
+    r = owner.post("/floor/void", data={"reason": "no table id"})
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
+    assert "nothing was changed" in r.text and "loc" not in r.text
+
+
+MALFORMED = [
+    ("bytes", b"\x00\x01not text", "binary frame"),
+    ("text", "[" * 2_000 + "]" * 2_000, "nested too deeply"),
+    ("text", '{"type":"bet","bets":' + "[" * 50 + "]" * 50 + ',"key":"k"}',
+     "nested too deeply"),
+    ("text", json.dumps({"type": "bet", "key": "k", "x": "y" * MAX_MESSAGE_BYTES}),
+     f"longer than {MAX_MESSAGE_BYTES} bytes"),
+    ("text", '{"type":"sit","buy_in":NaN,"key":"k"}', "not JSON"),
+    ("text", "{not json", "not JSON"),
+    ("text", "[]", "expected a JSON object"),
+]
+
+
+@pytest.mark.parametrize(("kind", "frame", "said"), MALFORMED)
+def test_a_malformed_message_is_answered_audited_and_changes_nothing(
+        room: Room, kind: str, frame: Any, said: str) -> None:
+    alice = client_of(room, "alice")
+    before, seen = books(room), len(refusals(room))
+    headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
+    with TestClient(create_app(room)) as sockets, \
+            sockets.websocket_connect("/ws/tables/1", headers=headers) as ws:
+        assert ws.receive_json()["type"] == "state"
+        if kind == "bytes":
+            ws.send_bytes(frame)
+        else:
+            ws.send_text(frame)
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and said in reply["message"]
+        ws.send_json({"type": "sit", "buy_in": 20_000, "key": "s"})  # the socket still serves
+        assert ws.receive_json()["you"]["seated"]
+    after = books(room)
+    moved = {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
+    assert sorted(moved.values()) == [-20_000, 20_000]  # the sit only: wallet to stack
+    logged = refusals(room)[seen:]
+    assert len(logged) == 1 and said in logged[0]["reason"]
+
+
+def test_a_flood_of_junk_is_answered_but_audited_as_a_count(room: Room) -> None:
+    """One client sending junk writes the first few refusals and one summary with the count,
+    not one audit entry per message (it wrote 1,740 a second before)."""
+    alice = client_of(room, "alice")
+    before, seen = books(room), len(refusals(room))
+    headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
+    sent = 300
+    with TestClient(create_app(room)) as sockets, \
+            sockets.websocket_connect("/ws/tables/1", headers=headers) as ws:
+        ws.receive_json()
+        for i in range(sent):
+            if i % 3 == 0:
+                ws.send_bytes(b"junk")
+            elif i % 3 == 1:
+                ws.send_text("junk")
+            else:
+                ws.send_json({"type": "bet", "bets": {"banker": -5}, "key": str(i)})
+            assert ws.receive_json()["type"] == "error"
+    assert books(room) == before
+    logged = refusals(room)[seen:]
+    summary = [e for e in logged if e["action"] == SUMMARY_ACTION]
+    assert len(summary) == 1 and len(logged) <= 6
+    assert summary[0]["count"] + len(logged) - 1 == sent
+    assert sum(summary[0]["actions"].values()) == summary[0]["count"]
