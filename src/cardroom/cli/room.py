@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +11,7 @@ import typer
 from rich.console import Console
 
 from cardroom.cli.app import app
+from cardroom.errors import CardroomError
 
 tables_app = typer.Typer(help="Open tables in the card room.", no_args_is_help=True)
 audit_app = typer.Typer(help="Check the card room's audit log and books.", no_args_is_help=True)
@@ -24,18 +26,30 @@ Database = Annotated[str | None, typer.Option(
 
 @app.command("serve")
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-          port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+          port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
           database: Database = None) -> None:
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
     from cardroom.room.room import Room
     from cardroom.server.app import create_app
+    from cardroom.server.frames import MAX_FRAME_BYTES
 
     room = Room.open(database)
+    sock = listen(host, port)
     _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
-    uvicorn.run(create_app(room), host=host, port=port, log_level="warning",
-                ws_max_size=65536)
+    config = uvicorn.Config(create_app(room), log_level="warning", ws_max_size=MAX_FRAME_BYTES)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before the room says it is open (a port in use or a host
+    that does not resolve is one clear error, not a traceback after the greeting)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family)
+    except OSError as exc:
+        raise CardroomError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 @tables_app.command("create")

@@ -18,8 +18,12 @@ from typing import Any
 import platformdirs
 from alembic import command
 from alembic.config import Config
+from alembic.util import CommandError
 from sqlalchemy import create_engine, event, func, select
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+
+from cardroom.room.errors import StorageError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 ADVISORY_LOCK_KEY = 0x63617264  # "card"
@@ -93,6 +97,28 @@ class Storage:
 
 
 def open_database(database: str | None) -> Storage:
-    engine = make_engine(database_url(database))
-    migrate(engine)
+    """The books at `database`, migrated; a `StorageError` saying why if they cannot be opened
+    (a malformed URL, an unreachable server, a file that cannot be created or read)."""
+    shown = database or str(default_database_path())
+    try:
+        engine = make_engine(database_url(database))
+        migrate(engine)
+    except (ArgumentError, ValueError) as exc:
+        raise StorageError(f"{_safe(shown)} is not a database path or URL: {exc}") from None
+    except CommandError as exc:  # e.g. books of a newer version than this program
+        raise StorageError(f"cannot migrate the database {_safe(shown)}: {exc}") from None
+    except (DBAPIError, OSError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        raise StorageError(f"cannot open the database {_safe(shown)}: "
+                           f"{reason[0] if reason else type(exc).__name__}") from None
     return Storage(engine)
+
+
+def _safe(database: str) -> str:
+    """A database URL without its password, for a message."""
+    if "://" not in database:
+        return database
+    try:
+        return make_url(database).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return "the given URL"

@@ -23,3 +23,7 @@ class PermissionDenied(CardroomError):
 
 class NotFound(CardroomError):
     """No such table, hand or account."""
+
+
+class StorageError(CardroomError):
+    """The books cannot be opened: a malformed database URL, an unreachable server."""
