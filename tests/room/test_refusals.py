@@ -31,7 +31,9 @@ def test_each_window_writes_its_burst_then_one_summary() -> None:
         log.refused("table.bet" if i % 2 else "table.malformed", f"bad {i}", {"n": i})
     assert [w[1] for w in written] == ["bad 0", "bad 1"]
     assert written[0][2] == {"table": 3, "n": 0}
-    clock.now += 10.0  # the next window: its first refusal flushes the last window's count
+    assert log.counting()
+    clock.now += 10.0
+    assert not log.counting()  # the next window: its first refusal flushes the last window's count
     log.refused("table.deal", "late", None)
     summary = written[2]
     assert summary[0] == SUMMARY_ACTION and summary[2]["table"] == 3

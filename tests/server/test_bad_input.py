@@ -140,3 +140,28 @@ def test_a_flood_of_junk_is_answered_but_audited_as_a_count(room: Room) -> None:
     assert len(summary) == 1 and len(logged) <= 6
     assert summary[0]["count"] + len(logged) - 1 == sent
     assert sum(summary[0]["actions"].values()) == summary[0]["count"]
+
+
+def test_a_server_defect_is_answered_logged_and_the_socket_stays(
+        room: Room, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Not a refusal but a bug (here a deal that raises ZeroDivisionError): the sender is told
+    in a sentence, the traceback is logged, nothing changes, and the socket keeps serving."""
+    def broken(*_: object) -> None:
+        raise ZeroDivisionError("a defect")
+
+    monkeypatch.setattr(type(room.table(1)), "deal", broken)
+    alice = client_of(room, "alice")
+    before = books(room)
+    headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
+    with TestClient(create_app(room)) as sockets, \
+            sockets.websocket_connect("/ws/tables/1", headers=headers) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "deal"})
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and "could not handle" in reply["message"]
+        assert "ZeroDivisionError" not in reply["message"]
+        ws.send_json({"type": "sit", "buy_in": 20_000, "key": "s"})
+        assert ws.receive_json()["you"]["seated"]
+    assert "ZeroDivisionError" in caplog.text
+    assert sum(books(room).values()) == sum(before.values())
+    assert refusals(room)[-1]["reason"].startswith("the server could not handle")

@@ -84,13 +84,12 @@ def test_ten_thousand_hostile_messages_change_nothing(tmp_path: Path, game: str)
     async def fuzz() -> None:
         async with AsgiSocket(app, path, cookie) as ws:
             await ws.receive_json()
-            books = balances(room)
+            books, seen = balances(room), room.table(t).snapshot(alice)
             for i in range(MESSAGES):
                 if i == MESSAGES // 2:
                     assert balances(room) == books
                     second(room, t, bob)
-                    books = balances(room)
-                seen = room.table(t).snapshot(alice)
+                    books, seen = balances(room), room.table(t).snapshot(alice)
                 seq = seen.get("seq")
                 frame = hostile.frame(seq if isinstance(seq, int) else None)
                 await ws.send(frame)

@@ -35,6 +35,12 @@ class RefusalLog:
     _written: int = 0
     _counted: Counter[str] = field(default_factory=Counter)
 
+    def counting(self) -> bool:
+        """Whether the next refusal would only be counted (no database work, so the server
+        need not hand it to a worker thread)."""
+        return (self._start is not None and self.clock() - self._start < self.window_s
+                and self._written >= self.burst)
+
     def refused(self, action: str, reason: str, detail: dict[str, Any] | None = None) -> None:
         """Audit this refusal, or count it if the window's burst is spent."""
         now = self.clock()

@@ -286,7 +286,10 @@ def create_app(room: Room) -> FastAPI:
                     try:
                         msg = read_frame(frame)
                     except MalformedMessage as exc:  # refused before it reaches the room
-                        await hub.blocking(refusals.refused, "table.malformed", str(exc))
+                        if refusals.counting():  # junk in a flood costs no worker thread
+                            refusals.refused("table.malformed", str(exc))
+                        else:
+                            await hub.blocking(refusals.refused, "table.malformed", str(exc))
                         raise
                     if time.monotonic() - checked > SESSION_RECHECK_S:
                         await hub.blocking(session_of, ws.cookies.get(COOKIE))
