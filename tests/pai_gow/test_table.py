@@ -13,6 +13,7 @@ from cardroom.games.pai_gow.settings import FoulSettingError
 from cardroom.games.pai_gow.table import (
     DEALER,
     DECK,
+    BankTaken,
     Collected,
     Dealt,
     Outcome,
@@ -280,18 +281,24 @@ def test_banking_house_banks_at_least_every_other_hand_and_banker_covers() -> No
     assert not t.can_bank(1)
 
 
+def _seat_1_banks(chips_2: int, wager_1: int, wager_2: int) -> tuple[PaiGowTable, BankTaken]:
+    """Seat 1 (100,000 in chips) and seat 2 play a house-banked hand, seat 2 wagers again and
+    seat 1 takes the bank (the house dealer then wagers seat 1's last wager)."""
+    t = table()
+    t.sit(1, 100_000)
+    t.sit(2, chips_2)
+    t.place_wager(1, wager_1)
+    t.place_wager(2, wager_2)
+    _play_house_hand(t)
+    t.place_wager(2, wager_2)
+    return t, t.bank(1)
+
+
 def test_banking_one_banker_button_a_hand() -> None:
     """Banking clause: a "Banker" button is placed in front of the player who banks; there is
     one a hand, so the banker cannot take it again (no second BankTaken) and no other seat can
     take it from the banker."""
-    t = table()
-    t.sit(1, 100_000)
-    t.sit(2, 100_000)
-    t.place_wager(1, 1_000)
-    t.place_wager(2, 1_000)
-    _play_house_hand(t)
-    t.place_wager(2, 1_000)
-    t.bank(1)
+    t, _ = _seat_1_banks(100_000, 1_000, 1_000)
     events = len(t.events)
     with pytest.raises(IllegalActionError, match="already hold the bank"):
         t.bank(1)
@@ -302,14 +309,7 @@ def test_banking_one_banker_button_a_hand() -> None:
 
 
 def test_banking_dealer_plays_previous_wager_and_commission_on_bankers_net_win() -> None:
-    t = table()
-    t.sit(1, 100_000)
-    t.sit(2, 10_000)
-    t.place_wager(1, 2_000)
-    t.place_wager(2, 500)
-    _play_house_hand(t)
-    t.place_wager(2, 500)
-    taken = t.bank(1)
+    t, taken = _seat_1_banks(10_000, 2_000, 500)
     assert taken.dealer_wager == 2_000
     chips1 = t.chips[1]
     # positions from the banker (seat 1): 1 seat 1, 2 seat 2, ..., 7 dealer (spot 0)
