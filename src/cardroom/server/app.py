@@ -198,7 +198,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
                 acc.close_session(conn, token)
             await hub.close_session(token)
         resp = RedirectResponse("/login", status_code=303)
-        resp.delete_cookie(COOKIE)
+        resp.delete_cookie(COOKIE, secure=secure_cookies, httponly=True, samesite="strict")
         return resp
 
     @app.get("/register", response_class=HTMLResponse)
