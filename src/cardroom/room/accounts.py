@@ -322,6 +322,8 @@ def trust_device(conn: Connection, account: Account, token: str | None) -> str |
     now = datetime.now(UTC)
     if _trusted_device(conn, token, now) == account.id:
         return None
+    conn.execute(delete(trusted_devices).where(trusted_devices.c.created_at
+                                               < now - DEVICE_LIFETIME))
     token = secrets.token_urlsafe(32)
     conn.execute(insert(trusted_devices).values(token_hash=_token_hash(token),
                                                 account_id=account.id, created_at=now))
