@@ -215,8 +215,7 @@ def authenticate(storage: Storage, username: str, password: str, client: str,
     now = datetime.now(UTC)
     with storage.unit() as conn:
         r = conn.execute(select(accounts).where(accounts.c.username == name)).first()
-        trusted = r is not None and _trusted_device(conn, device, now) == r.id
-        if trusted and r is not None and device:
+        if r is not None and device and _trusted_device(conn, device, now) == r.id:
             buckets = [(_device_key(r.id, device), PER_DEVICE)]
         else:
             buckets = [(_name_key(name), PER_NAME), (f"login-client:{client}", PER_CLIENT)]
