@@ -61,6 +61,16 @@ def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
     page.wait_for_selector("#bet-box:not([hidden])")
 
 
+def console_errors(page: Any) -> list[str]:
+    """From now on, the page's console errors and uncaught exceptions (a Content-Security-Policy
+    violation is reported there): the list fills as the test goes, and should stay empty."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
 def shown_cards(page: Any) -> list[str]:
     """Every face-up card image on the page (face-down cards are backs, with no card)."""
     cards: list[str] = page.eval_on_selector_all("img.card", "els => els.map(e => e.alt)")

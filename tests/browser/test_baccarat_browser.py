@@ -15,6 +15,7 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
+from .room_flows import console_errors
 from .server_thread import running
 
 CHROMIUM = "/usr/bin/chromium"
@@ -41,6 +42,7 @@ def test_play_a_baccarat_hand_in_the_browser(room: Room) -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
             page = browser.new_page()
+            errors = console_errors(page)
             page.set_default_timeout(15_000)
             # first run: the owner account, then a table from the floor page
             page.goto(base + "/")
@@ -96,5 +98,6 @@ def test_play_a_baccarat_hand_in_the_browser(room: Room) -> None:
             page.goto(base + "/history")
             page.click("text=#1")
             page.wait_for_selector("text=the result matches")
+            assert errors == []
         finally:
             browser.close()

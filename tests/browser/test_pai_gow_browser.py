@@ -18,6 +18,7 @@ from cardroom.room.room import Room
 from .room_flows import (
     ARGS,
     CHROMIUM,
+    console_errors,
     owner_opens_table,
     player_sits,
     seeded_room,
@@ -40,6 +41,7 @@ def test_play_a_pai_gow_hand_in_the_browser(room: Room) -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
             page = browser.new_page()
+            errors = console_errors(page)
             page.set_default_timeout(15_000)
             owner_opens_table(page, base, "Pai Gow 1", "pai-gow")
             player_sits(page, base, "alice")
@@ -69,5 +71,6 @@ def test_play_a_pai_gow_hand_in_the_browser(room: Room) -> None:
             assert page.inner_text("#result").startswith("Hand 1 settled - you ")
             stack = live.snapshot(None)["players"][0]["stack"]
             assert page.inner_text("#stack") == format_money(stack)
+            assert errors == []
         finally:
             browser.close()

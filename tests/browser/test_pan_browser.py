@@ -21,6 +21,7 @@ from cardroom.room.room import Room
 from .room_flows import (
     ARGS,
     CHROMIUM,
+    console_errors,
     owner_opens_table,
     player_sits,
     seeded_room,
@@ -65,6 +66,7 @@ def test_play_a_pan_hand_against_bots(room: Room) -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
             page = browser.new_context().new_page()
+            errors = console_errors(page)
             page.set_default_timeout(15_000)
             owner_opens_table(page, base, "Pan 1", "pan")
             player_sits(page, base, "alice")
@@ -91,7 +93,7 @@ def test_play_a_pan_hand_against_bots(room: Room) -> None:
                 mine = [c for c in legal if not c.startswith(("force", "foul"))]
                 seq = page.get_attribute("body", "data-seq")
                 page.click(f'button.legal[data-command="{simple_move(mine)}"]')
-                page.wait_for_function(f"document.body.dataset.seq !== '{seq}'")
+                page.wait_for_selector(f"body:not([data-seq='{seq}'])", state="attached")
                 steps += 1
                 assert steps < 60
             assert page.get_attribute("body", "data-state") == "settled"
@@ -105,5 +107,6 @@ def test_play_a_pan_hand_against_bots(room: Room) -> None:
             page.goto(base + "/history")
             page.click("text=#1")
             page.wait_for_selector("text=the result matches")
+            assert errors == []
         finally:
             browser.close()

@@ -17,6 +17,7 @@ from cardroom.room.super_pan_9_live import SuperPan9Live
 from .room_flows import (
     ARGS,
     CHROMIUM,
+    console_errors,
     owner_opens_table,
     player_sits,
     seeded_room,
@@ -40,6 +41,7 @@ def test_play_a_super_pan_9_round_in_two_browsers(room: Room) -> None:
         try:
             a = browser.new_context().new_page()
             b = browser.new_context().new_page()
+            errors = [console_errors(a), console_errors(b)]
             for page in (a, b):
                 page.set_default_timeout(15_000)
             owner_opens_table(a, base, "Pan Nine", "super-pan-9")
@@ -80,5 +82,6 @@ def test_play_a_super_pan_9_round_in_two_browsers(room: Room) -> None:
             stack = next(p["stack"] for p in live.snapshot(None)["players"]
                          if p["name"] == "alice")
             assert a.inner_text("#stack") == format_money(stack)
+            assert errors == [[], []]
         finally:
             browser.close()

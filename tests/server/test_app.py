@@ -15,6 +15,8 @@ from cardroom.room.room import Room
 from cardroom.server.app import COOKIE, create_app
 from cardroom.shoe import SeededRandom
 
+from .forms import FormClient
+
 PW = "correct horse"
 
 
@@ -32,14 +34,14 @@ def login(client: TestClient, name: str, password: str = PW) -> None:
 
 
 def test_first_run_creates_the_owner_then_closes(room: Room) -> None:
-    client = TestClient(create_app(room))
+    client = FormClient(create_app(room))
     assert client.get("/", follow_redirects=False).headers["location"] == "/setup"
     r = client.post("/setup", data={"username": "olga", "password": PW}, follow_redirects=False)
     assert r.status_code == 303 and COOKIE in r.cookies
     cookie = r.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie
     assert "Lobby" in client.get("/lobby").text
-    other = TestClient(create_app(room))
+    other = FormClient(create_app(room))
     r = other.post("/setup", data={"username": "eve", "password": PW}, follow_redirects=False)
     assert r.headers["location"] == "/login"
     with room.storage.read() as conn:
@@ -49,7 +51,7 @@ def test_first_run_creates_the_owner_then_closes(room: Room) -> None:
 def test_login_logout_and_rate_limit(room: Room) -> None:
     with room.storage.unit() as conn:
         create_account(conn, "alice", PW, Role.PLAYER)
-    client = TestClient(create_app(room))
+    client = FormClient(create_app(room))
     assert client.post("/login", data={"username": "alice", "password": "nope"}
                        ).status_code == 401
     login(client, "alice")
@@ -63,7 +65,7 @@ def test_login_logout_and_rate_limit(room: Room) -> None:
 
 
 def test_forged_session_is_refused_and_audited(room: Room) -> None:
-    client = TestClient(create_app(room))
+    client = FormClient(create_app(room))
     client.cookies.set(COOKIE, "forged-token")
     assert client.get("/lobby", follow_redirects=False).headers["location"] == "/login"
     with client.websocket_connect("/ws/tables/1") as ws:
@@ -88,7 +90,7 @@ def setup_table(room: Room) -> dict[str, Any]:
 def test_baccarat_hand_over_the_websocket(room: Room) -> None:
     ctx = setup_table(room)
     t = ctx["table"]
-    alice, bob = TestClient(create_app(room)), TestClient(create_app(room))
+    alice, bob = FormClient(create_app(room)), FormClient(create_app(room))
     login(alice, "alice")
     login(bob, "bob")
     r = alice.post("/cashier/buy", data={"amount": "500", "key": "k1"}, follow_redirects=False)
@@ -99,7 +101,7 @@ def test_baccarat_hand_over_the_websocket(room: Room) -> None:
         alice.get("/lobby").text
     # one client (one event loop, as in the real server) carries both players' sockets
     url = f"/ws/tables/{t}"
-    with TestClient(create_app(room)) as sockets, \
+    with FormClient(create_app(room)) as sockets, \
             sockets.websocket_connect(url, headers=cookie_of(alice)) as wa, \
             sockets.websocket_connect(url, headers=cookie_of(bob)) as wb:
         first = wa.receive_json()
@@ -142,7 +144,7 @@ def test_floor_voids_from_the_floor_page(room: Room) -> None:
                     actor="t")
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": {"player": 5_000}, "key": "b"})
-    floor, player = TestClient(create_app(room)), TestClient(create_app(room))
+    floor, player = FormClient(create_app(room)), FormClient(create_app(room))
     login(floor, "floor")
     login(player, "alice")
     assert player.get("/floor").status_code == 403
@@ -154,7 +156,7 @@ def test_floor_voids_from_the_floor_page(room: Room) -> None:
 
 def test_auditor_reads_everything_and_changes_nothing(room: Room) -> None:
     setup_table(room)
-    client = TestClient(create_app(room))
+    client = FormClient(create_app(room))
     login(client, "audrey")
     page = client.get("/audit")
     assert "Audit chain intact" in page.text and "The ledger balances" in page.text
@@ -164,7 +166,7 @@ def test_auditor_reads_everything_and_changes_nothing(room: Room) -> None:
 
 
 def test_card_images(room: Room) -> None:
-    client = TestClient(create_app(room))
+    client = FormClient(create_app(room))
     r = client.get("/cards/0.svg")
     assert r.headers["content-type"].startswith("image/svg+xml") and "A" in r.text
     assert client.get("/cards/52.svg").status_code == 404

@@ -20,6 +20,7 @@ from cardroom.room.room import Room
 from cardroom.server.app import COOKIE, create_app
 from cardroom.server.frames import MAX_MESSAGE_BYTES
 from cardroom.shoe import SeededRandom
+from server.forms import FormClient
 
 PW = "correct horse"
 
@@ -37,7 +38,7 @@ def room(storage: Storage) -> Room:
 
 
 def client_of(room: Room, name: str) -> TestClient:
-    client = TestClient(create_app(room))
+    client = FormClient(create_app(room))
     r = client.post("/login", data={"username": name, "password": PW}, follow_redirects=False)
     assert r.status_code == 303
     return client

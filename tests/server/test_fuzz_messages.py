@@ -14,7 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Role, create_account
@@ -25,6 +24,7 @@ from cardroom.room.room import Room
 from cardroom.server.app import COOKIE, create_app
 from cardroom.shoe import SeededRandom
 from server.asgi_socket import AsgiSocket
+from server.forms import FormClient
 from server.hostile import Hostile
 
 PW = "correct horse"
@@ -74,7 +74,7 @@ def test_ten_thousand_hostile_messages_change_nothing(tmp_path: Path, game: str)
     with room.storage.read() as conn:
         audited = len(list(audit.entries(conn)))
 
-    client = TestClient(create_app(room))
+    client = FormClient(create_app(room))
     client.post("/login", data={"username": "alice", "password": PW})
     cookie = f"{COOKIE}={client.cookies[COOKIE]}"
     app, path = create_app(room), f"/ws/tables/{t}"

@@ -14,6 +14,8 @@ from cardroom.room.room import Room
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
+from .forms import FormClient
+
 PW = "correct horse"
 SEED = 250_000  # the default Super-9 seed, $2,500
 
@@ -41,7 +43,7 @@ def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
                            ("alice", Role.PLAYER), ("audrey", Role.AUDITOR)):
             create_account(conn, name, PW, role)
     room.create_table(owner, "Mini 1", "baccarat")  # creates and seeds the pool
-    fred = TestClient(create_app(room))
+    fred = FormClient(create_app(room))
     fred.post("/login", data={"username": "fred", "password": PW})
     assert "Meter" in fred.get("/floor/jackpot").text
     assert adjust(fred, "fiona", "wrong password") == 400
@@ -61,10 +63,10 @@ def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
     assert room.pools["super9"].posted == SEED + 1_000
     report = fred.get("/floor/jackpot").text
     assert "posted for" in report and "fred + fiona: meter misread on Monday" in report
-    auditor = TestClient(create_app(room))
+    auditor = FormClient(create_app(room))
     auditor.post("/login", data={"username": "audrey", "password": PW})
     assert auditor.get("/floor/jackpot").status_code == 200
     assert adjust(auditor, "fiona", PW, key="k3") == 403
-    player = TestClient(create_app(room))
+    player = FormClient(create_app(room))
     player.post("/login", data={"username": "alice", "password": PW})
     assert player.get("/floor/jackpot").status_code == 403

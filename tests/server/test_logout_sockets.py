@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from argon2 import PasswordHasher
-from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardroom.room import accounts
@@ -13,6 +12,8 @@ from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
+
+from .forms import FormClient
 
 PW = "correct horse"
 
@@ -31,7 +32,7 @@ def test_logout_closes_that_sessions_table_sockets(storage: Storage) -> None:
         create_account(conn, "alice", PW, Role.PLAYER)
     room.create_table(owner, "Pan 1", "pan")
     app = create_app(room)
-    phone, laptop = TestClient(app), TestClient(app)
+    phone, laptop = FormClient(app), FormClient(app)
     for c in (phone, laptop):
         assert c.post("/login", data={"username": "alice", "password": PW},
                       follow_redirects=False).status_code == 303

@@ -22,6 +22,8 @@ from cardroom.room.schema import hands as hands_table
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
+from .forms import FormClient
+
 PW = "correct horse"
 
 
@@ -84,7 +86,7 @@ def test_room_hands_of_every_game_recall_and_export_for_cardroom_replay(
     hand_id = (play_super_pan_9 if game == "super-pan-9" else play_pai_gow)(room, p)
     rec = room.recall(p["alice"], hand_id)
     assert rec.ok and rec.report is not None and rec.report.game == game, rec.problems
-    alice, bob, audrey = (TestClient(create_app(room)) for _ in range(3))
+    alice, bob, audrey = (FormClient(create_app(room)) for _ in range(3))
     login(alice, "alice")
     login(bob, "bob")
     login(audrey, "audrey")
@@ -105,7 +107,7 @@ def test_a_missing_hand_is_a_404_and_a_record_without_history_a_400(room: Room) 
             table_id=t, number=1, status="settled", opened_at=datetime.now(UTC),
             history=json.dumps({"format": "cardroom-hand-history/1", "game": "pai-gow"}))
             .returning(hands_table.c.id)).scalar_one()
-    audrey = TestClient(create_app(room), raise_server_exceptions=False)
+    audrey = FormClient(create_app(room), raise_server_exceptions=False)
     login(audrey, "audrey")
     missing = audrey.get("/hands/9999")
     assert missing.status_code == 404 and "no hand 9999" in missing.text

@@ -3,13 +3,12 @@ ending in the `void` action, and it replays with every wager returned."""
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
-
 from cardroom.history import HandHistory, replay
 from cardroom.room import ledger
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
 
+from .forms import FormClient
 from .test_app import login, room, setup_table  # noqa: F401  (the room fixture)
 
 
@@ -23,10 +22,10 @@ def test_voided_hand_serves_its_history_file(room: Room) -> None:  # noqa: F811
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": {"player": 5_000}, "key": "b"})
     hand_id = room.table(t).hand_id  # type: ignore[attr-defined]
-    floor = TestClient(create_app(room))
+    floor = FormClient(create_app(room))
     login(floor, "floor")
     floor.post("/floor/void", data={"table_id": t, "reason": "misdeal"})
-    auditor = TestClient(create_app(room))
+    auditor = FormClient(create_app(room))
     login(auditor, "audrey")
     r = auditor.get(f"/hands/{hand_id}/history.json")
     assert r.status_code == 200

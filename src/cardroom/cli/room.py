@@ -27,7 +27,10 @@ Database = Annotated[str | None, typer.Option(
 @app.command("serve")
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
-          database: Database = None) -> None:
+          database: Database = None,
+          secure_cookies: Annotated[bool, typer.Option(
+              "--secure-cookies", help="mark cookies Secure and send HSTS: use when the room is "
+              "reached over HTTPS (a TLS proxy in front, see docs/server.md)")] = False) -> None:
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
@@ -38,7 +41,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     room = Room.open(database)
     sock = listen(host, port)
     _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
-    config = uvicorn.Config(create_app(room), log_level="warning", ws_max_size=MAX_FRAME_BYTES)
+    config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies),
+                            log_level="warning", ws_max_size=MAX_FRAME_BYTES)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -1,12 +1,20 @@
-"""People: accounts with argon2-hashed passwords, roles, sessions with random tokens, and a
-log-in rate limit. Session tokens are stored only as their SHA-256, so a copy of the database
-cannot be replayed as a log-in."""
+"""People: accounts with argon2-hashed passwords, roles, sessions with random tokens, and log-in
+back-off. Session and device tokens are stored only as their SHA-256, so a copy of the database
+cannot be replayed as a log-in.
+
+Log-in guessing is slowed by three back-off buckets (`throttle`), each counted before the
+password is checked: the name (from devices it has not logged in from), the client address, and
+a *trusted device* (a browser that logged in to this account before and holds its device
+cookie). A device's attempts count only in its own bucket, so an attacker who floods a name
+(even the owner's) slows down strangers on that name but never its known devices: no lock-out
+to hand out. The owner clears a name's back-off from the floor page; both are audited.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import math
 import os
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -18,16 +26,27 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit
+from cardroom.room import audit, throttle
+from cardroom.room.credentials import check_password, check_unreserved, check_username
 from cardroom.room.db import Storage
 from cardroom.room.errors import AuthError, PermissionDenied
-from cardroom.room.schema import accounts, login_failures, sessions
+from cardroom.room.schema import accounts, sessions, trusted_devices
+from cardroom.room.throttle import Backoff
 
 SESSION_LIFETIME = timedelta(hours=12)
-FAILURE_WINDOW = timedelta(minutes=15)
-MAX_FAILURES_PER_USER = 5
-MAX_FAILURES_PER_CLIENT = 20
-_USERNAME = re.compile(r"^[a-z0-9_]{3,30}$")
+DEVICE_LIFETIME = timedelta(days=90)
+PER_NAME = Backoff(free=5, first_wait=timedelta(minutes=1), max_wait=timedelta(minutes=30),
+                   forget=timedelta(days=1))
+"""Password checks on one name from devices it has not logged in from."""
+PER_CLIENT = Backoff(free=20, first_wait=timedelta(minutes=1), max_wait=timedelta(hours=1),
+                     forget=timedelta(days=1))
+"""Password checks from one client address, on any names (a good log-in is given back)."""
+PER_DEVICE = Backoff(free=5, first_wait=timedelta(minutes=1), max_wait=timedelta(minutes=30),
+                     forget=timedelta(days=1))
+"""Password checks from one trusted device of the account."""
+REGISTRATIONS = Backoff(free=3, first_wait=timedelta(minutes=10), max_wait=timedelta(hours=6),
+                        forget=timedelta(days=1))
+"""Accounts opened from one client address."""
 FAST_HASHING_ENV = "CARDROOM_INSECURE_FAST_HASHING"
 """Set to 1 by the test suites only: argon2 at its smallest cost, so a test's accounts hash in
 microseconds. Never set it for a real room; production uses argon2-cffi's defaults (RFC 9106's
@@ -119,11 +138,9 @@ def hash_password(password: str) -> str:
 
 
 def check_new_credentials(username: str, password: str) -> str:
-    name = username.strip().lower()
-    if not _USERNAME.match(name):
-        raise CardroomError("a username is 3-30 lowercase letters, digits or underscores")
-    if not 8 <= len(password) <= 200:
-        raise CardroomError("a password needs 8 to 200 characters")
+    """The name as stored, or CardroomError when the name or the password is refused."""
+    name = check_username(username)
+    check_password(name, password)
     return name
 
 
@@ -138,6 +155,13 @@ def create_account(conn: Connection, username: str, password: str, role: Role,
         role=role.value, active=True, created_at=datetime.now(UTC))
         .returning(accounts.c.id)).scalar_one()
     return Account(new_id, name, role)
+
+
+def open_account(conn: Connection, username: str, password: str, role: Role) -> Account:
+    """An account a person asks for (registration, first run, the owner's staff form): the
+    room's own actor and role names are refused besides `create_account`'s checks."""
+    check_unreserved(check_username(username))
+    return create_account(conn, username, password, role)
 
 
 def count_accounts(conn: Connection) -> int:
@@ -155,39 +179,108 @@ def find_account(conn: Connection, username: str) -> Account | None:
     return Account(r.id, r.username, Role(r.role)) if r and r.active else None
 
 
-def throttled(conn: Connection, username: str, client: str) -> bool:
-    since = datetime.now(UTC) - FAILURE_WINDOW
-    per_user = conn.execute(select(func.count()).select_from(login_failures).where(
-        login_failures.c.username == username, login_failures.c.at >= since)).scalar_one()
-    per_client = conn.execute(select(func.count()).select_from(login_failures).where(
-        login_failures.c.client == client, login_failures.c.at >= since)).scalar_one()
-    return per_user >= MAX_FAILURES_PER_USER or per_client >= MAX_FAILURES_PER_CLIENT
+def _wait_sentence(wait: timedelta) -> str:
+    minutes = max(1, math.ceil(wait.total_seconds() / 60))
+    return f"{minutes} minute{'s' if minutes > 1 else ''}"
 
 
-def authenticate(storage: Storage, username: str, password: str, client: str) -> Account:
+def _name_key(name: str) -> str:
+    return f"login-name:{name}"
+
+
+def _device_key(account_id: int, token: str) -> str:
+    return f"login-device:{account_id}:{_token_hash(token)}"
+
+
+def _trusted_device(conn: Connection, token: str | None, now: datetime) -> int | None:
+    """The account a device token was issued to, while it is valid."""
+    if not token or len(token) > 100:
+        return None
+    r = conn.execute(select(trusted_devices).where(
+        trusted_devices.c.token_hash == _token_hash(token))).first()
+    if r is None:
+        return None
+    created = r.created_at if r.created_at.tzinfo else r.created_at.replace(tzinfo=UTC)
+    return int(r.account_id) if now - created < DEVICE_LIFETIME else None
+
+
+def authenticate(storage: Storage, username: str, password: str, client: str,
+                 device: str | None = None) -> Account:
     """The account for these credentials, or AuthError (the same message for a wrong name or a
-    wrong password). Failures are recorded (committed even though the log-in fails); too many
-    in the window refuse even good credentials."""
+    wrong password, and a wait when a bucket is backing off). The attempt is counted before the
+    hash is checked, in the same write transaction that decides it may go ahead; a good log-in
+    gives it back. `device` is the browser's device cookie, if any."""
     name = username.strip().lower()[:40]
-    with storage.read() as conn:
-        if throttled(conn, name, client[:64]):
-            raise AuthError("too many failed log-ins: try again in 15 minutes")
+    client = client[:64]
+    now = datetime.now(UTC)
+    with storage.unit() as conn:
         r = conn.execute(select(accounts).where(accounts.c.username == name)).first()
+        if r is not None and device and _trusted_device(conn, device, now) == r.id:
+            buckets = [(_device_key(r.id, device), PER_DEVICE)]
+        else:
+            buckets = [(_name_key(name), PER_NAME), (f"login-client:{client}", PER_CLIENT)]
+        wait = throttle.take(conn, buckets, now)
+    if wait is not None:
+        raise AuthError(f"too many failed log-ins: try again in {_wait_sentence(wait)}")
     try:
         _hasher.verify(r.password_hash if r else _dummy_hash(), password)
         ok = r is not None and bool(r.active)
     except (VerificationError, InvalidHashError):
         ok = False
     with storage.unit() as conn:
-        if not ok or r is None:
-            conn.execute(insert(login_failures).values(username=name, client=client[:64],
-                                                       at=datetime.now(UTC)))
-            audit.append(conn, name or "?", "login.failed", {"client": client[:64]})
-        else:
-            conn.execute(delete(login_failures).where(login_failures.c.username == name))
-    if not ok or r is None:
-        raise AuthError("wrong username or password")
-    return Account(r.id, r.username, Role(r.role))
+        if ok and r is not None:
+            for key, _ in buckets:
+                if key.startswith("login-client:"):
+                    throttle.give_back(conn, key)
+                else:
+                    throttle.clear(conn, key)
+            return Account(r.id, r.username, Role(r.role))
+        audit.append(conn, name or "?", "login.failed", {"client": client})
+        _audit_back_off(conn, name or "?", buckets, client, now)
+    raise AuthError("wrong username or password")
+
+
+def _audit_back_off(conn: Connection, name: str, buckets: list[tuple[str, Backoff]],
+                    client: str, now: datetime) -> None:
+    """A `login.backoff` entry for each bucket that this failure leaves waiting."""
+    for key, policy in buckets:
+        until = throttle.held_until(conn, key, policy, now)
+        if until is not None:
+            audit.append(conn, name, "login.backoff", {
+                "bucket": key.split(":", 1)[0].removeprefix("login-"), "client": client,
+                "wait_s": int((until - now).total_seconds())})
+
+
+def held_names(conn: Connection) -> list[tuple[str, datetime]]:
+    """Names backing off (from unknown devices), with when the next attempt may come."""
+    return throttle.waiting(conn, "login-name:", PER_NAME)
+
+
+def unlock(conn: Connection, who: Account, username: str) -> None:
+    """Clear a name's back-off and its devices' (the owner's remedy); audited."""
+    who.require(Permission.MANAGE_STAFF)
+    name = username.strip().lower()[:40]
+    r = conn.execute(select(accounts.c.id).where(accounts.c.username == name)).first()
+    dropped = throttle.clear(conn, _name_key(name))
+    if r is not None:
+        dropped += throttle.clear(conn, f"login-device:{r.id}:", prefix=True)
+    if not dropped:
+        raise CardroomError(f"{name!r} is not held back")
+    audit.append(conn, who.username, "login.unlock", {"username": name})
+
+
+def register_player(storage: Storage, username: str, password: str, client: str) -> Account:
+    """A new player account; at most a few per client address before a back-off (a refused
+    name or password does not count)."""
+    with storage.unit() as conn:
+        wait = throttle.take(conn, [(f"register:{client[:64]}", REGISTRATIONS)],
+                             datetime.now(UTC))
+        if wait is not None:
+            raise CardroomError("too many accounts opened from here: try again in "
+                                f"{_wait_sentence(wait)}")
+        account = open_account(conn, username, password, Role.PLAYER)
+        audit.append(conn, account.username, "account.register", {"client": client[:64]})
+    return account
 
 
 def _token_hash(token: str) -> str:
@@ -220,3 +313,17 @@ def session_account(conn: Connection, token: str | None) -> Account:
 
 def close_session(conn: Connection, token: str) -> None:
     conn.execute(delete(sessions).where(sessions.c.token_hash == _token_hash(token)))
+
+
+def trust_device(conn: Connection, account: Account, token: str | None) -> str | None:
+    """After a good log-in: a new device token for this browser, or None when the one it holds
+    is already this account's."""
+    now = datetime.now(UTC)
+    if _trusted_device(conn, token, now) == account.id:
+        return None
+    conn.execute(delete(trusted_devices).where(trusted_devices.c.created_at
+                                               < now - DEVICE_LIFETIME))
+    token = secrets.token_urlsafe(32)
+    conn.execute(insert(trusted_devices).values(token_hash=_token_hash(token),
+                                                account_id=account.id, created_at=now))
+    return token

@@ -40,12 +40,18 @@ sessions = Table(
     Column("expires_at", DateTime(timezone=True), nullable=False),
 )
 
-login_failures = Table(
-    "login_failures", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("username", String(40), nullable=False, index=True),
-    Column("client", String(64), nullable=False, index=True),
-    Column("at", DateTime(timezone=True), nullable=False),
+throttle = Table(
+    "throttle", metadata,
+    Column("key", String(120), primary_key=True),
+    Column("attempts", Integer, nullable=False),
+    Column("last_at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+trusted_devices = Table(
+    "trusted_devices", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 ledger_accounts = Table(

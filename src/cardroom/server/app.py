@@ -1,8 +1,10 @@
 """The FastAPI application: pages rendered on the server, one WebSocket per table.
 
-Sessions are random tokens in an HttpOnly, SameSite=Strict cookie (stored hashed). Every refusal
-(bad session, forbidden page, refused action, malformed message) goes to that client only and
-is written to the audit log.
+Sessions are random tokens in an HttpOnly, SameSite=Strict cookie (stored hashed; Secure with
+`secure_cookies`). Every state-changing form carries a CSRF token and every table socket's
+`Origin` is checked (`csrf`); every response carries the security headers (`headers`). Every
+refusal (bad session, forbidden page, forged form, refused action, malformed message) goes to
+that client only and is written to the audit log.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Form, Request, WebSocket, WebSocketDisconnect
-from fastapi.exceptions import RequestValidationError
+from fastapi import Depends, FastAPI, Form, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError, WebSocketException
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.requests import HTTPConnection
+from starlette.status import WS_1008_POLICY_VIOLATION
 
 from cardroom.cards import Card
 from cardroom.errors import CardroomError
@@ -38,8 +43,10 @@ from cardroom.room.recall import history_of
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import Room, dumps
 from cardroom.room.tables import GAMES, list_tables
+from cardroom.server import csrf
 from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.frames import read_frame
+from cardroom.server.headers import SecurityHeaders
 from cardroom.server.hub import COOKIE, Hub
 from cardroom.server.ids import RowId, path_not_found
 
@@ -48,31 +55,64 @@ SESSION_RECHECK_S = 10.0
 """A table socket re-checks its session (expiry, log-out) at most this often."""
 INTERNAL_ERROR = "the server could not handle that message (the error is logged)"
 log = logging.getLogger(__name__)
+DEVICE_COOKIE = "cardroom_device"
+"""A browser that logged in to an account before: its attempts skip that name's back-off."""
 
 
 class LoginRequired(Exception):
     pass
 
 
-def create_app(room: Room) -> FastAPI:
-    app = FastAPI(title="cardroom", docs_url=None, redoc_url=None, openapi_url=None)
+def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
+    """`secure_cookies`: the room is served over HTTPS (directly or behind a TLS proxy), so its
+    cookies are sent over TLS only and browsers are told to keep to HTTPS."""
+
+    async def cross_site(conn: HTTPConnection) -> None:
+        """Before every route: a form must carry its token, a table socket must come from a
+        page of this room."""
+        if isinstance(conn, Request):
+            reason = await csrf.form_refusal(conn)
+            if reason is not None:
+                raise PermissionDenied(reason)
+        elif csrf.foreign_origin(conn):
+            await run_in_threadpool(room.refused, None, "table.connect", csrf.REFUSED_ORIGIN,
+                                    {"client": client_of(conn),
+                                     "origin": conn.headers.get("origin", "")[:200]})
+            raise WebSocketException(WS_1008_POLICY_VIOLATION, csrf.REFUSED_ORIGIN)
+
+    app = FastAPI(title="cardroom", docs_url=None, redoc_url=None, openapi_url=None,
+                  dependencies=[Depends(cross_site)])
+    app.add_middleware(SecurityHeaders, tls=secure_cookies)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["money"] = format_money
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     hub = Hub()
     app.state.room, app.state.hub = room, hub
 
-    def client_of(request: Request | WebSocket) -> str:
+    def client_of(request: HTTPConnection) -> str:
         return request.client.host if request.client else "?"
 
     def viewer(request: Request) -> Account:
         with room.storage.read() as conn:
             return acc.session_account(conn, request.cookies.get(COOKIE))
 
+    def set_cookie(resp: Response, name: str, value: str, max_age: int | None = None) -> None:
+        resp.set_cookie(name, value, httponly=True, samesite="strict", secure=secure_cookies,
+                        max_age=max_age)
+
     def page(request: Request, name: str, who: Account | None, status: int = 200,
              **ctx: Any) -> HTMLResponse:
-        return templates.TemplateResponse(request, name, {"who": who, "Permission": Permission,
-                                                          **ctx}, status_code=status)
+        """A rendered page; its forms carry the CSRF token (and a browser without its CSRF
+        cookie gets one)."""
+        key = request.cookies.get(csrf.CSRF_COOKIE)
+        fresh = None if key else csrf.new_browser_key()
+        token = csrf.form_token(key or fresh or "", request.cookies.get(COOKIE))
+        resp = templates.TemplateResponse(request, name, {"who": who, "Permission": Permission,
+                                                          "csrf": token, **ctx},
+                                          status_code=status)
+        if fresh:
+            set_cookie(resp, csrf.CSRF_COOKIE, fresh)
+        return resp
 
     @app.exception_handler(AuthError)
     async def _auth(request: Request, exc: AuthError) -> Response:
@@ -119,13 +159,15 @@ def create_app(room: Room) -> FastAPI:
         with room.storage.read() as conn:
             return acc.count_accounts(conn) > 0
 
-    def logged_in(account: Account, to: str = "/lobby") -> Response:
+    def logged_in(request: Request, account: Account, to: str = "/lobby") -> Response:
         with room.storage.unit() as conn:
             token = acc.open_session(conn, account)
+            device = acc.trust_device(conn, account, request.cookies.get(DEVICE_COOKIE))
             audit.append(conn, account.username, "login", {})
         resp = RedirectResponse(to, status_code=303)
-        resp.set_cookie(COOKIE, token, httponly=True, samesite="strict",
-                        max_age=int(acc.SESSION_LIFETIME.total_seconds()))
+        set_cookie(resp, COOKIE, token, int(acc.SESSION_LIFETIME.total_seconds()))
+        if device:
+            set_cookie(resp, DEVICE_COOKIE, device, int(acc.DEVICE_LIFETIME.total_seconds()))
         return resp
 
     @app.get("/", response_model=None)
@@ -148,11 +190,11 @@ def create_app(room: Room) -> FastAPI:
             with room.storage.unit() as conn:
                 if acc.count_accounts(conn):
                     return RedirectResponse("/login", status_code=303)
-                owner = acc.create_account(conn, username, password, Role.OWNER)
+                owner = acc.open_account(conn, username, password, Role.OWNER)
                 audit.append(conn, owner.username, "setup.owner", {})
         except CardroomError as exc:
             return page(request, "setup.html", None, 400, error=str(exc))
-        return logged_in(owner)
+        return logged_in(request, owner)
 
     @app.get("/login", response_class=HTMLResponse)
     def login_form(request: Request) -> HTMLResponse:
@@ -162,11 +204,12 @@ def create_app(room: Room) -> FastAPI:
     def login(request: Request, username: str = Form(...), password: str = Form(...)
               ) -> Response:
         try:
-            account = acc.authenticate(room.storage, username, password, client_of(request))
+            account = acc.authenticate(room.storage, username, password, client_of(request),
+                                       request.cookies.get(DEVICE_COOKIE))
         except AuthError as exc:
-            status = 429 if "too many" in str(exc) else 401
-            return page(request, "login.html", None, status, error=str(exc))
-        return logged_in(account)
+            code = 429 if "too many" in str(exc) else 401
+            return page(request, "login.html", None, code, error=str(exc))
+        return logged_in(request, account)
 
     @app.post("/logout", response_model=None)
     async def logout(request: Request) -> Response:
@@ -176,7 +219,7 @@ def create_app(room: Room) -> FastAPI:
                 acc.close_session(conn, token)
             await hub.close_session(token)
         resp = RedirectResponse("/login", status_code=303)
-        resp.delete_cookie(COOKIE)
+        resp.delete_cookie(COOKIE, secure=secure_cookies, httponly=True, samesite="strict")
         return resp
 
     @app.get("/register", response_class=HTMLResponse)
@@ -187,12 +230,11 @@ def create_app(room: Room) -> FastAPI:
     def register(request: Request, username: str = Form(...), password: str = Form(...)
                  ) -> Response:
         try:
-            with room.storage.unit() as conn:
-                account = acc.create_account(conn, username, password, Role.PLAYER)
-                audit.append(conn, account.username, "account.register", {})
+            account = acc.register_player(room.storage, username, password, client_of(request))
         except CardroomError as exc:
-            return page(request, "register.html", None, 400, error=str(exc))
-        return logged_in(account)
+            code = 429 if "too many" in str(exc) else 400
+            return page(request, "register.html", None, code, error=str(exc))
+        return logged_in(request, account)
 
     # lobby and cashier -----------------------------------------------------------------------
     def jackpot_posted() -> int | None:
@@ -353,9 +395,10 @@ def create_app(room: Room) -> FastAPI:
         with room.storage.read() as conn:
             rows = list_tables(conn)
             hands_open = open_hands(conn)
+            held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
         return page(request, "floor.html", who, tables=rows, live=room.tables, games=GAMES,
                     roles=[r.value for r in Role], open_hands=hands_open, error=error,
-                    message=message, jackpot=room.pools.get(DEFAULT_POOL))
+                    message=message, jackpot=room.pools.get(DEFAULT_POOL), held=held)
 
     def floor_back(message: str = "", error: str = "") -> Response:
         from urllib.parse import urlencode
@@ -453,12 +496,25 @@ def create_app(room: Room) -> FastAPI:
         who.require(Permission.MANAGE_STAFF)
         try:
             with room.storage.unit() as conn:
-                made = acc.create_account(conn, username, password, Role(role))
+                made = acc.open_account(conn, username, password, Role(role))
                 audit.append(conn, who.username, "account.create",
                              {"username": made.username, "role": made.role.value})
         except (CardroomError, ValueError) as exc:
             return floor_back(error=str(exc))
         return floor_back(message=f"{made.role.value} {made.username} created")
+
+    @app.post("/floor/unlock", response_model=None)
+    def unlock(request: Request, username: str = Form(...)) -> Response:
+        """The owner lets a name that is backing off log in again at once."""
+        who = viewer(request)
+        try:
+            with room.storage.unit() as conn:
+                acc.unlock(conn, who, username)
+        except PermissionDenied:
+            raise
+        except CardroomError as exc:
+            return floor_back(error=str(exc))
+        return floor_back(message=f"{username.strip().lower()} may log in again")
 
     @app.get("/audit", response_class=HTMLResponse)
     def audit_page(request: Request) -> HTMLResponse:
