@@ -41,7 +41,7 @@ from cardroom.room.pan_live import PanLive
 from cardroom.room.recall import history_of
 from cardroom.room.room import Room
 from cardroom.room.super_pan_9_live import SuperPan9Live
-from cardroom.shoe import SeededRandom, Shoe, ShoeSpec
+from cardroom.shoe import SeededRandom, Shoe, ShoeSpec, verify_commitment
 
 HANDS = 1000
 RUN = 8
@@ -109,6 +109,7 @@ class Figure:
     hands: int = 0
     checked: int = 0  # cards whose order was checked, counted at each check
     predictable: int = 0
+    retired: int = 0  # shoes published once out of play, checked against their commitment
 
     def check(self, reader: Reader, order: Sequence[Card | str]) -> None:
         self.checked += len(order)
@@ -125,6 +126,7 @@ class Table:
     table_id: int
     reader: Reader = field(default_factory=Reader)
     figure: Figure = field(default_factory=Figure)
+    published: set[str] = field(default_factory=set)  # shoe commitments shown at the table
 
     @property
     def live(self) -> Any:
@@ -136,7 +138,10 @@ class Table:
     def read_views(self) -> None:
         """Every kind of viewer's snapshot: the players, the staff, someone watching."""
         for who in ("alice", "floor", None):
-            self.reader.read(self.live.snapshot(self.people[who] if who else None))
+            snap = self.live.snapshot(self.people[who] if who else None)
+            self.reader.read(snap)
+            if (snap.get("shoe") or {}).get("commitment"):
+                self.published.add(snap["shoe"]["commitment"])
 
     def read_records(self, hand_id: int) -> None:
         """The hand's record (what the recall page shows its players and the auditor; the
@@ -147,6 +152,12 @@ class Table:
             self.reader.read(record)
             if record.get("format") == FORMAT:
                 self.reader.read(history_of(record).to_json())
+            retired = ((record.get("setup") or {}).get("shoe") or {}).get("retired")
+            if retired is not None:  # a shoe out of play, published: it keeps its promise
+                assert retired["commitment"] in self.published
+                assert verify_commitment(retired["commitment"], retired["salt"],
+                                         retired["order"])
+                self.figure.retired += 1
             for e in audit.entries(conn, after=self.reader.audit_seq):
                 self.reader.read(json.loads(e.detail))
                 self.reader.audit_seq = e.seq
@@ -299,10 +310,11 @@ def test_no_record_lets_anyone_predict_an_unseen_card_over_1000_hands_of_every_g
             play(t, n, rng)
             t.figure.hands += 1
         figures[game] = t.figure
-    report = {g: (f.hands, f.checked, f.predictable) for g, f in figures.items()}
-    print("hidden information (hands, cards checked, predictable):", report)
+    report = {g: (f.hands, f.checked, f.predictable, f.retired) for g, f in figures.items()}
+    print("hidden information (hands, cards checked, predictable, shoes published):", report)
     assert all(f.hands == HANDS and f.checked > 0 for f in figures.values()), report
     assert all(f.predictable == 0 for f in figures.values()), report
+    assert figures["baccarat"].retired > 0 and figures["super-pan-9"].retired > 0, report
 
 
 def test_a_pan_players_history_json_does_not_tell_the_next_deal(tmp_path: Any) -> None:
