@@ -145,13 +145,13 @@ class Table:
 
     def read_records(self, hand_id: int) -> None:
         """The hand's record (what the recall page shows its players and the auditor; the
-        replay report beside it is worked out from it), its history.json, and the audit log
-        as the auditor reads it."""
+        replay report beside it is worked out from it; history.json is a part of it), and
+        the audit log as the auditor reads it."""
         with self.room.storage.read() as conn:
             record = hands.hand_record(conn, hand_id)
             self.reader.read(record)
-            if record.get("format") == FORMAT:
-                self.reader.read(history_of(record).to_json())
+            if record.get("format") == FORMAT:  # history.json: the record's shared part
+                assert history_of(record).to_json().items() <= record.items()
             retired = ((record.get("setup") or {}).get("shoe") or {}).get("retired")
             if retired is not None:  # a shoe out of play, published: it keeps its promise
                 assert retired["commitment"] in self.published
