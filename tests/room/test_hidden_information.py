@@ -2,8 +2,9 @@
 the room tells the order of a card not yet seen, in any game.
 
 A reader collects, hand after hand, everything the room lets people read: the hand record
-(the recall page), the `history.json` export, every viewer's table snapshot, the open hand's
-record while it is in play, and the audit log as the auditor reads it. Every run of cards in
+(the recall page; the `history.json` export is a part of it), the table snapshots of a player,
+of the floor and of someone watching, the open hand's record while it is in play, and the
+audit log as the auditor reads it. Every run of cards in
 it (a list of cards, or the cards written in a text such as ``meld 3c 4c 5c``) is kept, read
 forwards and backwards. Then, at every deal, the order the shoe or pack really holds from that
 deal on (the cards the deal takes and every card after them: the rest of a baccarat or Super
@@ -52,7 +53,7 @@ TEXT: dict[Card | str, str] = {c: str(c) for c in [
     *(Card(r, s) for r in STANDARD_RANKS for s in Suit), JOKER]}
 CARD_TEXTS = frozenset(TEXT.values())
 WORD = re.compile(r"[A-Za-z0-9?]+")
-PW = "correct horse battery"
+PW = "seven unseen cards in a row"
 
 
 @pytest.fixture(autouse=True)
@@ -137,7 +138,7 @@ class Table:
 
     def read_views(self) -> None:
         """Every kind of viewer's snapshot: the players, the staff, someone watching."""
-        for who in ("alice", "floor", None):
+        for who in ("alice", "fred", None):
             snap = self.live.snapshot(self.people[who] if who else None)
             self.reader.read(snap)
             if (snap.get("shoe") or {}).get("commitment"):
@@ -157,6 +158,7 @@ class Table:
                 assert retired["commitment"] in self.published
                 assert verify_commitment(retired["commitment"], retired["salt"],
                                          retired["order"])
+                assert self.room.recall(self.people["audrey"], hand_id).ok  # still replays
                 self.figure.retired += 1
             for e in audit.entries(conn, after=self.reader.audit_seq):
                 self.reader.read(json.loads(e.detail))
@@ -174,10 +176,10 @@ def open_table(storage: Storage, game: str, rules: dict[str, Any] | None = None)
     room.start()
     with storage.unit() as conn:
         people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER),
-                   ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)]}
+                  [("olga", Role.OWNER), ("alice", Role.PLAYER),
+                   ("fred", Role.FLOOR), ("audrey", Role.AUDITOR)]}
         buy_chips(conn, people["alice"], 10_000_000, "first")
-    live = room.create_table(people["owner"], f"{game} 1", game, rules)
+    live = room.create_table(people["olga"], f"{game} 1", game, rules)
     return Table(room, people, live.table_id)
 
 
@@ -249,7 +251,7 @@ def pan_unseen_stock(live: PanLive) -> list[Card]:
 
 
 def pan_hand(t: Table, n: int, rng: random.Random) -> None:
-    """Bots fill the table (the floor seats them) and the floor deals; in the first hands
+    """Bots fill the table (fred of the floor seats them) and he deals; in the first hands
     alice plays too, and the views are read after each of her decisions."""
     live: PanLive = t.live
     if n == 0:
@@ -257,8 +259,8 @@ def pan_hand(t: Table, n: int, rng: random.Random) -> None:
     if n == PAN_PLAYED_HANDS:
         t.act("alice", {"type": "leave", "key": "leave"})
     for k in range(2 - len(live.engine.bots)):
-        t.act("floor", {"type": "bot", "key": f"bot{n}-{k}"})
-    t.act("floor", {"type": "deal"})
+        t.act("fred", {"type": "bot", "key": f"bot{n}-{k}"})
+    t.act("fred", {"type": "deal"})
     hand = live.engine.hand
     assert hand is not None and live.hand_number == n + 1
     t.figure.check(t.reader, hand.pack)  # the whole pack of this deal
