@@ -8,7 +8,8 @@ Format (``"format": "cardroom.hand-history"``, ``"version": 1``)::
       "hand_id": "...",                   # free text, optional
       "rules": {...},                     # the house rules as the game's model dumps them
       "seats": [{"seat": 0, "name": "Ann", "chips": 20, ...}],   # chips before the hand
-      "pack": ["As", "3c", ...],          # the shuffled pack, first card dealt first
+      "pack": ["As", "3c", ...],          # the shuffled pack, first card dealt first;
+                                          # "??" for a card no one saw (Pan's stock)
       "setup": {...},                     # game-specific: dealer, irregular deal, carried pots
       "actions": [{"type": "declare", "seat": 1, "play": true}, ...],   # in order
       "result": {"chips": [...]}          # optional: chips after the hand, checked on replay
@@ -35,6 +36,10 @@ from cardroom.errors import CardroomError
 
 FORMAT = "cardroom.hand-history"
 VERSION = 1
+HIDDEN_CARD = "??"
+"""In a history's ``pack`` (or an action's cards): a card no one saw, still in the stock when
+the record was written. Its place is kept out of every record (a later turn or deal may take
+it); a replayer puts there the cards of the pack that the history does not name."""
 
 
 class HistoryError(CardroomError):

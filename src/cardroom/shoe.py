@@ -187,4 +187,10 @@ class Shoe:
         """The salt and order to publish after the shoe, for `verify_commitment`."""
         return self.salt.hex(), format_cards(self.order)
 
+    def retired(self) -> dict[str, str]:
+        """What a table publishes once this shoe is out of play (never before: the order is
+        the cards still to come): its commitment, salt and order, for `verify_commitment`."""
+        salt, order = self.reveal()
+        return {"commitment": self.commitment, "salt": salt, "order": order}
+
 

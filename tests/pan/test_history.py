@@ -17,7 +17,7 @@ from cardroom.games.pan.engine import PanHand, SeatSpec
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.sim import play_hand
-from cardroom.history import HandHistory, HistoryError, load_history, replay
+from cardroom.history import HIDDEN_CARD, HandHistory, HistoryError, load_history, replay
 from cardroom.shoe import SeededRandom, fisher_yates
 
 from .scenarios import FIXTURES, SCENARIOS
@@ -130,6 +130,57 @@ def test_a_history_is_written_for_every_bot_hand_and_replays() -> None:
         play_hand(hand, [SoundBot()] * 5, random.Random(seed))
         report = replay(HandHistory.from_json(json.loads(history_of(hand).dumps())))
         assert report.ok and report.result_matches
+
+
+def test_a_history_hides_exactly_the_cards_no_one_saw_and_still_replays() -> None:
+    """docs/pan.md, Decisions (the history and the next deal): every card still unseen in
+    the stock, of the pack or of a stock made again from the discards (reference: the stock
+    runs out), is written "??"; every card that left the stock is named in its place. Small
+    packs and a full table run the stock out, so reshuffled stocks are covered."""
+    rules = PanRules(packs=5)
+    reshuffled_hidden = 0
+    for seed in range(12):
+        pack = fisher_yates(pan_pack(rules), SeededRandom(seed))
+        hand = PanHand(rules, [SeatSpec(f"b{i}", 20) for i in range(15)], seed % 15, pack)
+        play_hand(hand, [SoundBot()] * 15, random.Random(seed))
+        doc = json.loads(history_of(hand).dumps())
+        # the pack's cards still in the stock, never drawn, lie at the end of the stock list
+        # from the deal on; every card the history names is the real one
+        assert [c for c in doc["pack"] if c != HIDDEN_CARD] == [
+            str(c) for c, shown in zip(pack, doc["pack"], strict=True) if shown != HIDDEN_CARD]
+        orders = [a["order"] for a in doc["actions"] if a["type"] == "reshuffle_stock"]
+        real = [a["order"] for a in hand.actions if a["type"] == "reshuffle_stock"]
+        hidden = [c for c, shown in zip(pack, doc["pack"], strict=True) if shown == HIDDEN_CARD]
+        for shown_order, real_order in zip(orders, real, strict=True):
+            hidden += [c for c, s in zip(real_order, shown_order, strict=True)
+                       if s == HIDDEN_CARD]
+            reshuffled_hidden += shown_order.count(HIDDEN_CARD)
+        # what is hidden is exactly what the stock still holds: nothing else was ever drawn
+        assert sorted(str(c) for c in hidden) == sorted(str(c) for c in hand.stock)
+        report = replay(HandHistory.from_json(doc))
+        assert report.ok and report.result_matches
+    assert reshuffled_hidden > 0
+
+
+def test_a_card_seen_and_put_back_on_the_stock_is_named_in_the_history() -> None:
+    """Rule 12 (forcing the option card): the drawn card goes back on the stock, seen by
+    everyone; the history names it where it lay in the pack, and the unseen rest is hidden."""
+    hand = SCENARIOS["forcing-option-card"]()  # 3 seats dealt 30 cards, 5 drawn
+    assert hand.actions[-3]["type"] == "force_option_card"
+    doc = json.loads(history_of(hand).dumps())
+    assert doc["pack"][:35] == [str(c) for c in hand.pack[:35]]
+    assert doc["pack"][35:] == [HIDDEN_CARD] * (len(hand.pack) - 35)
+    assert hand.stock[-1] == hand.pack[34]  # the forced player's draw, back on the stock
+    assert replay(HandHistory.from_json(doc)).ok
+
+
+def test_a_hidden_card_that_is_not_the_rest_of_the_pack_is_refused() -> None:
+    """A Pan pack has no 8s (reference: Cards): naming one leaves a hidden card that no card
+    of the pack can fill."""
+    h = load_history(FIXTURES / "going-out.json")
+    h.pack[h.pack.index(HIDDEN_CARD)] = "8c"
+    with pytest.raises(HistoryError, match="hidden cards are not the rest of the pack"):
+        replay(h)
 
 
 def test_cli_replay_json_and_text(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from cardroom.cli.app import app
 from cardroom.games.pan import interactive
 from cardroom.games.pan.engine import PanHand
 from cardroom.games.pan.rules import PanRules
-from cardroom.history import load_history, replay
+from cardroom.history import HIDDEN_CARD, load_history, replay
 
 from .helpers import c, cs, stacked_pack
 
@@ -154,11 +154,12 @@ def test_play_pan_self_declared_foul_pays_the_outs(monkeypatch: pytest.MonkeyPat
     assert "seat 0 you: -3 chips" in out and "seat 1 bot1: +3 chips" in out
 
 
-def test_play_pan_packet_reshuffle_and_seat_rule_for_the_panner(
+def test_play_pan_histories_hide_the_stock_and_seat_rule_for_the_panner(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Pan rule 2 with players waiting: the human panned hand 1, plays one more hand in that
-    seat, then moves. Between hands the used cards go to the bottom with a packet
-    (reference: between hands), so the next pack starts with the old stock's top."""
+    seat, then moves. The history files a player reads name the 20 cards dealt and hide the
+    280 the stock still held (docs/pan.md, Decisions: no record tells the next deal), and
+    they still replay."""
     _table(monkeypatch, ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc"],
            "", dealer=1, bots=[Scripted(play=False)])
     out = _play(["--bots", "1", "--waiting", "--history-dir", str(tmp_path)],
@@ -168,10 +169,13 @@ def test_play_pan_packet_reshuffle_and_seat_rule_for_the_panner(
     assert "you move from seat 0 to seat 1" in out
     h1, h2, h3 = (load_history(tmp_path / f"pan-hand-{i}.json") for i in (1, 2, 3))
     assert h3.seats[1]["name"] == "you" and h3.setup["dealer"] == 0   # first hand: seat 1
-    p1, p2 = parse_cards(" ".join(h1.pack)), parse_cards(" ".join(h2.pack))
-    assert sorted(p1) == sorted(p2)
     dealt = 20
-    assert p2[:len(p1) - 2 * dealt] == p1[dealt:len(p1) - dealt]
+    for h in (h1, h2, h3):
+        assert len(h.pack) == 320 and HIDDEN_CARD not in h.pack[:dealt]
+        assert h.pack[dealt:] == [HIDDEN_CARD] * (320 - dealt)
+        assert replay(h).ok
+    assert sorted(parse_cards(" ".join(h1.pack[:dealt]))) == sorted(parse_cards(
+        "Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc"))
 
 
 def test_legal_commands_list_every_kind_of_action() -> None:

@@ -182,6 +182,10 @@ class BaccaratLive:
             history = self._history(who, mark, settled)
             self._post_settlement(conn, settled, mark[4])
             hands.close_settled(conn, self.hand_id, history)
+            retired = history["setup"]["shoe"].get("retired")
+            if retired is not None:
+                audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id,
+                                                              **retired})
             audit.append(conn, who.username, "hand.settled", {
                 "table": self.table_id, "hand": self.hand_id,
                 "player": [str(c) for c in settled.player],
@@ -277,6 +281,8 @@ class BaccaratLive:
                 dealt.append(ev.card)
         if not shoe and self.engine.shoe is not None:
             shoe = {"commitment": self.engine.shoe.commitment, "new": False}
+        if shoe.get("new") and mark[3][0] is not None:  # the shoe it replaced is out of play
+            shoe["retired"] = mark[3][0].retired()
         by_name = {name: aid for aid, name in self.seated.items()}
         bets: dict[str, dict[WagerKind, Cents]] = mark[2]
         before = [(name, mark[1][name] + sum(b.values())) for name, b in bets.items()]

@@ -98,8 +98,12 @@ class PanLive(SeatedLive[PanGame]):
         return self.rules.chip_cents
 
     def shared_objects(self) -> list[object]:
-        h = self.engine.hand
-        return [self.source, self.rules, self.new_pack, *([h.pack, h.rules] if h else [])]
+        """Besides what every table shares: a finished hand and the next pack, which nothing
+        changes any more (the next deal replaces them)."""
+        g, h = self.engine, self.engine.hand
+        done = [h] if h is not None and h.phase is Phase.COMPLETE else []
+        return [self.source, self.rules, self.new_pack, *([h.pack, h.rules] if h else []),
+                *done, *([g.next_pack] if g.next_pack is not None else [])]
 
     def in_play(self, account_id: int) -> bool:
         h = self.engine.hand

@@ -32,7 +32,7 @@ from cardroom.room.accounts import Account, Permission
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
 from cardroom.room.seated_live import Apply, SeatedLive, cards_json
 from cardroom.room.tables import TableRow
-from cardroom.shoe import RandomSource
+from cardroom.shoe import RandomSource, Shoe
 
 GAME = "super-pan-9"
 
@@ -55,6 +55,7 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
     deal_start: int = 0
     irregularities: list[dict[str, Any]] = field(default_factory=list)
     pending_returns: dict[int, Cents] = field(default_factory=dict)  # not yet in `stacks`
+    retired: Shoe | None = None  # the shoe this round's deal replaced, published with it
 
     max_seats = MAX_SEATS
     game = GAME
@@ -131,6 +132,10 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
                 "seats": [s for s, _ in dealt.hands],
                 "shoe": self.engine.shoe.commitment if self.engine.shoe else None,
                 "new_shoe": bool(shuffled)})
+            retired = mark.shoe if shuffled else None
+            if retired is not None:
+                audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id,
+                                                              **retired.retired()})
             shoe = self.engine.shoe
             assert shoe is not None
             deal_start = shoe.position - 3 * (len(dealt.hands) + 1)
@@ -140,6 +145,7 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
 
         def after() -> None:
             self.dealt_by, self.deal_start, self.last = who.username, deal_start, None
+            self.retired = retired
             self.actions.append({"type": "deal"})
         return self.prepared(mark, after)
 
@@ -261,7 +267,8 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
             setup={"unit": "cents", "table": self.name, "table_id": self.table_id,
                    "hand_number": self.hand_number, "dealt_by": self.dealt_by,
                    "shoe": {"commitment": shoe.commitment, "cut_index": shoe.cut_index,
-                            "first_card": self.deal_start}},
+                            "first_card": self.deal_start,
+                            **({"retired": self.retired.retired()} if self.retired else {})}},
             result={"chips": [after[a] for a in order], "settlements": settlements,
                     "dealer_total": settled.dealer_total},
             hand_id=f"{self.name}#{self.hand_number}").to_json()

@@ -134,7 +134,41 @@ class HandBase:
                 self.seats[i].hand.extend(cards[pos:pos + k])
                 pos += k
         self.stock = cards[pos:][::-1]  # the top of the stock is the end of the list
+        self.stock_origin: list[tuple[int, int] | None] = [
+            (0, i) for i in range(len(cards) - 1, pos - 1, -1)]
+        """Beside each stock card: where it lies unseen, (0, i) for the pack's card i, (r, k)
+        for card k of the r-th reshuffled stock; `None` for a card someone has seen (one put
+        back). The history hides the cards still unseen (`unseen_cards`)."""
+        self.reshuffles = 0
         self._log(Dealt(dealer, self.first_hand, tuple(counts)))
+
+    # ----- the stock ----------------------------------------------------------------------
+
+    def _from_stock(self, index: int = -1) -> Card:
+        """Take a card from the stock (its top unless told): from now on it has been seen."""
+        self.stock_origin.pop(index)
+        return self.stock.pop(index)
+
+    def _to_stock(self, cards: Sequence[Card], bottom: bool) -> None:
+        """Seen cards go back into the stock (its top card first, or at its bottom)."""
+        if bottom:
+            self.stock[:0] = cards
+            self.stock_origin[:0] = [None] * len(cards)
+        else:
+            self.stock.extend(cards)
+            self.stock_origin.extend([None] * len(cards))
+
+    def _new_stock(self, order: Sequence[Card]) -> None:
+        """The reshuffled discards (`order`, top first) are the stock, none of it seen."""
+        self.reshuffles += 1
+        self.stock = list(order)[::-1]
+        self.stock_origin = [(self.reshuffles, k) for k in range(len(order) - 1, -1, -1)]
+
+    def unseen_cards(self) -> set[tuple[int, int]]:
+        """Every card no one has seen and that still lies in the stock, as (0, pack index) or
+        (reshuffle number, index in its order). Their order is due in a later turn or a later
+        deal, so no record may show it."""
+        return {o for o in self.stock_origin if o is not None}
 
     # ----- small helpers ------------------------------------------------------------------
 

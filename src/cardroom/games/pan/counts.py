@@ -47,7 +47,7 @@ class CountsMixin(DeclarationsMixin):
         k = s.card_count
         if k <= HAND_SIZE - 2 or k >= HAND_SIZE + 2:
             s.status = Status.DEAD
-            self.stock[:0] = s.hand[::-1]
+            self._to_stock(s.hand[::-1], bottom=True)
             s.hand = []
             back = self.single_contrib[seat]
             self.tops_single -= back
@@ -69,10 +69,10 @@ class CountsMixin(DeclarationsMixin):
         elif k == HAND_SIZE - 1:
             dealt = sum(x.card_count for x in self.seats)
             if dealt == HAND_SIZE * self.n and len(self.stock) > 2:
-                card = self.stock.pop(len(self.stock) // 2)
+                card = self._from_stock(len(self.stock) // 2)
                 where = "added from the middle of the deck"
             else:
-                card = self.stock.pop()
+                card = self._from_stock()
                 where = "added from the top of the deck"
             s.hand.append(card)
             s.locked_declaration = True
@@ -80,7 +80,7 @@ class CountsMixin(DeclarationsMixin):
         else:
             assert pick is not None
             card = s.hand.pop(pick)
-            self.stock.insert(0, card)
+            self._to_stock([card], bottom=True)
             s.late_change_allowed = True
             self._log(CountCorrected(seat, k, "one card removed at random", card))
         return self.events[mark:]

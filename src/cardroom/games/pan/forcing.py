@@ -69,7 +69,7 @@ class ForcingMixin(MeldingMixin):
             return self.events[mark:]
         self._drop_live(self.discards.pop())
         drawn = self._use_drawn()
-        self.stock.append(drawn)
+        self._to_stock([drawn], bottom=False)
         self.drawn_kind = "taken"
         self._log(Forced(forcer, cur, top.card, R.RULE_12, "forced to use the option card"))
         s = self.seats[cur]

@@ -2,7 +2,7 @@
 
 Before each prompt the human's legal actions are listed. While bots act, the human gets a say
 whenever he may force a card (house rules 12 and 13) or call a hand foul (rule 3). Between
-hands the pack is made by the packet reshuffle (`table.pack_after`), the winner is first hand,
+hands the pack is made as the house rules say (`table.pack_after`), the winner is first hand,
 and, when players are waiting, the seat rule for the player who panned (Pan rule 2) moves the
 human after his one more hand.
 """

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from cardroom.cards import Card, parse_card
 from cardroom.errors import CardroomError
-from cardroom.history import HandHistory, HistoryError, ReplayFailure, ReplayReport
+from cardroom.history import HIDDEN_CARD, HandHistory, HistoryError, ReplayFailure, ReplayReport
 from cardroom.houserules import build_rules
 
+from .cards import pan_pack
 from .engine import PanHand, SeatSpec
 from .errors import PanRuleError
 from .events import ChipsMoved
@@ -28,19 +31,46 @@ CARDS_ARGS = frozenset({"cards", "borrowed", "part", "order"})
 
 
 def history_of(hand: PanHand, hand_id: str = "") -> HandHistory:
-    """The hand's history: shuffled pack, seats and chips, house rules, actions in order."""
+    """The hand's history: shuffled pack, seats and chips, house rules, actions in order.
+    Every card still unseen in the stock, of the pack or of a reshuffled stock, is written
+    `HIDDEN_CARD`: the history shows what was seen, never the order of what a later turn or
+    deal may take (the next pack may begin with this stock, docs/pan.md)."""
+    unseen = hand.unseen_cards()
+    actions: list[dict[str, Any]] = []
+    reshuffles = 0
+    for act in hand.actions:
+        if act["type"] == "reshuffle_stock" and act["order"]:
+            reshuffles += 1
+            act = {**act, "order": _hide(act["order"], reshuffles, unseen)}
+        actions.append(act)
     return HandHistory(
         game="pan", hand_id=hand_id, rules=hand.rules.model_dump(mode="json"),
         seats=[{"seat": i, "name": s.name, "chips": s.chips, "doubles": s.doubles}
                for i, s in enumerate(hand.specs)],
-        pack=[str(c) for c in hand.pack],
+        pack=_hide([str(c) for c in hand.pack], 0, unseen),
         setup={"dealer": hand.dealer, "deal_counts": list(hand.deal_counts)
                if hand.deal_counts is not None else None,
                "carried_tops": list(hand.carried_tops)},
-        actions=list(hand.actions),
+        actions=actions,
         result={"chips": [s.chips for s in hand.seats], "winner": hand.winner,
                 "reason": hand.end_reason},
     )
+
+
+def _hide(cards: list[str], source: int, unseen: set[tuple[int, int]]) -> list[str]:
+    return [HIDDEN_CARD if (source, i) in unseen else c for i, c in enumerate(cards)]
+
+
+def with_hidden_filled(cards: list[Any], whole: Iterable[Card], what: str) -> list[Card]:
+    """`cards` with each `HIDDEN_CARD` replaced by the cards of `whole` that `cards` does not
+    name, in sorted order: no play depends on where an unseen card lay."""
+    known = [parse_card(c) for c in cards if c != HIDDEN_CARD]
+    rest = Counter(whole)
+    rest.subtract(Counter(known))
+    if any(n < 0 for n in rest.values()) or rest.total() != len(cards) - len(known):
+        raise HistoryError(f"the {what}'s hidden cards are not the rest of the {what}")
+    fill = iter(sorted(rest.elements()))
+    return [next(fill) if c == HIDDEN_CARD else parse_card(c) for c in cards]
 
 
 def start_hand(h: HandHistory) -> PanHand:
@@ -48,7 +78,8 @@ def start_hand(h: HandHistory) -> PanHand:
     try:
         seats = [SeatSpec(str(s["name"]), int(s["chips"]), bool(s.get("doubles", False)))
                  for s in h.seats]
-        pack = [parse_card(c) for c in h.pack]
+        pack = with_hidden_filled(h.pack, pan_pack(rules), "pack") \
+            if HIDDEN_CARD in h.pack else [parse_card(c) for c in h.pack]
         dealer = int(h.setup.get("dealer", 0))
         counts = h.setup.get("deal_counts")
         carried = tuple(h.setup.get("carried_tops") or (0, 0))
@@ -73,6 +104,10 @@ def apply_action(hand: PanHand, action: dict[str, Any]) -> None:
     kind = action.get("type")
     if kind not in ACTIONS:
         raise PanRuleError("hand history", f"unknown action {kind!r}")
+    if kind == "reshuffle_stock" and HIDDEN_CARD in (action.get("order") or []):
+        pile = [d.card for d in hand.discards[:-1]]
+        action = {**action, "order": [str(c) for c in with_hidden_filled(
+            action["order"], pile, "reshuffled stock")]}
     kwargs = {k: _arg(k, v) for k, v in action.items() if k != "type"}
     try:
         getattr(hand, kind)(**kwargs)

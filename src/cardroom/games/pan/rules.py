@@ -33,7 +33,8 @@ class PanRules(HouseRules):
     repay_conditions_on_out: bool = Field(
         default=False, description="conditions on the winner's board are paid again on going out")
     reshuffle: Literal["packet", "full"] = Field(
-        default="packet", description="between hands: used cards with a bottom packet, or all")
+        default="full", description="between hands: the whole pack (the room's default, "
+        "docs/pan.md Decisions), or the used cards with a packet from the stock's bottom")
     chip_cents: int = Field(default=100, ge=1, le=WA_MAX_CHIP_CENTS,
                             description="value of one chip in cents")
     buy_in_chips: int = Field(default=20, ge=1, description="the buy-in: 20 chips of equal value")

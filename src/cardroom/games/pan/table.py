@@ -22,9 +22,10 @@ def next_dealer(n: int, winner: int | None, dealer: int) -> int:
 
 def next_pack(stock_top_first: Sequence[Card], used: Sequence[Card], rules: PanRules,
               source: RandomSource) -> list[Card]:
-    """Between hands: the used cards are shuffled with a packet from the bottom of the stock
-    and returned to the bottom (`packet`, a packet as large as the used cards); or the whole
-    pack is shuffled (`full`)."""
+    """Between hands: the whole pack is shuffled (`full`, the default: the next deal owes
+    nothing to this one); or the used cards are shuffled with a packet from the bottom of the
+    stock and returned to the bottom (`packet`, a packet as large as the used cards), the rest
+    of the stock keeping its unseen order on top, which no history shows (`history_of`)."""
     if rules.reshuffle == "full":
         return fisher_yates([*stock_top_first, *used], source)
     k = min(len(used), len(stock_top_first))

@@ -52,7 +52,7 @@ class TurnMixin(EndingMixin):
         """Draw the top of the stock; it is turned face up for everyone (house rule 10)."""
         self.verify_draw(seat)
         mark = len(self.events)
-        card = self.stock.pop()
+        card = self._from_stock()
         self._start_turn(seat, card, "stock")
         self._log(Drew(seat, card))
         return self.events[mark:]
@@ -257,6 +257,6 @@ class TurnMixin(EndingMixin):
             return self.events[mark:]
         self.discards = self.discards[-1:]
         self._live = [d for d in self._live if d is self.discards[-1]]
-        self.stock = list(order)[::-1]
+        self._new_stock(order)
         self._log(StockReshuffled(len(order)))
         return self.events[mark:]
