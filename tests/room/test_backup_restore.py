@@ -6,12 +6,14 @@ the ledger balances, and the hands open at that moment are voided with their wag
 
 from __future__ import annotations
 
+import hashlib
 import json
-import secrets
+import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,7 @@ from sqlalchemy.engine import make_url
 from cardroom.cli import main
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.backup import backup
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, open_database
 from cardroom.room.room import Room
@@ -59,23 +62,29 @@ def refused(done: subprocess.CompletedProcess[str], reason: str) -> None:
 
 
 @pytest.fixture
-def empty_target(db_url: str, tmp_path: Path) -> Iterator[str]:
-    """Where a new server would be: a new SQLite file, or a new PostgreSQL database reached
-    with the same schema search path."""
+def lose_the_room(db_url: str) -> Iterator[Callable[[], None]]:
+    """Makes the room at `db_url` disappear, as when its disk is lost: the SQLite file or the
+    PostgreSQL schema is moved aside (and dropped at the end), leaving the address empty."""
     url = make_url(db_url)
-    if url.get_backend_name() == "sqlite":
-        yield str(tmp_path / "restored" / "room.sqlite3")
-        return
-    name = f"r_{secrets.token_hex(6)}"
-    admin = create_engine(url.set(query={}), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-        admin.dispose()
+    lost: list[str] = []
+
+    def lose() -> None:
+        if url.get_backend_name() == "sqlite":
+            Path(url.database or "").rename(f"{url.database}.lost")
+            return
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            schema = conn.execute(text("SELECT current_schema()")).scalar_one()
+            conn.execute(text(f'ALTER SCHEMA "{schema}" RENAME TO "{schema}_lost"'))
+        engine.dispose()
+        lost.append(f"{schema}_lost")
+
+    yield lose
+    if lost:
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{lost[0]}" CASCADE'))
+        engine.dispose()
 
 
 class Play(threading.Thread):
@@ -128,17 +137,17 @@ def open_room(storage: Storage) -> tuple[Room, dict[int, list[Account]], Account
     return room, seats, held, tables[3]
 
 
-def chain(url: str) -> list[tuple[int, str, str]]:
+def chain(url: str) -> list[audit.AuditEntry]:
     storage = open_database(url)
     with storage.read() as conn:
-        entries = [(e.seq, e.actor, e.hash) for e in audit.entries(conn)]
+        entries = list(audit.entries(conn))
     storage.engine.dispose()
     return entries
 
 
 def test_restore_drill_from_a_backup_taken_during_play(
-        db_url: str, empty_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        db_url: str, lose_the_room: Callable[[], None], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     storage = open_database(db_url)
     room, seats, held, held_table = open_room(storage)
     before_play = len(chain(db_url))
@@ -149,6 +158,8 @@ def test_restore_drill_from_a_backup_taken_during_play(
         file = tmp_path / "room.backup"
         done = cardroom("backup", "--database", db_url, "--out", str(file))
         assert done.returncode == 0 and file.is_file(), done
+        sha256 = hashlib.sha256(file.read_bytes()).hexdigest()
+        assert f"sha256 {sha256}" in done.stdout
         play.wait_for(play.rounds + 2)  # the tables play on after the backup
     finally:
         play.stop.set()
@@ -162,16 +173,18 @@ def test_restore_drill_from_a_backup_taken_during_play(
             "already holds a card room")
     assert chain(db_url) == source  # refused: nothing changed
 
-    done = cardroom("restore", str(file), "--database", empty_target)
+    done = in_process(monkeypatch, capsys, "restore", str(file), "--database", db_url,
+                      "--force")
     assert done.returncode == 0 and "hand(s) open at the backup" in done.stdout, done
-    check = cardroom("audit", "verify", "--database", empty_target, "--json")
+    check = in_process(monkeypatch, capsys, "audit", "verify", "--database", db_url, "--json")
     assert check.returncode == 0 and json.loads(check.stdout)["ok"] is True, check
-
-    restored = chain(empty_target)
+    restored = chain(db_url)
     same = next(i for i, (a, b) in enumerate(zip(restored, source, strict=False)) if a != b)
     assert before_play < same < len(source)  # a moment in the middle of play
-    assert {actor for _, actor, _ in restored[same:]} == {"recovery"}
-    target = open_database(empty_target)
+    assert {e.actor for e in restored[same:]} == {"recovery"}
+    assert restored[same].action == "room.restored"
+    assert restored[same].data == {"backup": file.name, "sha256": sha256}
+    target = open_database(db_url)
     with target.read() as conn:
         statuses = conn.execute(select(hands.c.table_id, hands.c.status)).all()
         assert ledger.trial_balance(conn).ok
@@ -181,8 +194,72 @@ def test_restore_drill_from_a_backup_taken_during_play(
     assert {status for _, status in statuses} <= {"settled", "voided"}
     assert [status for table, status in statuses if table == held_table] == ["voided"]
 
-    done = in_process(monkeypatch, capsys, "restore", str(file), "--database", db_url,
-                      "--force")
+    lose_the_room()  # and restore on a new disk, through the installed command
+    done = cardroom("restore", str(file), "--database", db_url)
     assert done.returncode == 0, done
-    assert [e[:2] for e in chain(db_url)] == [e[:2] for e in restored]
-    assert chain(db_url)[:same] == restored[:same]
+    check = cardroom("audit", "verify", "--database", db_url, "--json")
+    assert check.returncode == 0 and json.loads(check.stdout)["ok"] is True, check
+    again = chain(db_url)
+    assert [(e.seq, e.action) for e in again] == [(e.seq, e.action) for e in restored]
+    assert again[:same] == restored[:same]
+
+
+@pytest.fixture
+def small_backup(tmp_path: Path) -> Path:
+    """A backup of a room with one table."""
+    source = str(tmp_path / "small.sqlite3")
+    storage = open_database(source)
+    Room(storage).create_table(Account(0, "cli-operator", Role.OWNER), "Mini 1", "baccarat")
+    storage.engine.dispose()
+    backup(source, tmp_path / "small.backup")
+    return tmp_path / "small.backup"
+
+
+UNREACHABLE = "postgresql://nobody@127.0.0.1:1/x"
+
+
+@pytest.mark.parametrize("args, reason", [
+    (["backup", "--database", "{tmp}/none/room.sqlite3", "--out", "{tmp}/b"],
+     "there is no card room at"),
+    (["backup", "--database", "{tmp}/not-a-room.sqlite3", "--out", "{tmp}/b"],
+     "there is no card room at"),
+    (["backup", "--database", "{tmp}/small.sqlite3", "--out", "{tmp}/small.backup"],
+     "already exists"),
+    (["backup", "--database", "{tmp}/small.sqlite3", "--out", "{tmp}/none/b"],
+     "there is no directory"),
+    (["backup", "--database", "{tmp}/small.sqlite3"], "Missing option '--out'"),
+    (["backup", "--database", UNREACHABLE, "--out", "{tmp}/b"], "cannot reach the database"),
+    (["backup", "--database", "mysql://h/db", "--out", "{tmp}/b"], "SQLite or PostgreSQL"),
+    (["restore", "{tmp}/none.backup", "--database", "{tmp}/new.sqlite3"],
+     "there is no backup file"),
+    (["restore", "{tmp}/notes.txt", "--database", "{tmp}/new.sqlite3"],
+     "is not a card-room backup"),
+    (["restore", "{tmp}/not-a-room.sqlite3", "--database", "{tmp}/new.sqlite3"],
+     "is not a card-room backup"),
+    (["restore", "{tmp}/fake.dump", "--database", UNREACHABLE], "pg_restore failed"),
+    (["restore", "{tmp}/small.backup", "--database", UNREACHABLE], "is a SQLite backup"),
+    (["restore", "{tmp}/small.backup", "--database", "{tmp}/notes.txt", "--force"],
+     "could not restore"),
+    (["restore", "{tmp}/small.backup", "--database", "{tmp}/small.sqlite3"],
+     "already holds a card room"),
+])
+def test_bad_input_is_one_error_line_and_changes_nothing(
+        args: list[str], reason: str, small_backup: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("not a database\n")
+    (tmp_path / "fake.dump").write_bytes(b"PGDMP but nothing else")
+    with closing(sqlite3.connect(tmp_path / "not-a-room.sqlite3")) as other:
+        other.execute("CREATE TABLE notes (line TEXT)")
+    before = everything(tmp_path)
+    refused(in_process(monkeypatch, capsys, *(a.format(tmp=tmp_path) for a in args)), reason)
+    assert everything(tmp_path) == before
+
+
+def everything(folder: Path) -> dict[Path, bytes | None]:
+    return {p: p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
+
+
+def test_the_console_script_exits_2_on_bad_input(tmp_path: Path) -> None:
+    refused(cardroom("backup", "--database", str(tmp_path / "none.sqlite3"), "--out",
+                     str(tmp_path / "b")), "there is no card room at")
+    assert list(tmp_path.iterdir()) == []

@@ -23,9 +23,9 @@ def backup(out: Annotated[Path, typer.Option("--out", help="the backup file to w
     or pg_dump for PostgreSQL)."""
     from cardroom.room.backup import backup as take_backup
 
-    kind = take_backup(database, out)
-    _out.print(f"backed up the card room ({kind}) to {out} ({out.stat().st_size:,} bytes)",
-               highlight=False, soft_wrap=True)
+    done = take_backup(database, out)
+    _out.print(f"backed up the card room ({done.kind}) to {out}: {out.stat().st_size:,} "
+               f"bytes, sha256 {done.sha256}", highlight=False, soft_wrap=True)
 
 
 @app.command("restore")
@@ -41,8 +41,9 @@ def restore(file: Annotated[Path, typer.Argument(help="a file written by `cardro
     done = put_back(file, database, force)
     voided = (f"; voided {len(done.voided)} hand(s) open at the backup, wagers returned"
               if done.voided else "")
-    _out.print(f"restored {file} ({done.kind}){voided}. Check it with `cardroom audit "
-               "verify`.", highlight=False, soft_wrap=True)
+    source = done.backup
+    _out.print(f"restored {file} ({source.kind}, sha256 {source.sha256}){voided}. Check it "
+               "with `cardroom audit verify`.", highlight=False, soft_wrap=True)
 
 
 __all__ = ["backup", "restore"]

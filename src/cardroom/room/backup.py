@@ -11,6 +11,7 @@ newest revision and voids the hands that were open at the backup, as a restart d
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -26,6 +27,7 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from cardroom.errors import CardroomError
+from cardroom.room import audit
 from cardroom.room.db import database_url, open_database
 from cardroom.room.room import Room
 
@@ -39,13 +41,24 @@ _DUMP_TABLE = re.compile(rf"^\d+; \d+ \d+ TABLE (\S+) {ROOM_TABLE} ", re.MULTILI
 
 
 @dataclass(frozen=True)
-class Restored:
+class Backup:
+    """A backup file: the kind of database it holds and its SHA-256 (which a restore records
+    in the audit log, so an auditor can tell which copy was put back)."""
+
     kind: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Restored:
+    backup: Backup
     voided: list[int]
+    """The hands open at the backup, voided by the restore."""
 
 
-def backup(database: str | None, out: Path) -> str:
-    """Copy the room at `database` to the new file `out`; returns the kind of database."""
+def backup(database: str | None, out: Path) -> Backup:
+    """Copy the room at `database` to the new file `out`. Reads only: nothing is written to
+    the room, so a read-only database role can take backups."""
     if out.exists():
         raise CardroomError(f"{out} already exists; give the backup a new name")
     if not out.parent.is_dir():
@@ -61,11 +74,12 @@ def backup(database: str | None, out: Path) -> str:
         _publish(partial, out)
     finally:
         partial.unlink(missing_ok=True)
-    return url.get_backend_name()
+    return Backup(url.get_backend_name(), digest(out))
 
 
 def restore(file: Path, database: str | None, force: bool = False) -> Restored:
-    """Put the backup `file` in place at `database`, then void the hands it holds open."""
+    """Put the backup `file` in place at `database`, record the restore in the audit log, then
+    void the hands the backup holds open (their wagers back to the stacks)."""
     if not file.is_file():
         raise CardroomError(f"there is no backup file {file}")
     with file.open("rb") as f:
@@ -84,12 +98,21 @@ def restore(file: Path, database: str | None, force: bool = False) -> Restored:
     else:
         raise CardroomError(f"{file} is not a card-room backup (neither a SQLite database "
                             "nor a pg_dump archive)")
+    sha256 = digest(file)
     storage = open_database(url.render_as_string(hide_password=False))
     try:
+        with storage.unit() as conn:
+            audit.append(conn, "recovery", "room.restored", {"backup": file.name,
+                                                             "sha256": sha256})
         voided = Room(storage).recover()
     finally:
         storage.engine.dispose()
-    return Restored(kind, voided)
+    return Restored(Backup(kind, sha256), voided)
+
+
+def digest(file: Path) -> str:
+    with file.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _url(database: str | None) -> URL:
