@@ -29,6 +29,7 @@ from cardroom.room.db import Storage, open_database
 from cardroom.room.room import Room
 from cardroom.room.schema import hands
 from cardroom.shoe import SeededRandom
+from room.storage_fixture import backend_url
 
 CARDROOM = Path(sys.executable).with_name("cardroom")
 BET = {"player": 500}
@@ -263,3 +264,23 @@ def test_the_console_script_exits_2_on_bad_input(tmp_path: Path) -> None:
     refused(cardroom("backup", "--database", str(tmp_path / "none.sqlite3"), "--out",
                      str(tmp_path / "b")), "there is no card room at")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def pg_url(tmp_path: Path) -> Iterator[str]:
+    yield from backend_url("postgresql", tmp_path)
+
+
+def test_a_postgres_backup_is_restored_only_where_the_room_finds_it(
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The archive holds the room's schema by name; a target whose search path selects
+    another schema is refused before anything is written."""
+    db_url = pg_url
+    storage = open_database(db_url)
+    Room(storage).create_table(Account(0, "cli-operator", Role.OWNER), "Mini 1", "baccarat")
+    storage.engine.dispose()
+    backup(db_url, tmp_path / "room.backup")
+    other = f"{make_url(db_url).set(query={})}?options=-csearch_path%3Dpublic"
+    refused(in_process(monkeypatch, capsys, "restore", str(tmp_path / "room.backup"),
+                       "--database", other, "--force"), "uses 'public'")
