@@ -284,3 +284,21 @@ def test_a_postgres_backup_is_restored_only_where_the_room_finds_it(
     other = f"{make_url(db_url).set(query={})}?options=-csearch_path%3Dpublic"
     refused(in_process(monkeypatch, capsys, "restore", str(tmp_path / "room.backup"),
                        "--database", other, "--force"), "uses 'public'")
+
+
+def test_a_failed_postgres_restore_changes_nothing(
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`pg_restore` runs in one transaction: when it cannot replace the schema (something
+    else lives in it), the room is left as it was."""
+    storage = open_database(pg_url)
+    Room(storage).create_table(Account(0, "cli-operator", Role.OWNER), "Mini 1", "baccarat")
+    backup(pg_url, tmp_path / "room.backup")
+    Room(storage).create_table(Account(0, "cli-operator", Role.OWNER), "Mini 2", "baccarat")
+    with storage.unit() as conn:
+        conn.execute(text("CREATE TABLE notes (line TEXT)"))
+    storage.engine.dispose()
+    before = chain(pg_url)
+    refused(in_process(monkeypatch, capsys, "restore", str(tmp_path / "room.backup"),
+                       "--database", pg_url, "--force"), "pg_restore failed: ")
+    assert chain(pg_url) == before

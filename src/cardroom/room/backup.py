@@ -176,8 +176,9 @@ def _require_intact(conn: sqlite3.Connection, message: str) -> None:
 def _sqlite_holds_data(conn: sqlite3.Connection) -> bool:
     names = [row[0] for row in conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-    return any(conn.execute(f'SELECT EXISTS (SELECT 1 FROM "{name}")').fetchone()[0]
-               for name in names if name not in BOOKKEEPING_TABLES)
+    quoted = ['"{}"'.format(name.replace('"', '""')) for name in names
+              if name not in BOOKKEEPING_TABLES]
+    return any(conn.execute(f"SELECT EXISTS (SELECT 1 FROM {q})").fetchone()[0] for q in quoted)
 
 
 # PostgreSQL -----------------------------------------------------------------------------------
@@ -206,8 +207,8 @@ def _pg_restore(file: Path, url: URL, force: bool) -> None:
         conn.rollback()
     if current != schema:
         raise CardroomError(f"the backup is of the schema {schema!r}, but {_shown(url)} "
-                            f"uses {current!r}; restore to a database whose search_path "
-                            f"starts with {schema}")
+                            f"uses {current or 'no schema'!r}; restore to a database whose "
+                            f"search_path starts with {schema}")
     if holds_data and not force:
         raise CardroomError(f"{_shown(url)} already holds a card room; restore to an empty "
                             "database, or add --force to replace it")
@@ -257,9 +258,15 @@ def _pg_tool(name: str, url: URL | None, args: list[str]) -> str:
         command.append(f"--dbname={libpq.render_as_string(hide_password=False)}")
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        lines = [line for line in done.stderr.splitlines() if line.strip()]
-        raise CardroomError(f"{name} failed: {lines[-1] if lines else 'no reason given'}")
+        raise CardroomError(f"{name} failed: {_reason(done.stderr)}")
     return done.stdout
+
+
+def _reason(stderr: str) -> str:
+    """The tool's error line (`pg_restore: error: ...`), else its last line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    errors = [line.split("error: ", 1)[1] for line in lines if "error: " in line]
+    return errors[0] if errors else lines[-1] if lines else "no reason given"
 
 
 def _shown(url: URL) -> str:
