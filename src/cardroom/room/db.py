@@ -67,7 +67,11 @@ def _postgres_durable(dbapi_conn: Any, _record: Any) -> None:
 
 
 def make_engine(url: str) -> Engine:
+    """The engine for `url`, with the durable-commit settings; a SQLite file's folder is
+    created here (`database_url` only names it, so a command that must not create anything,
+    such as a backup of a missing file, can read the name first)."""
     if url.startswith("sqlite"):
+        Path(make_url(url).database or ".").parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
@@ -109,9 +113,6 @@ class Storage:
 
 
 def open_database(database: str | None) -> Storage:
-    url = database_url(database)
-    if url.startswith("sqlite"):
-        Path(make_url(url).database or ".").parent.mkdir(parents=True, exist_ok=True)
-    engine = make_engine(url)
+    engine = make_engine(database_url(database))
     migrate(engine)
     return Storage(engine)
