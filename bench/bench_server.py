@@ -22,6 +22,7 @@ import asyncio
 import json
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -182,7 +183,7 @@ def main() -> None:
                               preexec_fn=(lambda: os.sched_setaffinity(0, server_cpus))
                               if server_cpus else None)
     try:
-        time.sleep(3)
+        _wait_listening(a.port, server)
         start = Start(len(seated), wait=not a.no_wait)
         lat, deals = asyncio.run(play(f"ws://127.0.0.1:{a.port}", seated, a.rounds, a.think,
                                       start))
@@ -207,6 +208,18 @@ def main() -> None:
     if server_cpus or client_cpus:
         print(f"pinned: server on cores {sorted(server_cpus or [])}, "
               f"load generator on cores {sorted(client_cpus or [])}")
+
+
+def _wait_listening(port: int, server: subprocess.Popen[bytes], limit: float = 120) -> None:
+    """Until the server accepts connections (its start-up takes seconds on a loaded machine)."""
+    deadline = time.perf_counter() + limit
+    while time.perf_counter() < deadline and server.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"the server did not start listening on port {port}")
 
 
 def _pct(ordered: list[float], q: float) -> float:

@@ -10,6 +10,7 @@ from rich.console import Console
 
 from cardroom.cli import baccarat as _baccarat  # noqa: F401  (registers its commands)
 from cardroom.cli import baccarat_sim as _baccarat_sim  # noqa: F401  (registers its commands)
+from cardroom.cli import backup as _backup  # noqa: F401  (cardroom backup, cardroom restore)
 from cardroom.cli import pai_gow as _pai_gow  # noqa: F401  (registers its commands)
 from cardroom.cli import pan as _pan  # noqa: F401
 from cardroom.cli import replay as _replay  # noqa: F401  (cardroom replay FILE, any game)

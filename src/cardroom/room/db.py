@@ -44,24 +44,44 @@ def database_url(database: str | None) -> str:
         return url.render_as_string(hide_password=False)
     else:
         path = Path(database)
-    path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
+
+
+SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
+                  "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=10000")
+"""Set on every SQLite connection. `synchronous=FULL` syncs the write-ahead log at every
+commit, so a settled hand or a cashier movement that a player was told about survives a power
+loss (`NORMAL` in WAL mode survives a crash of the process but may lose the last commits)."""
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
-    for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
-                   "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=10000"):
+    for pragma in SQLITE_PRAGMAS:
         cur.execute(pragma)
     cur.close()
 
 
+def _postgres_durable(dbapi_conn: Any, _record: Any) -> None:
+    """A commit returns only once it is flushed to disk, whatever the server's or database's
+    default for `synchronous_commit` says."""
+    cur = dbapi_conn.cursor()
+    cur.execute("SET synchronous_commit TO on")
+    cur.close()
+    dbapi_conn.commit()
+
+
 def make_engine(url: str) -> Engine:
+    """The engine for `url`, with the durable-commit settings; a SQLite file's folder is
+    created here (`database_url` only names it, so a command that must not create anything,
+    such as a backup of a missing file, can read the name first)."""
     if url.startswith("sqlite"):
+        Path(make_url(url).database or ".").parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+    event.listen(engine, "connect", _postgres_durable)
+    return engine
 
 
 def migrate(engine: Engine) -> None:

@@ -1,0 +1,287 @@
+"""Back up a card room's books while it plays, and restore them.
+
+SQLite: the online backup API (`sqlite3.Connection.backup`) copies the database in one step,
+under one read transaction, so the copy is a consistent moment of the books while the tables
+keep playing (WAL readers do not block the writer). PostgreSQL: `pg_dump` of the room's schema
+in its custom format (one snapshot transaction) and `pg_restore` in a single transaction, so a
+failed restore changes nothing. A backup is restored to the same kind of database it was taken
+from. A restore refuses a database that holds data unless forced, brings the schema to the
+newest revision and voids the hands that were open at the backup, as a restart does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+
+from cardroom.errors import CardroomError
+from cardroom.room import audit
+from cardroom.room.db import database_url, open_database
+from cardroom.room.room import Room
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+PG_DUMP_MAGIC = b"PGDMP"
+ROOM_TABLE = "audit_log"
+"""A database is a card room if it has the audit log."""
+BOOKKEEPING_TABLES = frozenset({"alembic_version"})
+"""Tables that a freshly created, empty room already fills."""
+_DUMP_TABLE = re.compile(rf"^\d+; \d+ \d+ TABLE (\S+) {ROOM_TABLE} ", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A backup file: the kind of database it holds and its SHA-256 (which a restore records
+    in the audit log, so an auditor can tell which copy was put back)."""
+
+    kind: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Restored:
+    backup: Backup
+    voided: list[int]
+    """The hands open at the backup, voided by the restore."""
+
+
+def backup(database: str | None, out: Path) -> Backup:
+    """Copy the room at `database` to the new file `out`. Reads only: nothing is written to
+    the room, so a read-only database role can take backups."""
+    if out.exists():
+        raise CardroomError(f"{out} already exists; give the backup a new name")
+    if not out.parent.is_dir():
+        raise CardroomError(f"there is no directory {out.parent} to write the backup in")
+    url = _url(database)
+    partial = out.with_name(out.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        if url.get_backend_name() == "sqlite":
+            _sqlite_backup(_sqlite_path(url, must_exist=True), partial)
+        else:
+            _pg_dump(url, partial)
+        _publish(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+    return Backup(url.get_backend_name(), digest(out))
+
+
+def restore(file: Path, database: str | None, force: bool = False) -> Restored:
+    """Put the backup `file` in place at `database`, record the restore in the audit log, then
+    void the hands the backup holds open (their wagers back to the stacks)."""
+    if not file.is_file():
+        raise CardroomError(f"there is no backup file {file}")
+    with file.open("rb") as f:
+        magic = f.read(len(SQLITE_MAGIC))
+    url = _url(database)
+    kind = url.get_backend_name()
+    if magic.startswith(PG_DUMP_MAGIC):
+        if kind != "postgresql":
+            raise CardroomError(f"{file} is a PostgreSQL backup; restore it to a "
+                                "postgresql:// database")
+        _pg_restore(file, url, force)
+    elif magic == SQLITE_MAGIC:
+        if kind != "sqlite":
+            raise CardroomError(f"{file} is a SQLite backup; restore it to a SQLite file")
+        _sqlite_restore(file, _sqlite_path(url, must_exist=False), force)
+    else:
+        raise CardroomError(f"{file} is not a card-room backup (neither a SQLite database "
+                            "nor a pg_dump archive)")
+    sha256 = digest(file)
+    storage = open_database(url.render_as_string(hide_password=False))
+    try:
+        with storage.unit() as conn:
+            audit.append(conn, "recovery", "room.restored", {"backup": file.name,
+                                                             "sha256": sha256})
+        voided = Room(storage).recover()
+    finally:
+        storage.engine.dispose()
+    return Restored(Backup(kind, sha256), voided)
+
+
+def digest(file: Path) -> str:
+    with file.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def _url(database: str | None) -> URL:
+    try:
+        url = make_url(database_url(database))
+    except ArgumentError:
+        raise CardroomError(f"{database} is neither a file path nor a database URL") from None
+    if url.get_backend_name() not in ("sqlite", "postgresql"):
+        raise CardroomError("the card room keeps its books in SQLite or PostgreSQL, "
+                            f"not {url.get_backend_name()}")
+    return url
+
+
+# SQLite ---------------------------------------------------------------------------------------
+def _sqlite_path(url: URL, must_exist: bool) -> Path:
+    path = Path(url.database or "")
+    if must_exist and not path.is_file():
+        raise CardroomError(f"there is no card room at {path}")
+    return path
+
+
+def _sqlite_backup(source: Path, partial: Path) -> None:
+    try:
+        with closing(sqlite3.connect(source, timeout=10)) as src, \
+                closing(sqlite3.connect(partial)) as dst:
+            _require_sqlite_room(src, f"there is no card room at {source}")
+            src.backup(dst)  # pages=-1: one step, one read transaction, a consistent copy
+            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            _require_intact(dst, f"the copy of {source} failed its integrity check")
+    except sqlite3.Error as exc:
+        raise CardroomError(f"could not back up {source}: {exc}") from None
+
+
+def _sqlite_restore(file: Path, target: Path, force: bool) -> None:
+    try:
+        with closing(sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)) as src:
+            _require_sqlite_room(src, f"{file} is not a card-room backup")
+            _require_intact(src, f"{file} is damaged (it failed SQLite's integrity check)")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with closing(sqlite3.connect(target, timeout=10)) as dst:
+                if not force and _sqlite_holds_data(dst):
+                    raise CardroomError(f"{target} already holds a card room; restore to a "
+                                        "new file, or add --force to replace it")
+                src.backup(dst)
+    except sqlite3.Error as exc:
+        raise CardroomError(f"could not restore {file} to {target}: {exc}") from None
+
+
+def _require_sqlite_room(conn: sqlite3.Connection, message: str) -> None:
+    found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                         (ROOM_TABLE,)).fetchone()
+    if found is None:
+        raise CardroomError(message)
+
+
+def _require_intact(conn: sqlite3.Connection, message: str) -> None:
+    if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+        raise CardroomError(message)
+
+
+def _sqlite_holds_data(conn: sqlite3.Connection) -> bool:
+    names = [row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    quoted = ['"{}"'.format(name.replace('"', '""')) for name in names
+              if name not in BOOKKEEPING_TABLES]
+    return any(conn.execute(f"SELECT EXISTS (SELECT 1 FROM {q})").fetchone()[0] for q in quoted)
+
+
+# PostgreSQL -----------------------------------------------------------------------------------
+def _pg_dump(url: URL, partial: Path) -> None:
+    with _pg_connection(url) as conn:
+        schema = conn.execute(text(
+            "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.oid = to_regclass(:name)"), {"name": ROOM_TABLE}).scalar_one_or_none()
+    if schema is None:
+        raise CardroomError(f"there is no card room at {_shown(url)}")
+    _pg_tool("pg_dump", url, ["--format=custom", f"--schema={schema}", f"--file={partial}"])
+
+
+def _pg_restore(file: Path, url: URL, force: bool) -> None:
+    listing = _pg_tool("pg_restore", None, ["--list", str(file)])
+    found = _DUMP_TABLE.search(listing)
+    if found is None:
+        raise CardroomError(f"{file} is not a card-room backup")
+    schema = found.group(1)
+    with _pg_connection(url) as conn:
+        # Would the room find the restored schema? Asked inside a transaction rolled back.
+        quoted = conn.dialect.identifier_preparer.quote_schema(schema)
+        conn.execute(text(f"CREATE SCHEMA IF NOT EXISTS {quoted}"))
+        current = conn.execute(text("SELECT current_schema()")).scalar_one()
+        holds_data = _pg_holds_data(conn, schema)
+        conn.rollback()
+    if current != schema:
+        raise CardroomError(f"the backup is of the schema {schema!r}, but {_shown(url)} "
+                            f"uses {current or 'no schema'!r}; restore to a database whose "
+                            f"search_path starts with {schema}")
+    if holds_data and not force:
+        raise CardroomError(f"{_shown(url)} already holds a card room; restore to an empty "
+                            "database, or add --force to replace it")
+    _pg_tool("pg_restore", url, ["--clean", "--if-exists", "--single-transaction",
+                                 "--exit-on-error", "--no-owner", "--no-privileges", str(file)])
+
+
+def _pg_holds_data(conn: Connection, schema: str) -> bool:
+    names = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = :s"),
+                         {"s": schema}).scalars().all()
+    preparer = conn.dialect.identifier_preparer
+    return any(conn.execute(text(
+        f"SELECT EXISTS (SELECT 1 FROM {preparer.quote_schema(schema)}."
+        f"{preparer.quote(name)})")).scalar_one()
+        for name in names if name not in BOOKKEEPING_TABLES)
+
+
+@contextmanager
+def _pg_connection(url: URL) -> Iterator[Connection]:
+    """A short-lived connection; an unreachable database is one clear sentence."""
+    engine = create_engine(url)
+    try:
+        try:
+            conn = engine.connect()
+        except DBAPIError as exc:
+            reason = str(exc.orig).strip().splitlines()[0]
+            raise CardroomError(f"cannot reach the database {_shown(url)}: {reason}") from None
+        with conn:
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def _pg_tool(name: str, url: URL | None, args: list[str]) -> str:
+    """Run a PostgreSQL client tool; the password goes in the environment, not the command
+    line that `ps` shows."""
+    exe = shutil.which(name)
+    if exe is None:
+        raise CardroomError(f"{name} is not installed (on Debian: apt-get install "
+                            "postgresql-client)")
+    env = dict(os.environ)
+    command = [exe, *args]
+    if url is not None:
+        if url.password is not None:
+            env["PGPASSWORD"] = str(url.password)
+        libpq = url.set(drivername="postgresql", password=None)
+        command.append(f"--dbname={libpq.render_as_string(hide_password=False)}")
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise CardroomError(f"{name} failed: {_reason(done.stderr)}")
+    return done.stdout
+
+
+def _reason(stderr: str) -> str:
+    """The tool's error line (`pg_restore: error: ...`), else its last line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    errors = [line.split("error: ", 1)[1] for line in lines if "error: " in line]
+    return errors[0] if errors else lines[-1] if lines else "no reason given"
+
+
+def _shown(url: URL) -> str:
+    return url.set(drivername="postgresql").render_as_string(hide_password=True)
+
+
+# both -----------------------------------------------------------------------------------------
+def _publish(partial: Path, out: Path) -> None:
+    """Move a finished backup to its name, synced, so a crash never leaves half a backup
+    under the final name."""
+    with partial.open("rb") as f:
+        os.fsync(f.fileno())
+    os.replace(partial, out)
+    directory = os.open(out.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
