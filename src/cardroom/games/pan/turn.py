@@ -12,7 +12,7 @@ from . import errors as R
 from .base import action
 from .ending import EndingMixin
 from .errors import PanRuleError
-from .events import Discarded, Drew, Event, StockReshuffled, Took
+from .events import Discarded, Drew, Event, Irregularity, StockReshuffled, Took
 from .rules import HAND_SIZE
 from .state import Cause, DiscardEntry, Phase, SeatState, Status, check
 
@@ -202,6 +202,15 @@ class TurnMixin(EndingMixin):
         self._live = [d for d in self._live if d is not entry]
 
     def _end_turn(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.kept_drawn:
+            # foul rule 3E: the deck card kept in the hand is a cause once the player ends his
+            # turn without going out (going out has no discard, the exception)
+            s.kept_drawn = False
+            if Cause.DECK_CARD_IN_HAND not in s.causes:
+                s.causes.append(Cause.DECK_CARD_IN_HAND)
+            self._log(Irregularity(seat, Cause.DECK_CARD_IN_HAND.value,
+                                   "kept the deck card and did not go out"))
         self.last_discarder = seat
         self.turn_started = False
         self.drawn = None
