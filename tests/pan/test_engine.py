@@ -111,6 +111,7 @@ def test_pan_every_player_but_one_passes_that_player_takes_the_tops() -> None:
     hand = three()
     hand.declare(0, False)
     hand.declare(1, False)
+    hand.declare(2, True)
     assert hand.phase is Phase.COMPLETE
     assert hand.winner == 2
     assert [s.chips for s in hand.seats] == [19, 19, 22]
@@ -404,6 +405,7 @@ def test_pan_house_pan_rule_1_no_decision_once_out_of_play() -> None:
     hand = three()
     hand.declare(0, False)
     hand.declare(1, False)
+    hand.declare(2, True)
     with pytest.raises(PanRuleError, match="out of play") as e:
         hand.draw(2)
     assert e.value.rule == R.PAN_1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.games.pan import errors as R
-from cardroom.games.pan.engine import Cause, Status
+from cardroom.games.pan.engine import Cause, Phase, Status
 from cardroom.games.pan.errors import PanRuleError
 
 from .helpers import all_play, cs, make_hand
@@ -36,3 +36,80 @@ def test_pan_foul_rule_3e_exception_deck_card_kept_while_going_out_is_no_foul() 
     hand.go_out(0)
     assert hand.winner == 0 and hand.seats[0].status is Status.OUT
     assert Cause.DECK_CARD_IN_HAND not in hand.seats[0].causes
+
+
+# ----- declarations: "A player may change his declaration until the next player has acted" --
+
+H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
+
+
+def test_pan_declarations_passer_may_change_until_the_one_left_has_acted() -> None:
+    """House header: a declaration may be changed until the next player has acted. p0 and p1
+    pass: p1 may still change, because p2, the next player, has not acted; the hand is not over
+    until p2 declares."""
+    hand = make_hand([H0, H1, H2])
+    hand.declare(0, False)
+    hand.declare(1, False)
+    assert hand.phase is not Phase.COMPLETE
+    assert not hand.can_change_declaration(0)      # p1 has acted since
+    hand.change_declaration(1)                     # p1 plays after all
+    hand.declare(2, True)
+    assert hand.phase is Phase.PLAYING and hand.in_players() == [1, 2]
+
+
+def test_pan_declarations_last_passer_may_change_until_the_tops_are_taken() -> None:
+    """The last player (p2) passes after p1 passed: p0 is the only one left, but p2 may change
+    until p0 acts; p0's act is taking the tops ("the last player may not change his
+    declaration after the first card has been drawn and exposed")."""
+    hand = make_hand([H0, H1, H2])
+    hand.declare(0, True)
+    hand.declare(1, False)
+    hand.declare(2, False)
+    assert hand.phase is Phase.PLAYING and hand.winner is None
+    assert not hand.can_draw(0)
+    hand.change_declaration(2)
+    assert hand.in_players() == [0, 2] and hand.current == 0
+    hand.draw(0)
+    assert not hand.can_change_declaration(2)
+
+
+def test_pan_declarations_one_left_takes_the_tops_and_the_window_closes() -> None:
+    hand = make_hand([H0, H1, H2])
+    hand.declare(0, True)
+    hand.declare(1, False)
+    hand.declare(2, False)
+    with pytest.raises(PanRuleError, match="one player left"):
+        hand.take_tops(1)
+    hand.take_tops(0)
+    assert hand.phase is Phase.COMPLETE and hand.winner == 0
+    assert [s.chips for s in hand.seats] == [22, 19, 19]
+    with pytest.raises(PanRuleError, match="out of play"):
+        hand.change_declaration(2)
+
+
+@pytest.mark.parametrize("first_passes", [True, False])
+def test_pan_declarations_window_stays_open_head_up(first_passes: bool) -> None:
+    """Two players: the passer may change until the other acts (his declaration when he is
+    second to declare, taking the tops when he declared first)."""
+    hand = make_hand([H0, H1])
+    hand.declare(0, not first_passes)
+    if not first_passes:
+        hand.declare(1, False)
+    passer = 0 if first_passes else 1
+    assert hand.phase is not Phase.COMPLETE
+    assert hand.can_change_declaration(passer)
+    hand.change_declaration(passer)
+    if first_passes:
+        hand.declare(1, True)
+    assert hand.in_players() == [0, 1] and hand.phase is Phase.PLAYING
+
+
+def test_pan_declarations_one_left_who_declares_last_takes_the_tops_at_once() -> None:
+    """p0 and p1 pass; p2's declaration is his act: p1's window closes, p2 takes the tops."""
+    hand = make_hand([H0, H1, H2])
+    hand.declare(0, False)
+    hand.declare(1, False)
+    with pytest.raises(PanRuleError, match="every other player has passed"):
+        hand.declare(2, False)
+    hand.declare(2, True)
+    assert hand.phase is Phase.COMPLETE and hand.winner == 2

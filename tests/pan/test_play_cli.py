@@ -162,7 +162,7 @@ def test_play_pan_packet_reshuffle_and_seat_rule_for_the_panner(
     _table(monkeypatch, ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc"],
            "", dealer=1, bots=[Scripted(play=False)])
     out = _play(["--bots", "1", "--waiting", "--history-dir", str(tmp_path)],
-                ["play", "y", "play", "y", "play", "n"])
+                ["play", "take tops", "y", "play", "take tops", "y", "play", "take tops", "n"])
     assert out.count("every other player passed") == 3
     assert "you panned: one more hand in this seat (Pan rule 2)" in out
     assert "you move from seat 0 to seat 1" in out

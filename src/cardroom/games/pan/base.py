@@ -159,6 +159,14 @@ class HandBase:
         return [i for i, s in enumerate(self.seats) if i != collector
                 and s.status in (Status.IN, Status.SELF_FOULED)]
 
+    def tops_waiting(self) -> bool:
+        """Every other player passed (or has a dead hand) and the one left has not yet taken
+        the tops: the last passer may still change his declaration."""
+        return (self.phase is Phase.PLAYING and not self.first_draw_done
+                and len(self.in_players()) == 1
+                and all(s.status in (Status.IN, Status.PASSED, Status.DEAD)
+                        for s in self.seats))
+
     @property
     def head_up(self) -> bool:
         return len(self.in_players()) == 2

@@ -142,6 +142,9 @@ class SoundBot:
         hand.declare(seat, play)
 
     def start(self, hand: PanHand, seat: int) -> None:
+        if hand.can_take_tops(seat):
+            hand.take_tops(seat)
+            return
         opt = hand.option_card()
         if opt is not None:
             uses = hand.card_uses(seat, opt.card)
@@ -273,7 +276,9 @@ class RandomBot:
         hand.declare(seat, play)
 
     def start(self, hand: PanHand, seat: int) -> None:
-        if hand.can_take(seat) and self.rng.random() < 0.5:
+        if hand.can_take_tops(seat):
+            hand.take_tops(seat)
+        elif hand.can_take(seat) and self.rng.random() < 0.5:
             hand.take(seat)
         else:
             hand.draw(seat)

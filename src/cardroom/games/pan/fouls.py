@@ -89,7 +89,8 @@ class FoulsMixin(EndingMixin):
     def verify_declare_own_foul(self, seat: int) -> None:
         self._open()
         s = self._seat(seat)
-        if not (s.status is Status.IN and self.phase is Phase.PLAYING):
+        if not (s.status is Status.IN and self.phase is Phase.PLAYING
+                and not self.tops_waiting()):
             raise PanRuleError(R.FOUL_2, f"seat {seat} is not an active hand")
 
     def can_declare_own_foul(self, seat: int) -> bool:

@@ -21,7 +21,7 @@ ACTIONS = frozenset({
     "spread_invalid", "correct_meld", "keep_drawn", "declare_out", "throw_in",
     "foul_by_false_out",
     "remove_board_card", "settle", "play_face_up", "force_option_card", "force_back",
-    "offer_split", "accept_split", "decline_split",
+    "offer_split", "accept_split", "decline_split", "take_tops",
 })
 CARD_ARGS = frozenset({"card"})
 CARDS_ARGS = frozenset({"cards", "borrowed", "part", "order"})

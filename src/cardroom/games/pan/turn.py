@@ -42,6 +42,8 @@ class TurnMixin(EndingMixin):
         check(self.forced_discard is None, R.RULE_13, "a forced discard comes first")
         check(not self.turn_started, R.TURN_1, "one draw a turn")
         check(self.false_out is None, R.FOUL_3, "a false declaration of going out is pending")
+        check(not self.tops_waiting(), R.DECLARATIONS,
+              "every other player has passed: take the tops")
         check(bool(self.stock), R.STOCK_OUT, "the stock is out: reshuffle the discards first")
 
     def can_draw(self, seat: int) -> bool:
