@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from cardroom.games.pan import errors as R
-from cardroom.games.pan.engine import Cause, Phase, Status
+from cardroom.games.pan.engine import Cause, PanHand, Phase, Status
 from cardroom.games.pan.errors import PanRuleError
 
-from .helpers import all_play, cs, make_hand
+from .helpers import all_play, c, cs, make_hand
 
 H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
 H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
@@ -113,3 +113,35 @@ def test_pan_declarations_one_left_who_declares_last_takes_the_tops_at_once() ->
         hand.declare(2, False)
     hand.declare(2, True)
     assert hand.phase is Phase.COMPLETE and hand.winner == 2
+
+
+# ----- rule 14A: an out card discarded from the hand to pyramid ------------------------------
+
+GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
+
+
+def _ten_spread_after_hand_discard() -> PanHand:
+    """p0 spreads ten cards and discards the Qd from his hand, which would have put him out
+    on his 5d-6d-7d-Jd: he gambles on a bigger out (pyramiding)."""
+    hand = make_hand([GO_OUT, H1, H2], "Jd Kc Kc Kc 4h")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.collect(0)
+    hand.discard(0, c("Qd"))
+    assert not hand.seats[0].hand and hand.seats[0].melded_count == 10
+    return hand
+
+
+def test_pan_house_rule_14a_hand_card_discarded_to_pyramid_is_forced_back() -> None:
+    """Rule 14A: "When a player is discarding in an attempt to pyramid chips ... any active
+    player may choose to end the hand for the lower pay rate": the Qd, discarded from the
+    hand, is forced back by p1 (three players, not head up) and p0 goes out on it."""
+    hand = _ten_spread_after_hand_discard()
+    assert not hand.head_up
+    hand.force_back(1, 0)
+    assert hand.winner == 0 and hand.end_reason == "went out on a card forced back"
+    # tops 3, conditions 2 x 2 (A-2-3, 4h set... from each other player) and the outs 2 x 2
+    assert hand.seats[1].chips == hand.seats[2].chips

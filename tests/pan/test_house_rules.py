@@ -378,9 +378,21 @@ def _ten_spread() -> PanHand:
 
 
 def test_pan_house_rule_14_out_card_not_forced_back_outside_three_cases() -> None:
-    hand = _ten_spread()
+    """Rule 14: a card forced back (rule 13) makes the player discard again; when the only
+    card left fits his spread, that discard was no choice, so it is not a pyramid attempt and
+    (three players, one card putting one player out) it may not be forced back."""
+    hand = make_hand(["Ac 2c 3c 4h 4h 4h 4h 4h 5d 6d", H1, H2], "7d Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("5d 6d"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.discard(0, c("4h"))
+    hand.force_back(1, 0)                     # rule 13: he still holds a 4h
+    hand.discard(0, c("4h"))                  # the forced discard, his last card
+    assert not hand.seats[0].hand
     with pytest.raises(PanRuleError) as e:
-        hand.force_back(1, 0)
+        hand.force_back(2, 0)
     assert e.value.rule == R.RULE_14
 
 

@@ -70,6 +70,7 @@ class DiscardEntry:
     from_stock: bool
     drawers: set[int] = field(default_factory=set)
     touched: bool = False
+    pyramid: bool = False  # rule 14A: discarded by choice when it would have put him out
 
 
 @dataclass
