@@ -3,11 +3,19 @@ through the engine where it used to depart from them."""
 
 from __future__ import annotations
 
+import random
+from itertools import combinations
+
 import pytest
 
+from cardroom.cards import Card, Suit
 from cardroom.games.pan import errors as R
+from cardroom.games.pan.cards import PAN_RANKS, pan_pack
 from cardroom.games.pan.engine import Cause, PanHand, Phase, Status
 from cardroom.games.pan.errors import PanRuleError
+from cardroom.games.pan.melds import MeldKind, is_valid_on_board, meld_kind
+from cardroom.games.pan.rules import PanRules
+from cardroom.games.pan.uses import card_uses
 
 from .helpers import all_play, c, cs, make_hand
 
@@ -117,6 +125,7 @@ def test_pan_declarations_one_left_who_declares_last_takes_the_tops_at_once() ->
 
 # ----- rule 14A: an out card discarded from the hand to pyramid ------------------------------
 
+SUITS = [Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES]
 GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
 
 
@@ -145,3 +154,87 @@ def test_pan_house_rule_14a_hand_card_discarded_to_pyramid_is_forced_back() -> N
     assert hand.winner == 0 and hand.end_reason == "went out on a card forced back"
     # tops 3, conditions 2 x 2 (A-2-3, 4h set... from each other player) and the outs 2 x 2
     assert hand.seats[1].chips == hand.seats[2].chips
+
+
+# ----- taking a card that is melded at once only by borrowing (a turn, 1; melds, borrowing) --
+
+
+def _a_to_6_of_clubs_and_4c_up() -> PanHand:
+    """p0 spreads A-6 of clubs; p1 draws the 4c and discards it."""
+    hand = make_hand(["Ac 2c 3c 4c 5c Kd Qh Js 7s 2d", H1], "6c 4c")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("Ac 2c 3c 4c 5c"), use_drawn=True)
+    hand.collect(0)
+    hand.discard(0, c("Kd"))
+    hand.draw(1)
+    hand.discard(1, c("4c"))
+    return hand
+
+
+def test_pan_card_taken_to_meld_by_borrowing_two_cards_from_a_spread() -> None:
+    """Reference, a turn 1: the previous player's stock card may be taken "only if it can be
+    melded at once". The 4c is melded with the 5c and 6c borrowed from A-6 of clubs, leaving
+    A-2-3-4 (borrowing: what is left is still a valid meld)."""
+    hand = _a_to_6_of_clubs_and_4c_up()
+    assert ("borrow", 0, cs("5c 6c"), ()) in hand.card_uses(0, c("4c"))
+    hand.take(0)
+    hand.borrow(0, 0, cs("5c 6c"), (), use_drawn=True)
+    assert [m.cards for m in hand.seats[0].melds] == [cs("Ac 2c 3c 4c"), cs("4c 5c 6c")]
+
+
+def test_pan_every_use_found_is_legal_and_none_is_missed() -> None:
+    """The search for a card's uses is complete: on random spreads and hands it finds a borrow
+    whenever one exists (brute force over every borrowed part of every meld with up to three
+    hand cards), and every use it lists is accepted by the engine."""
+    rng = random.Random(10)
+    pack = pan_pack(PanRules())
+    checked = 0
+    for _ in range(120):
+        melds = [_random_meld(rng) for _ in range(2)]
+        hand_cards = rng.sample(pack, 6)
+        card = rng.choice([x for m, _ in melds for x in m] + hand_cards)
+        found = card_uses(card, hand_cards, melds, False)
+        for u in found:
+            if u[0] == "borrow":
+                m, kind = melds[u[1]]
+                left = list(m)
+                for b in u[2]:
+                    left.remove(b)
+                assert is_valid_on_board(left, kind)
+                assert meld_kind((card, *u[2], *u[3])) is not None
+        if _brute_force_borrow(card, hand_cards, melds):
+            assert any(u[0] in ("borrow", "meld") for u in found), (card, hand_cards, melds)
+            checked += 1
+    assert checked >= 20
+
+
+def _random_meld(rng: random.Random) -> tuple[tuple[Card, ...], MeldKind]:
+    """A meld of four to seven cards as it may lie: a sequence, or a set (one suit, or three
+    different suits and any additions)."""
+    n = rng.randint(4, 7)
+    suit = rng.choice(SUITS)
+    if rng.random() < 0.6:
+        start = rng.randint(0, len(PAN_RANKS) - n)
+        return tuple(Card(r, suit) for r in PAN_RANKS[start:start + n]), MeldKind.SEQUENCE
+    rank = rng.choice(PAN_RANKS)
+    if rng.random() < 0.5:
+        return tuple(Card(rank, suit) for _ in range(n)), MeldKind.SET
+    return tuple(Card(rank, rng.choice(SUITS)) for _ in range(n - 3)) + tuple(
+        Card(rank, x) for x in SUITS[:3]), MeldKind.SET
+
+
+def _brute_force_borrow(card: Card, hand_cards: list[Card],
+                        melds: list[tuple[tuple[Card, ...], MeldKind]]) -> bool:
+    for m, kind in melds:
+        for k in range(1, len(m) - 2):
+            for idx in combinations(range(len(m)), k):
+                left = [x for i, x in enumerate(m) if i not in idx]
+                if not is_valid_on_board(left, kind):
+                    continue
+                borrowed = tuple(m[i] for i in idx)
+                for h in range(4):
+                    for own in combinations(hand_cards, h):
+                        if meld_kind((card, *borrowed, *own)) is not None:
+                            return True
+    return False
