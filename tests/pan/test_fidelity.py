@@ -238,3 +238,45 @@ def _brute_force_borrow(card: Card, hand_cards: list[Card],
                         if meld_kind((card, *borrowed, *own)) is not None:
                             return True
     return False
+
+
+# ----- pay is a function of the cards on the table, not of how they were laid ---------------
+
+FOUR_5H = "5h 5h 5h Kd Qc 2s 6d 7d Js 4c"
+
+
+@pytest.mark.parametrize("at_once", [True, False])
+def test_pan_conditions_four_valles_pay_the_same_laid_at_once_or_three_then_one(
+        at_once: bool) -> None:
+    """Reference, conditions: "Adding a card to a condition pays the condition again; adding
+    to a same-suit valle set pays 1". Four 5h: the condition (2) and one card added (1), 3
+    units from each player, whether laid down at once or three then one in the same turn."""
+    hand = make_hand([FOUR_5H, H1, H2], "5h")
+    all_play(hand)
+    hand.draw(0)
+    if at_once:
+        hand.meld(0, cs("5h 5h 5h"), use_drawn=True)
+    else:
+        hand.meld(0, cs("5h 5h"), use_drawn=True)
+        hand.lay_off(0, 0, c("5h"))
+    hand.collect(0)
+    assert hand.seats[0].melds[0].cards == cs("5h 5h 5h 5h")
+    assert [s.chips for s in hand.seats] == [19 + 6, 19 - 3, 19 - 3]
+
+
+def test_pan_conditions_sequence_pays_the_same_whichever_end_is_laid_first() -> None:
+    """A-2-3-4 of diamonds pays 2 (the A-2-3 condition and the 4 added) laid down at once,
+    as A-2-3 then the 4, or as 2-3-4 then the ace (the ace makes the condition, the 4 is
+    already beyond its three)."""
+    collected = []
+    for first, then in (("Ad 2d 3d 4d", ""), ("Ad 2d 3d", "4d"), ("2d 3d 4d", "Ad")):
+        hand = make_hand(["Ad 2d 3d 4d 4s 5s Kc Qc 7h Js", H1, H2], "6s")
+        all_play(hand)
+        hand.draw(0)
+        hand.meld(0, cs("4s 5s"), use_drawn=True)   # 4-5-6 of spades: no condition
+        hand.meld(0, cs(first))
+        if then:
+            hand.lay_off(0, 1, c(then))
+        hand.collect(0)
+        collected.append(hand.seats[0].chips - 19)
+    assert collected == [2 * 2] * 3

@@ -45,9 +45,10 @@ EXPECTED_NET = {
     # 3F cascade: tops 1 each; p0 +4 (3c set), p2 +2 (5s set); p0 repays p1 2; p1 goes out
     # alone: tops 3, outs 2 from p0 (declarer) and 2 from p2 (fouled by the declaration)
     "foul-3f-cascade": [-2, 5, -3],
-    # 14B: p1 collects 1 x 3 (6s set), p2 4 x 3 (5h and 7c sets); the 5h forced on p1, who
-    # goes out for the outs only: tops 4, 2 from each of the three others
-    "rule-14b-one-card-puts-two-out": [-8, 8, 8, -8],
+    # 14B: p1 collects 2 x 3 (four 6s: the set and one card added), p2 5 x 3 (5h set 2, four
+    # 7c 2 + 1); the 5h forced on p1, who goes out for the outs only: tops 4, 2 from each of
+    # the three others
+    "rule-14b-one-card-puts-two-out": [-10, 10, 10, -10],
     "wrong-counts-rule-8": [1, -1, 0],
 }
 

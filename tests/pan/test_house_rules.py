@@ -539,8 +539,9 @@ def test_pan_house_rule_14b_one_card_puts_two_players_out_forced_on_the_lower_pa
     assert e.value.rule == R.RULE_11
     hand.force_option_card(3, True)
     assert hand.winner == 1 and hand.end_reason == "went out on a forced card"
-    # tops 4; p1 collected 1 from each (6s set), p2 4 from each (5h and 7c sets); the outs 2
-    assert [s.chips for s in hand.seats] == [12, 28, 28, 12]
+    # tops 4; p1 collected 2 from each (four 6s: the set plus one added), p2 5 from each (5h
+    # set 2, four 7c 2 + 1); the outs 2
+    assert [s.chips for s in hand.seats] == [10, 30, 30, 10]
 
 
 def test_pan_house_rule_14b_out_card_not_forced_when_only_one_player_goes_out() -> None:

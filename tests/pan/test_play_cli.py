@@ -97,7 +97,7 @@ def test_play_pan_split_collect_borrow_and_clear_errors(monkeypatch: pytest.Monk
     assert "seat 0 has no meld 9" in out
     assert "split 0 Ac 2c 3c" in out           # listed before it is typed
     assert "you: split 4c 5c 6c 7c" in out and "you: split Ac 2c 3c" in out
-    assert "1 chip(s) bot1 -> you (condition)" in out
+    assert "5 chip(s) bot1 -> you (condition)" in out  # A-2-3 and four cards added
     assert "borrow: name the cards" in out
     assert "you: borrowed from 5c 6c 7c" in out and "you: borrow 4c 4h 4s" in out
     (path,) = tmp_path.glob("*.json")
