@@ -280,3 +280,42 @@ def test_pan_conditions_sequence_pays_the_same_whichever_end_is_laid_first() -> 
         hand.collect(0)
         collected.append(hand.seats[0].chips - 19)
     assert collected == [2 * 2] * 3
+
+
+# ----- foul rules 2 and 5: one player left after a self-declared foul -------------------------
+
+
+def _p1_declares_own_foul_in_p0s_turn() -> PanHand:
+    hand = make_hand([GOES_OUT_WITH_QD, H1], "Kc Kc Qd")
+    all_play(hand)
+    for seat in (0, 1):
+        hand.draw(seat)
+        hand.discard(seat, c("Kc"))
+    hand.draw(0)
+    hand.declare_own_foul(1)
+    return hand
+
+
+def test_pan_foul_rule_5a_one_left_after_a_self_declared_foul_may_settle() -> None:
+    """Foul rule 5: "Whenever there is only one player left in the hand as a result of one or
+    more fouled hands" he chooses; a hand called foul by its own player is a fouled hand. He
+    does not collect at once: 5A, a settlement with the self-fouled player."""
+    hand = _p1_declares_own_foul_in_p0s_turn()
+    assert hand.phase is Phase.LAST_PLAYER and hand.current == 0 and hand.winner is None
+    hand.settle(0, {1: 3})
+    assert hand.winner == 0 and [s.chips for s in hand.seats] == [19 + 2 + 3, 19 - 3]
+
+
+def test_pan_foul_rules_5b_and_2_face_up_self_fouled_pays_all_collections_and_the_outs() -> None:
+    """5B: he plays the hand to completion face up (his hand shown to everyone), here the turn
+    he had started; rule 2: the player who called his own hand foul "must pay all collections
+    during the remainder of play, including bust-outs": the A-2-3 and the 4h set (1 each) and
+    the outs (2)."""
+    hand = _p1_declares_own_foul_in_p0s_turn()
+    hand.play_face_up(0)
+    assert hand.snapshot(1)["seats"][0]["hand"] is not None
+    hand.meld(0, cs("5d 6d 7d Jd"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.go_out(0)
+    assert hand.winner == 0 and [s.chips for s in hand.seats] == [19 + 2 + 2 + 2, 19 - 4]

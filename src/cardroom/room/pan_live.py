@@ -341,7 +341,8 @@ class PanLive(SeatedLive[PanGame]):
             elif hand.forced_discard == seat:
                 brain.forced_discard(hand, seat)
             else:
-                brain.start(hand, seat)
+                if not hand.turn_started:  # started already: left alone by fouls, face up
+                    brain.start(hand, seat)
                 if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
                     brain.finish(hand, seat)
             steps += self._sync(conn, hand_id, self.name_of(g.accounts[seat]))

@@ -464,11 +464,12 @@ class Session:
         elif hand.forced_discard == seat:
             bot.forced_discard(hand, seat)
         else:
-            bot.start(hand, seat)
-            self.show_events(hand)
-            option_window(hand, seat, [p.bot for p in self.players])
-            self.show_events(hand)
-            self.window(hand)
+            if not hand.turn_started:   # started already: left alone by fouls, face up
+                bot.start(hand, seat)
+                self.show_events(hand)
+                option_window(hand, seat, [p.bot for p in self.players])
+                self.show_events(hand)
+                self.window(hand)
             if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
                 bot.finish(hand, seat)
 
