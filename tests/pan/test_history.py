@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cardroom.cli import main
 from cardroom.cli.app import app
 from cardroom.games.pan import errors as R
 from cardroom.games.pan.bots import SoundBot
@@ -145,3 +146,34 @@ def test_cli_replay_json_and_text(tmp_path: Path) -> None:
     res = runner.invoke(app, ["replay", str(bad), "--json"])
     assert res.exit_code == 1
     assert json.loads(res.stdout)["failure"]["index"] == 3
+
+
+def _with_pack(cards: list[str]) -> HandHistory:
+    h = load_history(FIXTURES / "going-out.json")
+    h.pack = cards
+    return h
+
+
+def test_replay_refuses_a_pack_that_is_not_the_pan_pack(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Reference, cards: eight 40-card packs (no 8s, 9s, 10s), 320 cards. A history whose pack
+    has 100 cards, or holds 8s (which would let 8h 8h 8h be melded and paid), is refused
+    before any action is replayed: one `error:` line, exit status 2."""
+    pack = load_history(FIXTURES / "going-out.json").pack
+    with pytest.raises(HistoryError, match="has 100 cards, not the 320 of the Pan pack"):
+        replay(_with_pack(pack[:100]))
+    eights = [*pack[:30], "8h", "8h", "8h", *pack[33:]]
+    with pytest.raises(HistoryError, match="holds 8h, which the Pan pack"):
+        replay(_with_pack(eights))
+    extra = [*pack[:30], pack[0], *pack[31:]]
+    with pytest.raises(HistoryError, match=f"holds 9 of {pack[0]}, the Pan pack"):
+        replay(_with_pack(extra))
+    bad = tmp_path / "eights.json"
+    bad.write_text(_with_pack(eights).dumps())
+    monkeypatch.setattr("sys.argv", ["cardroom", "replay", str(bad)])
+    with pytest.raises(SystemExit) as e:
+        main()
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "holds 8h" in err
