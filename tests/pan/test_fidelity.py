@@ -319,3 +319,18 @@ def test_pan_foul_rules_5b_and_2_face_up_self_fouled_pays_all_collections_and_th
     hand.meld(0, cs("4h 4h 4h"))
     hand.go_out(0)
     assert hand.winner == 0 and [s.chips for s in hand.seats] == [19 + 2 + 2 + 2, 19 - 4]
+
+
+# ----- double condition -----------------------------------------------------------------------
+
+
+def test_pan_double_condition_needs_twice_the_minimum_buy_in() -> None:
+    """Double condition play: "Players desiring to play double condition must have twice the
+    minimum buy-in" (20 chips: 40)."""
+    rules = PanRules(allow_double_condition=True)
+    with pytest.raises(PanRuleError, match="twice the minimum buy-in") as e:
+        make_hand([H0, H1, H2], rules=rules, chips=[20, 40, 20], doubles=[True, True, False])
+    assert e.value.rule == R.DOUBLES
+    hand = make_hand([H0, H1, H2], rules=rules, chips=[40, 40, 20],
+                     doubles=[True, True, False])
+    assert (hand.tops_single, hand.tops_double) == (3, 2)

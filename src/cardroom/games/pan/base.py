@@ -74,6 +74,11 @@ class HandBase:
                     f"seat {i} has no chips: a player may not play for the tops when out of chips")
             check(not spec.doubles or rules.allow_double_condition, R.DOUBLES,
                   "this room plays straight condition: no doubles players")
+            if spec.doubles and spec.chips < 2 * rules.buy_in_chips:
+                raise PanRuleError(
+                    R.DOUBLES,
+                    f"seat {i} has {spec.chips} chips: a double condition player must have "
+                    f"twice the minimum buy-in ({2 * rules.buy_in_chips} chips)")
         counts = list(deal_counts) if deal_counts is not None else [HAND_SIZE] * n
         check(len(counts) == n and all(0 <= c <= 20 for c in counts), R.ROTATION,
               "deal counts must give each seat 0 to 20 cards")
