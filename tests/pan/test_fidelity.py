@@ -183,6 +183,35 @@ def test_pan_card_taken_to_meld_by_borrowing_two_cards_from_a_spread() -> None:
     assert [m.cards for m in hand.seats[0].melds] == [cs("Ac 2c 3c 4c"), cs("4c 5c 6c")]
 
 
+def test_pan_house_rule_17_card_usable_only_by_borrowing_may_not_be_given_as_an_out() -> None:
+    """Rule 17: "A player may not give an out card to a player with ten cards spread on the
+    board if the card can be used in the first hand." p1 has ten spread and goes out with the
+    4c on his 5c-6c-7c; p0 can use the 4c only by borrowing from his A-6 of clubs, and may
+    not discard it."""
+    hand = make_hand(["Ac 2c 3c 4c 5c Kd Qh Js 7s 2d", "5c 6c 7c 4h 4h 4h Kd Kd Kd 2s", H2],
+                     "6c Kd Jh 4c")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("Ac 2c 3c 4c 5c"), use_drawn=True)
+    hand.collect(0)
+    hand.discard(0, c("Kd"))
+    hand.draw(1)
+    hand.meld(1, cs("Kd Kd"), use_drawn=True)
+    hand.meld(1, cs("5c 6c 7c"))
+    hand.meld(1, cs("4h 4h 4h"))
+    hand.lay_off(1, 0, c("Kd"))
+    hand.collect(1)
+    hand.discard(1, c("2s"))
+    assert not hand.seats[1].hand and hand.seats[1].melded_count == 10
+    hand.draw(2)
+    hand.discard(2, c("Jh"))
+    hand.draw(0)
+    assert hand.goes_out_with(1, c("4c"))
+    with pytest.raises(PanRuleError) as e:
+        hand.discard(0, c("4c"))
+    assert e.value.rule == R.RULE_17
+
+
 def test_pan_every_use_found_is_legal_and_none_is_missed() -> None:
     """The search for a card's uses is complete: on random spreads and hands it finds a borrow
     whenever one exists (brute force over every borrowed part of every meld with up to three
