@@ -18,6 +18,7 @@ from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.uses import card_uses
 
 from .helpers import all_play, c, cs, make_hand
+from .test_house_rules import _ten_spread
 
 H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
 H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
@@ -126,29 +127,14 @@ def test_pan_declarations_one_left_who_declares_last_takes_the_tops_at_once() ->
 # ----- rule 14A: an out card discarded from the hand to pyramid ------------------------------
 
 SUITS = [Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES]
-GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
-
-
-def _ten_spread_after_hand_discard() -> PanHand:
-    """p0 spreads ten cards and discards the Qd from his hand, which would have put him out
-    on his 5d-6d-7d-Jd: he gambles on a bigger out (pyramiding)."""
-    hand = make_hand([GO_OUT, H1, H2], "Jd Kc Kc Kc 4h")
-    all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(0, cs("Ac 2c 3c"))
-    hand.meld(0, cs("4h 4h 4h"))
-    hand.collect(0)
-    hand.discard(0, c("Qd"))
-    assert not hand.seats[0].hand and hand.seats[0].melded_count == 10
-    return hand
 
 
 def test_pan_house_rule_14a_hand_card_discarded_to_pyramid_is_forced_back() -> None:
     """Rule 14A: "When a player is discarding in an attempt to pyramid chips ... any active
     player may choose to end the hand for the lower pay rate": the Qd, discarded from the
-    hand, is forced back by p1 (three players, not head up) and p0 goes out on it."""
-    hand = _ten_spread_after_hand_discard()
+    hand, is forced back by p1 (three players, not head up) and p0 goes out on it. (p0
+    spread ten cards and discarded the Qd that would have put him out on 5d-6d-7d-Jd.)"""
+    hand = _ten_spread()
     assert not hand.head_up
     hand.force_back(1, 0)
     assert hand.winner == 0 and hand.end_reason == "went out on a card forced back"
@@ -159,14 +145,22 @@ def test_pan_house_rule_14a_hand_card_discarded_to_pyramid_is_forced_back() -> N
 # ----- taking a card that is melded at once only by borrowing (a turn, 1; melds, borrowing) --
 
 
-def _a_to_6_of_clubs_and_4c_up() -> PanHand:
-    """p0 spreads A-6 of clubs; p1 draws the 4c and discards it."""
-    hand = make_hand(["Ac 2c 3c 4c 5c Kd Qh Js 7s 2d", H1], "6c 4c")
+A_TO_5_OF_CLUBS = "Ac 2c 3c 4c 5c Kd Qh Js 7s 2d"
+
+
+def _p0_spreads_a_to_6_of_clubs(hand: PanHand) -> None:
+    """p0 draws the 6c and spreads A-6 of clubs, then discards the Kd."""
     all_play(hand)
     hand.draw(0)
     hand.meld(0, cs("Ac 2c 3c 4c 5c"), use_drawn=True)
     hand.collect(0)
     hand.discard(0, c("Kd"))
+
+
+def _a_to_6_of_clubs_and_4c_up() -> PanHand:
+    """p0 spreads A-6 of clubs; p1 draws the 4c and discards it."""
+    hand = make_hand([A_TO_5_OF_CLUBS, H1], "6c 4c")
+    _p0_spreads_a_to_6_of_clubs(hand)
     hand.draw(1)
     hand.discard(1, c("4c"))
     return hand
@@ -188,13 +182,8 @@ def test_pan_house_rule_17_card_usable_only_by_borrowing_may_not_be_given_as_an_
     board if the card can be used in the first hand." p1 has ten spread and goes out with the
     4c on his 5c-6c-7c; p0 can use the 4c only by borrowing from his A-6 of clubs, and may
     not discard it."""
-    hand = make_hand(["Ac 2c 3c 4c 5c Kd Qh Js 7s 2d", "5c 6c 7c 4h 4h 4h Kd Kd Kd 2s", H2],
-                     "6c Kd Jh 4c")
-    all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("Ac 2c 3c 4c 5c"), use_drawn=True)
-    hand.collect(0)
-    hand.discard(0, c("Kd"))
+    hand = make_hand([A_TO_5_OF_CLUBS, "5c 6c 7c 4h 4h 4h Kd Kd Kd 2s", H2], "6c Kd Jh 4c")
+    _p0_spreads_a_to_6_of_clubs(hand)
     hand.draw(1)
     hand.meld(1, cs("Kd Kd"), use_drawn=True)
     hand.meld(1, cs("5c 6c 7c"))
