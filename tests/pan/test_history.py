@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cardroom.cli import main
 from cardroom.cli.app import app
 from cardroom.games.pan import errors as R
 from cardroom.games.pan.bots import SoundBot
@@ -45,9 +46,10 @@ EXPECTED_NET = {
     # 3F cascade: tops 1 each; p0 +4 (3c set), p2 +2 (5s set); p0 repays p1 2; p1 goes out
     # alone: tops 3, outs 2 from p0 (declarer) and 2 from p2 (fouled by the declaration)
     "foul-3f-cascade": [-2, 5, -3],
-    # 14B: p1 collects 1 x 3 (6s set), p2 4 x 3 (5h and 7c sets); the 5h forced on p1, who
-    # goes out for the outs only: tops 4, 2 from each of the three others
-    "rule-14b-one-card-puts-two-out": [-8, 8, 8, -8],
+    # 14B: p1 collects 2 x 3 (four 6s: the set and one card added), p2 5 x 3 (5h set 2, four
+    # 7c 2 + 1); the 5h forced on p1, who goes out for the outs only: tops 4, 2 from each of
+    # the three others
+    "rule-14b-one-card-puts-two-out": [-10, 10, 10, -10],
     "wrong-counts-rule-8": [1, -1, 0],
 }
 
@@ -195,3 +197,34 @@ def test_cli_replay_json_and_text(tmp_path: Path) -> None:
     res = runner.invoke(app, ["replay", str(bad), "--json"])
     assert res.exit_code == 1
     assert json.loads(res.stdout)["failure"]["index"] == 3
+
+
+def _with_pack(cards: list[str]) -> HandHistory:
+    h = load_history(FIXTURES / "going-out.json")
+    h.pack = cards
+    return h
+
+
+def test_replay_refuses_a_pack_that_is_not_the_pan_pack(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Reference, cards: eight 40-card packs (no 8s, 9s, 10s), 320 cards. A history whose pack
+    has 100 cards, or holds 8s (which would let 8h 8h 8h be melded and paid), is refused
+    before any action is replayed: one `error:` line, exit status 2."""
+    pack = load_history(FIXTURES / "going-out.json").pack
+    with pytest.raises(HistoryError, match="has 100 cards, not the 320 of the Pan pack"):
+        replay(_with_pack(pack[:100]))
+    eights = [*pack[:30], "8h", "8h", "8h", *pack[33:]]
+    with pytest.raises(HistoryError, match="holds 8h, which the Pan pack"):
+        replay(_with_pack(eights))
+    extra = [*pack[:30], pack[0], *pack[31:]]
+    with pytest.raises(HistoryError, match=f"holds 9 of {pack[0]}, the Pan pack"):
+        replay(_with_pack(extra))
+    bad = tmp_path / "eights.json"
+    bad.write_text(_with_pack(eights).dumps())
+    monkeypatch.setattr("sys.argv", ["cardroom", "replay", str(bad)])
+    with pytest.raises(SystemExit) as e:
+        main()
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "holds 8h" in err

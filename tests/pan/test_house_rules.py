@@ -378,9 +378,21 @@ def _ten_spread() -> PanHand:
 
 
 def test_pan_house_rule_14_out_card_not_forced_back_outside_three_cases() -> None:
-    hand = _ten_spread()
+    """Rule 14: a card forced back (rule 13) makes the player discard again; when the only
+    card left fits his spread, that discard was no choice, so it is not a pyramid attempt and
+    (three players, one card putting one player out) it may not be forced back."""
+    hand = make_hand(["Ac 2c 3c 4h 4h 4h 4h 4h 5d 6d", H1, H2], "7d Kc")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("5d 6d"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.discard(0, c("4h"))
+    hand.force_back(1, 0)                     # rule 13: he still holds a 4h
+    hand.discard(0, c("4h"))                  # the forced discard, his last card
+    assert not hand.seats[0].hand
     with pytest.raises(PanRuleError) as e:
-        hand.force_back(1, 0)
+        hand.force_back(2, 0)
     assert e.value.rule == R.RULE_14
 
 
@@ -527,8 +539,9 @@ def test_pan_house_rule_14b_one_card_puts_two_players_out_forced_on_the_lower_pa
     assert e.value.rule == R.RULE_11
     hand.force_option_card(3, True)
     assert hand.winner == 1 and hand.end_reason == "went out on a forced card"
-    # tops 4; p1 collected 1 from each (6s set), p2 4 from each (5h and 7c sets); the outs 2
-    assert [s.chips for s in hand.seats] == [12, 28, 28, 12]
+    # tops 4; p1 collected 2 from each (four 6s: the set plus one added), p2 5 from each (5h
+    # set 2, four 7c 2 + 1); the outs 2
+    assert [s.chips for s in hand.seats] == [10, 30, 30, 10]
 
 
 def test_pan_house_rule_14b_out_card_not_forced_when_only_one_player_goes_out() -> None:

@@ -137,8 +137,13 @@ def test_pan_conditions_table_is_data_matching_the_digest() -> None:
     ("As 2s 3s", MeldKind.SEQUENCE, 1, 2),
     ("Jh Qh Kh", MeldKind.SEQUENCE, 1, 1),  # J-Q-K
     ("Js Qs Ks", MeldKind.SEQUENCE, 1, 2),
-    ("Ad 2d 3d 4d", MeldKind.SEQUENCE, 1, 1),  # longer sequence pays as that condition
-    ("6h 7h Jh Qh Kh", MeldKind.SEQUENCE, 1, 1),
+    # a longer sequence is that condition with cards added to it (each pays it again)
+    ("Ad 2d 3d 4d", MeldKind.SEQUENCE, 2, 2),
+    ("6h 7h Jh Qh Kh", MeldKind.SEQUENCE, 3, 3),
+    ("As 2s 3s 4s", MeldKind.SEQUENCE, 2, 4),
+    ("3c 3c 3c 3c", MeldKind.SET, 3, 3),      # a valle condition and one card added
+    ("3c 3c 3c 3s", MeldKind.SET, 3, 3),
+    ("Ac 2c 3c 4c 5c 6c 7c Jc Qc Kc", MeldKind.SEQUENCE, 9, 9),  # both, 7 added cards once
     ("2d 3d 4d", MeldKind.SEQUENCE, 0, 0),
 ])
 def test_pan_conditions_values_in_tops_units(cards: str, kind: MeldKind, wa: int,
@@ -155,8 +160,9 @@ def test_pan_conditions_adding_pays_again_same_suit_valle_pays_1() -> None:
     assert addition_units(cs("7c 7d 7h"), cs("7c 7d 7h 7s"), MeldKind.SET, WA) == 1
     assert addition_units(cs("Ad 2d 3d"), cs("Ad 2d 3d 4d"), MeldKind.SEQUENCE, WA) == 1
     assert addition_units(cs("4c 4d 4h"), cs("4c 4d 4h 4s"), MeldKind.SET, WA) == 0
-    # a lay-off that makes a condition pays it in full
-    assert addition_units(cs("2d 3d 4d"), cs("Ad 2d 3d 4d"), MeldKind.SEQUENCE, WA) == 1
+    # a lay-off that makes a condition pays it in full, with the card already beyond its three
+    # (as A-2-3 then the 4 would have paid)
+    assert addition_units(cs("2d 3d 4d"), cs("Ad 2d 3d 4d"), MeldKind.SEQUENCE, WA) == 2
 
 
 def test_pan_splitting_condition_made_by_splitting_pays() -> None:

@@ -97,7 +97,7 @@ def test_play_pan_split_collect_borrow_and_clear_errors(monkeypatch: pytest.Monk
     assert "seat 0 has no meld 9" in out
     assert "split 0 Ac 2c 3c" in out           # listed before it is typed
     assert "you: split 4c 5c 6c 7c" in out and "you: split Ac 2c 3c" in out
-    assert "1 chip(s) bot1 -> you (condition)" in out
+    assert "5 chip(s) bot1 -> you (condition)" in out  # A-2-3 and four cards added
     assert "borrow: name the cards" in out
     assert "you: borrowed from 5c 6c 7c" in out and "you: borrow 4c 4h 4s" in out
     (path,) = tmp_path.glob("*.json")
@@ -142,16 +142,25 @@ def test_play_pan_force_option_card_force_back_and_call_a_foul(
     assert "you forced 6s on bot2: forced back onto the spread" in out
 
 
+def _go_out_with_qd(hand: PanHand, seat: int) -> None:
+    hand.meld(seat, cs("5d 6d 7d Jd"), use_drawn=True)
+    hand.meld(seat, cs("Ac 2c 3c"))
+    hand.meld(seat, cs("4h 4h 4h"))
+    hand.go_out(seat)
+
+
 def test_play_pan_self_declared_foul_pays_the_outs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """House foul rule 2: the human declares his own hand foul; the bot, last in the hand,
-    goes out, and the human still pays the outs (2) besides his top."""
-    _table(monkeypatch, ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc"],
-           "Kc Qd", dealer=1, bots=[Scripted()])
+    """House foul rule 2: the human declares his own hand foul; the bot is the only hand left
+    (foul rule 5), plays on face up (5B) and goes out, and the human still pays all
+    collections (the A-2-3 and the 4h set, 1 each) and the outs (2), besides his top."""
+    _table(monkeypatch, ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Ac 2c 3c 4h 4h 4h 5d 6d 7d Jd"],
+           "Kc Qd Qd", dealer=1, bots=[Scripted([discard_drawn, _go_out_with_qd])])
     out = _play(["--bots", "1"], ["play", "foul 1", "draw", "discard", "foul self", "n"])
     assert "gives no cause to call it foul" in out      # the bot did nothing wrong
     assert "you: declared own hand foul" in out
-    assert "hand over: last player in the hand" in out
-    assert "seat 0 you: -3 chips" in out and "seat 1 bot1: +3 chips" in out
+    assert "the only hand left plays face up (foul rule 5B)" in out
+    assert "hand over: went out" in out
+    assert "seat 0 you: -5 chips" in out and "seat 1 bot1: +5 chips" in out
 
 
 def test_play_pan_histories_hide_the_stock_and_seat_rule_for_the_panner(
@@ -163,7 +172,7 @@ def test_play_pan_histories_hide_the_stock_and_seat_rule_for_the_panner(
     _table(monkeypatch, ["Kd Kd Qc Qc Jh Jh 2s 2s 4d 4d", "Qh 3d 5d 7h Ah 2c 4s 5s 7d Jc"],
            "", dealer=1, bots=[Scripted(play=False)])
     out = _play(["--bots", "1", "--waiting", "--history-dir", str(tmp_path)],
-                ["play", "y", "play", "y", "play", "n"])
+                ["play", "take tops", "y", "play", "take tops", "y", "play", "take tops", "n"])
     assert out.count("every other player passed") == 3
     assert "you panned: one more hand in this seat (Pan rule 2)" in out
     assert "you move from seat 0 to seat 1" in out

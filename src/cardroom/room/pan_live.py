@@ -16,15 +16,20 @@ hands); `{"type": "pan", "command": "meld 3c 4c", "seq": N}` is a decision in th
 command grammar (`cardroom.games.pan.interactive.apply_command`: play, pass, knock, change,
 draw, take, meld, lay, borrow, split, collect, discard, out, force, foul); `seq` is the table's
 `seq` in the snapshot the player acted on: a stale or repeated message is refused.
+
+Double condition: `sit` may carry `"doubles": true` (where the house rules allow it, with
+twice the minimum buy-in); `{"type": "raise_condition"}` is the floor moving a game where
+every player plays doubles to the next condition.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card
@@ -35,14 +40,14 @@ from cardroom.games.pan.engine import DiscardEntry, PanHand, Phase, SeatSpec
 from cardroom.games.pan.events import ChipsMoved
 from cardroom.games.pan.interactive import apply_command, legal_commands
 from cardroom.games.pan.replay import history_of
-from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
+from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, WA_MAX_CHIP_CENTS, PanRules
 from cardroom.games.pan.table import next_dealer, pack_after
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.messages import MalformedMessage, field_key, field_str
-from cardroom.room.schema import hand_players
+from cardroom.room.schema import hand_players, room_tables
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.seated_live import Apply, SeatedLive, card_json
 from cardroom.room.tables import TableRow
@@ -78,6 +83,7 @@ class PanGame:
     last_top: DiscardEntry | None = None
     synced: list[int] = field(default_factory=list)  # chips per hand seat in the ledger
     events_seen: int = 0
+    doubles: set[int] = field(default_factory=set)  # accounts that chose double condition
 
 
 @dataclass
@@ -124,16 +130,29 @@ class PanLive(SeatedLive[PanGame]):
     # seats --------------------------------------------------------------------------------
     def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
         buy_in = msg.get("buy_in")
+        doubles = msg.get("doubles", False)
+        if not isinstance(doubles, bool):
+            raise MalformedMessage('malformed message: "doubles" must be true or false')
+        if doubles and not self.rules.allow_double_condition:
+            raise IllegalActionError("this table plays straight condition only: no double "
+                                     "condition")
+        least = self.rules.buy_in_chips * (2 if doubles else 1)
         if isinstance(buy_in, int) and not isinstance(buy_in, bool) and (
-                buy_in % self.chip or buy_in < self.rules.buy_in_chips * self.chip):
+                buy_in % self.chip or buy_in < least * self.chip):
             raise WagerError(f"a Pan buy-in is whole chips of {self.chip} cents, at least "
-                             f"{self.rules.buy_in_chips} chips")
+                             f"{least} chips" + (" (twice the minimum buy-in for double "
+                                                 "condition)" if doubles else ""))
         inner = super().sit(conn, who, msg)
 
         def apply() -> None:
             self.seq += 1
             inner()
+            if doubles:
+                self.engine.doubles.add(who.id)
         return apply
+
+    def on_leave(self, account_id: int, seat: int) -> None:
+        self.engine.doubles.discard(account_id)
 
     def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
         inner = super().leave(conn, who, msg)
@@ -192,6 +211,40 @@ class PanLive(SeatedLive[PanGame]):
             self.log.append(f"{name} sits down with {self.rules.buy_in_chips} chips")
         return apply
 
+    def raise_condition(self, conn: Connection, who: Account) -> Apply:
+        """Double condition play: "If all players are playing doubles, at the discretion of
+        the floorman, the game may be changed to the next higher condition": between hands,
+        the floor doubles the chip's value; every player then plays single condition at it
+        (stacks keep their value), and no doubles are offered ("no condition bigger than
+        double condition")."""
+        who.require(Permission.OPEN_TABLES)
+        if self.hand_id is not None:
+            raise IllegalActionError("a hand is in play: change the condition between hands")
+        players = [a for s in range(1, self.max_seats + 1)
+                   if (a := self.account_at(s)) is not None]
+        if len(players) < MIN_SEATS or any(a not in self.engine.doubles for a in players):
+            raise IllegalActionError("the game moves to the next condition only when every "
+                                     "player at the table plays double condition")
+        if any(self.engine.carried):
+            raise IllegalActionError("tops carried from a redeal must be played first")
+        chip = 2 * self.chip
+        if chip > WA_MAX_CHIP_CENTS:
+            raise IllegalActionError(f"a chip may not exceed {WA_MAX_CHIP_CENTS} cents")
+        rules = build_rules(PanRules, {**self.rules.model_dump(mode="json"), "chip_cents": chip,
+                                       "allow_double_condition": False}, f"table {self.name}")
+        conn.execute(update(room_tables).where(room_tables.c.id == self.table_id)
+                     .values(rules_json=json.dumps(rules.model_dump(mode="json"))))
+        audit.append(conn, who.username, "table.condition", {"table": self.table_id,
+                                                             "chip_cents": chip})
+
+        def apply() -> None:
+            self.seq += 1
+            self.rules = rules
+            self.engine.doubles.clear()
+            self.log.append(f"the floor moves the game to the next condition: a chip is now "
+                            f"{chip} cents, every player at single condition")
+        return apply
+
     def restore_bot(self, seat: int, stack: Cents) -> None:
         self.engine.bots[seat] = f"bot-{seat}"
         self.engine.brains[seat] = SoundBot()
@@ -224,7 +277,12 @@ class PanLive(SeatedLive[PanGame]):
         mark = self.checkpoint()
         try:
             accounts = [a for s in occupied if (a := self.account_at(s)) is not None]
-            specs = [SeatSpec(self.name_of(a), self.stacks[a] // self.chip) for a in accounts]
+            # double condition: chosen when sitting; a doubles player short of twice the
+            # minimum buy-in plays this hand at single condition
+            twice = 2 * self.rules.buy_in_chips
+            specs = [SeatSpec(self.name_of(a), self.stacks[a] // self.chip,
+                              a in g.doubles and self.stacks[a] // self.chip >= twice)
+                     for a in accounts]
             if g.dealer_seat is None or g.next_pack is None:
                 dealer = self.source.randbelow(len(occupied))
                 pack = self.new_pack(self.rules, self.source)
@@ -263,6 +321,8 @@ class PanLive(SeatedLive[PanGame]):
         kind = msg.get("type")
         if kind == "bot":
             return self.add_bot(conn, who, msg)
+        if kind == "raise_condition":
+            return self.raise_condition(conn, who)
         if kind != "pan":
             raise IllegalActionError(f"unknown action {str(kind)[:30]!r}")
         command = field_str(msg, "command", limit=200)
@@ -345,7 +405,8 @@ class PanLive(SeatedLive[PanGame]):
             elif hand.forced_discard == seat:
                 brain.forced_discard(hand, seat)
             else:
-                brain.start(hand, seat)
+                if not hand.turn_started:  # started already: left alone by fouls, face up
+                    brain.start(hand, seat)
                 if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
                     brain.finish(hand, seat)
             steps += self._sync(conn, hand_id, self.name_of(g.accounts[seat]))
@@ -488,9 +549,11 @@ class PanLive(SeatedLive[PanGame]):
         view.update({
             "seq": self.seq,
             "rules": {"chip_cents": self.chip, "buy_in_chips": self.rules.buy_in_chips,
-                      "outs_chips": self.rules.outs_chips},
+                      "outs_chips": self.rules.outs_chips,
+                      "double_condition": self.rules.allow_double_condition},
             "players": [{"seat": s, "name": self.name_of(a), "stack": self.stacks.get(a, 0),
-                         "bot": a < 0, "you": viewer is not None and a == viewer.id}
+                         "bot": a < 0, "you": viewer is not None and a == viewer.id,
+                         "doubles": a in self.engine.doubles}
                         for s in range(1, self.max_seats + 1)
                         if (a := self.account_at(s)) is not None],
             "play": play, "carried_tops": pot, "log": self.log[-20:],

@@ -74,6 +74,11 @@ class HandBase:
                     f"seat {i} has no chips: a player may not play for the tops when out of chips")
             check(not spec.doubles or rules.allow_double_condition, R.DOUBLES,
                   "this room plays straight condition: no doubles players")
+            if spec.doubles and spec.chips < 2 * rules.buy_in_chips:
+                raise PanRuleError(
+                    R.DOUBLES,
+                    f"seat {i} has {spec.chips} chips: a double condition player must have "
+                    f"twice the minimum buy-in ({2 * rules.buy_in_chips} chips)")
         counts = list(deal_counts) if deal_counts is not None else [HAND_SIZE] * n
         check(len(counts) == n and all(0 <= c <= 20 for c in counts), R.ROTATION,
               "deal counts must give each seat 0 to 20 cards")
@@ -192,6 +197,14 @@ class HandBase:
         (house foul rule 2: they pay all collections for the rest of the hand)."""
         return [i for i, s in enumerate(self.seats) if i != collector
                 and s.status in (Status.IN, Status.SELF_FOULED)]
+
+    def tops_waiting(self) -> bool:
+        """Every other player passed (or has a dead hand) and the one left has not yet taken
+        the tops: the last passer may still change his declaration."""
+        return (self.phase is Phase.PLAYING and not self.first_draw_done
+                and len(self.in_players()) == 1
+                and all(s.status in (Status.IN, Status.PASSED, Status.DEAD)
+                        for s in self.seats))
 
     @property
     def head_up(self) -> bool:

@@ -49,12 +49,14 @@ class Bot(Protocol):
 
 
 def play_turn(bot: Bot, hand: PanHand, seat: int, others: Sequence[Bot] = ()) -> None:
-    """A whole turn; `finish` only if the hand is still in play and still the seat's turn
-    (the draw can end it, e.g. when the stock card is forced). With `others` (one bot per
-    seat), the other active players may force the option card after the draw (rule 12)."""
-    bot.start(hand, seat)
-    if others:
-        option_window(hand, seat, others)
+    """A whole turn, or the rest of one already started (a player left alone by fouls in his
+    own turn plays it out face up); `finish` only if the hand is still in play and still the
+    seat's turn (the draw can end it, e.g. when the stock card is forced). With `others` (one
+    bot per seat), the other active players may force the option card after the draw (12)."""
+    if not hand.turn_started:
+        bot.start(hand, seat)
+        if others:
+            option_window(hand, seat, others)
     if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
         bot.finish(hand, seat)
 
@@ -77,7 +79,8 @@ def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
 def foul_liability(hand: PanHand, winner: int, seat: int) -> int:
     """What foul hand `seat` would pay if `winner` went out now (foul rule 1B, pays rule 5)."""
     s = hand.seats[seat]
-    due = hand.rules.outs_chips if s.pays_outs_when_fouled else s.foul_value + 2
+    outs = s.pays_outs_when_fouled or s.status is Status.SELF_FOULED  # rules 3F and 2
+    due = hand.rules.outs_chips if outs else s.foul_value + 2
     return min(due, hand.seats[winner].chips, s.chips)
 
 
@@ -142,6 +145,9 @@ class SoundBot:
         hand.declare(seat, play)
 
     def start(self, hand: PanHand, seat: int) -> None:
+        if hand.can_take_tops(seat):
+            hand.take_tops(seat)
+            return
         opt = hand.option_card()
         if opt is not None:
             uses = hand.card_uses(seat, opt.card)
@@ -273,7 +279,9 @@ class RandomBot:
         hand.declare(seat, play)
 
     def start(self, hand: PanHand, seat: int) -> None:
-        if hand.can_take(seat) and self.rng.random() < 0.5:
+        if hand.can_take_tops(seat):
+            hand.take_tops(seat)
+        elif hand.can_take(seat) and self.rng.random() < 0.5:
             hand.take(seat)
         else:
             hand.draw(seat)

@@ -61,7 +61,7 @@ class CountsMixin(DeclarationsMixin):
             if self.phase is Phase.DECLARING:
                 if self.order[self.next_declarer] == seat:
                     self.next_declarer += 1
-                self._after_declaration()
+                self._after_declaration(None)
             elif self.current == seat:
                 self.current = self.next_in(seat)
             if self.phase is not Phase.COMPLETE and len(self.in_players()) == 1:

@@ -45,7 +45,7 @@ class DeclarationsMixin(EndingMixin):
         while (self.next_declarer < self.n
                and self.seats[self.order[self.next_declarer]].status is not Status.IN):
             self.next_declarer += 1
-        self._after_declaration()
+        self._after_declaration(seat)
         return self.events[mark:]
 
     @action
@@ -75,11 +75,20 @@ class DeclarationsMixin(EndingMixin):
                     self._log(ChipsMoved(None, seat, fee, "pass forfeit returned"))
         self._log(Declared(seat, play, changed))
 
-    def _after_declaration(self) -> None:
+    def _after_declaration(self, seat: int | None) -> None:
+        """After `seat` declared (None: a dead hand left). When every other player has passed,
+        the one left takes the tops at once only if he just acted himself: a passer keeps his
+        right to change "until the next player has acted", so the hand then waits for the one
+        left to take the tops (`take_tops`), the last player's window closing with it."""
         live = [i for i in self.in_players() if self.seats[i].declared is not False]
-        if len(live) == 1 and all(self.seats[i].declared is not None or i == live[0]
+        if len(live) == 1 and all(self.seats[i].declared is not None
                                   for i in self.in_players()):
-            self._award_tops_alone(live[0], "every other player passed")
+            if seat == live[0]:
+                self._award_tops_alone(live[0], "every other player passed")
+                return
+            self.phase = Phase.PLAYING
+            self.next_declarer = self.n
+            self.current = live[0]
             return
         if self.next_declarer >= self.n and self.phase is Phase.DECLARING:
             self.phase = Phase.PLAYING
@@ -128,9 +137,26 @@ class DeclarationsMixin(EndingMixin):
             elif s.status is Status.IN and self.current is not None:
                 # back in before anyone drew: play starts again from the first hand
                 self.current = next(i for i in self.order if self.seats[i].status is Status.IN)
-            live = self.in_players()
-            if len(live) == 1:
-                self._award_tops_alone(live[0], "every other player passed")
         else:
-            self._after_declaration()
+            self._after_declaration(seat)
+        return self.events[mark:]
+
+    # ----- the one player left takes the tops (tops and declarations) ------------------------
+
+    def verify_take_tops(self, seat: int) -> None:
+        self._open()
+        self._seat(seat)
+        check(self.tops_waiting() and self.in_players() == [seat], R.DECLARATIONS,
+              "only the one player left when every other player has passed takes the tops")
+
+    def can_take_tops(self, seat: int) -> bool:
+        return self._can(self.verify_take_tops, seat)
+
+    @action
+    def take_tops(self, seat: int) -> list[Event]:
+        """Every other player passed: the one left takes the tops. This is his action, so
+        until then the last passer may still change his declaration."""
+        self.verify_take_tops(seat)
+        mark = len(self.events)
+        self._award_tops_alone(seat, "every other player passed")
         return self.events[mark:]

@@ -77,7 +77,10 @@ class EndingMixin(PaysMixin):
                 self.seats[self.forced_discard].status is not Status.IN:
             self.forced_discard = None
         if len(live) == 1:
-            if any(s.status is Status.FOULED for s in self.seats) and not self.face_up:
+            # foul rule 5: one player left "as a result of one or more fouled hands", a
+            # self-declared foul (rule 2) included: he settles (5A) or plays face up (5B)
+            if any(s.status in (Status.FOULED, Status.SELF_FOULED) for s in self.seats) \
+                    and not self.face_up:
                 self.phase = Phase.LAST_PLAYER
                 self.current = live[0]
             else:

@@ -109,7 +109,7 @@ class ForcingMixin(MeldingMixin):
                   "the player has touched the deck: his hand discard can no longer be forced")
         if not self.fitting_melds(seat, d.card):
             raise PanRuleError(R.RULE_13, f"{d.card} fits none of seat {seat}'s melds")
-        if not s.hand and not (self._out_force_allowed(seat, d.card, d.from_stock)):
+        if not s.hand and not (self._out_force_allowed(seat, d.card, d.pyramid)):
             raise PanRuleError(R.RULE_14, f"{d.card} is an out card for seat {seat}")
 
     def can_force_back(self, forcer: int, seat: int) -> bool:

@@ -89,7 +89,8 @@ class FoulsMixin(EndingMixin):
     def verify_declare_own_foul(self, seat: int) -> None:
         self._open()
         s = self._seat(seat)
-        if not (s.status is Status.IN and self.phase is Phase.PLAYING):
+        if not (s.status is Status.IN and self.phase is Phase.PLAYING
+                and not self.tops_waiting()):
             raise PanRuleError(R.FOUL_2, f"seat {seat} is not an active hand")
 
     def can_declare_own_foul(self, seat: int) -> bool:
@@ -131,7 +132,8 @@ class FoulsMixin(EndingMixin):
         check(self.phase is Phase.LAST_PLAYER and self.current == seat, R.FOUL_5,
               "settling is for the one player left after fouls")
         for p, c in payments.items():
-            if not (0 <= p < self.n and self.seats[p].status is Status.FOULED):
+            if not (0 <= p < self.n
+                    and self.seats[p].status in (Status.FOULED, Status.SELF_FOULED)):
                 raise PanRuleError(R.FOUL_5, f"seat {p} has no foul hand to settle")
             if not (0 <= c <= self.seats[p].chips):
                 raise PanRuleError(R.PAYS_5, f"seat {p} has no {c} chips")

@@ -42,6 +42,7 @@ from .table import must_change_seat, next_dealer, pack_after
 HELP = """commands (cards as 3c Jd Ks; melds by the number shown in [brackets]):
   play | knock | pass | change         declare, or change your declaration
   draw | take                          draw from the stock, or take the previous player's card
+  take tops                            the one player left when all others passed takes the tops
   meld CARDS                           a new meld (with the drawn card when one is up)
   lay MELD [CARD]                      lay off the drawn card, or CARD from your hand
   borrow MELD CARDS [/ HAND]           CARDS from meld MELD, with HAND cards (and the drawn
@@ -113,6 +114,8 @@ def legal_commands(hand: PanHand, me: int) -> list[str]:
 def _turn_commands(hand: PanHand, me: int) -> list[str]:
     s = hand.seats[me]
     out: list[str] = []
+    if hand.can_take_tops(me):
+        return ["take tops"]
     if hand.can_draw(me):
         out.append("draw")
     opt = hand.option_card()
@@ -235,7 +238,10 @@ def apply_command(hand: PanHand, me: int, text: str, agree: AgreeFn | None = Non
     elif cmd == "draw":
         hand.draw(me)
     elif cmd == "take":
-        hand.take(me)
+        if args == ["tops"]:
+            hand.take_tops(me)
+        else:
+            hand.take(me)
     elif cmd == "meld":
         hand.meld(me, _cards(rest, "meld"), use_drawn=hand.drawn is not None)
     elif cmd == "lay":
@@ -458,11 +464,12 @@ class Session:
         elif hand.forced_discard == seat:
             bot.forced_discard(hand, seat)
         else:
-            bot.start(hand, seat)
-            self.show_events(hand)
-            option_window(hand, seat, [p.bot for p in self.players])
-            self.show_events(hand)
-            self.window(hand)
+            if not hand.turn_started:   # started already: left alone by fouls, face up
+                bot.start(hand, seat)
+                self.show_events(hand)
+                option_window(hand, seat, [p.bot for p in self.players])
+                self.show_events(hand)
+                self.window(hand)
             if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
                 bot.finish(hand, seat)
 

@@ -150,12 +150,17 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
 
     @action
     def keep_drawn(self, seat: int) -> list[Event]:
-        """3E: the deck card put in the hand (allowed only when going out: never here)."""
+        """3E: the deck card put in the hand. "The exception to this rule is when the player
+        is going out (no discards)": it becomes a cause only when his turn ends with a discard
+        (or none, 3B) instead of going out; until then nobody can tell, so it is no cause yet."""
         self.verify_keep_drawn(seat)
         mark = len(self.events)
         card = self._use_drawn()
-        self.seats[seat].hand.append(card)
-        self._irregular(seat, Cause.DECK_CARD_IN_HAND, f"put {card} in the hand")
+        s = self.seats[seat]
+        s.hand.append(card)
+        s.kept_drawn = True
+        self._log(Irregularity(seat, "deck card in the hand",
+                               f"put {card} in the hand: foul rule 3E unless he goes out"))
         return self.events[mark:]
 
     def verify_declare_out(self, seat: int) -> None:

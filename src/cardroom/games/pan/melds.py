@@ -221,29 +221,29 @@ def conditions_of(cards: Iterable[Card], kind: MeldKind) -> tuple[Condition, ...
 
 
 def meld_value(cards: Iterable[Card], kind: MeldKind, rules: PanRules) -> int:
-    """Units the meld's conditions are worth as it lies."""
-    return sum(condition_units(c, rules) for c in conditions_of(cards, kind))
+    """Units a meld pays in all, as it lies: each condition's units, plus its addition rate for
+    every card beyond the three that make a condition ("adding a card to a condition pays the
+    condition again"). A function of the cards alone, so a condition pays the same laid down
+    at once or built up card by card. A card added to a sequence carrying both A-2-3 and
+    J-Q-K pays once."""
+    t = tuple(cards)
+    conds = conditions_of(t, kind)
+    if not conds:
+        return 0
+    return (sum(condition_units(c, rules) for c in conds)
+            + max(condition_units(c, rules, addition=True) for c in conds) * (len(t) - 3))
 
 
 def lay_down_units(cards: Iterable[Card], kind: MeldKind, rules: PanRules) -> int:
-    """A new meld pays its conditions once, whatever its length."""
+    """A new meld pays its value as it lies (its conditions and the cards added to them)."""
     return meld_value(cards, kind, rules)
 
 
 def addition_units(before: Sequence[Card], after: Sequence[Card], kind: MeldKind,
                    rules: PanRules) -> int:
-    """Pay for adding cards to a meld: a condition the addition makes pays in full; a
-    condition the meld already carried pays its addition rate again (once per added card)."""
-    old = conditions_of(before, kind)
-    new = conditions_of(after, kind)
-    added = len(after) - len(before)
-    units = 0
-    for cond in new:
-        if cond in old:
-            units += condition_units(cond, rules, addition=True) * added
-        else:
-            units += condition_units(cond, rules)
-    return units
+    """Pay for adding cards to a meld: what the meld is worth after less what it was worth
+    (a condition the addition makes pays in full, with the cards already beyond its three)."""
+    return meld_value(after, kind, rules) - meld_value(before, kind, rules)
 
 
 def split_units(whole: Sequence[Card], parts: Sequence[Sequence[Card]], kind: MeldKind,

@@ -8,10 +8,10 @@ from typing import Any
 from cardroom.cards import Card
 
 from .base import HandBase
-from .cards import ORDER
-from .melds import addition_units, fits, is_valid_on_board, meld_value, triple_ok
+from .melds import addition_units, fits, meld_value
 from .rules import HAND_SIZE
 from .state import DiscardEntry, Status
+from .uses import Use, card_uses
 
 
 class QueriesMixin(HandBase):
@@ -39,36 +39,12 @@ class QueriesMixin(HandBase):
         return [i for i, m in enumerate(self.seats[seat].melds)
                 if m.kind is not None and fits(m.cards, m.kind, card, strict)]
 
-    def card_uses(self, seat: int, card: Card) -> list[tuple[Any, ...]]:
-        """Ways `seat` can meld `card` at once: ("lay_off", meld), ("meld", hand cards),
-        ("borrow", meld, borrowed cards, hand cards)."""
+    def card_uses(self, seat: int, card: Card) -> list[Use]:
+        """Every way `seat` can meld `card` at once (`uses.card_uses`): the take (a turn, 1),
+        the option card (rule 12) and rule 17 rely on it."""
         s = self.seats[seat]
-        strict = self.rules.strict_set_additions
-        uses: list[tuple[Any, ...]] = [("lay_off", mi) for mi in self.fitting_melds(seat, card)]
-        hand = s.hand
-        o = ORDER[card.rank]
-        near = [x for x in hand if x.rank == card.rank
-                or (x.suit == card.suit and abs(ORDER[x.rank] - o) <= 2)]
-        for a in range(len(near)):
-            for b in range(a + 1, len(near)):
-                x, y = near[a], near[b]
-                if triple_ok(card, x, y):
-                    uses.append(("meld", (x, y)))
-        for mi, m in enumerate(s.melds):
-            if m.kind is None or len(m.cards) < 4:
-                continue
-            for bc in set(m.cards):
-                if bc.rank != card.rank and (bc.suit != card.suit
-                                             or abs(ORDER[bc.rank] - o) > 2):
-                    continue
-                rest = list(m.cards)
-                rest.remove(bc)
-                if not is_valid_on_board(rest, m.kind, strict):
-                    continue
-                for x in set(near):
-                    if triple_ok(card, bc, x):
-                        uses.append(("borrow", mi, (bc,), (x,)))
-        return uses
+        return card_uses(card, s.hand, [(m.cards, m.kind) for m in s.melds],
+                         self.rules.strict_set_additions)
 
     def goes_out_with(self, seat: int, card: Card) -> bool:
         """Would laying `card` off put `seat` out (ten cards spread, none in hand)?"""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardroom.cards import Card, parse_card
@@ -24,7 +24,7 @@ ACTIONS = frozenset({
     "spread_invalid", "correct_meld", "keep_drawn", "declare_out", "throw_in",
     "foul_by_false_out",
     "remove_board_card", "settle", "play_face_up", "force_option_card", "force_back",
-    "offer_split", "accept_split", "decline_split",
+    "offer_split", "accept_split", "decline_split", "take_tops",
 })
 CARD_ARGS = frozenset({"card"})
 CARDS_ARGS = frozenset({"cards", "borrowed", "part", "order"})
@@ -80,12 +80,37 @@ def start_hand(h: HandHistory) -> PanHand:
                  for s in h.seats]
         pack = with_hidden_filled(h.pack, pan_pack(rules), "pack") \
             if HIDDEN_CARD in h.pack else [parse_card(c) for c in h.pack]
+        problem = pack_problem(pack, rules)
+        if problem is not None:
+            raise HistoryError(problem)
         dealer = int(h.setup.get("dealer", 0))
         counts = h.setup.get("deal_counts")
         carried = tuple(h.setup.get("carried_tops") or (0, 0))
     except (KeyError, TypeError, ValueError) as exc:
         raise HistoryError(f"history seats or setup malformed: {exc}") from None
     return PanHand(rules, seats, dealer, pack, counts, (int(carried[0]), int(carried[1])))
+
+
+def pack_problem(pack: Sequence[Card], rules: PanRules) -> str | None:
+    """Why `pack` is not exactly the game's pack under `rules` (every card of `packs` packs
+    without 8s, 9s and 10s, less one pack's spades with that option), or None. A replay
+    checks it before any action: a pack with extra or foreign cards would let impossible
+    melds be made and paid."""
+    want = Counter(pan_pack(rules))
+    have = Counter(pack)
+    what = (f"{rules.packs} packs without 8s, 9s and 10s"
+            + (", less one pack's spades" if rules.remove_one_spade_pack else ""))
+    for card, n in sorted(have.items(), key=lambda kv: str(kv[0])):
+        if card not in want:
+            return (f"the history's pack holds {card}, which the Pan pack ({what}) does not "
+                    "hold")
+        if n > want[card]:
+            return (f"the history's pack holds {n} of {card}, the Pan pack ({what}) only "
+                    f"{want[card]}")
+    if len(pack) != sum(want.values()):
+        return (f"the history's pack has {len(pack)} cards, not the {sum(want.values())} of "
+                f"the Pan pack ({what})")
+    return None
 
 
 def _arg(name: str, value: Any) -> Any:

@@ -70,6 +70,7 @@ class DiscardEntry:
     from_stock: bool
     drawers: set[int] = field(default_factory=set)
     touched: bool = False
+    pyramid: bool = False  # rule 14A: discarded by choice when it would have put him out
 
 
 @dataclass
@@ -86,6 +87,7 @@ class SeatState:
     causes: list[Cause] = field(default_factory=list)
     pending: list[tuple[int, str]] = field(default_factory=list)
     touched_deck: bool = False
+    kept_drawn: bool = False  # 3E: a deck card in the hand, a cause only if he then discards
     locked_declaration: bool = False
     late_change_allowed: bool = False
     threw_in: bool = False

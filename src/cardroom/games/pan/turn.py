@@ -12,7 +12,7 @@ from . import errors as R
 from .base import action
 from .ending import EndingMixin
 from .errors import PanRuleError
-from .events import Discarded, Drew, Event, StockReshuffled, Took
+from .events import Discarded, Drew, Event, Irregularity, StockReshuffled, Took
 from .rules import HAND_SIZE
 from .state import Cause, DiscardEntry, Phase, SeatState, Status, check
 
@@ -42,6 +42,8 @@ class TurnMixin(EndingMixin):
         check(self.forced_discard is None, R.RULE_13, "a forced discard comes first")
         check(not self.turn_started, R.TURN_1, "one draw a turn")
         check(self.false_out is None, R.FOUL_3, "a false declaration of going out is pending")
+        check(not self.tops_waiting(), R.DECLARATIONS,
+              "every other player has passed: take the tops")
         check(bool(self.stock), R.STOCK_OUT, "the stock is out: reshuffle the discards first")
 
     def can_draw(self, seat: int) -> bool:
@@ -185,7 +187,10 @@ class TurnMixin(EndingMixin):
         else:
             s.hand.remove(card)
         self._lose_pending(seat)
-        self._add_discard(DiscardEntry(card, seat, from_stock))
+        # rule 14A: a card (drawn or from the hand) that would have put him out, discarded by
+        # choice, is an attempt to pyramid: it may be forced back to end the hand
+        pyramid = not s.hand and bool(self.fitting_melds(seat, card))
+        self._add_discard(DiscardEntry(card, seat, from_stock, pyramid=pyramid))
         self._log(Discarded(seat, card, from_stock))
         if self.false_out == seat:
             self.false_out = None
@@ -202,6 +207,15 @@ class TurnMixin(EndingMixin):
         self._live = [d for d in self._live if d is not entry]
 
     def _end_turn(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.kept_drawn:
+            # foul rule 3E: the deck card kept in the hand is a cause once the player ends his
+            # turn without going out (going out has no discard, the exception)
+            s.kept_drawn = False
+            if Cause.DECK_CARD_IN_HAND not in s.causes:
+                s.causes.append(Cause.DECK_CARD_IN_HAND)
+            self._log(Irregularity(seat, Cause.DECK_CARD_IN_HAND.value,
+                                   "kept the deck card and did not go out"))
         self.last_discarder = seat
         self.turn_started = False
         self.drawn = None

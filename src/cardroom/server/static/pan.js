@@ -69,13 +69,14 @@
     }));
     const me = s.players.find((x) => x.you);
     $("sit-box").hidden = s.you.seated;
+    $("doubles-box").hidden = !r.double_condition;
     $("bet-box").hidden = !s.you.seated;
     $("add-bot").hidden = !!play;
     $("stack").textContent = me ? money(me.stack) : "";
     $("deal").hidden = !s.you.may_deal;
     $("players").replaceChildren(...s.players.map((x) => {
       const li = document.createElement("li");
-      li.textContent = `Seat ${x.seat}: ${x.name}${x.bot ? " (bot)" : ""} ${money(x.stack)}`;
+      li.textContent = `Seat ${x.seat}: ${x.name}${x.bot ? " (bot)" : ""}${x.doubles ? " (double condition)" : ""} ${money(x.stack)}`;
       return li;
     }));
     $("log").replaceChildren(...s.log.map((line) => {
@@ -90,7 +91,7 @@
   $("sit").onclick = () => {
     const c = cents($("buy-in").value);
     if (c === null) return showError("enter a buy-in in dollars, e.g. 20");
-    send({ type: "sit", buy_in: c, key: key() });
+    send({ type: "sit", buy_in: c, doubles: $("doubles").checked, key: key() });
   };
   $("leave").onclick = () => send({ type: "leave", key: key() });
   $("deal").onclick = () => send({ type: "deal" });
