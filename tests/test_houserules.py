@@ -166,3 +166,13 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_super9_eight_decks_rule_allows_other_shoes_without_the_jackpot() -> None:
     """Super-9: "If the progressive jackpot is not used the house may use more or fewer than 8"."""
     assert BaccaratRules(decks=6, jackpot=False).decks == 6
+
+
+def test_modifications_travel_with_the_rules_and_are_absent_when_none(tmp_path: Path) -> None:
+    """Modifications are part of the posted rules: a table row or hand history keeps them
+    (dump, then load again, gives the same rules); rules that follow the documents dump
+    without the key, exactly as before modifications existed."""
+    r = load_rules(BaccaratRules, write(tmp_path, MODIFIED))
+    again = build_rules(BaccaratRules, r.model_dump(mode="json"))
+    assert again == r and again.modifications[0].id == "banker-commission-4"
+    assert "modifications" not in BaccaratRules().model_dump(mode="json")

@@ -90,7 +90,9 @@ class HouseRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
 
-    modifications: tuple[Modification, ...] = ()
+    modifications: tuple[Modification, ...] = Field(default=(), exclude_if=lambda m: not m)
+    """Named immaterial modifications; left out of a dump when there are none, so rules that
+    follow the documents dump (and hash into records) exactly as before."""
 
     def check_settings(self) -> None:
         """Raise ValueError for settings the documents (or the game) forbid outright; runs
