@@ -146,16 +146,15 @@ class CommissionPolicy:
         return units * self.unit_cents
 
     def first_overcharge(self) -> Cents | None:
-        """The smallest win this policy would charge more than `rate` of, or None.
+        """A win this policy would charge more than `rate` of, or None if there is none.
 
-        Rounding down never does. Any other rounding of a positive rate does (it rounds some
-        remainder up), and the remainders repeat every `denominator x unit` cents, so the
-        search is bounded; in practice it stops within a few hundred cents.
+        Rounding down never does. Any other rounding of a positive rate does: with s = rate /
+        unit (0 < s < 1), rounding up overcharges a 1-cent win; rounding to the nearest
+        overcharges 1 cent if s > 1/2, 3 cents if s = 1/2 (1.5 units rounds to 2 either way),
+        and otherwise the first win whose share of a unit passes one half (it stays below one).
         """
         if self.rounding is Rounding.DOWN or self.rate == 0:
             return None
         num, den = self.rate.numerator, self.rate.denominator
-        for win in range(1, den * self.unit_cents + 1):
-            if self.charge(win) * den > win * num:
-                return win
-        return None
+        candidates = sorted({1, 3, den * self.unit_cents // (2 * num) + 1})
+        return next((w for w in candidates if self.charge(w) * den > w * num), None)
