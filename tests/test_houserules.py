@@ -137,6 +137,12 @@ def test_what_if_rules_name_every_hypothetical_departure() -> None:
     with pytest.raises(RulesError, match="between 0% and 5%"):
         build_what_if_rules(BaccaratRules, {"commission": "6%"})
     assert build_what_if_rules(BaccaratRules, {}).modifications == ()
+    mods = [{"id": "tie-nine", "clause": "tie 8 to 1", "description": "9 to 1",
+             "settings": ["tie_pays"]}]
+    back = build_what_if_rules(BaccaratRules, {"tie_pays": 8, "modifications": mods})
+    assert back.modifications == ()  # an override back to the documents drops its entry
+    kept = build_what_if_rules(BaccaratRules, {"tie_pays": 9, "modifications": mods})
+    assert [m.id for m in kept.modifications] == ["tie-nine"]
 
 
 @pytest.mark.parametrize(("text", "needle"), [

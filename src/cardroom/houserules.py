@@ -109,6 +109,8 @@ class HouseRules(BaseModel):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             raise ValueError(f"modification id {twice[0]!r} is used twice")
+        if info.context and info.context.get(WHAT_IF):
+            return self
         departing = {d.setting: d for d in self.departures()}
         covered = {s: m for m in self.modifications for s in m.settings}
         for setting, mod in covered.items():
@@ -116,8 +118,6 @@ class HouseRules(BaseModel):
                 raise ValueError(
                     f"modification {mod.id!r} names {setting!r}, which does not depart from "
                     "the rules: list only settings that differ from the documents")
-        if info.context and info.context.get(WHAT_IF):
-            return self
         for setting, d in departing.items():
             if setting not in covered:
                 raise ValueError(
@@ -150,17 +150,21 @@ def build_rules(model: type[R], data: dict[str, Any], source: str = "house rules
 def build_what_if_rules(model: type[R], data: dict[str, Any], source: str = "settings") -> R:
     """Rules for analysing hypothetical values: every departure from the documents that `data`
     does not already cover gets an explicit "what-if" modification, so that the figures say
-    what they assume. Tables never use this: their rules go through `build_rules`."""
+    what they assume; a modification of the rules file that an override has undone (the
+    setting follows the documents again) is dropped. Tables never use this: their rules go
+    through `build_rules`."""
     try:
         loose = model.model_validate(data, context={WHAT_IF: True})
     except ValidationError as exc:
         raise RulesError(f"{source}: {describe_validation_error(exc)}") from None
-    covered = {s for m in loose.modifications for s in m.settings}
+    departing = {d.setting for d in loose.departures()}
+    kept = [m for m in loose.modifications if set(m.settings) <= departing]
+    covered = {s for m in kept for s in m.settings}
     extra = [Modification(id=f"what-if-{d.setting.replace('_', '-')}", clause=d.clause,
                           description="a hypothetical value given for analysis, not a table's "
                                       "house rules", settings=(d.setting,))
              for d in loose.departures() if d.setting not in covered]
-    return build_rules(model, {**data, "modifications": [*loose.modifications, *extra]}, source)
+    return build_rules(model, {**data, "modifications": [*kept, *extra]}, source)
 
 
 def load_rules(model: type[R], path: str | Path) -> R:
