@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from cardroom.errors import CardroomError
@@ -49,27 +51,68 @@ def test_rates_parse_exactly() -> None:
         parse_rate("five")
 
 
-def test_five_percent_of_a_small_win_is_never_rounded_to_nothing() -> None:
-    """The peers' mistake: integer division that charges 0 on a $0.19 win."""
-    assert CommissionPolicy().charge(19) == 1
+def test_five_percent_is_charged_in_whole_cents_never_above_the_rate() -> None:
+    """Mini-Baccarat: "player pays 5% commission"; Super Pan 9 rule 8 and the Pai Gow rules:
+    "up to a 5% commission". Money is cents, so 5% of a $1 win is 5 cents and of $25 is $1.25
+    exactly; a fraction of a cent is left to the player (19 cents win: 0.95 cents, charged 0)."""
     assert CommissionPolicy().charge(100) == 5
     assert CommissionPolicy().charge(2500) == 125
+    assert CommissionPolicy().charge(19) == 0
 
 
-@pytest.mark.parametrize(("mode", "win", "expected"), [
-    (Rounding.UP, 110, 6), (Rounding.DOWN, 110, 5), (Rounding.HALF_UP, 110, 6),
-    (Rounding.HALF_EVEN, 110, 6), (Rounding.HALF_EVEN, 130, 6), (Rounding.HALF_UP, 130, 7),
-    (Rounding.HALF_UP, 108, 5), (Rounding.HALF_UP, 112, 6),
-])
-def test_rounding_modes(mode: Rounding, win: int, expected: int) -> None:
-    """5% of 110 is 5.5, of 130 is 6.5, of 108 is 5.4, of 112 is 5.6 cents."""
-    assert CommissionPolicy(Fraction(1, 20), mode).charge(win) == expected
+@pytest.mark.parametrize(("win", "unit", "charged"), [(510, 1, 25), (25, 1, 1), (100, 25, 0),
+                                                      (700, 25, 25), (2000, 25, 100)])
+def test_the_default_rounds_down_in_the_players_favour(win: int, unit: int, charged: int) -> None:
+    """Issue 10: rounding up charged 26 cents on a $5.10 win (5% is 25.5), 2 cents on $0.25
+    (1.25) and, to a 25-cent unit, 25 cents on $1 (5 cents). Down: 25, 1 and 0; 5% of $7 is
+    35 cents, 25 to the quarter; of $20 exactly $1."""
+    assert CommissionPolicy(Fraction(1, 20), unit_cents=unit).charge(win) == charged
 
 
-def test_rounding_to_a_chip_unit() -> None:
-    """5% of $7 is 35 cents: to the next quarter that is 50 cents, down it is 25."""
-    assert CommissionPolicy(Fraction(1, 20), Rounding.UP, 25).charge(700) == 50
-    assert CommissionPolicy(Fraction(1, 20), Rounding.DOWN, 25).charge(700) == 25
+RATES = (Fraction(1, 20), Fraction(1, 25), Fraction(3, 100), Fraction(1, 30), Fraction(0))
+UNITS = (1, 5, 25, 100)
+AMOUNTS = np.arange(1, 100_001, dtype=np.int64)
+"""Every win from 1 cent to $1,000.00."""
+SAMPLE = np.concatenate([np.arange(1, 1001), np.arange(1001, 100_001, 997)])
+"""The wins also charged one at a time, as a table does: the two must agree."""
+
+
+@pytest.mark.parametrize("rate", RATES, ids=str)
+def test_no_policy_ever_charges_above_the_posted_rate(rate: Fraction) -> None:
+    """Issue 10 (every game): whatever the rounding and the unit, the commission on a win is
+    never above `rate` of it. Every policy is either refused when made, and then it really
+    would overcharge (its error names such a win), or it charges every amount from 1 cent to
+    $1,000.00 at most the rate, and less than one unit below it."""
+    for mode in Rounding:
+        for unit in UNITS:
+            try:
+                policy = CommissionPolicy(rate, mode, unit)
+            except CardroomError as exc:
+                assert mode is not Rounding.DOWN and rate > 0, exc
+                win, charged = _example(str(exc))
+                assert charged * rate.denominator > win * rate.numerator, exc
+                continue
+            charged = policy.charges(AMOUNTS)
+            assert [policy.charge(w) for w in SAMPLE.tolist()] == charged[SAMPLE - 1].tolist()
+            exact_x_den = AMOUNTS * rate.numerator
+            assert np.all(charged * rate.denominator <= exact_x_den), (mode, unit)
+            assert np.all((charged + unit) * rate.denominator > exact_x_den), (mode, unit)
+            assert np.all(charged % unit == 0), (mode, unit)
+
+
+def _example(message: str) -> tuple[int, int]:
+    """The win and the charge a refusal names ("would charge $0.26 on a $5.10 win")."""
+    found = re.search(r"charge (\$[0-9.,]+) on a (\$[0-9.,]+) win", message)
+    assert found, message
+    return parse_money(found.group(2)), parse_money(found.group(1))
+
+
+@pytest.mark.parametrize("mode", [Rounding.UP, Rounding.HALF_UP, Rounding.HALF_EVEN])
+def test_rounding_up_is_refused_with_a_win_it_would_overcharge(mode: Rounding) -> None:
+    """Rounding up (or to the nearest) charges 5.5 cents as 6 on a $1.10 win: refused."""
+    with pytest.raises(CardroomError, match=r"more than the posted 5%.*round down"):
+        CommissionPolicy(Fraction(1, 20), mode)
+    assert CommissionPolicy(Fraction(0), mode).charge(110) == 0
 
 
 def test_no_commission_on_a_loss_and_bad_policies_refused() -> None:

@@ -1,20 +1,34 @@
 """House rules ("internal controls"): typed, validated settings loaded from TOML.
 
 Each game defines its own model (a subclass of `HouseRules`) beside its engine; this module
-holds what they share: strict parsing, exact rates, and errors a person can act on.
+holds what they share: strict parsing, exact rates, errors a person can act on, and the named
+immaterial modifications ("Card room operators may make immaterial modifications to these game
+rules. However, the changes must be properly documented in their internal controls."): a
+setting that departs from a rule document is refused unless a `[[modifications]]` entry names
+it, and the entries are part of the rules so that wherever the rules are posted they are shown.
 """
 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Self, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 
 from cardroom.errors import CardroomError, RulesError
-from cardroom.money import parse_rate
+from cardroom.money import CommissionPolicy, Rounding, parse_rate
 
 
 def _to_fraction(value: Any) -> Fraction:
@@ -34,10 +48,83 @@ Rate = Annotated[
 """An exact rate: "5%", "0.05" or "1/20" in a file; a Fraction in code."""
 
 
+def check_commission_policy(rate: Fraction, rounding: Rounding, unit_cents: int) -> None:
+    """For model validators: a policy that could not be made (one that would charge some win
+    more than the posted rate) becomes the ValueError the validator reports."""
+    try:
+        CommissionPolicy(rate, rounding, unit_cents)
+    except CardroomError as exc:
+        raise ValueError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A setting whose value differs from what a rule document states."""
+
+    setting: str
+    value: str
+    """The value as a person reads it ("4%", "9 to 1")."""
+    clause: str
+    """The document and clause, quoted enough for a person to find it."""
+
+
+class Modification(BaseModel):
+    """One immaterial modification documented in the operator's internal controls."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1, max_length=60, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    clause: str = Field(min_length=1, max_length=200)
+    description: str = Field(min_length=1, max_length=500)
+    settings: tuple[str, ...] = Field(min_length=1)
+    """The house-rule settings this modification covers."""
+
+
+WHAT_IF = "what-if"
+"""Validation context key: build rules for analysis, letting departures stand uncovered."""
+
+
 class HouseRules(BaseModel):
-    """Base of every game's settings: unknown keys are errors, values are immutable."""
+    """Base of every game's settings: unknown keys are errors, values are immutable; a setting
+    that departs from the documents needs a named modification."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+
+    modifications: tuple[Modification, ...] = Field(default=(), exclude_if=lambda m: not m)
+    """Named immaterial modifications; left out of a dump when there are none, so rules that
+    follow the documents dump (and hash into records) exactly as before."""
+
+    def check_settings(self) -> None:
+        """Raise ValueError for settings the documents (or the game) forbid outright; runs
+        before the departures are checked, so a forbidden value is named as such."""
+
+    def departures(self) -> list[Departure]:
+        """The settings whose value differs from the rule documents (none by default)."""
+        return []
+
+    @model_validator(mode="after")
+    def _check_against_the_documents(self, info: ValidationInfo) -> Self:
+        self.check_settings()
+        ids = [m.id for m in self.modifications]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"modification id {twice[0]!r} is used twice")
+        if info.context and info.context.get(WHAT_IF):
+            return self
+        departing = {d.setting: d for d in self.departures()}
+        covered = {s: m for m in self.modifications for s in m.settings}
+        for setting, mod in covered.items():
+            if setting not in departing:
+                raise ValueError(
+                    f"modification {mod.id!r} names {setting!r}, which does not depart from "
+                    "the rules: list only settings that differ from the documents")
+        for setting, d in departing.items():
+            if setting not in covered:
+                raise ValueError(
+                    f"{setting} = {d.value} departs from {d.clause}; a table "
+                    "may use it only as an immaterial modification documented in the internal "
+                    f"controls: add a [[modifications]] entry with settings = [\"{setting}\"]")
+        return self
 
 
 R = TypeVar("R", bound=HouseRules)
@@ -58,6 +145,26 @@ def build_rules(model: type[R], data: dict[str, Any], source: str = "house rules
         return model.model_validate(data)
     except ValidationError as exc:
         raise RulesError(f"{source}: {describe_validation_error(exc)}") from None
+
+
+def build_what_if_rules(model: type[R], data: dict[str, Any], source: str = "settings") -> R:
+    """Rules for analysing hypothetical values: every departure from the documents that `data`
+    does not already cover gets an explicit "what-if" modification, so that the figures say
+    what they assume; a modification of the rules file that an override has undone (the
+    setting follows the documents again) is dropped. Tables never use this: their rules go
+    through `build_rules`."""
+    try:
+        loose = model.model_validate(data, context={WHAT_IF: True})
+    except ValidationError as exc:
+        raise RulesError(f"{source}: {describe_validation_error(exc)}") from None
+    departing = {d.setting for d in loose.departures()}
+    kept = [m for m in loose.modifications if set(m.settings) <= departing]
+    covered = {s for m in kept for s in m.settings}
+    extra = [Modification(id=f"what-if-{d.setting.replace('_', '-')}", clause=d.clause,
+                          description="a hypothetical value given for analysis, not a table's "
+                                      "house rules", settings=(d.setting,))
+             for d in loose.departures() if d.setting not in covered]
+    return build_rules(model, {**data, "modifications": [*kept, *extra]}, source)
 
 
 def load_rules(model: type[R], path: str | Path) -> R:

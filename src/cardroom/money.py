@@ -6,6 +6,10 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from cardroom.errors import CardroomError
 
@@ -53,53 +57,104 @@ def parse_rate(text: str | int | Fraction) -> Fraction:
 
 
 class Rounding(StrEnum):
-    """How a commission that is not a whole number of units is rounded."""
+    """How a commission that is not a whole number of units is rounded.
 
-    UP = "up"
+    Only `DOWN` (the default) can never charge more than the posted rate; the others are named
+    so that a house-rules file asking for them is refused with the reason, not a bare "unknown
+    value"; they stand only with a zero rate.
+    """
+
     DOWN = "down"
+    UP = "up"
     HALF_UP = "half-up"
     HALF_EVEN = "half-even"
 
 
-def round_fraction(value: Fraction, mode: Rounding) -> int:
-    floor = value.numerator // value.denominator
-    rest = value - floor
-    if rest == 0:
-        return floor
+IntArray = npt.NDArray[np.int64]
+
+
+@overload
+def round_div(numerator: int, denominator: int, mode: Rounding) -> int: ...
+
+
+@overload
+def round_div(numerator: IntArray, denominator: int, mode: Rounding) -> IntArray: ...
+
+
+def round_div(numerator: Any, denominator: int, mode: Rounding) -> Any:
+    """numerator / denominator (non-negative; an int, or an array element by element) rounded
+    to a whole number by `mode`."""
+    whole, rest = numerator // denominator, numerator % denominator
     if mode is Rounding.DOWN:
-        return floor
+        return whole
     if mode is Rounding.UP:
-        return floor + 1
-    if rest > Fraction(1, 2):
-        return floor + 1
-    if rest < Fraction(1, 2):
-        return floor
+        return whole + (rest > 0)
+    above, half = 2 * rest > denominator, 2 * rest == denominator
     if mode is Rounding.HALF_UP:
-        return floor + 1
-    return floor if floor % 2 == 0 else floor + 1
+        return whole + (above | half)
+    return whole + (above | (half & (whole % 2 == 1)))
+
+
+def format_rate(rate: Fraction) -> str:
+    """5% for 1/20; an exact fraction where the percentage is not a whole number of hundredths."""
+    pct = rate * 100
+    if (pct * 100).denominator == 1:
+        return f"{float(pct):g}%"
+    return f"{rate.numerator}/{rate.denominator}"
 
 
 @dataclass(frozen=True)
 class CommissionPolicy:
     """Commission = rate x winnings, rounded to whole `unit_cents` by `rounding`.
 
-    The default rounds up to the cent: 5% of a $1 win is 5 cents, never zero, and the house
-    never charges less than the posted rate.
+    The rules allow a commission of *up to* 5% (Mini-Baccarat's 5%, Super Pan 9 rule 8, Pai Gow
+    rules note to 10), so no win is ever charged more than `rate` of it: the default rounds
+    down to the cent, in the player's favour, and a policy that would charge more on some win is
+    refused when it is made (a 5% rate rounded up charges 26 cents on $5.10).
     """
 
     rate: Fraction = Fraction(1, 20)
-    rounding: Rounding = Rounding.UP
+    rounding: Rounding = Rounding.DOWN
     unit_cents: int = 1
 
     def __post_init__(self) -> None:
         if not 0 <= self.rate < 1:
             raise CardroomError(f"commission rate {self.rate} must be at least 0 and below 1")
-        if self.unit_cents < 1:
-            raise CardroomError("commission unit must be at least one cent")
+        if isinstance(self.unit_cents, bool) or not isinstance(self.unit_cents, int) \
+                or self.unit_cents < 1:
+            raise CardroomError("commission unit must be a whole number of cents, at least one")
+        win = self.first_overcharge()
+        if win is not None:
+            raise CardroomError(
+                f"commission rounding {self.rounding.value!r} to {self.unit_cents} cent(s) "
+                f"would charge {format_money(self.charge(win))} on a {format_money(win)} win, "
+                f"more than the posted {format_rate(self.rate)} of it: a commission may be up "
+                "to the posted rate, never above; round down instead")
 
     def charge(self, winnings: Cents) -> Cents:
         require_cents(winnings, "winnings")
         if winnings <= 0:
             return 0
-        units = round_fraction(Fraction(winnings) * self.rate / self.unit_cents, self.rounding)
+        units = round_div(winnings * self.rate.numerator,
+                          self.rate.denominator * self.unit_cents, self.rounding)
         return units * self.unit_cents
+
+    def charges(self, winnings: IntArray) -> IntArray:
+        """`charge` of every win of an array of positive cents at once (audits, tests)."""
+        units = round_div(winnings * self.rate.numerator,
+                          self.rate.denominator * self.unit_cents, self.rounding)
+        return units * self.unit_cents
+
+    def first_overcharge(self) -> Cents | None:
+        """A win this policy would charge more than `rate` of, or None if there is none.
+
+        Rounding down never does. Any other rounding of a positive rate does: with s = rate /
+        unit (0 < s < 1), rounding up overcharges a 1-cent win; rounding to the nearest
+        overcharges 1 cent if s > 1/2, 3 cents if s = 1/2 (1.5 units rounds to 2 either way),
+        and otherwise the first win whose share of a unit passes one half (it stays below one).
+        """
+        if self.rounding is Rounding.DOWN or self.rate == 0:
+            return None
+        num, den = self.rate.numerator, self.rate.denominator
+        candidates = sorted({1, 3, den * self.unit_cents // (2 * num) + 1})
+        return next((w for w in candidates if self.charge(w) * den > w * num), None)

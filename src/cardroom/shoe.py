@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -47,11 +48,30 @@ class ShoeSpec:
         one_pack = [Card(r, s) for r in self.ranks for s in Suit]
         return one_pack * self.packs + [JOKER] * self.jokers
 
+    def pack_problem(self, cards: Sequence[Card], whole: bool) -> str | None:
+        """Why `cards` cannot come from this shoe (a removed rank, a joker it lacks, more copies
+        of a card than it holds), or, with `whole`, are not exactly this shoe; None if fine."""
+        diff = Counter(cards)
+        diff.subtract(Counter(self.cards()))
+        extra = sorted(c for c, n in diff.items() if n > 0)
+        if extra:
+            return "it holds cards beyond the shoe: " + ", ".join(_copies(c, diff[c])
+                                                                  for c in extra)
+        missing = sorted(c for c, n in diff.items() if n < 0)
+        if whole and missing:
+            return (f"it has {len(cards)} cards, not {self.size}: it lacks "
+                    + ", ".join(_copies(c, -diff[c]) for c in missing))
+        return None
+
     def rank_counts(self) -> dict[Rank, int]:
         counts = {r: 4 * self.packs for r in self.ranks}
         if self.jokers:
             counts[Rank.JOKER] = self.jokers
         return counts
+
+
+def _copies(card: Card, n: int) -> str:
+    return str(card) if n == 1 else f"{n} x {card}"
 
 
 class RandomSource(Protocol):

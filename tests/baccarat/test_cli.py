@@ -43,6 +43,25 @@ def test_analyze_options_change_the_math() -> None:
     assert wagers["player_9"]["claimed_edge_percent"] == "1.52"
 
 
+def test_analysis_names_each_hypothetical_departure_from_the_documents(tmp_path: Path) -> None:
+    """Issue 10: an analyst may try a 9-to-1 tie or a 4% commission; the figures say so (a
+    "what-if" modification each), while a table's rules file departing silently is refused."""
+    out = runner.invoke(app, ["analyze", "baccarat", "--json", "--tie-pays", "9",
+                              "--commission", "4%"])
+    mods = json.loads(out.output)["modifications"]
+    assert [(m["id"], m["settings"]) for m in mods] == [
+        ("what-if-commission", ["commission"]), ("what-if-tie-pays", ["tie_pays"])]
+    assert "Winning Tie bets are paid 8 to 1" in mods[1]["clause"]
+    text = runner.invoke(app, ["analyze", "baccarat", "--tie-pays", "9"]).output
+    assert "modification what-if-tie-pays" in " ".join(text.split())
+    assert json.loads(runner.invoke(app, ["analyze", "baccarat", "--json"]).output)[
+        "modifications"] == []
+    rules = tmp_path / "rules.toml"
+    rules.write_text("tie_pays = 9\n", encoding="utf-8")
+    proc = cardroom("play", "baccarat", "--rules", str(rules))
+    assert proc.returncode == 2 and "departs from the Mini-Baccarat rules" in proc.stderr
+
+
 def test_analyze_text_marks_wrong_claims() -> None:
     out = runner.invoke(app, ["analyze", "baccarat"])
     assert out.exit_code == 0

@@ -175,14 +175,16 @@ def test_rule_10_copies_go_to_the_banker() -> None:
     assert t.settle().results[0].outcome is Outcome.PUSH
 
 
-def test_rule_10_commission_rounds_up_to_the_cent() -> None:
+def test_rule_10_commission_never_above_5_percent_of_the_win() -> None:
+    """Rule 10 note: "up to a 5% commission": 5% of a 30-cent win is 1.5 cents: charged 1,
+    never the 2 that rounding up would take (6.7% of the win)."""
     t = table()
     t.sit(1, 10_000)
-    t.place_wager(1, 10)
+    t.place_wager(1, 30)
     t.deal(Script([0]), machine_order(DEALER_HAND, "As Ad Kc Qh 8s 6d 4c"))
     t.set_hand(1, parse_cards("Kc Qh"))
     r = t.settle().results[0]
-    assert (r.commission, r.net) == (1, 9)  # 5% of 10 cents is half a cent: charged 1
+    assert (r.commission, r.net) == (1, 29)
 
 
 def test_rule_6_foul_hand_loses_by_default_policy() -> None:

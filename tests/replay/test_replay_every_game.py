@@ -117,7 +117,7 @@ def test_super_pan_9_rule_5_wager_over_the_table_limit_is_refused() -> None:
 def test_super_pan_9_a_card_no_36_card_shoe_holds_is_refused() -> None:
     data = raw(SP9)
     data["pack"][0] = "Td"
-    with pytest.raises(HistoryError, match="rule 2"):
+    with pytest.raises(HistoryError, match="rule 1: 36 cards a deck"):
         replay(history(data))
 
 

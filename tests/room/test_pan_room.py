@@ -253,7 +253,9 @@ def test_cli_opens_a_pan_table_with_house_rules(tmp_path: Any) -> None:
     from cardroom.cli import app
 
     rules = tmp_path / "pan.toml"
-    rules.write_text("chip_cents = 25\nbuy_in_chips = 40\n")
+    rules.write_text("chip_cents = 25\nbuy_in_chips = 40\n[[modifications]]\nid = \"buy-in-40\"\n"
+                     "clause = \"buy-in 20 chips\"\ndescription = \"a 40-chip buy-in\"\n"
+                     "settings = [\"buy_in_chips\"]\n")
     db = str(tmp_path / "room.sqlite3")
     run = CliRunner().invoke(app, ["tables", "create", "Pan 25c", "--game", "pan", "--rules",
                                    str(rules), "--database", db, "--json"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.history import HandHistory, replay
+from cardroom.history import HandHistory, HistoryError, replay
 from cardroom.room import hands
 from cardroom.room.db import Storage
 from cardroom.room.recall import replay as recall
@@ -75,4 +75,8 @@ def test_replay_refuses_a_void_that_is_not_last_or_shows_cards(game: str) -> Non
     twice = HandHistory.from_json({**base, "actions": [void, void]})
     assert not replay(twice).ok
     shown = HandHistory.from_json({**base, "pack": ["As"]})
-    assert not replay(shown).ok
+    if game == "pai-gow":  # one card is not the 53-card deck: refused before any action
+        with pytest.raises(HistoryError, match="not the Pai Gow deck"):
+            replay(shown)
+    else:
+        assert not replay(shown).ok

@@ -31,7 +31,7 @@ from cardroom.games.super_pan_9 import (
 )
 from cardroom.games.super_pan_9.cards import values_total
 from cardroom.games.super_pan_9.events import ShoeShuffled
-from cardroom.houserules import build_rules
+from cardroom.houserules import Modification, build_rules
 from cardroom.shoe import SeededRandom
 
 from .helpers import stacked_table
@@ -245,14 +245,22 @@ def test_super_pan_9_rule_8_win_pays_even_money_less_commission() -> None:
 
 
 def test_super_pan_9_rule_8_commission_rounding_and_rate_house_rules() -> None:
-    # 5% of $5.10 is 25.5 cents: rounded up (the default) to 26, never down to nothing.
+    """Rule 8: "up to a 5% commission". 5% of $5.10 is 25.5 cents: charged 25, never the 26
+    that rounding up would take (above 5% of the win)."""
     table = stacked_table({1: "4s 5s Ks"}, "6d Kd Kh", wager=510)
     table.stand(1)
-    assert table.finish_dealer().seats[0].settlement.main_net == 510 - 26
+    assert table.finish_dealer().seats[0].settlement.main_net == 510 - 25
     rules = SuperPan9Rules(commission=Fraction(0), min_wager_cents=1)
     table = stacked_table({1: "4s 5s Ks"}, "6d Kd Kh", wager=510, rules=rules)
     table.stand(1)
     assert table.finish_dealer().seats[0].settlement.main_net == 510
+
+
+@pytest.mark.parametrize("rounding", ["up", "half-up", "half-even"])
+def test_super_pan_9_rule_8_a_rounding_above_the_rate_is_refused(rounding: str) -> None:
+    """Rule 8: up to 5%: a rounding that charges some win more than 5% of it is refused."""
+    with pytest.raises(RulesError, match="more than the posted 5%"):
+        build_rules(SuperPan9Rules, {"commission_rounding": rounding})
 
 
 @pytest.mark.parametrize("rate", ["6%", "-1%", "0.051"])
@@ -273,8 +281,17 @@ def test_super_pan_9_rule_9_tie_bet_pays_8_to_1_and_main_pushes() -> None:
     assert settled[2].tie_net == -500 and settled[2].main_net == 950
 
 
+def test_super_pan_9_rule_9_a_tie_bet_paying_other_than_8_to_1_needs_a_modification() -> None:
+    """Rule 9: "This bet pays 8 to 1"; other odds only as a named immaterial modification."""
+    with pytest.raises(RulesError, match=r"tie_pays = 9 to 1 departs from Super Pan 9 rule 9"):
+        build_rules(SuperPan9Rules, {"tie_pays": 9})
+    assert build_rules(SuperPan9Rules, {"tie_pays": 9, "tie_bet_offered": False}).tie_pays == 9
+
+
 def test_super_pan_9_rule_9_tie_bet_payout_and_offer_are_house_rules() -> None:
-    rules = SuperPan9Rules(tie_pays=9, commission_on_tie_bet=True)
+    rules = SuperPan9Rules(tie_pays=9, commission_on_tie_bet=True, modifications=(Modification(
+        id="tie-nine", clause="rule 9", description="the Tie Bet pays 9 to 1",
+        settings=("tie_pays",)),))
     table = stacked_table({1: "3s 3h Ks"}, "6d Kd Kh", wager=1000, tie=500, rules=rules)
     table.stand(1)
     s = table.finish_dealer().seats[0].settlement

@@ -11,7 +11,13 @@ from rich.table import Table
 
 from cardroom.cards import format_cards
 from cardroom.cli.app import analyze_app, play_app
-from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.cli.options import (
+    console,
+    modifications_json,
+    print_json,
+    print_modifications,
+    rules_with_overrides,
+)
 from cardroom.errors import CardroomError, WagerError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -40,15 +46,16 @@ def analyze_baccarat(
     from cardroom.analysis.baccarat import analyze
 
     settings = rules_with_overrides(
-        BaccaratRules, rules, decks=decks, paytable=paytable, commission=commission,
+        BaccaratRules, rules, what_if=True, decks=decks, paytable=paytable, commission=commission,
         tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
         jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
         jackpot=False if decks not in (None, 8) else None,
     )
     report = analyze(settings)
     if as_json:
-        print_json(report.to_json())
+        print_json({**report.to_json(), **modifications_json(settings)})
         return
+    print_modifications(settings)
     c = report.counts
     head = Table(title=f"Mini-Baccarat, {settings.decks} decks: outcomes "
                        f"({c.total:,} six-card sequences)")

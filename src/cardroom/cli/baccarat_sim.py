@@ -10,7 +10,13 @@ import typer
 from rich.table import Table
 
 from cardroom.cli.app import simulate_app
-from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.cli.options import (
+    console,
+    modifications_json,
+    print_json,
+    print_modifications,
+    rules_with_overrides,
+)
 from cardroom.games.baccarat.rules import BaccaratRules
 
 PROGRESS_FROM = 10_000_000
@@ -59,7 +65,7 @@ def simulate_baccarat(
     check_count(hands, "hands", 2)
     n_workers = 1 if workers is None else check_count(workers, "workers", 1)
     settings = rules_with_overrides(
-        BaccaratRules, rules, decks=decks, paytable=paytable, commission=commission,
+        BaccaratRules, rules, what_if=True, decks=decks, paytable=paytable, commission=commission,
         tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
         jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
         jackpot=False if decks not in (None, 8) else None,
@@ -84,8 +90,10 @@ def simulate_baccarat(
             })
         print_json({"game": "baccarat", "decks": settings.decks, "hands": report.hands,
                     "seed": report.seed, "shoes": report.shoes, "run_on": where,
-                    "outcomes": report.winners, "wagers": wagers})
+                    "outcomes": report.winners, "wagers": wagers,
+                    **modifications_json(settings)})
         return
+    print_modifications(settings)
     console.print(f"Mini-Baccarat / Super-9, {settings.decks} decks: {report.hands:,} coups "
                   f"from {report.shoes:,} shoes (seed {report.seed}, {where})", highlight=False)
     table = Table(title="House edge per unit staked")

@@ -10,7 +10,13 @@ from rich.panel import Panel
 from rich.table import Table
 
 from cardroom.cli.app import analyze_app, play_app, simulate_app
-from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.cli.options import (
+    console,
+    modifications_json,
+    print_json,
+    print_modifications,
+    rules_with_overrides,
+)
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 
 RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
@@ -33,13 +39,14 @@ def analyze_super_pan_9(
     """Exact optimal strategy and house edges, by enumeration of the finite shoe."""
     from cardroom.analysis.super_pan_9 import analyse
 
-    settings = rules_with_overrides(SuperPan9Rules, rules, decks=decks, commission=commission,
-                                    tie_pays=tie_pays)
+    settings = rules_with_overrides(SuperPan9Rules, rules, what_if=True, decks=decks,
+                                    commission=commission, tie_pays=tie_pays)
     report = analyse(settings.decks, settings.commission, settings.tie_pays,
                      settings.commission_on_tie_bet)
     if as_json:
-        print_json(report.to_json())
+        print_json({**report.to_json(), **modifications_json(settings)})
         return
+    print_modifications(settings)
     pct = float(settings.commission) * 100
     console.print(f"[bold]Super Pan 9[/bold]: {settings.decks} deck(s) of 36 cards, "
                   f"commission {pct:g}% on winning bets, Tie Bet {settings.tie_pays} to 1",
@@ -100,13 +107,14 @@ def simulate_super_pan_9(
     """Monte Carlo over real shuffled shoes, with 95% intervals beside the exact values."""
     from cardroom.analysis.super_pan_9_sim import simulate
 
-    settings = rules_with_overrides(SuperPan9Rules, rules, decks=decks, commission=commission,
-                                    tie_pays=tie_pays)
+    settings = rules_with_overrides(SuperPan9Rules, rules, what_if=True, decks=decks,
+                                    commission=commission, tie_pays=tie_pays)
     report = simulate(settings, hands, seats, strategy, seed, workers=workers,
                       scheduler=scheduler, progress=not as_json)
     if as_json:
-        print_json(report.to_json())
+        print_json({**report.to_json(), **modifications_json(settings)})
         return
+    print_modifications(settings)
     console.print(f"[bold]Super Pan 9[/bold]: {report.hands:,} player-hands in "
                   f"{report.rounds:,} rounds of {seats} seat(s), {report.shoes:,} shoes, "
                   f"strategy {strategy}, seed {report.seed}", highlight=False)

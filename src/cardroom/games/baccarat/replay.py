@@ -97,6 +97,11 @@ def _start(h: HandHistory) -> tuple[BaccaratTable, list[str], list[Card]]:
         raise HistoryError(f"history seats or pack malformed: {exc}") from None
     if len(set(names)) != len(names):
         raise HistoryError("history seats must have different names")
+    # the coup's cards, checked against the shoe before any action: 52 a deck, no joker
+    problem = rules.shoe_spec.pack_problem(pack, whole=False)
+    if problem is not None:
+        raise HistoryError(f"the history's cards cannot come from a {rules.decks}-deck baccarat "
+                           f"shoe (52 cards a deck, no joker): {problem}; nothing was replayed")
     return table, names, pack
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal, Self
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from cardroom.houserules import HouseRules, Rate
-from cardroom.money import CommissionPolicy, Rounding
+from cardroom.houserules import Departure, HouseRules, Rate, check_commission_policy
+from cardroom.money import CommissionPolicy, Rounding, format_money, format_rate
 from cardroom.shoe import BurnMode, BurnRule, ShoeSpec
 
 JACKPOT_DECKS = 8
@@ -17,13 +17,23 @@ JACKPOT_DECKS = 8
 
 MAX_COUP_CARDS = 6
 
+COMMISSION = Fraction(1, 20)
+COMMISSION_CLAUSE = ('the Mini-Baccarat rules ("Winning Banker hand wagers are paid 1 to 1, but '
+                     'player pays 5% commission")')
+TIE_PAYS = 8
+TIE_CLAUSE = 'the Mini-Baccarat rules ("Winning Tie bets are paid 8 to 1")'
+JACKPOT_SEED_CENTS = 250_000
+"""Super-9, progressive jackpot: "The Progressive is seeded with $2500 by the house"."""
+MIN_CONTRIBUTION = Fraction(1, 5)
+"""Super-9: "For every 1$ dropped the house will add a minimum of .20 cents"."""
+
 
 class BaccaratRules(HouseRules):
     decks: int = Field(8, ge=1, le=8)
-    commission: Rate = Fraction(1, 20)
-    commission_rounding: Rounding = Rounding.UP
+    commission: Rate = COMMISSION
+    commission_rounding: Rounding = Rounding.DOWN
     commission_unit_cents: int = Field(1, ge=1, le=100)
-    tie_pays: int = Field(8, ge=1, le=50)
+    tie_pays: int = Field(TIE_PAYS, ge=1, le=50)
     paytable: Literal[1, 2, 3] = 1
     cut_card_from_end: int = Field(14, ge=6, le=200)
     coups_after_cut_card: int = Field(1, ge=0, le=1)
@@ -40,13 +50,15 @@ class BaccaratRules(HouseRules):
     bonus_over_main: bool = True
     jackpot: bool = True
     jackpot_alone: bool = False
-    jackpot_seed_cents: int = Field(250_000, ge=0)
-    jackpot_contribution: Rate = Fraction(1, 5)
+    jackpot_seed_cents: int = Field(JACKPOT_SEED_CENTS, ge=0)
+    jackpot_contribution: Rate = MIN_CONTRIBUTION
 
-    @model_validator(mode="after")
-    def _check(self) -> Self:
-        if not 0 <= self.commission <= Fraction(1, 10):
-            raise ValueError("commission must be between 0% and 10%")
+    def check_settings(self) -> None:
+        if not 0 <= self.commission <= COMMISSION:
+            raise ValueError(f"commission must be between 0% and 5%: {COMMISSION_CLAUSE}; a "
+                             "higher commission is no immaterial modification")
+        check_commission_policy(self.commission, self.commission_rounding,
+                                self.commission_unit_cents)
         if self.table_min_cents > self.table_max_cents:
             raise ValueError("table_min_cents is above table_max_cents")
         if self.tie_min_cents > self.tie_max_cents:
@@ -57,10 +69,16 @@ class BaccaratRules(HouseRules):
             raise ValueError(
                 "the progressive jackpot needs an 8-deck shoe (Super-9 rules); set jackpot = false"
             )
-        if not Fraction(1, 5) <= self.jackpot_contribution <= 1:
+        if self.jackpot and self.jackpot_seed_cents < JACKPOT_SEED_CENTS:
             raise ValueError(
-                "jackpot_contribution must be at least 20 cents per $1 (Super-9 rules) "
-                "and at most $1"
+                f"jackpot_seed_cents must be at least {format_money(JACKPOT_SEED_CENTS)} "
+                '(Super-9 rules, progressive jackpot: "The Progressive is seeded with $2500 by '
+                'the house")')
+        if not MIN_CONTRIBUTION <= self.jackpot_contribution <= 1:
+            raise ValueError(
+                "jackpot_contribution must be at least 20 cents per $1 (Super-9 rules, "
+                'progressive jackpot: "For every 1$ dropped the house will add a minimum of .20 '
+                'cents") and at most $1'
             )
         if (self.jackpot_contribution * 100).denominator != 1:
             raise ValueError("jackpot_contribution must be a whole number of cents per $1")
@@ -77,7 +95,14 @@ class BaccaratRules(HouseRules):
             raise ValueError(f"cut_card_from_end={self.cut_card_from_end}: the cut card must lie "
                              f"after the burn ({most_burned} cards) in a "
                              f"{self.shoe_spec.size}-card shoe")
-        return self
+
+    def departures(self) -> list[Departure]:
+        out = []
+        if self.commission != COMMISSION:
+            out.append(Departure("commission", format_rate(self.commission), COMMISSION_CLAUSE))
+        if self.tie_pays != TIE_PAYS:
+            out.append(Departure("tie_pays", f"{self.tie_pays} to 1", TIE_CLAUSE))
+        return out
 
     @property
     def shoe_spec(self) -> ShoeSpec:

@@ -37,7 +37,7 @@ from cardroom.houserules import build_rules
 from cardroom.money import Cents
 
 from .rules import PaiGowRules
-from .table import DEALER, Dealt, Outcome, PaiGowTable, Phase, Settled
+from .table import DEALER, DECK, Dealt, Outcome, PaiGowTable, Phase, Settled
 
 UNIT = "cents"
 HOUSE = "house"
@@ -89,6 +89,11 @@ class _Hand:
             raise HistoryError(f"history seats or pack malformed: {exc}") from None
         if len(set(self.seat_numbers)) != len(self.seat_numbers):
             raise HistoryError("history seats must have different seat numbers")
+        # the whole deck, checked before any action (a voided hand records no card)
+        problem = DECK.pack_problem(self.pack, whole=True) if self.pack else None
+        if problem is not None:
+            raise HistoryError("the history's pack is not the Pai Gow deck (clause 1: one deck "
+                               f"with one joker, 53 cards): {problem}; nothing was replayed")
         for seat, chips in zip(self.seat_numbers, start, strict=True):
             self.table.sit(seat, chips)
         self.start = start

@@ -6,9 +6,9 @@ from __future__ import annotations
 from enum import StrEnum
 from fractions import Fraction
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
-from cardroom.houserules import HouseRules, Rate
+from cardroom.houserules import HouseRules, Rate, check_commission_policy
 from cardroom.money import CommissionPolicy, Rounding
 
 
@@ -50,8 +50,8 @@ class DragonHand(StrEnum):
 class PaiGowRules(HouseRules):
     wheel: WheelRank = WheelRank.LOWEST
     commission: Rate = Fraction(1, 20)
-    commission_rounding: Rounding = Rounding.UP
-    commission_unit_cents: int = 1
+    commission_rounding: Rounding = Rounding.DOWN
+    commission_unit_cents: int = Field(default=1, ge=1, le=100)
     foul_policy: FoulPolicy = FoulPolicy.HAND_LOSES
     dragon_hand: DragonHand = DragonHand.NOT_ALLOWED
     house_way: str = "trump-plaza"
@@ -64,8 +64,13 @@ class PaiGowRules(HouseRules):
     @classmethod
     def _at_most_five_percent(cls, v: Fraction) -> Fraction:
         if not 0 <= v <= Fraction(1, 20):
-            raise ValueError(f"commission {v} must be between 0 and 5% (rules: up to 5%)")
+            raise ValueError(f"commission {v} must be between 0 and 5% (Pai Gow rules, rule 10 "
+                             'note: "A card room may charge up to a 5% commission")')
         return v
+
+    def check_settings(self) -> None:
+        check_commission_policy(self.commission, self.commission_rounding,
+                                self.commission_unit_cents)
 
     @property
     def wheel_second(self) -> bool:

@@ -6,11 +6,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from cardroom.houserules import HouseRules
+from cardroom.houserules import Departure, HouseRules
 
 MIN_SEATS = 2
 MAX_SEATS = 15
 HAND_SIZE = 10
+BUY_IN_CHIPS = 20
+BUY_IN_CLAUSE = ('the Pan house rules ("The buy-in for each game is 20chips of equal '
+                 'denominations")')
 WA_MAX_CHIP_CENTS = 1000
 """WAC 230-15-135 caps a chip at $10."""
 
@@ -37,6 +40,12 @@ class PanRules(HouseRules):
         "docs/pan.md Decisions), or the used cards with a packet from the stock's bottom")
     chip_cents: int = Field(default=100, ge=1, le=WA_MAX_CHIP_CENTS,
                             description="value of one chip in cents")
-    buy_in_chips: int = Field(default=20, ge=1, description="the buy-in: 20 chips of equal value")
+    buy_in_chips: int = Field(default=BUY_IN_CHIPS, ge=1,
+                              description="the buy-in: 20 chips of equal value")
     allow_double_condition: bool = Field(
         default=False, description="doubles players allowed (the room plays straight condition)")
+
+    def departures(self) -> list[Departure]:
+        if self.buy_in_chips != BUY_IN_CHIPS:
+            return [Departure("buy_in_chips", f"{self.buy_in_chips} chips", BUY_IN_CLAUSE)]
+        return []

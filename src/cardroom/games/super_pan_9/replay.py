@@ -65,14 +65,17 @@ class _Round:
             raise HistoryError(f"history seats or pack malformed: {exc}") from None
         if len(set(self.seat_numbers)) != len(self.seat_numbers):
             raise HistoryError("history seats must have different seat numbers")
-        # the recorded cards first, then the rest of the shoe (never dealt if the history is
+        # the round's cards, checked against the shoe before any action (rule 1: 36 cards a
+        # deck, no 7-10, no joker); then the rest of the shoe (never dealt if the history is
         # whole): the engine deals from it in its own order and sees a shoe large enough
+        problem = rules.shoe_spec.pack_problem(self.pack, whole=False)
+        if problem is not None:
+            raise HistoryError(
+                f"the history's cards cannot come from a {rules.shoe_size}-card Super Pan 9 shoe "
+                f"of {rules.decks} deck(s) (rule 1: 36 cards a deck, the 7s, 8s, 9s, 10s and "
+                f"jokers removed): {problem}; nothing was replayed")
         rest = Counter(rules.shoe_spec.cards())
         rest.subtract(Counter(self.pack))
-        if any(n < 0 for n in rest.values()):
-            extra = sorted(str(c) for c, n in rest.items() if n < 0)
-            raise HistoryError(f"the pack holds cards a {rules.shoe_size}-card Super Pan 9 "
-                               f"shoe does not (rule 2): {', '.join(extra)}")
         order = [*self.pack, *sorted(rest.elements())]
         self.shoe = Shoe(order=order, cut_index=len(order) + 1, salt=b"")
         self.table = SuperPan9Table(rules, shoe=self.shoe)

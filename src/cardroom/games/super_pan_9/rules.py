@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 from fractions import Fraction
-from typing import Self
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from cardroom.houserules import HouseRules, Rate
+from cardroom.houserules import Departure, HouseRules, Rate, check_commission_policy
 from cardroom.money import CommissionPolicy, Rounding
 from cardroom.shoe import ShoeSpec
 
@@ -20,6 +19,8 @@ MAX_DECKS = 8
 """Rule 1: "played using up to eight decks of cards"."""
 MAX_COMMISSION = Fraction(1, 20)
 """Rule 8: "may charge up to a 5% commission on all winning bets"."""
+TIE_PAYS = 8
+TIE_CLAUSE = 'Super Pan 9 rule 9 (the Tie Bet: "This bet pays 8 to 1")'
 CARDS_PER_DECK = 36
 """Rule 1: 7s, 8s, 9s, 10s and jokers removed leaves 36 cards a deck."""
 MAX_CUT_FROM_END = 40
@@ -39,11 +40,11 @@ class IrregularityPolicy(StrEnum):
 class SuperPan9Rules(HouseRules):
     decks: int = Field(default=8, ge=1, le=MAX_DECKS)
     commission: Rate = MAX_COMMISSION
-    commission_rounding: Rounding = Rounding.UP
+    commission_rounding: Rounding = Rounding.DOWN
     commission_unit_cents: int = Field(default=1, ge=1, le=100)
     commission_on_tie_bet: bool = False
     tie_bet_offered: bool = True
-    tie_pays: int = Field(default=8, ge=1, le=100)
+    tie_pays: int = Field(default=TIE_PAYS, ge=1, le=100)
     min_wager_cents: int = Field(default=500, ge=1)
     max_wager_cents: int = Field(default=100_000, ge=1)
     tie_min_cents: int = Field(default=100, ge=1)
@@ -52,10 +53,13 @@ class SuperPan9Rules(HouseRules):
     cut_card_from_end: int | None = Field(default=None, ge=1, le=280)
     """Cards behind the cut card; None means a quarter of the shoe, at most 40."""
 
-    @model_validator(mode="after")
-    def _check(self) -> Self:
+    def check_settings(self) -> None:
         if not 0 <= self.commission <= MAX_COMMISSION:
-            raise ValueError("commission must be between 0% and 5% (rule 8)")
+            raise ValueError('commission must be between 0% and 5% (Super Pan 9 rule 8: "Card '
+                             'room operators may charge up to a 5% commission on all winning '
+                             'bets")')
+        check_commission_policy(self.commission, self.commission_rounding,
+                                self.commission_unit_cents)
         if self.min_wager_cents > self.max_wager_cents:
             raise ValueError("min_wager_cents is above max_wager_cents")
         if self.tie_min_cents > self.tie_max_cents:
@@ -65,7 +69,11 @@ class SuperPan9Rules(HouseRules):
                 f"cut_card_from_end {self.cut_card_from_end} does not fit a "
                 f"{self.shoe_size}-card shoe of {self.decks} deck(s)"
             )
-        return self
+
+    def departures(self) -> list[Departure]:
+        if self.tie_bet_offered and self.tie_pays != TIE_PAYS:
+            return [Departure("tie_pays", f"{self.tie_pays} to 1", TIE_CLAUSE)]
+        return []
 
     @property
     def shoe_size(self) -> int:
