@@ -1,15 +1,19 @@
-"""`cardroom serve`, `cardroom tables create`, `cardroom audit verify`: the card room's commands."""
+"""`cardroom serve`, `cardroom tables create`, `cardroom audit verify|anchor|seal`: the card
+room's commands. Exit status: 0 all is well, 1 a check found a problem, 2 a user error."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from cardroom.cli.app import app
+
+if TYPE_CHECKING:
+    from cardroom.room.db import Storage
 
 tables_app = typer.Typer(help="Open tables in the card room.", no_args_is_help=True)
 audit_app = typer.Typer(help="Check the card room's audit log and books.", no_args_is_help=True)
@@ -20,19 +24,39 @@ _out = Console()
 Database = Annotated[str | None, typer.Option(
     "--database", help="SQLite file path or postgresql://... URL (default: a file under the "
     "user data directory)")]
+KeyFile = Annotated[Path | None, typer.Option(
+    "--audit-key-file", help="the audit key (default: $CARDROOM_AUDIT_KEY_FILE, else audit.key "
+    "beside the default database; created, mode 0600, by the first command that writes)")]
+
+
+def open_keyed(database: str | None, key_file: Path | None) -> Storage:
+    """The room's storage for writing, with its audit key (made if absent). A key made now
+    finds any history written before it unkeyed, and seals it as it stands."""
+    from cardroom.room import integrity
+    from cardroom.room.audit_key import key_path, load_or_create_key
+    from cardroom.room.db import open_database
+
+    key, created = load_or_create_key(key_path(key_file))
+    storage = open_database(database, key)
+    if created:
+        with storage.unit() as conn:
+            if integrity.needs_seal(conn):
+                integrity.seal(conn, key)
+    return storage
 
 
 @app.command("serve")
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
-          database: Database = None) -> None:
+          database: Database = None, audit_key_file: KeyFile = None) -> None:
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
     from cardroom.room.room import Room
     from cardroom.server.app import create_app
 
-    room = Room.open(database)
+    room = Room(open_keyed(database, audit_key_file))
+    room.start()
     _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
     uvicorn.run(create_app(room), host=host, port=port, log_level="warning",
                 ws_max_size=65536)
@@ -44,14 +68,14 @@ def tables_create(
     game: Annotated[str, typer.Option(help="the game (e.g. baccarat)")] = "baccarat",
     rules: Annotated[Path | None, typer.Option(help="house-rules TOML file")] = None,
     database: Database = None,
+    audit_key_file: KeyFile = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON only")] = False,
 ) -> None:
     """Open a table for a game with its house rules (the defaults when no file is given)."""
     from cardroom.room.accounts import Account, Role
-    from cardroom.room.db import open_database
     from cardroom.room.tables import create_table
 
-    storage = open_database(database)
+    storage = open_keyed(database, audit_key_file)
     operator = Account(0, "cli-operator", Role.OWNER)
     with storage.unit() as conn:
         row = create_table(conn, operator, name, game, rules)
@@ -61,29 +85,96 @@ def tables_create(
         _out.print(f"opened table {row.id}: {row.name} ({row.game})")
 
 
+AsJson = Annotated[bool, typer.Option("--json", help="print JSON only")]
+
+
 @audit_app.command("verify")
-def audit_verify(database: Database = None,
-                 as_json: Annotated[bool, typer.Option("--json", help="print JSON only")] = False
-                 ) -> None:
-    """Check the audit log's hash chain and that the ledger balances; exit 1 if not."""
-    from cardroom.room import audit, ledger
+def audit_verify(
+    database: Database = None,
+    audit_key_file: KeyFile = None,
+    anchors: Annotated[Path | None, typer.Option(
+        "--anchors", help="a folder of anchor files (`cardroom audit anchor`) the log must "
+        "still agree with")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Check the audit chain and its MACs, the ledger against the chain, the books and any
+    anchors, all as of one moment; exit 1 on any problem."""
+    from cardroom.room import integrity
+    from cardroom.room.anchors import check_anchors
+    from cardroom.room.audit_key import key_path, load_key
     from cardroom.room.db import open_database
 
-    storage = open_database(database)
-    with storage.read() as conn:
-        result = audit.verify(conn)
-        books = ledger.trial_balance(conn)
+    key = load_key(key_path(audit_key_file))
+    storage = open_database(database, key)
+    with storage.snapshot() as conn:
+        report = integrity.check(conn, key)
+        anchored, anchor_problems = (0, []) if anchors is None else \
+            check_anchors(conn, anchors, key)
+    problems = [*report.problems, *anchor_problems]
     if as_json:
-        print(json.dumps({"entries": result.entries, "ok": result.ok and books.ok,
-                          "problems": list(result.problems), "ledger_balanced": books.ok}))
+        print(json.dumps({"entries": report.entries, "anchors": anchored, "ok": not problems,
+                          "problems": problems}))
+    elif problems:
+        for p in problems:
+            _out.print(f"[red]problem:[/red] {p}", highlight=False, soft_wrap=True)
+        _out.print(f"[red]{len(problems)} problems[/red] in {report.entries} entries")
     else:
-        if result.ok:
-            _out.print(f"audit log intact: {result.entries} entries")
-        for p in result.problems:
-            _out.print(f"[red]audit:[/red] {p}", highlight=False)
-        _out.print("ledger balances" if books.ok else "[red]ledger does not balance[/red]")
-    if not (result.ok and books.ok):
+        _out.print(f"audit log intact: {report.entries} entries, every MAC valid; the ledger "
+                   f"agrees with the chain and balances"
+                   + (f"; {anchored} anchors hold" if anchors is not None else ""))
+    if problems:
         raise typer.Exit(1)
 
 
-__all__ = ["audit_verify", "serve", "tables_create"]
+@audit_app.command("anchor")
+def audit_anchor(
+    directory: Annotated[Path, typer.Argument(help="where to write the anchor file (keep it "
+                                                   "off the database's host)")],
+    database: Database = None,
+    audit_key_file: KeyFile = None,
+) -> None:
+    """Check everything, then record the chain's head in a signed anchor file; exit 1 (and
+    write nothing) if the check finds a problem."""
+    from cardroom.room import integrity
+    from cardroom.room.anchors import write_anchor
+    from cardroom.room.audit_key import key_path, load_key
+    from cardroom.room.db import open_database
+
+    key = load_key(key_path(audit_key_file))
+    with open_database(database, key).snapshot() as conn:
+        report = integrity.check(conn, key)
+    for p in report.problems:
+        _out.print(f"[red]problem:[/red] {p}", highlight=False, soft_wrap=True)
+    if not report.ok:
+        raise typer.Exit(1)
+    path = write_anchor(directory, key, report.reached.chain)
+    _out.print(f"anchored entry {report.reached.chain.seq} in {path}", highlight=False)
+
+
+@audit_app.command("seal")
+def audit_seal(database: Database = None, audit_key_file: KeyFile = None) -> None:
+    """Adopt a room written before it had an audit key: check its chain and ledger, then MAC
+    the entries and record the ledger in the chain as they stand; exit 1 if they are not
+    sound."""
+    from cardroom.room import integrity
+    from cardroom.room.audit import ChainBroken
+    from cardroom.room.audit_key import key_path, load_or_create_key
+    from cardroom.room.db import open_database
+
+    key, _ = load_or_create_key(key_path(audit_key_file))
+    storage = open_database(database, key)
+    try:
+        with storage.unit() as conn:
+            done = integrity.seal(conn, key) if integrity.needs_seal(conn) else None
+    except ChainBroken as exc:
+        _out.print(f"[red]problem:[/red] {exc}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    if done is None:
+        _out.print("nothing to seal: every entry already carries a MAC")
+    else:
+        _out.print(f"sealed {done['unkeyed_entries']} entries and recorded "
+                   f"{len(done['ledger_recorded'])} ledger transactions in the chain")
+
+
+__all__ = ["audit_anchor", "audit_seal", "audit_verify", "open_keyed", "serve",
+           "tables_create"]

@@ -4,6 +4,7 @@
 first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
 a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
 lock) so that the audit chain and the ledger balances are never written by two writers at once.
+`Storage.snapshot()` is the one way to check: every read in it sees the same moment.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event, func, select
 from sqlalchemy.engine import Connection, Engine, make_url
+
+from cardroom.room import audit
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 ADVISORY_LOCK_KEY = 0x63617264  # "card"
@@ -72,7 +75,12 @@ def migrate(engine: Engine) -> None:
 @dataclass
 class Storage:
     engine: Engine
+    audit_key: bytes | None = None
+    """The key the audit chain is MACed with (`cardroom.room.audit_key`); None: unkeyed."""
     _lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def __post_init__(self) -> None:
+        audit.use_key(self.engine, self.audit_key)
 
     @property
     def is_postgres(self) -> bool:
@@ -91,8 +99,28 @@ class Storage:
         with self.engine.connect() as conn:
             yield conn
 
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """One read-only transaction whose every statement sees the same committed state, so
+        that a check reading several tables never mistakes a write in between for tampering:
+        REPEATABLE READ on PostgreSQL; on SQLite (WAL) an explicit BEGIN, whose snapshot is
+        taken at the first read and kept until the end."""
+        if self.is_postgres:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ",
+                                              postgresql_readonly=True)
+                with conn.begin():
+                    yield conn
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.rollback()
 
-def open_database(database: str | None) -> Storage:
+
+def open_database(database: str | None, audit_key: bytes | None = None) -> Storage:
     engine = make_engine(database_url(database))
     migrate(engine)
-    return Storage(engine)
+    return Storage(engine, audit_key)

@@ -86,6 +86,7 @@ audit_log = Table(
     Column("detail", Text, nullable=False),
     Column("prev_hash", String(64), nullable=False, unique=True),
     Column("hash", String(64), nullable=False, unique=True),
+    Column("mac", String(64), nullable=True),
 )
 
 audit_head = Table(
@@ -93,6 +94,7 @@ audit_head = Table(
     Column("id", Integer, primary_key=True, autoincrement=False),
     Column("seq", BigInteger, nullable=False),
     Column("hash", String(64), nullable=False),
+    Column("mac", String(64), nullable=True),
 )
 
 jackpot_pools = Table(
