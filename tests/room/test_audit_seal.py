@@ -137,3 +137,16 @@ def test_anchor_command_writes_a_signed_head(db_url: str, tmp_path: Path) -> Non
     r = runner.invoke(app, ["audit", "verify", "--database", db_url, "--audit-key-file",
                             str(key), "--anchors", str(anchors), "--json"])
     assert r.exit_code == 0 and json.loads(r.output)["anchors"] == 1
+
+
+def test_a_command_refuses_to_write_under_another_key(db_url: str, tmp_path: Path) -> None:
+    """A lost or mixed-up key file must not extend the chain under a new key."""
+    key, other = tmp_path / "audit.key", tmp_path / "other.key"
+    r = runner.invoke(app, ["tables", "create", "Mini 1", "--database", db_url,
+                            "--audit-key-file", str(key)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["tables", "create", "Mini 2", "--database", db_url,
+                            "--audit-key-file", str(other)])
+    assert r.exit_code != 0 and "is not the key this room's audit chain is signed with" in str(
+        r.exception)
+    assert verify(db_url, key)[0] == 0

@@ -31,13 +31,20 @@ KeyFile = Annotated[Path | None, typer.Option(
 
 def open_keyed(database: str | None, key_file: Path | None) -> Storage:
     """The room's storage for writing, with its audit key (made if absent). A key made now
-    finds any history written before it unkeyed, and seals it as it stands."""
-    from cardroom.room import integrity
-    from cardroom.room.audit_key import key_path, load_or_create_key
+    finds any history written before it unkeyed, and seals it as it stands; a key that is not
+    the one the chain's head is MACed with is refused before anything is written."""
+    from cardroom.room import audit, integrity
+    from cardroom.room.audit_key import AuditKeyError, key_path, load_or_create_key
     from cardroom.room.db import open_database
 
-    key, created = load_or_create_key(key_path(key_file))
+    path = key_path(key_file)
+    key, created = load_or_create_key(path)
     storage = open_database(database, key)
+    with storage.snapshot() as conn:
+        if audit.head_keyed_otherwise(conn, key):
+            raise AuditKeyError(f"the audit key in {path} is not the key this room's audit "
+                                "chain is signed with (a wrong key file, or a tampered head: "
+                                "run cardroom audit verify)")
     if created:
         with storage.unit() as conn:
             if integrity.needs_seal(conn):

@@ -273,6 +273,15 @@ def _head_problems(conn: Connection, key: bytes | None, last: int, last_hash: st
     return []
 
 
+def head_keyed_otherwise(conn: Connection, key: bytes) -> bool:
+    """Whether the head carries a MAC made with another key: appending under `key` would then
+    extend a chain nobody can verify (a wrong key file, or a head tampered with)."""
+    row = conn.execute(select(audit_head.c.seq, audit_head.c.hash, audit_head.c.mac)
+                       .where(audit_head.c.id == 1)).first()
+    return row is not None and row.mac is not None and not hmac.compare_digest(
+        row.mac, head_mac(key, int(row.seq), str(row.hash)))
+
+
 def mac_unkeyed(conn: Connection, key: bytes) -> int:
     """MAC every entry that has no MAC, and the head: how a chain written before the room had
     its key is adopted (`cardroom.room.integrity.seal`, after checking it). Returns how many
