@@ -103,7 +103,7 @@ def test_an_existing_key_reports_unkeyed_history_until_sealed(db_url: str,
     load_or_create_key(key)
     code, report = verify(db_url, key)
     found = " | ".join(report["problems"])  # type: ignore[arg-type]
-    assert code == 1 and "carry no MAC" in found
+    assert code == 1 and "are without a MAC" in found
     assert "ledger transaction 1 is not in the audit chain" in found
     r = runner.invoke(app, ["audit", "seal", "--database", db_url, "--audit-key-file", str(key)])
     assert r.exit_code == 0 and "sealed 2 entries" in r.output

@@ -146,8 +146,8 @@ def delete_a_transaction(conn: Connection) -> None:
 
 CASES: dict[str, tuple[Callable[[Connection], None], str]] = {
     "tail cut, head moved back": (cut_tail_and_move_head, "does not carry the audit key's MAC"),
-    "entry rewritten, chain recomputed": (rewrite_and_rechain, "is forged or rewritten"),
-    "MACs stripped, chain recomputed": (strip_macs_and_rechain, "carry no MAC"),
+    "entry rewritten, chain recomputed": (rewrite_and_rechain, "are forged or rewritten"),
+    "MACs stripped, chain recomputed": (strip_macs_and_rechain, "are without a MAC"),
     "balanced pair inserted": (insert_balanced_pair, "is not in the audit chain"),
     "balanced pair edited": (edit_balanced_pair, "differs from the audit chain's record"),
     "transaction deleted": (delete_a_transaction, "was deleted from the ledger"),

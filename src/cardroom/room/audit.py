@@ -231,7 +231,9 @@ def verify(conn: Connection, key: bytes | None = None, since: Checkpoint = START
         if held != since.hash:
             problems.append(f"entry {since.seq}, found sound earlier, has been changed or "
                             "deleted")
-    prev, expected, count, unkeyed = since.hash, since.seq + 1, 0, []
+    prev, expected, count = since.hash, since.seq + 1, 0
+    unkeyed: list[int] = []
+    forged: list[int] = []
     for e in entries(conn, after=since.seq):
         count += 1
         if e.seq != expected:
@@ -244,17 +246,25 @@ def verify(conn: Connection, key: bytes | None = None, since: Checkpoint = START
             if e.mac is None:
                 unkeyed.append(e.seq)
             elif not hmac.compare_digest(e.mac, entry_mac(key, e.hash)):
-                problems.append(f"entry {e.seq} is forged or rewritten: its MAC does not match "
-                                "the audit key")
+                forged.append(e.seq)
         if observe is not None:
             observe(e)
         prev, expected = e.hash, e.seq + 1
+    if forged:
+        problems.append(f"{_span(forged)} forged or rewritten: the MAC does not match the "
+                        "audit key")
     if unkeyed:
-        problems.append(f"{len(unkeyed)} entries (first {unkeyed[0]}, last {unkeyed[-1]}) "
-                        "carry no MAC: written without the audit key, or their MACs removed")
+        problems.append(f"{_span(unkeyed)} without a MAC: written without the audit key, or the "
+                        "MACs removed")
     problems.extend(_head_problems(conn, key, expected - 1, prev))
     reached = Checkpoint(expected - 1, prev) if not problems else since
     return Verification(count, tuple(problems), key is not None, reached)
+
+
+def _span(seqs: list[int]) -> str:
+    if len(seqs) == 1:
+        return f"entry {seqs[0]} is"
+    return f"{len(seqs)} entries (first {seqs[0]}, last {seqs[-1]}) are"
 
 
 def _head_problems(conn: Connection, key: bytes | None, last: int, last_hash: str
