@@ -124,7 +124,8 @@ def test_a_broken_chain_is_not_sealed(db_url: str, tmp_path: Path) -> None:
     assert verify(db_url, key)[0] == 1
 
 
-def test_anchor_command_writes_a_signed_head(db_url: str, tmp_path: Path) -> None:
+def test_anchor_command_writes_a_signed_head_of_a_sound_log_only(db_url: str,
+                                                                 tmp_path: Path) -> None:
     key, anchors = tmp_path / "audit.key", tmp_path / "anchors"
     runner.invoke(app, ["tables", "create", "Mini 1", "--database", db_url,
                         "--audit-key-file", str(key)])
@@ -137,6 +138,14 @@ def test_anchor_command_writes_a_signed_head(db_url: str, tmp_path: Path) -> Non
     r = runner.invoke(app, ["audit", "verify", "--database", db_url, "--audit-key-file",
                             str(key), "--anchors", str(anchors), "--json"])
     assert r.exit_code == 0 and json.loads(r.output)["anchors"] == 1
+    engine = make_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(update(audit_log).values(actor="mallory"))
+    engine.dispose()
+    r = runner.invoke(app, ["audit", "anchor", str(anchors), "--database", db_url,
+                            "--audit-key-file", str(key)])
+    assert r.exit_code == 1 and "entry 1 was altered" in r.output
+    assert list(anchors.glob("anchor-*.json")) == [path]  # a tampered log is never anchored
 
 
 def test_a_command_refuses_to_write_under_another_key(db_url: str, tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ room's commands. Exit status: 0 all is well, 1 a check found a problem, 2 a user
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -55,7 +57,10 @@ def open_keyed(database: str | None, key_file: Path | None) -> Storage:
 @app.command("serve")
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
-          database: Database = None, audit_key_file: KeyFile = None) -> None:
+          database: Database = None, audit_key_file: KeyFile = None,
+          anchors: Annotated[Path | None, typer.Option(
+              "--anchors", help="write a signed anchor of the audit chain's head here at "
+              "start and every day (keep it off the database's host)")] = None) -> None:
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
@@ -64,9 +69,28 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
 
     room = Room(open_keyed(database, audit_key_file))
     room.start()
+    if anchors is not None:
+        threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
+                         name="audit-anchors").start()
     _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
     uvicorn.run(create_app(room), host=host, port=port, log_level="warning",
                 ws_max_size=65536)
+
+
+ANCHOR_EVERY_S = 24 * 3600
+
+
+def _anchor_daily(storage: Storage, directory: Path) -> None:
+    """`serve --anchors`: anchor now and then every day; a check that fails is reported (and
+    anchors nothing) each time until the log is sound again."""
+    from cardroom.room.anchors import anchor_now
+
+    while True:
+        done = anchor_now(storage, directory)
+        if not isinstance(done, Path):
+            _out.print(f"[red]audit anchor refused:[/red] {'; '.join(done.problems)}",
+                       highlight=False, soft_wrap=True)
+        time.sleep(ANCHOR_EVERY_S)
 
 
 @tables_app.command("create")
@@ -142,20 +166,17 @@ def audit_anchor(
 ) -> None:
     """Check everything, then record the chain's head in a signed anchor file; exit 1 (and
     write nothing) if the check finds a problem."""
-    from cardroom.room import integrity
-    from cardroom.room.anchors import write_anchor
+    from cardroom.room.anchors import anchor_now
     from cardroom.room.audit_key import key_path, load_key
     from cardroom.room.db import open_database
 
     key = load_key(key_path(audit_key_file))
-    with open_database(database, key).snapshot() as conn:
-        report = integrity.check(conn, key)
-    for p in report.problems:
-        _out.print(f"[red]problem:[/red] {p}", highlight=False, soft_wrap=True)
-    if not report.ok:
+    done = anchor_now(open_database(database, key), directory)
+    if not isinstance(done, Path):
+        for p in done.problems:
+            _out.print(f"[red]problem:[/red] {p}", highlight=False, soft_wrap=True)
         raise typer.Exit(1)
-    path = write_anchor(directory, key, report.reached.chain)
-    _out.print(f"anchored entry {report.reached.chain.seq} in {path}", highlight=False)
+    _out.print(f"anchored the audit chain's head in {done}", highlight=False)
 
 
 @audit_app.command("seal")

@@ -5,8 +5,9 @@ them cutting the log back to an earlier state they copied (an old backup holds a
 head). An anchor file records the head (seq and hash) at a moment; a later check requires the
 log still to hold that entry with that hash, so truncation or rewriting behind an anchor is
 found. `cardroom audit anchor DIR` writes one (run it daily, and before and after any
-maintenance); `cardroom audit verify --anchors DIR` checks them all. Keep DIR where the
-database's writers cannot write (another host, write-once storage).
+maintenance; `cardroom serve --anchors DIR` writes one at start and every day); `cardroom
+audit verify --anchors DIR` checks them all. Keep DIR where the database's writers cannot
+write (another host, write-once storage).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from cardroom.room import audit
+from cardroom.room import audit, integrity
+from cardroom.room.db import Storage
 from cardroom.room.schema import audit_log
 
 _ANCHOR_DOMAIN = b"cardroom audit anchor\x00"
@@ -48,6 +50,17 @@ def write_anchor(directory: Path, key: bytes, head: audit.Checkpoint) -> Path:
             "mac": audit.mac(key, _ANCHOR_DOMAIN, anchor.body())}
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return path
+
+
+def anchor_now(storage: Storage, directory: Path) -> Path | integrity.Report:
+    """Check everything from one snapshot; if it is sound, anchor the head it reached, else
+    return the report and write nothing (an anchor must never vouch for a tampered log)."""
+    key = storage.audit_key
+    if key is None:
+        raise ValueError("anchors need the room's audit key")
+    with storage.snapshot() as conn:
+        report = integrity.check(conn, key)
+    return write_anchor(directory, key, report.reached.chain) if report.ok else report
 
 
 def _read(path: Path, key: bytes) -> Anchor | str:
