@@ -97,12 +97,10 @@ def _head_tag(key: bytes | None, seq: int, digest: str) -> str | None:
     return None if key is None else head_mac(key, seq, digest)
 
 
-def use_key(engine: Engine, key: bytes | None) -> None:
-    """MAC every entry this engine appends with `key` (None: plain hash chain only)."""
-    if key is None:
-        _KEYS.pop(engine, None)
-    else:
-        _KEYS[engine] = key
+def use_key(engine: Engine, key: bytes) -> None:
+    """MAC every entry this engine appends with `key` (an engine without one appends a plain
+    hash chain)."""
+    _KEYS[engine] = key
 
 
 def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) -> AuditEntry:

@@ -80,7 +80,8 @@ class Storage:
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
     def __post_init__(self) -> None:
-        audit.use_key(self.engine, self.audit_key)
+        if self.audit_key is not None:
+            audit.use_key(self.engine, self.audit_key)
 
     @property
     def is_postgres(self) -> bool:
