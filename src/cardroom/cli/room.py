@@ -31,29 +31,6 @@ KeyFile = Annotated[Path | None, typer.Option(
     "beside the default database; created, mode 0600, by the first command that writes)")]
 
 
-def open_keyed(database: str | None, key_file: Path | None) -> Storage:
-    """The room's storage for writing, with its audit key (made if absent). A key made now
-    finds any history written before it unkeyed, and seals it as it stands; a key that is not
-    the one the chain's head is MACed with is refused before anything is written."""
-    from cardroom.room import audit, integrity
-    from cardroom.room.audit_key import AuditKeyError, key_path, load_or_create_key
-    from cardroom.room.db import open_database
-
-    path = key_path(key_file)
-    key, created = load_or_create_key(path)
-    storage = open_database(database, key)
-    with storage.snapshot() as conn:
-        if audit.head_keyed_otherwise(conn, key):
-            raise AuditKeyError(f"the audit key in {path} is not the key this room's audit "
-                                "chain is signed with (a wrong key file, or a tampered head: "
-                                "run cardroom audit verify)")
-    if created:
-        with storage.unit() as conn:
-            if integrity.needs_seal(conn):
-                integrity.seal(conn, key)
-    return storage
-
-
 @app.command("serve")
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
@@ -67,8 +44,7 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     from cardroom.room.room import Room
     from cardroom.server.app import create_app
 
-    room = Room(open_keyed(database, audit_key_file))
-    room.start()
+    room = Room.open(database, audit_key_file=audit_key_file)
     if anchors is not None:
         threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
                          name="audit-anchors").start()
@@ -104,6 +80,7 @@ def tables_create(
 ) -> None:
     """Open a table for a game with its house rules (the defaults when no file is given)."""
     from cardroom.room.accounts import Account, Role
+    from cardroom.room.integrity import open_keyed
     from cardroom.room.tables import create_table
 
     storage = open_keyed(database, audit_key_file)
@@ -204,5 +181,4 @@ def audit_seal(database: Database = None, audit_key_file: KeyFile = None) -> Non
                    f"{len(done['ledger_recorded'])} ledger transactions in the chain")
 
 
-__all__ = ["audit_anchor", "audit_seal", "audit_verify", "open_keyed", "serve",
-           "tables_create"]
+__all__ = ["audit_anchor", "audit_seal", "audit_verify", "serve", "tables_create"]

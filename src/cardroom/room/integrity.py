@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
@@ -21,6 +22,8 @@ from sqlalchemy.engine import Connection
 
 from cardroom.money import format_money
 from cardroom.room import audit, ledger
+from cardroom.room.audit_key import AuditKeyError, key_path, load_or_create_key
+from cardroom.room.db import Storage, open_database
 from cardroom.room.schema import audit_log, ledger_accounts, ledger_entries, ledger_transactions
 
 TxRecord = tuple[str, str, str, tuple[tuple[str, int], ...]]
@@ -175,3 +178,23 @@ def seal(conn: Connection, key: bytes) -> dict[str, Any]:
     audit.append(conn, "house", "audit.sealed", detail)
     audit.mac_unkeyed(conn, key)
     return detail
+
+
+def open_keyed(database: str | None, key_file: Path | None = None) -> Storage:
+    """The room's storage for writing, with its audit key (`audit_key.key_path`, made if
+    absent). A key made now finds any history written before it unkeyed, and seals it as it
+    stands; a key that is not the one the chain's head is MACed with is refused before
+    anything is written (a lost key file must not start a chain nobody can verify)."""
+    path = key_path(key_file)
+    key, created = load_or_create_key(path)
+    storage = open_database(database, key)
+    with storage.snapshot() as conn:
+        if audit.head_keyed_otherwise(conn, key):
+            raise AuditKeyError(f"the audit key in {path} is not the key this room's audit "
+                                "chain is signed with (a wrong key file, or a tampered head: "
+                                "run cardroom audit verify)")
+    if created:
+        with storage.unit() as conn:
+            if needs_seal(conn):
+                seal(conn, key)
+    return storage
