@@ -1,4 +1,5 @@
-"""The `cardroom` command. User errors become one red line and exit status 2."""
+"""The `cardroom` command. Exit status: 0 done (and every check passed), 1 a check found a
+problem (`audit verify`, `replay`...), 2 a user error (one red `error:` line), 130 aborted."""
 
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ _ABORTS: tuple[type[BaseException], ...] = tuple({click.exceptions.Abort, typer.
 
 
 def main() -> None:
-    """Entry point: run the app, turning user errors into a one-line message and exit 2."""
+    """Entry point: run the app, turning user errors into a one-line message and exit 2, and
+    passing on the status a command exits with (without `standalone_mode`, click returns it
+    rather than exiting, so it must be handed to `sys.exit` here)."""
     try:
-        app(standalone_mode=False)
+        status = app(standalone_mode=False)
     except CardroomError as exc:
         _err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
@@ -45,6 +48,7 @@ def main() -> None:
         sys.exit(2)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
+    sys.exit(status if isinstance(status, int) else 0)
 
 
 __all__ = ["app", "main"]

@@ -1,23 +1,40 @@
-"""An append-only audit log, hash-chained: each entry's hash covers its content and the hash
-before it, and a head row records the last entry, so a changed, inserted, reordered or deleted
-entry (even the last one) breaks `verify`."""
+"""An append-only audit log, hash-chained and keyed.
+
+Each entry's hash covers its content and the hash before it, and a head row records the last
+entry, so a changed, inserted, reordered or deleted entry (even the last one) breaks `verify`.
+A plain hash chain can be recomputed by anyone who can write the database, so when the room
+holds the audit key (`cardroom.room.audit_key`, kept outside the database) every entry and the
+head also carry an HMAC-SHA256 under that key: a rewritten entry, a recomputed chain or a head
+moved back to an earlier entry then fails the MAC check. The head's MAC is distinct from the
+entries' MACs and lives only in the head row, so the head cannot be rolled back to an earlier
+entry without a copy of the database taken then; anchors written outside the database
+(`cardroom.room.anchors`) close that gap.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from cardroom.errors import CardroomError
 from cardroom.room.schema import audit_head, audit_log
 
 GENESIS = "0" * 64
+
+
+class ChainBroken(CardroomError):
+    """Refused: a broken chain (or books that disagree with it) cannot be sealed."""
+_ENTRY_DOMAIN = b"cardroom audit entry\x00"
+_HEAD_DOMAIN = b"cardroom audit head\x00"
 
 
 def canonical(detail: dict[str, Any]) -> str:
@@ -29,6 +46,19 @@ def entry_hash(seq: int, at: str, actor: str, action: str, detail: str, prev: st
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+def mac(key: bytes, domain: bytes, message: str) -> str:
+    return hmac.new(key, domain + message.encode(), hashlib.sha256).hexdigest()
+
+
+def entry_mac(key: bytes, digest: str) -> str:
+    """The entry's hash covers the whole chain before it, so its MAC vouches for all of it."""
+    return mac(key, _ENTRY_DOMAIN, digest)
+
+
+def head_mac(key: bytes, seq: int, digest: str) -> str:
+    return mac(key, _HEAD_DOMAIN, f"{seq}:{digest}")
+
+
 @dataclass(frozen=True)
 class AuditEntry:
     seq: int
@@ -38,6 +68,7 @@ class AuditEntry:
     detail: str
     prev_hash: str
     hash: str
+    mac: str | None = None
 
     @property
     def data(self) -> dict[str, Any]:
@@ -45,6 +76,8 @@ class AuditEntry:
         return value
 
 
+_KEYS: weakref.WeakKeyDictionary[Engine, bytes] = weakref.WeakKeyDictionary()
+"""The audit key each engine's appends are MACed with (set by `use_key`; none: no MACs)."""
 _HEADS: weakref.WeakKeyDictionary[Engine, tuple[int, str]] = weakref.WeakKeyDictionary()
 """The last head each engine wrote or read: a guess that saves reading the head before an
 append. The conditional update below checks it against the database, so a stale guess (a
@@ -53,10 +86,21 @@ _SELECT_HEAD = select(audit_head.c.seq, audit_head.c.hash).where(audit_head.c.id
 _MOVE_HEAD = (update(audit_head)
               .where(audit_head.c.id == 1, audit_head.c.seq == bindparam("old_seq"),
                      audit_head.c.hash == bindparam("old_hash"))
-              .values(seq=bindparam("new_seq"), hash=bindparam("new_hash")))
+              .values(seq=bindparam("new_seq"), hash=bindparam("new_hash"),
+                      mac=bindparam("new_mac")))
 _FIRST_HEAD = insert(audit_head).values(id=1, seq=bindparam("new_seq"),
-                                        hash=bindparam("new_hash"))
+                                        hash=bindparam("new_hash"), mac=bindparam("new_mac"))
 _INSERT_ENTRY = insert(audit_log)
+
+
+def _head_tag(key: bytes | None, seq: int, digest: str) -> str | None:
+    return None if key is None else head_mac(key, seq, digest)
+
+
+def use_key(engine: Engine, key: bytes) -> None:
+    """MAC every entry this engine appends with `key` (an engine without one appends a plain
+    hash chain)."""
+    _KEYS[engine] = key
 
 
 def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) -> AuditEntry:
@@ -68,6 +112,7 @@ def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) ->
     at = datetime.now(UTC).isoformat(timespec="microseconds")
     body = canonical(detail)
     actor, action = actor[:40], action[:60]
+    key = _KEYS.get(conn.engine)
     guess = _HEADS.get(conn.engine)
     while True:
         if guess is None:
@@ -75,20 +120,28 @@ def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) ->
             if row is None:
                 seq, prev = 1, GENESIS
                 digest = entry_hash(seq, at, actor, action, body, prev)
-                conn.execute(_FIRST_HEAD, {"new_seq": seq, "new_hash": digest})
+                conn.execute(_FIRST_HEAD, {"new_seq": seq, "new_hash": digest,
+                                           "new_mac": _head_tag(key, seq, digest)})
                 break
             guess = (int(row.seq), str(row.hash))
         seq, prev = guess[0] + 1, guess[1]
         digest = entry_hash(seq, at, actor, action, body, prev)
         moved = conn.execute(_MOVE_HEAD, {"old_seq": guess[0], "old_hash": guess[1],
-                                          "new_seq": seq, "new_hash": digest})
+                                          "new_seq": seq, "new_hash": digest,
+                                          "new_mac": _head_tag(key, seq, digest)})
         if moved.rowcount == 1:
             break
         guess = None
+    tag = None if key is None else entry_mac(key, digest)
     conn.execute(_INSERT_ENTRY, {"seq": seq, "at": at, "actor": actor, "action": action,
-                                 "detail": body, "prev_hash": prev, "hash": digest})
+                                 "detail": body, "prev_hash": prev, "hash": digest,
+                                 "mac": tag})
     _HEADS[conn.engine] = (seq, digest)
-    return AuditEntry(seq, at, actor, action, body, prev, digest)
+    return AuditEntry(seq, at, actor, action, body, prev, digest, tag)
+
+
+def _entry(r: Any) -> AuditEntry:
+    return AuditEntry(r.seq, r.at, r.actor, r.action, r.detail, r.prev_hash, r.hash, r.mac)
 
 
 def entries(conn: Connection, after: int = 0, limit: int | None = None,
@@ -98,23 +151,88 @@ def entries(conn: Connection, after: int = 0, limit: int | None = None,
     if limit is not None:
         q = q.limit(limit)
     for r in conn.execute(q):
-        yield AuditEntry(r.seq, r.at, r.actor, r.action, r.detail, r.prev_hash, r.hash)
+        yield _entry(r)
+
+
+@dataclass(frozen=True)
+class Filter:
+    """What an auditor looks for: each given field narrows the entries (all must match)."""
+    actor: str | None = None
+    kind: str | None = None
+    """An action (`hand.settled`) or a family of them ending in a dot (`hand.`)."""
+    table: int | None = None
+    since: date | None = None
+    until: date | None = None
+    """Inclusive: the whole of that day (UTC)."""
+
+
+def find(conn: Connection, f: Filter, before: int | None = None, limit: int = 100
+         ) -> list[AuditEntry]:
+    """The newest `limit` entries matching `f` with seq below `before` (a page of the log)."""
+    q = select(audit_log).order_by(audit_log.c.seq.desc()).limit(limit)
+    if before is not None:
+        q = q.where(audit_log.c.seq < before)
+    if f.actor:
+        q = q.where(audit_log.c.actor == f.actor)
+    if f.kind:
+        q = q.where(audit_log.c.action.startswith(f.kind, autoescape=True)
+                    if f.kind.endswith(".") else audit_log.c.action == f.kind)
+    if f.table is not None:  # details are canonical JSON: sorted keys, no spaces
+        q = q.where(or_(audit_log.c.detail.contains(f'"table":{f.table},', autoescape=True),
+                        audit_log.c.detail.contains(f'"table":{f.table}}}', autoescape=True)))
+    if f.since is not None:
+        q = q.where(audit_log.c.at >= f.since.isoformat())
+    if f.until is not None:
+        q = q.where(audit_log.c.at < (f.until + timedelta(days=1)).isoformat())
+    return [_entry(r) for r in conn.execute(q)]
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The last entry a verification found sound: the next one can start after it."""
+    seq: int
+    hash: str
+
+
+START = Checkpoint(0, GENESIS)
 
 
 @dataclass(frozen=True)
 class Verification:
     entries: int
+    """How many entries this verification read (all of them, unless it started later)."""
     problems: tuple[str, ...]
+    keyed: bool
+    """Whether the MACs were checked (a key was given)."""
+    reached: Checkpoint
+    """Where a later, incremental verification may start (the head, when all is sound)."""
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-def verify(conn: Connection) -> Verification:
+Observer = Callable[[AuditEntry], None]
+
+
+def verify(conn: Connection, key: bytes | None = None, since: Checkpoint = START,
+           observe: Observer | None = None) -> Verification:
+    """Check the chain from `since` (an earlier sound checkpoint) to the head, and with a key
+    every MAC; `observe` sees each entry (the books are checked against the chain that way).
+
+    Run it inside one read snapshot (`Storage.snapshot()`): the entries and the head must be
+    read as of one moment, or a write in between looks like tampering."""
     problems: list[str] = []
-    prev, expected, count = GENESIS, 1, 0
-    for e in entries(conn):
+    if since.seq:
+        held = conn.execute(select(audit_log.c.hash)
+                            .where(audit_log.c.seq == since.seq)).scalar_one_or_none()
+        if held != since.hash:
+            problems.append(f"entry {since.seq}, found sound earlier, has been changed or "
+                            "deleted")
+    prev, expected, count = since.hash, since.seq + 1, 0
+    unkeyed: list[int] = []
+    forged: list[int] = []
+    for e in entries(conn, after=since.seq):
         count += 1
         if e.seq != expected:
             problems.append(f"entry {expected} is missing (next is {e.seq})")
@@ -122,13 +240,68 @@ def verify(conn: Connection) -> Verification:
             problems.append(f"entry {e.seq} does not link to the entry before it")
         if entry_hash(e.seq, e.at, e.actor, e.action, e.detail, e.prev_hash) != e.hash:
             problems.append(f"entry {e.seq} was altered: its hash does not match its content")
+        elif key is not None:
+            if e.mac is None:
+                unkeyed.append(e.seq)
+            elif not hmac.compare_digest(e.mac, entry_mac(key, e.hash)):
+                forged.append(e.seq)
+        if observe is not None:
+            observe(e)
         prev, expected = e.hash, e.seq + 1
-    head = conn.execute(select(audit_head.c.seq, audit_head.c.hash)
+    if forged:
+        problems.append(f"{_span(forged)} forged or rewritten: the MAC does not match the "
+                        "audit key")
+    if unkeyed:
+        problems.append(f"{_span(unkeyed)} without a MAC: written without the audit key, or the "
+                        "MACs removed")
+    problems.extend(_head_problems(conn, key, expected - 1, prev))
+    reached = Checkpoint(expected - 1, prev) if not problems else since
+    return Verification(count, tuple(problems), key is not None, reached)
+
+
+def _span(seqs: list[int]) -> str:
+    if len(seqs) == 1:
+        return f"entry {seqs[0]} is"
+    return f"{len(seqs)} entries (first {seqs[0]}, last {seqs[-1]}) are"
+
+
+def _head_problems(conn: Connection, key: bytes | None, last: int, last_hash: str
+                   ) -> list[str]:
+    head = conn.execute(select(audit_head.c.seq, audit_head.c.hash, audit_head.c.mac)
                         .where(audit_head.c.id == 1)).first()
     if head is None:
-        if count:
-            problems.append("the head record is missing")
-    elif head.seq != expected - 1 or head.hash != prev:
-        problems.append(f"the log ends at entry {expected - 1} but the head records entry "
-                        f"{head.seq}: entries were deleted or the head was altered")
-    return Verification(count, tuple(problems))
+        return ["the head record is missing"] if last else []
+    if head.seq != last or head.hash != last_hash:
+        return [f"the log ends at entry {last} but the head records entry {head.seq}: "
+                "entries were deleted or the head was altered"]
+    if key is not None and (head.mac is None or not hmac.compare_digest(
+            head.mac, head_mac(key, int(head.seq), str(head.hash)))):
+        return [f"the head record (entry {head.seq}) does not carry the audit key's MAC: "
+                "the log was cut back or rewritten and the head moved"]
+    return []
+
+
+def head_keyed_otherwise(conn: Connection, key: bytes) -> bool:
+    """Whether the head carries a MAC made with another key: appending under `key` would then
+    extend a chain nobody can verify (a wrong key file, or a head tampered with)."""
+    row = conn.execute(select(audit_head.c.seq, audit_head.c.hash, audit_head.c.mac)
+                       .where(audit_head.c.id == 1)).first()
+    return row is not None and row.mac is not None and not hmac.compare_digest(
+        row.mac, head_mac(key, int(row.seq), str(row.hash)))
+
+
+def mac_unkeyed(conn: Connection, key: bytes) -> int:
+    """MAC every entry that has no MAC, and the head: how a chain written before the room had
+    its key is adopted (`cardroom.room.integrity.seal`, after checking it). Returns how many
+    entries it MACed."""
+    unkeyed = conn.execute(select(audit_log.c.seq, audit_log.c.hash)
+                           .where(audit_log.c.mac.is_(None))).all()
+    if unkeyed:
+        conn.execute(update(audit_log).where(audit_log.c.seq == bindparam("s"))
+                     .values(mac=bindparam("m")),
+                     [{"s": r.seq, "m": entry_mac(key, r.hash)} for r in unkeyed])
+    row = conn.execute(_SELECT_HEAD).first()
+    if row is not None:
+        conn.execute(update(audit_head).where(audit_head.c.id == 1)
+                     .values(mac=head_mac(key, int(row.seq), str(row.hash))))
+    return len(unkeyed)

@@ -4,6 +4,7 @@
 first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
 a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
 lock) so that the audit chain and the ledger balances are never written by two writers at once.
+`Storage.snapshot()` is the one way to check: every read in it sees the same moment.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from sqlalchemy import create_engine, event, func, select
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
+from cardroom.room import audit
 from cardroom.room.errors import StorageError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -96,7 +98,13 @@ def migrate(engine: Engine) -> None:
 @dataclass
 class Storage:
     engine: Engine
+    audit_key: bytes | None = None
+    """The key the audit chain is MACed with (`cardroom.room.audit_key`); None: unkeyed."""
     _lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def __post_init__(self) -> None:
+        if self.audit_key is not None:
+            audit.use_key(self.engine, self.audit_key)
 
     @property
     def is_postgres(self) -> bool:
@@ -115,8 +123,27 @@ class Storage:
         with self.engine.connect() as conn:
             yield conn
 
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """One read-only transaction whose every statement sees the same committed state, so
+        that a check reading several tables never mistakes a write in between for tampering:
+        REPEATABLE READ on PostgreSQL; on SQLite (WAL) an explicit BEGIN, whose snapshot is
+        taken at the first read and kept until the end."""
+        if self.is_postgres:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ",
+                                              postgresql_readonly=True)
+                with conn.begin():
+                    yield conn
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.rollback()
 
-def open_database(database: str | None) -> Storage:
+def open_database(database: str | None, audit_key: bytes | None = None) -> Storage:
     """The books at `database`, migrated; a `StorageError` saying why if they cannot be opened
     (a malformed URL, an unreachable server, a file that cannot be created or read)."""
     shown = database or str(default_database_path())
@@ -131,7 +158,7 @@ def open_database(database: str | None) -> Storage:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
         raise StorageError(f"cannot open the database {_safe(shown)}: "
                            f"{reason[0] if reason else type(exc).__name__}") from None
-    return Storage(engine)
+    return Storage(engine, audit_key)
 
 
 def _safe(database: str) -> str:

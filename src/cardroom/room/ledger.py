@@ -6,6 +6,10 @@ the database); only the house's own contra accounts may. Each transaction carrie
 idempotency key and a fingerprint of the request it applied (the request as the client stated
 it, or else the transaction's kind and entries): the same key with the same request is a retry,
 answered as applied and applied once; the same key with a different request is refused.
+
+Each transaction is also written to the audit chain (a `ledger.tx` entry naming its accounts
+and amounts), so rows inserted, edited or deleted in the ledger tables directly, even balanced
+ones, no longer agree with the chain (`cardroom.room.books`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
+from cardroom.room import audit
 from cardroom.room.errors import IdempotencyConflict, LedgerError
 from cardroom.room.schema import ledger_accounts, ledger_entries, ledger_transactions
 
@@ -153,7 +158,18 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
                                     "amount": amount} for name, amount in ordered])
     conn.execute(_ADD_BALANCE, [{"acct": accounts[name][0], "amount": amount}
                                 for name, amount in ordered])
+    audit.append(conn, actor, TX_ACTION, tx_record(tx_id, key, kind, ordered))
     return Posted(tx_id, replayed=False)
+
+
+TX_ACTION = "ledger.tx"
+
+
+def tx_record(tx_id: int, key: str, kind: str, entries: Iterable[tuple[str, Cents]]
+              ) -> dict[str, object]:
+    """What the audit chain records of a transaction: enough to recompute every balance."""
+    return {"tx": tx_id, "key": key, "kind": kind,
+            "entries": [[name, amount] for name, amount in sorted(entries)]}
 
 
 def describe(name: str) -> str:

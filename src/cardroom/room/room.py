@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from sqlalchemy import select
@@ -20,8 +21,9 @@ from cardroom.room import audit, hands, ledger, recall
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.baccarat_live import Apply, BaccaratLive
-from cardroom.room.db import Storage, open_database
+from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
+from cardroom.room.integrity import open_keyed
 from cardroom.room.jackpot import DEFAULT_POOL, load_pool
 from cardroom.room.messages import field_str, message_type
 from cardroom.room.refusals import RefusalLog
@@ -72,8 +74,11 @@ class Room:
     pools: dict[str, JackpotPool] = field(default_factory=dict)
 
     @classmethod
-    def open(cls, database: str | None, source: RandomSource | None = None) -> Room:
-        room = cls(open_database(database), source or SystemRandom())
+    def open(cls, database: str | None, source: RandomSource | None = None,
+             audit_key_file: Path | None = None) -> Room:
+        """The room on `database`, its audit chain MACed with the room's audit key
+        (`integrity.open_keyed`: the key file made, and older history sealed, on first use)."""
+        room = cls(open_keyed(database, audit_key_file), source or SystemRandom())
         room.start()
         return room
 

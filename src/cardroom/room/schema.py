@@ -92,6 +92,7 @@ audit_log = Table(
     Column("detail", Text, nullable=False),
     Column("prev_hash", String(64), nullable=False, unique=True),
     Column("hash", String(64), nullable=False, unique=True),
+    Column("mac", String(64), nullable=True),
 )
 
 audit_head = Table(
@@ -99,6 +100,7 @@ audit_head = Table(
     Column("id", Integer, primary_key=True, autoincrement=False),
     Column("seq", BigInteger, nullable=False),
     Column("hash", String(64), nullable=False),
+    Column("mac", String(64), nullable=True),
 )
 
 jackpot_pools = Table(

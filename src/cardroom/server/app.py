@@ -44,6 +44,7 @@ from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import Room, dumps
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server import csrf
+from cardroom.server.audit_view import AUDIT_PAGE, AuditProgress, audit_filter, page_start
 from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.frames import read_frame
 from cardroom.server.headers import SecurityHeaders
@@ -516,14 +517,29 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
             return floor_back(error=str(exc))
         return floor_back(message=f"{username.strip().lower()} may log in again")
 
+    audit_seen = AuditProgress()
+
     @app.get("/audit", response_class=HTMLResponse)
     def audit_page(request: Request) -> HTMLResponse:
+        """The log, newest first, a page at a time and filtered; the chain checked from where
+        the last check ended (the whole of it on request, or when nothing was checked yet)."""
         who = viewer(request)
         who.require(Permission.READ_ALL)
-        with room.storage.read() as conn:
-            check = audit.verify(conn)
-            recent = list(audit.entries(conn, limit=200, newest_first=True))
-            books = ledger.trial_balance(conn)
-        return page(request, "audit.html", who, check=check, entries=recent, books=books)
+        q = request.query_params
+        try:
+            wanted, before = audit_filter(q), page_start(q.get("before"))
+        except ValueError as exc:
+            wanted, before, error = audit.Filter(), None, str(exc)
+        else:
+            error = ""
+        full = q.get("verify") == "full"
+        with room.storage.snapshot() as conn:
+            report = audit_seen.check(conn, room.storage.audit_key, full)
+            shown = audit.find(conn, wanted, before, AUDIT_PAGE)
+        older = shown[-1].seq if len(shown) == AUDIT_PAGE else None
+        return page(request, "audit.html", who, 400 if error else 200, report=report,
+                    entries=shown, wanted=wanted, older=older, paged=before is not None,
+                    last_full=audit_seen.last_full, error=error,
+                    query={k: v for k, v in q.items() if k not in ("before", "verify")})
 
     return app

@@ -1,0 +1,74 @@
+"""What the `/audit` page needs beside the route: the filter read from the query string, and
+the room's verification progress, so that a page load checks only what was written since the
+last sound check (a full check on request)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from datetime import UTC, date, datetime
+
+from sqlalchemy.engine import Connection
+
+from cardroom.room import audit, integrity
+
+AUDIT_PAGE = 100
+"""Entries per page."""
+_MAX_SEQ = 2**63 - 1
+
+
+def _day(text: str, what: str) -> date | None:
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"The {what} date must be written as year-month-day, "
+                         "for example 2026-03-01.") from None
+
+
+def _number(text: str, what: str) -> int | None:
+    if not text:
+        return None
+    if not text.isdigit() or int(text) > _MAX_SEQ:
+        raise ValueError(f"The {what} must be a whole number.")
+    return int(text)
+
+
+def audit_filter(q: Mapping[str, str]) -> audit.Filter:
+    """The filter the page's form asks for; a ValueError says in a sentence what is wrong."""
+    return audit.Filter(actor=q.get("actor", "").strip()[:40] or None,
+                        kind=q.get("kind", "").strip()[:60] or None,
+                        table=_number(q.get("table", "").strip(), "table number"),
+                        since=_day(q.get("since", "").strip(), "from"),
+                        until=_day(q.get("until", "").strip(), "to"))
+
+
+def page_start(text: str | None) -> int | None:
+    return _number((text or "").strip(), "page position")
+
+
+class AuditProgress:
+    """The last sound check of this room's chain and books, shared by every page load."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._reached: integrity.Checkpoint | None = None
+        self.last_full: datetime | None = None
+
+    def check(self, conn: Connection, key: bytes | None, full: bool) -> integrity.Report:
+        """Check from the last sound checkpoint (everything when `full` or when there is
+        none); a sound result becomes the next checkpoint, a problem clears it (so every load
+        checks everything, and shows the problem, until it is resolved). Call in one
+        snapshot."""
+        with self._lock:
+            since = None if full else self._reached
+        report = integrity.check(conn, key, since)
+        with self._lock:
+            if since is None:
+                self.last_full = datetime.now(UTC)
+            if not report.ok:
+                self._reached = None
+            elif self._reached is None or report.reached.chain.seq >= self._reached.chain.seq:
+                self._reached = report.reached
+        return report

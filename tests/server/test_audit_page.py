@@ -1,0 +1,115 @@
+"""The `/audit` page: checks only what was written since its last sound check (the whole chain
+on request), keeps showing a problem once found, and pages and filters the log by who, what,
+table and date, with a plain sentence for a bad filter."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from cardroom.room import audit
+from cardroom.room.db import Storage
+from cardroom.room.room import Room
+from cardroom.room.schema import audit_log
+from cardroom.server.app import create_app
+from cardroom.shoe import SeededRandom
+from server.test_app import login, setup_table
+
+KEY = bytes(range(32))
+
+
+@pytest.fixture
+def client(storage: Storage) -> tuple[TestClient, Room]:
+    room = Room(Storage(storage.engine, KEY), SeededRandom(4))
+    room.start()
+    setup_table(room)
+    c = TestClient(create_app(room))
+    login(c, "audrey")
+    return c, room
+
+
+def note(room: Room, n: int, actor: str = "floor", action: str = "floor.note",
+         table: int | None = None) -> None:
+    for i in range(n):
+        with room.storage.unit() as conn:
+            detail = {"i": i} if table is None else {"i": i, "table": table}
+            audit.append(conn, actor, action, detail)
+
+
+def seqs(page: str) -> list[int]:
+    return [int(s) for s in re.findall(r"<tr><td>(\d+)</td>", page)]
+
+
+def test_a_load_checks_only_new_entries_and_a_full_check_finds_old_tampering(
+        client: tuple[TestClient, Room]) -> None:
+    c, room = client
+    first = c.get("/audit").text
+    assert "Audit chain intact" in first and "onwards checked now" not in first
+    with room.storage.read() as conn:
+        head = sum(1 for _ in audit.entries(conn))
+    note(room, 3)
+    again = c.get("/audit").text
+    assert f"entries {head + 1} onwards checked now" in again
+    assert f"Audit chain intact: {head + 3} entries" in again
+    with room.storage.unit() as conn:  # an old entry altered behind the checkpoint
+        conn.execute(update(audit_log).where(audit_log.c.seq == 2).values(actor="mallory"))
+    assert "Audit chain intact" in c.get("/audit").text  # the incremental check's limit
+    full = c.get("/audit", params={"verify": "full"}).text
+    assert "Problems found" in full and "entry 2 was altered" in full
+    assert "entry 2 was altered" in c.get("/audit").text  # and it stays until resolved
+
+
+def test_tampering_after_the_checkpoint_is_found_without_asking(
+        client: tuple[TestClient, Room]) -> None:
+    c, room = client
+    c.get("/audit")
+    note(room, 2)
+    with room.storage.unit() as conn:
+        last = max(e.seq for e in audit.entries(conn))
+        conn.execute(update(audit_log).where(audit_log.c.seq == last).values(actor="x"))
+    assert f"entry {last} was altered" in c.get("/audit").text
+
+
+def test_pages_of_a_hundred_newest_first(client: tuple[TestClient, Room]) -> None:
+    c, room = client
+    note(room, 150)
+    with room.storage.read() as conn:
+        total = sum(1 for _ in audit.entries(conn))
+    page = c.get("/audit").text
+    assert seqs(page) == list(range(total, total - 100, -1))
+    older = re.search(r'href="(/audit\?[^"]*before=\d+[^"]*)" id="older"', page)
+    assert older is not None
+    rest = c.get(older.group(1).replace("&amp;", "&")).text
+    assert seqs(rest) == list(range(total - 100, 0, -1)) and 'id="older"' not in rest
+
+
+def test_filters_by_actor_kind_table_and_date(client: tuple[TestClient, Room]) -> None:
+    c, room = client
+    note(room, 3, actor="floor", action="floor.note", table=7)
+    note(room, 2, actor="owner", action="floor.count", table=17)
+    note(room, 4, actor="owner", action="cashier.fill")
+    assert len(seqs(c.get("/audit", params={"actor": "owner", "kind": "floor."}).text)) == 2
+    assert len(seqs(c.get("/audit", params={"kind": "cashier.fill"}).text)) == 4
+    assert len(seqs(c.get("/audit", params={"table": "7"}).text)) == 3  # not table 17
+    today = datetime.now(UTC).date()
+    assert len(seqs(c.get("/audit", params={"actor": "owner", "since": today.isoformat(),
+                                            "until": today.isoformat()}).text)) == 1 + 2 + 4
+    # (the owner also opened the table today)
+    tomorrow = (today + timedelta(days=1)).isoformat()
+    assert "No entries match" in c.get("/audit", params={"since": tomorrow}).text
+
+
+@pytest.mark.parametrize(("query", "sentence"), [
+    ({"since": "yesterday"}, "The from date must be written as year-month-day"),
+    ({"table": "-1"}, "The table number must be a whole number."),
+    ({"before": "99999999999999999999999"}, "The page position must be a whole number."),
+])
+def test_a_bad_filter_is_one_plain_sentence(client: tuple[TestClient, Room],
+                                            query: dict[str, str], sentence: str) -> None:
+    c, _ = client
+    r = c.get("/audit", params=query)
+    assert r.status_code == 400 and sentence in r.text and "Traceback" not in r.text
