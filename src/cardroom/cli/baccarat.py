@@ -12,6 +12,7 @@ from rich.table import Table
 
 from cardroom.cards import format_cards, parse_cards
 from cardroom.cli.app import analyze_app, play_app
+from cardroom.cli.baccarat_counting import DEFAULT_COUPS, DEFAULT_STATES, run_counting
 from cardroom.cli.options import console, print_json, rules_with_overrides
 from cardroom.errors import CardroomError, WagerError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
@@ -37,6 +38,18 @@ def analyze_baccarat(
     removed: Annotated[str | None, typer.Option(
         help='Cards taken out of the shoe, e.g. "As 9h 9h Kd": exact edges of that shoe.')]
     = None,
+    counting: Annotated[bool, typer.Option(
+        "--counting", help="Card-counting exposure of the side bets: effects of removal, the "
+                           "best counts, a counter over real shoes.")] = False,
+    coups: Annotated[int, typer.Option(help="--counting: coups the counter sees.")]
+    = DEFAULT_COUPS,
+    states: Annotated[int, typer.Option(
+        help="--counting: shoe states checked against the exact edge.")] = DEFAULT_STATES,
+    seed: Annotated[int | None, typer.Option(
+        help="--counting: seed for a reproducible run (drawn and reported if absent).")] = None,
+    workers: Annotated[int, typer.Option(help="--counting: local processes.")] = 1,
+    scheduler: Annotated[str | None, typer.Option(
+        help="--counting: Dask scheduler address instead of local processes.")] = None,
     rules: RulesFile = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
 ) -> None:
@@ -49,6 +62,14 @@ def analyze_baccarat(
         jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
         jackpot=False if decks not in (None, 8) else None,
     )
+    if counting:
+        if removed is not None:
+            raise CardroomError("--counting starts from a full shoe: leave out --removed")
+        if workers != 1 and scheduler is not None:
+            raise CardroomError("use either --workers (local cores) or --scheduler (a Dask "
+                                "cluster), not both")
+        run_counting(settings, coups, states, seed, workers, scheduler, as_json)
+        return
     taken = parse_cards(removed) if removed is not None else []
     if taken:
         from cardroom.analysis.baccarat_depleted import DepletedShoe, composition_after
