@@ -339,13 +339,14 @@ def _wager(name: str, outcomes: list[Outcome], total: int, claim: Decimal | None
 def analyze(rules: BaccaratRules, tableau: Tableau | None = None,
             counts: CoupCounts | None = None) -> BaccaratReport:
     """Every wager's exact distribution and house edge for these house rules, off the top of
-    a full shoe, or for the shoe whose `counts` are given (a depleted shoe: no claims apply)."""
+    a full shoe, or for the shoe whose `counts` are given. The designer's claims apply to a
+    full 8-deck shoe only."""
     c = count_coups(rules.decks, tableau) if counts is None else counts
     n = c.total
     tie = c.ties
     pay = nine_pay_table(rules.paytable)
     sched = progressive_schedule()
-    claims_apply = rules.decks == 8 and counts is None
+    claims_apply = rules.decks == c.decks == 8 and n == falling(8 * 52, 6)
     p9 = c.count(player_total=9)
     b9 = c.count(banker_total=9)
     wagers = [

@@ -232,8 +232,9 @@ class CounterResult:
     needed_penetration: float | None
     """The shallowest cut (in half-decks, as a share of the shoe) at which the counter's edge
     on the coups before it is above zero with 95% confidence in this run; None if at none."""
-    by_depth: tuple[tuple[float, int, Fraction | None], ...]
-    """(penetration, bets, edge) of a counter whose shoe is cut at each half-deck."""
+    by_depth: tuple[tuple[float, int, Fraction | None, int], ...]
+    """(penetration, bets, edge, coups dealt) of a counter whose shoe is cut at each
+    half-deck (the coups whose first card lies before the cut)."""
 
     @property
     def ci(self) -> tuple[float, float]:
@@ -287,7 +288,7 @@ def _edge(tally: IntArray, nets: tuple[Fraction, ...]) -> tuple[int, Fraction | 
 
 
 def counter_results(rules: BaccaratRules, merged: ChunkResult) -> list[CounterResult]:
-    bets, _, house, house_coups, _ = merged
+    bets, coups, house, house_coups, _ = merged
     size = rules.shoe_spec.size
     cut = size - rules.cut_card_from_end
     nets = class_nets(rules)
@@ -298,7 +299,7 @@ def counter_results(rules: BaccaratRules, merged: ChunkResult) -> list[CounterRe
         needed = None
         for end in range(HALF_DECK, size + 1, HALF_DECK):
             m, e, s = _edge(bets[k, :end].sum(axis=0), nets[name])
-            depth.append((end / size, m, e))
+            depth.append((end / size, m, e, int(coups[:end].sum())))
             if needed is None and e is not None and float(e) - Z95 * s > 0:
                 needed = end / size
         out.append(CounterResult(name, n, house_coups, edge, se, cut / size, needed,
@@ -383,9 +384,9 @@ class CountingReport:
                 "units_per_100_coups": r.units_per_100_coups, "penetration": r.penetration,
                 "beatable": r.beatable, "needed_penetration": r.needed_penetration,
                 "answer": r.answer(),
-                "by_depth": [{"penetration": p, "bets": b,
+                "by_depth": [{"penetration": p, "bets": b, "coups": n,
                               "edge": None if e is None else float(e)}
-                             for p, b, e in r.by_depth]} for r in self.counters],
+                             for p, b, e, n in r.by_depth]} for r in self.counters],
             "cross_check": [{
                 "wager": c.wager, "states": c.states, "correlation": c.correlation,
                 "mean_abs_error": c.mean_abs_error, "decisions_agree": c.decisions_agree,
