@@ -11,9 +11,11 @@ from cardroom.cli.app import report_app
 from cardroom.cli.options import console, print_json, rules_with_overrides
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.money import parse_money
 
-GAMES = ("baccarat",)
+GAMES = ("baccarat", "super-pan-9")
+BACCARAT_ONLY = ("paytable", "jackpot_seed", "jackpot_contribution")
 DOSSIER_COUPS = 10_000_000
 """The counter's coups in a dossier (kept under a minute on two cores); a regulator's run
 passes --coups 100000000."""
@@ -51,15 +53,29 @@ def report_math(
         raise CardroomError("say where to write the dossier (--out FILE.html) or ask for --json")
     if out is not None:
         _check_writable(out)
-    from cardroom.analysis.dossier import baccarat
     from cardroom.analysis.dossier.html import render
 
-    settings = rules_with_overrides(
-        BaccaratRules, rules, decks=decks, paytable=paytable, commission=commission,
-        tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
-        jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
-        jackpot=False if decks not in (None, 8) else None)
-    dossier = baccarat.build(settings, coups, seed, workers, scheduler, progress=not as_json)
+    if game == "super-pan-9":
+        given = {"paytable": paytable, "jackpot_seed": jackpot_seed,
+                 "jackpot_contribution": jackpot_contribution}
+        for name in BACCARAT_ONLY:
+            if given[name] is not None:
+                raise CardroomError(f"--{name.replace('_', '-')} is a baccarat option; "
+                                    "Super Pan 9 has no such setting")
+        from cardroom.analysis.dossier import super_pan_9
+
+        dossier = super_pan_9.build(rules_with_overrides(
+            SuperPan9Rules, rules, decks=decks, commission=commission, tie_pays=tie_pays))
+    else:
+        from cardroom.analysis.dossier import baccarat
+
+        settings = rules_with_overrides(
+            BaccaratRules, rules, decks=decks, paytable=paytable, commission=commission,
+            tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
+            jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
+            jackpot=False if decks not in (None, 8) else None)
+        dossier = baccarat.build(settings, coups, seed, workers, scheduler,
+                                 progress=not as_json)
     if out is not None:
         out.write_text(render(dossier), encoding="utf-8")
         if not as_json:
