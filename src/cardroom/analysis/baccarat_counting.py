@@ -32,7 +32,7 @@ from cardroom.analysis.baccarat_depleted import (
     card_classes,
     full_composition,
 )
-from cardroom.analysis.baccarat_sim import kernel_tables
+from cardroom.analysis.baccarat_sim import KernelTables, kernel_tables
 from cardroom.analysis.estimate import Z95
 from cardroom.analysis.parallel import Chunk, check_count, check_seed, plan_chunks, run_chunks
 from cardroom.cards import Card
@@ -156,18 +156,12 @@ def best_count(effects: RemovalEffects, wager: str) -> LinearCount:
 
 @dataclass(frozen=True)
 class CounterTables:
-    """The kernel's arguments after the shoe, the count and the random state."""
+    """The simulation kernel's tables (shoe, cut card, burn, values, tableau) and the count."""
 
-    base_shoe: IntArray
-    cut_index: int
-    after_cut: int
+    deal: KernelTables
     expose_first: bool
-    burn_after: IntArray
-    value: IntArray
-    natural: npt.NDArray[np.bool_]
-    player_draws: npt.NDArray[np.bool_]
-    banker_draws: npt.NDArray[np.bool_]
     tags: FloatArray
+    """[side bet, card code] tag of each card."""
     tag_mean: FloatArray
     slope: FloatArray
     base_adv: FloatArray
@@ -180,8 +174,7 @@ def counter_tables(rules: BaccaratRules, counts: Sequence[LinearCount],
     tags = np.array([[c.tags[t.value[code]] for code in range(52)] for c in counts],
                     dtype=np.float64)
     return CounterTables(
-        t.base_shoe, t.cut_index, t.after_cut, rules.burn is BurnMode.FIRST_CARD_VALUE,
-        t.burn_after, t.value, t.natural, t.player_draws, t.banker_draws, tags,
+        t, rules.burn is BurnMode.FIRST_CARD_VALUE, tags,
         np.array([c.mean_tag for c in counts]), np.array([c.unit * (n - 1) for c in counts]),
         np.array([float(base[c.wager]) for c in counts]))
 
@@ -190,10 +183,10 @@ ChunkResult = tuple[IntArray, IntArray, IntArray, int, int]
 
 
 def count_chunk(tables: CounterTables, chunk: Chunk) -> ChunkResult:
-    t = tables
+    t, d = tables, tables.deal
     bets, coups, house, house_coups, shoes = kernel.count_shoes(
-        t.base_shoe, chunk.size, chunk.generator_state(), t.cut_index, t.after_cut,
-        t.expose_first, t.burn_after, t.value, t.natural, t.player_draws, t.banker_draws,
+        d.base_shoe, chunk.size, chunk.generator_state(), d.cut_index, d.after_cut,
+        t.expose_first, d.burn_after, d.value, d.natural, d.player_draws, d.banker_draws,
         t.tags, t.tag_mean, t.slope, t.base_adv)
     return bets, coups, house, int(house_coups), int(shoes)
 
@@ -327,15 +320,15 @@ def cross_check(rules: BaccaratRules, counts: Sequence[LinearCount], base: dict[
     engine = shoe or DepletedShoe()
     tables = counter_tables(rules, counts, base)
     rng = np.random.default_rng(seed)
-    size = len(tables.base_shoe)
+    size = len(tables.deal.base_shoe)
     estimates = np.zeros((len(counts), states))
     exact = np.zeros((len(counts), states))
     for i in range(states):
-        order = rng.permutation(tables.base_shoe)
-        seen = int(rng.integers(6, tables.cut_index))
+        order = rng.permutation(tables.deal.base_shoe)
+        seen = int(rng.integers(6, tables.deal.cut_index))
         comp = full_composition(rules.decks)
         for code in order[:seen]:
-            comp[tables.value[code], code & 3] -= 1
+            comp[tables.deal.value[code], code & 3] -= 1
         adv = player_advantages(rules, engine, comp)
         for k, c in enumerate(counts):
             running = float(tables.tags[k, order[:seen]].sum())

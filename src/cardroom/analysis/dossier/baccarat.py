@@ -12,7 +12,8 @@ from cardroom.analysis.baccarat_counting import LABELS, CountingReport, counting
 from cardroom.analysis.baccarat_depleted import DepletedShoe, full_composition
 from cardroom.analysis.dossier.charts import bar_chart, line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.stats import HORIZONS, Award, WagerFigures, figures
+from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
+from cardroom.analysis.dossier.stats import Award, WagerFigures, figures
 from cardroom.games.baccarat.paytables import nine_pay_table, nine_pay_tables, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import ProgressiveAward, fixed_award_for_one
@@ -22,14 +23,6 @@ MAX_BETS = 3
 """Super-9: at most three wagers on the layout (a tie counts), plus the jackpot wager."""
 CONTRIBUTIONS = (Fraction(1, 5), Fraction(1, 4), Fraction(3, 10), Fraction(2, 5), Fraction(1, 2))
 SEEDS_CENTS = (100_000, 250_000, 500_000, 1_000_000, 2_500_000)
-
-
-def _pct(x: Fraction | float, places: int = 4) -> str:
-    return f"{float(x) * 100:.{places}f}%"
-
-
-def _frac(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def wager_figures(w: WagerMath) -> WagerFigures:
@@ -105,8 +98,8 @@ def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
                 if rules.decks == 8 else None)
     data: dict[str, Any] = {"game": "baccarat", "rules": rules.model_dump(mode="json")}
     sections = [
-        _wagers_section(rules, report, figs, data),
-        _volatility_section(figs, data),
+        _wagers_section(rules, figs, data),
+        volatility_section(figs, figs[:3], data),
         _claims_section(report, data),
         _paytables_section(rules, counts, data),
         _progressive_section(rules, counts, report, data),
@@ -135,81 +128,22 @@ def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
                    tuple(sections), data)
 
 
-def _wagers_section(rules: BaccaratRules, report: BaccaratReport, figs: list[WagerFigures],
+def _wagers_section(rules: BaccaratRules, figs: list[WagerFigures],
                     data: dict[str, Any]) -> Section:
-    most = max_payout_cents(rules)
-    rows = []
-    award_rows = []
-    entries = []
-    for f, w in zip(figs, report.wagers, strict=True):
-        eor = f.element_of_risk
-        rows.append((w.name, _pct(f.house_edge), _pct(f.house_edge), _pct(f.house_edge),
-                     "-" if eor is None else _pct(eor), f"{f.std_dev:.4f}",
-                     format_money(most[w.name])))
-        for a in f.awards:
-            odds = "1 in " + f"{float(1 / a.probability):,.1f}"
-            award_rows.append((w.name, a.label.replace("_", " "), f"{float(a.net):+g}",
-                               f"{float(a.probability):.10f}", odds))
-        entries.append({
-            "name": w.name, "house_edge": float(f.house_edge),
-            "house_edge_exact": _frac(f.house_edge), "house_edge_per_hand": float(f.house_edge),
-            "hold": float(f.house_edge),
-            "element_of_risk": None if eor is None else float(eor),
-            "std_dev": f.std_dev, "max_payout_cents": most[w.name],
-            "awards": [{"label": a.label, "net": _frac(a.net),
-                        "probability": float(a.probability),
-                        "probability_exact": _frac(a.probability)} for a in f.awards],
-        })
     exposure = max_hand_exposure_cents(rules)
-    data["wagers"] = entries
     data["max_hand_exposure_cents"] = exposure
     notes = (
         "Each wager is one hand's bet, so its edge per unit wagered and per hand are the same; "
-        "the Banker's includes the commission. Hold is the house's expected win as a share of "
-        "the money wagered, a push counted as wagered (the per-hand edge); the element of risk "
-        "divides the edge by the chance that the wager is decided.",
+        "the Banker's includes the commission.",
         f"Maximum exposure of one hand: {format_money(exposure)} (every wager at its limit, "
         f"at most {MAX_BETS} wagers on the layout), plus the posted jackpot on the progressive, "
         "whose top award is paid from the meter and limited to what is posted.",
         "The progressive's edge is one minus the fixed for-1 awards, minus the contribution to "
         "the meter, minus the chance of the top award times the seed (one jackpot wager per "
-        "coup); its standard deviation values the top award at the seed.",
+        "coup); its standard deviation and volatility value the top award at the seed, whose "
+        "rare large awards make the normal band rough.",
     )
-    return Section("Every wager", notes, (
-        TableData("House edge, hold, standard deviation and largest win per wager",
-                  ("wager", "edge per unit", "edge per hand", "hold", "element of risk",
-                   "std dev per unit", "largest win at the limits"), tuple(rows)),
-        TableData("Probability of every award (net result per unit staked)",
-                  ("wager", "award", "net", "probability", "frequency"), tuple(award_rows)),
-    ))
-
-
-def _volatility_section(figs: list[WagerFigures], data: dict[str, Any]) -> Section:
-    rows = []
-    entries = []
-    for f in figs:
-        bands = [f.band(n) for n in HORIZONS]
-        ahead = f.hands_to_be_ahead
-        rows.append((f.name, *(f"{lo:+,.0f} to {hi:+,.0f}" for lo, hi in bands),
-                     "never" if ahead is None else f"{ahead:,}"))
-        entries.append({"name": f.name, "bands": {str(n): list(b) for n, b in
-                                                  zip(HORIZONS, bands, strict=True)},
-                        "hands_to_be_ahead": ahead})
-    data["volatility"] = entries
-    hands = [int(10 ** (k / 4)) for k in range(8, 21)]
-    series = []
-    for f in figs[:3]:
-        series.append((f"{f.name}: lower 95%", hands, [f.band(n)[0] / n * 100 for n in hands]))
-    chart = line_chart("House result per 100 units wagered: lower 95% bound", "hands",
-                       "units per 100 wagered", series, logx=True, hline=0)
-    notes = ("The house's total result in units after n one-unit wagers, 95% band by the normal "
-             "approximation (n x edge ± 1.96 sd √n). The house is ahead with 95% confidence "
-             "(one-sided) from (1.645 sd / edge)² hands. For the progressive the top award is "
-             "valued at the seed, and its rare large awards make the normal band rough.",)
-    return Section("Volatility", notes, (
-        TableData("95% band of the house's result (units), and hands until it is ahead",
-                  ("wager", *(f"after {n:,} hands" for n in HORIZONS),
-                   "hands to be ahead (95%)"), tuple(rows)),), (chart,))
+    return wagers_section(figs, max_payout_cents(rules), data, notes)
 
 
 def _claims_section(report: BaccaratReport, data: dict[str, Any]) -> Section:
@@ -220,10 +154,10 @@ def _claims_section(report: BaccaratReport, data: dict[str, Any]) -> Section:
             continue
         verdict = "right" if w.claim_holds else "wrong"
         rows.append((w.name, f"{w.claimed_edge_percent}%", f"{w.exact_percent_2dp}%",
-                     _pct(w.house_edge, 6), verdict))
+                     pct(w.house_edge, 6), verdict))
         entries.append({"name": w.name, "claimed_percent": str(w.claimed_edge_percent),
                         "exact_percent_2dp": str(w.exact_percent_2dp),
-                        "exact": _frac(w.house_edge), "right": bool(w.claim_holds)})
+                        "exact": frac(w.house_edge), "right": bool(w.claim_holds)})
     data["claims"] = entries
     notes = ("The designer's house edges from the Super-9 rules document, each compared with "
              "the exact figure rounded half-up to the claim's two places.",)
@@ -244,10 +178,10 @@ def _paytables_section(rules: BaccaratRules, counts: CoupCounts,
             claim = w.claimed_edge_percent
             verdict = "" if claim is None else ("right" if w.claim_holds else "wrong")
             rows.append((f"table {number}", name, f"{unsuited} to 1", f"{suited} to 1",
-                         _pct(w.house_edge), "-" if claim is None else f"{claim}%",
+                         pct(w.house_edge), "-" if claim is None else f"{claim}%",
                          verdict or "-"))
             entries.append({"paytable": number, "wager": name, "house_edge": float(w.house_edge),
-                            "house_edge_exact": _frac(w.house_edge),
+                            "house_edge_exact": frac(w.house_edge),
                             "claimed_percent": None if claim is None else str(claim),
                             "right": w.claim_holds})
     data["paytables"] = entries
@@ -277,15 +211,15 @@ def _progressive_section(rules: BaccaratRules, counts: CoupCounts, report: Bacca
     for c in CONTRIBUTIONS:
         edge = analyze(replace_rules(rules, jackpot_contribution=c),
                        counts=counts).wager("progressive").house_edge
-        contribution_rows.append((f"{int(c * 100)}¢", _pct(edge)))
-        entries_c.append({"contribution": _frac(c), "house_edge": float(edge)})
+        contribution_rows.append((f"{int(c * 100)}¢", pct(edge)))
+        entries_c.append({"contribution": frac(c), "house_edge": float(edge)})
     for s in SEEDS_CENTS:
         edge = analyze(replace_rules(rules, jackpot_seed_cents=s),
                        counts=counts).wager("progressive").house_edge
-        seed_rows.append((format_money(s), _pct(edge)))
+        seed_rows.append((format_money(s), pct(edge)))
         entries_s.append({"seed_cents": s, "house_edge": float(edge)})
     data["progressive"] = {
-        "break_even_jackpot_cents": math.ceil(be), "break_even_jackpot_cents_exact": _frac(be),
+        "break_even_jackpot_cents": math.ceil(be), "break_even_jackpot_cents_exact": frac(be),
         "return_at_seed": float(progressive_return(counts, seed)),
         "by_contribution": entries_c, "by_seed": entries_s,
     }
@@ -295,7 +229,7 @@ def _progressive_section(rules: BaccaratRules, counts: CoupCounts, report: Bacca
         "their pays and the top award at that amount, not shared. Above it the wager favours "
         "the player; the floor should watch the posted meter against it.",
         f"At the seed a lone bettor gets back "
-        f"{_pct(progressive_return(counts, seed), 2)} of each $1.",
+        f"{pct(progressive_return(counts, seed), 2)} of each $1.",
         "The house edge charges the contribution (returned to players through the meter) and "
         "the seed (the house's cost of each top award).",
     )
@@ -331,17 +265,17 @@ def _counting_section(report: CountingReport, data: dict[str, Any]) -> Section:
     ranks: dict[str, dict[str, Fraction]] = {}
     for card, eff in report.effects.by_card.items():
         ranks.setdefault(card.rank.symbol, eff)
-    eor_rows = tuple((rank, *(_pct(eff[w]) for w in side)) for rank, eff in ranks.items())
+    eor_rows = tuple((rank, *(pct(eff[w]) for w in side)) for rank, eff in ranks.items())
     tag_rows = tuple((c.wager, *(str(t) for t in c.tags), f"{c.betting_correlation:.3f}")
                      for c in report.counts)
     sim_rows = []
     for r in report.counters:
         low, high = r.ci
-        sim_rows.append((r.wager, "never bet" if r.edge is None else _pct(r.edge, 3),
+        sim_rows.append((r.wager, "never bet" if r.edge is None else pct(r.edge, 3),
                          "-" if r.edge is None else f"{low * 100:+.3f}% to {high * 100:+.3f}%",
                          f"{r.fraction_bet:.3%}", f"{r.units_per_100_coups:+.4f}"))
     check_rows = tuple((c.wager, str(c.states), f"{c.correlation:.3f}",
-                        _pct(c.mean_abs_error, 3), f"{c.decisions_agree:.1%}")
+                        pct(c.mean_abs_error, 3), f"{c.decisions_agree:.1%}")
                        for c in report.checks)
     depth_chart = line_chart(
         "Counter's win per 100 coups dealt, by cut-card depth (simulation)", "penetration (%)",

@@ -8,7 +8,8 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.stats import HORIZONS, Award, WagerFigures, figures
+from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
+from cardroom.analysis.dossier.stats import Award, WagerFigures, figures
 from cardroom.analysis.super_pan_9 import SuperPan9Analysis, analyse, tie_result
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.money import format_money
@@ -18,14 +19,6 @@ DECKS = tuple(range(1, 9))
 TIE_PAYS = (6, 7, 8, 9)
 RULES_TIE_PAYS = 8
 """Rule 9: the Tie Bet "pays 8 to 1"."""
-
-
-def _pct(x: Fraction | float, places: int = 4) -> str:
-    return f"{float(x) * 100:.{places}f}%"
-
-
-def _frac(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def wager_figures(report: SuperPan9Analysis) -> list[WagerFigures]:
@@ -52,7 +45,7 @@ def build(rules: SuperPan9Rules) -> Dossier:
     data: dict[str, Any] = {"game": "super-pan-9", "rules": rules.model_dump(mode="json")}
     sections = (
         _wagers_section(rules, figs, data),
-        _volatility_section(figs, data),
+        volatility_section(figs, figs, data),
         _claims_section(report, data),
         _strategy_section(report, data),
         _grid_section(rules, data),
@@ -75,79 +68,22 @@ def build(rules: SuperPan9Rules) -> Dossier:
 def _wagers_section(rules: SuperPan9Rules, figs: list[WagerFigures],
                     data: dict[str, Any]) -> Section:
     most = max_payouts_cents(rules)
-    rows = []
-    award_rows = []
-    entries = []
-    for f in figs:
-        eor = f.element_of_risk
-        rows.append((f.name, _pct(f.house_edge), _pct(f.house_edge), _pct(f.house_edge),
-                     "-" if eor is None else _pct(eor), f"{f.std_dev:.4f}",
-                     format_money(most[f.name])))
-        for a in f.awards:
-            award_rows.append((f.name, a.label, f"{float(a.net):+g}",
-                               f"{float(a.probability):.10f}",
-                               f"1 in {float(1 / a.probability):,.2f}"))
-        entries.append({
-            "name": f.name, "house_edge": float(f.house_edge),
-            "house_edge_exact": _frac(f.house_edge), "house_edge_per_hand": float(f.house_edge),
-            "hold": float(f.house_edge),
-            "element_of_risk": None if eor is None else float(eor), "std_dev": f.std_dev,
-            "max_payout_cents": most[f.name],
-            "awards": [{"label": a.label, "net": _frac(a.net),
-                        "probability": float(a.probability),
-                        "probability_exact": _frac(a.probability)} for a in f.awards]})
     exposure = max(most.values())
-    data["wagers"] = entries
     data["max_hand_exposure_cents"] = exposure
     notes = (
         "Each wager is one hand's bet: its edge per unit and per hand are the same; the main "
-        "wager's includes the commission on winning bets. Hold is the house's expected win as "
-        "a share of the money wagered, a push counted as wagered; the element of risk divides "
-        "the edge by the chance that the wager is decided. A negative edge favours the player.",
+        "wager's includes the commission on winning bets.",
         f"Maximum exposure of one hand: {format_money(exposure)}: a tie pushes the main wager, "
         "so the main wager and the Tie Bet never both win; the larger of the two at its limit.",
     )
-    return Section("Every wager", notes, (
-        TableData("House edge, hold, standard deviation and largest win per wager",
-                  ("wager", "edge per unit", "edge per hand", "hold", "element of risk",
-                   "std dev per unit", "largest win at the limits"), tuple(rows)),
-        TableData("Probability of every award (net result per unit staked)",
-                  ("wager", "award", "net", "probability", "frequency"), tuple(award_rows)),
-    ))
-
-
-def _volatility_section(figs: list[WagerFigures], data: dict[str, Any]) -> Section:
-    rows = []
-    entries = []
-    for f in figs:
-        bands = [f.band(n) for n in HORIZONS]
-        ahead = f.hands_to_be_ahead
-        rows.append((f.name, *(f"{lo:+,.0f} to {hi:+,.0f}" for lo, hi in bands),
-                     "never" if ahead is None else f"{ahead:,}"))
-        entries.append({"name": f.name, "bands": {str(n): list(b) for n, b in
-                                                  zip(HORIZONS, bands, strict=True)},
-                        "hands_to_be_ahead": ahead})
-    data["volatility"] = entries
-    hands = [int(10 ** (k / 4)) for k in range(8, 21)]
-    chart = line_chart("House result per 100 units wagered: 95% band", "hands",
-                       "units per 100 wagered",
-                       [(f"{f.name}: {side}", hands, [f.band(n)[i] / n * 100 for n in hands])
-                        for f in figs for i, side in ((0, "lower"), (1, "upper"))],
-                       logx=True, hline=0)
-    notes = ("The house's total result in units after n one-unit wagers, 95% band by the normal "
-             "approximation (n x edge ± 1.96 sd √n); ahead with 95% confidence (one-sided) from "
-             "(1.645 sd / edge)² hands, never when the wager favours the player.",)
-    return Section("Volatility", notes, (
-        TableData("95% band of the house's result (units), and hands until it is ahead",
-                  ("wager", *(f"after {n:,} hands" for n in HORIZONS),
-                   "hands to be ahead (95%)"), tuple(rows)),), (chart,))
+    return wagers_section(figs, most, data, notes)
 
 
 def _claims_section(report: SuperPan9Analysis, data: dict[str, Any]) -> Section:
     be = report.tie.break_even_pays
     right = Fraction(RULES_TIE_PAYS) < be
     data["claims"] = [{"name": "tie", "stated_pays": RULES_TIE_PAYS,
-                       "break_even_pays": float(be), "break_even_pays_exact": _frac(be),
+                       "break_even_pays": float(be), "break_even_pays_exact": frac(be),
                        "favours_house": right}]
     verdict = "right" if right else "wrong"
     edge = tie_result(report.tie.probability, RULES_TIE_PAYS, report.tie.commission).house_edge
@@ -158,7 +94,7 @@ def _claims_section(report: SuperPan9Analysis, data: dict[str, Any]) -> Section:
         TableData("The Tie Bet's stated pay against its exact break-even",
                   ("wager", "stated pay", "exact break-even pay", "house keeps an edge"),
                   (("tie", f"{RULES_TIE_PAYS} to 1", f"{float(be):.6f} to 1",
-                    f"{verdict}: edge {_pct(edge)}"),)),
+                    f"{verdict}: edge {pct(edge)}"),)),
     ))
 
 
@@ -171,7 +107,7 @@ def _strategy_section(report: SuperPan9Analysis, data: dict[str, Any]) -> Sectio
     close = sorted(report.results, key=lambda r: abs(r.gain_from_drawing(report.commission)))[:6]
     close_rows = tuple((" ".join(map(str, r.cards)), str(r.total),
                         "draw" if report.strategy[r.cards] else "stand",
-                        _pct(r.gain_from_drawing(report.commission), 3)) for r in close)
+                        pct(r.gain_from_drawing(report.commission), 3)) for r in close)
     notes = (f"The optimal decision for each of the {len(report.results)} three-card holdings "
              f"(by composition), commission included: {len(report.table.exceptions)} "
              "holding(s) differ from the table by total.",)
@@ -189,7 +125,7 @@ def _grid_section(rules: SuperPan9Rules, data: dict[str, Any]) -> Section:
     data["edge_by_decks_and_commission"] = {
         str(d): {f"{int(c * 100)}%": float(e) for c, e in zip(COMMISSIONS, edges, strict=True)}
         for d, edges in grid.items()}
-    rows = tuple((str(d), *(_pct(e) for e in edges)) for d, edges in grid.items())
+    rows = tuple((str(d), *(pct(e) for e in edges)) for d, edges in grid.items())
     chart = line_chart("Main wager house edge by commission (optimal strategy)",
                        "commission (%)", "house edge (%)",
                        [(f"{d} deck(s)", [float(c) * 100 for c in COMMISSIONS],
@@ -208,14 +144,14 @@ def _tie_section(rules: SuperPan9Rules, report: SuperPan9Analysis,
     entries = []
     for pays in TIE_PAYS:
         t = tie_result(p, pays, report.tie.commission)
-        rows.append((f"{pays} to 1", _pct(t.house_edge),
+        rows.append((f"{pays} to 1", pct(t.house_edge),
                      "player" if t.house_edge < 0 else "house"))
         entries.append({"pays": pays, "house_edge": float(t.house_edge),
-                        "house_edge_exact": _frac(t.house_edge)})
+                        "house_edge_exact": frac(t.house_edge)})
     be = report.tie.break_even_pays
-    data["tie_bet"] = {"probability": float(p), "probability_exact": _frac(p),
+    data["tie_bet"] = {"probability": float(p), "probability_exact": frac(p),
                        "by_pays": entries, "break_even_pays": float(be),
-                       "break_even_pays_exact": _frac(be)}
+                       "break_even_pays_exact": frac(be)}
     notes = (f"A tie happens with probability {float(p):.6f} ({rules.decks} decks, optimal "
              f"play); the Tie Bet breaks even at {float(be):.4f} to 1.",)
     return Section("The Tie Bet at every pay from 6 to 9 to 1", notes, (
