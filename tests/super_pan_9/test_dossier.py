@@ -81,5 +81,4 @@ def test_cli_refuses_a_baccarat_option() -> None:
                              "report", "math", "super-pan-9", "--json", "--paytable", "2"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 2
-    assert result.stderr.strip() == ("error: --paytable is a baccarat option; Super Pan 9 has "
-                                     "no such setting")
+    assert result.stderr.strip() == "error: --paytable does not apply to the super-pan-9 dossier"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Annotated
 
@@ -11,11 +12,19 @@ from cardroom.cli.app import report_app
 from cardroom.cli.options import console, print_json, rules_with_overrides
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.money import parse_money
 
-GAMES = ("baccarat", "super-pan-9")
-BACCARAT_ONLY = ("paytable", "jackpot_seed", "jackpot_contribution")
+GAMES = ("baccarat", "super-pan-9", "pai-gow")
+OPTIONS = {
+    "baccarat": {"decks", "paytable", "commission", "tie_pays", "jackpot_seed",
+                 "jackpot_contribution", "coups"},
+    "super-pan-9": {"decks", "commission", "tie_pays"},
+    "pai-gow": {"commission", "hands"},
+}
+"""The game settings each dossier takes (the others are refused, never ignored)."""
+DOSSIER_HANDS = 1_000_000
 DOSSIER_COUPS = 10_000_000
 """The counter's coups in a dossier (kept under a minute on two cores); a regulator's run
 passes --coups 100000000."""
@@ -36,8 +45,10 @@ def report_math(
     = None,
     jackpot_contribution: Annotated[str | None, typer.Option(
         help="Baccarat: share of each $1 added to the meter, e.g. 0.20.")] = None,
-    coups: Annotated[int, typer.Option(help="Baccarat: coups the card counter sees.")]
-    = DOSSIER_COUPS,
+    coups: Annotated[int | None, typer.Option(
+        help=f"Baccarat: coups the card counter sees (default {DOSSIER_COUPS:,}).")] = None,
+    hands: Annotated[int | None, typer.Option(
+        help=f"Pai Gow: hands per simulated figure (default {DOSSIER_HANDS:,}).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the simulations (reported).")]
     = None,
     workers: Annotated[int, typer.Option(help="Local processes for the simulations.")] = 1,
@@ -55,17 +66,27 @@ def report_math(
         _check_writable(out)
     from cardroom.analysis.dossier.html import render
 
+    given = {"decks": decks, "paytable": paytable, "commission": commission,
+             "tie_pays": tie_pays, "jackpot_seed": jackpot_seed,
+             "jackpot_contribution": jackpot_contribution, "coups": coups, "hands": hands}
+    for name, value in given.items():
+        if value is not None and name not in OPTIONS[game]:
+            raise CardroomError(f"--{name.replace('_', '-')} does not apply to the {game} "
+                                "dossier")
     if game == "super-pan-9":
-        given = {"paytable": paytable, "jackpot_seed": jackpot_seed,
-                 "jackpot_contribution": jackpot_contribution}
-        for name in BACCARAT_ONLY:
-            if given[name] is not None:
-                raise CardroomError(f"--{name.replace('_', '-')} is a baccarat option; "
-                                    "Super Pan 9 has no such setting")
         from cardroom.analysis.dossier import super_pan_9
 
         dossier = super_pan_9.build(rules_with_overrides(
             SuperPan9Rules, rules, decks=decks, commission=commission, tie_pays=tie_pays))
+    elif game == "pai-gow":
+        from cardroom.analysis.dossier import pai_gow
+        from cardroom.analysis.parallel import check_count, check_seed
+
+        dossier = pai_gow.build(
+            rules_with_overrides(PaiGowRules, rules, commission=commission),
+            check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
+            secrets.randbits(64) if seed is None else check_seed(seed), workers, scheduler,
+            progress=not as_json)
     else:
         from cardroom.analysis.dossier import baccarat
 
@@ -74,8 +95,8 @@ def report_math(
             tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
             jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
             jackpot=False if decks not in (None, 8) else None)
-        dossier = baccarat.build(settings, coups, seed, workers, scheduler,
-                                 progress=not as_json)
+        dossier = baccarat.build(settings, DOSSIER_COUPS if coups is None else coups, seed,
+                                 workers, scheduler, progress=not as_json)
     if out is not None:
         out.write_text(render(dossier), encoding="utf-8")
         if not as_json:

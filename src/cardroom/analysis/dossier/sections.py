@@ -30,10 +30,11 @@ def frac(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def wagers_section(figs: Sequence[WagerFigures], most_cents: dict[str, int],
+def wagers_section(figs: Sequence[WagerFigures], most_cents: dict[str, int] | None,
                    data: dict[str, Any], notes: Sequence[str]) -> Section:
     """Edge per unit and per hand, hold, element of risk, std dev, the largest win at the
-    limits, and every award's probability; the numbers go to data["wagers"]."""
+    limits (None: the house rules set none), and every award's probability; the numbers go
+    to data["wagers"]."""
     rows = []
     award_rows = []
     entries = []
@@ -41,7 +42,7 @@ def wagers_section(figs: Sequence[WagerFigures], most_cents: dict[str, int],
         eor = f.element_of_risk
         rows.append((f.name, pct(f.house_edge), pct(f.house_edge), pct(f.house_edge),
                      "-" if eor is None else pct(eor), f"{f.std_dev:.4f}",
-                     format_money(most_cents[f.name])))
+                     "no limit set" if most_cents is None else format_money(most_cents[f.name])))
         for a in f.awards:
             award_rows.append((f.name, a.label.replace("_", " "), f"{float(a.net):+g}",
                                f"{float(a.probability):.10f}",
@@ -51,7 +52,8 @@ def wagers_section(figs: Sequence[WagerFigures], most_cents: dict[str, int],
             "house_edge_exact": frac(f.house_edge), "house_edge_per_hand": float(f.house_edge),
             "hold": float(f.house_edge),
             "element_of_risk": None if eor is None else float(eor),
-            "std_dev": f.std_dev, "max_payout_cents": most_cents[f.name],
+            "std_dev": f.std_dev,
+            "max_payout_cents": None if most_cents is None else most_cents[f.name],
             "awards": [{"label": a.label, "net": frac(a.net),
                         "probability": float(a.probability),
                         "probability_exact": frac(a.probability)} for a in f.awards],
