@@ -112,14 +112,21 @@ def test_progressive_meter_contribution_and_seed(built: Dossier) -> None:
     assert prog["return_at_seed"] + float(P_TOP * (be - 250_000) / 100) == pytest.approx(1)
 
 
-@pytest.mark.parametrize("paytable, exposure", [(1, 620_000), (2, 630_000), (3, 640_000)])
+@pytest.mark.parametrize("paytable, exposure", [(1, 610_900), (2, 610_900), (3, 620_900)])
 def test_max_exposure_of_one_hand(paytable: int, exposure: int) -> None:
-    """Default limits: a tie on suited nines pays tie $500 x 8 + Player-9 and Banker-9 at $100
-    x their suited odds (11/11, 11/12, 12/12); Player at $5,000 with Player-9 suited pays
-    less ($5,000 + $1,100 or $1,200); Banker wins $5,000 less 5%."""
+    """Default limits (Player-9/Banker-9 only beside a main bet): Player at $5,000 wins with a
+    suited nine: $5,000 + Player-9 $100 x 11 (12 on table 3) + the $1 progressive's 10 for 1
+    (+$9); Banker's best is $4,750 + $100 x 12 + $9; a tie pushes the main bet."""
     rules = BaccaratRules(paytable=paytable)
     assert dossier.max_hand_exposure_cents(rules) == exposure
     assert dossier.max_payout_cents(rules)["banker"] == 475_000
+
+
+def test_max_exposure_when_the_bonus_bets_need_no_main_bet() -> None:
+    """Tie $500 x 8 on two suited nines + Player-9 and Banker-9 $100 x 11 each + the
+    progressive's 250 for 1 on suited A-8s of two suits (+$249)."""
+    rules = BaccaratRules(bonus_without_main=True)
+    assert dossier.max_hand_exposure_cents(rules) == 400_000 + 2 * 110_000 + 24_900
 
 
 def test_counting_section_answers_the_operator(built: Dossier) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from itertools import combinations
 from typing import Any
 
 from cardroom.analysis.baccarat import BaccaratReport, CoupCounts, WagerMath, analyze
@@ -14,13 +15,13 @@ from cardroom.analysis.dossier.charts import bar_chart, line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
 from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
 from cardroom.analysis.dossier.stats import Award, WagerFigures, figures
+from cardroom.errors import WagerError
+from cardroom.games.baccarat.limits import check_bets
 from cardroom.games.baccarat.paytables import nine_pay_table, nine_pay_tables, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
-from cardroom.games.baccarat.wagers import ProgressiveAward, fixed_award_for_one
+from cardroom.games.baccarat.wagers import ProgressiveAward, WagerKind, fixed_award_for_one
 from cardroom.money import format_money
 
-MAX_BETS = 3
-"""Super-9: at most three wagers on the layout (a tie counts), plus the jackpot wager."""
 CONTRIBUTIONS = (Fraction(1, 5), Fraction(1, 4), Fraction(3, 10), Fraction(2, 5), Fraction(1, 2))
 SEEDS_CENTS = (100_000, 250_000, 500_000, 1_000_000, 2_500_000)
 
@@ -49,31 +50,54 @@ def max_payout_cents(rules: BaccaratRules) -> dict[str, int]:
 
 
 def max_hand_exposure_cents(rules: BaccaratRules) -> int:
-    """The house's largest net payout on one seat's hand, every wager at its maximum, at most
-    three wagers (jackpot aside): over every pair of final totals (a nine suited or not), the
-    best three winners (losing wagers only lower the payout)."""
+    """The house's largest net payout on one seat's hand: every combination of wagers that the
+    table's own limits accept (`limits.check_bets`, each wager at its maximum, the progressive
+    at $1 with its for-1 awards), over every pair of final totals with nines suited or not;
+    a losing wager counts against the payout, a push nothing. The top award is not included:
+    it is paid from the meter."""
     pay = nine_pay_table(rules.paytable)
+    sched = progressive_schedule()
+    stake = {WagerKind.PLAYER: rules.table_max_cents, WagerKind.BANKER: rules.table_max_cents,
+             WagerKind.TIE: rules.tie_max_cents, WagerKind.PLAYER_9: rules.bonus_max_cents,
+             WagerKind.BANKER_9: rules.bonus_max_cents,
+             WagerKind.PROGRESSIVE: sched.wager_cents}
+    legal = []
+    for k in range(1, len(stake) + 1):
+        for kinds in combinations(stake, k):
+            try:
+                check_bets({kind: stake[kind] for kind in kinds}, rules)
+            except WagerError:
+                continue
+            legal.append(kinds)
     most = max_payout_cents(rules)
     best = 0
     for pt in range(10):
         for bt in range(10):
             for p_suited in (False, True) if pt == 9 else (False,):
                 for b_suited in (False, True) if bt == 9 else (False,):
-                    wins = []
-                    if pt > bt:
-                        wins.append(most["player"])
-                    elif bt > pt:
-                        wins.append(most["banker"])
-                    else:
-                        wins.append(most["tie"])
-                    if pt == 9:
-                        odds = pay.player_suited if p_suited else pay.player_unsuited
-                        wins.append(rules.bonus_max_cents * odds)
-                    if bt == 9:
-                        odds = pay.banker_suited if b_suited else pay.banker_unsuited
-                        wins.append(rules.bonus_max_cents * odds)
-                    best = max(best, sum(sorted(wins, reverse=True)[:MAX_BETS]))
+                    net = {
+                        WagerKind.PLAYER: most["player"] if pt > bt else
+                        (0 if pt == bt else -stake[WagerKind.PLAYER]),
+                        WagerKind.BANKER: most["banker"] if bt > pt else
+                        (0 if pt == bt else -stake[WagerKind.BANKER]),
+                        WagerKind.TIE: most["tie"] if pt == bt else -stake[WagerKind.TIE],
+                        WagerKind.PLAYER_9: _nine_net(pt, p_suited, rules, pay.player_unsuited,
+                                                      pay.player_suited),
+                        WagerKind.BANKER_9: _nine_net(bt, b_suited, rules, pay.banker_unsuited,
+                                                      pay.banker_suited),
+                        WagerKind.PROGRESSIVE: sched.wager_cents * (
+                            (sched.both_suited_ace_eight if p_suited and b_suited
+                             else sched.one_suited_nine if p_suited or b_suited else 0) - 1),
+                    }
+                    best = max(best, *(sum(net[kind] for kind in kinds) for kinds in legal))
     return best
+
+
+def _nine_net(total: int, suited: bool, rules: BaccaratRules, unsuited_odds: int,
+              suited_odds: int) -> int:
+    if total != 9:
+        return -rules.bonus_max_cents
+    return rules.bonus_max_cents * (suited_odds if suited else unsuited_odds)
 
 
 def progressive_return(counts: CoupCounts, jackpot_cents: int) -> Fraction:
@@ -135,9 +159,9 @@ def _wagers_section(rules: BaccaratRules, figs: list[WagerFigures],
     notes = (
         "Each wager is one hand's bet, so its edge per unit wagered and per hand are the same; "
         "the Banker's includes the commission.",
-        f"Maximum exposure of one hand: {format_money(exposure)} (every wager at its limit, "
-        f"at most {MAX_BETS} wagers on the layout), plus the posted jackpot on the progressive, "
-        "whose top award is paid from the meter and limited to what is posted.",
+        f"Maximum exposure of one hand: {format_money(exposure)} (every combination of wagers "
+        "the table's limits accept, each at its maximum), plus the posted jackpot on the "
+        "progressive, whose top award is paid from the meter and limited to what is posted.",
         "The progressive's edge is one minus the fixed for-1 awards, minus the contribution to "
         "the meter, minus the chance of the top award times the seed (one jackpot wager per "
         "coup); its standard deviation and volatility value the top award at the seed, whose "
