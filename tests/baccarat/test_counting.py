@@ -5,6 +5,8 @@ simulation kernel's own coup classes."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -129,3 +131,17 @@ def test_cli_counting_json() -> None:
     assert data["seed"] == 5 and data["coups"] >= 20_000
     assert {c["wager"] for c in data["counters"]} == set(SIDE_BETS)
     assert all(c["answer"].endswith(".") for c in data["counters"])
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--removed", "As"], "error: --counting starts from a full shoe: leave out --removed"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+     "error: use either --workers (local cores) or --scheduler (a Dask cluster), not both"),
+    (["--coups", "1"], "error: --coups must be at least 2, not 1"),
+])
+def test_cli_counting_refusals(extra: list[str], message: str) -> None:
+    result = subprocess.run([sys.executable, "-c", "from cardroom.cli import main; main()",
+                             "analyze", "baccarat", "--counting", *extra],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2
+    assert result.stderr.strip() == message
