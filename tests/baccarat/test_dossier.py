@@ -129,6 +129,16 @@ def test_max_exposure_when_the_bonus_bets_need_no_main_bet() -> None:
     assert dossier.max_hand_exposure_cents(rules) == 400_000 + 2 * 110_000 + 24_900
 
 
+def test_a_table_without_the_progressive_has_no_progressive_figures() -> None:
+    """Six decks: the progressive needs eight (Super-9 rules), so it is not offered."""
+    six = dossier.build(BaccaratRules(decks=6, jackpot=False), 5_000, seed=1)
+    assert [w["name"] for w in six.data["wagers"]] == [
+        "player", "banker", "tie", "player_9", "banker_9"]
+    assert "progressive" not in six.data
+    assert round(wager(six, "banker")["house_edge"] * 100, 4) == 1.0558  # published, 6 decks
+    assert all("progressive" not in n for s in six.sections[:1] for n in s.notes)
+
+
 def test_counting_section_answers_the_operator(built: Dossier) -> None:
     counting = next(s for s in built.sections if s.title == "Card-counting exposure")
     answers = [n for n in counting.notes if n.startswith(("Player-9:", "Banker-9:", "the prog"))]

@@ -116,21 +116,20 @@ def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
           scheduler: str | None = None, progress: bool = False) -> Dossier:
     counts = DepletedShoe().counts(full_composition(rules.decks), rules.decks)
     report = analyze(rules, counts=counts)
-    figs = [wager_figures(w) for w in report.wagers]
-    counting = (counting_report(rules, coups, seed, states=50, workers=workers,
-                                scheduler=scheduler, progress=progress)
-                if rules.decks == 8 else None)
+    figs = [wager_figures(w) for w in report.wagers
+            if rules.jackpot or w.name != "progressive"]
+    counting = counting_report(rules, coups, seed, states=50, workers=workers,
+                               scheduler=scheduler, progress=progress)
     data: dict[str, Any] = {"game": "baccarat", "rules": rules.model_dump(mode="json")}
     sections = [
         _wagers_section(rules, figs, data),
         volatility_section(figs, figs[:3], data),
         _claims_section(report, data),
         _paytables_section(rules, counts, data),
-        _progressive_section(rules, counts, report, data),
+        *([_progressive_section(rules, counts, report, data)] if rules.jackpot else []),
         _outcomes_section(report, data),
+        _counting_section(counting, data),
     ]
-    if counting is not None:
-        sections.append(_counting_section(counting, data))
     cover = (
         ("Game", "Mini-Baccarat with the Super-9 wagers"),
         ("Shoe", f"{rules.decks} decks, cut card {rules.cut_card_from_end} cards from the end"),
@@ -156,17 +155,20 @@ def _wagers_section(rules: BaccaratRules, figs: list[WagerFigures],
                     data: dict[str, Any]) -> Section:
     exposure = max_hand_exposure_cents(rules)
     data["max_hand_exposure_cents"] = exposure
-    notes = (
+    notes = [
         "Each wager is one hand's bet, so its edge per unit wagered and per hand are the same; "
         "the Banker's includes the commission.",
         f"Maximum exposure of one hand: {format_money(exposure)} (every combination of wagers "
-        "the table's limits accept, each at its maximum), plus the posted jackpot on the "
-        "progressive, whose top award is paid from the meter and limited to what is posted.",
-        "The progressive's edge is one minus the fixed for-1 awards, minus the contribution to "
-        "the meter, minus the chance of the top award times the seed (one jackpot wager per "
-        "coup); its standard deviation and volatility value the top award at the seed, whose "
-        "rare large awards make the normal band rough.",
-    )
+        "the table's limits accept, each at its maximum)."]
+    if rules.jackpot:
+        notes[-1] = notes[-1][:-2] + (
+            "), plus the posted jackpot on the progressive, whose top award is paid from the "
+            "meter and limited to what is posted.")
+        notes.append(
+            "The progressive's edge is one minus the fixed for-1 awards, minus the contribution "
+            "to the meter, minus the chance of the top award times the seed (one jackpot wager "
+            "per coup); its standard deviation and volatility value the top award at the seed, "
+            "whose rare large awards make the normal band rough.")
     return wagers_section(figs, max_payout_cents(rules), data, notes)
 
 
