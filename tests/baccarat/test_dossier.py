@@ -59,6 +59,12 @@ def test_std_dev_and_element_of_risk_from_the_published_probabilities(built: Dos
     assert wager(built, "tie")["element_of_risk"] is None
 
 
+def test_outcomes_are_the_published_sequence_counts(built: Dossier) -> None:
+    assert built.data["outcomes"] == {
+        "sequences": 4_998_398_275_503_360, "banker": 2_292_252_566_437_888,
+        "player": 2_230_518_282_592_256, "tie": 475_627_426_473_216}
+
+
 def test_award_probabilities(built: Dossier) -> None:
     for w in built.data["wagers"]:
         assert sum(Fraction(a["probability_exact"]) for a in w["awards"]) == 1
