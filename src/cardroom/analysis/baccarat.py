@@ -15,6 +15,7 @@ six cards, a coup that ends after four or five cards counting every continuation
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -226,6 +227,8 @@ class WagerMath:
     house_edge: Fraction
     claimed_edge_percent: Decimal | None = None
     note: str = ""
+    break_even_jackpot_cents: Fraction | None = None
+    """Progressive only: the top award at which a lone bettor's expected return is 100%."""
 
     def probability(self, label: str) -> Fraction:
         return sum((Fraction(o.count, self.total) for o in self.outcomes if o.label == label),
@@ -313,7 +316,17 @@ def _wager_json(w: WagerMath) -> dict[str, object]:
             for o in w.outcomes
         ],
         "note": w.note,
+        **_break_even_json(w),
     }
+
+
+def _break_even_json(w: WagerMath) -> dict[str, object]:
+    """The break-even top award in whole cents (the least amount at which the bettor is not
+    behind: the exact value rounded up) and exactly."""
+    be = w.break_even_jackpot_cents
+    if be is None:
+        return {}
+    return {"break_even_jackpot_cents": math.ceil(be), "break_even_jackpot_cents_exact": _frac(be)}
 
 
 def _wager(name: str, outcomes: list[Outcome], total: int, claim: Decimal | None = None,
@@ -323,14 +336,17 @@ def _wager(name: str, outcomes: list[Outcome], total: int, claim: Decimal | None
                      -mean if edge is None else edge, claim, note)
 
 
-def analyze(rules: BaccaratRules, tableau: Tableau | None = None) -> BaccaratReport:
-    """Every wager's exact distribution and house edge for these house rules."""
-    c = count_coups(rules.decks, tableau)
+def analyze(rules: BaccaratRules, tableau: Tableau | None = None,
+            counts: CoupCounts | None = None) -> BaccaratReport:
+    """Every wager's exact distribution and house edge for these house rules, off the top of
+    a full shoe, or for the shoe whose `counts` are given. The designer's claims apply to a
+    full 8-deck shoe only."""
+    c = count_coups(rules.decks, tableau) if counts is None else counts
     n = c.total
     tie = c.ties
     pay = nine_pay_table(rules.paytable)
     sched = progressive_schedule()
-    claims_apply = rules.decks == 8
+    claims_apply = rules.decks == c.decks == 8 and n == falling(8 * 52, 6)
     p9 = c.count(player_total=9)
     b9 = c.count(banker_total=9)
     wagers = [
@@ -384,4 +400,17 @@ def _progressive(rules: BaccaratRules, c: CoupCounts, claim: Decimal | None) -> 
     if claim is not None and Fraction(str(claimed)) != rules.jackpot_contribution:
         claim = None
         note = "the designer's claim assumes a 20-cent contribution"
-    return _wager("progressive", outcomes, n, claim, edge, note)
+    wager = _wager("progressive", outcomes, n, claim, edge, note)
+    return dataclasses.replace(wager, break_even_jackpot_cents=progressive_break_even_cents(c))
+
+
+def progressive_break_even_cents(c: CoupCounts) -> Fraction | None:
+    """The top award J (cents) at which a lone jackpot bettor gets back exactly what he stakes:
+    E[fixed for-1 award] + P(top award) x J / wager = 1. None if the top award cannot happen."""
+    by_award = c.progressive()
+    if not by_award[ProgressiveAward.JACKPOT]:
+        return None
+    fixed = sum((Fraction(fixed_award_for_one(a) * k, c.total) for a, k in by_award.items()),
+                Fraction(0))
+    p_top = Fraction(by_award[ProgressiveAward.JACKPOT], c.total)
+    return (1 - fixed) / p_top * progressive_schedule().wager_cents

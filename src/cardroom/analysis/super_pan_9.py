@@ -13,7 +13,7 @@ shoe is distributed like the top card (see `table_ev_by_orderings`, which checks
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -21,7 +21,11 @@ from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Any
 
+from cardroom.analysis.removal import removed_counts
+from cardroom.cards import Card
 from cardroom.errors import RulesError
+from cardroom.games.super_pan_9.cards import REMOVED_RANKS, card_value
+from cardroom.shoe import ShoeSpec
 
 VALUES = 7
 """Value classes: 0 (J, Q, K), 1 (ace), 2..6."""
@@ -43,6 +47,18 @@ def shoe_counts(decks: int) -> Counts:
     if not 1 <= decks <= 8:
         raise RulesError(f"decks must be 1 to 8 (rule 1), not {decks}")
     return (12 * decks,) + (4 * decks,) * 6
+
+
+def shoe_after(decks: int, removed: Iterable[Card]) -> Counts:
+    """The value counts of a `decks`-deck shoe with these cards taken out (a card the shoe does
+    not hold, such as a seven or a ninth ace of spades in eight decks, is refused)."""
+    base = list(shoe_counts(decks))
+    spec = ShoeSpec(packs=decks, removed_ranks=REMOVED_RANKS)
+    for card, n in removed_counts(spec, removed, "Super Pan 9").items():
+        base[card_value(card)] -= n
+    if sum(base) < 8:
+        raise RulesError("at least eight cards must be left in the shoe to deal a hand")
+    return tuple(base)
 
 
 def falling(n: int, k: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -9,8 +10,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from cardroom.cards import format_cards
+from cardroom.cards import format_cards, parse_cards
 from cardroom.cli.app import analyze_app, play_app
+from cardroom.cli.baccarat_counting import DEFAULT_COUPS, DEFAULT_STATES, run_counting
 from cardroom.cli.options import (
     console,
     modifications_json,
@@ -39,6 +41,21 @@ def analyze_baccarat(
     jackpot_seed: Annotated[str | None, typer.Option(help="Jackpot seed in dollars.")] = None,
     jackpot_contribution: Annotated[
         str | None, typer.Option(help="Share of each $1 added to the meter, e.g. 0.20.")] = None,
+    removed: Annotated[str | None, typer.Option(
+        help='Cards taken out of the shoe, e.g. "As 9h 9h Kd": exact edges of that shoe.')]
+    = None,
+    counting: Annotated[bool, typer.Option(
+        "--counting", help="Card-counting exposure of the side bets: effects of removal, the "
+                           "best counts, a counter over real shoes.")] = False,
+    coups: Annotated[int, typer.Option(help="--counting: coups the counter sees.")]
+    = DEFAULT_COUPS,
+    states: Annotated[int, typer.Option(
+        help="--counting: shoe states checked against the exact edge.")] = DEFAULT_STATES,
+    seed: Annotated[int | None, typer.Option(
+        help="--counting: seed for a reproducible run (drawn and reported if absent).")] = None,
+    workers: Annotated[int, typer.Option(help="--counting: local processes.")] = 1,
+    scheduler: Annotated[str | None, typer.Option(
+        help="--counting: Dask scheduler address instead of local processes.")] = None,
     rules: RulesFile = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
 ) -> None:
@@ -51,14 +68,35 @@ def analyze_baccarat(
         jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
         jackpot=False if decks not in (None, 8) else None,
     )
-    report = analyze(settings)
+    if counting:
+        if removed is not None:
+            raise CardroomError("--counting starts from a full shoe: leave out --removed")
+        if workers != 1 and scheduler is not None:
+            raise CardroomError("use either --workers (local cores) or --scheduler (a Dask "
+                                "cluster), not both")
+        run_counting(settings, coups, states, seed, workers, scheduler, as_json)
+        return
+    taken = parse_cards(removed) if removed is not None else []
+    if taken:
+        from cardroom.analysis.baccarat_depleted import DepletedShoe, composition_after
+
+        comp = composition_after(settings.decks, taken)
+        report = analyze(settings, counts=DepletedShoe().counts(comp, settings.decks))
+    else:
+        report = analyze(settings)
     if as_json:
-        print_json({**report.to_json(), **modifications_json(settings)})
+        data = {**report.to_json(), **modifications_json(settings)}
+        if taken:
+            data["removed"] = [str(c) for c in taken]
+            data["cards_left"] = settings.shoe_spec.size - len(taken)
+        print_json(data)
         return
     print_modifications(settings)
     c = report.counts
-    head = Table(title=f"Mini-Baccarat, {settings.decks} decks: outcomes "
-                       f"({c.total:,} six-card sequences)")
+    shoe = (f"{settings.decks} decks less {len(taken)} card(s) "
+            f"({settings.shoe_spec.size - len(taken)} left)" if taken
+            else f"{settings.decks} decks")
+    head = Table(title=f"Mini-Baccarat, {shoe}: outcomes ({c.total:,} six-card sequences)")
     for col in ("outcome", "sequences", "probability"):
         head.add_column(col, justify="right" if col != "outcome" else "left")
     for name, count in (("Banker wins", c.banker_wins), ("Player wins", c.player_wins),
@@ -90,6 +128,11 @@ def analyze_baccarat(
                       f"{w.house_edge.numerator}/{w.house_edge.denominator}", highlight=False)
         if w.note:
             console.print(f"note ({w.name}): {w.note}")
+        if w.break_even_jackpot_cents is not None:
+            console.print(f"break-even top award, {w.name}: "
+                          f"{format_money(math.ceil(w.break_even_jackpot_cents))} (a lone "
+                          "bettor's expected return is 100% there; above it the wager favours "
+                          "the player)", highlight=False)
     console.print("Progressive edge = 1 - fixed for-1 awards - contribution - P(top award) x "
                   "seed; a top award is valued at the seed in its std dev.")
 

@@ -33,22 +33,33 @@ def analyze_super_pan_9(
     commission: Annotated[str | None, typer.Option(
         help="Commission on winning bets, 0% to 5%, e.g. 5% or 0.05.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
+    removed: Annotated[str | None, typer.Option(
+        help='Cards taken out of the shoe, e.g. "As 6h Kd": exact figures for that shoe.')]
+    = None,
     rules: RulesFile = None,
     as_json: AsJson = False,
 ) -> None:
     """Exact optimal strategy and house edges, by enumeration of the finite shoe."""
-    from cardroom.analysis.super_pan_9 import analyse
+    from cardroom.analysis.super_pan_9 import analyse, shoe_after
+    from cardroom.cards import parse_cards
 
     settings = rules_with_overrides(SuperPan9Rules, rules, what_if=True, decks=decks,
                                     commission=commission, tie_pays=tie_pays)
+    taken = parse_cards(removed) if removed is not None else []
     report = analyse(settings.decks, settings.commission, settings.tie_pays,
-                     settings.commission_on_tie_bet)
+                     settings.commission_on_tie_bet,
+                     shoe_after(settings.decks, taken) if taken else None)
     if as_json:
-        print_json({**report.to_json(), **modifications_json(settings)})
+        data = {**report.to_json(), **modifications_json(settings)}
+        if taken:
+            data["removed"] = [str(c) for c in taken]
+            data["cards_left"] = settings.shoe_size - len(taken)
+        print_json(data)
         return
     print_modifications(settings)
     pct = float(settings.commission) * 100
-    console.print(f"[bold]Super Pan 9[/bold]: {settings.decks} deck(s) of 36 cards, "
+    less = f" less {len(taken)} card(s) ({settings.shoe_size - len(taken)} left)" if taken else ""
+    console.print(f"[bold]Super Pan 9[/bold]: {settings.decks} deck(s) of 36 cards{less}, "
                   f"commission {pct:g}% on winning bets, Tie Bet {settings.tie_pays} to 1",
                   highlight=False)
     strat = Table(title="Strategy to post (by three-card total)")

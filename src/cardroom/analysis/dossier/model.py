@@ -1,0 +1,34 @@
+"""What a dossier holds: sections of captioned tables, charts (SVG text) and notes, plus the
+same numbers as a JSON-ready dict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TableData:
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    notes: tuple[str, ...] = ()
+    tables: tuple[TableData, ...] = ()
+    charts: tuple[str, ...] = ()
+    """SVG elements."""
+
+
+@dataclass(frozen=True)
+class Dossier:
+    game: str
+    title: str
+    rules: tuple[tuple[str, str], ...]
+    """The house rules analysed, as (setting, value) for the cover."""
+    sections: tuple[Section, ...]
+    data: dict[str, Any] = field(default_factory=dict)
+    """Every figure as numbers (exact fractions as "n/d" strings beside floats)."""

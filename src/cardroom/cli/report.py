@@ -1,0 +1,116 @@
+"""`cardroom report math GAME --out FILE.html [--json]`: the regulator's math dossier."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardroom.cli.app import report_app
+from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.errors import CardroomError
+from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.pai_gow.rules import PaiGowRules
+from cardroom.games.super_pan_9.rules import SuperPan9Rules
+from cardroom.money import parse_money
+
+GAMES = ("baccarat", "super-pan-9", "pai-gow")
+OPTIONS = {
+    "baccarat": {"decks", "paytable", "commission", "tie_pays", "jackpot_seed",
+                 "jackpot_contribution", "coups"},
+    "super-pan-9": {"decks", "commission", "tie_pays"},
+    "pai-gow": {"commission", "hands"},
+}
+"""The game settings each dossier takes (the others are refused, never ignored)."""
+DOSSIER_HANDS = 1_000_000
+DOSSIER_COUPS = 10_000_000
+"""The counter's coups in a dossier (kept under a minute on two cores); a regulator's run
+passes --coups 100000000."""
+
+
+@report_app.command("math")
+def report_math(
+    game: Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.")],
+    out: Annotated[Path | None, typer.Option(help="Write the dossier to this HTML file.")]
+    = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
+    decks: Annotated[int | None, typer.Option(help="Decks in the shoe.")] = None,
+    paytable: Annotated[int | None, typer.Option(help="Baccarat: Super-9 pay table 1-3.")]
+    = None,
+    commission: Annotated[str | None, typer.Option(help="Commission, e.g. 5% or 0.05.")] = None,
+    tie_pays: Annotated[int | None, typer.Option(help="Tie pays N to 1.")] = None,
+    jackpot_seed: Annotated[str | None, typer.Option(help="Baccarat: jackpot seed in dollars.")]
+    = None,
+    jackpot_contribution: Annotated[str | None, typer.Option(
+        help="Baccarat: share of each $1 added to the meter, e.g. 0.20.")] = None,
+    coups: Annotated[int | None, typer.Option(
+        help=f"Baccarat: coups the card counter sees (default {DOSSIER_COUPS:,}).")] = None,
+    hands: Annotated[int | None, typer.Option(
+        help=f"Pai Gow: hands per simulated figure (default {DOSSIER_HANDS:,}).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the simulations (reported).")]
+    = None,
+    workers: Annotated[int, typer.Option(help="Local processes for the simulations.")] = 1,
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+    rules: Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
+    = None,
+) -> None:
+    """Every wager's figures, volatility, the designer's claims and the game's own sections, as
+    one self-contained HTML file (SVG charts inline) and, with --json, the same numbers."""
+    if game not in GAMES:
+        raise CardroomError(f"no dossier for {game!r}: choose one of {', '.join(GAMES)}")
+    if out is None and not as_json:
+        raise CardroomError("say where to write the dossier (--out FILE.html) or ask for --json")
+    if out is not None:
+        _check_writable(out)
+    from cardroom.analysis.dossier.html import render
+
+    given = {"decks": decks, "paytable": paytable, "commission": commission,
+             "tie_pays": tie_pays, "jackpot_seed": jackpot_seed,
+             "jackpot_contribution": jackpot_contribution, "coups": coups, "hands": hands}
+    for name, value in given.items():
+        if value is not None and name not in OPTIONS[game]:
+            raise CardroomError(f"--{name.replace('_', '-')} does not apply to the {game} "
+                                "dossier")
+    if game == "super-pan-9":
+        from cardroom.analysis.dossier import super_pan_9
+
+        dossier = super_pan_9.build(rules_with_overrides(
+            SuperPan9Rules, rules, decks=decks, commission=commission, tie_pays=tie_pays))
+    elif game == "pai-gow":
+        from cardroom.analysis.dossier import pai_gow
+        from cardroom.analysis.parallel import check_count, check_seed
+
+        dossier = pai_gow.build(
+            rules_with_overrides(PaiGowRules, rules, commission=commission),
+            check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
+            secrets.randbits(64) if seed is None else check_seed(seed), workers, scheduler,
+            progress=not as_json)
+    else:
+        from cardroom.analysis.dossier import baccarat
+
+        settings = rules_with_overrides(
+            BaccaratRules, rules, decks=decks, paytable=paytable, commission=commission,
+            tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
+            jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
+            jackpot=False if decks not in (None, 8) else None)
+        dossier = baccarat.build(settings, DOSSIER_COUPS if coups is None else coups, seed,
+                                 workers, scheduler, progress=not as_json)
+    if out is not None:
+        out.write_text(render(dossier), encoding="utf-8")
+        if not as_json:
+            console.print(f"dossier written to {out}", highlight=False)
+    if as_json:
+        print_json(dossier.data)
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse, before any work, a path that cannot be written."""
+    if path.is_dir():
+        raise CardroomError(f"cannot write the dossier to {path}: it is a folder")
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise CardroomError(f"cannot write the dossier to {path}: {exc.strerror}") from None
