@@ -181,10 +181,10 @@ def test_out_of_turn_stale_and_repeated_actions_change_nothing(storage: Storage)
     before = (json.dumps(live.snapshot(p[waiting])), books(storage, t))
     seq = live.seq
     for msg, why in [({"type": "pan", "command": "play", "seq": seq}, "declar"),
-                     ({"type": "pan", "command": "draw", "seq": seq}, ""),
+                     ({"type": "pan", "command": "draw", "seq": seq}, "no turn now"),
                      ({"type": "pan", "command": "play", "seq": seq - 1}, "stale"),
                      ({"type": "pan", "command": "play"}, "seq"),
-                     ({"type": "pan", "command": "discard ,,", "seq": seq}, "")]:
+                     ({"type": "pan", "command": "discard ,,", "seq": seq}, "cannot read the command")]:
         with pytest.raises(CardroomError, match=why):
             room.act(p[waiting], t, msg)
     with pytest.raises(CardroomError, match="not playing"):

@@ -179,10 +179,13 @@ def test_secure_cookies_mark_every_cookie_and_send_hsts(room: Room) -> None:
 def test_serve_passes_secure_cookies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import uvicorn
 
+    import cardroom.cli.room as room_cli
     from cardroom.cli.app import app as cli
 
     served: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.update(app=app))
+    monkeypatch.setattr(room_cli, "listen", lambda host, port: None)
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda server, sockets=None: served.update(app=server.config.app))
     result = CliRunner().invoke(cli, ["serve", "--secure-cookies", "--database",
                                       str(tmp_path / "room.sqlite3")])
     assert result.exit_code == 0, result.output
