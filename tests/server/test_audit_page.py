@@ -17,6 +17,7 @@ from cardroom.room.room import Room
 from cardroom.room.schema import audit_log
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
+from server.forms import FormClient
 from server.test_app import login, setup_table
 
 KEY = bytes(range(32))
@@ -27,7 +28,7 @@ def client(storage: Storage) -> tuple[TestClient, Room]:
     room = Room(Storage(storage.engine, KEY), SeededRandom(4))
     room.start()
     setup_table(room)
-    c = TestClient(create_app(room))
+    c = FormClient(create_app(room))
     login(c, "audrey")
     return c, room
 

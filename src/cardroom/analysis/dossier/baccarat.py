@@ -23,7 +23,8 @@ from cardroom.games.baccarat.wagers import ProgressiveAward, WagerKind, fixed_aw
 from cardroom.money import format_money
 
 CONTRIBUTIONS = (Fraction(1, 5), Fraction(1, 4), Fraction(3, 10), Fraction(2, 5), Fraction(1, 2))
-SEEDS_CENTS = (100_000, 250_000, 500_000, 1_000_000, 2_500_000)
+SEEDS_CENTS = (250_000, 500_000, 1_000_000, 2_500_000, 5_000_000)
+"""The seeds compared: the document's $2,500 minimum and above (a lower seed is refused)."""
 
 
 def wager_figures(w: WagerMath) -> WagerFigures:
