@@ -76,8 +76,7 @@ DISPUTES = Section("disputes", "Questions and disputes", (
     "Hand history) can replay it exactly as it was dealt.",
     "If you are not satisfied with the floor's decision, ask for the card room manager. You "
     "may also contact the Washington State Gambling Commission.",
-    "Card room employees do not play at the tables. At Pan, seats marked \u201cbot\u201d are "
-    "house players playing the house's own chips.",
+    "Card room employees do not play at the tables.",
 ))
 
 
@@ -221,7 +220,9 @@ def _pan(r: PanRules) -> list[Section]:
             f"({format_money(r.buy_in_chips * r.chip_cents)}).",
             "Each player pays one chip to the tops when the hand is dealt; the player who "
             f"goes out takes the tops and {r.outs_chips} chip(s) from each player still in.",
-            f"The house does not bank Pan: it charges {fee}.")),
+            f"The house does not bank Pan: it charges {fee}.",
+            "Seats marked \u201cbot\u201d are house players playing the house's own chips; "
+            "they pay no fee.")),
         Section("pays", "Conditions (pays), in chips", tuple(
             ["Spade conditions pay double." if double else
              "Spade conditions pay the same as any other suit."]),
