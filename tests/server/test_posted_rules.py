@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from cardroom.room import accounts
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
@@ -22,12 +19,6 @@ from cardroom.shoe import SeededRandom
 from .forms import FormClient
 
 PW = "correct horse"
-
-
-@pytest.fixture(autouse=True)
-def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=8,
-                                                            parallelism=1))
 
 
 def text_of(html: str) -> str:

@@ -84,11 +84,10 @@ def describe_house_way(way: HouseWay) -> list[str]:
         lines.append(f"Two pair, {what}: {_two_pair(act)}.")
     lines.append("Three pairs: the highest pair in front.")
     lines.append("Three of a kind: keep it in back, the two highest other cards in front.")
-    if r["three-aces"].kind == "pair-back-ace-front":
-        lines.append("Three aces: a pair of aces in back, an ace and the highest other card "
-                     "in front.")
-    else:
-        lines.append("Three aces: as any three of a kind, all three in back.")
+    lines.append("Three aces: " + (
+        "a pair of aces in back, an ace and the highest other card in front."
+        if r["three-aces"].kind == "pair-back-ace-front"
+        else "as any three of a kind, all three in back."))
     lines.append("Two three-of-a-kinds: a pair of the higher one in front.")
     fh = r["full-house"]
     if fh.kind == "split":
@@ -125,11 +124,11 @@ def describe_house_way(way: HouseWay) -> list[str]:
             "hand.")
     else:
         lines.append("Straights and flushes are never played ahead of the rules above.")
-    if r["joker-ace-high-straight"].kind == "pair-of-aces":
-        lines.append("A pair of aces that makes an ace-high straight with the joker plays as a "
-                     "pair of aces, unless a lower straight can be played.")
-    else:
-        lines.append("An ace-high straight made with the joker plays as a straight.")
+    lines.append(
+        "A pair of aces that makes an ace-high straight with the joker plays as a pair of aces, "
+        "unless a lower straight can be played."
+        if r["joker-ace-high-straight"].kind == "pair-of-aces"
+        else "An ace-high straight made with the joker plays as a straight.")
     lines.append("The joker counts as an ace, or completes a straight, flush or straight "
                  "flush. Where a rule leaves a choice of cards, the dealer keeps the best "
                  "back hand.")
