@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select, update
@@ -43,8 +44,8 @@ from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, WA_MAX_CHIP_CENTS, PanRules
 from cardroom.games.pan.table import next_dealer, pack_after
 from cardroom.houserules import build_rules
-from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger
+from cardroom.money import Cents, format_money
+from cardroom.room import audit, hands, ledger, pan_fees
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.messages import MalformedMessage, field_key, field_str
 from cardroom.room.schema import hand_players, room_tables
@@ -92,6 +93,11 @@ class PanLive(SeatedLive[PanGame]):
     seq: int = 0
     log: list[str] = field(default_factory=list)  # what happened, public, newest last
     new_pack: Callable[[PanRules, RandomSource], list[Card]] = shuffled_pack
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    """The time fee's clock (tests give a table their own)."""
+    fee_paid_until: dict[int, datetime] = field(default_factory=dict)
+    """Time fee: the end of the period each account has paid for at this table (kept when
+    the player leaves, so sitting down again within it costs nothing)."""
 
     max_seats = MAX_SEATS
     game = GAME
@@ -271,17 +277,26 @@ class PanLive(SeatedLive[PanGame]):
         occupied = sorted(s for s in range(1, self.max_seats + 1)
                           if (a := self.account_at(s)) is not None
                           and self.stacks.get(a, 0) >= self.chip)
+        fees = pan_fees.due_before_deal(
+            self.rules.fee, [a for s in occupied if (a := self.account_at(s)) is not None],
+            self.stacks, self.chip, self.fee_paid_until, self.clock())
+        occupied = [s for s in occupied if self.account_at(s) not in fees.short]
+        short = [f"{self.name_of(a)} cannot pay the table's fee and is not dealt in"
+                 for a in fees.short]
         if len(occupied) < MIN_SEATS:
             raise IllegalActionError(f"Pan needs {MIN_SEATS} players with chips: seat a bot "
-                                     "or wait for another player")
+                                     "or wait for another player" + "".join(
+                                         f" ({line})" for line in short))
+        paid = {c.account: c.cents for c in fees.charges}
         mark = self.checkpoint()
         try:
             accounts = [a for s in occupied if (a := self.account_at(s)) is not None]
+            stacks = {a: self.stacks[a] - paid.get(a, 0) for a in accounts}
             # double condition: chosen when sitting; a doubles player short of twice the
             # minimum buy-in plays this hand at single condition
             twice = 2 * self.rules.buy_in_chips
-            specs = [SeatSpec(self.name_of(a), self.stacks[a] // self.chip,
-                              a in g.doubles and self.stacks[a] // self.chip >= twice)
+            specs = [SeatSpec(self.name_of(a), stacks[a] // self.chip,
+                              a in g.doubles and stacks[a] // self.chip >= twice)
                      for a in accounts]
             if g.dealer_seat is None or g.next_pack is None:
                 dealer = self.source.randbelow(len(occupied))
@@ -295,6 +310,8 @@ class PanLive(SeatedLive[PanGame]):
             g.hand, g.order, g.accounts = hand, occupied, accounts
             g.synced, g.events_seen, g.last_top = [s.chips for s in specs], 0, None
             hand_id, number = hands.open_hand(conn, self.table_id)
+            for charge in fees.charges:
+                pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
             for a in accounts:
                 if a > 0:
                     conn.execute(hand_players.insert().values(hand_id=hand_id, account_id=a))
@@ -310,7 +327,13 @@ class PanLive(SeatedLive[PanGame]):
 
         def after() -> None:
             self.hand_id, self.hand_number = hand_id, number
-            self.log[:] = [f"hand {number}: {self.name_of(accounts[dealer])} deals", *steps]
+            for a, cents in paid.items():
+                self.stacks[a] -= cents
+            self.fee_paid_until.update(fees.paid_until or {})
+            self.log[:] = [*short, *(f"{self.name_of(c.account)} pays the {c.kind} fee of "
+                                     f"{format_money(c.cents)}"
+                                     for c in fees.charges),
+                           f"hand {number}: {self.name_of(accounts[dealer])} deals", *steps]
             self._stacks_from_engine()
             if finish is not None:
                 finish()
@@ -470,6 +493,9 @@ class PanLive(SeatedLive[PanGame]):
                             table_id=self.table_id, hand_number=number)
         doc["status"] = "settled"
         hands.close_settled(conn, hand_id, doc)
+        rake = pan_fees.rake_due(self.rules.fee, hand.events, g.accounts, self.chip)
+        for charge in rake:
+            pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
         audit.append(conn, "dealer", "hand.settled", {
             "table": self.table_id, "hand": hand_id, "winner": hand.winner,
             "reason": hand.end_reason, "chips": [s.chips for s in hand.seats]})
@@ -486,6 +512,10 @@ class PanLive(SeatedLive[PanGame]):
         def apply() -> None:
             self.hand_id = None
             self.last = result
+            for charge in rake:
+                self.stacks[charge.account] -= charge.cents
+                self.log.append(f"{self.name_of(charge.account)} pays the rake of "
+                                f"{format_money(charge.cents)}")
             for seat in [s for s, _ in self.engine.bots.items()
                          if self.stacks.get(bot_id(s), 0) < self.chip]:
                 self.engine.bots.pop(seat, None)

@@ -39,6 +39,8 @@ from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, post_daily
 from cardroom.room.jackpot import adjust as adjust_jackpot
 from cardroom.room.messages import MAX_KEY, MalformedMessage
+from cardroom.room.pan_fees import fees_collected
+from cardroom.room.posted_rules import posted_rules
 from cardroom.room.recall import history_of
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import Room, dumps
@@ -287,6 +289,20 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
         return page(request, f"table_{live.game}.html", who, table=live,
                     wallet=room.wallet(who))
 
+    @app.get("/tables/{table_id}/rules", response_class=HTMLResponse)
+    def table_rules(request: Request, table_id: RowId) -> HTMLResponse:
+        """The table's posted rules (WAC 230-15-060): public, no log-in needed."""
+        who = None
+        with contextlib.suppress(AuthError):
+            who = viewer(request)
+        with room.storage.read() as conn:
+            row = next((t for t in list_tables(conn) if t.id == table_id), None)
+        if row is None:
+            raise NotFound(f"no table {table_id}")
+        pool = room.pools.get(DEFAULT_POOL)
+        return page(request, "posted_rules.html", who,
+                    posted=posted_rules(row, pool.posted if pool is not None else None))
+
     @app.get("/cards/{code}.svg")
     def card_image(code: str) -> Response:
         if code == "back":
@@ -448,8 +464,11 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
             held = ledger.balance(conn, ledger.jackpot(DEFAULT_POOL))
             report = [e for e in audit.entries(conn, newest_first=True)
                       if e.action in ("jackpot.post", "jackpot.adjust", "jackpot.seed")][:100]
+            fees = fees_collected(conn)[:100]
+            names = {t.id: t.name for t in list_tables(conn)}
         return page(request, "jackpot.html", who, status, pool_name=DEFAULT_POOL, pool=pool,
-                    held=held, report=report, key=secrets.token_urlsafe(12),
+                    held=held, report=report, fees=fees, table_names=names,
+                    key=secrets.token_urlsafe(12),
                     message=message, error=error)
 
     @app.get("/floor/jackpot", response_class=HTMLResponse)

@@ -48,6 +48,8 @@ class ConditionPay:
     units_spades_double: int
     addition_units: int
     addition_units_spades_double: int
+    description: str = ""
+    """The condition in words, as it is posted."""
 
 
 def load_condition_table(text: str | None = None) -> dict[ConditionKind, ConditionPay]:
@@ -58,7 +60,8 @@ def load_condition_table(text: str | None = None) -> dict[ConditionKind, Conditi
     raw = tomllib.loads(text)
     return {
         ConditionKind(k): ConditionPay(v["units"], v["units_spades_double"], v["addition_units"],
-                                       v["addition_units_spades_double"])
+                                       v["addition_units_spades_double"],
+                                       v.get("description", ""))
         for k, v in raw.items()
     }
 

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from cardroom.games.pan.fees import PanFee
 from cardroom.houserules import Departure, HouseRules
 
 MIN_SEATS = 2
@@ -44,6 +45,9 @@ class PanRules(HouseRules):
                               description="the buy-in: 20 chips of equal value")
     allow_double_condition: bool = Field(
         default=False, description="doubles players allowed (the room plays straight condition)")
+    fee: PanFee | None = Field(default=None, exclude_if=lambda f: f is None,
+                               description="the table's one fee (WAC 230-15-080); none by "
+                               "default, left out of a dump when there is none")
 
     def departures(self) -> list[Departure]:
         if self.buy_in_chips != BUY_IN_CHIPS:

@@ -1,0 +1,122 @@
+"""The posted rules of every table (WAC 230-15-060: wagering limits and fees, prizes, the
+jackpot and its restrictions, how disputes are resolved; the Pai Gow house way and commission
+"clearly posted"): public, generated from the table's house rules, linked from the lobby and
+the table. The expected words come from the rule documents and the house-rules files."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.cashier import buy_chips
+from cardroom.room.db import Storage
+from cardroom.room.room import Room
+from cardroom.server.app import create_app
+from cardroom.shoe import SeededRandom
+
+from .forms import FormClient
+
+PW = "correct horse"
+
+
+def text_of(html: str) -> str:
+    """The page as a person reads it: tags dropped, spaces folded."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#34;", '"')
+
+
+def open_room(storage: Storage) -> tuple[Room, Account]:
+    room = Room(storage, SeededRandom(4))
+    room.start()
+    with storage.unit() as conn:
+        owner = create_account(conn, "olga", PW, Role.OWNER)
+    return room, owner
+
+
+def test_wac_230_15_060_every_game_posts_its_rules_publicly(storage: Storage) -> None:
+    room, owner = open_room(storage)
+    ids = {game: room.create_table(owner, f"T {game}", game).table_id
+           for game in ("baccarat", "super-pan-9", "pai-gow", "pan")}
+    anonymous = TestClient(create_app(room))
+    pages = {}
+    for game, t in ids.items():
+        resp = anonymous.get(f"/tables/{t}/rules")
+        assert resp.status_code == 200, game
+        assert "<script" not in resp.text and "style=" not in resp.text  # the CSP holds
+        pages[game] = text_of(resp.text)
+    for game, body in pages.items():  # how to dispute a hand, on every table
+        assert "ask for the floor supervisor" in body, game
+        assert "Washington State Gambling Commission" in body, game
+        assert "with no modification" in body, game
+    bac = pages["baccarat"]
+    # Mini-Baccarat: tie 8 to 1, 5% commission; Super-9 pay table 1: 5 and 11 to 1;
+    # the jackpot seeded with $2,500 and shared by every winning hand
+    assert "Tie pays 8 to 1" in bac and "A commission of 5% is charged" in bac
+    assert "rounded down to the cent" in bac
+    assert "Player natural 9, suited 11 to 1" in bac and "unsuited 5 to 1" in bac
+    assert "The jackpot now stands at $2,500.00" in bac and "share it equally" in bac
+    assert "$5.00 to $5,000.00" in bac
+    assert "Tie Bet pays 8 to 1" in pages["super-pan-9"]
+    pg = pages["pai-gow"]
+    # Trump Plaza house way (house way A), as the reference digest states it
+    assert "Trump Plaza (house way A)" in pg
+    assert "Three aces: a pair of aces in back, an ace and the highest other card in front" \
+        in pg
+    assert "Full house: split, the pair in front and three of a kind in back, unless the pair " \
+           "is 2s and the other two cards are an ace and a king" in pg
+    assert "Two pair, low and low pairs: split (the lower pair in front) unless a single card " \
+           "is a king or higher" in pg
+    assert "Four 2s to 6s: keep the four together in back" in pg
+    assert "There is no dragon hand at this table" in pg
+    pan = pages["pan"]
+    assert "A chip is $1.00; the buy-in is 20 chips ($20.00)" in pan
+    assert "it charges no fee to play" in pan
+    assert "three valles of one rank, all one suit 2 1" in pan
+
+
+def test_posted_rules_show_the_fee_and_the_modifications(storage: Storage) -> None:
+    room, owner = open_room(storage)
+    pan = room.create_table(owner, "Pan fee", "pan",
+                            {"fee": {"kind": "time", "cents": 500, "every_minutes": 30}})
+    mini = room.create_table(owner, "Mini 9", "baccarat", {"tie_pays": 9, "modifications": [{
+        "id": "tie-nine", "clause": "Mini-Baccarat: Winning Tie bets are paid 8 to 1",
+        "description": "a winning tie pays 9 to 1", "settings": ["tie_pays"]}]})
+    client = TestClient(create_app(room))
+    body = text_of(client.get(f"/tables/{pan.table_id}/rules").text)
+    assert "$5.00 from each player every 30 minutes of play" in body
+    body = text_of(client.get(f"/tables/{mini.table_id}/rules").text)
+    assert "Tie pays 9 to 1" in body
+    assert "a winning tie pays 9 to 1 (instead of Mini-Baccarat: Winning Tie bets are paid " \
+           "8 to 1" in body
+    assert client.get("/tables/999/rules").status_code == 404
+
+
+def test_posted_rules_linked_from_the_lobby_and_the_table(storage: Storage) -> None:
+    room, owner = open_room(storage)
+    t = room.create_table(owner, "Pan 1", "pan").table_id
+    with storage.unit() as conn:
+        create_account(conn, "alice", PW, Role.PLAYER)
+    alice = FormClient(create_app(room))
+    alice.post("/login", data={"username": "alice", "password": PW})
+    assert f'href="/tables/{t}/rules"' in alice.get("/lobby").text
+    assert f'href="/tables/{t}/rules"' in alice.get(f"/tables/{t}").text
+
+
+def test_wac_230_15_075_fees_on_the_daily_report(storage: Storage) -> None:
+    """Fees are recorded as collected and shown on the daily report, apart from the rest."""
+    room, owner = open_room(storage)
+    t = room.create_table(owner, "Pan fee", "pan", {"fee": {"kind": "hand", "cents": 75}})
+    with storage.unit() as conn:
+        players = [create_account(conn, n, PW, Role.PLAYER) for n in ("alice", "bob")]
+        create_account(conn, "audrey", PW, Role.AUDITOR)
+        for p in players:
+            buy_chips(conn, p, 5_000, f"buy-{p.username}")
+    for p in players:
+        room.act(p, t.table_id, {"type": "sit", "buy_in": 2_000, "key": "s"})
+    room.act(players[0], t.table_id, {"type": "deal"})
+    auditor = FormClient(create_app(room))
+    auditor.post("/login", data={"username": "audrey", "password": PW})
+    report = text_of(auditor.get("/floor/jackpot").text)
+    assert "Pan fees collected" in report
+    assert re.search(r"\d{4}-\d\d-\d\d Pan fee per hand 2 \$1\.50", report), report[-400:]
