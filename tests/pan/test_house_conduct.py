@@ -139,3 +139,22 @@ def test_pan_house_double_condition_no_progressive_tops() -> None:
     # every chip accounted for: 60 at the table and the 4 carried
     assert sum(s.chips for s in carried.seats) == 60 + 4
     assert carried.seats[0].chips == 19 + 4 + 4 + (3 + 2) + 2
+
+
+def test_pan_washington_caps_chip_ante_outs_and_no_doubling_of_conditions() -> None:
+    """The digest: "Washington law (WAC 230-15-135) caps a chip at $10, the ante at one chip,
+    bans 'doubling of conditions', and lets a player going out collect at most two chips from
+    each participating player": house rules past a cap are refused; each player antes one
+    chip; three 5s of spades pay 2, not 4, unless `spades_double` is set."""
+    from pydantic import ValidationError
+
+    for bad in ({"chip_cents": 1001}, {"outs_chips": 3}):
+        with pytest.raises(ValidationError):
+            PanRules.model_validate(bad)
+    hand = make_hand(["5s 5s 4h 5h Kd Qc 2s 6d 7d Js", GO_OUT, H2], "5s")
+    assert [s.chips for s in hand.seats] == [19, 19, 19]
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("5s 5s"), use_drawn=True)
+    hand.collect(0)
+    assert [s.chips for s in hand.seats] == [19 + 2 + 2, 17, 17]
