@@ -12,30 +12,11 @@ from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, ToppedUp
 from cardroom.games.pan.rules import PanRules
 
-from .helpers import all_play, c, cs, make_hand, stacked_pack
+from .helpers import GO_OUT, all_play, c, cs, make_hand, spread_to_go_out, stacked_pack
+from .test_house_rules import _p0_collects, _p1_goes_out
 
 H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
 H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
-GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
-
-
-def _p0_collects() -> PanHand:
-    """p0 melds 3c 3c 3c (three valles of one suit, not spades: 2) and collects it."""
-    hand = make_hand([H0, GO_OUT, H2], "3c Jd")
-    all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("3c 3c"), use_drawn=True)
-    hand.collect(0)
-    return hand
-
-
-def _p1_goes_out(hand: PanHand) -> None:
-    hand.draw(1)
-    hand.meld(1, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(1, cs("Ac 2c 3c"))
-    hand.meld(1, cs("4h 4h 4h"))
-    hand.lay_off(1, 0, c("Qd"))
-    hand.go_out(1)
 
 
 def test_pan_house_pays_rule_4_any_active_player_asks_the_value_of_a_spread() -> None:
@@ -81,11 +62,7 @@ def test_pan_house_pays_rule_3_no_saving_outs_and_no_ante_for_another_player() -
     assert sorted((e.seat, e.single) for e in tops) == [(0, 1), (1, 1), (2, 1)]
     assert [s.chips for s in hand.seats] == [19, 19, 3]
     all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(0, cs("Ac 2c 3c"))
-    hand.meld(0, cs("4h 4h 4h"))
-    hand.lay_off(0, 0, c("Qd"))
+    spread_to_go_out(hand, 0)
     hand.go_out(0)
     # p2: 3 chips, 2 for the conditions (A-2-3 and 4h 4h 4h), his last chip to the outs
     assert hand.seats[2].chips == 0
@@ -114,11 +91,7 @@ def test_pan_house_double_condition_no_progressive_tops() -> None:
                      doubles=[False, True, False])
     assert (hand.tops_single, hand.tops_double) == (3, 1)
     all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(0, cs("Ac 2c 3c"))
-    hand.meld(0, cs("4h 4h 4h"))
-    hand.lay_off(0, 0, c("Qd"))
+    spread_to_go_out(hand, 0)
     hand.go_out(0)
     back = [e for e in hand.events if isinstance(e, ChipsMoved) and e.payer is None
             and e.payee == 1]
@@ -129,11 +102,7 @@ def test_pan_house_double_condition_no_progressive_tops() -> None:
     carried = PanHand(rules, [SeatSpec(f"p{i}", 20) for i in range(3)], 2, pack,
                       carried_tops=(2, 2))
     all_play(carried)
-    carried.draw(0)
-    carried.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    carried.meld(0, cs("Ac 2c 3c"))
-    carried.meld(0, cs("4h 4h 4h"))
-    carried.lay_off(0, 0, c("Qd"))
+    spread_to_go_out(carried, 0)
     carried.go_out(0)
     assert carried.tops_single == carried.tops_double == 0
     # every chip accounted for: 60 at the table and the 4 carried
