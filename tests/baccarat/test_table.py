@@ -105,3 +105,52 @@ def test_every_card_and_settlement_is_an_event() -> None:
     assert tuple(e.card for e in dealt if e.hand is Hand.PLAYER) == settled.player
     assert tuple(e.card for e in dealt if e.hand is Hand.BANKER) == settled.banker
     assert isinstance(table.events[-1], CoupSettled)
+
+
+def _nets(table: BaccaratTable, cards: str) -> dict[tuple[str, WagerKind], int]:
+    rigged(table, cards)
+    return {(seat, s.kind): s.net for seat, s in table.deal().settlements}
+
+
+def test_mini_baccarat_player_pays_1_to_1_banker_pays_1_to_1_less_5_percent_tie_pays_8_to_1(
+        ) -> None:
+    """Mini-Baccarat: "Winning player hand wagers are paid 1 to 1. Winning Banker hand wagers
+    are paid 1 to 1, but player pays 5% commission. Winning Tie bets are paid 8 to 1." A tie
+    pushes the Player and Banker wagers (common practice, the document being silent)."""
+    table = BaccaratTable(BaccaratRules(), SeededRandom(1))
+    for seat in ("ann", "bob", "cid"):
+        table.sit(seat, 100_000)
+
+    def bets() -> None:
+        table.place_bets("ann", {P: 1_000})
+        table.place_bets("bob", {B: 1_000})
+        table.place_bets("cid", {WagerKind.TIE: 1_000})
+
+    bets()   # Player 9 (9, K) against Banker 0 (Q, J): naturals, both stand
+    assert _nets(table, "9s Qh Kd Jc") == {("ann", P): 1_000, ("bob", B): -1_000,
+                                           ("cid", WagerKind.TIE): -1_000}
+    bets()   # Banker 9 against Player 0
+    assert _nets(table, "Qh 9s Jc Kd") == {("ann", P): -1_000, ("bob", B): 1_000 - 50,
+                                           ("cid", WagerKind.TIE): -1_000}
+    bets()   # 9 against 9: a tie
+    assert _nets(table, "9s 9h Kd Kc") == {("ann", P): 0, ("bob", B): 0,
+                                           ("cid", WagerKind.TIE): 8_000}
+    assert table.balances == {"ann": 100_000, "bob": 100_000 - 50, "cid": 100_000 + 6_000}
+
+
+def test_super9_no_side_bet_on_another_players_hand() -> None:
+    """Super-9 DEALING PROCEDURES: "Players may not side-bet on another players hand": a bet
+    is placed only for a seat at the table, from that seat's own balance, once a coup; no
+    wager names another player's hand, and one seat's bets never move another's chips."""
+    table = BaccaratTable(BaccaratRules(), SeededRandom(1))
+    table.sit("ann", 10_000)
+    table.sit("bob", 10_000)
+    with pytest.raises(IllegalActionError, match="no seat"):
+        table.place_bets("rail", {P9: 500})          # a bystander backing ann's play
+    with pytest.raises(WagerError):
+        table.place_bets("bob", {WagerKind.parse("ann"): 500})
+    table.place_bets("ann", {B: 500, P9: 500})
+    with pytest.raises(IllegalActionError, match="already bet"):
+        table.place_bets("ann", {P9: 500})           # a second stake riding on the coup
+    assert table.balances == {"ann": 9_000, "bob": 10_000}
+    assert set(table.bets) == {"ann"}

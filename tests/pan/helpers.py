@@ -11,6 +11,8 @@ from cardroom.games.pan.engine import PanHand, SeatSpec
 from cardroom.games.pan.rules import PanRules
 
 FILLER = "Kd Qc 6d 4s Jd 2d 4d Ks Qd 6s"
+GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
+"""Ten cards that go out with a Jd from the stock (`spread_to_go_out`)."""
 
 
 def stacked_pack(hands: Sequence[str], stock: str, rules: PanRules | None = None,
@@ -70,3 +72,13 @@ def c(text: str) -> Card:
 
 def cs(text: str) -> tuple[Card, ...]:
     return tuple(parse_cards(text))
+
+
+def spread_to_go_out(hand: PanHand, seat: int) -> None:
+    """`seat`, dealt GO_OUT, draws the Jd and spreads all eleven cards: 5d-6d-7d-J (then the
+    Qd laid off), A-2-3 of clubs (1) and 4h 4h 4h (1); he may then go out."""
+    hand.draw(seat)
+    hand.meld(seat, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(seat, cs("Ac 2c 3c"))
+    hand.meld(seat, cs("4h 4h 4h"))
+    hand.lay_off(seat, 0, c("Qd"))

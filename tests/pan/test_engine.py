@@ -11,7 +11,7 @@ from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, CollectionLost, Drew
 from cardroom.games.pan.rules import PanRules
 
-from .helpers import all_play, c, cs, make_hand, stacked_pack
+from .helpers import GO_OUT, all_play, c, cs, make_hand, spread_to_go_out, stacked_pack
 
 H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
 H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
@@ -239,17 +239,12 @@ def test_pan_house_pays_rule_5_table_stakes_and_owed_chips() -> None:
     assert not hand.seats[0].owed
 
 
-GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
 
 
 def _going_out(rules: PanRules | None = None) -> PanHand:
     hand = make_hand([GO_OUT, H1, H2], "Jd", rules=rules)
     all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(0, cs("Ac 2c 3c"))
-    hand.meld(0, cs("4h 4h 4h"))
-    hand.lay_off(0, 0, c("Qd"))
+    spread_to_go_out(hand, 0)
     return hand
 
 

@@ -201,6 +201,31 @@ def test_pan_house_rule_17_card_usable_only_by_borrowing_may_not_be_given_as_an_
     assert e.value.rule == R.RULE_17
 
 
+def test_pan_house_rule_12_option_card_usable_only_by_borrowing_may_be_forced() -> None:
+    """Rule 12: "A player overlooking or ignoring a usable card on a board spread, who
+    touches the deck to draw may, at the option of any active player, either be forced to use
+    the card, or be forced to continue to draw." p2's unused 4c is usable on p0's A-6 of
+    clubs by borrowing the 5c and 6c; p0 draws past it and p1 forces it on him: the drawn
+    card goes back on the stock and the 4c is his to meld at once (he may not discard it)."""
+    hand = make_hand([A_TO_5_OF_CLUBS, H1, H2], "6c Jh 4c Qs")
+    _p0_spreads_a_to_6_of_clubs(hand)
+    hand.draw(1)
+    hand.discard(1, c("Jh"))
+    hand.draw(2)
+    hand.discard(2, c("4c"))
+    hand.draw(0)
+    assert not hand.fitting_melds(0, c("4c"))
+    hand.force_option_card(1, True)
+    assert hand.drawn == c("4c") and hand.stock[-1] == c("Qs")
+    with pytest.raises(PanRuleError) as e:
+        hand.discard(0, c("4c"))
+    assert e.value.rule == R.TURN_1
+    hand.borrow(0, 0, cs("5c 6c"), (), use_drawn=True)
+    assert [m.cards for m in hand.seats[0].melds] == [cs("Ac 2c 3c 4c"), cs("4c 5c 6c")]
+    hand.discard(0, c("Qh"))
+    assert hand.current == 1
+
+
 def test_pan_every_use_found_is_legal_and_none_is_missed() -> None:
     """The search for a card's uses is complete: on random spreads and hands it finds a borrow
     whenever one exists (brute force over every borrowed part of every meld with up to three

@@ -106,3 +106,53 @@ def test_pan_room_all_doubles_floor_moves_the_game_to_the_next_condition(
     again = Room(storage, SeededRandom(4))
     again.start()
     assert pan(again, t).chip == 2 * CHIP
+
+
+def test_pan_room_doubles_and_carried_double_tops_survive_a_restart(storage: Storage) -> None:
+    """Double condition across a restart: the choice made when sitting is kept with the seat,
+    and tops a redeal carries over (foul rule 6: "the Tops remain and the hand is redealt")
+    come back as they were, the double tops still apart ("Double antes will be kept separate
+    and awarded to winning doubles players only")."""
+    room, p, _ = make_room(storage)
+    t = room.create_table(p["owner"], "Pan doubles", "pan",
+                          {"allow_double_condition": True}).table_id
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 40 * CHIP, "doubles": True, "key": who})
+    again = Room(storage, SeededRandom(4))
+    again.start()
+    live = pan(again, t)
+    assert live.engine.doubles == {p["alice"].id, p["bob"].id}
+    assert [x["doubles"] for x in live.snapshot(p["alice"])["players"]] == [True, True]
+    again.act(p["alice"], t, {"type": "deal"})
+    hand = live.engine.hand
+    assert hand is not None and [s.doubles for s in hand.seats] == [True, True]
+    for _ in range(4):
+        for who in (p["alice"], p["bob"]):
+            legal = live.snapshot(who)["play"]["legal"]
+            if "play" in legal or "draw" in legal:
+                say(again, who, t, "play" if "play" in legal else "draw")
+    assert hand.turn_started and hand.current is not None
+    # foul rule 3F then 6: a false declaration of going out (no table message makes one:
+    # the engine is driven here, and the room posts and closes the hand as after any step)
+    liar = hand.current
+    hand.declare_out(liar)
+    hand.throw_in(1 - liar)
+    hand.call_foul(1 - liar, liar)
+    assert hand.tops_carry == (2, 2)
+    assert live.hand_id is not None
+    with storage.unit() as conn:
+        live._sync(conn, live.hand_id, "redeal")
+        finish = live._maybe_finish(conn, live.hand_id, live.hand_number)
+    assert finish is not None
+    finish()
+    assert books(storage, t)["tops"] == 4 * CHIP
+    third = Room(storage, SeededRandom(5))
+    third.start()
+    assert pan(third, t).engine.carried == (2, 2)
+    third.act(p["bob"], t, {"type": "deal"})
+    redealt = pan(third, t).engine.hand
+    assert redealt is not None
+    # 38 chips each, under twice the buy-in: the redeal is played single condition, the
+    # carried double tops still kept apart
+    assert [s.doubles for s in redealt.seats] == [False, False]
+    assert (redealt.tops_single, redealt.tops_double) == (2 + 2, 2)

@@ -43,3 +43,42 @@ def test_bad_house_rules_for_a_card_table_are_a_clear_error(db_url: str,
     r = runner.invoke(app, ["tables", "create", "X", "--game", "super-pan-9", "--rules",
                             str(bad), "--database", db_url])
     assert r.exit_code != 0 and "commission" in (r.output + str(r.exception))
+
+
+def test_tables_create_and_the_table_page_post_the_house_modifications(
+        db_url: str, tmp_path: Path) -> None:
+    """Issue 10: an immaterial modification is "shown on the posted rules, never as silently
+    accepted numbers": `cardroom tables create` names each one (text and JSON), and the
+    table's page carries a "House modifications" line; a table without any has none."""
+    from cardroom.room.accounts import Role, create_account
+    from cardroom.server.app import create_app
+
+    from .forms import FormClient
+
+    rules = tmp_path / "pan.toml"
+    rules.write_text('buy_in_chips = 40\n[[modifications]]\nid = "buy-in-40"\n'
+                     'clause = "house rules: the buy-in is 20 chips"\n'
+                     'description = "a 40-chip buy-in"\nsettings = ["buy_in_chips"]\n',
+                     encoding="utf-8")
+    r = runner.invoke(app, ["tables", "create", "Pan 40", "--game", "pan", "--rules",
+                            str(rules), "--database", db_url])
+    assert r.exit_code == 0, r.output
+    assert "modification buy-in-40: a 40-chip buy-in" in " ".join(r.output.split())
+    r = runner.invoke(app, ["tables", "create", "Pan 40b", "--game", "pan", "--rules",
+                            str(rules), "--database", db_url, "--json"])
+    assert json.loads(r.output)["modifications"][0]["id"] == "buy-in-40"
+    r = runner.invoke(app, ["tables", "create", "Pan 20", "--game", "pan", "--database",
+                            db_url, "--json"])
+    assert json.loads(r.output)["modifications"] == []
+    room = Room.open(db_url)
+    with room.storage.unit() as conn:
+        create_account(conn, "alice", "correct horse", Role.PLAYER)
+    client = FormClient(create_app(room))
+    r = client.post("/login", data={"username": "alice", "password": "correct horse"},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    ids = {t.name: t.table_id for t in room.tables.values()}
+    page = client.get(f"/tables/{ids['Pan 40']}").text
+    assert "House modifications:" in page and "a 40-chip buy-in" in page
+    assert "House modifications" not in client.get(f"/tables/{ids['Pan 20']}").text
+    room.storage.engine.dispose()

@@ -96,19 +96,24 @@ def tables_create(
     audit_key_file: KeyFile = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON only")] = False,
 ) -> None:
-    """Open a table for a game with its house rules (the defaults when no file is given)."""
+    """Open a table for a game with its house rules (the defaults when no file is given);
+    the house modifications the rules name are printed, so none is opened silently."""
+    from cardroom.cli.options import modifications_json, print_modifications
     from cardroom.room.accounts import Account, Role
     from cardroom.room.integrity import open_keyed
-    from cardroom.room.tables import create_table
+    from cardroom.room.tables import create_table, parse_rules
 
     storage = open_keyed(database, audit_key_file)
     operator = Account(0, "cli-operator", Role.OWNER)
     with storage.unit() as conn:
         row = create_table(conn, operator, name, game, rules)
+    posted = parse_rules(row.game, row.rules)
     if as_json:
-        print(json.dumps({"id": row.id, "name": row.name, "game": row.game}))
+        print(json.dumps({"id": row.id, "name": row.name, "game": row.game,
+                          **modifications_json(posted)}))
     else:
         _out.print(f"opened table {row.id}: {row.name} ({row.game})")
+        print_modifications(posted)
 
 
 AsJson = Annotated[bool, typer.Option("--json", help="print JSON only")]

@@ -19,7 +19,14 @@ draw, take, meld, lay, borrow, split, collect, discard, out, force, foul); `seq`
 
 Double condition: `sit` may carry `"doubles": true` (where the house rules allow it, with
 twice the minimum buy-in); `{"type": "raise_condition"}` is the floor moving a game where
-every player plays doubles to the next condition.
+every player plays doubles to the next condition. The choice is kept in the seat's row
+("3:alice:doubles"), and the tops a redeal carries over in the settled hand's record
+(`tops_carry_out`), so a restart keeps both.
+
+Foul rule 5, a player left alone after fouls: a bot plays on face up (5B); a person chooses,
+with the `pan` commands `face up` (5B) or `settle SEAT CHIPS [SEAT CHIPS ...]` (5A, an offer:
+a bot among the foul hands answers at once, a person with `accept settlement` or
+`decline settlement`; the settlement is made when every foul hand asked has agreed).
 """
 
 from __future__ import annotations
@@ -50,11 +57,14 @@ from cardroom.room.accounts import Account, Permission
 from cardroom.room.messages import MalformedMessage, field_key, field_str
 from cardroom.room.schema import hand_players, room_tables
 from cardroom.room.schema import hands as hands_table
+from cardroom.room.schema import seats as seats_table
 from cardroom.room.seated_live import Apply, SeatedLive, card_json
 from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, fisher_yates
 
 GAME = "pan"
+DOUBLES = ":doubles"
+"""The suffix of a doubles player's seat row ("3:alice:doubles")."""
 MAX_STEPS = 20_000
 """Bot steps in one request before the room gives up (a bug guard, never reached in play)."""
 
@@ -85,6 +95,8 @@ class PanGame:
     synced: list[int] = field(default_factory=list)  # chips per hand seat in the ledger
     events_seen: int = 0
     doubles: set[int] = field(default_factory=set)  # accounts that chose double condition
+    offer: dict[int, int] | None = None  # foul rule 5A: hand seat -> chips offered to pay
+    agreed: set[int] = field(default_factory=set)  # hand seats that accepted the offer
 
 
 @dataclass
@@ -149,6 +161,8 @@ class PanLive(SeatedLive[PanGame]):
                              f"{least} chips" + (" (twice the minimum buy-in for double "
                                                  "condition)" if doubles else ""))
         inner = super().sit(conn, who, msg)
+        if doubles:
+            self._mark_doubles(conn, who.id, True)
 
         def apply() -> None:
             self.seq += 1
@@ -156,6 +170,22 @@ class PanLive(SeatedLive[PanGame]):
             if doubles:
                 self.engine.doubles.add(who.id)
         return apply
+
+    def _mark_doubles(self, conn: Connection, account_id: int, doubles: bool) -> None:
+        """Keep the choice of double condition in the seat's row, for a restart."""
+        row = seats_table.c
+        text = conn.execute(select(row.seat).where(row.table_id == self.table_id,
+                                                   row.account_id == account_id)).scalar_one()
+        plain = text.removesuffix(DOUBLES)
+        conn.execute(update(seats_table).where(row.table_id == self.table_id,
+                                               row.account_id == account_id)
+                     .values(seat=plain + DOUBLES if doubles else plain))
+
+    def restore_seat(self, account_id: int, username: str, stack: Cents) -> None:
+        """A seat row ends with ":doubles" where its player chose double condition."""
+        super().restore_seat(account_id, username.removesuffix(DOUBLES), stack)
+        if username.endswith(DOUBLES):
+            self.engine.doubles.add(account_id)
 
     def on_leave(self, account_id: int, seat: int) -> None:
         self.engine.doubles.discard(account_id)
@@ -240,6 +270,8 @@ class PanLive(SeatedLive[PanGame]):
                                        "allow_double_condition": False}, f"table {self.name}")
         conn.execute(update(room_tables).where(room_tables.c.id == self.table_id)
                      .values(rules_json=json.dumps(rules.model_dump(mode="json"))))
+        for a in players:
+            self._mark_doubles(conn, a, False)
         audit.append(conn, who.username, "table.condition", {"table": self.table_id,
                                                              "chip_cents": chip})
 
@@ -366,13 +398,15 @@ class PanLive(SeatedLive[PanGame]):
         try:
             hand = self.engine.hand
             assert hand is not None
+            acted = len(hand.actions)
             try:
-                apply_command(hand, me, command)
+                if not self._settlement(hand, me, command):
+                    apply_command(hand, me, command)
             except (IndexError, ValueError):
                 raise MalformedMessage(f"cannot read the command {command!r}") from None
             audit.append(conn, who.username, "pan.action", {
                 "table": self.table_id, "hand": hand_id, "action": hand.actions[-1]
-                if hand.actions else command})
+                if len(hand.actions) > acted else command})
             steps = [f"{who.username}: {command}"]
             steps += self._sync(conn, hand_id, command)
             steps += self._advance(conn, hand_id)
@@ -388,6 +422,49 @@ class PanLive(SeatedLive[PanGame]):
             if finish is not None:
                 finish()
         return self.prepared(mark, after)
+
+    def _settlement(self, hand: PanHand, me: int, command: str) -> bool:
+        """Foul rule 5A at the table: the settlement commands (an offer by the player left
+        alone, a foul hand's answer); False for any other command. "Face up" withdraws an
+        offer (5B)."""
+        g, words = self.engine, command.lower().split()
+        if words == ["face", "up"]:
+            hand.verify_play_face_up(me)
+            g.offer, g.agreed = None, set()
+            return False
+        if words in (["accept", "settlement"], ["decline", "settlement"]):
+            if g.offer is None or me not in g.offer or me in g.agreed:
+                raise IllegalActionError("no settlement offer waits for your answer")
+            assert hand.current is not None
+            if words[0] == "decline":
+                g.offer, g.agreed = None, set()
+                return True
+            g.agreed.add(me)
+            self._settle_if_agreed(hand, hand.current)
+            return True
+        if not words or words[0] != "settle":
+            return False
+        args = words[1:]
+        if not args or len(args) % 2 or not all(a.isdigit() for a in args):
+            raise MalformedMessage("settle SEAT CHIPS [SEAT CHIPS ...], e.g. settle 1 3")
+        offer = {int(args[i]): int(args[i + 1]) for i in range(0, len(args), 2)}
+        hand.verify_settle(me, offer)
+        for p, chips in offer.items():
+            brain = self.engine.brains.get(g.order[p]) if g.accounts[p] < 0 else None
+            if brain is not None and not brain.agree_settlement(hand, p, chips):
+                raise IllegalActionError(
+                    f"{hand.seats[p].name} refuses to pay {chips} chip(s): a settlement "
+                    "must be mutually satisfactory (foul rule 5A)")
+        g.offer, g.agreed = offer, {p for p in offer if g.accounts[p] < 0}
+        self._settle_if_agreed(hand, me)
+        return True
+
+    def _settle_if_agreed(self, hand: PanHand, seat: int) -> None:
+        """Every foul hand asked has agreed: the settlement is made (5A)."""
+        g = self.engine
+        if g.offer is not None and set(g.offer) <= g.agreed:
+            offer, g.offer, g.agreed = g.offer, None, set()
+            hand.settle(seat, offer)
 
     def _advance(self, conn: Connection, hand_id: int) -> list[str]:
         """Play the bots (and the dealer's own steps) until a player's decision is due or
@@ -416,6 +493,8 @@ class PanLive(SeatedLive[PanGame]):
                 assert hand.current is not None
                 seat = hand.current
             brain = g.brains.get(g.order[seat]) if g.accounts[seat] < 0 else None
+            if hand.phase is Phase.LAST_PLAYER and brain is None:
+                return steps  # a person left alone by fouls: settle (5A) or face up (5B)
             if hand.phase is Phase.LAST_PLAYER:
                 hand.play_face_up(seat)
             elif hand.phase is Phase.PLAYING and not hand.stock and not hand.turn_started:
@@ -490,7 +569,8 @@ class PanLive(SeatedLive[PanGame]):
             seat["account"] = a if a > 0 else None
             seat["table_seat"] = g.order[seat["seat"]]
         doc["setup"].update(unit="chips", chip_cents=self.chip, table=self.name,
-                            table_id=self.table_id, hand_number=number)
+                            table_id=self.table_id, hand_number=number,
+                            tops_carry_out=list(hand.tops_carry))
         doc["status"] = "settled"
         hands.close_settled(conn, hand_id, doc)
         rake = pan_fees.rake_due(self.rules.fee, hand.events, g.accounts, self.chip)
@@ -550,6 +630,23 @@ class PanLive(SeatedLive[PanGame]):
         return self.prepared(mark, after)
 
     # views --------------------------------------------------------------------------------------
+    def _legal(self, me: int | None) -> list[str]:
+        """The engine's legal commands, and the answer to a settlement offered to `me`."""
+        g, hand = self.engine, self.engine.hand
+        if me is None or hand is None:
+            return []
+        asked = g.offer is not None and me in g.offer and me not in g.agreed
+        return legal_commands(hand, me) + (
+            ["accept settlement", "decline settlement"] if asked else [])
+
+    def _offer_view(self) -> list[dict[str, Any]] | None:
+        """The settlement on offer (foul rule 5A): who is asked to pay what, who agreed."""
+        g, hand = self.engine, self.engine.hand
+        if g.offer is None or hand is None:
+            return None
+        return [{"seat": p, "name": hand.seats[p].name, "chips": c, "agreed": p in g.agreed}
+                for p, c in g.offer.items()]
+
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:
         """What `viewer` may see: the engine's snapshot for their seat (their own hand; every
         meld, the drawn card and the discards; other hands only when played face up)."""
@@ -574,7 +671,7 @@ class PanLive(SeatedLive[PanGame]):
                     "drawn": card_json(snap["drawn"]) if snap["drawn"] else None,
                     "top_discard": card_json(snap["top_discard"])
                     if snap["top_discard"] else None,
-                    "legal": legal_commands(hand, me) if me is not None else []}
+                    "legal": self._legal(me), "settlement": self._offer_view()}
         pot = sum(self.engine.carried) if hand is None or self.hand_id is None else None
         view.update({
             "seq": self.seq,
@@ -595,6 +692,19 @@ class PanLive(SeatedLive[PanGame]):
         return view
 
 
+def carried_tops(conn: Connection, table_id: int, pot: int) -> tuple[int, int]:
+    """The tops carried to the next hand, single and double: as the last settled hand left
+    them (a void leaves the carried tops as they were), when they agree with the chips in
+    the table's tops account; otherwise all of them as single tops."""
+    doc = conn.execute(select(hands_table.c.history).where(
+        hands_table.c.table_id == table_id, hands_table.c.status == "settled")
+        .order_by(hands_table.c.id.desc()).limit(1)).scalar_one_or_none()
+    carry = json.loads(doc).get("setup", {}).get("tops_carry_out") if doc else None
+    if isinstance(carry, list) and len(carry) == 2 and sum(carry) == pot:
+        return int(carry[0]), int(carry[1])
+    return pot, 0
+
+
 def build_table(conn: Connection, row: TableRow, source: RandomSource) -> PanLive:
     """The table from its registry row; bots and carried tops come back from the ledger."""
     rules = build_rules(PanRules, row.rules, f"table {row.name}")
@@ -605,7 +715,7 @@ def build_table(conn: Connection, row: TableRow, source: RandomSource) -> PanLiv
         if seat.isdigit() and amount > 0:
             live.restore_bot(int(seat), amount)
     pot = ledger.balance(conn, ledger.wagers(row.id)) // rules.chip_cents
-    live.engine.carried = (pot, 0)
+    live.engine.carried = carried_tops(conn, row.id, pot)
     last = conn.execute(select(hands_table.c.number).where(hands_table.c.table_id == row.id)
                         .order_by(hands_table.c.id.desc()).limit(1)).scalar_one_or_none()
     live.hand_number = int(last or 0)

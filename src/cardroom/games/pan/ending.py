@@ -46,6 +46,11 @@ class EndingMixin(PaysMixin):
         else:
             for i, c in self.double_contrib.items():
                 self._move(None, i, c, "double tops returned: won by a singles player")
+            # double tops carried from a redeal (rule 6) whose contributors are not this
+            # hand's: no progressive tops, so they go with the tops (docs/pan.md)
+            carried = self.tops_double - sum(self.double_contrib.values())
+            if carried > 0:
+                self._move(None, winner, carried, "carried double tops: no doubles winner")
         self.tops_double = 0
 
     def _award_tops_alone(self, winner: int, reason: str) -> None:

@@ -45,7 +45,7 @@ class ForcingMixin(MeldingMixin):
         assert top is not None
         check(top.seat != forcer, R.RULE_11,
               "the player who discarded the card has lost the right to force it")
-        if not self.fitting_melds(cur, top.card):
+        if not any(u[0] in ("lay_off", "borrow") for u in self.card_uses(cur, top.card)):
             raise PanRuleError(R.RULE_12, f"{top.card} fits none of the player's spreads")
         if use and self.goes_out_with(cur, top.card):
             check(self._out_force_allowed(cur, top.card, False), R.RULE_14,
@@ -73,7 +73,13 @@ class ForcingMixin(MeldingMixin):
         self.drawn_kind = "taken"
         self._log(Forced(forcer, cur, top.card, R.RULE_12, "forced to use the option card"))
         s = self.seats[cur]
-        mi = self.fitting_melds(cur, top.card)[0]
+        fitting = self.fitting_melds(cur, top.card)
+        if not fitting:
+            # usable only by borrowing from a spread: it is his to meld at once, as a card
+            # taken from the previous player (which borrow is his choice)
+            self.drawn = top.card
+            return self.events[mark:]
+        mi = fitting[0]
         self.turn_actions += 1
         self._add_to_meld(cur, mi, top.card, "forced lay off")
         if not s.hand:

@@ -78,11 +78,12 @@ def start_hand(h: HandHistory) -> PanHand:
     try:
         seats = [SeatSpec(str(s["name"]), int(s["chips"]), bool(s.get("doubles", False)))
                  for s in h.seats]
-        problem = pack_problem(h.pack, rules)
+        named = [parse_card(c) for c in h.pack if c != HIDDEN_CARD]
+        problem = pack_problem(named, rules, hidden=len(h.pack) - len(named))
         if problem is not None:
             raise HistoryError(problem)
         pack = with_hidden_filled(h.pack, pan_pack(rules), "pack") \
-            if HIDDEN_CARD in h.pack else [parse_card(c) for c in h.pack]
+            if HIDDEN_CARD in h.pack else named
         dealer = int(h.setup.get("dealer", 0))
         counts = h.setup.get("deal_counts")
         carried = tuple(h.setup.get("carried_tops") or (0, 0))
@@ -91,14 +92,13 @@ def start_hand(h: HandHistory) -> PanHand:
     return PanHand(rules, seats, dealer, pack, counts, (int(carried[0]), int(carried[1])))
 
 
-def pack_problem(pack: Sequence[Card | str], rules: PanRules) -> str | None:
-    """Why `pack` is not exactly the game's pack under `rules` (every card of `packs` packs
-    without 8s, 9s and 10s, less one pack's spades with that option), or None. A replay
-    checks it before any action: a pack with extra or foreign cards would let impossible
-    melds be made and paid. Cards hidden as `HIDDEN_CARD` count towards the size only."""
+def pack_problem(pack: Sequence[Card], rules: PanRules, hidden: int = 0) -> str | None:
+    """Why `pack` (the cards a history names, and `hidden` unseen places) is not exactly the
+    game's pack under `rules` (every card of `packs` packs without 8s, 9s and 10s, less one
+    pack's spades with that option), or None. A replay checks it before any action: a pack
+    with extra or foreign cards would let impossible melds be made and paid."""
     want = Counter(pan_pack(rules))
-    have = Counter(c if isinstance(c, Card) else parse_card(c)
-                   for c in pack if c != HIDDEN_CARD)
+    have = Counter(pack)
     what = (f"{rules.packs} packs without 8s, 9s and 10s"
             + (", less one pack's spades" if rules.remove_one_spade_pack else ""))
     for card, n in sorted(have.items(), key=lambda kv: str(kv[0])):
@@ -108,9 +108,9 @@ def pack_problem(pack: Sequence[Card | str], rules: PanRules) -> str | None:
         if n > want[card]:
             return (f"the history's pack holds {n} of {card}, the Pan pack ({what}) only "
                     f"{want[card]}")
-    if len(pack) != sum(want.values()):
-        return (f"the history's pack has {len(pack)} cards, not the {sum(want.values())} of "
-                f"the Pan pack ({what})")
+    if len(pack) + hidden != sum(want.values()):
+        return (f"the history's pack has {len(pack) + hidden} cards, not the "
+                f"{sum(want.values())} of the Pan pack ({what})")
     return None
 
 

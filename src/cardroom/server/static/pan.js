@@ -35,6 +35,25 @@
     send({ type: "pan", command: command, seq: state.seq });
   }
 
+  // Foul rule 5: the player left alone offers a settlement (5A) to the foul hands, chips
+  // per hand, or plays face up (a legal command button); the foul hands see the offer.
+  function renderSettlement(play, settling) {
+    const foul = play && settling ? play.seats.filter((x) => x.status.includes("fouled")) : [];
+    $("settle-box").hidden = foul.length === 0;
+    $("settle-seats").replaceChildren(...foul.map((x) => {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "number"; input.min = "0"; input.max = String(x.chips); input.value = "0";
+      input.dataset.seat = String(x.seat); input.className = "settle-chips";
+      label.append(`${x.name} pays `, input, " chips");
+      return label;
+    }));
+    const offer = play ? play.settlement : null;
+    $("offer").hidden = !offer;
+    $("offer").textContent = offer ? "Settlement offered: " + offer.map((x) =>
+      `${x.name} pays ${x.chips} chips${x.agreed ? " (agreed)" : ""}`).join(", ") : "";
+  }
+
   function render(s) {
     state = s;
     const r = s.rules;
@@ -61,12 +80,14 @@
     }
     const legal = play ? play.legal : [];
     $("decide").hidden = legal.length === 0;
-    $("legal").replaceChildren(...legal.map((c) => {
+    const settling = legal.some((c) => c.startsWith("settle "));
+    $("legal").replaceChildren(...legal.filter((c) => !c.startsWith("settle ")).map((c) => {
       const b = document.createElement("button");
       b.textContent = c; b.dataset.command = c; b.className = "legal";
       b.onclick = () => (c.includes("CARDS") ? ($("command").value = c) : act(c));
       return b;
     }));
+    renderSettlement(play, settling);
     const me = s.players.find((x) => x.you);
     $("sit-box").hidden = s.you.seated;
     $("doubles-box").hidden = !r.double_condition;
@@ -96,5 +117,13 @@
   $("leave").onclick = () => send({ type: "leave", key: key() });
   $("deal").onclick = () => send({ type: "deal" });
   $("add-bot").onclick = () => send({ type: "bot", key: key() });
+  $("settle").onclick = () => {
+    const parts = [...document.querySelectorAll(".settle-chips")].map((i) => {
+      const n = Number(i.value);
+      return Number.isInteger(n) && n >= 0 ? `${i.dataset.seat} ${n}` : null;
+    });
+    if (parts.includes(null)) return showError("enter whole chips for each foul hand, e.g. 3");
+    act(`settle ${parts.join(" ")}`);
+  };
   $("send").onclick = () => { if ($("command").value.trim()) act($("command").value.trim()); };
 })();

@@ -1,0 +1,65 @@
+"""The dealer's and the floorman's part at a Pan table in the room (house Pan rules 4 and 6),
+played out through the room and the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.errors import CardroomError
+from cardroom.room import hands
+from cardroom.room.db import Storage
+
+from .test_pan_room import CHIP, books, cheap_hashing, make_room, pan, say, simple_move
+
+__all__ = ["cheap_hashing"]
+
+
+def test_pan_room_pan_rule_4_the_dealer_directs_action_no_hand_waits_on_no_one(
+        storage: Storage) -> None:
+    """Pan rule 4: "The dealer is responsible for directing action at a reasonable pace":
+    after every decision the room plays the bots' turns and the dealer's own steps at once,
+    so a hand in play always names the one person whose decision is due, and that person
+    has a decision to make."""
+    room, p, t = make_room(storage)
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    for key in ("b1", "b2"):
+        room.act(p["alice"], t, {"type": "bot", "key": key})
+    room.act(p["alice"], t, {"type": "deal"})
+    for _ in range(300):
+        live = pan(room, t)
+        if live.hand_id is None:
+            break
+        play = live.snapshot(p["alice"])["play"]
+        to_act = play["to_act"]
+        assert to_act is not None and not play["seats"][to_act]["bot"]
+        assert live.engine.accounts[to_act] == p["alice"].id
+        mine = [x for x in play["legal"] if not x.startswith(("force", "foul", "offer"))]
+        assert mine, f"alice is to act with nothing to do ({play['phase']})"
+        say(room, p["alice"], t, simple_move(mine))
+    assert pan(room, t).hand_id is None and pan(room, t).last is not None
+
+
+def test_pan_room_pan_rule_6_the_floormans_decision_is_final(storage: Storage) -> None:
+    """Pan rule 6: "Floorman's decision is final in all cases": a hand the floor voids stays
+    void (no second ruling on it, no player decision on it), every stack is back as before
+    the hand, and the record keeps who ruled and why."""
+    room, p, t = make_room(storage)
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["alice"], t, {"type": "deal"})
+    live = pan(room, t)
+    hand_id, seq = live.hand_id, live.seq
+    assert hand_id is not None
+    room.act(p["floor"], t, {"type": "void", "reason": "cards exposed in the deal"})
+    with pytest.raises(CardroomError, match="no hand is in progress"):
+        room.act(p["floor"], t, {"type": "void", "reason": "again"})
+    with pytest.raises(CardroomError):
+        room.act(p["alice"], t, {"type": "pan", "command": "play", "seq": live.seq})
+    with pytest.raises(CardroomError):
+        room.act(p["bob"], t, {"type": "pan", "command": "play", "seq": seq})
+    b = books(storage, t)
+    assert b["tops"] == 0 and set(b.values()) == {0, 20 * CHIP}
+    with storage.read() as conn:
+        record = hands.hand_record(conn, hand_id)
+    assert record["status"] == "voided"
+    assert record["voided_by"] == "floor" and record["reason"] == "cards exposed in the deal"
