@@ -144,7 +144,7 @@ def test_table_cached_on_disk_and_recounted_when_damaged(
     calls: list[int] = []
 
     def fake_enumerate(deck: object, p: object, wheel: int, fv: npt.NDArray[np.int64],
-                       bv: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+                       bv: npt.NDArray[np.int64], progress: bool) -> npt.NDArray[np.int64]:
         calls.append(wheel)
         joint = np.zeros((len(fv), len(bv)), dtype=np.int64)
         joint[3, 5] = po.ALL_HANDS
