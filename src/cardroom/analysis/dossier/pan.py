@@ -65,7 +65,7 @@ def _conditions_section(rules: PanRules, data: dict[str, Any]) -> Section:
                   f"1 in {float(1 / o.probability):,.1f}") for o in odds)
     chart = bar_chart("Probability of holding each condition in the first ten cards",
                       "probability (%)", [o.label.replace("_", " ") for o in odds],
-                      [("exact", [float(o.probability) * 100 for o in odds])])
+                      [("exact", [float(o.probability) * 100 for o in odds])], slant=True)
     return Section("Conditions in the first ten cards (exact)", (
         f"The chance that the {HAND_SIZE} cards a player is dealt (drawn without replacement "
         "from the whole pack) hold at least one of each condition of data/conditions.toml, "
