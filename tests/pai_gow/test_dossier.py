@@ -4,19 +4,48 @@ published-figures.md), and the commission-rounding table recomputed by hand."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
+from cardroom.analysis import pai_gow_optimal as po
 from cardroom.analysis.dossier import pai_gow as dossier
 from cardroom.analysis.dossier.html import render
 from cardroom.analysis.dossier.model import Dossier
+from cardroom.games.pai_gow.houseway import house_way
+from cardroom.games.pai_gow.houseway_kernel import compile_house_way
 from cardroom.games.pai_gow.rules import PaiGowRules
+
+
+def small_table(rules: PaiGowRules) -> po.DealerTable:
+    """A house-way table over 3,000 random dealer hands: the optimal setter's machinery without
+    the one-time count of all 154 million (tests only)."""
+    rng = random.Random(14)
+    hands = np.array([rng.sample(range(53), 7) for _ in range(3_000)], dtype=np.int64)
+    wheel = int(rules.wheel_second)
+    fvals, bvals = po.front_values(), po.back_values(wheel)
+    p = compile_house_way(house_way(rules.house_way))
+    return po.DealerTable.from_joint(fvals, bvals,
+                                     po.joint_from_hands(hands, p, wheel, fvals, bvals))
 
 
 @pytest.fixture(scope="module")
 def built() -> Dossier:
-    return dossier.build(PaiGowRules(), 1_000_000, seed=1)
+    rules = PaiGowRules()
+    return dossier.build(rules, 1_000_000, seed=1, table=small_table(rules))
+
+
+def test_optimal_player_paired_with_the_house_way(built: Dossier) -> None:
+    """The optimal run's house way on the same hands is the plain house-way run (a separate
+    simulation with the same seed: the same hands); the optimal edge is it less the gain."""
+    opt = built.data["optimal"]
+    low, high = built.data["house_edge_ci95"]
+    assert opt["house_way_same_hands"]["value"] == pytest.approx((low + high) / 2, abs=1e-12)
+    assert opt["house_edge"]["value"] == pytest.approx(
+        opt["house_way_same_hands"]["value"] - opt["gain_over_house_way"]["value"], abs=1e-12)
+    assert "The optimal player against the house way (simulation)" in render(built)
 
 
 def test_house_edge_interval_meets_the_published_range(built: Dossier) -> None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -144,7 +147,7 @@ def test_table_cached_on_disk_and_recounted_when_damaged(
     calls: list[int] = []
 
     def fake_enumerate(deck: object, p: object, wheel: int, fv: npt.NDArray[np.int64],
-                       bv: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+                       bv: npt.NDArray[np.int64], progress: bool) -> npt.NDArray[np.int64]:
         calls.append(wheel)
         joint = np.zeros((len(fv), len(bv)), dtype=np.int64)
         joint[3, 5] = po.ALL_HANDS
@@ -176,3 +179,23 @@ def test_packed_table_round_trip_for_worker_processes(
     again = packed.unpack()
     assert np.array_equal(again.below, table.below) and again.total == table.total == 2_000
     assert packed.key() == table.packed().key()
+
+
+def test_count_advances_its_progress_bar_by_every_hand(
+        monkeypatch: pytest.MonkeyPatch, fvals: npt.NDArray[np.int64],
+        bvals0: npt.NDArray[np.int64]) -> None:
+    """The one-time count moves its progress bar in batches that add up to every hand."""
+    steps: list[int] = []
+    shown: list[bool] = []
+
+    @contextmanager
+    def fake_bar(enabled: bool, total: int, description: str) -> Iterator[Callable[[int], None]]:
+        shown.append(enabled)
+        yield steps.append
+        assert sum(steps) == total == comb(12, 7)
+
+    monkeypatch.setattr(po, "progress_bar", fake_bar)
+    deck = list(range(0, 53, 4))[:12]
+    joint = po.enumerate_joint(deck, compile_house_way(house_way("trump-plaza")), 0, fvals,
+                               bvals0, progress=True)
+    assert int(joint.sum()) == comb(12, 7) and shown == [True] and len(steps) > 1

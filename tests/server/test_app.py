@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import Storage
+from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.room import Room
 from cardroom.server.app import COOKIE, create_app
 from cardroom.shoe import SeededRandom
@@ -152,6 +153,28 @@ def test_floor_voids_from_the_floor_page(room: Room) -> None:
     r = floor.post("/floor/void", data={"table_id": t, "reason": "misdeal"})
     assert "hand voided" in r.text
     assert room.table(t).snapshot(alice)["seats"][0]["stack"] == 20_000
+
+
+def test_floor_warns_when_the_jackpot_passes_its_break_even(room: Room) -> None:
+    """Issue 14: "The floor page warns when the posted meter passes" the break-even top award,
+    $247,567.75 for a lone bettor (the figure tests/baccarat/test_depleted.py checks by an
+    engine walk): nothing at the $2,500 seed, a warning once the meter passes it (the next
+    posting will pass it), another once the posted amount does."""
+    setup_table(room)
+    floor = FormClient(create_app(room))
+    login(floor, "floor")
+    assert 'id="jackpot-warning"' not in floor.get("/floor").text
+    pool = room.pools[DEFAULT_POOL]
+    pool.meter = 24_756_774
+    assert 'id="jackpot-warning"' not in floor.get("/floor").text
+    pool.meter = 24_756_775
+    page = floor.get("/floor").text
+    assert "The jackpot meter $247,567.75 is at or above its break-even $247,567.75" in page
+    pool.posted = 24_756_800
+    page = floor.get("/floor").text
+    assert ("The posted jackpot $247,568.00 is at or above its break-even $247,567.75: the "
+            "progressive now favours the player.") in page
+    assert "<script>" not in page and "style=" not in page
 
 
 def test_auditor_reads_everything_and_changes_nothing(room: Room) -> None:

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from cardroom.analysis.parallel import progress_bar
 from cardroom.cards import Card
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import (
@@ -51,6 +52,8 @@ from cardroom.games.pai_gow.settings import all_settings, validate_seven
 ALL_HANDS = comb(53, 7)
 FIVE_CARD_HANDS = comb(53, 5)
 FORMAT = 1  # bump when the cached table's meaning changes
+PROGRESS_STEPS = 24
+"""Batches of the count, so its progress bar moves (heavy tasks first in each)."""
 
 
 # ----------------------------------------------------------------------------- score values
@@ -138,16 +141,23 @@ def _tasks(n: int) -> npt.NDArray[np.int64]:
 
 
 def enumerate_joint(deck: Sequence[int], p: npt.NDArray[np.int64], wheel: int,
-                    fvals: npt.NDArray[np.int64],
-                    bvals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """House-way (front, back) counts over every seven-card hand of `deck` (card codes)."""
+                    fvals: npt.NDArray[np.int64], bvals: npt.NDArray[np.int64],
+                    progress: bool = False) -> npt.NDArray[np.int64]:
+    """House-way (front, back) counts over every seven-card hand of `deck` (card codes), in
+    batches of tasks so that a progress bar (`progress`, on a terminal) can count the hands."""
     arr = np.array(sorted(deck), dtype=np.int64)
+    n = len(arr)
+    joint = np.zeros((fvals.shape[0], bvals.shape[0]), dtype=np.int64)
     numba.set_parallel_chunksize(1)
     try:
-        return _enumerate_joint(arr, p, wheel, fvals, bvals, _tasks(len(arr)),
-                                numba.get_num_threads())
+        with progress_bar(progress, comb(n, 7), "house-way table (once)") as advance:
+            for batch in np.array_split(_tasks(n), PROGRESS_STEPS):
+                joint += _enumerate_joint(arr, p, wheel, fvals, bvals, batch,
+                                          numba.get_num_threads())
+                advance(sum(comb(n - int(b) - 1, 5) for b in batch[:, 1]))
     finally:
         numba.set_parallel_chunksize(0)
+    return joint
 
 
 # ----------------------------------------------------------------------------- the table
@@ -237,10 +247,10 @@ def _key(p: npt.NDArray[np.int64], wheel: int) -> str:
     return digest.hexdigest()[:24]
 
 
-def dealer_table(way: HouseWay, wheel_second: bool = False,
-                 directory: Path | None = None) -> DealerTable:
+def dealer_table(way: HouseWay, wheel_second: bool = False, directory: Path | None = None,
+                 progress: bool = False) -> DealerTable:
     """The full-deck house-way table of `way`: from the cache, else counted (all C(53,7)
-    hands) and cached. A damaged cache file is counted again."""
+    hands, with a progress bar if asked) and cached. A damaged cache file is counted again."""
     p = compile_house_way(way)
     wheel = int(wheel_second)
     folder = directory or cache_dir()
@@ -254,7 +264,7 @@ def dealer_table(way: HouseWay, wheel_second: bool = False,
         except (OSError, ValueError, KeyError):
             pass
     fvals, bvals = front_values(), back_values(wheel)
-    joint = enumerate_joint(range(53), p, wheel, fvals, bvals)
+    joint = enumerate_joint(range(53), p, wheel, fvals, bvals, progress)
     if int(joint.sum()) != ALL_HANDS:  # pragma: no cover - an enumeration bug
         raise AssertionError("dealer hands miscounted")
     try:  # a cache that cannot be written costs the next run another count, nothing more

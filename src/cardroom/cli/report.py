@@ -13,15 +13,17 @@ from cardroom.cli.options import console, print_json, rules_with_overrides
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.rules import PaiGowRules
+from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.money import parse_money
 
-GAMES = ("baccarat", "super-pan-9", "pai-gow")
+GAMES = ("baccarat", "super-pan-9", "pai-gow", "pan")
 OPTIONS = {
     "baccarat": {"decks", "paytable", "commission", "tie_pays", "jackpot_seed",
                  "jackpot_contribution", "coups"},
     "super-pan-9": {"decks", "commission", "tie_pays"},
     "pai-gow": {"commission", "hands"},
+    "pan": {"hands", "hands_per_hour"},
 }
 """The game settings each dossier takes (the others are refused, never ignored)."""
 DOSSIER_HANDS = 1_000_000
@@ -48,7 +50,10 @@ def report_math(
     coups: Annotated[int | None, typer.Option(
         help=f"Baccarat: coups the card counter sees (default {DOSSIER_COUPS:,}).")] = None,
     hands: Annotated[int | None, typer.Option(
-        help=f"Pai Gow: hands per simulated figure (default {DOSSIER_HANDS:,}).")] = None,
+        help=f"Pai Gow: hands per simulated figure (default {DOSSIER_HANDS:,}); Pan: hands "
+        "per seat count (default 400).")] = None,
+    hands_per_hour: Annotated[int | None, typer.Option(
+        help="Pan: hands an hour assumed for the fee income (default 20).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the simulations (reported).")]
     = None,
     workers: Annotated[int, typer.Option(help="Local processes for the simulations.")] = 1,
@@ -68,7 +73,8 @@ def report_math(
 
     given = {"decks": decks, "paytable": paytable, "commission": commission,
              "tie_pays": tie_pays, "jackpot_seed": jackpot_seed,
-             "jackpot_contribution": jackpot_contribution, "coups": coups, "hands": hands}
+             "jackpot_contribution": jackpot_contribution, "coups": coups, "hands": hands,
+             "hands_per_hour": hands_per_hour}
     for name, value in given.items():
         if value is not None and name not in OPTIONS[game]:
             raise CardroomError(f"--{name.replace('_', '-')} does not apply to the {game} "
@@ -87,6 +93,16 @@ def report_math(
             check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
             secrets.randbits(64) if seed is None else check_seed(seed), workers, scheduler,
             progress=not as_json)
+    elif game == "pan":
+        from cardroom.analysis.dossier import pan
+        from cardroom.analysis.parallel import check_count, check_seed
+
+        dossier = pan.build(
+            rules_with_overrides(PanRules, rules),
+            check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2),
+            secrets.randbits(64) if seed is None else check_seed(seed),
+            check_count(pan.HANDS_PER_HOUR if hands_per_hour is None else hands_per_hour,
+                        "hands-per-hour", 1), workers, scheduler)
     else:
         from cardroom.analysis.dossier import baccarat
 

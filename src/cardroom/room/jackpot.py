@@ -5,19 +5,48 @@ adjustment."""
 
 from __future__ import annotations
 
+import math
 from datetime import date
+from fractions import Fraction
+from functools import cache
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
+from cardroom.analysis.baccarat import count_coups, progressive_break_even_cents
 from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.money import Cents
+from cardroom.games.baccarat.rules import JACKPOT_DECKS
+from cardroom.money import Cents, format_money
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import LedgerError
 from cardroom.room.schema import jackpot_pools
 
 DEFAULT_POOL = "super9"
+
+
+@cache
+def break_even_cents() -> Fraction:
+    """The top award at which a lone jackpot bettor's expected return is exactly 100%, for the
+    8-deck shoe the progressive needs (exact, counted once a process: about a second)."""
+    be = progressive_break_even_cents(count_coups(JACKPOT_DECKS))
+    assert be is not None  # an 8-deck shoe deals the top award
+    return be
+
+
+def break_even_warning(pool: JackpotPool) -> str | None:
+    """One sentence for the floor when the posted amount, or the meter that the next posting
+    will show, passes the exact break-even: there the progressive favours the player. The
+    break-even is shown rounded up to the cent, the least amount that passes it."""
+    be = break_even_cents()
+    shown = format_money(math.ceil(be))
+    if pool.posted > be:
+        return (f"The posted jackpot {format_money(pool.posted)} is at or above its break-even "
+                f"{shown}: the progressive now favours the player.")
+    if pool.meter > be:
+        return (f"The jackpot meter {format_money(pool.meter)} is at or above its break-even "
+                f"{shown}: once posted, the progressive will favour the player.")
+    return None
 
 
 def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> JackpotPool:

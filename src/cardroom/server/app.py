@@ -36,7 +36,7 @@ from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.cashier import buy_chips, cash_out
 from cardroom.room.errors import AuthError, NotFound, PermissionDenied
 from cardroom.room.hands import open_hands
-from cardroom.room.jackpot import DEFAULT_POOL, post_daily
+from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning, post_daily
 from cardroom.room.jackpot import adjust as adjust_jackpot
 from cardroom.room.messages import MAX_KEY, MalformedMessage
 from cardroom.room.pan_fees import fees_collected
@@ -413,9 +413,11 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
             rows = list_tables(conn)
             hands_open = open_hands(conn)
             held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
+        pool = room.pools.get(DEFAULT_POOL)
         return page(request, "floor.html", who, tables=rows, live=room.tables, games=GAMES,
                     roles=[r.value for r in Role], open_hands=hands_open, error=error,
-                    message=message, jackpot=room.pools.get(DEFAULT_POOL), held=held)
+                    message=message, jackpot=pool, held=held,
+                    jackpot_warning=None if pool is None else break_even_warning(pool))
 
     def floor_back(message: str = "", error: str = "") -> Response:
         from urllib.parse import urlencode

@@ -45,15 +45,19 @@ def line_chart(title: str, xlabel: str, ylabel: str, series: Sequence[Series],
 
 
 def bar_chart(title: str, ylabel: str, labels: Sequence[str],
-              groups: Sequence[tuple[str, Sequence[float]]]) -> str:
-    """Grouped bars: one group per label, one bar per (name, values) series."""
+              groups: Sequence[tuple[str, Sequence[float]]], slant: bool = False) -> str:
+    """Grouped bars: one group per label, one bar per (name, values) series; `slant` tilts
+    long labels so they do not overlap."""
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots()
         width = 0.8 / max(len(groups), 1)
         for i, (name, values) in enumerate(groups):
             xs = [j + (i - (len(groups) - 1) / 2) * width for j in range(len(labels))]
             ax.bar(xs, list(values), width, label=name)
-        ax.set_xticks(range(len(labels)), list(labels))
+        if slant:
+            ax.set_xticks(range(len(labels)), list(labels), rotation=30, ha="right")
+        else:
+            ax.set_xticks(range(len(labels)), list(labels))
         ax.axhline(0, color="black", linewidth=0.8)
         _finish(ax, title, "", ylabel, legend=len(groups) > 1)
         return _svg(fig)

@@ -22,7 +22,7 @@ from cardroom.analysis.parallel import Chunk, SimulationError, plan_chunks, run_
 from .bots import Bot, RandomBot, SoundBot, play_turn
 from .cards import pan_pack
 from .engine import PanHand, Phase, SeatSpec
-from .events import ConditionMade, Drew, Took
+from .events import ChipsMoved, ConditionMade, Drew, Took, ToppedUp
 from .melds import conditions_of
 from .rules import PanRules
 
@@ -69,6 +69,26 @@ def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand
     return hand
 
 
+PAID_FOR = {"condition": "conditions", "outs": "outs",
+            "foul hand: value as it lies plus 2 (foul rule 1B)": "outs"}
+"""The chips players pay each other in a hand, by what they pay for (a foul hand's value plus
+2 stands in for the outs)."""
+PAYMENTS = ("tops", "conditions", "outs", "wagers")
+
+
+def payments(hand: PanHand) -> dict[str, int]:
+    """Chips put up in one hand: the tops (antes), the condition pays collected, the outs, and
+    their sum, the wagers of the hand (what a rake is a share of, WAC 230-15-080)."""
+    paid = dict.fromkeys(PAYMENTS, 0)
+    for ev in hand.events:
+        if isinstance(ev, ToppedUp):
+            paid["tops"] += ev.single + ev.double
+        elif isinstance(ev, ChipsMoved) and ev.payer is not None and ev.reason in PAID_FOR:
+            paid[PAID_FOR[ev.reason]] += ev.chips
+    paid["wagers"] = paid["tops"] + paid["conditions"] + paid["outs"]
+    return paid
+
+
 CHUNK_HANDS = 100
 """Hands per chunk: a constant, so the chunking (and the result) never depends on the workers."""
 
@@ -85,6 +105,9 @@ class SimReport:
     conditions: Counter[str] = field(default_factory=Counter)
     endings: Counter[str] = field(default_factory=Counter)
     workers: str = "1 local worker"
+    paid: Counter[str] = field(default_factory=Counter)
+    """Chips per `payments` heading over all hands, and their squares hand by hand."""
+    paid_sq: Counter[str] = field(default_factory=Counter)
 
     def merge(self, other: SimReport) -> SimReport:
         """Two chunks' results as one (chunk order: the caller folds them in order)."""
@@ -93,16 +116,17 @@ class SimReport:
             self.turns + other.turns,
             [a + b for a, b in zip(self.chips, other.chips, strict=True)], self.kinds,
             [a + b for a, b in zip(self.chips_sq, other.chips_sq, strict=True)],
-            self.conditions + other.conditions, self.endings + other.endings, self.workers)
+            self.conditions + other.conditions, self.endings + other.endings, self.workers,
+            self.paid + other.paid, self.paid_sq + other.paid_sq)
+
+    def paid_per_hand(self, heading: str) -> tuple[float, float]:
+        """Chips per hand under a `payments` heading, and the half-width of its 95% interval
+        (normal approximation)."""
+        return _mean_half(self.paid[heading], self.paid_sq[heading], self.hands)
 
     def ci95(self, seat: int) -> tuple[float, float]:
         """95% confidence interval of the seat's chips per hand (normal approximation)."""
-        n = self.hands
-        mean = self.chips[seat] / n
-        if n < 2:
-            return (mean, mean)
-        var = (self.chips_sq[seat] - n * mean * mean) / (n - 1)
-        half = 1.96 * math.sqrt(max(var, 0.0) / n)
+        mean, half = _mean_half(self.chips[seat], self.chips_sq[seat], self.hands)
         return (mean - half, mean + half)
 
     def to_json(self) -> dict[str, Any]:
@@ -119,7 +143,19 @@ class SimReport:
                        "ci95": [round(x, 4) for x in self.ci95(i)]}
                       for i, (k, c, p) in enumerate(zip(self.kinds, self.chips, per_hand,
                                                         strict=True))],
+            "paid_per_hand": {k: {"chips": round(m, 4), "ci95": [round(m - h, 4),
+                                                                 round(m + h, 4)]}
+                              for k in PAYMENTS for m, h in [self.paid_per_hand(k)]},
         }
+
+
+def _mean_half(total: int, squares: int, n: int) -> tuple[float, float]:
+    """Mean of n values from their sum and sum of squares, and its 95% half-width."""
+    mean = total / n
+    if n < 2:
+        return (mean, 0.0)
+    var = (squares - n * mean * mean) / (n - 1)
+    return (mean, 1.96 * math.sqrt(max(var, 0.0) / n))
 
 
 @dataclass(frozen=True)
@@ -156,6 +192,9 @@ def run_chunk(job: SimJob, chunk: Chunk) -> SimReport:
             report.chips[i] += d
             report.chips_sq[i] += d * d
         report.endings[hand.end_reason or "?"] += 1
+        for heading, chips in payments(hand).items():
+            report.paid[heading] += chips
+            report.paid_sq[heading] += chips * chips
         for ev in hand.events:
             if isinstance(ev, ConditionMade):
                 m = hand.seats[ev.seat].melds
