@@ -88,7 +88,7 @@ def check_seed(seed: int) -> int:
 
 
 @contextmanager
-def _progress(enabled: bool, total: int, description: str) -> Iterator[Callable[[int], None]]:
+def progress_bar(enabled: bool, total: int, description: str) -> Iterator[Callable[[int], None]]:
     """A Rich progress bar on stderr, shown only when asked and stderr is a terminal."""
     console = Console(stderr=True)
     progress = Progress(
@@ -123,7 +123,7 @@ def run_chunks(
     check_count(workers, "workers", 1, MAX_WORKERS)
     results: dict[int, R] = {}
     total = sum(c.size for c in chunks)
-    with _progress(progress, total, description) as advance:
+    with progress_bar(progress, total, description) as advance:
         if scheduler is not None:
             _run_dask(job, chunks, scheduler, results, advance)
         elif workers == 1 or len(chunks) == 1:
