@@ -94,10 +94,9 @@ def _add10(a: Any, b: Any) -> Any:
 
 @njit(cache=True, nogil=True, inline="always")
 def _suited(a: Any, b: Any, c: Any) -> Any:
-    """All cards of a hand in one suit (c = -1 for a two-card hand); suit = code & 3."""
-    if (a & 3) != (b & 3):
-        return False
-    return c < 0 or (c & 3) == (a & 3)
+    """All cards of a hand in one suit (c = -1 for a two-card hand); suit = code & 3.
+    Without branches: 1 or 0."""
+    return (((a ^ b) & 3) == 0) & ((c < 0) | (((c ^ a) & 3) == 0))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -172,18 +171,14 @@ def deal_shoe(shoe: Any, cut_index: int, after_cut: int, burn_first: bool, burn_
         p3 = np.int64(shoe[pos]) if p_drew else -1
         b3 = np.int64(shoe[pos + p_drew]) if b_drew else -1
         pos += p_drew + b_drew
-        cell = winner * (3 * 3 * N_AWARDS)
-        if pt == 9 or bt == 9:  # only a nine has a nine class or an award (A-8 totals 9)
-            p_nine = 0 if pt != 9 else (2 if _suited(p1, p2, p3) else 1)
-            b_nine = 0 if bt != 9 else (2 if _suited(b1, b2, b3) else 1)
-            award = 0
-            if _ace_eight(p1, p2, p3) and _ace_eight(b1, b2, b3):
-                award = 4 if (p1 & 3) == (b1 & 3) else 3
-            elif p_nine == 2 and b_nine == 2:
-                award = 2
-            elif p_nine == 2 or b_nine == 2:
-                award = 1
-            cell += (p_nine * 3 + b_nine) * N_AWARDS + award
+        # branch-free nine classes and award (a suited two-card A-8 is a suited nine, so a
+        # pair of them first reads as award 2, then becomes 3 or 4)
+        p_nine = (pt == 9) * (1 + _suited(p1, p2, p3))
+        b_nine = (bt == 9) * (1 + _suited(b1, b2, b3))
+        award = (p_nine == 2) + (b_nine == 2)
+        if award == 2 and _ace_eight(p1, p2, p3) and _ace_eight(b1, b2, b3):
+            award = 4 if (p1 & 3) == (b1 & 3) else 3
+        cell = ((winner * 3 + p_nine) * 3 + b_nine) * N_AWARDS + award
         counts[cell] += 1
         if record:
             row = records[n]

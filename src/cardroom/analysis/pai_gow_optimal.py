@@ -9,7 +9,7 @@ Each of a hand's 21 settings then needs four lookups for its counts of dealer ha
 on both hands (win) and loses to on both (loss); copies go to the banker; the EV per unit is
 ``win x (1 - commission) - loss`` over C(53,7). It ignores the removal of the player's own seven
 cards (the exact optimum over the 53,524,680 dealer hands of the other 46 cards is
-`pai_gow_calc.calculate`, about 12 s a hand); the benchmark measures how often the two agree
+`pai_gow_calc.calculate`, under a second a hand); the benchmark measures how often the two agree
 and the EV lost.
 
 The table is cached on disk (`platformdirs.user_cache_dir("cardroom")`, or
