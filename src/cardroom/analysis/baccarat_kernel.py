@@ -155,21 +155,25 @@ def deal_shoe(shoe: Any, cut_index: int, after_cut: int, burn_first: bool, burn_
     left_after_cut = after_cut if pos >= cut_index else -1
     n = 0
     while n < max_coups and left_after_cut != 0 and pos + MAX_COUP_CARDS <= size:
-        p1 = shoe[pos]
-        b1 = shoe[pos + 1]
-        p2 = shoe[pos + 2]
-        b2 = shoe[pos + 3]
+        at = np.uint64(pos)  # unsigned indices: no negative-index wrap-around checks
+        p1 = shoe[at]
+        b1 = shoe[at + np.uint64(1)]
+        p2 = shoe[at + np.uint64(2)]
+        b2 = shoe[at + np.uint64(3)]
         pos += 4
         # the next two cards are always there (pos + 6 <= size before the coup)
-        e = table[((_add10(value[p1], value[p2]) * 10 + _add10(value[b1], value[b2])) * 10
-                   + value[shoe[pos]]) * 10 + value[shoe[pos + 1]]]
+        p3 = shoe[at + np.uint64(4)]
+        b3 = shoe[at + np.uint64(5)]
+        e = table[np.uint64(((_add10(value[p1], value[p2]) * 10
+                              + _add10(value[b1], value[b2])) * 10 + value[p3]) * 10
+                            + value[b3])]
         pt = e & 15
         bt = (e >> 4) & 15
         p_drew = (e >> 8) & 1
         b_drew = (e >> 9) & 1
         winner = e >> 10
-        p3 = np.int64(shoe[pos]) if p_drew else -1
-        b3 = np.int64(shoe[pos + p_drew]) if b_drew else -1
+        b3 = (np.int64(b3) if p_drew else np.int64(p3)) if b_drew else -1
+        p3 = np.int64(p3) if p_drew else -1
         pos += p_drew + b_drew
         # branch-free nine classes and award (a suited two-card A-8 is a suited nine, so a
         # pair of them first reads as award 2, then becomes 3 or 4)
@@ -179,7 +183,7 @@ def deal_shoe(shoe: Any, cut_index: int, after_cut: int, burn_first: bool, burn_
         if award == 2 and _ace_eight(p1, p2, p3) and _ace_eight(b1, b2, b3):
             award = 4 if (p1 & 3) == (b1 & 3) else 3
         cell = ((winner * 3 + p_nine) * 3 + b_nine) * N_AWARDS + award
-        counts[cell] += 1
+        counts[np.uint64(cell)] += 1
         if record:
             row = records[n]
             row[0] = p1
