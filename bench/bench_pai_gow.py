@@ -1,9 +1,12 @@
 """Pai Gow benchmarks: five-card evaluation, house-way setting, the fast optimal setter, the
-exact calculator, (with --seven) the classification of all 154,143,080 seven-card hands, and
-(with --optimal N) the fast optimal setter against the exact `calc` optimum on N sampled hands.
+exact calculator (its outcome table: counted once, then loaded; then per hand), (with --seven)
+the classification of all 154,143,080 seven-card hands, (with --optimal N) the fast optimal
+setter against the exact `calc` optimum on N sampled hands, and (with --calc-check N) the
+calculator through the table against the direct enumeration on N sampled hands (identical
+counts required).
 
 Run: .venv/bin/python bench/bench_pai_gow.py [--seven] [--never-foul] [--optimal N]
-     [--threads N]
+     [--calc-check N] [--threads N]
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from cardroom.analysis.pai_gow_calc import calculate
+from cardroom.analysis.pai_gow_calc import calculate, direct_counts, table_counts
 from cardroom.analysis.pai_gow_counts import seven_card_counts
 from cardroom.analysis.pai_gow_optimal import (
     DealerTable,
@@ -28,6 +31,7 @@ from cardroom.analysis.pai_gow_optimal import (
     optimal_index,
     optimal_reference,
 )
+from cardroom.analysis.pai_gow_outcomes import OutcomeTable, outcome_table
 from cardroom.cards import Card, parse_cards
 from cardroom.games.pai_gow.evaluate import Category
 from cardroom.games.pai_gow.houseway import house_way
@@ -151,6 +155,21 @@ def compare_optimal(n: int, table: DealerTable, keep: int, den: int) -> None:
           f"exact-optimal {sum(x == 0 for x in hw_lost)}/{n})")
 
 
+def check_calc(n: int, outcomes: OutcomeTable) -> None:
+    """The calculator through the table against the direct enumeration (every dealer hand set
+    the house way again), on n random hands (seed 13): the counts must be identical."""
+    way = house_way("trump-plaza")
+    t = time.perf_counter()
+    for k, row in enumerate(random_hands(n, 7, 13)):
+        cards = [Card.from_code(int(c)) for c in row]
+        fast = table_counts(cards, outcomes)
+        direct = direct_counts(cards, way)
+        if not np.array_equal(fast, direct):
+            raise SystemExit(f"error: table and direct counts differ on {cards}")
+        print(f"  {k + 1}/{n} hands identical, {time.perf_counter() - t:.0f} s")
+    print(f"calc through the table = direct enumeration on {n} random hands (trump-plaza)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seven", action="store_true", help="classify all 154,143,080 hands")
@@ -158,6 +177,8 @@ def main() -> None:
                     help="set all 154,143,080 hands with each built-in house way, count fouls")
     ap.add_argument("--optimal", type=int, default=0, metavar="N",
                     help="compare the fast optimal setter with the exact calc on N hands")
+    ap.add_argument("--calc-check", type=int, default=0, metavar="N",
+                    help="compare calc through the table with the direct enumeration on N hands")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     numba.set_num_threads(args.threads)
@@ -196,15 +217,28 @@ def main() -> None:
                 for k in range(500))
     print(f"fast optimal kernel = Python reference on the full table: {agree}/500 hands")
 
-    for text in ("As Kd 9c 7h 5s 3d 2c", "JK Ah Kd Qc Js 9h 3d"):
+    t = time.perf_counter()
+    outcomes = outcome_table(way)
+    print(f"calc outcome table (trump-plaza, full deck): {time.perf_counter() - t:.1f} s "
+          f"(counted once, then mapped from the cache; {outcomes.cells.nbytes / 1e6:.0f} MB, "
+          f"{len(outcomes.front):,} dealer cells)")
+    times = []
+    for text in ("As Kd 9c 7h 5s 3d 2c", "JK Ah Kd Qc Js 9h 3d", *(
+            " ".join(str(Card.from_code(int(c))) for c in row)
+            for row in random_hands(8, 7, 11))):
         t = time.perf_counter()
-        result = calculate(parse_cards(text), way)
-        dt = time.perf_counter() - t
+        result = calculate(parse_cards(text), way, table=outcomes)
+        times.append(time.perf_counter() - t)
         best = max(result.settings, key=lambda r: r.ev)
         hw = next(r for r in result.settings if r.house_way)
-        print(f"calc {text!r} ({args.threads} threads): {dt:.1f} s; optimal "
+        print(f"calc {text!r} ({args.threads} threads): {times[-1]:.2f} s; optimal "
               f"{best.setting} EV {float(best.ev):+.5f}; house way {hw.setting} "
               f"EV {float(hw.ev):+.5f}")
+    print(f"calc per hand through the table: median {sorted(times)[len(times) // 2]:.2f} s, "
+          f"max {max(times):.2f} s (the first includes compiling or loading the kernel)")
+
+    if args.calc_check:
+        check_calc(args.calc_check, outcomes)
 
     if args.optimal:
         compare_optimal(args.optimal, table, keep, den)

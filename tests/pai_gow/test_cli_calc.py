@@ -71,8 +71,9 @@ def test_calc_inner_step_matches_reference_on_sampled_dealer_hands() -> None:
 
 
 def test_calc_cli_json_marks_optimal_and_house_way() -> None:
-    """The full enumeration: every legal setting, each over all C(46,7) dealer hands."""
-    res = runner.invoke(app, ["pai-gow", "calc", "As Kd 9c 7h 5s 3d 2c", "--json"])
+    """The full enumeration (`--direct`): every legal setting, each over all C(46,7) dealer
+    hands."""
+    res = runner.invoke(app, ["pai-gow", "calc", "As Kd 9c 7h 5s 3d 2c", "--direct", "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["dealer_hands"] == DEALER_HANDS == 53_524_680

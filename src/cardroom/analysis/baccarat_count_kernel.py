@@ -22,6 +22,7 @@ from cardroom.analysis.baccarat_kernel import (
     RECORD_WIDTH,
     _ace_eight,
     _suited,
+    coup_table,
     deal_shoe,
     shuffle,
 )
@@ -63,13 +64,14 @@ def count_shoes(base_shoe: Any, n_coups: int, state: Any, cut_index: int, after_
     records = np.zeros((size // 4 + 1, RECORD_WIDTH), dtype=np.int64)
     dummy = np.zeros(3 * 3 * 3 * 5, dtype=np.int64)
     running = np.zeros(BETS, dtype=np.float64)
+    table = coup_table(natural, pdraw, bdraw)
     done = 0
     shoes = 0
     while done < n_coups:
         shuffle(shoe, state)
         shoes += 1
-        n = deal_shoe(shoe, size, 0, True, burn_after, value, natural, pdraw, bdraw,
-                      records.shape[0], dummy, records, True)
+        n = deal_shoe(shoe, size, 0, True, burn_after, value, table, records.shape[0], dummy,
+                      records, True)
         running[:] = 0.0
         seen = 0
         pos = 1 + burn_after[shoe[0]]

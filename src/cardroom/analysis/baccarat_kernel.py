@@ -76,11 +76,9 @@ def shuffle(shoe: Any, state: Any) -> None:
                 have_spare = True
             m = r * bound
             low = m & _MASK32
-            if low >= bound:
+            if low >= bound or low >= (_TWO32 - bound) % bound:
                 break
-            if low >= (_TWO32 - bound) % bound:
-                break
-        j = np.int64(m >> np.uint64(32))
+        j = m >> np.uint64(32)  # unsigned: no negative-index wrap-around check
         tmp = shoe[i]
         shoe[i] = shoe[j]
         shoe[j] = tmp
@@ -88,11 +86,17 @@ def shuffle(shoe: Any, state: Any) -> None:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _add10(a: Any, b: Any) -> Any:
+    """(a + b) mod 10 for two totals 0-9, without a division."""
+    t = a + b
+    return t - 10 if t >= 10 else t
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _suited(a: Any, b: Any, c: Any) -> Any:
-    """All cards of a hand in one suit (c = -1 for a two-card hand); suit = code & 3."""
-    if (a & 3) != (b & 3):
-        return False
-    return c < 0 or (c & 3) == (a & 3)
+    """All cards of a hand in one suit (c = -1 for a two-card hand); suit = code & 3.
+    Without branches: 1 or 0."""
+    return (((a ^ b) & 3) == 0) & ((c < 0) | (((c ^ a) & 3) == 0))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -106,15 +110,43 @@ def _ace_eight(a: Any, b: Any, c: Any) -> Any:
 
 
 @njit(cache=True, nogil=True)
+def coup_table(natural: Any, pdraw: Any, bdraw: Any) -> Any:
+    """The tableau as one lookup: entry ((P, B) * 10 + v5) * 10 + v6, for the two-card totals
+    P and B and the values v5, v6 of the next two cards in the shoe, holds the final Player
+    total (bits 0-3), Banker total (4-7), whether Player drew (8) and Banker drew (9) -
+    Banker's card is the first of the two when Player stood - and the winner (10-11, as
+    `WINNERS`). Built from the rules' natural and third-card arrays."""
+    out = np.empty(10_000, dtype=np.int16)  # 20 KB: stays in the L1 cache
+    for p0 in range(10):
+        for b0 in range(10):
+            for v5 in range(10):
+                for v6 in range(10):
+                    pt, bt, p_drew, b_drew = p0, b0, 0, 0
+                    if not (natural[p0] or natural[b0]):
+                        column, nxt = 10, v5
+                        if pdraw[p0]:
+                            p_drew, column, nxt = 1, v5, v6
+                            pt = _add10(p0, v5)
+                        if bdraw[b0, column]:
+                            b_drew = 1
+                            bt = _add10(b0, nxt)
+                    winner = 2 if pt == bt else (0 if pt > bt else 1)
+                    out[((p0 * 10 + b0) * 10 + v5) * 10 + v6] = (
+                        pt | (bt << 4) | (p_drew << 8) | (b_drew << 9) | (winner << 10))
+    return out
+
+
+@njit(cache=True, nogil=True)
 def deal_shoe(shoe: Any, cut_index: int, after_cut: int, burn_first: bool, burn_after: Any,
-              value: Any, natural: Any, pdraw: Any, bdraw: Any, max_coups: int, counts: Any,
-              records: Any, record: bool) -> int:
+              value: Any, table: Any, max_coups: int, counts: Any, records: Any,
+              record: bool) -> int:
     """Deal one shuffled shoe and tally its coups; returns how many coups were dealt.
 
     Burn (expose the first card, burn `burn_after[first]` more), then coups until the cut card
     has come out (the position reaches `cut_index` by the end of a coup), then `after_cut`
     more, or `max_coups` in all. Cards go player, banker, player, banker, then the third cards
-    the tableau calls for. With `record`, row n of `records` gets the n-th coup's cards.
+    the tableau calls for (`table`, from `coup_table`: one lookup, no branch). With `record`,
+    row n of `records` gets the n-th coup's cards.
     """
     size = shoe.shape[0]
     pos = 0
@@ -123,39 +155,35 @@ def deal_shoe(shoe: Any, cut_index: int, after_cut: int, burn_first: bool, burn_
     left_after_cut = after_cut if pos >= cut_index else -1
     n = 0
     while n < max_coups and left_after_cut != 0 and pos + MAX_COUP_CARDS <= size:
-        p1 = shoe[pos]
-        b1 = shoe[pos + 1]
-        p2 = shoe[pos + 2]
-        b2 = shoe[pos + 3]
+        at = np.uint64(pos)  # unsigned indices: no negative-index wrap-around checks
+        p1 = shoe[at]
+        b1 = shoe[at + np.uint64(1)]
+        p2 = shoe[at + np.uint64(2)]
+        b2 = shoe[at + np.uint64(3)]
         pos += 4
-        pt = (value[p1] + value[p2]) % 10
-        bt = (value[b1] + value[b2]) % 10
-        p3 = -1
-        b3 = -1
-        if not (natural[pt] or natural[bt]):
-            column = 10
-            if pdraw[pt]:
-                p3 = shoe[pos]
-                pos += 1
-                column = value[p3]
-                pt = (pt + column) % 10
-            if bdraw[bt, column]:
-                b3 = shoe[pos]
-                pos += 1
-                bt = (bt + value[b3]) % 10
-        winner = 2 if pt == bt else (0 if pt > bt else 1)
-        p_suited = _suited(p1, p2, p3)
-        b_suited = _suited(b1, b2, b3)
-        p_nine = 0 if pt != 9 else (2 if p_suited else 1)
-        b_nine = 0 if bt != 9 else (2 if b_suited else 1)
-        award = 0
-        if _ace_eight(p1, p2, p3) and _ace_eight(b1, b2, b3):
+        # the next two cards are always there (pos + 6 <= size before the coup)
+        p3 = shoe[at + np.uint64(4)]
+        b3 = shoe[at + np.uint64(5)]
+        e = table[np.uint64(((_add10(value[p1], value[p2]) * 10
+                              + _add10(value[b1], value[b2])) * 10 + value[p3]) * 10
+                            + value[b3])]
+        pt = e & 15
+        bt = (e >> 4) & 15
+        p_drew = (e >> 8) & 1
+        b_drew = (e >> 9) & 1
+        winner = e >> 10
+        b3 = (np.int64(b3) if p_drew else np.int64(p3)) if b_drew else -1
+        p3 = np.int64(p3) if p_drew else -1
+        pos += p_drew + b_drew
+        # branch-free nine classes and award (a suited two-card A-8 is a suited nine, so a
+        # pair of them first reads as award 2, then becomes 3 or 4)
+        p_nine = (pt == 9) * (1 + _suited(p1, p2, p3))
+        b_nine = (bt == 9) * (1 + _suited(b1, b2, b3))
+        award = (p_nine == 2) + (b_nine == 2)
+        if award == 2 and _ace_eight(p1, p2, p3) and _ace_eight(b1, b2, b3):
             award = 4 if (p1 & 3) == (b1 & 3) else 3
-        elif p_nine == 2 and b_nine == 2:
-            award = 2
-        elif p_nine == 2 or b_nine == 2:
-            award = 1
-        counts[((winner * 3 + p_nine) * 3 + b_nine) * N_AWARDS + award] += 1
+        cell = ((winner * 3 + p_nine) * 3 + b_nine) * N_AWARDS + award
+        counts[np.uint64(cell)] += 1
         if record:
             row = records[n]
             row[0] = p1
@@ -182,7 +210,8 @@ def simulate(base_shoe: Any, n_coups: int, state: Any, cut_index: int, after_cut
 
     The last shoe is left part-dealt once `n_coups` is reached.
     """
-    shoe = base_shoe.copy()
+    shoe = base_shoe.astype(np.uint8)  # card codes 0-51: bytes, never negative indices
+    table = coup_table(natural, pdraw, bdraw)
     counts = np.zeros(N_CLASSES, dtype=np.int64)
     records = np.zeros((1, RECORD_WIDTH), dtype=np.int64)
     done = 0
@@ -190,8 +219,8 @@ def simulate(base_shoe: Any, n_coups: int, state: Any, cut_index: int, after_cut
     while done < n_coups:
         shuffle(shoe, state)
         shoes += 1
-        done += deal_shoe(shoe, cut_index, after_cut, burn_first, burn_after, value, natural,
-                          pdraw, bdraw, n_coups - done, counts, records, False)
+        done += deal_shoe(shoe, cut_index, after_cut, burn_first, burn_after, value, table,
+                          n_coups - done, counts, records, False)
     return counts, shoes
 
 
@@ -206,10 +235,11 @@ def deal_orders(orders: Any, cut_index: int, after_cut: int, burn_first: bool,
     records = np.full((n_shoes * per_shoe, RECORD_WIDTH), -1, dtype=np.int64)
     owner = np.zeros(n_shoes * per_shoe, dtype=np.int64)
     counts = np.zeros(N_CLASSES, dtype=np.int64)
+    table = coup_table(natural, pdraw, bdraw)
     total = 0
     for s in range(n_shoes):
-        n = deal_shoe(orders[s], cut_index, after_cut, burn_first, burn_after, value, natural,
-                      pdraw, bdraw, per_shoe, counts, records[total:], True)
+        n = deal_shoe(orders[s], cut_index, after_cut, burn_first, burn_after, value, table,
+                      per_shoe, counts, records[total:], True)
         owner[total:total + n] = s
         total += n
     return records[:total], owner[:total], counts

@@ -2,8 +2,13 @@
 """Exact Pai Gow hand calculator: every legal setting of a player's seven cards against the
 dealer playing the house way, over all C(46,7) = 53,524,680 dealer hands of the other cards.
 
-Counts are int64 inside the kernel (at most 53,524,680 per cell: no overflow); expected values
-are exact `Fraction`s. Copies go to the banker (a tie on a hand is the dealer's).
+The fast path (`calculate`) reads the dealer's setting of each hand from the precomputed
+`pai_gow_outcomes` table (counted once per house way, then cached) and tallies the hands per
+(front, back) cell; `direct_counts` is the reference that sets every dealer hand the house way
+again (8-15 s a hand; tests and `pai-gow calc --direct`). Both compare the same scores, so
+the counts are identical. Counts are int64 (at most 53,524,680 per cell: no overflow);
+expected values are exact `Fraction`s. Copies go to the banker (a tie on a hand is the
+dealer's).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from cardroom.analysis.pai_gow_outcomes import FULL_DECK, OutcomeTable, outcome_table
 from cardroom.cards import Card
 from cardroom.games.pai_gow.houseway import HouseWay, set_hand
 from cardroom.games.pai_gow.houseway_kernel import (
@@ -101,37 +107,76 @@ def _tasks(n: int) -> npt.NDArray[np.int64]:
     return np.array(pairs, dtype=np.int64)
 
 
-def calculate(cards: Sequence[Card], way: HouseWay, commission: Fraction = Fraction(1, 20),
-              wheel_second: bool = False) -> CalcResult:
-    """Exact win/push/loss counts and EV (per unit wagered) of every legal setting."""
-    seven = validate_seven(cards)
-    settings = all_settings(seven, wheel_second)
+def _player_scores(settings: Sequence[Setting]) -> tuple[npt.NDArray[np.int64], ...]:
+    """(front scores, back scores) of the 21 settings; a foul setting's back is -1."""
     pfront = np.array([s.front_score for s in settings], dtype=np.int64)
     pback = np.array([-1 if s.is_foul else s.back_score for s in settings], dtype=np.int64)
+    return pfront, pback
+
+
+def direct_counts(seven: Sequence[Card], way: HouseWay, wheel_second: bool = False,
+                  deck: Sequence[int] = FULL_DECK) -> npt.NDArray[np.int64]:
+    """Reference: counts[s, k] over the dealer hands of `deck` less the player's cards, each
+    set the house way again (no table)."""
+    pfront, pback = _player_scores(all_settings(validate_seven(seven), wheel_second))
     held = {c.code for c in seven}
-    rest = np.array([c for c in range(53) if c not in held], dtype=np.int64)
+    rest = np.array(sorted(c for c in deck if c not in held), dtype=np.int64)
     numba.set_parallel_chunksize(1)
     try:
-        counts = _dealer_counts(rest, compile_house_way(way), int(wheel_second), pfront, pback,
-                                _tasks(len(rest)))
+        return _dealer_counts(rest, compile_house_way(way), int(wheel_second), pfront, pback,
+                              _tasks(len(rest)))
     finally:
         numba.set_parallel_chunksize(0)
+
+
+def table_counts(seven: Sequence[Card], table: OutcomeTable,
+                 wheel_second: bool = False) -> npt.NDArray[np.int64]:
+    """counts[s, k] from the house way's outcome table (which must be of the same house way
+    and wheel rule): the dealer hands per cell, then each cell's scores against each setting's
+    exactly as `direct_counts` compares them hand by hand."""
+    pfront, pback = _player_scores(all_settings(validate_seven(seven), wheel_second))
+    per_cell = table.tally([c.code for c in seven])
+    counts = np.zeros((len(pfront), 3), dtype=np.int64)
+    for s in range(len(pfront)):
+        if pback[s] < 0:
+            continue
+        wins = (pfront[s] > table.front).astype(np.int64) + (pback[s] > table.back)
+        for k in range(3):
+            counts[s, k] = per_cell[wins == 2 - k].sum()
+    return counts
+
+
+def calculate(cards: Sequence[Card], way: HouseWay, commission: Fraction = Fraction(1, 20),
+              wheel_second: bool = False, table: OutcomeTable | None = None,
+              direct: bool = False) -> CalcResult:
+    """Exact win/push/loss counts and EV (per unit wagered) of every legal setting: from
+    `table` (default: the cached full-deck table of `way`, counted on first use), or with
+    `direct` by setting every dealer hand again."""
+    seven = validate_seven(cards)
+    settings = all_settings(seven, wheel_second)
+    if direct:
+        counts, dealer_hands = direct_counts(seven, way, wheel_second), DEALER_HANDS
+    else:
+        if table is None:
+            table = outcome_table(way, wheel_second)
+        counts = table_counts(seven, table, wheel_second)
+        dealer_hands = comb(len(table.deck) - len(seven), 7)
     hw = set_hand(seven, way, wheel_second).index
     rows = []
     for i, s in enumerate(settings):
         if s.is_foul:
             continue
         win, push, loss = (int(x) for x in counts[i])
-        if win + push + loss != DEALER_HANDS:  # pragma: no cover - an enumeration bug
+        if win + push + loss != dealer_hands:  # pragma: no cover - an enumeration bug
             raise AssertionError("dealer hands miscounted")
-        ev = Fraction(win) * (1 - commission) / DEALER_HANDS - Fraction(loss, DEALER_HANDS)
+        ev = Fraction(win) * (1 - commission) / dealer_hands - Fraction(loss, dealer_hands)
         rows.append((i, s, win, push, loss, ev))
     best = max(ev for *_, ev in rows)
     results = tuple(
         SettingResult(s, i, win, push, loss, ev, ev == best, i == hw)
         for i, s, win, push, loss, ev in rows
     )
-    return CalcResult(seven, way.name, commission, DEALER_HANDS, results)
+    return CalcResult(seven, way.name, commission, dealer_hands, results)
 
 
 @njit(cache=True)
