@@ -35,8 +35,8 @@ def simulate_pan(
 ) -> None:
     """Bots play N hands: hands per second, average length, conditions made, chips won (95%
     intervals). The same seed gives the same result whatever --workers or --scheduler."""
+    from cardroom.analysis.pan_sim import simulate
     from cardroom.analysis.parallel import SimulationError, check_count, check_seed
-    from cardroom.games.pan.sim import simulate
 
     if workers is not None and scheduler is not None:
         raise SimulationError("use either --workers (local cores) or --scheduler (a Dask "
@@ -84,7 +84,7 @@ def play_pan(
     rules: RulesFile = None,
 ) -> None:
     """Play Pan against computer players in the terminal (you start at seat 0)."""
-    from cardroom.games.pan.interactive import play_session
+    from cardroom.cli.pan_play import play_session
 
     if not 1 <= bots <= 14:
         raise CardroomError("--bots must be 1 to 14")
