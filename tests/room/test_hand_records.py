@@ -52,7 +52,7 @@ def test_baccarat_history_refuses_too_few_cards_and_a_wrong_result() -> None:
 
 def test_room_writes_baccarat_hands_in_the_shared_format(storage: Storage,
                                                           tmp_path: Path) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 1_000}, "key": "b"})

@@ -7,6 +7,7 @@ code under test."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -15,16 +16,15 @@ from sqlalchemy import select
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts, audit, hands, ledger
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.accounts import Account, Role
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.schema import audit_log
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.super_pan_9_live import SuperPan9Live
 from cardroom.shoe import SeededRandom
+from room import rooms
 
-PW = "correct horse"
 VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "J": 0, "Q": 0, "K": 0}
 """Rule 2, written out independently of the engine."""
 
@@ -41,18 +41,8 @@ def total(cards: list[dict[str, Any]]) -> int:
     return sum(VALUES[c["text"][:-1]] for c in cards) % 10
 
 
-def make_room(storage: Storage, seed: int = 11, rules: dict[str, Any] | None = None
-              ) -> tuple[Room, dict[str, Account], int]:
-    room = Room(storage, SeededRandom(seed))
-    room.start()
-    with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-                   ("floor", Role.FLOOR), ("dealer", Role.DEALER)]}
-        for name in ("alice", "bob"):
-            buy_chips(conn, people[name], 100_000, f"first-{name}")
-    live = room.create_table(people["owner"], "Pan 9 one", "super-pan-9", rules)
-    return room, people, live.table_id
+make_room = partial(rooms.make_room, game="super-pan-9", seed=11, table="Pan 9 one",
+                    cast=(*rooms.CAST, ("dealer", Role.DEALER)))
 
 
 def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:

@@ -31,7 +31,7 @@ def _check(storage: Storage, hand_id: int, by: str, reason: str, stacks: list[in
 
 
 def test_baccarat_floor_void_leaves_a_history(storage: Storage) -> None:
-    room, p = bac.make_room(storage)
+    room, p, _ = bac.make_room(storage)
     t = bac.tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"banker": 5_000}, "key": "b"})
