@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from cardroom.cli.app import app
-from cardroom.cli.room import Database
+from cardroom.cli.options import Database
 
 _out = Console()
 

@@ -9,13 +9,22 @@ import typer
 from rich.table import Table
 
 from cardroom.cli.app import play_app, simulate_app
-from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.cli.options import (
+    AsJson,
+    RulesFile,
+    RunSeed,
+    Scheduler,
+    ShuffleSeed,
+    Workers,
+    console,
+    local_workers,
+    print_json,
+    rules_with_overrides,
+    run_seed,
+)
 from cardroom.errors import CardroomError
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import save_history
-
-RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
 
 
 @simulate_app.command("pan")
@@ -24,39 +33,33 @@ def simulate_pan(
     players: Annotated[int, typer.Option(help="Players at the table (2-15).")] = 8,
     random_players: Annotated[int, typer.Option(
         "--random", help="How many of the players pick random legal actions.")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed (simulation only).")] = 1,
-    workers: Annotated[int | None, typer.Option(
-        help="Local processes (1: in this process).")] = None,
-    scheduler: Annotated[str | None, typer.Option(
-        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786, instead of local workers.")]
-    = None,
+    seed: RunSeed = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     rules: RulesFile = None,
     as_json: AsJson = False,
 ) -> None:
     """Bots play N hands: hands per second, average length, conditions made, chips won (95%
     intervals). The same seed gives the same result whatever --workers or --scheduler."""
     from cardroom.analysis.pan_sim import simulate
-    from cardroom.analysis.parallel import SimulationError, check_count, check_seed
+    from cardroom.analysis.parallel import check_count
 
-    if workers is not None and scheduler is not None:
-        raise SimulationError("use either --workers (local cores) or --scheduler (a Dask "
-                              "cluster), not both")
+    n_workers = local_workers(workers, scheduler)
     check_count(players, "players", 2, 15)
     check_count(hands, "hands", 1)
     check_count(random_players, "random", 0, players)
-    check_seed(seed)
-    n_workers = 1 if workers is None else check_count(workers, "workers", 1)
+    used_seed = run_seed(seed)
     settings = rules_with_overrides(PanRules, rules)
     kinds = ["random" if i < random_players else "sound" for i in range(players)]
-    report = simulate(hands, players, seed, kinds, settings, workers=n_workers,
-                      scheduler=scheduler).to_json()
+    report = {**simulate(hands, players, used_seed, kinds, settings, workers=n_workers,
+                         scheduler=scheduler).to_json(), "seed": used_seed}
     if as_json:
         print_json(report)
         return
     console.print(f"[bold]Pan[/bold]: {hands} hands, {players} players in "
                   f"{report['seconds']} s on {report['workers']} "
                   f"({report['hands_per_second']} hands/s), "
-                  f"{report['average_turns']} turns a hand", highlight=False)
+                  f"{report['average_turns']} turns a hand, seed {used_seed}", highlight=False)
     t = Table(title="Conditions made per hand")
     t.add_column("condition")
     t.add_column("per hand")
@@ -76,7 +79,7 @@ def simulate_pan(
 @play_app.command("pan")
 def play_pan(
     bots: Annotated[int, typer.Option(help="Computer players (1-14).")] = 3,
-    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible (test) game.")] = None,
+    seed: ShuffleSeed = None,
     history_dir: Annotated[Path | None, typer.Option(
         "--history-dir", help="Write each hand's history here.")] = None,
     waiting: Annotated[bool, typer.Option(

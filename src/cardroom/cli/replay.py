@@ -10,10 +10,8 @@ import typer
 from rich.table import Table
 
 from cardroom.cli.app import app
-from cardroom.cli.options import console, print_json
+from cardroom.cli.options import AsJson, console, print_json
 from cardroom.history import load_history, replay
-
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
 
 
 @app.command("replay")

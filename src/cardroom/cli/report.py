@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from cardroom.cli.app import report_app
-from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.cli.options import (
+    AsJson,
+    RulesFile,
+    RunSeed,
+    Scheduler,
+    Workers,
+    console,
+    local_workers,
+    print_json,
+    rules_with_overrides,
+    run_seed,
+)
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.rules import PaiGowRules
@@ -35,7 +45,7 @@ def report_math(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.")],
     out: Annotated[Path | None, typer.Option(help="Write the dossier to this HTML file.")]
     = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
+    as_json: AsJson = False,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe.")] = None,
     paytable: Annotated[int | None, typer.Option(help="Baccarat: Super-9 pay table 1-3.")]
     = None,
@@ -49,15 +59,14 @@ def report_math(
         help=f"Baccarat: coups the card counter sees (default {DOSSIER_COUPS:,}).")] = None,
     hands: Annotated[int | None, typer.Option(
         help=f"Pai Gow: hands per simulated figure (default {DOSSIER_HANDS:,}).")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the simulations (reported).")]
-    = None,
-    workers: Annotated[int, typer.Option(help="Local processes for the simulations.")] = 1,
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
-    rules: Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
-    = None,
+    seed: RunSeed = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    rules: RulesFile = None,
 ) -> None:
     """Every wager's figures, volatility, the designer's claims and the game's own sections, as
     one self-contained HTML file (SVG charts inline) and, with --json, the same numbers."""
+    n_workers = local_workers(workers, scheduler)
     if game not in GAMES:
         raise CardroomError(f"no dossier for {game!r}: choose one of {', '.join(GAMES)}")
     if out is None and not as_json:
@@ -80,12 +89,12 @@ def report_math(
             SuperPan9Rules, rules, decks=decks, commission=commission, tie_pays=tie_pays))
     elif game == "pai-gow":
         from cardroom.analysis.dossier import pai_gow
-        from cardroom.analysis.parallel import check_count, check_seed
+        from cardroom.analysis.parallel import check_count
 
         dossier = pai_gow.build(
             rules_with_overrides(PaiGowRules, rules, commission=commission),
             check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            secrets.randbits(64) if seed is None else check_seed(seed), workers, scheduler,
+            run_seed(seed), n_workers, scheduler,
             progress=not as_json)
     else:
         from cardroom.analysis.dossier import baccarat
@@ -96,7 +105,7 @@ def report_math(
             jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
             jackpot=False if decks not in (None, 8) else None)
         dossier = baccarat.build(settings, DOSSIER_COUPS if coups is None else coups, seed,
-                                 workers, scheduler, progress=not as_json)
+                                 n_workers, scheduler, progress=not as_json)
     if out is not None:
         out.write_text(render(dossier), encoding="utf-8")
         if not as_json:

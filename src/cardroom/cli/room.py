@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 
 from cardroom.cli.app import app
+from cardroom.cli.options import AsJson, Database
 from cardroom.errors import CardroomError
 
 if TYPE_CHECKING:
@@ -25,9 +26,6 @@ app.add_typer(tables_app, name="tables")
 app.add_typer(audit_app, name="audit")
 _out = Console()
 
-Database = Annotated[str | None, typer.Option(
-    "--database", help="SQLite file path or postgresql://... URL (default: a file under the "
-    "user data directory)")]
 KeyFile = Annotated[Path | None, typer.Option(
     "--audit-key-file", help="the audit key (default: $CARDROOM_AUDIT_KEY_FILE, else audit.key "
     "beside the default database; created, mode 0600, by the first command that writes)")]
@@ -94,7 +92,7 @@ def tables_create(
     rules: Annotated[Path | None, typer.Option(help="house-rules TOML file")] = None,
     database: Database = None,
     audit_key_file: KeyFile = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON only")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Open a table for a game with its house rules (the defaults when no file is given)."""
     from cardroom.room.accounts import Account, Role
@@ -111,7 +109,6 @@ def tables_create(
         _out.print(f"opened table {row.id}: {row.name} ({row.game})")
 
 
-AsJson = Annotated[bool, typer.Option("--json", help="print JSON only")]
 
 
 @audit_app.command("verify")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -11,16 +10,20 @@ from rich.table import Table
 
 from cardroom.cli.app import analyze_app, play_app, simulate_app
 from cardroom.cli.options import (
+    AsJson,
+    RulesFile,
+    RunSeed,
+    Scheduler,
+    ShuffleSeed,
+    Workers,
     console,
+    local_workers,
     modifications_json,
     print_json,
     print_modifications,
     rules_with_overrides,
 )
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
-
-RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
 
 
 def _pct(x: object) -> str:
@@ -106,9 +109,9 @@ def simulate_super_pan_9(
     seats: Annotated[int, typer.Option(help="Players at the table (1-9).")] = 7,
     strategy: Annotated[str, typer.Option(help="optimal or dealer-rule (draw on 0-5).")]
     = "optimal",
-    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed (simulation only) for replay.")] = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    seed: RunSeed = None,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
     commission: Annotated[str | None, typer.Option(help="Commission, 0% to 5%.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
@@ -120,7 +123,8 @@ def simulate_super_pan_9(
 
     settings = rules_with_overrides(SuperPan9Rules, rules, what_if=True, decks=decks,
                                     commission=commission, tie_pays=tie_pays)
-    report = simulate(settings, hands, seats, strategy, seed, workers=workers,
+    report = simulate(settings, hands, seats, strategy, seed,
+                      workers=local_workers(workers, scheduler),
                       scheduler=scheduler, progress=not as_json)
     if as_json:
         print_json({**report.to_json(), **modifications_json(settings)})
@@ -158,8 +162,7 @@ def play_super_pan_9(
     bankroll: Annotated[str, typer.Option(help="Your starting chips in dollars.")] = "200",
     wager: Annotated[str, typer.Option(help="Default wager in dollars.")] = "10",
     tie: Annotated[str, typer.Option(help="Tie Bet each round in dollars (0: none).")] = "0",
-    seed: Annotated[int | None, typer.Option(
-        help="Replay seed (tests and demos only; a live shoe uses the OS CSPRNG).")] = None,
+    seed: ShuffleSeed = None,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
     rules: RulesFile = None,
 ) -> None:
