@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from cardroom.cli.app import app
-from cardroom.cli.options import AsJson, Database
+from cardroom.cli.options import AsJson, Database, RulesFile
 from cardroom.errors import CardroomError
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def _anchor_daily(storage: Storage, directory: Path) -> None:
 def tables_create(
     name: Annotated[str, typer.Argument(help="the table's name")],
     game: Annotated[str, typer.Option(help="the game (e.g. baccarat)")] = "baccarat",
-    rules: Annotated[Path | None, typer.Option(help="house-rules TOML file")] = None,
+    rules: RulesFile = None,
     database: Database = None,
     audit_key_file: KeyFile = None,
     as_json: AsJson = False,
