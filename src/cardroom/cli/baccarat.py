@@ -10,15 +10,10 @@ import typer
 from rich.table import Table
 
 from cardroom.cards import format_cards, parse_cards
+from cardroom.cli import options as opt
 from cardroom.cli.app import analyze_app, play_app
 from cardroom.cli.baccarat_counting import DEFAULT_COUPS, DEFAULT_STATES, run_counting
 from cardroom.cli.options import (
-    AsJson,
-    RulesFile,
-    RunSeed,
-    Scheduler,
-    ShuffleSeed,
-    Workers,
     console,
     local_workers,
     modifications_json,
@@ -55,11 +50,11 @@ def analyze_baccarat(
     = DEFAULT_COUPS,
     states: Annotated[int, typer.Option(
         help="--counting: shoe states checked against the exact edge.")] = DEFAULT_STATES,
-    seed: RunSeed = None,
-    workers: Workers = None,
-    scheduler: Scheduler = None,
-    rules: RulesFile = None,
-    as_json: AsJson = False,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Exact probabilities and house edges of every wager, by enumeration of the shoe."""
     from cardroom.analysis.baccarat import analyze
@@ -154,8 +149,8 @@ def parse_bet_line(line: str) -> dict[WagerKind, Cents]:
 @play_app.command("baccarat")
 def play_baccarat(
     buy_in: Annotated[str, typer.Option(help="Chips to buy, in dollars.")] = "500",
-    rules: RulesFile = None,
-    seed: ShuffleSeed = None,
+    rules: opt.RulesFile = None,
+    seed: opt.ShuffleSeed = None,
 ) -> None:
     """Play Mini-Baccarat with the Super-9 wagers at a table of your own."""
     settings = rules_with_overrides(BaccaratRules, rules)

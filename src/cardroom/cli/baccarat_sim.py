@@ -8,13 +8,9 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import simulate_app
 from cardroom.cli.options import (
-    AsJson,
-    RulesFile,
-    RunSeed,
-    Scheduler,
-    Workers,
     console,
     local_workers,
     modifications_json,
@@ -39,9 +35,9 @@ def _pct(x: float | Fraction) -> str:
 @simulate_app.command("baccarat")
 def simulate_baccarat(
     hands: Annotated[int, typer.Option(help="Coups to deal (at least 2).")],
-    seed: RunSeed = None,
-    workers: Workers = None,
-    scheduler: Scheduler = None,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
     paytable: Annotated[int | None, typer.Option(help="Super-9 pay table 1, 2 or 3.")] = None,
     commission: Annotated[str | None, typer.Option(help="Banker commission, e.g. 5% or 0.05.")]
@@ -50,8 +46,8 @@ def simulate_baccarat(
     jackpot_seed: Annotated[str | None, typer.Option(help="Jackpot seed in dollars.")] = None,
     jackpot_contribution: Annotated[
         str | None, typer.Option(help="Share of each $1 added to the meter, e.g. 0.20.")] = None,
-    rules: RulesFile = None,
-    as_json: AsJson = False,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Deal real shuffled shoes to the cut card; every wager's observed house edge with a 95%
     confidence interval, beside the exact value."""

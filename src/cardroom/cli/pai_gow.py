@@ -12,19 +12,9 @@ from rich.table import Table
 from cardroom.analysis.pai_gow_calc import calculate
 from cardroom.analysis.pai_gow_sim import simulate
 from cardroom.cards import format_cards, parse_cards
+from cardroom.cli import options as opt
 from cardroom.cli.app import app, play_app, simulate_app
-from cardroom.cli.options import (
-    AsJson,
-    RulesFile,
-    RunSeed,
-    Scheduler,
-    ShuffleSeed,
-    Workers,
-    local_workers,
-    print_json,
-    rules_with_overrides,
-    run_seed,
-)
+from cardroom.cli.options import local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError, RulesError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.houseway import DEFAULT_WAY, house_way, set_hand
@@ -56,7 +46,7 @@ CommissionOpt = Annotated[str, typer.Option(help="commission on wins, e.g. 5%")]
 @pai_gow_app.command("set")
 def set_command(cards: CardsArg,
                 house_way_name: HouseWayOpt = DEFAULT_WAY, wheel_second: WheelOpt = False,
-                json_out: AsJson = False) -> None:
+                json_out: opt.AsJson = False) -> None:
     """Set seven cards the house way."""
     seven = validate_seven(parse_cards(cards))
     way = house_way(house_way_name)
@@ -77,7 +67,7 @@ def set_command(cards: CardsArg,
 def calc_command(cards: CardsArg,
                  house_way_name: HouseWayOpt = DEFAULT_WAY, wheel_second: WheelOpt = False,
                  commission: CommissionOpt = "5%",
-                 json_out: AsJson = False) -> None:
+                 json_out: opt.AsJson = False) -> None:
     """Exact EV of every legal setting against the dealer's house way (all C(46,7) hands)."""
     seven = validate_seven(parse_cards(cards))
     way = house_way(house_way_name)
@@ -124,13 +114,13 @@ def simulate_command(
         "distribution (counted once, about a minute, then cached)"))] = "house-way",
     commission: CommissionOpt = "5%",
     wheel_second: WheelOpt = False,
-    seed: RunSeed = None,
-    workers: Workers = None,
-    scheduler: Scheduler = None,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
     banking: Annotated[bool, typer.Option(help="the player banks every other hand")] = False,
     other_players: Annotated[int, typer.Option(help=(
         "with --banking: other players (0-5, house way, one unit each) against the bank"))] = 0,
-    json_out: AsJson = False,
+    json_out: opt.AsJson = False,
 ) -> None:
     """Monte Carlo of the player's setting against the dealer's house way, 95% intervals."""
     rate = parse_rate(commission)
@@ -175,10 +165,10 @@ def simulate_command(
 def play_command(
     buy_in: Annotated[str, typer.Option(help="chips to buy, in dollars")] = "500",
     wager: Annotated[str, typer.Option(help="wager per hand, in dollars")] = "25",
-    rules: RulesFile = None,
+    rules: opt.RulesFile = None,
     house_way_name: Annotated[str | None, typer.Option(
         "--house-way", help="house way (default: the rules' house way)")] = None,
-    seed: ShuffleSeed = None,
+    seed: opt.ShuffleSeed = None,
 ) -> None:
     """Play Pai Gow Poker against the house dealer: set your hand or ask for the house way."""
     settings = rules_with_overrides(PaiGowRules, rules, house_way=house_way_name)

@@ -8,20 +8,9 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import play_app, simulate_app
-from cardroom.cli.options import (
-    AsJson,
-    RulesFile,
-    RunSeed,
-    Scheduler,
-    ShuffleSeed,
-    Workers,
-    console,
-    local_workers,
-    print_json,
-    rules_with_overrides,
-    run_seed,
-)
+from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import save_history
@@ -33,11 +22,11 @@ def simulate_pan(
     players: Annotated[int, typer.Option(help="Players at the table (2-15).")] = 8,
     random_players: Annotated[int, typer.Option(
         "--random", help="How many of the players pick random legal actions.")] = 0,
-    seed: RunSeed = None,
-    workers: Workers = None,
-    scheduler: Scheduler = None,
-    rules: RulesFile = None,
-    as_json: AsJson = False,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Bots play N hands: hands per second, average length, conditions made, chips won (95%
     intervals). The same seed gives the same result whatever --workers or --scheduler."""
@@ -79,12 +68,12 @@ def simulate_pan(
 @play_app.command("pan")
 def play_pan(
     bots: Annotated[int, typer.Option(help="Computer players (1-14).")] = 3,
-    seed: ShuffleSeed = None,
+    seed: opt.ShuffleSeed = None,
     history_dir: Annotated[Path | None, typer.Option(
         "--history-dir", help="Write each hand's history here.")] = None,
     waiting: Annotated[bool, typer.Option(
         "--waiting", help="Players are waiting: the seat rule (Pan rule 2) applies.")] = False,
-    rules: RulesFile = None,
+    rules: opt.RulesFile = None,
 ) -> None:
     """Play Pan against computer players in the terminal (you start at seat 0)."""
     from cardroom.cli.pan_play import play_session

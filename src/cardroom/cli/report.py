@@ -7,19 +7,9 @@ from typing import Annotated
 
 import typer
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import report_app
-from cardroom.cli.options import (
-    AsJson,
-    RulesFile,
-    RunSeed,
-    Scheduler,
-    Workers,
-    console,
-    local_workers,
-    print_json,
-    rules_with_overrides,
-    run_seed,
-)
+from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.rules import PaiGowRules
@@ -45,7 +35,7 @@ def report_math(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.")],
     out: Annotated[Path | None, typer.Option(help="Write the dossier to this HTML file.")]
     = None,
-    as_json: AsJson = False,
+    as_json: opt.AsJson = False,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe.")] = None,
     paytable: Annotated[int | None, typer.Option(help="Baccarat: Super-9 pay table 1-3.")]
     = None,
@@ -59,10 +49,10 @@ def report_math(
         help=f"Baccarat: coups the card counter sees (default {DOSSIER_COUPS:,}).")] = None,
     hands: Annotated[int | None, typer.Option(
         help=f"Pai Gow: hands per simulated figure (default {DOSSIER_HANDS:,}).")] = None,
-    seed: RunSeed = None,
-    workers: Workers = None,
-    scheduler: Scheduler = None,
-    rules: RulesFile = None,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    rules: opt.RulesFile = None,
 ) -> None:
     """Every wager's figures, volatility, the designer's claims and the game's own sections, as
     one self-contained HTML file (SVG charts inline) and, with --json, the same numbers."""

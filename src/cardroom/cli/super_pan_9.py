@@ -8,14 +8,9 @@ import typer
 from rich.panel import Panel
 from rich.table import Table
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import analyze_app, play_app, simulate_app
 from cardroom.cli.options import (
-    AsJson,
-    RulesFile,
-    RunSeed,
-    Scheduler,
-    ShuffleSeed,
-    Workers,
     console,
     local_workers,
     modifications_json,
@@ -39,8 +34,8 @@ def analyze_super_pan_9(
     removed: Annotated[str | None, typer.Option(
         help='Cards taken out of the shoe, e.g. "As 6h Kd": exact figures for that shoe.')]
     = None,
-    rules: RulesFile = None,
-    as_json: AsJson = False,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Exact optimal strategy and house edges, by enumeration of the finite shoe."""
     from cardroom.analysis.super_pan_9 import analyse, shoe_after
@@ -109,14 +104,14 @@ def simulate_super_pan_9(
     seats: Annotated[int, typer.Option(help="Players at the table (1-9).")] = 7,
     strategy: Annotated[str, typer.Option(help="optimal or dealer-rule (draw on 0-5).")]
     = "optimal",
-    workers: Workers = None,
-    scheduler: Scheduler = None,
-    seed: RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    seed: opt.RunSeed = None,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
     commission: Annotated[str | None, typer.Option(help="Commission, 0% to 5%.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
-    rules: RulesFile = None,
-    as_json: AsJson = False,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Monte Carlo over real shuffled shoes, with 95% intervals beside the exact values."""
     from cardroom.analysis.super_pan_9_sim import simulate
@@ -162,9 +157,9 @@ def play_super_pan_9(
     bankroll: Annotated[str, typer.Option(help="Your starting chips in dollars.")] = "200",
     wager: Annotated[str, typer.Option(help="Default wager in dollars.")] = "10",
     tie: Annotated[str, typer.Option(help="Tie Bet each round in dollars (0: none).")] = "0",
-    seed: ShuffleSeed = None,
+    seed: opt.ShuffleSeed = None,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
-    rules: RulesFile = None,
+    rules: opt.RulesFile = None,
 ) -> None:
     """Sit at a Super Pan 9 table with computer players; type h at your turn for the optimal
     choice."""
