@@ -5,6 +5,7 @@ stay as they were)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from cardroom.room.accounts import Account, Role, create_account
@@ -38,3 +39,20 @@ def make_room(storage: Storage, game: str | None = None, *, seed: int, table: st
     if game is None:
         return room, people, None
     return room, people, room.create_table(people["owner"], table, game, rules).table_id
+
+
+def tid(room: Room) -> int:
+    """The id of the room's first table."""
+    return next(iter(room.tables))
+
+
+baccarat_room = partial(make_room, game="baccarat", seed=7, table="Mini 1",
+                        cast=(*CAST, ("audrey", Role.AUDITOR)))
+pai_gow_room = partial(make_room, game="pai-gow", seed=3, table="Pai Gow one")
+super_pan_9_room = partial(make_room, game="super-pan-9", seed=11, table="Pan 9 one",
+                           cast=(*CAST, ("dealer", Role.DEALER)))
+pan_room = partial(
+    make_room, game="pan", seed=3, table="Pan 1", buyers=("alice", "bob", "carol"),
+    cast=(("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+          ("carol", Role.PLAYER), ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)))
+"""Each game's room as its tests have always dealt it (the seed fixes the shuffles)."""

@@ -4,7 +4,6 @@ pushes a Player bet), not from the code under test."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import pytest
@@ -14,21 +13,16 @@ from cardroom.cards import parse_card
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.coup import hand_total
 from cardroom.room import audit, hands, ledger
-from cardroom.room.accounts import Account, Role
+from cardroom.room.accounts import Account
 from cardroom.room.cashier import buy_chips, cash_out
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.room import Room
 from cardroom.room.schema import hands as hands_table
 from cardroom.shoe import SeededRandom
-from room import rooms
 
-make_room = partial(rooms.make_room, game="baccarat", seed=7, table="Mini 1",
-                    cast=(*rooms.CAST, ("audrey", Role.AUDITOR)))
-
-
-def tid(room: Room) -> int:
-    return next(iter(room.tables))
+from .rooms import baccarat_room as make_room
+from .rooms import tid
 
 
 def state(room: Room, who: Account) -> dict[str, Any]:

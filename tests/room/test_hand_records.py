@@ -19,7 +19,8 @@ from cardroom.room import hands
 from cardroom.room.db import Storage
 from cardroom.room.recall import history_of
 
-from .test_baccarat_room import make_room, tid
+from .rooms import baccarat_room as make_room
+from .rooms import tid
 
 
 def coup(pack: list[str], bets: dict[str, int], chips: int = 10_000) -> HandHistory:

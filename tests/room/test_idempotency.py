@@ -17,7 +17,8 @@ from cardroom.room.db import Storage
 from cardroom.room.errors import IdempotencyConflict
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.jackpot import adjust as adjust_jackpot
-from room import rooms
+
+from . import rooms
 
 make_room = partial(rooms.make_room, seed=4, buyers=("alice",), key="first",
                     cast=(("owner", Role.OWNER), ("alice", Role.PLAYER), ("fred", Role.FLOOR),

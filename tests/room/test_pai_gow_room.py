@@ -8,7 +8,6 @@ bank's net win), not read from the code under test."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
 import pytest
@@ -22,7 +21,8 @@ from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
-from room import rooms
+
+from .rooms import pai_gow_room as make_room
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +32,6 @@ def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-make_room = partial(rooms.make_room, game="pai-gow", seed=3, table="Pai Gow one")
 
 
 def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:

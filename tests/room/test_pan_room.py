@@ -7,7 +7,6 @@ between players and the tops), not from the code under test."""
 from __future__ import annotations
 
 import json
-from functools import partial
 from typing import Any
 
 import pytest
@@ -16,12 +15,13 @@ from argon2 import PasswordHasher
 from cardroom.errors import CardroomError
 from cardroom.history import FORMAT
 from cardroom.room import accounts, hands, ledger
-from cardroom.room.accounts import Account, Role
+from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.pan_live import PanLive
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
-from room import rooms
+
+from .rooms import pan_room as make_room
 
 
 @pytest.fixture(autouse=True)
@@ -32,10 +32,6 @@ def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
 CHIP = 100  # the default house rules: a chip is $1
 
 
-make_room = partial(
-    rooms.make_room, game="pan", seed=3, table="Pan 1", buyers=("alice", "bob", "carol"),
-    cast=(("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-          ("carol", Role.PLAYER), ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)))
 
 
 def pan(room: Room, t: int) -> PanLive:

@@ -7,7 +7,6 @@ code under test."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
 import pytest
@@ -16,14 +15,15 @@ from sqlalchemy import select
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts, audit, hands, ledger
-from cardroom.room.accounts import Account, Role
+from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.schema import audit_log
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.super_pan_9_live import SuperPan9Live
 from cardroom.shoe import SeededRandom
-from room import rooms
+
+from .rooms import super_pan_9_room as make_room
 
 VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "J": 0, "Q": 0, "K": 0}
 """Rule 2, written out independently of the engine."""
@@ -41,8 +41,6 @@ def total(cards: list[dict[str, Any]]) -> int:
     return sum(VALUES[c["text"][:-1]] for c in cards) % 10
 
 
-make_room = partial(rooms.make_room, game="super-pan-9", seed=11, table="Pan 9 one",
-                    cast=(*rooms.CAST, ("dealer", Role.DEALER)))
 
 
 def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:
