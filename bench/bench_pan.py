@@ -14,7 +14,7 @@ import math
 import platform
 import time
 
-from cardroom.games.pan.sim import simulate
+from cardroom.analysis.pan_sim import simulate
 
 
 def speed(hands: int) -> None:

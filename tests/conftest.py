@@ -1,15 +1,11 @@
-"""Shared test helpers."""
+"""The fixtures every test shares (the one conftest at the root of the tests)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -7,13 +7,13 @@ import tomllib
 from typing import Any
 
 import pytest
+from fixture_files import FIXTURES
 
 from cardroom.cards import parse_card, parse_cards
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.coup import Coup, Hand, card_value, hand_total, play_coup
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import WagerKind, settle_wager
-from tests.conftest import FIXTURES
 
 COUPS: list[dict[str, Any]] = tomllib.loads(
     (FIXTURES / "baccarat" / "coups.toml").read_text())["coup"]

@@ -18,7 +18,7 @@ from cardroom.cards import Card, Rank, Suit, parse_cards
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import ProgressiveAward
 
-from .test_exact import assert_same_as_walk, walk_engine
+from .engine_walk import assert_same_as_walk, walk_engine
 
 FOR_ONE = {ProgressiveAward.ONE_SUITED_NINE: 10, ProgressiveAward.BOTH_SUITED_NINE: 125,
            ProgressiveAward.BOTH_SUITED_ACE_EIGHT: 250}

@@ -4,17 +4,17 @@ engine over every ordering of small shoes."""
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 
 import pytest
 
-from cardroom.analysis.baccarat import CoupCounts, analyze, count_coups, count_coups_of, falling
+from cardroom.analysis.baccarat import CoupCounts, analyze, count_coups, count_coups_of
 from cardroom.cards import Card, Rank, Suit
-from cardroom.games.baccarat.coup import Coup
 from cardroom.games.baccarat.rules import BaccaratRules
-from cardroom.games.baccarat.wagers import ProgressiveAward, is_suited_nine, progressive_award
+from cardroom.games.baccarat.wagers import ProgressiveAward
 from cardroom.houserules import build_what_if_rules
+
+from .engine_walk import assert_same_as_walk
 
 
 @pytest.fixture(scope="module")
@@ -96,31 +96,6 @@ def test_designer_claims_are_printed_and_the_wrong_ones_marked() -> None:
     assert one.wager("player").claim_holds is None
 
 
-def walk_engine(cards: list[Card]) -> tuple[Counter[tuple[int, int]], Counter[object]]:
-    """Every ordering of a small shoe through the reference coup engine, card by card."""
-    n = len(cards)
-    totals: Counter[tuple[int, int]] = Counter()
-    other: Counter[object] = Counter()
-
-    def walk(coup: Coup, left: list[Card]) -> None:
-        if coup.complete:
-            r = coup.result()
-            k = len(r.player) + len(r.banker)
-            w = falling(n - k, 6 - k)
-            totals[(r.player_total, r.banker_total)] += w
-            other[progressive_award(r)] += w
-            other["p9"] += w * is_suited_nine(r.player, r.player_total)
-            other["b9"] += w * is_suited_nine(r.banker, r.banker_total)
-            return
-        for i, c in enumerate(left):
-            nxt = Coup(coup.tableau, coup.player, coup.banker)
-            nxt.deal(c)
-            walk(nxt, left[:i] + left[i + 1:])
-
-    walk(Coup(), cards)
-    return totals, other
-
-
 @pytest.mark.parametrize("ranks", [(Rank.KING, Rank.ACE, Rank.EIGHT),
                                    (Rank.QUEEN, Rank.FOUR, Rank.FIVE)])
 def test_enumeration_equals_a_walk_of_the_coup_engine_over_every_ordering(
@@ -135,14 +110,3 @@ def test_enumeration_equals_a_walk_of_the_coup_engine_over_every_ordering(
     assert_same_as_walk(fast, cards)
     assert sum(fast.progressive().values()) == fast.total
     assert fast.progressive()[ProgressiveAward.NONE] > 0
-
-
-def assert_same_as_walk(fast: CoupCounts, cards: list[Card]) -> None:
-    """Every count of an enumeration equals the engine walk's over the same cards."""
-    totals, other = walk_engine(cards)
-    assert {(p, b): fast.by_totals[p][b] for p in range(10) for b in range(10)
-            if fast.by_totals[p][b]} == dict(totals)
-    assert fast.player_suited_nine == other["p9"]
-    assert fast.banker_suited_nine == other["b9"]
-    for award, count in fast.progressive().items():
-        assert count == other[award], award

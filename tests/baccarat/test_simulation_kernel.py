@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from fixture_files import FIXTURES
 
 from cardroom.analysis import baccarat_kernel as kernel
 from cardroom.analysis.baccarat_sim import (
@@ -27,7 +28,6 @@ from cardroom.errors import RulesError
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.houserules import build_rules
 from cardroom.shoe import BurnMode, SeededRandom, fisher_yates
-from tests.conftest import FIXTURES
 
 CELLS = list(csv.DictReader((FIXTURES / "baccarat" / "tableau_cells.csv").open()))
 COUPS: list[dict[str, Any]] = tomllib.loads(

@@ -6,10 +6,10 @@ from __future__ import annotations
 import csv
 
 import pytest
+from fixture_files import FIXTURES
 
 from cardroom.errors import RulesError
 from cardroom.games.baccarat.tableau import PLAYER_STOOD, standard_tableau, tableau_from_dict
-from tests.conftest import FIXTURES
 
 CELLS = list(csv.DictReader((FIXTURES / "baccarat" / "tableau_cells.csv").open()))
 

@@ -10,7 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+from fixture_files import FIXTURES
+
 SP9 = FIXTURES / "super_pan_9" / "round-push-tie-bet-and-dealer-draw.json"
 CARDROOM = Path(sys.executable).parent / "cardroom"
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from fixture_files import FIXTURES
 
 from cardroom.cards import Card, parse_cards
 from cardroom.errors import RulesError
@@ -22,9 +23,8 @@ from cardroom.games.pai_gow.houseway import (
 from cardroom.games.pai_gow.houseway_kernel import compile_house_way, house_way_batch
 from cardroom.games.pai_gow.settings import setting_at
 
-FIXTURES = Path(__file__).parent / "fixtures"
 CASES: list[dict[str, Any]] = tomllib.loads(
-    (FIXTURES / "house_way_cases.toml").read_text())["case"]
+    (FIXTURES / "pai_gow" / "house_way_cases.toml").read_text())["case"]
 PARAMS = [
     pytest.param(way, case, id=f"{way}:{case['rule'][:60]}")
     for case in CASES for way in case["ways"]

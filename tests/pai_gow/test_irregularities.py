@@ -23,7 +23,7 @@ from cardroom.games.pai_gow.table import (
     WrongCardCount,
 )
 
-from .test_table import DEALER_HAND, Script, machine_order, table
+from .tables import DEALER_HAND, Script, machine_order, table
 
 PLAYER = "As Ad Kc Qh 8s 6d 4c"  # K-Q front, aces back: beats the dealer's Q-9 / king high
 OTHER = "Jh 9h 8d 6s 4h 3c 2d"  # loses both to the dealer

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
+from fixture_files import FIXTURES
 
 from cardroom.analysis import pai_gow_optimal as po
 from cardroom.cards import Card, parse_cards
@@ -23,9 +24,8 @@ from cardroom.games.pai_gow.houseway import house_way, set_hand
 from cardroom.games.pai_gow.houseway_kernel import compile_house_way
 from cardroom.games.pai_gow.settings import all_settings, setting_at
 
-FIXTURES = Path(__file__).parent / "fixtures"
 CASE_HANDS = sorted({c["hand"] for c in tomllib.loads(
-    (FIXTURES / "house_way_cases.toml").read_text())["case"]})
+    (FIXTURES / "pai_gow" / "house_way_cases.toml").read_text())["case"]})
 DECK = [Card.from_code(c) for c in range(53)]
 
 

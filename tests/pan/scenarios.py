@@ -1,12 +1,13 @@
 """Scripted hands behind the example histories in tests/fixtures/pan.
 
-Run `python -m tests.pan.scenarios` from the repository root to rewrite the fixtures.
+Run `PYTHONPATH=tests python -m pan.scenarios` from the repository root to rewrite the fixtures.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
+
+from fixture_files import FIXTURES as ALL_FIXTURES
 
 from cardroom.games.pan.engine import PanHand
 from cardroom.games.pan.replay import history_of
@@ -19,7 +20,7 @@ H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
 H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
 H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
 GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "pan"
+FIXTURES = ALL_FIXTURES / "pan"
 
 
 def every_condition(rules: PanRules | None = None) -> PanHand:

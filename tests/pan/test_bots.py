@@ -9,9 +9,9 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from cardroom.analysis.pan_sim import simulate
 from cardroom.cli import main
 from cardroom.cli.app import app
-from cardroom.games.pan.sim import simulate
 
 runner = CliRunner()
 

@@ -12,12 +12,11 @@ from typer.testing import CliRunner
 from cardroom.cli import main
 from cardroom.cli.app import app
 from cardroom.games.pan import errors as R
-from cardroom.games.pan.bots import SoundBot
+from cardroom.games.pan.bots import SoundBot, play_hand
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.engine import PanHand, SeatSpec
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import PanRules
-from cardroom.games.pan.sim import play_hand
 from cardroom.history import HIDDEN_CARD, HandHistory, HistoryError, load_history, replay
 from cardroom.shoe import SeededRandom, fisher_yates
 

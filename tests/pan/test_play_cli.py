@@ -13,8 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cardroom.cards import parse_cards
+from cardroom.cli import pan_play
 from cardroom.cli.app import app
-from cardroom.games.pan import interactive
+from cardroom.games.pan import commands
 from cardroom.games.pan.engine import PanHand
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import HIDDEN_CARD, load_history, replay
@@ -68,8 +69,8 @@ def _table(monkeypatch: pytest.MonkeyPatch, hands: list[str], stock: str, dealer
            bots: list[Scripted]) -> None:
     n = len(hands)
     pack = stacked_pack(hands, stock, first_hand=(dealer + 1) % n)
-    monkeypatch.setattr(interactive, "first_deal", lambda rules, players, source: (dealer, pack))
-    monkeypatch.setattr(interactive, "new_bot", lambda seat: bots[seat - 1])
+    monkeypatch.setattr(pan_play, "first_deal", lambda rules, players, source: (dealer, pack))
+    monkeypatch.setattr(pan_play, "new_bot", lambda seat: bots[seat - 1])
 
 
 def _play(args: list[str], lines: list[str]) -> str:
@@ -193,14 +194,14 @@ def test_legal_commands_list_every_kind_of_action() -> None:
 
     hand = make_hand(["Ac 2c 3c 4c 5c 6c 7c 4s 4h 2h", "Qd Qs Jh 2d 6s 7h Kc 5h 3s 4d"], "4d",
                      rules=PanRules())
-    assert interactive.legal_commands(hand, 0) == ["play", "pass"]
+    assert commands.legal_commands(hand, 0) == ["play", "pass"]
     hand.declare(0, True)
     hand.declare(1, True)
     hand.draw(0)
-    legal = interactive.legal_commands(hand, 0)
+    legal = commands.legal_commands(hand, 0)
     assert "discard 4d" in legal and "meld 4s 4h" in legal and "foul self" in legal
     hand.discard(0, c("4d"))
-    assert "change" not in interactive.legal_commands(hand, 0)
+    assert "change" not in commands.legal_commands(hand, 0)
 
 
 def _offer_then_discard(hand: PanHand, seat: int) -> None:

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixture_files import FIXTURES
 
 from cardroom.cli import main
 from cardroom.history import HandHistory, HistoryError, replay
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 BACCARAT = FIXTURES / "baccarat" / "coup-player-natural.json"
 SP9 = FIXTURES / "super_pan_9" / "round-push-tie-bet-and-dealer-draw.json"
 PAI_GOW = FIXTURES / "pai_gow" / "hand-win-and-push.json"

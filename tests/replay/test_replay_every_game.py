@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixture_files import FIXTURES
 from typer.testing import CliRunner
 
 from cardroom.cli.app import app
 from cardroom.history import REPLAYERS, HandHistory, HistoryError, load_history, replay
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SP9 = FIXTURES / "super_pan_9" / "round-push-tie-bet-and-dealer-draw.json"
 PAI_GOW = FIXTURES / "pai_gow" / "hand-win-and-push.json"
 BACCARAT = FIXTURES / "baccarat" / "coup-player-natural.json"

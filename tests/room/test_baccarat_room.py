@@ -13,7 +13,7 @@ from cardroom.cards import parse_card
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.coup import hand_total
 from cardroom.room import audit, hands, ledger
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Account
 from cardroom.room.cashier import buy_chips, cash_out
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
@@ -21,24 +21,8 @@ from cardroom.room.room import Room
 from cardroom.room.schema import hands as hands_table
 from cardroom.shoe import SeededRandom
 
-PW = "correct horse"
-
-
-def make_room(storage: Storage, seed: int = 7) -> tuple[Room, dict[str, Account]]:
-    room = Room(storage, SeededRandom(seed))
-    room.start()
-    with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-                   ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)]}
-        for name in ("alice", "bob"):
-            buy_chips(conn, people[name], 100_000, f"first-{name}")
-    room.create_table(people["owner"], "Mini 1", "baccarat")
-    return room, people
-
-
-def tid(room: Room) -> int:
-    return next(iter(room.tables))
+from .rooms import baccarat_room as make_room
+from .rooms import tid
 
 
 def state(room: Room, who: Account) -> dict[str, Any]:
@@ -46,7 +30,7 @@ def state(room: Room, who: Account) -> dict[str, Any]:
 
 
 def test_cashier_buy_and_cash_out_balanced(storage: Storage) -> None:
-    _room, p = make_room(storage)
+    _room, p, _ = make_room(storage)
     with storage.unit() as conn:
         cash_out(conn, p["alice"], 40_000, "out1")
         cash_out(conn, p["alice"], 40_000, "out1")  # retried: applied once
@@ -60,7 +44,7 @@ def test_cashier_buy_and_cash_out_balanced(storage: Storage) -> None:
 
 
 def test_player_bet_settles_at_even_money(storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s1"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 1_000}, "key": "b1"})
@@ -81,7 +65,7 @@ def test_player_bet_settles_at_even_money(storage: Storage) -> None:
 
 
 def test_banker_bets_pay_commission_in_the_ledger(storage: Storage) -> None:
-    room, p = make_room(storage, seed=3)
+    room, p, _ = make_room(storage, seed=3)
     t = tid(room)
     room.act(p["bob"], t, {"type": "sit", "buy_in": 50_000, "key": "s"})
     for i in range(12):
@@ -96,7 +80,7 @@ def test_banker_bets_pay_commission_in_the_ledger(storage: Storage) -> None:
 
 
 def test_retried_bet_is_applied_once(storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s1"})
     msg = {"type": "bet", "bets": {"player": 1_000}, "key": "same"}
@@ -118,7 +102,7 @@ def test_retried_bet_is_applied_once(storage: Storage) -> None:
 ])
 def test_refusals_change_nothing_and_are_audited(storage: Storage, msg: object,
                                                  reason: str) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s1"})
     before = state(room, p["alice"])
@@ -135,7 +119,7 @@ def test_refusals_change_nothing_and_are_audited(storage: Storage, msg: object,
 
 
 def test_unseated_and_auditor_may_not_play(storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     with pytest.raises(CardroomError, match="not seated"):
         room.act(p["bob"], t, {"type": "bet", "bets": {"player": 500}, "key": "k"})
@@ -146,7 +130,7 @@ def test_unseated_and_auditor_may_not_play(storage: Storage) -> None:
 
 
 def test_floor_voids_a_hand_and_wagers_return(storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     for name in ("alice", "bob"):
         room.act(p[name], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
@@ -169,7 +153,7 @@ def test_floor_voids_a_hand_and_wagers_return(storage: Storage) -> None:
 
 
 def test_crash_mid_hand_voids_on_restart(storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 5_000}, "key": "b"})
@@ -186,7 +170,7 @@ def test_crash_mid_hand_voids_on_restart(storage: Storage) -> None:
 
 def test_progressive_contribution_goes_to_the_pool(storage: Storage) -> None:
     """Super-9: at least 20 cents of every $1 jackpot wager goes to the meter."""
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500, "progressive": 100},
@@ -199,7 +183,7 @@ def test_progressive_contribution_goes_to_the_pool(storage: Storage) -> None:
 
 
 def test_recall_replays_and_guards(storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500, "player_9": 100},
@@ -222,7 +206,7 @@ def test_recall_replays_and_guards(storage: Storage) -> None:
 
 
 def test_snapshot_never_holds_the_shoe_order(storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500}, "key": "b"})

@@ -19,7 +19,8 @@ from cardroom.room import hands
 from cardroom.room.db import Storage
 from cardroom.room.recall import history_of
 
-from .test_baccarat_room import make_room, tid
+from .rooms import baccarat_room as make_room
+from .rooms import tid
 
 
 def coup(pack: list[str], bets: dict[str, int], chips: int = 10_000) -> HandHistory:
@@ -52,7 +53,7 @@ def test_baccarat_history_refuses_too_few_cards_and_a_wrong_result() -> None:
 
 def test_room_writes_baccarat_hands_in_the_shared_format(storage: Storage,
                                                           tmp_path: Path) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 1_000}, "key": "b"})

@@ -5,32 +5,24 @@ hand, a cashier movement and a jackpot adjustment, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
 from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Role
 from cardroom.room.cashier import buy_chips, cash_out
 from cardroom.room.db import Storage
 from cardroom.room.errors import IdempotencyConflict
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.jackpot import adjust as adjust_jackpot
-from cardroom.room.room import Room
-from cardroom.shoe import SeededRandom
 
-PW = "correct horse"
+from . import rooms
 
-
-def make_room(storage: Storage) -> tuple[Room, dict[str, Account]]:
-    room = Room(storage, SeededRandom(4))
-    room.start()
-    with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("fred", Role.FLOOR),
-                   ("fiona", Role.FLOOR)]}
-        buy_chips(conn, people["alice"], 100_000, "first")
-    return room, people
+make_room = partial(rooms.make_room, seed=4, buyers=("alice",), key="first",
+                    cast=(("owner", Role.OWNER), ("alice", Role.PLAYER), ("fred", Role.FLOOR),
+                          ("fiona", Role.FLOOR)))
 
 
 def books(storage: Storage) -> tuple[dict[str, int], int]:
@@ -54,7 +46,7 @@ def refused_reasons(storage: Storage) -> list[str]:
 def test_a_bet_key_reused_for_another_bet_is_refused(storage: Storage, game: str,
                                                      first: dict[str, int],
                                                      other: dict[str, int]) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     t = room.create_table(p["owner"], "T", game).table_id
     alice = p["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
@@ -69,7 +61,7 @@ def test_a_bet_key_reused_for_another_bet_is_refused(storage: Storage, game: str
 
 
 def test_a_dragon_key_reused_for_another_amount_is_refused(storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     live = room.create_table(p["owner"], "T", "pai-gow", {"dragon_hand": "house-way"})
     t, alice = live.table_id, p["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
@@ -84,7 +76,7 @@ def test_a_dragon_key_reused_for_another_amount_is_refused(storage: Storage) -> 
 
 def test_a_cashier_key_is_one_request(storage: Storage) -> None:
     """A key that bought chips cannot buy another amount, nor cash out."""
-    _, p = make_room(storage)
+    _, p, _ = make_room(storage)
     alice = p["alice"]
     with storage.unit() as conn:
         buy_chips(conn, alice, 5_000, "k")
@@ -99,7 +91,7 @@ def test_a_cashier_key_is_one_request(storage: Storage) -> None:
 
 def test_a_jackpot_adjustment_key_reused_for_another_adjustment_is_refused(
         storage: Storage) -> None:
-    room, p = make_room(storage)
+    room, p, _ = make_room(storage)
     room.create_table(p["owner"], "Mini", "baccarat")  # seeds the pool
     pool = room.pools[DEFAULT_POOL]
 

@@ -17,13 +17,12 @@ from cardroom.cards import parse_card
 from cardroom.errors import CardroomError
 from cardroom.games.pai_gow.settings import all_settings, legal_settings
 from cardroom.room import accounts, audit, hands, ledger
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-PW = "correct horse"
+from .rooms import pai_gow_room as make_room
 
 
 @pytest.fixture(autouse=True)
@@ -33,18 +32,6 @@ def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def make_room(storage: Storage, seed: int = 3, rules: dict[str, Any] | None = None
-              ) -> tuple[Room, dict[str, Account], int]:
-    room = Room(storage, SeededRandom(seed))
-    room.start()
-    with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-                   ("floor", Role.FLOOR)]}
-        for name in ("alice", "bob"):
-            buy_chips(conn, people[name], 100_000, f"first-{name}")
-    live = room.create_table(people["owner"], "Pai Gow one", "pai-gow", rules)
-    return room, people, live.table_id
 
 
 def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:

@@ -15,14 +15,13 @@ from argon2 import PasswordHasher
 from cardroom.errors import CardroomError
 from cardroom.history import FORMAT
 from cardroom.room import accounts, hands, ledger
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.pan_live import PanLive
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-PW = "correct horse"
+from .rooms import pan_room as make_room
 
 
 @pytest.fixture(autouse=True)
@@ -33,17 +32,6 @@ def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
 CHIP = 100  # the default house rules: a chip is $1
 
 
-def make_room(storage: Storage, seed: int = 3) -> tuple[Room, dict[str, Account], int]:
-    room = Room(storage, SeededRandom(seed))
-    room.start()
-    with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-                   ("carol", Role.PLAYER), ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)]}
-        for name in ("alice", "bob", "carol"):
-            buy_chips(conn, people[name], 100_000, f"first-{name}")
-    live = room.create_table(people["owner"], "Pan 1", "pan")
-    return room, people, live.table_id
 
 
 def pan(room: Room, t: int) -> PanLive:

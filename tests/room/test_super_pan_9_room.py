@@ -15,8 +15,7 @@ from sqlalchemy import select
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts, audit, hands, ledger
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.schema import audit_log
@@ -24,7 +23,8 @@ from cardroom.room.schema import hands as hands_table
 from cardroom.room.super_pan_9_live import SuperPan9Live
 from cardroom.shoe import SeededRandom
 
-PW = "correct horse"
+from .rooms import super_pan_9_room as make_room
+
 VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "J": 0, "Q": 0, "K": 0}
 """Rule 2, written out independently of the engine."""
 
@@ -41,18 +41,6 @@ def total(cards: list[dict[str, Any]]) -> int:
     return sum(VALUES[c["text"][:-1]] for c in cards) % 10
 
 
-def make_room(storage: Storage, seed: int = 11, rules: dict[str, Any] | None = None
-              ) -> tuple[Room, dict[str, Account], int]:
-    room = Room(storage, SeededRandom(seed))
-    room.start()
-    with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-                   ("floor", Role.FLOOR), ("dealer", Role.DEALER)]}
-        for name in ("alice", "bob"):
-            buy_chips(conn, people[name], 100_000, f"first-{name}")
-    live = room.create_table(people["owner"], "Pan 9 one", "super-pan-9", rules)
-    return room, people, live.table_id
 
 
 def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:

@@ -12,9 +12,8 @@ from cardroom.room.recall import replay as recall
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from . import test_baccarat_room as bac
-from . import test_pai_gow_room as pg
-from . import test_super_pan_9_room as sp9
+from .rooms import baccarat_room, pai_gow_room, super_pan_9_room, tid
+from .test_super_pan_9_room import start_round
 
 
 def _check(storage: Storage, hand_id: int, by: str, reason: str, stacks: list[int]) -> None:
@@ -31,8 +30,8 @@ def _check(storage: Storage, hand_id: int, by: str, reason: str, stacks: list[in
 
 
 def test_baccarat_floor_void_leaves_a_history(storage: Storage) -> None:
-    room, p = bac.make_room(storage)
-    t = bac.tid(room)
+    room, p, _ = baccarat_room(storage)
+    t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"banker": 5_000}, "key": "b"})
     hand_id = room.table(t).hand_id
@@ -41,8 +40,8 @@ def test_baccarat_floor_void_leaves_a_history(storage: Storage) -> None:
 
 
 def test_super_pan_9_recovery_void_leaves_a_history_without_cards(storage: Storage) -> None:
-    room, p, t = sp9.make_room(storage)
-    sp9.start_round(room, p, t)
+    room, p, t = super_pan_9_room(storage)
+    start_round(room, p, t)
     hand_id = room.table(t).hand_id  # type: ignore[attr-defined]
     Room(storage, SeededRandom(2)).start()
     _check(storage, hand_id, "recovery", "the server stopped before the hand was settled",
@@ -50,7 +49,7 @@ def test_super_pan_9_recovery_void_leaves_a_history_without_cards(storage: Stora
 
 
 def test_pai_gow_recovery_void_leaves_a_history_without_cards(storage: Storage) -> None:
-    room, p, t = pg.make_room(storage)
+    room, p, t = pai_gow_room(storage)
     room.act(p["bob"], t, {"type": "sit", "buy_in": 20_000, "key": "b"})
     room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "w"})
     room.act(p["bob"], t, {"type": "deal"})

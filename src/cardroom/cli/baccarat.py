@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from cardroom.cards import format_cards, parse_cards
+from cardroom.cli import options as opt
 from cardroom.cli.app import analyze_app, play_app
 from cardroom.cli.baccarat_counting import DEFAULT_COUPS, DEFAULT_STATES, run_counting
 from cardroom.cli.options import (
     console,
+    local_workers,
     modifications_json,
     print_json,
     print_modifications,
@@ -27,8 +28,6 @@ from cardroom.games.baccarat.table import BaccaratTable, CardsBurned, CoupSettle
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import Cents, format_money, parse_money
 from cardroom.shoe import SeededRandom, SystemRandom
-
-RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
 
 
 @analyze_app.command("baccarat")
@@ -51,13 +50,11 @@ def analyze_baccarat(
     = DEFAULT_COUPS,
     states: Annotated[int, typer.Option(
         help="--counting: shoe states checked against the exact edge.")] = DEFAULT_STATES,
-    seed: Annotated[int | None, typer.Option(
-        help="--counting: seed for a reproducible run (drawn and reported if absent).")] = None,
-    workers: Annotated[int, typer.Option(help="--counting: local processes.")] = 1,
-    scheduler: Annotated[str | None, typer.Option(
-        help="--counting: Dask scheduler address instead of local processes.")] = None,
-    rules: RulesFile = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Exact probabilities and house edges of every wager, by enumeration of the shoe."""
     from cardroom.analysis.baccarat import analyze
@@ -71,10 +68,8 @@ def analyze_baccarat(
     if counting:
         if removed is not None:
             raise CardroomError("--counting starts from a full shoe: leave out --removed")
-        if workers != 1 and scheduler is not None:
-            raise CardroomError("use either --workers (local cores) or --scheduler (a Dask "
-                                "cluster), not both")
-        run_counting(settings, coups, states, seed, workers, scheduler, as_json)
+        run_counting(settings, coups, states, seed, local_workers(workers, scheduler),
+                     scheduler, as_json)
         return
     taken = parse_cards(removed) if removed is not None else []
     if taken:
@@ -154,9 +149,8 @@ def parse_bet_line(line: str) -> dict[WagerKind, Cents]:
 @play_app.command("baccarat")
 def play_baccarat(
     buy_in: Annotated[str, typer.Option(help="Chips to buy, in dollars.")] = "500",
-    rules: RulesFile = None,
-    seed: Annotated[int | None, typer.Option(
-        help="Replay/testing only: a predictable shuffle. Never for real play.")] = None,
+    rules: opt.RulesFile = None,
+    seed: opt.ShuffleSeed = None,
 ) -> None:
     """Play Mini-Baccarat with the Super-9 wagers at a table of your own."""
     settings = rules_with_overrides(BaccaratRules, rules)

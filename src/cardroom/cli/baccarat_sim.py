@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import simulate_app
 from cardroom.cli.options import (
     console,
+    local_workers,
     modifications_json,
     print_json,
     print_modifications,
@@ -34,14 +35,9 @@ def _pct(x: float | Fraction) -> str:
 @simulate_app.command("baccarat")
 def simulate_baccarat(
     hands: Annotated[int, typer.Option(help="Coups to deal (at least 2).")],
-    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible run (>= 0); "
-                                                  "drawn from the OS and reported if absent.")]
-    = None,
-    workers: Annotated[int | None, typer.Option(help="Local processes (1: in this process).")]
-    = None,
-    scheduler: Annotated[str | None, typer.Option(
-        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786, instead of local workers.")]
-    = None,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
     paytable: Annotated[int | None, typer.Option(help="Super-9 pay table 1, 2 or 3.")] = None,
     commission: Annotated[str | None, typer.Option(help="Banker commission, e.g. 5% or 0.05.")]
@@ -50,20 +46,17 @@ def simulate_baccarat(
     jackpot_seed: Annotated[str | None, typer.Option(help="Jackpot seed in dollars.")] = None,
     jackpot_contribution: Annotated[
         str | None, typer.Option(help="Share of each $1 added to the meter, e.g. 0.20.")] = None,
-    rules: Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Deal real shuffled shoes to the cut card; every wager's observed house edge with a 95%
     confidence interval, beside the exact value."""
     from cardroom.analysis.baccarat_sim import simulate
-    from cardroom.analysis.parallel import SimulationError, check_count
+    from cardroom.analysis.parallel import check_count
     from cardroom.money import parse_money
 
-    if workers is not None and scheduler is not None:
-        raise SimulationError("use either --workers (local cores) or --scheduler (a Dask "
-                              "cluster), not both")
+    n_workers = local_workers(workers, scheduler)
     check_count(hands, "hands", 2)
-    n_workers = 1 if workers is None else check_count(workers, "workers", 1)
     settings = rules_with_overrides(
         BaccaratRules, rules, what_if=True, decks=decks, paytable=paytable, commission=commission,
         tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,

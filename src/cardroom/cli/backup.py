@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import app
-from cardroom.cli.room import Database
 
 _out = Console()
 
@@ -18,7 +18,7 @@ _out = Console()
 @app.command("backup")
 def backup(out: Annotated[Path, typer.Option("--out", help="the backup file to write (must "
                                               "not exist yet)")],
-           database: Database = None) -> None:
+           database: opt.Database = None) -> None:
     """Copy the room's books to a new file while the tables play on (SQLite's online backup,
     or pg_dump for PostgreSQL)."""
     from cardroom.room.backup import backup as take_backup
@@ -30,7 +30,7 @@ def backup(out: Annotated[Path, typer.Option("--out", help="the backup file to w
 
 @app.command("restore")
 def restore(file: Annotated[Path, typer.Argument(help="a file written by `cardroom backup`")],
-            database: Database = None,
+            database: opt.Database = None,
             force: Annotated[bool, typer.Option(
                 "--force", help="replace the card room the database already holds")] = False,
             ) -> None:

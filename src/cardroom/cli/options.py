@@ -1,11 +1,15 @@
-"""Option parsing shared by the game commands: house rules from a file plus overrides."""
+"""The options every command shares, defined once (same flag, help and default wherever the
+meaning is the same), and the parsing behind them: house rules from a file plus overrides, the
+seed of a run, local workers or a Dask scheduler."""
 
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
+import typer
 from rich.console import Console
 
 from cardroom.houserules import HouseRules, build_rules, build_what_if_rules, load_rules
@@ -13,6 +17,40 @@ from cardroom.houserules import HouseRules, build_rules, build_what_if_rules, lo
 R = TypeVar("R", bound=HouseRules)
 
 console = Console()
+
+RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
+RunSeed = Annotated[int | None, typer.Option(
+    "--seed", help="Seed for a reproducible run (>= 0); drawn from the OS and reported if absent.")]
+ShuffleSeed = Annotated[int | None, typer.Option(
+    "--seed", help="Replay seed: a predictable shuffle for tests and demos only (without it the "
+    "OS CSPRNG shuffles).")]
+Workers = Annotated[int | None, typer.Option(
+    "--workers", help="Local processes (default 1: in this process).")]
+Scheduler = Annotated[str | None, typer.Option(
+    "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786, instead of local "
+    "workers.")]
+Database = Annotated[str | None, typer.Option(
+    "--database", help="SQLite file path or postgresql://... URL (default: a file under the "
+    "user data directory)")]
+
+
+def local_workers(workers: int | None, scheduler: str | None) -> int:
+    """The local processes a run uses: 1 unless --workers says more; --workers and --scheduler
+    exclude each other."""
+    from cardroom.analysis.parallel import SimulationError, check_count
+
+    if workers is not None and scheduler is not None:
+        raise SimulationError("use either --workers (local cores) or --scheduler (a Dask "
+                              "cluster), not both")
+    return 1 if workers is None else check_count(workers, "workers", 1)
+
+
+def run_seed(seed: int | None) -> int:
+    """The seed a run uses: the one given (checked), else one drawn from the OS (reported)."""
+    from cardroom.analysis.parallel import check_seed
+
+    return secrets.randbits(64) if seed is None else check_seed(seed)
 
 
 def rules_with_overrides(model: type[R], rules_file: Path | None, *, what_if: bool = False,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
 import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -16,8 +14,9 @@ from cardroom.analysis.pai_gow_outcomes import outcome_table
 from cardroom.analysis.pai_gow_sim import simulate
 from cardroom.analysis.parallel import progress_bar
 from cardroom.cards import format_cards, parse_cards
+from cardroom.cli import options as opt
 from cardroom.cli.app import app, play_app, simulate_app
-from cardroom.cli.options import print_json, rules_with_overrides
+from cardroom.cli.options import local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError, RulesError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.houseway import DEFAULT_WAY, house_way, set_hand
@@ -36,7 +35,6 @@ HouseWayOpt = Annotated[str, typer.Option("--house-way", help=(
     "built-in house way (trump-plaza, ballys) or a house-way .toml file"))]
 WheelOpt = Annotated[bool, typer.Option("--wheel-second", help=(
     "rank A-2-3-4-5 second-highest (house rule); default: lowest straight"))]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON only")]
 
 
 def _cards(text: str) -> list[str]:
@@ -50,7 +48,7 @@ CommissionOpt = Annotated[str, typer.Option(help="commission on wins, e.g. 5%")]
 @pai_gow_app.command("set")
 def set_command(cards: CardsArg,
                 house_way_name: HouseWayOpt = DEFAULT_WAY, wheel_second: WheelOpt = False,
-                json_out: JsonOpt = False) -> None:
+                json_out: opt.AsJson = False) -> None:
     """Set seven cards the house way."""
     seven = validate_seven(parse_cards(cards))
     way = house_way(house_way_name)
@@ -74,7 +72,7 @@ def calc_command(cards: CardsArg,
                  direct: Annotated[bool, typer.Option("--direct", help=(
                      "set every dealer hand again instead of reading the cached outcome "
                      "table (8-15 s a hand, nothing cached)"))] = False,
-                 json_out: JsonOpt = False) -> None:
+                 json_out: opt.AsJson = False) -> None:
     """Exact EV of every legal setting against the dealer's house way (all C(46,7) hands).
 
     The first use of a house way counts its outcome table once (about 1-2 minutes on two
@@ -126,28 +124,29 @@ def simulate_command(
         "distribution (counted once, about a minute, then cached)"))] = "house-way",
     commission: CommissionOpt = "5%",
     wheel_second: WheelOpt = False,
-    seed: Annotated[int | None, typer.Option(help="seed (default: random, printed)")] = None,
-    workers: Annotated[int, typer.Option(help="local processes")] = 1,
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address")] = None,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
     banking: Annotated[bool, typer.Option(help="the player banks every other hand")] = False,
     other_players: Annotated[int, typer.Option(help=(
         "with --banking: other players (0-5, house way, one unit each) against the bank"))] = 0,
-    json_out: JsonOpt = False,
+    json_out: opt.AsJson = False,
 ) -> None:
     """Monte Carlo of the player's setting against the dealer's house way, 95% intervals."""
     rate = parse_rate(commission)
     if not 0 <= rate <= parse_rate("5%"):
         raise RulesError(f"commission {commission} must be between 0 and 5%")
     way = house_way(house_way_name)
-    run_seed = secrets.randbits(64) if seed is None else seed
-    report = simulate(hands, run_seed, way, rate, wheel_second, workers, scheduler,
+    used_seed = run_seed(seed)
+    report = simulate(hands, used_seed, way, rate, wheel_second,
+                      local_workers(workers, scheduler), scheduler,
                       progress=not json_out, banking=banking, strategy=player_strategy,
                       others=other_players)
     if json_out:
         print_json(report.to_json())
         return
     table = Table(title=f"Pai Gow, player {player_strategy} vs dealer {way.title}, "
-                        f"{hands:,} hands, seed {run_seed}")
+                        f"{hands:,} hands, seed {used_seed}")
     table.add_column("")
     table.add_column("observed", justify="right")
     table.add_column("95% interval", justify="right")
@@ -172,18 +171,14 @@ def simulate_command(
                       f"push {report.bank_push / n:.4%}, lost {report.bank_loss / n:.4%}")
 
 
-RulesFileOpt = Annotated[Path | None, typer.Option("--rules", help="house rules TOML file")]
-
-
 @play_app.command("pai-gow")
 def play_command(
     buy_in: Annotated[str, typer.Option(help="chips to buy, in dollars")] = "500",
     wager: Annotated[str, typer.Option(help="wager per hand, in dollars")] = "25",
-    rules: RulesFileOpt = None,
+    rules: opt.RulesFile = None,
     house_way_name: Annotated[str | None, typer.Option(
         "--house-way", help="house way (default: the rules' house way)")] = None,
-    seed: Annotated[int | None, typer.Option(
-        help="Replay/testing only: a predictable shuffle. Never for real play.")] = None,
+    seed: opt.ShuffleSeed = None,
 ) -> None:
     """Play Pai Gow Poker against the house dealer: set your hand or ask for the house way."""
     settings = rules_with_overrides(PaiGowRules, rules, house_way=house_way_name)

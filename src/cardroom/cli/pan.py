@@ -8,14 +8,12 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import play_app, simulate_app
-from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import save_history
-
-RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
 
 
 @simulate_app.command("pan")
@@ -24,39 +22,33 @@ def simulate_pan(
     players: Annotated[int, typer.Option(help="Players at the table (2-15).")] = 8,
     random_players: Annotated[int, typer.Option(
         "--random", help="How many of the players pick random legal actions.")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed (simulation only).")] = 1,
-    workers: Annotated[int | None, typer.Option(
-        help="Local processes (1: in this process).")] = None,
-    scheduler: Annotated[str | None, typer.Option(
-        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786, instead of local workers.")]
-    = None,
-    rules: RulesFile = None,
-    as_json: AsJson = False,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Bots play N hands: hands per second, average length, conditions made, chips won (95%
     intervals). The same seed gives the same result whatever --workers or --scheduler."""
-    from cardroom.analysis.parallel import SimulationError, check_count, check_seed
-    from cardroom.games.pan.sim import simulate
+    from cardroom.analysis.pan_sim import simulate
+    from cardroom.analysis.parallel import check_count
 
-    if workers is not None and scheduler is not None:
-        raise SimulationError("use either --workers (local cores) or --scheduler (a Dask "
-                              "cluster), not both")
+    n_workers = local_workers(workers, scheduler)
     check_count(players, "players", 2, 15)
     check_count(hands, "hands", 1)
     check_count(random_players, "random", 0, players)
-    check_seed(seed)
-    n_workers = 1 if workers is None else check_count(workers, "workers", 1)
+    used_seed = run_seed(seed)
     settings = rules_with_overrides(PanRules, rules)
     kinds = ["random" if i < random_players else "sound" for i in range(players)]
-    report = simulate(hands, players, seed, kinds, settings, workers=n_workers,
-                      scheduler=scheduler).to_json()
+    report = {**simulate(hands, players, used_seed, kinds, settings, workers=n_workers,
+                         scheduler=scheduler).to_json(), "seed": used_seed}
     if as_json:
         print_json(report)
         return
     console.print(f"[bold]Pan[/bold]: {hands} hands, {players} players in "
                   f"{report['seconds']} s on {report['workers']} "
                   f"({report['hands_per_second']} hands/s), "
-                  f"{report['average_turns']} turns a hand", highlight=False)
+                  f"{report['average_turns']} turns a hand, seed {used_seed}", highlight=False)
     t = Table(title="Conditions made per hand")
     t.add_column("condition")
     t.add_column("per hand")
@@ -76,15 +68,15 @@ def simulate_pan(
 @play_app.command("pan")
 def play_pan(
     bots: Annotated[int, typer.Option(help="Computer players (1-14).")] = 3,
-    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible (test) game.")] = None,
+    seed: opt.ShuffleSeed = None,
     history_dir: Annotated[Path | None, typer.Option(
         "--history-dir", help="Write each hand's history here.")] = None,
     waiting: Annotated[bool, typer.Option(
         "--waiting", help="Players are waiting: the seat rule (Pan rule 2) applies.")] = False,
-    rules: RulesFile = None,
+    rules: opt.RulesFile = None,
 ) -> None:
     """Play Pan against computer players in the terminal (you start at seat 0)."""
-    from cardroom.games.pan.interactive import play_session
+    from cardroom.cli.pan_play import play_session
 
     if not 1 <= bots <= 14:
         raise CardroomError("--bots must be 1 to 14")

@@ -9,17 +9,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import app
 from cardroom.cli.options import console, print_json
 from cardroom.history import load_history, replay
-
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
 
 
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
-    as_json: AsJson = False,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Replay a hand history of any game: check every action, print the chips and settlement."""
     report = replay(load_history(file))

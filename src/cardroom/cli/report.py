@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import report_app
-from cardroom.cli.options import console, print_json, rules_with_overrides
+from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.rules import PaiGowRules
@@ -37,7 +37,7 @@ def report_math(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.")],
     out: Annotated[Path | None, typer.Option(help="Write the dossier to this HTML file.")]
     = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
+    as_json: opt.AsJson = False,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe.")] = None,
     paytable: Annotated[int | None, typer.Option(help="Baccarat: Super-9 pay table 1-3.")]
     = None,
@@ -54,15 +54,14 @@ def report_math(
         "per seat count (default 400).")] = None,
     hands_per_hour: Annotated[int | None, typer.Option(
         help="Pan: hands an hour assumed for the fee income (default 20).")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the simulations (reported).")]
-    = None,
-    workers: Annotated[int, typer.Option(help="Local processes for the simulations.")] = 1,
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
-    rules: Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
-    = None,
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    rules: opt.RulesFile = None,
 ) -> None:
     """Every wager's figures, volatility, the designer's claims and the game's own sections, as
     one self-contained HTML file (SVG charts inline) and, with --json, the same numbers."""
+    n_workers = local_workers(workers, scheduler)
     if game not in GAMES:
         raise CardroomError(f"no dossier for {game!r}: choose one of {', '.join(GAMES)}")
     if out is None and not as_json:
@@ -86,23 +85,23 @@ def report_math(
             SuperPan9Rules, rules, decks=decks, commission=commission, tie_pays=tie_pays))
     elif game == "pai-gow":
         from cardroom.analysis.dossier import pai_gow
-        from cardroom.analysis.parallel import check_count, check_seed
+        from cardroom.analysis.parallel import check_count
 
         dossier = pai_gow.build(
             rules_with_overrides(PaiGowRules, rules, commission=commission),
             check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            secrets.randbits(64) if seed is None else check_seed(seed), workers, scheduler,
+            run_seed(seed), n_workers, scheduler,
             progress=not as_json)
     elif game == "pan":
         from cardroom.analysis.dossier import pan
-        from cardroom.analysis.parallel import check_count, check_seed
+        from cardroom.analysis.parallel import check_count
 
         dossier = pan.build(
             rules_with_overrides(PanRules, rules),
             check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            secrets.randbits(64) if seed is None else check_seed(seed),
+            run_seed(seed),
             check_count(pan.HANDS_PER_HOUR if hands_per_hour is None else hands_per_hour,
-                        "hands-per-hour", 1), workers, scheduler)
+                        "hands-per-hour", 1), n_workers, scheduler)
     else:
         from cardroom.analysis.dossier import baccarat
 
@@ -112,7 +111,7 @@ def report_math(
             jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
             jackpot=False if decks not in (None, 8) else None)
         dossier = baccarat.build(settings, DOSSIER_COUPS if coups is None else coups, seed,
-                                 workers, scheduler, progress=not as_json)
+                                 n_workers, scheduler, progress=not as_json)
     if out is not None:
         out.write_text(render(dossier), encoding="utf-8")
         if not as_json:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import app
 from cardroom.errors import CardroomError
 
@@ -25,9 +26,6 @@ app.add_typer(tables_app, name="tables")
 app.add_typer(audit_app, name="audit")
 _out = Console()
 
-Database = Annotated[str | None, typer.Option(
-    "--database", help="SQLite file path or postgresql://... URL (default: a file under the "
-    "user data directory)")]
 KeyFile = Annotated[Path | None, typer.Option(
     "--audit-key-file", help="the audit key (default: $CARDROOM_AUDIT_KEY_FILE, else audit.key "
     "beside the default database; created, mode 0600, by the first command that writes)")]
@@ -36,7 +34,7 @@ KeyFile = Annotated[Path | None, typer.Option(
 @app.command("serve")
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
-          database: Database = None, audit_key_file: KeyFile = None,
+          database: opt.Database = None, audit_key_file: KeyFile = None,
           anchors: Annotated[Path | None, typer.Option(
               "--anchors", help="write a signed anchor of the audit chain's head here at "
               "start and every day (keep it off the database's host)")] = None,
@@ -91,10 +89,10 @@ def _anchor_daily(storage: Storage, directory: Path) -> None:
 def tables_create(
     name: Annotated[str, typer.Argument(help="the table's name")],
     game: Annotated[str, typer.Option(help="the game (e.g. baccarat)")] = "baccarat",
-    rules: Annotated[Path | None, typer.Option(help="house-rules TOML file")] = None,
-    database: Database = None,
+    rules: opt.RulesFile = None,
+    database: opt.Database = None,
     audit_key_file: KeyFile = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON only")] = False,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Open a table for a game with its house rules (the defaults when no file is given);
     the house modifications the rules name are printed, so none is opened silently."""
@@ -116,17 +114,16 @@ def tables_create(
         print_modifications(posted)
 
 
-AsJson = Annotated[bool, typer.Option("--json", help="print JSON only")]
 
 
 @audit_app.command("verify")
 def audit_verify(
-    database: Database = None,
+    database: opt.Database = None,
     audit_key_file: KeyFile = None,
     anchors: Annotated[Path | None, typer.Option(
         "--anchors", help="a folder of anchor files (`cardroom audit anchor`) the log must "
         "still agree with")] = None,
-    as_json: AsJson = False,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Check the audit chain and its MACs, the ledger against the chain, the books and any
     anchors, all as of one moment; exit 1 on any problem."""
@@ -161,7 +158,7 @@ def audit_verify(
 def audit_anchor(
     directory: Annotated[Path, typer.Argument(help="where to write the anchor file (keep it "
                                                    "off the database's host)")],
-    database: Database = None,
+    database: opt.Database = None,
     audit_key_file: KeyFile = None,
 ) -> None:
     """Check everything, then record the chain's head in a signed anchor file; exit 1 (and
@@ -180,7 +177,7 @@ def audit_anchor(
 
 
 @audit_app.command("seal")
-def audit_seal(database: Database = None, audit_key_file: KeyFile = None) -> None:
+def audit_seal(database: opt.Database = None, audit_key_file: KeyFile = None) -> None:
     """Adopt a room written before it had an audit key: check its chain and ledger, then MAC
     the entries and record the ledger in the chain as they stand; exit 1 if they are not
     sound."""

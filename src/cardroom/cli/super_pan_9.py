@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.panel import Panel
 from rich.table import Table
 
+from cardroom.cli import options as opt
 from cardroom.cli.app import analyze_app, play_app, simulate_app
 from cardroom.cli.options import (
     console,
+    local_workers,
     modifications_json,
     print_json,
     print_modifications,
     rules_with_overrides,
 )
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
-
-RulesFile = Annotated[Path | None, typer.Option("--rules", help="House-rules TOML file.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
 
 
 def _pct(x: object) -> str:
@@ -36,8 +34,8 @@ def analyze_super_pan_9(
     removed: Annotated[str | None, typer.Option(
         help='Cards taken out of the shoe, e.g. "As 6h Kd": exact figures for that shoe.')]
     = None,
-    rules: RulesFile = None,
-    as_json: AsJson = False,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Exact optimal strategy and house edges, by enumeration of the finite shoe."""
     from cardroom.analysis.super_pan_9 import analyse, shoe_after
@@ -106,21 +104,22 @@ def simulate_super_pan_9(
     seats: Annotated[int, typer.Option(help="Players at the table (1-9).")] = 7,
     strategy: Annotated[str, typer.Option(help="optimal or dealer-rule (draw on 0-5).")]
     = "optimal",
-    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed (simulation only) for replay.")] = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    seed: opt.RunSeed = None,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
     commission: Annotated[str | None, typer.Option(help="Commission, 0% to 5%.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
-    rules: RulesFile = None,
-    as_json: AsJson = False,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
 ) -> None:
     """Monte Carlo over real shuffled shoes, with 95% intervals beside the exact values."""
     from cardroom.analysis.super_pan_9_sim import simulate
 
     settings = rules_with_overrides(SuperPan9Rules, rules, what_if=True, decks=decks,
                                     commission=commission, tie_pays=tie_pays)
-    report = simulate(settings, hands, seats, strategy, seed, workers=workers,
+    report = simulate(settings, hands, seats, strategy, seed,
+                      workers=local_workers(workers, scheduler),
                       scheduler=scheduler, progress=not as_json)
     if as_json:
         print_json({**report.to_json(), **modifications_json(settings)})
@@ -158,10 +157,9 @@ def play_super_pan_9(
     bankroll: Annotated[str, typer.Option(help="Your starting chips in dollars.")] = "200",
     wager: Annotated[str, typer.Option(help="Default wager in dollars.")] = "10",
     tie: Annotated[str, typer.Option(help="Tie Bet each round in dollars (0: none).")] = "0",
-    seed: Annotated[int | None, typer.Option(
-        help="Replay seed (tests and demos only; a live shoe uses the OS CSPRNG).")] = None,
+    seed: opt.ShuffleSeed = None,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
-    rules: RulesFile = None,
+    rules: opt.RulesFile = None,
 ) -> None:
     """Sit at a Super Pan 9 table with computer players; type h at your turn for the optimal
     choice."""

@@ -24,6 +24,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.cards import parse_cards
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
+from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.rules import DragonHand
 from cardroom.games.pai_gow.settings import Setting
 from cardroom.games.pai_gow.table import (
@@ -41,7 +42,6 @@ from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
-from cardroom.room.pai_gow_rules import PaiGowTableRules
 from cardroom.room.seated_live import Apply, SeatedLive, cards_json
 from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, fisher_yates

@@ -13,7 +13,7 @@ posts exactly that.
 
 Protocol (besides sit, leave, deal, void): `{"type": "bot", "key": K}` seats a bot (between
 hands); `{"type": "pan", "command": "meld 3c 4c", "seq": N}` is a decision in the terminal's
-command grammar (`cardroom.games.pan.interactive.apply_command`: play, pass, knock, change,
+command grammar (`cardroom.games.pan.commands.apply_command`: play, pass, knock, change,
 draw, take, meld, lay, borrow, split, collect, discard, out, force, foul); `seq` is the table's
 `seq` in the snapshot the player acted on: a stale or repeated message is refused.
 
@@ -44,9 +44,9 @@ from cardroom.cards import Card
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.pan.bots import Bot, SoundBot
 from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.commands import apply_command, legal_commands
 from cardroom.games.pan.engine import DiscardEntry, PanHand, Phase, SeatSpec
 from cardroom.games.pan.events import ChipsMoved
-from cardroom.games.pan.interactive import apply_command, legal_commands
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, WA_MAX_CHIP_CENTS, PanRules
 from cardroom.games.pan.table import next_dealer, pack_after

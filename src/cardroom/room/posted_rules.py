@@ -13,6 +13,7 @@ from cardroom.games.baccarat.paytables import nine_pay_table, progressive_schedu
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.houseway import house_way
 from cardroom.games.pai_gow.houseway_words import describe_house_way
+from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.rules import (
     DragonHand,
     ExposedCardPolicy,
@@ -24,7 +25,6 @@ from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import IrregularityPolicy, SuperPan9Rules
 from cardroom.houserules import HouseRules
 from cardroom.money import Cents, format_money, format_rate
-from cardroom.room.pai_gow_rules import PaiGowTableRules
 from cardroom.room.tables import TableRow, parse_rules
 
 TITLES = {"baccarat": "Mini-Baccarat", "super-pan-9": "Super Pan 9", "pai-gow": "Pai Gow Poker",

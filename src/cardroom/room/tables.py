@@ -13,12 +13,12 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.houserules import HouseRules, build_rules, load_rules
 from cardroom.room import audit
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.pai_gow_rules import PaiGowTableRules
 from cardroom.room.schema import room_tables
 
 GAMES: dict[str, type[HouseRules]] = {"baccarat": BaccaratRules,

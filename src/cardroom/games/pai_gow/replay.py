@@ -36,13 +36,14 @@ from cardroom.history import (
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 
+from .limits import PaiGowTableRules
 from .rules import PaiGowRules
 from .table import DEALER, DECK, Dealt, Outcome, PaiGowTable, Phase, Settled
 
 UNIT = "cents"
 HOUSE = "house"
 LIMIT_FIELDS = frozenset({"min_wager_cents", "max_wager_cents"})
-"""A room table's rules add its limits to the game's (`cardroom.room.pai_gow_rules`)."""
+"""A room table's rules add its limits to the game's (`cardroom.games.pai_gow.limits`)."""
 
 RULE_OF_ACTION = {
     "wager": "clause 10 (wagers)", "bank": "banking the game", "dragon": "clause 7 (dragon hand)",
@@ -69,8 +70,6 @@ class _Recorded:
 
 def _rules(raw: dict[str, Any]) -> PaiGowRules:
     if LIMIT_FIELDS & raw.keys():
-        from cardroom.room.pai_gow_rules import PaiGowTableRules  # a pure rules model
-
         return build_rules(PaiGowTableRules, raw, "history rules")
     return build_rules(PaiGowRules, raw, "history rules")
 

@@ -61,6 +61,50 @@ def play_turn(bot: Bot, hand: PanHand, seat: int, others: Sequence[Bot] = ()) ->
         bot.finish(hand, seat)
 
 
+MAX_STEPS = 5000
+"""A hand still going after this many steps is a bug in a bot or the engine."""
+
+
+def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand:
+    """Drive a hand to its end with one bot per seat."""
+    steps = 0
+    last_top = None
+    while hand.phase is not Phase.COMPLETE:
+        steps += 1
+        if steps > MAX_STEPS:
+            raise RuntimeError("hand did not finish")
+        if hand.phase is Phase.DECLARING:
+            seat = hand.order[hand.next_declarer]
+            bots[seat].declare(hand, seat)
+            continue
+        if hand.phase is Phase.LAST_PLAYER:
+            assert hand.current is not None
+            hand.play_face_up(hand.current)
+            continue
+        cur = hand.current
+        assert cur is not None
+        seat = cur
+        if not hand.stock and not hand.turn_started:
+            pile = [d.card for d in hand.discards[:-1]]
+            rng.shuffle(pile)
+            hand.reshuffle_stock(pile)
+            continue
+        play_turn(bots[seat], hand, seat, bots)
+        top = hand.discards[-1] if hand.discards else None
+        if top is None or top is last_top:
+            continue
+        last_top = top
+        if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
+            for other in hand.in_players():
+                if other != seat:
+                    bots[other].react(hand, other)
+                    if hand.forced_discard is not None:
+                        bots[hand.forced_discard].forced_discard(hand, hand.forced_discard)
+                    if hand.phase is not Phase.PLAYING:
+                        break
+    return hand
+
+
 def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
     """Right after `seat` draws, every other active player in turn may force the option card
     (None: a seat asked separately, the human)."""

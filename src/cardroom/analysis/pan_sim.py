@@ -1,4 +1,5 @@
-"""Playing whole hands with bots, and the simulation behind `cardroom simulate pan`.
+"""The simulation behind `cardroom simulate pan`: whole hands played by bots
+(`cardroom.games.pan.bots.play_hand`), in seeded chunks.
 
 Shuffles here use numpy's seeded generator so runs can be reproduced: simulation only, never
 live play (live shuffles use `cardroom.shoe.fisher_yates` with `SystemRandom`).
@@ -18,56 +19,12 @@ from typing import Any
 import numpy as np
 
 from cardroom.analysis.parallel import Chunk, SimulationError, plan_chunks, run_chunks
-
-from .bots import Bot, RandomBot, SoundBot, play_turn
-from .cards import pan_pack
-from .engine import PanHand, Phase, SeatSpec
-from .events import ChipsMoved, ConditionMade, Drew, Took, ToppedUp
-from .melds import conditions_of
-from .rules import PanRules
-
-MAX_STEPS = 5000
-
-
-def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand:
-    """Drive a hand to its end with one bot per seat."""
-    steps = 0
-    last_top = None
-    while hand.phase is not Phase.COMPLETE:
-        steps += 1
-        if steps > MAX_STEPS:
-            raise RuntimeError("hand did not finish")
-        if hand.phase is Phase.DECLARING:
-            seat = hand.order[hand.next_declarer]
-            bots[seat].declare(hand, seat)
-            continue
-        if hand.phase is Phase.LAST_PLAYER:
-            assert hand.current is not None
-            hand.play_face_up(hand.current)
-            continue
-        cur = hand.current
-        assert cur is not None
-        seat = cur
-        if not hand.stock and not hand.turn_started:
-            pile = [d.card for d in hand.discards[:-1]]
-            rng.shuffle(pile)
-            hand.reshuffle_stock(pile)
-            continue
-        play_turn(bots[seat], hand, seat, bots)
-        top = hand.discards[-1] if hand.discards else None
-        if top is None or top is last_top:
-            continue
-        last_top = top
-        if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
-            for other in hand.in_players():
-                if other != seat:
-                    bots[other].react(hand, other)
-                    if hand.forced_discard is not None:
-                        bots[hand.forced_discard].forced_discard(hand, hand.forced_discard)
-                    if hand.phase is not Phase.PLAYING:
-                        break
-    return hand
-
+from cardroom.games.pan.bots import Bot, RandomBot, SoundBot, play_hand
+from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.engine import PanHand, SeatSpec
+from cardroom.games.pan.events import ChipsMoved, ConditionMade, Drew, Took, ToppedUp
+from cardroom.games.pan.melds import conditions_of
+from cardroom.games.pan.rules import PanRules
 
 PAID_FOR = {"condition": "conditions", "outs": "outs",
             "foul hand: value as it lies plus 2 (foul rule 1B)": "outs"}

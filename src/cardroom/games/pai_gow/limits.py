@@ -1,5 +1,5 @@
-"""The house rules of a Pai Gow table in the room: the game's own (`PaiGowRules`) plus the
-table's limits, which the game's rules leave to the room."""
+"""The house rules of a Pai Gow table: the game's own (`PaiGowRules`) plus the table's
+wager limits. A pure rules model, so the room's tables and replay read the same one."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from typing import Self
 from pydantic import Field, model_validator
 
 from cardroom.errors import WagerError
-from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.money import Cents
+
+from .rules import PaiGowRules
 
 
 class PaiGowTableRules(PaiGowRules):
@@ -25,7 +26,7 @@ class PaiGowTableRules(PaiGowRules):
         return self
 
     def check_wager(self, amount: Cents, what: str) -> None:
-        """The table limits, for the table and for replay (`cardroom.games.pai_gow.replay`)."""
+        """The table limits, for the live table and for replay."""
         if not self.min_wager_cents <= amount <= self.max_wager_cents:
             raise WagerError(f"{what} of {amount} cents is outside the table limits "
                              f"{self.min_wager_cents}..{self.max_wager_cents} cents")
