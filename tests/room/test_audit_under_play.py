@@ -55,7 +55,7 @@ def room(db_url: str, tmp_path: Path) -> Iterator[tuple[Room, list[tuple[Account
     r = Room(storage, SeededRandom(3))
     r.start()
     with storage.unit() as conn:
-        owner = create_account(conn, "owner", PW, Role.OWNER)
+        owner = create_account(conn, "olivia", PW, Role.OWNER)
         create_account(conn, "audrey", PW, Role.AUDITOR)
         players = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(TABLES)]
         for p in players:

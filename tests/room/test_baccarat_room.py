@@ -29,11 +29,11 @@ def make_room(storage: Storage, seed: int = 7) -> tuple[Room, dict[str, Account]
     room.start()
     with storage.unit() as conn:
         people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-                   ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)]}
+                  [("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+                   ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)]}
         for name in ("alice", "bob"):
             buy_chips(conn, people[name], 100_000, f"first-{name}")
-    room.create_table(people["owner"], "Mini 1", "baccarat")
+    room.create_table(people["olivia"], "Mini 1", "baccarat")
     return room, people
 
 
@@ -109,12 +109,12 @@ def test_retried_bet_is_applied_once(storage: Storage) -> None:
     ({"type": "bet", "bets": {"player": 30_000}, "key": "k"}, "exceed the balance"),
     ({"type": "bet", "bets": {"player": 100}, "key": "k"}, "table limits"),
     ({"type": "bet", "bets": {"player": 1_000, "banker": 1_000}, "key": "k"}, "not both"),
-    ({"type": "bet", "bets": {"player": 10.5}, "key": "k"}, "whole number of cents"),
+    ({"type": "bet", "bets": {"player": 10.5}, "key": "k"}, "a bet is not an amount of money"),
     ({"type": "bet", "bets": {"dragon": 500}, "key": "k"}, "unknown wager"),
-    ({"type": "bet", "bets": {"player": 500}}, "key"),
+    ({"type": "bet", "bets": {"player": 500}}, "the request's reference must be a text"),
     ({"type": "deal"}, "may deal"),
     ({"type": "jump"}, "unknown action"),
-    (["not", "an", "object"], "JSON object"),
+    (["not", "an", "object"], "it is not a table request"),
 ])
 def test_refusals_change_nothing_and_are_audited(storage: Storage, msg: object,
                                                  reason: str) -> None:
@@ -155,7 +155,7 @@ def test_floor_voids_a_hand_and_wagers_return(storage: Storage) -> None:
     with pytest.raises(PermissionDenied):
         room.act(p["alice"], t, {"type": "void", "reason": "I changed my mind"})
     hand_id = room.table(t).hand_id
-    room.act(p["floor"], t, {"type": "void", "reason": "card exposed by the dealer"})
+    room.act(p["fiona"], t, {"type": "void", "reason": "card exposed by the dealer"})
     snap = state(room, p["alice"])
     assert [s["stack"] for s in snap["seats"]] == [20_000, 20_000]
     assert snap["last"]["voided"] and not snap["hand"]["open"]
@@ -164,8 +164,8 @@ def test_floor_voids_a_hand_and_wagers_return(storage: Storage) -> None:
         rec = hands.hand_record(conn, hand_id or 0)
         entry = [e for e in audit.entries(conn) if e.action == "hand.void"][-1]
         assert ledger.trial_balance(conn).ok
-    assert rec["status"] == "voided" and rec["voided_by"] == "floor"
-    assert entry.actor == "floor" and entry.data["reason"] == "card exposed by the dealer"
+    assert rec["status"] == "voided" and rec["voided_by"] == "fiona"
+    assert entry.actor == "fiona" and entry.data["reason"] == "card exposed by the dealer"
 
 
 def test_crash_mid_hand_voids_on_restart(storage: Storage) -> None:

@@ -27,7 +27,7 @@ def make_room(storage: Storage) -> tuple[Room, dict[str, Account]]:
     room.start()
     with storage.unit() as conn:
         people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("fred", Role.FLOOR),
+                  [("olivia", Role.OWNER), ("alice", Role.PLAYER), ("fred", Role.FLOOR),
                    ("fiona", Role.FLOOR)]}
         buy_chips(conn, people["alice"], 100_000, "first")
     return room, people
@@ -55,7 +55,7 @@ def test_a_bet_key_reused_for_another_bet_is_refused(storage: Storage, game: str
                                                      first: dict[str, int],
                                                      other: dict[str, int]) -> None:
     room, p = make_room(storage)
-    t = room.create_table(p["owner"], "T", game).table_id
+    t = room.create_table(p["olivia"], "T", game).table_id
     alice = p["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": first, "key": "b1"})
@@ -70,7 +70,7 @@ def test_a_bet_key_reused_for_another_bet_is_refused(storage: Storage, game: str
 
 def test_a_dragon_key_reused_for_another_amount_is_refused(storage: Storage) -> None:
     room, p = make_room(storage)
-    live = room.create_table(p["owner"], "T", "pai-gow", {"dragon_hand": "house-way"})
+    live = room.create_table(p["olivia"], "T", "pai-gow", {"dragon_hand": "house-way"})
     t, alice = live.table_id, p["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
@@ -100,7 +100,7 @@ def test_a_cashier_key_is_one_request(storage: Storage) -> None:
 def test_a_jackpot_adjustment_key_reused_for_another_adjustment_is_refused(
         storage: Storage) -> None:
     room, p = make_room(storage)
-    room.create_table(p["owner"], "Mini", "baccarat")  # seeds the pool
+    room.create_table(p["olivia"], "Mini", "baccarat")  # seeds the pool
     pool = room.pools[DEFAULT_POOL]
 
     def adjust(amount: int, reason: str = "meter misread") -> None:

@@ -38,11 +38,11 @@ def make_room(storage: Storage, seed: int = 3) -> tuple[Room, dict[str, Account]
     room.start()
     with storage.unit() as conn:
         people = {name: create_account(conn, name, PW, role) for name, role in
-                  [("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-                   ("carol", Role.PLAYER), ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)]}
+                  [("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+                   ("carol", Role.PLAYER), ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)]}
         for name in ("alice", "bob", "carol"):
             buy_chips(conn, people[name], 100_000, f"first-{name}")
-    live = room.create_table(people["owner"], "Pan 1", "pan")
+    live = room.create_table(people["olivia"], "Pan 1", "pan")
     return room, people, live.table_id
 
 
@@ -183,7 +183,7 @@ def test_out_of_turn_stale_and_repeated_actions_change_nothing(storage: Storage)
     for msg, why in [({"type": "pan", "command": "play", "seq": seq}, "declar"),
                      ({"type": "pan", "command": "draw", "seq": seq}, ""),
                      ({"type": "pan", "command": "play", "seq": seq - 1}, "stale"),
-                     ({"type": "pan", "command": "play"}, "seq"),
+                     ({"type": "pan", "command": "play"}, "which moment of the game"),
                      ({"type": "pan", "command": "discard ,,", "seq": seq}, "")]:
         with pytest.raises(CardroomError, match=why):
             room.act(p[waiting], t, msg)
@@ -213,7 +213,7 @@ def test_void_and_restart_put_every_stack_back(storage: Storage) -> None:
     say(room, first, t, "play")
     with pytest.raises(CardroomError):
         room.act(p["alice"], t, {"type": "void", "reason": "no"})
-    room.act(p["floor"], t, {"type": "void", "reason": "misdeal"})
+    room.act(p["fiona"], t, {"type": "void", "reason": "misdeal"})
     b = books(storage, t)
     assert b["tops"] == 0 and b[ledger.stack(t, p["alice"].id)] == 20 * CHIP
     assert live.snapshot(p["alice"])["last"]["voided"]
