@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
+from server.forms import FormClient
 from typer.main import get_command
 
 import cardroom.cli  # noqa: F401  (registers every command)
@@ -99,7 +99,7 @@ def test_no_false_alarm_in_100_runs_during_play(
     for w in writers:
         w.start()
     reports, pages = [], []
-    client = TestClient(create_app(r))
+    client = FormClient(create_app(r))  # logs in with the form's CSRF token, as a browser
     client.post("/login", data={"username": "audrey", "password": PW})
     try:
         for i in range(RUNS):

@@ -235,6 +235,8 @@ UNREACHABLE = "postgresql://nobody@127.0.0.1:1/x"
     (["backup", "--database", "{tmp}/small.sqlite3"], "Missing option '--out'"),
     (["backup", "--database", UNREACHABLE, "--out", "{tmp}/b"], "cannot open the database"),
     (["backup", "--database", "mysql://h/db", "--out", "{tmp}/b"], "SQLite or PostgreSQL"),
+    (["backup", "--database", "postgresql://::bad", "--out", "{tmp}/b"],
+     "is not a database path or URL"),
     (["restore", "{tmp}/none.backup", "--database", "{tmp}/new.sqlite3"],
      "there is no backup file"),
     (["restore", "{tmp}/notes.txt", "--database", "{tmp}/new.sqlite3"],

@@ -51,8 +51,11 @@ SCENES: dict[str, tuple[int, Step, Step]] = {
 }
 
 
-FIELD_TALK = re.compile(r"\bcents\b|malformed|['\"]\w+['\"]|\{")
-"""What a refusal must not show a person: cents, protocol jargon, a quoted field name, JSON."""
+FIELDS = ("type|key|bets|buy_in|seq|spot|seat|kind|reason|front|card|command|doubles|amount|"
+          "wager")
+FIELD_TALK = re.compile(rf"\bcents\b|malformed|['\"]({FIELDS})['\"]|\bbuy_in\b|[{{}}]")
+"""What a refusal must not show a person: cents, protocol jargon, a field of the protocol by
+its name, JSON."""
 
 
 def plain(message: str) -> bool:

@@ -30,7 +30,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 from cardroom.errors import CardroomError
 from cardroom.room import audit
 from cardroom.room.audit_key import AuditKeyError, key_path, load_key
-from cardroom.room.db import database_url, safe_name, unreachable
+from cardroom.room.db import database_url, not_an_address, safe_name, unreachable
 from cardroom.room.integrity import open_keyed
 from cardroom.room.room import Room
 
@@ -127,8 +127,8 @@ def digest(file: Path) -> str:
 def _url(database: str | None) -> URL:
     try:
         url = make_url(database_url(database))
-    except ArgumentError:
-        raise CardroomError(f"{database} is neither a file path nor a database URL") from None
+    except (ArgumentError, ValueError) as exc:
+        raise not_an_address(database or "", exc) from None
     if url.get_backend_name() not in ("sqlite", "postgresql"):
         raise CardroomError("the card room keeps its books in SQLite or PostgreSQL, "
                             f"not {url.get_backend_name()}")

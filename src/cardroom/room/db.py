@@ -151,12 +151,17 @@ def open_database(database: str | None, audit_key: bytes | None = None) -> Stora
         engine = make_engine(database_url(database))
         migrate(engine)
     except (ArgumentError, ValueError) as exc:
-        raise StorageError(f"{safe_name(shown)} is not a database path or URL: {exc}") from None
+        raise not_an_address(shown, exc) from None
     except CommandError as exc:  # e.g. books of a newer version than this program
         raise StorageError(f"cannot migrate the database {safe_name(shown)}: {exc}") from None
     except (DBAPIError, OSError) as exc:
         raise unreachable(shown, exc) from None
     return Storage(engine, audit_key)
+
+
+def not_an_address(database: str, exc: Exception) -> StorageError:
+    """The one sentence for a `--database` that is neither a path nor a URL we can read."""
+    return StorageError(f"{safe_name(database)} is not a database path or URL: {exc}")
 
 
 def unreachable(database: str, exc: Exception) -> StorageError:
