@@ -182,7 +182,9 @@ def test_serve_passes_secure_cookies(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     from cardroom.cli.app import app as cli
 
     served: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.update(app=app))
+    monkeypatch.setattr(uvicorn.Server, "run",  # serve builds its app and would listen forever
+                        lambda server, sockets=None: served.update(app=server.config.app))
+    monkeypatch.setattr("cardroom.cli.room.listen", lambda host, port: None)
     result = CliRunner().invoke(cli, ["serve", "--secure-cookies", "--database",
                                       str(tmp_path / "room.sqlite3")])
     assert result.exit_code == 0, result.output
