@@ -29,7 +29,7 @@ def main() -> None:
     room = Room(Storage(engine), SystemRandom())
     room.start()
     with room.storage.unit() as conn:
-        owner = create_account(conn, "owner", "correct horse", Role.OWNER)
+        owner = create_account(conn, "olivia", "correct horse", Role.OWNER)
         players = [create_account(conn, f"player{i}", "correct horse", Role.PLAYER)
                    for i in range(9)]
         for p in players:

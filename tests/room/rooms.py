@@ -16,9 +16,9 @@ from cardroom.shoe import SeededRandom
 
 PW = "correct horse"
 
-CAST = (("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-        ("floor", Role.FLOOR))
-"""Everyone a table test needs: the owner opens tables, two players, a floor person."""
+CAST = (("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+        ("fiona", Role.FLOOR))
+"""Everyone a table test needs: the owner (olivia) opens tables, two players, a floor person."""
 
 BUY_IN = 100_000
 
@@ -38,7 +38,7 @@ def make_room(storage: Storage, game: str | None = None, *, seed: int, table: st
             buy_chips(conn, people[name], BUY_IN, key.format(name=name))
     if game is None:
         return room, people, None
-    return room, people, room.create_table(people["owner"], table, game, rules).table_id
+    return room, people, room.create_table(people["olivia"], table, game, rules).table_id
 
 
 def tid(room: Room) -> int:
@@ -50,9 +50,9 @@ baccarat_room = partial(make_room, game="baccarat", seed=7, table="Mini 1",
                         cast=(*CAST, ("audrey", Role.AUDITOR)))
 pai_gow_room = partial(make_room, game="pai-gow", seed=3, table="Pai Gow one")
 super_pan_9_room = partial(make_room, game="super-pan-9", seed=11, table="Pan 9 one",
-                           cast=(*CAST, ("dealer", Role.DEALER)))
+                           cast=(*CAST, ("dan", Role.DEALER)))
 pan_room = partial(
     make_room, game="pan", seed=3, table="Pan 1", buyers=("alice", "bob", "carol"),
-    cast=(("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-          ("carol", Role.PLAYER), ("floor", Role.FLOOR), ("audrey", Role.AUDITOR)))
+    cast=(("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+          ("carol", Role.PLAYER), ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)))
 """Each game's room as its tests have always dealt it (the seed fixes the shuffles)."""

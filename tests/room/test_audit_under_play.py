@@ -55,7 +55,7 @@ def room(db_url: str, tmp_path: Path) -> Iterator[tuple[Room, list[tuple[Account
     r = Room(storage, SeededRandom(3))
     r.start()
     with storage.unit() as conn:
-        owner = create_account(conn, "owner", PW, Role.OWNER)
+        owner = create_account(conn, "olivia", PW, Role.OWNER)
         create_account(conn, "audrey", PW, Role.AUDITOR)
         players = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(TABLES)]
         for p in players:
@@ -99,7 +99,7 @@ def test_no_false_alarm_in_100_runs_during_play(
     for w in writers:
         w.start()
     reports, pages = [], []
-    client = FormClient(create_app(r))
+    client = FormClient(create_app(r))  # logs in with the form's CSRF token, as a browser
     client.post("/login", data={"username": "audrey", "password": PW})
     try:
         for i in range(RUNS):

@@ -93,12 +93,12 @@ def test_retried_bet_is_applied_once(storage: Storage) -> None:
     ({"type": "bet", "bets": {"player": 30_000}, "key": "k"}, "exceed the balance"),
     ({"type": "bet", "bets": {"player": 100}, "key": "k"}, "table limits"),
     ({"type": "bet", "bets": {"player": 1_000, "banker": 1_000}, "key": "k"}, "not both"),
-    ({"type": "bet", "bets": {"player": 10.5}, "key": "k"}, "whole number of cents"),
+    ({"type": "bet", "bets": {"player": 10.5}, "key": "k"}, "a bet is not an amount of money"),
     ({"type": "bet", "bets": {"dragon": 500}, "key": "k"}, "unknown wager"),
-    ({"type": "bet", "bets": {"player": 500}}, "key"),
+    ({"type": "bet", "bets": {"player": 500}}, "the request's reference must be a text"),
     ({"type": "deal"}, "may deal"),
     ({"type": "jump"}, "unknown action"),
-    (["not", "an", "object"], "JSON object"),
+    (["not", "an", "object"], "it is not a table request"),
 ])
 def test_refusals_change_nothing_and_are_audited(storage: Storage, msg: object,
                                                  reason: str) -> None:
@@ -139,7 +139,7 @@ def test_floor_voids_a_hand_and_wagers_return(storage: Storage) -> None:
     with pytest.raises(PermissionDenied):
         room.act(p["alice"], t, {"type": "void", "reason": "I changed my mind"})
     hand_id = room.table(t).hand_id
-    room.act(p["floor"], t, {"type": "void", "reason": "card exposed by the dealer"})
+    room.act(p["fiona"], t, {"type": "void", "reason": "card exposed by the dealer"})
     snap = state(room, p["alice"])
     assert [s["stack"] for s in snap["seats"]] == [20_000, 20_000]
     assert snap["last"]["voided"] and not snap["hand"]["open"]
@@ -148,8 +148,8 @@ def test_floor_voids_a_hand_and_wagers_return(storage: Storage) -> None:
         rec = hands.hand_record(conn, hand_id or 0)
         entry = [e for e in audit.entries(conn) if e.action == "hand.void"][-1]
         assert ledger.trial_balance(conn).ok
-    assert rec["status"] == "voided" and rec["voided_by"] == "floor"
-    assert entry.actor == "floor" and entry.data["reason"] == "card exposed by the dealer"
+    assert rec["status"] == "voided" and rec["voided_by"] == "fiona"
+    assert entry.actor == "fiona" and entry.data["reason"] == "card exposed by the dealer"
 
 
 def test_crash_mid_hand_voids_on_restart(storage: Storage) -> None:

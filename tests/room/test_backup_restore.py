@@ -23,9 +23,11 @@ from sqlalchemy.engine import make_url
 from cardroom.cli import main
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.audit_key import load_or_create_key
 from cardroom.room.backup import backup
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, open_database
+from cardroom.room.integrity import open_keyed
 from cardroom.room.room import Room
 from cardroom.room.schema import hands
 from cardroom.shoe import SeededRandom
@@ -149,7 +151,9 @@ def chain(url: str) -> list[audit.AuditEntry]:
 def test_restore_drill_from_a_backup_taken_during_play(
         db_url: str, lose_the_room: Callable[[], None], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    storage = open_database(db_url)
+    """The room plays keyed, as `cardroom serve` runs it; the key file (the session's
+    `$CARDROOM_AUDIT_KEY_FILE`) is not in the backup and is given to restore and verify."""
+    storage = open_keyed(db_url)
     room, seats, held, held_table = open_room(storage)
     before_play = len(chain(db_url))
     play = Play(room, seats)
@@ -209,7 +213,7 @@ def test_restore_drill_from_a_backup_taken_during_play(
 def small_backup(tmp_path: Path) -> Path:
     """A backup of a room with one table."""
     source = str(tmp_path / "small.sqlite3")
-    storage = open_database(source)
+    storage = open_keyed(source)
     Room(storage).create_table(Account(0, "cli-operator", Role.OWNER), "Mini 1", "baccarat")
     storage.engine.dispose()
     backup(source, tmp_path / "small.backup")
@@ -229,8 +233,10 @@ UNREACHABLE = "postgresql://nobody@127.0.0.1:1/x"
     (["backup", "--database", "{tmp}/small.sqlite3", "--out", "{tmp}/none/b"],
      "there is no directory"),
     (["backup", "--database", "{tmp}/small.sqlite3"], "Missing option '--out'"),
-    (["backup", "--database", UNREACHABLE, "--out", "{tmp}/b"], "cannot reach the database"),
+    (["backup", "--database", UNREACHABLE, "--out", "{tmp}/b"], "cannot open the database"),
     (["backup", "--database", "mysql://h/db", "--out", "{tmp}/b"], "SQLite or PostgreSQL"),
+    (["backup", "--database", "postgresql://::bad", "--out", "{tmp}/b"],
+     "is not a database path or URL"),
     (["restore", "{tmp}/none.backup", "--database", "{tmp}/new.sqlite3"],
      "there is no backup file"),
     (["restore", "{tmp}/notes.txt", "--database", "{tmp}/new.sqlite3"],
@@ -243,12 +249,17 @@ UNREACHABLE = "postgresql://nobody@127.0.0.1:1/x"
      "could not restore"),
     (["restore", "{tmp}/small.backup", "--database", "{tmp}/small.sqlite3"],
      "already holds a card room"),
+    (["restore", "{tmp}/small.backup", "--database", "{tmp}/new.sqlite3", "--audit-key-file",
+      "{tmp}/none.key"], "no audit key file at"),
+    (["restore", "{tmp}/small.backup", "--database", "{tmp}/new.sqlite3", "--audit-key-file",
+      "{tmp}/other.key"], "signed with another key"),
 ])
 def test_bad_input_is_one_error_line_and_changes_nothing(
         args: list[str], reason: str, small_backup: Path, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "notes.txt").write_text("not a database\n")
     (tmp_path / "fake.dump").write_bytes(b"PGDMP but nothing else")
+    load_or_create_key(tmp_path / "other.key")  # a good key, but not the room's
     with closing(sqlite3.connect(tmp_path / "not-a-room.sqlite3")) as other:
         other.execute("CREATE TABLE notes (line TEXT)")
     before = everything(tmp_path)

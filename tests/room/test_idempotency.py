@@ -21,7 +21,7 @@ from cardroom.room.jackpot import adjust as adjust_jackpot
 from . import rooms
 
 make_room = partial(rooms.make_room, seed=4, buyers=("alice",), key="first",
-                    cast=(("owner", Role.OWNER), ("alice", Role.PLAYER), ("fred", Role.FLOOR),
+                    cast=(("olivia", Role.OWNER), ("alice", Role.PLAYER), ("fred", Role.FLOOR),
                           ("fiona", Role.FLOOR)))
 
 
@@ -47,7 +47,7 @@ def test_a_bet_key_reused_for_another_bet_is_refused(storage: Storage, game: str
                                                      first: dict[str, int],
                                                      other: dict[str, int]) -> None:
     room, p, _ = make_room(storage)
-    t = room.create_table(p["owner"], "T", game).table_id
+    t = room.create_table(p["olivia"], "T", game).table_id
     alice = p["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": first, "key": "b1"})
@@ -62,7 +62,7 @@ def test_a_bet_key_reused_for_another_bet_is_refused(storage: Storage, game: str
 
 def test_a_dragon_key_reused_for_another_amount_is_refused(storage: Storage) -> None:
     room, p, _ = make_room(storage)
-    live = room.create_table(p["owner"], "T", "pai-gow", {"dragon_hand": "house-way"})
+    live = room.create_table(p["olivia"], "T", "pai-gow", {"dragon_hand": "house-way"})
     t, alice = live.table_id, p["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
@@ -92,7 +92,7 @@ def test_a_cashier_key_is_one_request(storage: Storage) -> None:
 def test_a_jackpot_adjustment_key_reused_for_another_adjustment_is_refused(
         storage: Storage) -> None:
     room, p, _ = make_room(storage)
-    room.create_table(p["owner"], "Mini", "baccarat")  # seeds the pool
+    room.create_table(p["olivia"], "Mini", "baccarat")  # seeds the pool
     pool = room.pools[DEFAULT_POOL]
 
     def adjust(amount: int, reason: str = "meter misread") -> None:

@@ -39,12 +39,12 @@ def test_pai_gow_irregularities_misdeal_redeals_the_same_wagers(storage: Storage
     room, p, t = make_room(storage)
     start(room, p, t)
     bal = books(storage)
-    room.act(p["floor"], t, {"type": "irregularity", "kind": "misdeal", "reason": "box jam"})
+    room.act(p["fiona"], t, {"type": "irregularity", "kind": "misdeal", "reason": "box jam"})
     assert books(storage) == bal  # the wagers stand: no money moves
     [entry] = audited(storage)
-    assert entry.actor == "floor" and "box jam" in str(entry.detail)
+    assert entry.actor == "fiona" and "box jam" in str(entry.detail)
     assert view(room, t, p["alice"])["phase"] == "betting"
-    room.act(p["floor"], t, {"type": "deal"})
+    room.act(p["fiona"], t, {"type": "deal"})
     set_all(room, t, [p["alice"], p["bob"]])
     last = view(room, t, p["alice"])["last"]
     with storage.read() as conn:
@@ -60,7 +60,7 @@ def test_pai_gow_irregularities_wrong_card_count_per_house_rule(
     """Irregularities (incorrect number of cards): house rule void (wager back) or dead."""
     room, p, t = make_room(storage, rules={"wrong_card_count": policy})
     start(room, p, t)
-    room.act(p["floor"], t, {"type": "irregularity", "kind": "wrong-card-count", "spot": 1,
+    room.act(p["fiona"], t, {"type": "irregularity", "kind": "wrong-card-count", "spot": 1,
                              "count": 6, "reason": "six cards at spot 1"})
     assert view(room, t, p["alice"])["you"]["to_set"] == []
     set_all(room, t, [p["bob"]])
@@ -75,10 +75,10 @@ def test_pai_gow_irregularities_refused_for_players_changes_nothing(storage: Sto
     bal, snap = books(storage), view(room, t, p["bob"])
     mine = next(s for s in view(room, t, p["alice"])["spots"] if s["spot"] == 1)["cards"]
     for who, msg in [("alice", {"kind": "misdeal", "reason": "bad hand"}),
-                     ("floor", {"kind": "misdeal", "reason": " "}),
-                     ("floor", {"kind": "wrong-card-count", "spot": 1, "count": 7,
+                     ("fiona", {"kind": "misdeal", "reason": " "}),
+                     ("fiona", {"kind": "wrong-card-count", "spot": 1, "count": 7,
                                 "reason": "x"}),
-                     ("floor", {"kind": "exposed-card", "spot": 1, "card": "Xx",
+                     ("fiona", {"kind": "exposed-card", "spot": 1, "card": "Xx",
                                 "reason": "x"})]:
         with pytest.raises(CardroomError):
             room.act(p[who], t, {"type": "irregularity", **msg})

@@ -78,7 +78,7 @@ def test_pai_gow_clause_8_to_10_house_banked_hand_settles_through_the_ledger(
         assert set(spots) == {0, 1, 2}
         assert [k for k, s in spots.items() if s["cards"] is not None] == [seat]
         assert len(spots[seat]["cards"]) == 7
-    assert all(s["cards"] is None for s in view(room, t, p["floor"])["spots"])
+    assert all(s["cards"] is None for s in view(room, t, p["fiona"])["spots"])
     set_all(room, t, [p["alice"]], manual=True)
     assert view(room, t, p["bob"])["spots"][1]["set"] is True  # alice has set: public
     assert view(room, t, p["bob"])["spots"][1]["setting"] is None  # how: hidden
@@ -110,7 +110,7 @@ def play_hand(room: Room, t: int, p: dict[str, Account], bets: dict[str, int],
               key: str) -> dict[str, Any]:
     for name, amount in bets.items():
         room.act(p[name], t, {"type": "bet", "bets": {"wager": amount}, "key": key + name})
-    room.act(p["floor"], t, {"type": "deal"})
+    room.act(p["fiona"], t, {"type": "deal"})
     set_all(room, t, [p["alice"], p["bob"]])
     last: dict[str, Any] = view(room, t, p["alice"])["last"]
     return last
@@ -185,7 +185,7 @@ def test_pai_gow_dragon_hand_house_rule(storage: Storage) -> None:
     with pytest.raises(CardroomError, match="does not allow dragon"):
         room.act(p["alice"], t, {"type": "dragon", "amount": 1_000, "key": "d"})
     # a table that allows the dragon hand, set by the player
-    live = room.create_table(p["owner"], "Dragon", "pai-gow", {"dragon_hand": "player-sets"})
+    live = room.create_table(p["olivia"], "Dragon", "pai-gow", {"dragon_hand": "player-sets"})
     d = live.table_id
     room.act(p["bob"], d, {"type": "sit", "buy_in": 20_000, "key": "b"})
     room.act(p["alice"], d, {"type": "sit", "buy_in": 20_000, "key": "a"})
@@ -231,7 +231,7 @@ def test_pai_gow_refusals_change_nothing_and_void_returns_every_wager(
     for who, msg, match in [
         (p["alice"], {"type": "house_way", "spot": 2}, "not your hand"),
         (p["alice"], {"type": "set", "front": ["As"]}, "two different cards"),
-        (p["alice"], {"type": "set", "front": "As Kd"}, "malformed"),
+        (p["alice"], {"type": "set", "front": "As Kd"}, "the front hand must be two cards"),
         (p["alice"], {"type": "bank", "key": "k"}, "before the deal"),
         (p["alice"], {"type": "leave", "key": "l"}, "in play"),
         (p["bob"], {"type": "shuffle"}, "unknown action"),
@@ -241,13 +241,13 @@ def test_pai_gow_refusals_change_nothing_and_void_returns_every_wager(
             room.act(who, t, msg)
     assert books(storage) == before and view(room, t, p["alice"]) == snap
     room.act(p["alice"], t, {"type": "house_way"})
-    room.act(p["floor"], t, {"type": "void", "reason": "deck found short"})
+    room.act(p["fiona"], t, {"type": "void", "reason": "deck found short"})
     bal = books(storage)
     assert bal[ledger.stack(t, p["alice"].id)] == 20_000
     assert bal[ledger.stack(t, p["bob"].id)] == 20_000
     assert bal.get(ledger.wagers(t), 0) == 0
     snap = view(room, t, p["bob"])
-    assert snap["spots"] == [] and snap["last"]["voided"] and snap["last"]["by"] == "floor"
+    assert snap["spots"] == [] and snap["last"]["voided"] and snap["last"]["by"] == "fiona"
     # a fresh hand plays after the void
     last = play_hand(room, t, p, {"alice": 1_000}, "n")
     assert last["spots"][1]["name"] == "alice"

@@ -50,9 +50,9 @@ def test_pan_room_pan_rule_6_the_floormans_decision_is_final(storage: Storage) -
     live = pan(room, t)
     hand_id, seq = live.hand_id, live.seq
     assert hand_id is not None
-    room.act(p["floor"], t, {"type": "void", "reason": "cards exposed in the deal"})
+    room.act(p["fiona"], t, {"type": "void", "reason": "cards exposed in the deal"})
     with pytest.raises(CardroomError, match="no hand is in progress"):
-        room.act(p["floor"], t, {"type": "void", "reason": "again"})
+        room.act(p["fiona"], t, {"type": "void", "reason": "again"})
     with pytest.raises(CardroomError):
         room.act(p["alice"], t, {"type": "pan", "command": "play", "seq": live.seq})
     with pytest.raises(CardroomError):
@@ -62,4 +62,4 @@ def test_pan_room_pan_rule_6_the_floormans_decision_is_final(storage: Storage) -
     with storage.read() as conn:
         record = hands.hand_record(conn, hand_id)
     assert record["status"] == "voided"
-    assert record["voided_by"] == "floor" and record["reason"] == "cards exposed in the deal"
+    assert record["voided_by"] == "fiona" and record["reason"] == "cards exposed in the deal"

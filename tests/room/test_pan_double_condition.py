@@ -41,7 +41,7 @@ def test_pan_room_doubles_need_twice_the_buy_in_and_ante_double(storage: Storage
     kept separate": two doubles players and one singles player put 3 chips in the tops and 2
     in the double tops, 5 chips in the table's tops account."""
     room, p, _ = make_room(storage)
-    t = room.create_table(p["owner"], "Pan doubles", "pan",
+    t = room.create_table(p["olivia"], "Pan doubles", "pan",
                           {"allow_double_condition": True}).table_id
     with pytest.raises(CardroomError, match="at least 40 chips"):
         room.act(p["alice"], t, {"type": "sit", "buy_in": 20 * CHIP, "doubles": True,
@@ -81,17 +81,17 @@ def test_pan_room_all_doubles_floor_moves_the_game_to_the_next_condition(
     single condition and no doubles are offered ("No condition bigger than Double condition").
     The change is kept in the table's house rules (a restart keeps it)."""
     room, p, _ = make_room(storage)
-    t = room.create_table(p["owner"], "Pan doubles", "pan",
+    t = room.create_table(p["olivia"], "Pan doubles", "pan",
                           {"allow_double_condition": True}).table_id
     room.act(p["alice"], t, {"type": "sit", "buy_in": 40 * CHIP, "doubles": True, "key": "a"})
     room.act(p["bob"], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "b"})
     with pytest.raises(CardroomError, match="every player at the table plays double"):
-        room.act(p["floor"], t, {"type": "raise_condition"})
+        room.act(p["fiona"], t, {"type": "raise_condition"})
     room.act(p["bob"], t, {"type": "leave", "key": "bl"})
     room.act(p["bob"], t, {"type": "sit", "buy_in": 40 * CHIP, "doubles": True, "key": "b2"})
     with pytest.raises(CardroomError):
         room.act(p["alice"], t, {"type": "raise_condition"})   # not the floor
-    room.act(p["floor"], t, {"type": "raise_condition"})
+    room.act(p["fiona"], t, {"type": "raise_condition"})
     live = pan(room, t)
     assert live.chip == 2 * CHIP and not live.rules.allow_double_condition
     assert not live.engine.doubles
@@ -114,7 +114,7 @@ def test_pan_room_doubles_and_carried_double_tops_survive_a_restart(storage: Sto
     come back as they were, the double tops still apart ("Double antes will be kept separate
     and awarded to winning doubles players only")."""
     room, p, _ = make_room(storage)
-    t = room.create_table(p["owner"], "Pan doubles", "pan",
+    t = room.create_table(p["olivia"], "Pan doubles", "pan",
                           {"allow_double_condition": True}).table_id
     for who in ("alice", "bob"):
         room.act(p[who], t, {"type": "sit", "buy_in": 40 * CHIP, "doubles": True, "key": who})

@@ -29,7 +29,7 @@ ONE_CHIP_BUY_IN = {"buy_in_chips": 1, "modifications": [{
 def fee_table(storage: Storage, fee: dict[str, Any], extra: dict[str, Any] | None = None
               ) -> tuple[Room, dict[str, Account], int]:
     room, people, _ = make_room(storage)
-    live = room.create_table(people["owner"], "Pan fees", "pan", {"fee": fee, **(extra or {})})
+    live = room.create_table(people["olivia"], "Pan fees", "pan", {"fee": fee, **(extra or {})})
     return room, people, live.table_id
 
 
@@ -94,7 +94,7 @@ def test_wac_230_15_080_time_fee_each_period_by_the_table_clock(storage: Storage
         nonlocal now
         now = datetime(2026, 11, 23, 18, 0, tzinfo=UTC) + timedelta(minutes=minutes)
         room.act(p["alice"], t, {"type": "deal"})
-        room.act(p["floor"], t, {"type": "void", "reason": "fee test"})
+        room.act(p["fiona"], t, {"type": "void", "reason": "fee test"})
         return fees_held(storage, t)
 
     assert hand_at(0) == 1_000

@@ -171,7 +171,7 @@ def test_out_of_turn_stale_and_repeated_actions_change_nothing(storage: Storage)
     for msg, why in [({"type": "pan", "command": "play", "seq": seq}, "declar"),
                      ({"type": "pan", "command": "draw", "seq": seq}, "no turn now"),
                      ({"type": "pan", "command": "play", "seq": seq - 1}, "stale"),
-                     ({"type": "pan", "command": "play"}, "seq"),
+                     ({"type": "pan", "command": "play"}, "which moment of the game"),
                      ({"type": "pan", "command": "discard ,,", "seq": seq}, "cannot read")]:
         with pytest.raises(CardroomError, match=why):
             room.act(p[waiting], t, msg)
@@ -201,7 +201,7 @@ def test_void_and_restart_put_every_stack_back(storage: Storage) -> None:
     say(room, first, t, "play")
     with pytest.raises(CardroomError):
         room.act(p["alice"], t, {"type": "void", "reason": "no"})
-    room.act(p["floor"], t, {"type": "void", "reason": "misdeal"})
+    room.act(p["fiona"], t, {"type": "void", "reason": "misdeal"})
     b = books(storage, t)
     assert b["tops"] == 0 and b[ledger.stack(t, p["alice"].id)] == 20 * CHIP
     assert live.snapshot(p["alice"])["last"]["voided"]

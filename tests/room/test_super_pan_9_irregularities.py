@@ -42,7 +42,7 @@ def test_super_pan_9_irregularity_misdeal_voids_the_round_and_returns_every_wage
     room, p, t = make_room(storage)
     start_round(room, p, t)
     before = tx_count(storage)
-    room.act(p["dealer"], t, {"type": "irregularity", "kind": "misdeal",
+    room.act(p["dan"], t, {"type": "irregularity", "kind": "misdeal",
                               "reason": "card flashed on the deal"})
     bal = books(storage)
     assert bal[ledger.stack(t, p["alice"].id)] == 20_000
@@ -51,7 +51,7 @@ def test_super_pan_9_irregularity_misdeal_voids_the_round_and_returns_every_wage
     assert tx_count(storage) == before + 1  # one transaction returns all 3,100 cents
     [entry] = entries(storage, "hand.irregularity")
     detail = json.loads(entry.detail) if isinstance(entry.detail, str) else entry.detail
-    assert entry.actor == "dealer" and "card flashed on the deal" in str(detail)
+    assert entry.actor == "dan" and "card flashed on the deal" in str(detail)
     assert "misdeal" in str(detail)
     snap = view(room, t, p["bob"])
     assert snap["round"] is None and snap["last"]["voided"] is True
@@ -68,7 +68,7 @@ def test_super_pan_9_irregularity_exposed_card_voids_only_that_hand(storage: Sto
     """House policy void-and-return: only the affected seat's hand is void; the rest play."""
     room, p, t = make_room(storage)
     start_round(room, p, t)  # alice seat 1: 1,000 + tie 100; bob seat 2: 2,000
-    room.act(p["floor"], t, {"type": "irregularity", "kind": "exposed-card", "seat": 1,
+    room.act(p["fiona"], t, {"type": "irregularity", "kind": "exposed-card", "seat": 1,
                              "reason": "dealer exposed a card"})
     bal = books(storage)
     assert bal[ledger.stack(t, p["alice"].id)] == 20_000
@@ -95,9 +95,9 @@ def test_super_pan_9_irregularity_refused_for_players_changes_nothing(storage: S
     bal, refused = books(storage), refused_count(storage)
     snap = view(room, t, p["alice"])
     for who, msg in [("alice", {"kind": "misdeal", "reason": "I lost"}),
-                     ("dealer", {"kind": "misdeal", "seat": 1, "reason": "x"}),
-                     ("dealer", {"kind": "bogus", "reason": "x"}),
-                     ("dealer", {"kind": "wrong-card-count", "seat": 5, "reason": "x"})]:
+                     ("dan", {"kind": "misdeal", "seat": 1, "reason": "x"}),
+                     ("dan", {"kind": "bogus", "reason": "x"}),
+                     ("dan", {"kind": "wrong-card-count", "seat": 5, "reason": "x"})]:
         with pytest.raises(CardroomError):
             room.act(p[who], t, {"type": "irregularity", **msg})
     assert books(storage) == bal
@@ -110,7 +110,7 @@ def test_super_pan_9_irregularity_void_round_policy_voids_every_hand(storage: St
     """Void-round policy: the irregularity voids every hand whatever the seat."""
     room, p, t = make_room(storage, rules={"irregularity_policy": "void-round"})
     start_round(room, p, t)
-    room.act(p["dealer"], t, {"type": "irregularity", "kind": "wrong-card-count", "seat": 2,
+    room.act(p["dan"], t, {"type": "irregularity", "kind": "wrong-card-count", "seat": 2,
                               "reason": "four cards"})
     bal = books(storage)
     assert bal[ledger.stack(t, p["alice"].id)] == 20_000

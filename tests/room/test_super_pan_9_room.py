@@ -114,7 +114,7 @@ def test_super_pan_9_rules_4_to_9_a_round_settles_in_one_balanced_transaction(
 def test_super_pan_9_hidden_cards_show_only_as_the_rules_reveal_them(storage: Storage) -> None:
     room, p, t = make_room(storage)
     start_round(room, p, t)
-    for who in ("alice", "bob", "floor", "dealer"):
+    for who in ("alice", "bob", "fiona", "dan"):
         snap = view(room, t, p[who])
         assert snap["round"]["dealer"]["cards"] is None  # face down until the reveal
         assert snap["round"]["dealer"]["card_count"] == 3
@@ -137,7 +137,7 @@ def test_super_pan_9_rule_6_seats_act_in_order_and_refusals_change_nothing(
     snap = view(room, t, p["bob"])
     for who, msg, match in [
         (p["bob"], {"type": "draw"}, "seat 1's turn"),
-        (p["dealer"], {"type": "draw"}, "never draw"),
+        (p["dan"], {"type": "draw"}, "never draw"),
         (p["alice"], {"type": "split"}, "unknown action"),
         (p["alice"], {"type": "bet", "bets": {"wager": 1_000}, "key": "late"}, "closed"),
         (p["alice"], {"type": "leave", "key": "l"}, "in play"),
@@ -150,7 +150,7 @@ def test_super_pan_9_rule_6_seats_act_in_order_and_refusals_change_nothing(
     room.act(p["alice"], t, {"type": "stand"})
     with pytest.raises(CardroomError, match="already"):
         room.act(p["alice"], t, {"type": "draw"})
-    room.act(p["dealer"], t, {"type": "stand"})  # the dealer stands bob, who does not act
+    room.act(p["dan"], t, {"type": "stand"})  # the dealer stands bob, who does not act
     assert view(room, t, p["bob"])["last"]["settlements"][1]["total"] is not None
 
 
@@ -161,8 +161,8 @@ def test_super_pan_9_wagers_go_through_the_engine_checks(storage: Storage) -> No
     for bets, match in [({"wager": 400}, "outside the table limits"),
                         ({"wager": 500, "tie": 100}, "does not offer the Tie Bet"),
                         ({"wager": 5_000}, "cannot cover"),
-                        ({"wager": 5.5}, "whole number of cents"),
-                        ({"main": 500}, "malformed")]:
+                        ({"wager": 5.5}, "the wager is not an amount of money"),
+                        ({"main": 500}, "the table could not read that request")]:
         with pytest.raises(CardroomError, match=match):
             room.act(p["alice"], t, {"type": "bet", "bets": bets, "key": "x"})
     with pytest.raises(CardroomError, match="not seated"):
@@ -179,19 +179,19 @@ def test_super_pan_9_floor_void_returns_every_wager_and_logs_who_and_why(
     start_round(room, p, t)
     room.act(p["alice"], t, {"type": "draw"})
     with pytest.raises(CardroomError):
-        room.act(p["dealer"], t, {"type": "void", "reason": "no"})  # a dealer may not void
-    room.act(p["floor"], t, {"type": "void", "reason": "cards dropped"})
+        room.act(p["dan"], t, {"type": "void", "reason": "no"})  # a dealer may not void
+    room.act(p["fiona"], t, {"type": "void", "reason": "cards dropped"})
     bal = books(storage)
     assert bal[ledger.stack(t, p["alice"].id)] == 20_000
     assert bal[ledger.stack(t, p["bob"].id)] == 20_000
     assert bal.get(ledger.wagers(t), 0) == 0
     snap = view(room, t, p["bob"])
     assert snap["last"] == {"hand": snap["last"]["hand"], "voided": True,
-                            "reason": "cards dropped", "by": "floor"}
+                            "reason": "cards dropped", "by": "fiona"}
     assert snap["round"] is None  # nothing of the voided deal is shown
     with storage.read() as conn:
         entry = next(e for e in audit.entries(conn) if e.action == "hand.void")
-    assert entry.actor == "floor" and "cards dropped" in entry.detail
+    assert entry.actor == "fiona" and "cards dropped" in entry.detail
     # the table plays on
     room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "again"})
     room.act(p["bob"], t, {"type": "deal"})

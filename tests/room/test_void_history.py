@@ -35,8 +35,8 @@ def test_baccarat_floor_void_leaves_a_history(storage: Storage) -> None:
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"banker": 5_000}, "key": "b"})
     hand_id = room.table(t).hand_id
-    room.act(p["floor"], t, {"type": "void", "reason": "card exposed"})
-    _check(storage, hand_id or 0, "floor", "card exposed", [20_000])
+    room.act(p["fiona"], t, {"type": "void", "reason": "card exposed"})
+    _check(storage, hand_id or 0, "fiona", "card exposed", [20_000])
 
 
 def test_super_pan_9_recovery_void_leaves_a_history_without_cards(storage: Storage) -> None:

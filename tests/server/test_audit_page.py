@@ -28,7 +28,7 @@ def client(storage: Storage) -> tuple[TestClient, Room]:
     room = Room(Storage(storage.engine, KEY), SeededRandom(4))
     room.start()
     setup_table(room)
-    c = FormClient(create_app(room))
+    c = FormClient(create_app(room))  # logs in with the form's CSRF token
     login(c, "audrey")
     return c, room
 
@@ -91,13 +91,13 @@ def test_pages_of_a_hundred_newest_first(client: tuple[TestClient, Room]) -> Non
 def test_filters_by_actor_kind_table_and_date(client: tuple[TestClient, Room]) -> None:
     c, room = client
     note(room, 3, actor="floor", action="floor.note", table=7)
-    note(room, 2, actor="owner", action="floor.count", table=17)
-    note(room, 4, actor="owner", action="cashier.fill")
-    assert len(seqs(c.get("/audit", params={"actor": "owner", "kind": "floor."}).text)) == 2
+    note(room, 2, actor="olivia", action="floor.count", table=17)
+    note(room, 4, actor="olivia", action="cashier.fill")
+    assert len(seqs(c.get("/audit", params={"actor": "olivia", "kind": "floor."}).text)) == 2
     assert len(seqs(c.get("/audit", params={"kind": "cashier.fill"}).text)) == 4
     assert len(seqs(c.get("/audit", params={"table": "7"}).text)) == 3  # not table 17
     today = datetime.now(UTC).date()
-    assert len(seqs(c.get("/audit", params={"actor": "owner", "since": today.isoformat(),
+    assert len(seqs(c.get("/audit", params={"actor": "olivia", "since": today.isoformat(),
                                             "until": today.isoformat()}).text)) == 1 + 2 + 4
     # (the owner also opened the table today)
     tomorrow = (today + timedelta(days=1)).isoformat()

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
@@ -30,7 +31,7 @@ def room(storage: Storage) -> Room:
     r = Room(storage, SeededRandom(7))
     r.start()
     with storage.unit() as conn:
-        owner = create_account(conn, "owner", PW, Role.OWNER)
+        owner = create_account(conn, "olivia", PW, Role.OWNER)
         alice = create_account(conn, "alice", PW, Role.PLAYER)
         buy_chips(conn, alice, 100_000, "first")
     r.create_table(owner, "Mini 1", "baccarat")
@@ -59,7 +60,7 @@ def books(room: Room) -> dict[str, int]:
     "/hands/2147483648", "/hands/99999999999999999999", "/hands/0", "/hands/-1",
     "/hands/1e3", "/tables/2147483648", "/tables/99999999999999999999", "/tables/x"])
 def test_an_id_out_of_range_is_a_404_page(room: Room, path: str) -> None:
-    owner = client_of(room, "owner")
+    owner = client_of(room, "olivia")
     r = owner.get(path)
     assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
     assert f"no {path.split('/')[1][:-1]} {path.split('/')[2]}" in r.text
@@ -67,29 +68,30 @@ def test_an_id_out_of_range_is_a_404_page(room: Room, path: str) -> None:
 
 
 def test_a_history_file_id_out_of_range_is_a_json_404(room: Room) -> None:
-    owner = client_of(room, "owner")
+    owner = client_of(room, "olivia")
     for hand in ("2147483648", "99999999999999999999"):
         r = owner.get(f"/hands/{hand}/history.json")
         assert r.status_code == 404 and r.json() == {"error": f"no hand {hand}"}
 
 
 def test_a_form_with_a_field_missing_is_a_page_not_raw_json(room: Room) -> None:
-    owner = client_of(room, "owner")
+    owner = client_of(room, "olivia")
     r = owner.post("/floor/void", data={"reason": "no table id"})
     assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
     assert "nothing was changed" in r.text and "loc" not in r.text
 
 
 MALFORMED = [
-    ("bytes", b"\x00\x01not text", "binary frame"),
+    ("bytes", b"\x00\x01not text", "binary data, not a table request"),
     ("text", "[" * 2_000 + "]" * 2_000, "nested too deeply"),
     ("text", '{"type":"bet","bets":' + "[" * 50 + "]" * 50 + ',"key":"k"}',
      "nested too deeply"),
     ("text", json.dumps({"type": "bet", "key": "k", "x": "y" * MAX_MESSAGE_BYTES}),
-     f"longer than {MAX_MESSAGE_BYTES} bytes"),
-    ("text", '{"type":"sit","buy_in":NaN,"key":"k"}', "not JSON"),
-    ("text", "{not json", "not JSON"),
-    ("text", "[]", "expected a JSON object"),
+     f"longer than {MAX_MESSAGE_BYTES:,} characters"),
+    ("text", '{"type":"sit","buy_in":NaN,"key":"k"}', "it is not a table request"),
+    ("text", "{not json", "it is not a table request"),
+    ("text", "[]", "it is not a table request"),
+    ("text", '{"type":"sit","buy_in":"lots","key":"k"}', "the buy-in is not an amount of money"),
 ]
 
 
@@ -108,6 +110,7 @@ def test_a_malformed_message_is_answered_audited_and_changes_nothing(
             ws.send_text(frame)
         reply = ws.receive_json()
         assert reply["type"] == "error" and said in reply["message"]
+        assert reply["message"].startswith("the table could not read that request: ")
         ws.send_json({"type": "sit", "buy_in": 20_000, "key": "s"})  # the socket still serves
         assert ws.receive_json()["you"]["seated"]
     after = books(room)
@@ -115,6 +118,21 @@ def test_a_malformed_message_is_answered_audited_and_changes_nothing(
     assert sorted(moved.values()) == [-20_000, 20_000]  # the sit only: wallet to stack
     logged = refusals(room)[seen:]
     assert len(logged) == 1 and said in logged[0]["reason"]
+
+
+@pytest.mark.parametrize("ref", ["x", "0", "-1", "1e3", "99999999999999999999"])
+def test_a_table_socket_that_names_no_table_is_told_so(room: Room, ref: str) -> None:
+    """`/ws/tables/x` used to fail the handshake with no word; now the socket opens, says in
+    one sentence that there is no such table, audits the refusal and closes."""
+    alice = client_of(room, "alice")
+    seen = len(refusals(room))
+    headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
+    with TestClient(create_app(room)) as sockets, \
+            sockets.websocket_connect(f"/ws/tables/{ref}", headers=headers) as ws:
+        assert ws.receive_json() == {"type": "error", "message": f"no open table {ref}"}
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    assert [r["reason"] for r in refusals(room)[seen:]] == [f"no open table {ref}"]
 
 
 def test_a_flood_of_junk_is_answered_but_audited_as_a_count(room: Room) -> None:

@@ -179,13 +179,12 @@ def test_secure_cookies_mark_every_cookie_and_send_hsts(room: Room) -> None:
 def test_serve_passes_secure_cookies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import uvicorn
 
-    import cardroom.cli.room as room_cli
     from cardroom.cli.app import app as cli
 
     served: dict[str, Any] = {}
-    monkeypatch.setattr(room_cli, "listen", lambda host, port: None)
-    monkeypatch.setattr(uvicorn.Server, "run",
+    monkeypatch.setattr(uvicorn.Server, "run",  # serve builds its app and would listen forever
                         lambda server, sockets=None: served.update(app=server.config.app))
+    monkeypatch.setattr("cardroom.cli.room.listen", lambda host, port: None)
     result = CliRunner().invoke(cli, ["serve", "--secure-cookies", "--database",
                                       str(tmp_path / "room.sqlite3")])
     assert result.exit_code == 0, result.output

@@ -37,7 +37,7 @@ def room_with_players(storage: Storage, players: int) -> tuple[Room, list[Accoun
     room = Room(storage, SeededRandom(11))
     room.start()
     with storage.unit() as conn:
-        owner = create_account(conn, "owner", PW, Role.OWNER)
+        owner = create_account(conn, "olivia", PW, Role.OWNER)
         people = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(players)]
         for p in people:
             buy_chips(conn, p, 100_000, f"chips-{p.id}")

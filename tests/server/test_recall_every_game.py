@@ -49,7 +49,7 @@ def login(client: TestClient, name: str) -> None:
 def people(room: Room) -> dict[str, Account]:
     with room.storage.unit() as conn:
         out = {n: create_account(conn, n, PW, r) for n, r in [
-            ("owner", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+            ("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
             ("audrey", Role.AUDITOR)]}
         for n in ("alice", "bob"):
             ledger.post(conn, f"seed-{n}", "buy-chips", [
@@ -58,7 +58,7 @@ def people(room: Room) -> dict[str, Account]:
 
 
 def play_super_pan_9(room: Room, p: dict[str, Account]) -> int:
-    t = room.create_table(p["owner"], "SP9", "super-pan-9").table_id
+    t = room.create_table(p["olivia"], "SP9", "super-pan-9").table_id
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
     room.act(p["alice"], t, {"type": "deal"})
@@ -69,7 +69,7 @@ def play_super_pan_9(room: Room, p: dict[str, Account]) -> int:
 
 
 def play_pai_gow(room: Room, p: dict[str, Account]) -> int:
-    t = room.create_table(p["owner"], "PG", "pai-gow").table_id
+    t = room.create_table(p["olivia"], "PG", "pai-gow").table_id
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
     room.act(p["alice"], t, {"type": "deal"})
@@ -101,7 +101,7 @@ def test_room_hands_of_every_game_recall_and_export_for_cardroom_replay(
 
 
 def test_a_missing_hand_is_a_404_and_a_record_without_history_a_400(room: Room) -> None:
-    t = room.create_table(people(room)["owner"], "Mini", "baccarat").table_id
+    t = room.create_table(people(room)["olivia"], "Mini", "baccarat").table_id
     with room.storage.unit() as conn:
         old = conn.execute(insert(hands_table).values(
             table_id=t, number=1, status="settled", opened_at=datetime.now(UTC),

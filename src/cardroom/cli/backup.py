@@ -11,6 +11,7 @@ from rich.console import Console
 
 from cardroom.cli import options as opt
 from cardroom.cli.app import app
+from cardroom.cli.room import KeyFile
 
 _out = Console()
 
@@ -31,14 +32,16 @@ def backup(out: Annotated[Path, typer.Option("--out", help="the backup file to w
 @app.command("restore")
 def restore(file: Annotated[Path, typer.Argument(help="a file written by `cardroom backup`")],
             database: opt.Database = None,
+            audit_key_file: KeyFile = None,
             force: Annotated[bool, typer.Option(
                 "--force", help="replace the card room the database already holds")] = False,
             ) -> None:
     """Put a backup in place (stop the server first); hands open at the backup are voided and
-    their wagers returned, as at a restart."""
+    their wagers returned, as at a restart. Give the audit key file the room used (it is not
+    in the backup): the restore's entries are signed with it."""
     from cardroom.room.backup import restore as put_back
 
-    done = put_back(file, database, force)
+    done = put_back(file, database, force, audit_key_file)
     voided = (f"; voided {len(done.voided)} hand(s) open at the backup, wagers returned"
               if done.voided else "")
     source = done.backup

@@ -138,8 +138,10 @@ def hash_password(password: str) -> str:
 
 
 def check_new_credentials(username: str, password: str) -> str:
-    """The name as stored, or CardroomError when the name or the password is refused."""
+    """The name as stored, or CardroomError when the name or the password is refused (the
+    room's own actor and role names are refused for every account, however it is made)."""
     name = check_username(username)
+    check_unreserved(name)
     check_password(name, password)
     return name
 
@@ -155,13 +157,6 @@ def create_account(conn: Connection, username: str, password: str, role: Role,
         role=role.value, active=True, created_at=datetime.now(UTC))
         .returning(accounts.c.id)).scalar_one()
     return Account(new_id, name, role)
-
-
-def open_account(conn: Connection, username: str, password: str, role: Role) -> Account:
-    """An account a person asks for (registration, first run, the owner's staff form): the
-    room's own actor and role names are refused besides `create_account`'s checks."""
-    check_unreserved(check_username(username))
-    return create_account(conn, username, password, role)
 
 
 def count_accounts(conn: Connection) -> int:
@@ -278,7 +273,7 @@ def register_player(storage: Storage, username: str, password: str, client: str)
         if wait is not None:
             raise CardroomError("too many accounts opened from here: try again in "
                                 f"{_wait_sentence(wait)}")
-        account = open_account(conn, username, password, Role.PLAYER)
+        account = create_account(conn, username, password, Role.PLAYER)
         audit.append(conn, account.username, "account.register", {"client": client[:64]})
     return account
 

@@ -281,6 +281,11 @@ def _head_problems(conn: Connection, key: bytes | None, last: int, last_hash: st
     return []
 
 
+def has_head(conn: Connection) -> bool:
+    """Whether the log has any entry yet."""
+    return conn.execute(_SELECT_HEAD).first() is not None
+
+
 def head_keyed_otherwise(conn: Connection, key: bytes) -> bool:
     """Whether the head carries a MAC made with another key: appending under `key` would then
     extend a chain nobody can verify (a wrong key file, or a head tampered with)."""

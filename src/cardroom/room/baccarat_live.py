@@ -48,8 +48,8 @@ def card_json(card: Card) -> dict[str, Any]:
 def parse_bets(msg: dict[str, Any]) -> dict[WagerKind, Cents]:
     raw = msg.get("bets")
     if not isinstance(raw, dict) or not raw or len(raw) > len(WagerKind):
-        raise MalformedMessage("malformed message: \"bets\" must map wagers to cents")
-    return {WagerKind.parse(str(k)): field_cents(raw, k) for k in raw}
+        raise MalformedMessage("the bets must name each wager with its amount")
+    return {WagerKind.parse(str(k)): field_cents(raw, k, "a bet") for k in raw}
 
 
 @dataclass
@@ -82,7 +82,7 @@ class BaccaratLive:
     # actions: each prepares in `conn` and returns what to apply after the commit ----------
     def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
         who.require(Permission.PLAY)
-        buy_in, key = field_cents(msg, "buy_in"), field_key(msg)
+        buy_in, key = field_cents(msg, "buy_in", "the buy-in"), field_key(msg)
         if who.id in self.seated:
             raise IllegalActionError("you are already seated at this table")
         if len(self.seated) >= MAX_SEATS:

@@ -12,6 +12,7 @@ newest revision and voids the hands that were open at the backup, as a restart d
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import re
 import shutil
@@ -28,7 +29,9 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from cardroom.errors import CardroomError
 from cardroom.room import audit
-from cardroom.room.db import database_url, open_database
+from cardroom.room.audit_key import AuditKeyError, key_path, load_key
+from cardroom.room.db import database_url, not_an_address, safe_name, unreachable
+from cardroom.room.integrity import open_keyed
 from cardroom.room.room import Room
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -77,11 +80,17 @@ def backup(database: str | None, out: Path) -> Backup:
     return Backup(url.get_backend_name(), digest(out))
 
 
-def restore(file: Path, database: str | None, force: bool = False) -> Restored:
+def restore(file: Path, database: str | None, force: bool = False,
+            key_file: Path | None = None) -> Restored:
     """Put the backup `file` in place at `database`, record the restore in the audit log, then
-    void the hands the backup holds open (their wagers back to the stacks)."""
+    void the hands the backup holds open (their wagers back to the stacks). The room's audit
+    key (`key_file`, as `audit_key.key_path` finds it) must be at hand before anything is
+    written: the restore's own entries are MACed with it, and a SQLite backup whose chain is
+    signed with another key is refused before it is copied (a PostgreSQL archive is checked
+    once restored, before anything is appended)."""
     if not file.is_file():
         raise CardroomError(f"there is no backup file {file}")
+    key = load_key(key_path(key_file))
     with file.open("rb") as f:
         magic = f.read(len(SQLITE_MAGIC))
     url = _url(database)
@@ -94,12 +103,12 @@ def restore(file: Path, database: str | None, force: bool = False) -> Restored:
     elif magic == SQLITE_MAGIC:
         if kind != "sqlite":
             raise CardroomError(f"{file} is a SQLite backup; restore it to a SQLite file")
-        _sqlite_restore(file, _sqlite_path(url, must_exist=False), force)
+        _sqlite_restore(file, _sqlite_path(url, must_exist=False), force, key)
     else:
         raise CardroomError(f"{file} is not a card-room backup (neither a SQLite database "
                             "nor a pg_dump archive)")
     sha256 = digest(file)
-    storage = open_database(url.render_as_string(hide_password=False))
+    storage = open_keyed(url.render_as_string(hide_password=False), key_file, create=False)
     try:
         with storage.unit() as conn:
             audit.append(conn, "recovery", "room.restored", {"backup": file.name,
@@ -118,8 +127,8 @@ def digest(file: Path) -> str:
 def _url(database: str | None) -> URL:
     try:
         url = make_url(database_url(database))
-    except ArgumentError:
-        raise CardroomError(f"{database} is neither a file path nor a database URL") from None
+    except (ArgumentError, ValueError) as exc:
+        raise not_an_address(database or "", exc) from None
     if url.get_backend_name() not in ("sqlite", "postgresql"):
         raise CardroomError("the card room keeps its books in SQLite or PostgreSQL, "
                             f"not {url.get_backend_name()}")
@@ -146,11 +155,12 @@ def _sqlite_backup(source: Path, partial: Path) -> None:
         raise CardroomError(f"could not back up {source}: {exc}") from None
 
 
-def _sqlite_restore(file: Path, target: Path, force: bool) -> None:
+def _sqlite_restore(file: Path, target: Path, force: bool, key: bytes) -> None:
     try:
         with closing(sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)) as src:
             _require_sqlite_room(src, f"{file} is not a card-room backup")
             _require_intact(src, f"{file} is damaged (it failed SQLite's integrity check)")
+            _require_key(src, file, key)
             target.parent.mkdir(parents=True, exist_ok=True)
             with closing(sqlite3.connect(target, timeout=10)) as dst:
                 if not force and _sqlite_holds_data(dst):
@@ -166,6 +176,17 @@ def _require_sqlite_room(conn: sqlite3.Connection, message: str) -> None:
                          (ROOM_TABLE,)).fetchone()
     if found is None:
         raise CardroomError(message)
+
+
+def _require_key(conn: sqlite3.Connection, file: Path, key: bytes) -> None:
+    """The backup's head, if MACed, must be MACed with `key` (as `integrity.open_keyed`
+    requires of a live room)."""
+    head = conn.execute("SELECT seq, hash, mac FROM audit_head WHERE id = 1").fetchone()
+    if head is not None and head[2] is not None and not hmac.compare_digest(
+            head[2], audit.head_mac(key, int(head[0]), str(head[1]))):
+        raise AuditKeyError(f"{file} holds an audit chain signed with another key than the "
+                            "audit key file given; restore it with the key file that was in "
+                            "use when it was taken")
 
 
 def _require_intact(conn: sqlite3.Connection, message: str) -> None:
@@ -234,8 +255,7 @@ def _pg_connection(url: URL) -> Iterator[Connection]:
         try:
             conn = engine.connect()
         except DBAPIError as exc:
-            reason = str(exc.orig).strip().splitlines()[0]
-            raise CardroomError(f"cannot reach the database {_shown(url)}: {reason}") from None
+            raise unreachable(_shown(url), exc) from None
         with conn:
             yield conn
     finally:
@@ -270,7 +290,7 @@ def _reason(stderr: str) -> str:
 
 
 def _shown(url: URL) -> str:
-    return url.set(drivername="postgresql").render_as_string(hide_password=True)
+    return safe_name(url.render_as_string(hide_password=False))
 
 
 # both -----------------------------------------------------------------------------------------

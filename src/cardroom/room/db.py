@@ -151,17 +151,28 @@ def open_database(database: str | None, audit_key: bytes | None = None) -> Stora
         engine = make_engine(database_url(database))
         migrate(engine)
     except (ArgumentError, ValueError) as exc:
-        raise StorageError(f"{_safe(shown)} is not a database path or URL: {exc}") from None
+        raise not_an_address(shown, exc) from None
     except CommandError as exc:  # e.g. books of a newer version than this program
-        raise StorageError(f"cannot migrate the database {_safe(shown)}: {exc}") from None
+        raise StorageError(f"cannot migrate the database {safe_name(shown)}: {exc}") from None
     except (DBAPIError, OSError) as exc:
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-        raise StorageError(f"cannot open the database {_safe(shown)}: "
-                           f"{reason[0] if reason else type(exc).__name__}") from None
+        raise unreachable(shown, exc) from None
     return Storage(engine, audit_key)
 
 
-def _safe(database: str) -> str:
+def not_an_address(database: str, exc: Exception) -> StorageError:
+    """The one sentence for a `--database` that is neither a path nor a URL we can read."""
+    return StorageError(f"{safe_name(database)} is not a database path or URL: {exc}")
+
+
+def unreachable(database: str, exc: Exception) -> StorageError:
+    """The one sentence for books that cannot be opened: where (no password) and the driver's
+    first line of why."""
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return StorageError(f"cannot open the database {safe_name(database)}: "
+                        f"{reason[0] if reason else type(exc).__name__}")
+
+
+def safe_name(database: str) -> str:
     """A database URL without its password, for a message."""
     if "://" not in database:
         return database

@@ -22,9 +22,12 @@ from sqlalchemy.engine import Connection
 
 from cardroom.money import format_money
 from cardroom.room import audit, ledger
-from cardroom.room.audit_key import AuditKeyError, key_path, load_or_create_key
+from cardroom.room.audit_key import AuditKeyError, key_path, load_key, load_or_create_key
 from cardroom.room.db import Storage, open_database
 from cardroom.room.schema import audit_log, ledger_accounts, ledger_entries, ledger_transactions
+
+KEYED_ACTION = "audit.keyed"
+"""The first entry of books opened keyed from empty: it binds them to that key."""
 
 TxRecord = tuple[str, str, str, tuple[tuple[str, int], ...]]
 """A transaction as (key, kind, actor, sorted (account, amount) pairs)."""
@@ -180,21 +183,31 @@ def seal(conn: Connection, key: bytes) -> dict[str, Any]:
     return detail
 
 
-def open_keyed(database: str | None, key_file: Path | None = None) -> Storage:
-    """The room's storage for writing, with its audit key (`audit_key.key_path`, made if
-    absent). A key made now finds any history written before it unkeyed, and seals it as it
-    stands; a key that is not the one the chain's head is MACed with is refused before
-    anything is written (a lost key file must not start a chain nobody can verify)."""
+def open_keyed(database: str | None, key_file: Path | None = None, *,
+               create: bool = True) -> Storage:
+    """The room's storage for writing, with its audit key (`audit_key.key_path`; made if
+    absent unless `create` is false). Under the write lock it binds the key to the books: a
+    key that is not the one the chain's head is MACed with is refused before anything is
+    written (a mixed-up key file must not start a chain nobody can verify); books with no
+    entry yet get a first entry, `audit.keyed`, so that the very first key to open them is the
+    one every later command must hold; a key made now finds any history written before it
+    unkeyed, and seals it as it stands. A key file made for a refused room is removed again."""
     path = key_path(key_file)
-    key, created = load_or_create_key(path)
+    key, created = load_or_create_key(path) if create else (load_key(path), False)
     storage = open_database(database, key)
-    with storage.snapshot() as conn:
-        if audit.head_keyed_otherwise(conn, key):
-            raise AuditKeyError(f"the audit key in {path} is not the key this room's audit "
-                                "chain is signed with (a wrong key file, or a tampered head: "
-                                "run cardroom audit verify)")
-    if created:
+    try:
         with storage.unit() as conn:
-            if needs_seal(conn):
+            if audit.head_keyed_otherwise(conn, key):
+                raise AuditKeyError(f"the audit key in {path} is not the key this room's "
+                                    "audit chain is signed with (a wrong key file, or a "
+                                    "tampered head: run cardroom audit verify)")
+            if not audit.has_head(conn):
+                audit.append(conn, "house", KEYED_ACTION, {})
+            elif created and needs_seal(conn):
                 seal(conn, key)
+    except BaseException:
+        storage.engine.dispose()
+        if created:
+            path.unlink(missing_ok=True)
+        raise
     return storage

@@ -38,7 +38,7 @@ from cardroom.games.pai_gow.table import (
 )
 from cardroom.history import HandHistory
 from cardroom.houserules import build_rules
-from cardroom.money import Cents
+from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
@@ -98,8 +98,9 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         if e.banker_spot != DEALER:
             need = e._exposure(e.banker_spot) + extra
             if e.chips[e.banker_spot] < need:
+                has = format_money(e.chips[e.banker_spot])
                 raise WagerError(f"the player-banker cannot cover this wager: the bank needs "
-                                 f"{need} cents, has {e.chips[e.banker_spot]}")
+                                 f"{format_money(need)}, has {has}")
 
     def _record_stake(self, conn: Connection, who: Account, hand_id: int) -> None:
         e, seat = self.engine, self.seat_of[who.id]
@@ -114,8 +115,8 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         seat = self.require_seated(who)
         raw = msg.get("bets")
         if not isinstance(raw, dict) or set(raw) != {"wager"}:
-            raise MalformedMessage('malformed message: "bets" must be {"wager": cents}')
-        amount = field_cents(raw, "wager")
+            raise MalformedMessage('the bet must be one amount, on the wager')
+        amount = field_cents(raw, "wager", "the wager")
         key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
         request = {"bets": {"wager": amount}}
         if ledger.replayed(conn, key, "wager", request):
@@ -157,10 +158,10 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         """The dragon hand (house rule `dragon_hand`): the hand of an open spot, played by a
         player who has a wager on their own hand, for a second wager."""
         seat = self.require_seated(who)
-        amount = field_cents(msg, "amount")
+        amount = field_cents(msg, "amount", "the dragon hand's wager")
         stated = msg.get("spot")
         if stated is not None and (isinstance(stated, bool) or not isinstance(stated, int)):
-            raise MalformedMessage("malformed message: 'spot' must be a spot number")
+            raise MalformedMessage("choose a spot by its number")
         key = f"dragon:{self.table_id}:{who.id}:{field_key(msg)}"
         request = {"amount": amount, "spot": stated}
         if ledger.replayed(conn, key, "wager", request):
@@ -253,7 +254,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         seat = self.require_seated(who)
         spot = msg.get("spot", seat)
         if isinstance(spot, bool) or not isinstance(spot, int):
-            raise MalformedMessage("malformed message: 'spot' must be a spot number")
+            raise MalformedMessage("choose a spot by its number")
         d = self.engine.dragon
         if spot != seat and not (d is not None and d[0] == seat and d[1] == spot):
             raise IllegalActionError(f"spot {spot} is not your hand")
@@ -273,7 +274,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         if kind == "set":
             front = msg.get("front")
             if not isinstance(front, list) or not all(isinstance(c, str) for c in front):
-                raise MalformedMessage('malformed message: "front" must list two cards')
+                raise MalformedMessage('the front hand must be two cards')
             cards = parse_cards(" ".join(front))
             self.engine.verify_set_hand(spot, cards)
         mark = self.checkpoint()
@@ -419,13 +420,13 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             raise IllegalActionError("no hand is in progress at this table")
         kind, reason = msg.get("kind"), msg.get("reason")
         if kind not in ("misdeal", "exposed-card", "wrong-card-count"):
-            raise MalformedMessage('malformed message: "kind" must be "misdeal", '
-                                   '"exposed-card" or "wrong-card-count"')
+            raise MalformedMessage('the irregularity must be a misdeal, an exposed '
+                                   'card or a wrong card count')
         if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
-            raise MalformedMessage('malformed message: "reason" must be a short text')
+            raise MalformedMessage('the reason must be a short text')
         spot = msg.get("spot")
         if kind != "misdeal" and (isinstance(spot, bool) or not isinstance(spot, int)):
-            raise MalformedMessage("malformed message: 'spot' must be a spot number")
+            raise MalformedMessage("choose a spot by its number")
         e = self.engine
         note: dict[str, Any] = {"kind": kind, "by": who.username, "reason": reason}
         if kind == "misdeal":
@@ -433,7 +434,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         elif kind == "exposed-card":
             card_text = msg.get("card")
             if not isinstance(card_text, str):
-                raise MalformedMessage("malformed message: 'card' must be a card")
+                raise MalformedMessage("that is not a card")
             [card] = parse_cards(card_text)
             e.verify_expose_card(cast(int, spot), card, True)
             note.update(spot=spot, card=str(card))  # public now (house rule), or a misdeal

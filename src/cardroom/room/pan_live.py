@@ -150,14 +150,14 @@ class PanLive(SeatedLive[PanGame]):
         buy_in = msg.get("buy_in")
         doubles = msg.get("doubles", False)
         if not isinstance(doubles, bool):
-            raise MalformedMessage('malformed message: "doubles" must be true or false')
+            raise MalformedMessage('the choice of double condition must be yes or no')
         if doubles and not self.rules.allow_double_condition:
             raise IllegalActionError("this table plays straight condition only: no double "
                                      "condition")
         least = self.rules.buy_in_chips * (2 if doubles else 1)
         if isinstance(buy_in, int) and not isinstance(buy_in, bool) and (
                 buy_in % self.chip or buy_in < least * self.chip):
-            raise WagerError(f"a Pan buy-in is whole chips of {self.chip} cents, at least "
+            raise WagerError(f"a Pan buy-in is whole chips of {format_money(self.chip)}, at least "
                              f"{least} chips" + (" (twice the minimum buy-in for double "
                                                  "condition)" if doubles else ""))
         inner = super().sit(conn, who, msg)
@@ -265,7 +265,7 @@ class PanLive(SeatedLive[PanGame]):
             raise IllegalActionError("tops carried from a redeal must be played first")
         chip = 2 * self.chip
         if chip > WA_MAX_CHIP_CENTS:
-            raise IllegalActionError(f"a chip may not exceed {WA_MAX_CHIP_CENTS} cents")
+            raise IllegalActionError(f"a chip may not exceed {format_money(WA_MAX_CHIP_CENTS)}")
         rules = build_rules(PanRules, {**self.rules.model_dump(mode="json"), "chip_cents": chip,
                                        "allow_double_condition": False}, f"table {self.name}")
         conn.execute(update(room_tables).where(room_tables.c.id == self.table_id)
@@ -280,7 +280,7 @@ class PanLive(SeatedLive[PanGame]):
             self.rules = rules
             self.engine.doubles.clear()
             self.log.append(f"the floor moves the game to the next condition: a chip is now "
-                            f"{chip} cents, every player at single condition")
+                            f"{format_money(chip)}, every player at single condition")
         return apply
 
     def restore_bot(self, seat: int, stack: Cents) -> None:
@@ -380,10 +380,10 @@ class PanLive(SeatedLive[PanGame]):
             return self.raise_condition(conn, who)
         if kind != "pan":
             raise IllegalActionError(f"unknown action {str(kind)[:30]!r}")
-        command = field_str(msg, "command", limit=200)
+        command = field_str(msg, "command", "the Pan command", limit=200)
         seq = msg.get("seq")
         if isinstance(seq, bool) or not isinstance(seq, int):
-            raise MalformedMessage('malformed message: "seq" must be the snapshot\'s seq')
+            raise MalformedMessage("it does not say which moment of the game it answers")
         if seq != self.seq:
             raise IllegalActionError(f"stale action: the table has moved on (you acted on "
                                      f"{seq}, it is now at {self.seq}); nothing was done")

@@ -153,7 +153,7 @@ class Room:
             handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
                        "deal": live.deal}.get(kind, live.act)
             if kind == "void":
-                reason = field_str(msg, "reason")
+                reason = field_str(msg, "reason", "the reason")
                 with self.storage.unit() as conn:
                     apply = live.void(conn, who, reason)
             else:

@@ -103,14 +103,14 @@ class SeatedLive(Generic[E]):
 
     def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
         who.require(Permission.PLAY)
-        buy_in, key = field_cents(msg, "buy_in"), field_key(msg)
+        buy_in, key = field_cents(msg, "buy_in", "the buy-in"), field_key(msg)
         if who.id in self.seated:
             raise IllegalActionError("you are already seated at this table")
         free = [s for s in range(1, self.max_seats + 1) if self.account_at(s) is None]
         if not free:
             raise IllegalActionError(f"the table is full ({self.max_seats} seats)")
         if buy_in <= 0:
-            raise WagerError("a buy-in must be a positive number of cents")
+            raise WagerError("a buy-in must be more than nothing")
         seat = free[0]
         posted = ledger.post(conn, f"sit:{self.table_id}:{who.id}:{key}", "buy-in",
                              [(ledger.wallet(who.id), -buy_in),

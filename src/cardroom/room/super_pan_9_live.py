@@ -26,7 +26,7 @@ from cardroom.games.super_pan_9.events import (
 from cardroom.games.super_pan_9.rules import MAX_SEATS
 from cardroom.history import HandHistory
 from cardroom.houserules import build_rules
-from cardroom.money import Cents
+from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
@@ -41,9 +41,10 @@ def parse_bets(msg: dict[str, Any]) -> tuple[Cents, Cents]:
     """`{"bets": {"wager": cents, "tie": cents}}`: the main wager and the optional Tie Bet."""
     raw = msg.get("bets")
     if not isinstance(raw, dict) or "wager" not in raw or set(raw) - {"wager", "tie"}:
-        raise MalformedMessage('malformed message: "bets" must be {"wager": cents} with an '
-                               'optional "tie"')
-    return field_cents(raw, "wager"), field_cents(raw, "tie") if "tie" in raw else 0
+        raise MalformedMessage('the bets must be a wager, with or without a Tie '
+                               'Bet')
+    tie = field_cents(raw, "tie", "the Tie Bet") if "tie" in raw else 0
+    return field_cents(raw, "wager", "the wager"), tie
 
 
 @dataclass
@@ -87,8 +88,8 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
                 self.engine.new_round()  # the last round's showdown stays in `last`
             self.engine.verify_place_wager(seat, wager, tie)
             if wager + tie > self.stacks[who.id]:
-                raise IllegalActionError(f"your stack has {self.stacks[who.id]} cents: it "
-                                         f"cannot cover {wager + tie}")
+                raise IllegalActionError(f"your stack has {format_money(self.stacks[who.id])}: "
+                                         f"it cannot cover {format_money(wager + tie)}")
             self.engine.place_wager(seat, wager, tie)
         except BaseException:
             self.engine = mark
@@ -322,11 +323,11 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
         raw_kind, seat, reason = msg.get("kind"), msg.get("seat"), msg.get("reason")
         kinds = [k.value for k in IrregularityKind]
         if raw_kind not in kinds:
-            raise MalformedMessage(f'malformed message: "kind" must be one of {kinds}')
+            raise MalformedMessage(f"the irregularity must be one of: {', '.join(kinds)}")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise MalformedMessage('malformed message: "seat" must be a seat number')
+            raise MalformedMessage('choose a seat by its number')
         if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
-            raise MalformedMessage('malformed message: "reason" must be a short text')
+            raise MalformedMessage('the reason must be a short text')
         kind = IrregularityKind(raw_kind)
         self.engine.verify_irregularity(kind, seat)
         hand_id, t = self.hand_id, self.table_id

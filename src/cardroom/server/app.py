@@ -51,7 +51,7 @@ from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.frames import read_frame
 from cardroom.server.headers import SecurityHeaders
 from cardroom.server.hub import COOKIE, Hub
-from cardroom.server.ids import RowId, path_not_found
+from cardroom.server.ids import RowId, path_not_found, row_id
 
 HERE = Path(__file__).resolve().parent
 SESSION_RECHECK_S = 10.0
@@ -193,7 +193,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
             with room.storage.unit() as conn:
                 if acc.count_accounts(conn):
                     return RedirectResponse("/login", status_code=303)
-                owner = acc.open_account(conn, username, password, Role.OWNER)
+                owner = acc.create_account(conn, username, password, Role.OWNER)
                 audit.append(conn, owner.username, "setup.owner", {})
         except CardroomError as exc:
             return page(request, "setup.html", None, 400, error=str(exc))
@@ -318,14 +318,19 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
         with room.storage.read() as conn:
             return acc.session_account(conn, token)
 
-    @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(ws: WebSocket, table_id: int) -> None:
+    @app.websocket("/ws/tables/{table_ref}")
+    async def table_socket(ws: WebSocket, table_ref: str) -> None:
+        """Any table reference is accepted at the handshake, so that one that names no table
+        (`/ws/tables/x`) is told so in a message, like every other refusal."""
         await ws.accept()
+        table_id = row_id(table_ref) or 0
         try:
             who = await hub.blocking(session_of, ws.cookies.get(COOKIE))
+            if not table_id:
+                raise NotFound(f"no open table {table_ref[:40]}")
             room.table(table_id)
         except CardroomError as exc:
-            room.refused(None, "table.connect", str(exc), {"table": table_id,
+            room.refused(None, "table.connect", str(exc), {"table": table_id or table_ref[:40],
                                                            "client": client_of(ws)})
             await ws.send_text(dumps({"type": "error", "message": str(exc)}))
             await ws.close(code=4401)
@@ -518,7 +523,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
         who.require(Permission.MANAGE_STAFF)
         try:
             with room.storage.unit() as conn:
-                made = acc.open_account(conn, username, password, Role(role))
+                made = acc.create_account(conn, username, password, Role(role))
                 audit.append(conn, who.username, "account.create",
                              {"username": made.username, "role": made.role.value})
         except (CardroomError, ValueError) as exc:

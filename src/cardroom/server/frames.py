@@ -46,15 +46,15 @@ def read_frame(frame: Mapping[str, Any]) -> object:
     """The JSON value of an ASGI `websocket.receive` message, or `MalformedMessage`."""
     text = frame.get("text")
     if not isinstance(text, str):
-        raise MalformedMessage("malformed message: a binary frame (the table reads JSON text)")
+        raise MalformedMessage("it is binary data, not a table request")
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
-        raise MalformedMessage(f"malformed message: longer than {MAX_MESSAGE_BYTES} bytes")
+        raise MalformedMessage(f"it is longer than {MAX_MESSAGE_BYTES:,} characters")
     try:
         value = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
-        raise MalformedMessage("malformed message: nested too deeply") from None
+        raise MalformedMessage("it is nested too deeply") from None
     except ValueError:
-        raise MalformedMessage("malformed message: not JSON") from None
+        raise MalformedMessage("it is not a table request") from None
     if depth(value) > MAX_DEPTH:
-        raise MalformedMessage("malformed message: nested too deeply")
+        raise MalformedMessage("it is nested too deeply")
     return value

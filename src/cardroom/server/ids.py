@@ -15,6 +15,16 @@ RowId = Annotated[int, Path(ge=1, le=MAX_ROW_ID)]
 """A table's or hand's id in a URL path."""
 
 
+def row_id(text: str) -> int | None:
+    """The id a URL segment names, or None when it names no row (not a plain number, or out
+    of range): for the table WebSocket, whose refusal must be a message, not a failed
+    handshake."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if 1 <= value <= MAX_ROW_ID else None
+
+
 def path_not_found(errors: Sequence[Any]) -> str | None:
     """The 404 message for a request whose URL names no row ("no hand 99999999999999999999"),
     or None when the validation errors are not in the path."""

@@ -1,0 +1,30 @@
+"""Issue 9, "Verifiers whose verdict is lost or wrong": the audit key is bound to the books by
+the first command that opens them keyed, even when they hold no entry yet, so a second key
+file can never extend (or start) a chain next to the first (docs/security.md, "The audit
+chain and the books")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardroom.room import audit
+from cardroom.room.audit_key import AuditKeyError
+from cardroom.room.integrity import KEYED_ACTION, check, open_keyed
+
+
+def test_empty_books_opened_with_one_key_refuse_another(db_url: str, tmp_path: Path) -> None:
+    first, second = tmp_path / "first.key", tmp_path / "second.key"
+    storage = open_keyed(db_url, first)
+    with storage.read() as conn:
+        assert [e.action for e in audit.entries(conn)] == [KEYED_ACTION]
+    storage.engine.dispose()
+    with pytest.raises(AuditKeyError, match="is not the key this room's audit chain"):
+        open_keyed(db_url, second)
+    assert not second.exists()  # the key made for the refused books is not left behind
+    again = open_keyed(db_url, first)  # the first key opens them, and nothing is added
+    with again.snapshot() as conn:
+        report = check(conn, again.audit_key)
+    again.engine.dispose()
+    assert report.ok and report.entries == 1
