@@ -162,7 +162,7 @@ def test_floor_warns_when_the_jackpot_passes_its_break_even(room: Room) -> None:
     posting will pass it), another once the posted amount does."""
     setup_table(room)
     floor = FormClient(create_app(room))
-    login(floor, "floor")
+    login(floor, "fiona")
     assert 'id="jackpot-warning"' not in floor.get("/floor").text
     pool = room.pools[DEFAULT_POOL]
     pool.meter = 24_756_774

@@ -23,16 +23,16 @@ def test_voided_hand_serves_its_history_file(room: Room) -> None:  # noqa: F811
     room.act(alice, t, {"type": "bet", "bets": {"player": 5_000}, "key": "b"})
     hand_id = room.table(t).hand_id  # type: ignore[attr-defined]
     floor = FormClient(create_app(room))
-    login(floor, "floor")
+    login(floor, "fiona")
     floor.post("/floor/void", data={"table_id": t, "reason": "misdeal"})
     auditor = FormClient(create_app(room))
     login(auditor, "audrey")
     r = auditor.get(f"/hands/{hand_id}/history.json")
     assert r.status_code == 200
     doc = r.json()
-    assert doc["actions"][-1] == {**doc["actions"][-1], "type": "void", "by": "floor",
+    assert doc["actions"][-1] == {**doc["actions"][-1], "type": "void", "by": "fiona",
                                   "reason": "misdeal"}
     assert doc["pack"] == [] and doc["result"]["chips"] == [20_000]
     assert replay(HandHistory.from_json(doc)).ok
     page = auditor.get(f"/hands/{hand_id}").text
-    assert "Voided by floor: misdeal" in page and "every wager returned" in page
+    assert "Voided by fiona: misdeal" in page and "every wager returned" in page
