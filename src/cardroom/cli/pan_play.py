@@ -227,13 +227,8 @@ class Session:
         return hand
 
     def step(self, hand: PanHand) -> None:
-        if hand.phase is Phase.DECLARING:
-            seat = hand.order[hand.next_declarer]
-        elif hand.forced_discard is not None:
-            seat = hand.forced_discard
-        else:
-            assert hand.current is not None
-            seat = hand.current
+        seat = hand.to_act
+        assert seat is not None
         bot = self.players[seat].bot
         if hand.phase is Phase.LAST_PLAYER and bot is None:
             self.console.print("you are the only hand left after fouls: settle with the foul "

@@ -485,13 +485,8 @@ class PanLive(SeatedLive[PanGame]):
                             break
                 steps += self._sync(conn, hand_id, "reaction")
                 continue
-            if hand.phase is Phase.DECLARING:
-                seat = hand.order[hand.next_declarer]
-            elif hand.forced_discard is not None:
-                seat = hand.forced_discard
-            else:
-                assert hand.current is not None
-                seat = hand.current
+            seat = hand.to_act
+            assert seat is not None
             brain = g.brains.get(g.order[seat]) if g.accounts[seat] < 0 else None
             if hand.phase is Phase.LAST_PLAYER and brain is None:
                 return steps  # a person left alone by fouls: settle (5A) or face up (5B)
@@ -664,10 +659,7 @@ class PanLive(SeatedLive[PanGame]):
                               "hand": None if s["hand"] is None
                               else [card_json(c) for c in s["hand"]],
                               "melds": [[card_json(c) for c in m] for m in s["melds"]]})
-            to_act = (hand.order[hand.next_declarer] if hand.phase is Phase.DECLARING
-                      else hand.forced_discard if hand.forced_discard is not None
-                      else hand.current)
-            play = {**snap, "seats": seats, "to_act": to_act,
+            play = {**snap, "seats": seats, "to_act": hand.to_act,
                     "drawn": card_json(snap["drawn"]) if snap["drawn"] else None,
                     "top_discard": card_json(snap["top_discard"])
                     if snap["top_discard"] else None,

@@ -192,6 +192,16 @@ class HandBase:
     def in_players(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.status is Status.IN]
 
+    @property
+    def to_act(self) -> int | None:
+        """The seat the hand waits for: the next to declare, a player who must discard again
+        after a card was forced back on him, or the player in turn (None once it is over)."""
+        if self.phase is Phase.DECLARING:
+            return self.order[self.next_declarer]
+        if self.forced_discard is not None:
+            return self.forced_discard
+        return self.current
+
     def liable(self, collector: int) -> list[int]:
         """Who pays a condition: every other player still in, and self-fouled players
         (house foul rule 2: they pay all collections for the rest of the hand)."""
