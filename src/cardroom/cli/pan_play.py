@@ -126,6 +126,8 @@ class Session:
             elif isinstance(ev, Forced):
                 text = (f"[magenta]{self.who(hand, ev.forcer)} forced {ev.card} on "
                         f"{self.who(hand, ev.seat)}: {ev.outcome}[/magenta]")
+            elif isinstance(ev, Irregularity) and ev.cause == "face up" and ev.seat != self.me:
+                text = f"{self.who(hand, ev.seat)}: the only hand left plays face up (foul rule 5B)"
             elif isinstance(ev, Irregularity) and ev.cause.startswith("split"):
                 text = f"{self.who(hand, ev.seat)}: {ev.detail} (house pays rule 2)"
             elif isinstance(ev, FoulCalled):

@@ -49,6 +49,7 @@ class BaccaratLive(LiveTable[BaccaratTable]):
 
     max_seats = MAX_SEATS
     game = "baccarat"
+    rules_model = BaccaratRules
 
     def __post_init__(self) -> None:
         self.engine = BaccaratTable(self.rules, source=self.source, pool=self.pool)

@@ -35,6 +35,7 @@ from sqlalchemy.engine import Connection
 from cardroom.cards import Card, parse_card
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.houserules import HouseRules, build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
@@ -86,13 +87,17 @@ class LiveTable(Generic[E]):
 
     max_seats: ClassVar[int] = 6
     game: ClassVar[str] = "?"
+    rules_model: ClassVar[type[HouseRules]] = HouseRules
 
     # the hooks a game writes ---------------------------------------------------------------
     @classmethod
     def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
                  pools: Pools) -> Self:
-        """The table from its registry row (the seats are restored afterwards by `open`)."""
-        raise NotImplementedError
+        """The table from its registry row, its house rules read as `rules_model` (the seats
+        are restored afterwards by `open`)."""
+        rules: dict[str, Any] = {
+            "rules": build_rules(cls.rules_model, row.rules, f"table {row.name}")}
+        return cls(row.id, row.name, source=source, **rules)
 
     def in_play(self, account_id: int) -> bool:
         """Whether this account has chips in the hand now (it may not leave)."""

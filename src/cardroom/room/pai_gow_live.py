@@ -18,7 +18,7 @@ Engine chips are the chips a player has at the table including wagers down; the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Self, cast
+from typing import Any, cast
 
 from sqlalchemy.engine import Connection
 
@@ -37,14 +37,12 @@ from cardroom.games.pai_gow.table import (
     Settled,
 )
 from cardroom.history import HandHistory
-from cardroom.houserules import build_rules
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.live_table import LiveTable, Pools, Stake, cards_json
+from cardroom.room.live_table import LiveTable, Stake, cards_json
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
-from cardroom.room.tables import TableRow
-from cardroom.shoe import RandomSource, fisher_yates
+from cardroom.shoe import fisher_yates
 
 GAME = "pai-gow"
 
@@ -61,15 +59,10 @@ class PaiGowLive(LiveTable[PaiGowTable]):
 
     max_seats = len(PLAYER_SEATS)
     game = GAME
+    rules_model = PaiGowTableRules
 
     def __post_init__(self) -> None:
         self.engine = PaiGowTable(self.rules)
-
-    @classmethod
-    def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
-                 pools: Pools) -> Self:
-        rules = build_rules(PaiGowTableRules, row.rules, f"table {row.name}")
-        return cls(row.id, row.name, source=source, rules=rules)
 
     def shared_objects(self) -> list[object]:
         return [self.source, self.rules, self.engine.way]

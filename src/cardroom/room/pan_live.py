@@ -114,6 +114,7 @@ class PanLive(LiveTable[PanGame]):
 
     max_seats = MAX_SEATS
     game = GAME
+    rules_model = PanRules
 
     def __post_init__(self) -> None:
         self.engine = PanGame()
@@ -145,14 +146,13 @@ class PanLive(LiveTable[PanGame]):
     def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
                  pools: Pools) -> Self:
         """The table from its registry row; bots and carried tops come back from the ledger."""
-        rules = build_rules(PanRules, row.rules, f"table {row.name}")
-        live = cls(row.id, row.name, source=source, rules=rules)
+        live = super().from_row(conn, row, source, pools)
         prefix = f"stack:{row.id}:-"
         for name, amount in ledger.balances(conn, prefix).items():
             seat = name[len(prefix):]
             if seat.isdigit() and amount > 0:
                 live.restore_bot(int(seat), amount)
-        pot = ledger.balance(conn, ledger.wagers(row.id)) // rules.chip_cents
+        pot = ledger.balance(conn, ledger.wagers(row.id)) // live.chip
         live.engine.carried = carried_tops(conn, row.id, pot)
         return live
 

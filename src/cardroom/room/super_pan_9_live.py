@@ -11,7 +11,7 @@ transaction (rules 4, 8, 9).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -25,14 +25,12 @@ from cardroom.games.super_pan_9.events import (
 )
 from cardroom.games.super_pan_9.rules import MAX_SEATS
 from cardroom.history import HandHistory
-from cardroom.houserules import build_rules
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.live_table import LiveTable, Pools, Stake, cards_json
+from cardroom.room.live_table import LiveTable, Stake, cards_json
 from cardroom.room.messages import MalformedMessage, field_cents
-from cardroom.room.tables import TableRow
-from cardroom.shoe import RandomSource, Shoe
+from cardroom.shoe import Shoe
 
 GAME = "super-pan-9"
 
@@ -46,15 +44,10 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
 
     max_seats = MAX_SEATS
     game = GAME
+    rules_model = SuperPan9Rules
 
     def __post_init__(self) -> None:
         self.engine = SuperPan9Table(self.rules, source=self.source)
-
-    @classmethod
-    def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
-                 pools: Pools) -> Self:
-        rules = build_rules(SuperPan9Rules, row.rules, f"table {row.name}")
-        return cls(row.id, row.name, source=source, rules=rules)
 
     def shared_objects(self) -> list[object]:
         shoe = self.engine.shoe
