@@ -186,9 +186,13 @@ class LiveTable(Generic[E]):
             raise
 
     def checkpoint(self) -> Any:
-        """A deep copy of the table's state (the engine included), sharing `shared_objects`."""
-        memo = {id(o): o for o in self.shared_objects()}
-        return copy.deepcopy(dict(vars(self)), memo)
+        """The table's state: the engine deep-copied (sharing `shared_objects`), the table's
+        own fields copied one level deep (a dict, list or set field of a table is changed only
+        at its top level: its items are replaced, never changed in place)."""
+        state = {k: copy.copy(v) if isinstance(v, dict | list | set) else v
+                 for k, v in vars(self).items()}
+        state["engine"] = copy.deepcopy(self.engine, {id(o): o for o in self.shared_objects()})
+        return state
 
     def restore(self, mark: Any) -> None:
         vars(self).update(mark)
