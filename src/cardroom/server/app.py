@@ -40,7 +40,7 @@ from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning, post_daily
 from cardroom.room.jackpot import adjust as adjust_jackpot
 from cardroom.room.messages import MAX_KEY, MalformedMessage
 from cardroom.room.pan_fees import fees_collected
-from cardroom.room.posted_rules import posted_rules
+from cardroom.room.posted_rules import TITLES, posted_rules
 from cardroom.room.recall import history_of
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import Room, dumps
@@ -88,6 +88,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     app.add_middleware(SecurityHeaders, tls=secure_cookies)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["money"] = format_money
+    templates.env.filters["game_name"] = lambda game: TITLES.get(game, game)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     hub = Hub()
     app.state.room, app.state.hub = room, hub
@@ -308,7 +309,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
         if code == "back":
             svg = back_svg()
         else:
-            if not code.isdigit() or not 0 <= int(code) < 52:
+            if not code.isdigit() or not 0 <= int(code) <= 52:  # 52: the joker
                 return Response("no such card", status_code=404)
             svg = card_svg(Card.from_code(int(code)))
         return Response(svg, media_type="image/svg+xml",
