@@ -38,7 +38,7 @@ from cardroom.money import Cents
 
 from .limits import PaiGowTableRules
 from .rules import PaiGowRules
-from .table import DEALER, DECK, Dealt, Outcome, PaiGowTable, Phase, Settled
+from .table import DEALER, DECK, SPOTS, Dealt, Outcome, PaiGowTable, Phase, Settled, start_from_dice
 
 UNIT = "cents"
 HOUSE = "house"
@@ -51,21 +51,6 @@ RULE_OF_ACTION = {
     "house_way": "clause 6 (the house way)", "settle": "clauses 8, 10 (settlement)",
 }
 _RULE_IN_MESSAGE = re.compile(r"\b([Cc]lause [0-9]+)")
-
-
-class _Recorded:
-    """The recorded dice (or start position) as the engine's random source for the deal."""
-
-    def __init__(self, values: list[int]) -> None:
-        self.values = values
-
-    def randbelow(self, n: int) -> int:
-        if not self.values:
-            raise HistoryError("the deal needs the recorded dice or start position")
-        value = self.values.pop(0)
-        if not 0 <= value < n:
-            raise HistoryError(f"recorded value {value + 1} is not a possible roll")
-        return value
 
 
 def _rules(raw: dict[str, Any]) -> PaiGowRules:
@@ -152,19 +137,22 @@ class _Hand:
         return None
 
     def deal(self, action: dict[str, Any]) -> None:
-        t = self.table
         if self.rules.use_dice:
             dice = action.get("dice")
             if not isinstance(dice, list) or len(dice) != 3 or \
                     not all(isinstance(d, int) for d in dice):
                 raise HistoryError("a deal with dice needs the three dice rolled")
-            values = [d - 1 for d in dice]
+            values, sides = dice, 6
         else:
             begin = action.get("start")
             if not isinstance(begin, int):
                 raise HistoryError("a deal needs its start position")
-            values = [begin - 1]
-        event: Dealt = t.deal(_Recorded(values), self.pack)
+            values, sides = [begin], SPOTS
+        for value in values:
+            if not 1 <= value <= sides:
+                raise HistoryError(f"recorded value {value} is not a possible roll")
+        wheel = (tuple(dice), start_from_dice(dice)) if self.rules.use_dice else ((), begin)
+        event: Dealt = self.table.deal(order=self.pack, wheel=wheel)
         if "start" in action and action["start"] != event.start_position:
             raise IllegalActionError(f"the dice {list(event.dice)} start the deal at position "
                                      f"{event.start_position}, not {action['start']} "
