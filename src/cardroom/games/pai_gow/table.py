@@ -284,15 +284,15 @@ class PaiGowTable(Engine):
             raise RuleError(WAGERS, f"seat {seat} does not exist: up to six players, seats 1-6")
         self.chips[seat] = require_cents(chips, "chips")
 
-    def _no_change_after_misdeal(self) -> None:
+    def _no_change_after_misdeal(self, clause: str) -> None:
         if self.misdealt:
-            raise RuleError(IRREGULARITIES, "after a misdeal the same wagers are dealt again: "
+            raise RuleError(clause, "after a misdeal the same wagers are dealt again: "
                                      "deal the hand")
 
     def verify_place_wager(self, seat: int, amount: Cents) -> None:
         if self.phase is not Phase.BETTING:
             raise RuleError(WAGERS, "wagers are placed before the deal")
-        self._no_change_after_misdeal()
+        self._no_change_after_misdeal(WAGERS)
         if seat not in self.chips:
             raise RuleError(WAGERS, f"no player sits at seat {seat}")
         if seat == self.banker_spot:
@@ -325,7 +325,7 @@ class PaiGowTable(Engine):
         on the previous hand)."""
         if self.phase is not Phase.BETTING:
             raise RuleError(BANKING, "the bank is taken before the deal")
-        self._no_change_after_misdeal()
+        self._no_change_after_misdeal(BANKING)
         if seat not in self.chips:
             raise RuleError(BANKING, f"no player sits at seat {seat}")
         if self.banker_spot == seat:
@@ -359,7 +359,7 @@ class PaiGowTable(Engine):
             raise RuleError(DRAGON, "this card room does not allow dragon hands")
         if self.phase is not Phase.BETTING:
             raise RuleError(DRAGON, "a dragon hand is taken before the deal")
-        self._no_change_after_misdeal()
+        self._no_change_after_misdeal(DRAGON)
         if seat not in self.wagers:
             raise RuleError(DRAGON, "only a player with a wager on their own hand may play a "
                                      "dragon hand")

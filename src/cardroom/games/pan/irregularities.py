@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.cards import Card
+from cardroom.engine import able, action
 
 from . import errors as R
-from .base import action
 from .errors import PanRuleError
 from .events import Event, Irregularity, Melded
 from .fouls import FoulsMixin
@@ -33,7 +33,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     @action
     def extra_discard(self, seat: int, card: Card) -> list[Event]:
         """3B: a second discard (a cause for calling the hand foul)."""
-        self.verify_extra_discard(seat, card)
         mark = len(self.events)
         self.seats[seat].hand.remove(card)
         self.discards.append(DiscardEntry(card, seat, False, touched=True))
@@ -49,7 +48,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     @action
     def skip_discard(self, seat: int) -> list[Event]:
         """3B: failing to discard (the turn passes; a cause for calling the hand foul)."""
-        self.verify_skip_discard(seat)
         mark = len(self.events)
         self._lose_pending(seat)
         self._irregular(seat, Cause.DISCARD_COUNT, "ended the turn without a discard")
@@ -65,7 +63,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     @action
     def drop_card(self, seat: int, card: Card) -> list[Event]:
         """3C: a card thrown on the floor to correct the count."""
-        self.verify_drop_card(seat, card)
         mark = len(self.events)
         self.seats[seat].hand.remove(card)
         self.floor.append(card)
@@ -86,7 +83,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         """3D: an invalid meld spread (primary with the deck card, secondary from the hand).
         It pays nothing; it becomes a cause if still uncorrected when the player next
         touches the deck."""
-        self.verify_spread_invalid(seat, cards, use_drawn)
         mark = len(self.events)
         s = self.seats[seat]
         rest = take_cards(s.hand, cards)
@@ -125,7 +121,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     def correct_meld(self, seat: int, meld: int, cards: Sequence[Card]) -> list[Event]:
         """3D a/b: a primary invalid meld corrected as it lies (the deck card stays in it);
         a secondary one taken back into the hand (`cards` empty), before touching the deck."""
-        self.verify_correct_meld(seat, meld, cards)
         mark = len(self.events)
         s = self.seats[seat]
         m = s.melds[meld]
@@ -153,7 +148,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         """3E: the deck card put in the hand. "The exception to this rule is when the player
         is going out (no discards)": it becomes a cause only when his turn ends with a discard
         (or none, 3B) instead of going out; until then nobody can tell, so it is no cause yet."""
-        self.verify_keep_drawn(seat)
         mark = len(self.events)
         card = self._use_drawn()
         s = self.seats[seat]
@@ -171,7 +165,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     @action
     def declare_out(self, seat: int) -> list[Event]:
         """3F: a false declaration of going out. Others may throw in their hands (rule 6)."""
-        self.verify_declare_out(seat)
         mark = len(self.events)
         self.false_out = seat
         self._irregular(seat, Cause.FALSE_OUT, "declared out without eleven melded cards")
@@ -187,7 +180,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     @action
     def throw_in(self, seat: int) -> list[Event]:
         """A player gathers his cards after a false declaration of going out (3F)."""
-        self.verify_throw_in(seat)
         self.seats[seat].threw_in = True
         self._log(Irregularity(seat, "threw in", f"after seat {self.false_out}'s false out"))
         return self.events[-1:]
@@ -222,7 +214,6 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     def remove_board_card(self, seat: int, meld: int, card: Card) -> list[Event]:
         """Rule 15: removing or discarding a card from a board spread fouls the hand; the
         dealer enforces it (the hand is fouled at once)."""
-        self.verify_remove_board_card(seat, meld, card)
         mark = len(self.events)
         s = self.seats[seat]
         cards = list(s.melds[meld].cards)
