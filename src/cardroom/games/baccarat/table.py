@@ -28,7 +28,6 @@ from cardroom.games.baccarat.wagers import (
 from cardroom.money import Cents, format_money, require_cents
 from cardroom.shoe import RandomSource, Shoe, SystemRandom
 
-
 SEATS = "mini-baccarat/object (a seat at the table)"
 WAGERS = "mini-baccarat/wagers"
 DEAL = "mini-baccarat/two-hands"
@@ -118,8 +117,8 @@ class BaccaratTable(Engine):
         check_bets(bets, self.rules)
         total = sum(bets.values())
         if total > self.balances[seat]:
-            raise WagerRefused(WAGERS, f"refused: bets of {format_money(total)} exceed the balance of "
-                             f"{format_money(self.balances[seat])}")
+            raise WagerRefused(WAGERS, f"refused: bets of {format_money(total)} exceed the "
+                               f"balance of {format_money(self.balances[seat])}")
 
     can_place_bets = able(verify_place_bets)
 

@@ -3,9 +3,10 @@ irregularities (misdeal, exposed card, wrong number of cards) by house policy.
 
 The table follows the engine protocol (`cardroom.engine`): each action comes as verify_x()
 (raises a `RuleError` naming the clause), can_x() and x() (verifies, applies and returns a
-frozen event appended to `events`, from which the hand history is derived). Physical spots: 0 is the house
-dealer, 1-6 the player seats counter-clockwise from the dealer. Betting positions are numbered
-1-7 from the banker's spot counter-clockwise (rules clause 5), so they move when a player banks.
+frozen event appended to `events`, from which the hand history is derived). Physical spots: 0
+is the house dealer, 1-6 the player seats counter-clockwise from the dealer. Betting positions
+are numbered 1-7 from the banker's spot counter-clockwise (rules clause 5), so they move when a
+player banks.
 Money is integer cents.
 """
 
@@ -301,7 +302,8 @@ class PaiGowTable(Engine):
         if amount <= 0:
             raise WagerRefused(WAGERS, "a wager must be positive")
         if amount > self.chips[seat]:
-            raise WagerRefused(WAGERS, f"seat {seat} has {self.chips[seat]} cents, cannot wager {amount}")
+            raise WagerRefused(WAGERS, f"seat {seat} has {self.chips[seat]} cents, cannot wager "
+                               f"{amount}")
 
     can_place_wager = able(verify_place_wager)
 
@@ -334,15 +336,15 @@ class PaiGowTable(Engine):
             raise RuleError(BANKING, f"seat {self.banker_spot} holds the bank for this hand: "
                                      "one player banks a hand")
         if self.player_banked_last:
-            raise WagerRefused(BANKING, "the house must bank at least every other hand: a player banked "
-                             "the previous hand, so the house banks this one")
+            raise WagerRefused(BANKING, "the house must bank at least every other hand: a player "
+                               "banked the previous hand, so the house banks this one")
         if not self.last_wagers.get(seat):
-            raise WagerRefused(BANKING, "the house dealer wagers what the player-banker wagered on the "
-                             f"previous hand: seat {seat} had no wager then")
+            raise WagerRefused(BANKING, "the house dealer wagers what the player-banker wagered "
+                               f"on the previous hand: seat {seat} had no wager then")
         need = self._exposure(seat)
         if self.chips[seat] < need:
-            raise WagerRefused(BANKING, f"seat {seat} cannot cover the wagers: needs {need} cents to pay "
-                             f"every winning wager, has {self.chips[seat]}")
+            raise WagerRefused(BANKING, f"seat {seat} cannot cover the wagers: needs {need} cents "
+                               f"to pay every winning wager, has {self.chips[seat]}")
 
     can_bank = able(verify_bank)
 
@@ -504,7 +506,8 @@ class PaiGowTable(Engine):
     def verify_declare_misdeal(self, reason: str) -> None:
         """Irregularities (misdeals): the dealer may void the deal until the reveal."""
         if self.phase is not Phase.SETTING:
-            raise RuleError(IRREGULARITIES, "a misdeal is declared after the deal and before the reveal")
+            raise RuleError(IRREGULARITIES,
+                            "a misdeal is declared after the deal and before the reveal")
         if not reason.strip():
             raise RuleError(IRREGULARITIES, "a misdeal needs a reason for the hand history")
 
@@ -525,7 +528,8 @@ class PaiGowTable(Engine):
 
     def verify_expose_card(self, spot: int, card: Card, by_dealer: bool = True) -> None:
         if self.phase is not Phase.SETTING:
-            raise RuleError(IRREGULARITIES, "cards are exposed only between the deal and the reveal")
+            raise RuleError(IRREGULARITIES,
+                            "cards are exposed only between the deal and the reveal")
         if spot not in self.hands:
             raise RuleError(IRREGULARITIES, f"spot {spot} holds no hand in play")
         if card not in self.hands[spot]:

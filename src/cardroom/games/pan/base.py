@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardroom.cards import Card
-from cardroom.engine import Engine, action
+from cardroom.engine import Engine
 
 from . import errors as R
 from .errors import PanRuleError

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from . import errors as R
 from cardroom.engine import able, action
+
+from . import errors as R
 from .declarations import DeclarationsMixin
 from .errors import PanRuleError
 from .events import ChipsMoved, CountCorrected, Event

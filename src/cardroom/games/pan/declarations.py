@@ -3,8 +3,9 @@ acted, the last player's limit (reference: tops and declarations; house rule 9).
 
 from __future__ import annotations
 
-from . import errors as R
 from cardroom.engine import able, action
+
+from . import errors as R
 from .ending import EndingMixin
 from .errors import PanRuleError
 from .events import ChipsMoved, Declared, Event

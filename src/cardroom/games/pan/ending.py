@@ -3,8 +3,9 @@ the tops taken alone, and two players splitting the tops (house pays rule 2)."""
 
 from __future__ import annotations
 
-from . import errors as R
 from cardroom.engine import able, action
+
+from . import errors as R
 from .events import Event, HandEnded, Irregularity, WentOut
 from .pays import PaysMixin
 from .state import DiscardEntry, Phase, Status, check

@@ -4,9 +4,9 @@ only in the three cases of rule 14."""
 from __future__ import annotations
 
 from cardroom.cards import Card
+from cardroom.engine import able, action
 
 from . import errors as R
-from cardroom.engine import able, action
 from .errors import PanRuleError
 from .events import Event, Forced
 from .melding import MeldingMixin

@@ -3,8 +3,9 @@ floorman, the redeal of rule 6, and the one player left of rule 5 (house foul ru
 
 from __future__ import annotations
 
-from . import errors as R
 from cardroom.engine import able, action
+
+from . import errors as R
 from .ending import EndingMixin
 from .errors import PanRuleError
 from .events import ChipsMoved, Event, FoulCalled, Irregularity

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.cards import Card
-from cardroom.engine import able, action
+from cardroom.engine import action
 
 from . import errors as R
 from .errors import PanRuleError

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.cards import Card
+from cardroom.engine import able, action
 
 from . import errors as R
-from cardroom.engine import able, action
 from .errors import PanRuleError
 from .events import Event, Melded
 from .melds import (

@@ -7,9 +7,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardroom.cards import Card
+from cardroom.engine import able, action
 
 from . import errors as R
-from cardroom.engine import able, action
 from .ending import EndingMixin
 from .errors import PanRuleError
 from .events import Discarded, Drew, Event, Irregularity, StockReshuffled, Took

@@ -134,7 +134,8 @@ class SuperPan9Table(Engine):
                 )
         if len(self.seats) + 1 > self.seat_capacity:
             raise WagerRefused(
-                WAGERS, f"a {r.shoe_size}-card shoe cannot serve more than {self.seat_capacity} seats"
+                WAGERS,
+                f"a {r.shoe_size}-card shoe cannot serve more than {self.seat_capacity} seats"
             )
 
     @property
@@ -269,7 +270,8 @@ class SuperPan9Table(Engine):
             raise RuleError(DEALER, "the dealer has already drawn")
         if not dealer_must_draw(self.dealer_total):
             raise RuleError(
-                "rule 7 ii", f"the dealer stands on {self.dealer_total}: 6 through 9 always stand (rule 7 ii)"
+                "rule 7 ii",
+                f"the dealer stands on {self.dealer_total}: 6 through 9 always stand (rule 7 ii)"
             )
 
     can_dealer_draw = able(verify_dealer_draw)
@@ -289,7 +291,8 @@ class SuperPan9Table(Engine):
             raise RuleError(SETTLEMENT, "settlement comes after the dealer has revealed")
         if self.can_dealer_draw():
             raise RuleError(
-                "rule 7 i", f"the dealer must draw on {self.dealer_total} before settling (rule 7 i)"
+                "rule 7 i",
+                f"the dealer must draw on {self.dealer_total} before settling (rule 7 i)"
             )
 
     can_settle = able(verify_settle)
@@ -322,8 +325,8 @@ class SuperPan9Table(Engine):
     def verify_irregularity(self, kind: IrregularityKind, seat: int | None) -> None:
         if self.phase in (Phase.BETTING, Phase.COMPLETE):
             raise RuleError(
-                IRREGULARITIES, f"an irregularity is recorded between the deal and settlement, not in the "
-                f"{self.phase} phase"
+                IRREGULARITIES, "an irregularity is recorded between the deal and settlement, "
+                f"not in the {self.phase} phase"
             )
         if kind is IrregularityKind.MISDEAL and seat is not None:
             raise RuleError(IRREGULARITIES, "a misdeal affects the whole deal: give no seat")
