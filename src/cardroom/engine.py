@@ -31,8 +31,9 @@ A small engine, to show the protocol:
 ...     def count(self, n: int) -> Counted:
 ...         self.total += n
 ...         return self._log(Counted(n))
-...     def _void(self, reason: str) -> None:
-...         self.total = 0
+...     def _void(self, reason: str) -> int:
+...         back, self.total = self.total, 0
+...         return back
 >>> c = Counter()
 >>> c.count(2)
 Counted(n=2)
@@ -45,7 +46,7 @@ cardroom.engine.RuleError: count a positive number
 >>> c.total, history_actions(c.events)
 (2, [{'type': 'count', 'n': 2}])
 >>> c.void("the floor's call")
-Voided(reason="the floor's call")
+Voided(reason="the floor's call", returned=2)
 >>> c.total, c.events[-1].clause
 (0, 'engine protocol: a void (every wager returned)')
 """
@@ -96,6 +97,9 @@ class Voided(Event):
 
     clause: ClassVar[str] = "engine protocol: a void (every wager returned)"
     reason: str
+    returned: int = 0
+    """The stakes the void itself handed back (those an earlier event of the log returned,
+    e.g. an irregularity's, are in that event)."""
 
 
 def history_pack(events: Iterable[Event]) -> list[str]:
@@ -241,8 +245,8 @@ class Engine:
         still to come is dealt, nothing settles; the table is ready for the next hand. The
         engine's own state is reset by `_void`; the void is logged as a `Voided` event (the
         room writes the history's void action, with who voided: `cardroom.history.VOID`)."""
-        self._void(reason)
-        return self._log(Voided(reason))
+        return self._log(Voided(reason, self._void(reason)))
 
-    def _void(self, reason: str) -> None:
+    def _void(self, reason: str) -> int:
+        """Reset the engine's own state for a void; return the stakes handed back."""
         raise NotImplementedError

@@ -180,9 +180,12 @@ class BaccaratTable(Engine):
         return self._log(CoupSettled(self.coup_number, result.player, result.banker,
                                      tuple(settled), award))
 
-    def _void(self, reason: str) -> None:
+    def _void(self, reason: str) -> int:
         """No card of a coup is dealt before its bets settle, so a void comes before the deal:
         every bet goes back to its seat's balance."""
+        back = 0
         for seat, bets in self.bets.items():
             self.balances[seat] += sum(bets.values())
+            back += sum(bets.values())
         self.bets = {}
+        return back

@@ -657,13 +657,16 @@ class PaiGowTable(Engine):
         self.out_of_play = {}
         self.phase = Phase.BETTING
 
-    def _void(self, reason: str) -> None:
+    def _void(self, reason: str) -> int:
         """Every wager (the dragon's too) goes back and the layout is cleared; a voided hand
         does not count for the every-other-hand banking rule (it was not played), so the
-        previous hand's wagers and banker stay as they were."""
+        previous hand's wagers and banker stay as they were. (The table keeps the chips at
+        the seats: a wager never left them.)"""
+        back = sum(self.wagers.values()) + (self.dragon[2] if self.dragon else 0)
         self.wagers, self.dragon, self.banker_spot = {}, None, DEALER
         self.hands, self.settings, self.exposed, self.out_of_play = {}, {}, {}, {}
         self.phase, self.misdealt = Phase.BETTING, False
+        return back
 
     # -------------------------------------------------------------- what a viewer may see
     def snapshot(self, viewer_spot: int | None) -> dict[str, object]:

@@ -215,9 +215,10 @@ class HandBase(Engine):
             return False
         return True
 
-    def _void(self, reason: str) -> None:
+    def _void(self, reason: str) -> int:
         """Every stack back to what it was before the hand (the tops it paid, conditions and
         all); the tops carried into the hand stay in the pot for the next one."""
+        back = sum(self.single_contrib.values()) + sum(self.double_contrib.values())
         for s in self.seats:
             s.chips = s.start_chips
         self.tops_single, self.tops_double = self.carried_tops
@@ -225,6 +226,7 @@ class HandBase(Engine):
         self.phase = Phase.COMPLETE
         self.winner = None
         self.end_reason = f"voided: {reason}"
+        return back
 
     def chips_delta(self) -> list[int]:
         return [s.chips - s.start_chips for s in self.seats]

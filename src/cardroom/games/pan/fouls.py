@@ -112,6 +112,8 @@ class FoulsMixin(EndingMixin):
         if self._seat(seat).status is not Status.IN:
             raise PanRuleError(R.FOUL_3, f"seat {seat} is not active")
 
+    can_floor_foul = able(verify_floor_foul)
+
     @action
     def floor_foul(self, seat: int, reason: str) -> list[Event]:
         """Rule 7: the floorman declares a hand foul under extraordinary circumstances."""
@@ -134,6 +136,8 @@ class FoulsMixin(EndingMixin):
             if not (0 <= c <= self.seats[p].chips):
                 raise PanRuleError(R.PAYS_5, f"seat {p} has no {c} chips")
 
+    can_settle = able(verify_settle)
+
     @action
     def settle(self, seat: int, payments: dict[int, int]) -> list[Event]:
         """5A: a settlement agreed with the foul hands; the player takes the tops."""
@@ -149,6 +153,8 @@ class FoulsMixin(EndingMixin):
         self._open()
         check(self.phase is Phase.LAST_PLAYER and self.current == seat, R.FOUL_5,
               "only the one player left after fouls plays face up")
+
+    can_play_face_up = able(verify_play_face_up)
 
     @action
     def play_face_up(self, seat: int) -> list[Event]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.cards import Card
-from cardroom.engine import action
+from cardroom.engine import able, action
 
 from . import errors as R
 from .errors import PanRuleError
@@ -30,6 +30,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         if card not in s.hand:
             raise PanRuleError(R.FOUL_3, f"seat {seat} does not hold {card}")
 
+    can_extra_discard = able(verify_extra_discard)
+
     @action
     def extra_discard(self, seat: int, card: Card) -> list[Event]:
         """3B: a second discard (a cause for calling the hand foul)."""
@@ -45,6 +47,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
               "nothing to skip")
         check(bool(self.seats[seat].hand), R.TURN_5, "an empty hand goes out")
 
+    can_skip_discard = able(verify_skip_discard)
+
     @action
     def skip_discard(self, seat: int) -> list[Event]:
         """3B: failing to discard (the turn passes; a cause for calling the hand foul)."""
@@ -59,6 +63,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         s = self._seat(seat)
         if not (s.status is Status.IN and card in s.hand):
             raise PanRuleError(R.FOUL_3, f"seat {seat} does not hold {card}")
+
+    can_drop_card = able(verify_drop_card)
 
     @action
     def drop_card(self, seat: int, card: Card) -> list[Event]:
@@ -76,6 +82,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
             raise PanRuleError(R.MELDS, f"seat {seat} lacks those cards")
         allc = (*cards, *((self.drawn,) if use_drawn and self.drawn else ()))
         check(meld_kind(allc) is None, R.MELDS, "that is a valid meld: use meld")
+
+    can_spread_invalid = able(verify_spread_invalid)
 
     @action
     def spread_invalid(self, seat: int, cards: Sequence[Card],
@@ -117,6 +125,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
             check(m.deck_card in cards, R.FOUL_3, "the deck card must stay in the meld")
         check(meld_kind(cards) is not None, R.FOUL_3, "the correction is still no meld")
 
+    can_correct_meld = able(verify_correct_meld)
+
     @action
     def correct_meld(self, seat: int, meld: int, cards: Sequence[Card]) -> list[Event]:
         """3D a/b: a primary invalid meld corrected as it lies (the deck card stays in it);
@@ -143,6 +153,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     def verify_keep_drawn(self, seat: int) -> None:
         self._verify_meld_turn(seat, True)
 
+    can_keep_drawn = able(verify_keep_drawn)
+
     @action
     def keep_drawn(self, seat: int) -> list[Event]:
         """3E: the deck card put in the hand. "The exception to this rule is when the player
@@ -162,6 +174,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         check(self.turn_started and self.current == seat, R.TURN_5, "in one's own turn")
         check(not self.can_go_out(seat), R.TURN_5, "the player is out: use go_out")
 
+    can_declare_out = able(verify_declare_out)
+
     @action
     def declare_out(self, seat: int) -> list[Event]:
         """3F: a false declaration of going out. Others may throw in their hands (rule 6)."""
@@ -176,6 +190,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
               "no false declaration of going out to answer")
         if self._seat(seat).status is not Status.IN:
             raise PanRuleError(R.FOUL_3, f"seat {seat} is not active")
+
+    can_throw_in = able(verify_throw_in)
 
     @action
     def throw_in(self, seat: int) -> list[Event]:
@@ -209,6 +225,8 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         s = self._seat(seat)
         check(s.status is Status.IN and 0 <= meld < len(s.melds)
               and card in s.melds[meld].cards, R.RULE_15, "no such card on that spread")
+
+    can_remove_board_card = able(verify_remove_board_card)
 
     @action
     def remove_board_card(self, seat: int, meld: int, card: Card) -> list[Event]:

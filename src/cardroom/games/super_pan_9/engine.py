@@ -387,16 +387,18 @@ class SuperPan9Table(Engine):
         self.dealer_revealed = self.dealer_drew = False
         return self._log(RoundStarted(self.round_no))
 
-    def _void(self, reason: str) -> None:
+    def _void(self, reason: str) -> int:
         """Before the deal the wagers are simply taken back (no card is out); after it every
         hand still live is void as on a misdeal (`record_irregularity`, the detail `reason`),
         and a new round begins."""
         if self.phase is Phase.BETTING:
+            back = sum(h.wager + h.tie_wager for h in self.seats.values())
             self.seats.clear()
-            return
+            return back
         if self.phase is not Phase.COMPLETE:
             self.record_irregularity(IrregularityKind.MISDEAL, None, reason)
         self.new_round()
+        return 0
 
     # ----- what a viewer may see ---------------------------------------------------------
 
