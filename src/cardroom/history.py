@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from cardroom.cards import Card, parse_card
 from cardroom.engine import RuleError
 from cardroom.errors import CardroomError
 
@@ -176,12 +177,30 @@ class GameReplay:
     errors: ClassVar[tuple[type[Exception], ...]] = (CardroomError, TypeError, ValueError)
     """What an illegal or malformed action may raise."""
 
+    rule_of_action: ClassVar[dict[str, str]] = {}
+    """The clause a refusal that is not a `RuleError` (a malformed amount) cites, by action."""
+
     names: list[str]
     start: list[int]
 
     def __init__(self, h: HandHistory) -> None:
         self.history = h
         self.movements: list[dict[str, Any]] = []
+
+    def read_seats(self, h: HandHistory, by: str) -> None:
+        """`names`, `start` (the chips before the hand), `seat_numbers` and the `pack` as
+        cards; the seats told apart `by` their "seat" number or their "name"."""
+        try:
+            self.seat_numbers = [int(s["seat"]) for s in h.seats] if by == "seat" else []
+            self.names = [str(s["name"]) for s in h.seats]
+            self.start = [int(s["chips"]) for s in h.seats]
+            self.pack: list[Card] = [parse_card(c) for c in h.pack]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise HistoryError(f"history seats or pack malformed: {exc}") from None
+        keys: list[Any] = self.seat_numbers if by == "seat" else self.names
+        if len(set(keys)) != len(keys):
+            what = "seat numbers" if by == "seat" else "names"
+            raise HistoryError(f"history seats must have different {what}")
 
     def apply(self, index: int, action: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -190,7 +209,7 @@ class GameReplay:
         """The rule and message a failure reports for `exc`, not a `RuleError`."""
         if isinstance(exc, HistoryError):
             return "hand history", str(exc)
-        return self.game, str(exc)
+        return self.rule_of_action.get(str(action.get("type")), f"{self.game} rules"), str(exc)
 
     @property
     def settled(self) -> bool:
@@ -210,7 +229,14 @@ class GameReplay:
         raise NotImplementedError
 
     def matches(self, result: dict[str, Any], final: list[int]) -> bool | None:
-        return "chips" not in result or list(result["chips"]) == final
+        """Whether the recorded ``result`` is what the replay gives: the stacks after the
+        hand, then the game's own fields (`result_matches`)."""
+        if "chips" in result and list(result["chips"]) != final:
+            return False
+        return self.result_matches(result)
+
+    def result_matches(self, result: dict[str, Any]) -> bool:
+        return True
 
 
 def drive(h: HandHistory, adapter: type[GameReplay]) -> ReplayReport:

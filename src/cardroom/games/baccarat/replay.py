@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.cards import Card, parse_card
+from cardroom.cards import Card
 from cardroom.errors import CardroomError, ShoeError
 from cardroom.history import GameReplay, HandHistory, HistoryError
 from cardroom.houserules import build_rules
@@ -90,22 +90,14 @@ class Replay(GameReplay):
         self.table = table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
         if not rules.jackpot:
             table.pool = None
-        try:
-            self.names = [str(s["name"]) for s in h.seats]
-            for s in h.seats:
-                table.balances[str(s["name"])] = int(s["chips"])
-            self.pack = [parse_card(c) for c in h.pack]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise HistoryError(f"history seats or pack malformed: {exc}") from None
-        if len(set(self.names)) != len(self.names):
-            raise HistoryError("history seats must have different names")
+        self.read_seats(h, "name")
+        table.balances.update(zip(self.names, self.start, strict=True))
         # the coup's cards, checked against the shoe before any action: 52 a deck, no joker
         problem = rules.shoe_spec.pack_problem(self.pack, whole=False)
         if problem is not None:
             raise HistoryError(f"the history's cards cannot come from a {rules.decks}-deck "
                                "baccarat shoe (52 cards a deck, no joker): "
                                f"{problem}; nothing was replayed")
-        self.start = [table.balances[n] for n in self.names]
         self.coup: CoupSettled | None = None
 
     def apply(self, index: int, action: dict[str, Any]) -> None:
@@ -168,10 +160,8 @@ class Replay(GameReplay):
         return ("tie" if p == b else ("player" if p > b else "banker") + " wins") + \
             f" {p}-{b}; jackpot {self.coup.jackpot_award.name.lower()}"
 
-    def matches(self, result: dict[str, Any], final: list[int]) -> bool:
+    def result_matches(self, result: dict[str, Any]) -> bool:
         settled, names = self.coup, self.names
-        if "chips" in result and list(result["chips"]) != final:
-            return False
         if settled is None:
             return "player" not in result
         if "player" in result and (result["player"] != [str(c) for c in settled.player]

@@ -65,29 +65,21 @@ class Replay(GameReplay):
     game = "pai-gow"
     unit = "cents"
     house = "house"
+    rule_of_action = RULE_OF_ACTION
 
     def __init__(self, h: HandHistory) -> None:
         super().__init__(h)
         self.rules = _rules(h.rules)
         self.table = PaiGowTable(self.rules)
         self.table.player_banked_last = bool(h.setup.get("player_banked_last", False))
-        try:
-            self.seat_numbers = [int(s["seat"]) for s in h.seats]
-            self.names = [str(s["name"]) for s in h.seats]
-            start = [int(s["chips"]) for s in h.seats]
-            self.pack = [parse_card(c) for c in h.pack]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise HistoryError(f"history seats or pack malformed: {exc}") from None
-        if len(set(self.seat_numbers)) != len(self.seat_numbers):
-            raise HistoryError("history seats must have different seat numbers")
+        self.read_seats(h, "seat")
         # the whole deck, checked before any action (a voided hand records no card)
         problem = DECK.pack_problem(self.pack, whole=True) if self.pack else None
         if problem is not None:
             raise HistoryError("the history's pack is not the Pai Gow deck (clause 1: one deck "
                                f"with one joker, 53 cards): {problem}; nothing was replayed")
-        for seat, chips in zip(self.seat_numbers, start, strict=True):
+        for seat, chips in zip(self.seat_numbers, self.start, strict=True):
             self.table.sit(seat, chips)
-        self.start = start
         self.result: Settled | None = None
 
     def seat(self, action: dict[str, Any], key: str = "seat") -> int:
@@ -170,11 +162,6 @@ class Replay(GameReplay):
                             f"position {event.start_position}, not {action['start']} (clause 5)")
 
 
-    def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
-        if isinstance(exc, HistoryError):
-            return "hand history", str(exc)
-        return RULE_OF_ACTION.get(str(action.get("type")), "Pai Gow rules"), str(exc)
-
     @property
     def settled(self) -> bool:
         return self.result is not None
@@ -195,10 +182,8 @@ class Replay(GameReplay):
         return f"{banker} banks; " + ", ".join(
             f"{'dragon ' if r.dragon else ''}spot {r.spot} {r.outcome.value}" for r in s.results)
 
-    def matches(self, result: dict[str, Any], final: list[int]) -> bool:
+    def result_matches(self, result: dict[str, Any]) -> bool:
         settled = self.result
-        if "chips" in result and list(result["chips"]) != final:
-            return False
         if settled is None:
             return "spots" not in result
         if "banker_spot" in result and result["banker_spot"] != settled.banker_spot:

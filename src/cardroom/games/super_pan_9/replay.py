@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardroom.cards import parse_card
 from cardroom.engine import RuleError
 from cardroom.history import GameReplay, HandHistory, HistoryError
 from cardroom.houserules import build_rules
@@ -45,19 +44,13 @@ class Replay(GameReplay):
     game = "super-pan-9"
     unit = "cents"
     house = "house"
+    rule_of_action = RULE_OF_ACTION
 
     def __init__(self, h: HandHistory) -> None:
         super().__init__(h)
         rules = build_rules(SuperPan9Rules, h.rules, "history rules")
-        try:
-            self.seat_numbers = [int(s["seat"]) for s in h.seats]
-            self.names = [str(s["name"]) for s in h.seats]
-            self.stacks: list[Cents] = [int(s["chips"]) for s in h.seats]
-            self.pack = [parse_card(c) for c in h.pack]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise HistoryError(f"history seats or pack malformed: {exc}") from None
-        if len(set(self.seat_numbers)) != len(self.seat_numbers):
-            raise HistoryError("history seats must have different seat numbers")
+        self.read_seats(h, "seat")
+        self.stacks: list[Cents] = list(self.start)
         # the round's cards, checked against the shoe before any action (rule 1: 36 cards a
         # deck, no 7-10, no joker); then the rest of the shoe (never dealt if the history is
         # whole): the engine deals from it in its own order and sees a shoe large enough
@@ -72,7 +65,6 @@ class Replay(GameReplay):
         order = [*self.pack, *sorted(rest.elements())]
         self.shoe = Shoe(order=order, cut_index=len(order) + 1, salt=b"")
         self.table = SuperPan9Table(rules, shoe=self.shoe)
-        self.start = list(self.stacks)
         self.round: RoundSettled | None = None
 
     def index_of(self, seat: Any) -> int:
@@ -114,11 +106,6 @@ class Replay(GameReplay):
             raise HistoryError(f"the round needs more than the {len(self.pack)} recorded "
                                "cards")
 
-    def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
-        if isinstance(exc, HistoryError):
-            return "hand history", str(exc)
-        return RULE_OF_ACTION.get(str(action.get("type")), "Super Pan 9 rules"), str(exc)
-
     def settle(self) -> None:
         self.round = settled = self.table.settle()
         for s in settled.seats:
@@ -151,10 +138,8 @@ class Replay(GameReplay):
             f"seat {s.seat} {s.player_total} {s.settlement.outcome.value}"
             for s in self.round.seats)
 
-    def matches(self, result: dict[str, Any], final: list[int]) -> bool:
+    def result_matches(self, result: dict[str, Any]) -> bool:
         settled = self.round
-        if "chips" in result and list(result["chips"]) != final:
-            return False
         if settled is None:
             return "settlements" not in result
         if "dealer_total" in result and result["dealer_total"] != settled.dealer_total:
