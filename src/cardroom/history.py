@@ -170,8 +170,8 @@ class GameReplay:
     hand, `void_problem`."""
 
     game: ClassVar[str]
-    unit: ClassVar[str] = "chips"
-    house: ClassVar[str] = "tops"
+    unit: ClassVar[str] = "cents"
+    house: ClassVar[str] = "house"
     voids: ClassVar[bool] = True
     """Whether a history of this game may end in a void action (`VOID`)."""
     errors: ClassVar[tuple[type[Exception], ...]] = (CardroomError, TypeError, ValueError)
@@ -218,9 +218,13 @@ class GameReplay:
     def finish(self, actions: int) -> None:
         """After the last action: what the table does by itself (nothing by default)."""
 
+    void_shows_no_card: ClassVar[str] = ""
+    """Why a voided hand's history must name no card (the game deals none before it can be
+    voided, or its cards are hidden); "" where it may."""
+
     def void_problem(self, h: HandHistory) -> str | None:
         """Why this voided history cannot stand beyond `void_refusal` (cards it shows)."""
-        return None
+        return self.void_shows_no_card if self.void_shows_no_card and h.pack else None
 
     def final(self) -> list[int]:
         raise NotImplementedError

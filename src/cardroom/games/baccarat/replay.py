@@ -28,8 +28,6 @@ from .table import BaccaratTable, CoupSettled
 from .wagers import WagerKind
 
 UNIT = "cents"
-HOUSE = "house"
-"""Who pays and takes the banked side of every wager (a movement's payer or payee `None`)."""
 
 
 def coup_history(rules: BaccaratRules, stacks_before: Sequence[tuple[str, Cents]],
@@ -80,8 +78,7 @@ class Replay(GameReplay):
     compared with the recorded result."""
 
     game = "baccarat"
-    unit = UNIT
-    house = HOUSE
+    void_shows_no_card = "a voided coup's history holds no card (the deal is never half done)"
     errors = (CardroomError, TypeError, ValueError, IndexError)
 
     def __init__(self, h: HandHistory) -> None:
@@ -144,11 +141,6 @@ class Replay(GameReplay):
     @property
     def settled(self) -> bool:
         return self.coup is not None
-
-    def void_problem(self, h: HandHistory) -> str | None:
-        if h.pack:
-            return "a voided coup's history holds no card (the deal is never half done)"
-        return None
 
     def final(self) -> list[int]:
         return [self.table.balances[n] for n in self.names]

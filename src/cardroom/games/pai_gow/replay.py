@@ -63,9 +63,9 @@ def _rules(raw: dict[str, Any]) -> PaiGowRules:
 
 class Replay(GameReplay):
     game = "pai-gow"
-    unit = "cents"
-    house = "house"
     rule_of_action = RULE_OF_ACTION
+    void_shows_no_card = ("a voided hand's history holds no card (dealt hands are hidden "
+                          "information)")
 
     def __init__(self, h: HandHistory) -> None:
         super().__init__(h)
@@ -165,11 +165,6 @@ class Replay(GameReplay):
     @property
     def settled(self) -> bool:
         return self.result is not None
-
-    def void_problem(self, h: HandHistory) -> str | None:
-        if h.pack:
-            return "a voided hand's history holds no card (dealt hands are hidden information)"
-        return None
 
     def final(self) -> list[int]:
         return [self.table.chips[s] for s in self.seat_numbers]

@@ -146,6 +146,8 @@ class Replay(GameReplay):
     events); a Pan history has no void action (a voided Pan hand is not written)."""
 
     game = "pan"
+    unit = "chips"
+    house = "tops"
     voids = False
     errors = (CardroomError,)
 

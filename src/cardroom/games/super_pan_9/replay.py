@@ -42,8 +42,6 @@ class Replay(GameReplay):
     """The engine with the recorded cards as its shoe, the stacks and the seat index."""
 
     game = "super-pan-9"
-    unit = "cents"
-    house = "house"
     rule_of_action = RULE_OF_ACTION
 
     def __init__(self, h: HandHistory) -> None:
