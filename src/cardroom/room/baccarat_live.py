@@ -112,11 +112,6 @@ class BaccaratLive(LiveTable[BaccaratTable]):
         e = self.engine
         e.balances[who.username] += sum(e.bets.pop(who.username, {}).values())
 
-    def void_engine(self, reason: str) -> None:
-        e = self.engine
-        for name, bets in e.bets.items():
-            e.balances[name] += sum(bets.values())
-        e.bets = {}
 
     # the coup ------------------------------------------------------------------------------------
     def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:

@@ -128,8 +128,11 @@ class LiveTable(Generic[E]):
         raise IllegalActionError(f"{self.game} has no wagers to change")
 
     def void_engine(self, reason: str) -> None:
-        """The engine drops the hand in play (its wagers go back through the ledger)."""
-        raise NotImplementedError
+        """The engine drops the hand in play (its wagers go back through the ledger): the
+        engine protocol's `void` (`cardroom.engine.Engine.void`); its log starts afresh."""
+        engine: Any = self.engine
+        engine.void(reason)
+        del engine.events[:]
 
     def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """`{"type": "deal"}`: the game's deal (and, for baccarat, the whole coup)."""

@@ -379,16 +379,6 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         else:
             self._maybe_settle(conn)
 
-    # the floor ------------------------------------------------------------------------------
-    def void_engine(self, reason: str) -> None:
-        """Every wager (the dragon's too) goes back, the layout is cleared. A voided hand does
-        not count for the every-other-hand banking rule (it was not played)."""
-        e = self.engine
-        e.wagers, e.dragon, e.banker_spot = {}, None, DEALER
-        e.hands, e.settings, e.exposed, e.out_of_play = {}, {}, {}, {}
-        e.phase, e.misdealt = Phase.BETTING, False
-        del e.events[:]
-
     # views ----------------------------------------------------------------------------------
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:
         """What `viewer` may see: the engine's per-spot snapshot decides which hands show

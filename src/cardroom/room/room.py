@@ -14,14 +14,14 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, recall
+from cardroom.room import audit, hands, ledger, protocol, recall
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.integrity import open_keyed
 from cardroom.room.live_table import LiveTable
-from cardroom.room.messages import field_str, message_type
+from cardroom.room.messages import message_type
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.schema import room_tables
 from cardroom.shoe import RandomSource, SystemRandom
@@ -105,12 +105,12 @@ class Room:
             kind = message_type(msg)
             assert isinstance(msg, dict)
             live = self.table(table_id)
+            read = protocol.read(live.game, msg)
             handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
                        "change_bets": live.change_bets, "deal": live.deal}.get(kind, live.act)
-            reason = field_str(msg, "reason", "the reason") if kind == "void" else ""
             with live.transaction(), self.storage.unit() as conn:
-                if kind == "void":
-                    live.void(conn, who, reason)
+                if isinstance(read, protocol.Void):
+                    live.void(conn, who, read.reason.strip())
                 else:
                     handler(conn, who, msg)
         except CardroomError as exc:

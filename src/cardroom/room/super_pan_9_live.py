@@ -214,17 +214,6 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
                     "dealer_total": settled.dealer_total}).to_json()
 
     # irregularities -------------------------------------------------------------------------
-    def void_engine(self, reason: str) -> None:
-        """Before the deal the wagers are simply taken back; after it a misdeal voids every
-        hand (the cards already dealt stay face down)."""
-        e = self.engine
-        if e.phase is Phase.BETTING:
-            e.seats.clear()
-        else:
-            e.record_irregularity(IrregularityKind.MISDEAL, None, reason)
-        if e.phase is Phase.COMPLETE:
-            e.new_round()
-        del e.events[:]
 
     def irregularity(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """`{"type": "irregularity", "kind": "misdeal" | "exposed-card" | "wrong-card-count",
