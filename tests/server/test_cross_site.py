@@ -25,6 +25,7 @@ from cardroom.room.schema import (
     room_tables,
     sessions,
 )
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.server.csrf import CSRF_COOKIE
 from cardroom.shoe import SeededRandom
@@ -55,7 +56,7 @@ def room(tmp_path: Path) -> Room:
     both in tests/room/test_login_backoff.py)."""
     engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     migrate(engine)
-    r = Room(Storage(engine), SeededRandom(3))
+    r = Room(Storage(engine), SeededRandom(3), settings=SELF_SERVICE)
     r.start()
     return r
 

@@ -268,9 +268,9 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
             cents = parse_money(amount)
             with room.storage.unit() as conn:
                 if op == "buy":
-                    buy_chips(conn, who, cents, key)
+                    buy_chips(conn, room.settings, who, cents, key)
                 elif op == "cashout":
-                    cash_out(conn, who, cents, key)
+                    cash_out(conn, room.settings, who, cents, key)
                 else:
                     raise CardroomError(f"unknown cashier operation {op!r}")
         except PermissionDenied:
