@@ -60,7 +60,7 @@ def test_player_bet_settles_at_even_money(storage: Storage) -> None:
     with storage.read() as conn:
         assert ledger.balance(conn, ledger.stack(t, p["alice"].id)) == expected
         assert ledger.balance(conn, ledger.wagers(t)) == 0
-        assert ledger.balance(conn, ledger.HOUSE_BANK) == 20_000 - expected
+        assert ledger.balance(conn, ledger.tray(t)) == 20_000 - expected
         assert ledger.trial_balance(conn).ok
         assert audit.verify(conn).ok
 

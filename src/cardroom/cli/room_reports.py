@@ -55,12 +55,12 @@ def _csv(rows: list[dict[str, Any]]) -> str:
 
 def games_rows(report: Any) -> list[dict[str, Any]]:
     """The games report as flat rows (tables, then the room's total): CSV and page alike."""
-    rows = [{"gambling_day": report.day.isoformat(), "shift": "day", **x.as_json()}
+    rows = [{"gambling_day": report.day.isoformat(), "shift": "all", **x.as_json()}
             for x in report.lines]
     for shift, lines in report.shifts.items():
         rows += [{"gambling_day": report.day.isoformat(), "shift": shift, **x.as_json()}
                  for x in lines]
-    rows.append({"gambling_day": report.day.isoformat(), "shift": "day",
+    rows.append({"gambling_day": report.day.isoformat(), "shift": "all",
                  **report.total.as_json()})
     return rows
 
