@@ -4,11 +4,9 @@ gap; `report games` and `report cage` exit 1 when a figure does not reconcile wi
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -44,27 +42,6 @@ def _output(as_json: bool, as_csv: bool) -> str:
     return "json" if as_json else "csv" if as_csv else "text"
 
 
-def _csv(rows: list[dict[str, Any]]) -> str:
-    out = io.StringIO()
-    if rows:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    return out.getvalue()
-
-
-def games_rows(report: Any) -> list[dict[str, Any]]:
-    """The games report as flat rows (tables, then the room's total): CSV and page alike."""
-    rows = [{"gambling_day": report.day.isoformat(), "shift": "all", **x.as_json()}
-            for x in report.lines]
-    for shift, lines in report.shifts.items():
-        rows += [{"gambling_day": report.day.isoformat(), "shift": shift, **x.as_json()}
-                 for x in lines]
-    rows.append({"gambling_day": report.day.isoformat(), "shift": "all",
-                 **report.total.as_json()})
-    return rows
-
-
 @report_app.command("games")
 def report_games(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
                  as_csv: AsCsv = False) -> None:
@@ -72,7 +49,7 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
     win and hold %, fees, commission, jackpot contributions and awards, hands played; per
     shift; totals for the room. Exit 1 if a table's win does not reconcile with the ledger."""
     from cardroom.room.db import open_database
-    from cardroom.room.operations_report import games_report
+    from cardroom.room.operations_report import games_report, games_rows, to_csv
     from cardroom.room.settings import GamblingClock
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
@@ -82,7 +59,7 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
     if form == "json":
         print(json.dumps(report.as_json(), indent=1))
     elif form == "csv":
-        print(_csv(games_rows(report)), end="")
+        print(to_csv(games_rows(report)), end="")
     else:
         table = Table(title=f"Games report, gambling day {wanted.isoformat()}")
         for col in ("table", "game", "drop", "fills", "credits", "opener", "closer", "win",
@@ -110,7 +87,7 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
     """The cage's day: chips sold and redeemed (cash in and out, by cashier), fills issued,
     credits received, the drop counted; exit 1 if it does not reconcile with the ledger."""
     from cardroom.room.db import open_database
-    from cardroom.room.operations_report import CAGE_KINDS, cage_report
+    from cardroom.room.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
     from cardroom.room.settings import GamblingClock
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
@@ -120,13 +97,7 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
     if form == "json":
         print(json.dumps(data, indent=1))
     elif form == "csv":
-        rows = [{"gambling_day": data["gambling_day"], "line": k, "what": v["what"],
-                 "count": v["count"], "amount": v["amount"]} for k, v in data["moves"].items()]
-        rows += [{"gambling_day": data["gambling_day"], "line": k, "what": k.replace("_", " "),
-                  "count": "", "amount": data[k]}
-                 for k in ("cash_in", "cash_out", "drop_cash_counted", "drop_markers_counted",
-                           "chips_outstanding")]
-        print(_csv(rows), end="")
+        print(to_csv(cage_rows(report)), end="")
     else:
         table = Table(title=f"Cage report, gambling day {wanted.isoformat()}")
         for col in ("what", "count", "amount"):
@@ -152,7 +123,7 @@ def report_slips(database: opt.Database = None, as_json: opt.AsJson = False,
     """Every numbered slip (table inventory, fill, credit, notification of error), voids
     included; exit 1 if a series has a gap in its numbers."""
     from cardroom.room.db import open_database
-    from cardroom.room.operations_report import slips_report
+    from cardroom.room.operations_report import slips_report, to_csv
 
     form = _output(as_json, as_csv)
     with open_database(database).snapshot() as conn:
@@ -161,7 +132,7 @@ def report_slips(database: opt.Database = None, as_json: opt.AsJson = False,
     if form == "json":
         print(json.dumps(data, indent=1))
     elif form == "csv":
-        print(_csv(data["slips"]), end="")
+        print(to_csv(data["slips"]), end="")
     else:
         table = Table(title="Numbered slips")
         for col in ("form", "number", "table", "kind", "amount", "signed by", "status"):

@@ -14,6 +14,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import math
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -344,3 +347,51 @@ def hold_history(conn: Connection, clock: GamblingClock, last: date, days: int =
             values = series.setdefault(line.table, [None] * days)
             values[i] = None if line.hold is None else 100 * line.hold
     return span, series
+
+
+def hold_chart(conn: Connection, clock: GamblingClock, last: date, days: int = 30) -> str:
+    """The hold % of each table over the last `days` gambling days, as SVG (matplotlib on
+    the server, the dossier's chart helper)."""
+    from cardroom.analysis.dossier.charts import line_chart
+
+    span, series = hold_history(conn, clock, last, days)
+    xs = [float(i - days + 1) for i in range(days)]
+    lines = [(name, xs, [math.nan if v is None else v for v in values])
+             for name, values in sorted(series.items())]
+    if not lines:
+        lines = [("no table kept books", xs, [math.nan] * days)]
+    return line_chart(f"Hold % by table, {span[0].isoformat()} to {last.isoformat()}",
+                      f"gambling days before {last.isoformat()}", "hold %", lines, hline=0.0)
+
+
+def to_csv(rows: list[dict[str, Any]]) -> str:
+    """Rows of a report as CSV (a header from the first row's keys)."""
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return out.getvalue()
+
+
+def games_rows(report: GamesReport) -> list[dict[str, Any]]:
+    """The games report as flat rows: each table (shift `all`), each table per shift, and the
+    room's total."""
+    day = report.day.isoformat()
+    rows = [{"gambling_day": day, "shift": "all", **x.as_json()} for x in report.lines]
+    for shift, lines in report.shifts.items():
+        rows += [{"gambling_day": day, "shift": shift, **x.as_json()} for x in lines]
+    rows.append({"gambling_day": day, "shift": "all", **report.total.as_json()})
+    return rows
+
+
+def cage_rows(report: CageReport) -> list[dict[str, Any]]:
+    data = report.as_json()
+    day = data["gambling_day"]
+    rows = [{"gambling_day": day, "line": k, "what": v["what"], "count": v["count"],
+             "amount": v["amount"]} for k, v in data["moves"].items()]
+    rows += [{"gambling_day": day, "line": k, "what": k.replace("_", " "), "count": "",
+              "amount": data[k]}
+             for k in ("cash_in", "cash_out", "drop_cash_counted", "drop_markers_counted",
+                       "chips_outstanding")]
+    return rows

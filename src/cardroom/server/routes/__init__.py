@@ -1,0 +1,22 @@
+"""The app's routes, one router per area; `create_app` includes `ROUTERS` (docs/server.md)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from cardroom.server.routes import (
+    audit,
+    cage,
+    cashier,
+    floor,
+    history,
+    jackpot,
+    pages,
+    reports,
+    staff,
+    tables,
+)
+
+ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
+                                  floor.router, jackpot.router, audit.router, cage.router,
+                                  reports.router, staff.router)
