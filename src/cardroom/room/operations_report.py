@@ -358,10 +358,11 @@ def hold_chart(conn: Connection, clock: GamblingClock, last: date, days: int = 3
     xs = [float(i - days + 1) for i in range(days)]
     lines = [(name, xs, [math.nan if v is None else v for v in values])
              for name, values in sorted(series.items())]
-    if not lines:
-        lines = [("no table kept books", xs, [math.nan] * days)]
+    if not any(v == v for _, _, ys in lines for v in ys):  # no drop on any day: an empty frame
+        lines = [("no drop in these days", [xs[0], xs[-1]], [0.0, 0.0])]
     return line_chart(f"Hold % by table, {span[0].isoformat()} to {last.isoformat()}",
-                      f"gambling days before {last.isoformat()}", "hold %", lines, hline=0.0)
+                      f"gambling days before {last.isoformat()}", "hold %", lines, hline=0.0,
+                      points=True)
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
