@@ -32,8 +32,10 @@ def line_chart(title: str, xlabel: str, ylabel: str, series: Sequence[Series],
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots()
         for label, xs, ys in series:
-            ax.plot(list(xs), list(ys), label=label,
-                    **({"marker": "o", "markersize": 3} if points else {}))
+            (line,) = ax.plot(list(xs), list(ys), label=label)
+            if points:
+                line.set_marker("o")
+                line.set_markersize(3)
         for label, x in marks:
             ax.axvline(x, linestyle="--", color="#b22222")
             ax.annotate(label, (x, 0.95), xycoords=("data", "axes fraction"), rotation=90,
