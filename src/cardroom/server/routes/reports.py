@@ -9,13 +9,16 @@ from datetime import UTC, date, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 
 from cardroom.errors import CardroomError
 from cardroom.room import table_books
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.operations_report import (
     CAGE_KINDS,
+    CageReport,
+    GamesReport,
+    SlipsReport,
     cage_report,
     cage_rows,
     games_report,
@@ -42,39 +45,6 @@ def _day(room: Room, text: str | None) -> date:
                             "YYYY-MM-DD") from None
 
 
-def _as(fmt: str, data: dict[str, Any], rows: list[dict[str, Any]], name: str) -> Response:
-    if fmt == "json":
-        return Response(json.dumps(data, indent=1), media_type="application/json")
-    return Response(to_csv(rows), media_type="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
-
-
-@router.get("/reports/games", response_class=HTMLResponse)
-def games_page(room: RoomDep, page: Render, who: Reader, date: str | None = None
-               ) -> Response:
-    try:
-        day = _day(room, date)
-    except CardroomError as exc:
-        return page.error(400, str(exc))
-    with room.storage.snapshot() as conn:
-        report = games_report(conn, room.settings.clock, day)
-    return page("report_games.html", who, report=report, reconciled=report.reconciled)
-
-
-@router.get("/reports/games.{fmt}", response_model=None)
-def games_file(room: RoomDep, page: Render, who: Reader, fmt: str, date: str | None = None
-               ) -> Response:
-    if fmt not in ("csv", "json"):
-        return page.error(404, "the games report is a page, a CSV or a JSON file")
-    try:
-        day = _day(room, date)
-    except CardroomError as exc:
-        return page.error(400, str(exc))
-    with room.storage.snapshot() as conn:
-        report = games_report(conn, room.settings.clock, day)
-    return _as(fmt, report.as_json(), games_rows(report), f"games-{day.isoformat()}")
-
-
 @router.get("/reports/hold.svg", response_model=None)
 def hold_svg(room: RoomDep, page: Render, who: Reader, date: str | None = None) -> Response:
     try:
@@ -86,43 +56,37 @@ def hold_svg(room: RoomDep, page: Render, who: Reader, date: str | None = None) 
     return Response(svg, media_type="image/svg+xml")
 
 
-@router.get("/reports/cage", response_class=HTMLResponse)
-def cage_page(room: RoomDep, page: Render, who: Reader, date: str | None = None) -> Response:
+REPORTS = ("games", "cage", "slips")
+
+
+@router.get("/reports/{name}", response_model=None)
+def report(room: RoomDep, page: Render, who: Reader, name: str, date: str | None = None
+           ) -> Response:
+    """`/reports/games`, `/reports/games.csv`, `/reports/games.json` (and cage, slips)."""
+    kind, _, fmt = name.partition(".")
+    if kind not in REPORTS or fmt not in ("", "csv", "json"):
+        return page.error(404, "there is no such report: the reports are games, cage and "
+                          "slips, each a page, a CSV or a JSON file")
     try:
         day = _day(room, date)
     except CardroomError as exc:
         return page.error(400, str(exc))
+    clock = room.settings.clock
     with room.storage.snapshot() as conn:
-        report = cage_report(conn, room.settings.clock, day)
-    return page("report_cage.html", who, report=report, kinds=CAGE_KINDS)
-
-
-@router.get("/reports/cage.{fmt}", response_model=None)
-def cage_file(room: RoomDep, page: Render, who: Reader, fmt: str, date: str | None = None
-              ) -> Response:
-    if fmt not in ("csv", "json"):
-        return page.error(404, "the cage report is a page, a CSV or a JSON file")
-    try:
-        day = _day(room, date)
-    except CardroomError as exc:
-        return page.error(400, str(exc))
-    with room.storage.snapshot() as conn:
-        report = cage_report(conn, room.settings.clock, day)
-    return _as(fmt, report.as_json(), cage_rows(report), f"cage-{day.isoformat()}")
-
-
-@router.get("/reports/slips", response_class=HTMLResponse)
-def slips_page(room: RoomDep, page: Render, who: Reader) -> Response:
-    with room.storage.snapshot() as conn:
-        report = slips_report(conn)
-    return page("report_slips.html", who, report=report, forms=table_books.FORMS)
-
-
-@router.get("/reports/slips.{fmt}", response_model=None)
-def slips_file(room: RoomDep, page: Render, who: Reader, fmt: str) -> Response:
-    if fmt not in ("csv", "json"):
-        return page.error(404, "the slips report is a page, a CSV or a JSON file")
-    with room.storage.snapshot() as conn:
-        report = slips_report(conn)
-    data = report.as_json()
-    return _as(fmt, data, data["slips"], "slips")
+        found: GamesReport | CageReport | SlipsReport = (
+            games_report(conn, clock, day) if kind == "games" else
+            cage_report(conn, clock, day) if kind == "cage" else slips_report(conn))
+    context: dict[str, Any]
+    if isinstance(found, GamesReport):
+        rows, context = games_rows(found), {"reconciled": found.reconciled}
+    elif isinstance(found, CageReport):
+        rows, context = cage_rows(found), {"kinds": CAGE_KINDS}
+    else:
+        rows, context = found.as_json()["slips"], {"forms": table_books.FORMS}
+    if fmt == "json":
+        return Response(json.dumps(found.as_json(), indent=1), media_type="application/json")
+    if fmt == "csv":
+        label = kind if kind == "slips" else f"{kind}-{day.isoformat()}"
+        return Response(to_csv(rows), media_type="text/csv", headers={
+            "Content-Disposition": f'attachment; filename="{label}.csv"'})
+    return page(f"report_{kind}.html", who, report=found, **context)
