@@ -195,7 +195,8 @@ class Day:
         live = self.room.table(t)
         assert isinstance(live, PanLive)
         self.act(seated[0], t, {"type": "deal"})
-        self.fees[t] += PAN_RULES["fee"]["cents"] * len(seated)  # each dealt in pays $1
+        self.fees[t] += PAN_RULES["fee"]["cents"] * len(seated)  # each guest pays $1 (bots
+        # are the house's and pay nothing)
         for _ in range(3000):
             if live.hand_id is None:
                 return
@@ -214,14 +215,21 @@ class Day:
 
 def test_a_scripted_day_reconciles_to_the_cent(storage: Storage) -> None:
     full = storage.engine.dialect.name == "sqlite"
-    d = Day(storage, 1 if full else 8)
+    day(storage, 1 if full else 8, 1_280 if full else 162)
+
+
+def day(storage: Storage, share: int, hands: int) -> None:
+    d = Day(storage, share)
     d.open_all()
     guests = iter(d.players)
     for wave in range(2):
         for t, game in d.tables.items():
-            seated = [next(guests) for _ in range(3 if game != "pan" else 2)]
+            seated = [next(guests) for _ in range(3 if game != "pan" else 1)]
             for who in seated:
                 d.sit(who, t, 150_000 if game != "pan" else 3_000)
+            if game == "pan":  # two of the house's proposition players join the guest
+                for _ in range(2):
+                    d.act(seated[0], t, {"type": "bot", "key": d.key()})
             d.play(t, game, seated, wave)
             for who in seated:
                 d.stand(who, t)
@@ -251,10 +259,11 @@ def test_a_scripted_day_reconciles_to_the_cent(storage: Storage) -> None:
         # what the players lost at the table is the house's: the tray's win and the
         # commission at the banked games, the fees at Pan
         players_lost = d.sat[t] - d.stood[t]
-        assert players_lost == x.win + x.commission + x.fees
-        if game == "pan":
+        if game == "pan":  # the guest played the house's bots: only the fee is the table's
             assert x.win == 0 and x.fees == d.fees[t] > 0
-    assert sum(d.hands.values()) == (1_280 if full else 162)
+        else:
+            assert players_lost == x.win + x.commission + x.fees
+    assert sum(d.hands.values()) == hands
     assert report.total.hands == sum(d.hands.values())
     assert report.total.win == sum(x.win for x in report.lines)
     assert report.total.commission == commission > 0
