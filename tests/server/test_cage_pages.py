@@ -134,7 +134,8 @@ def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
     chart = audrey.get(f"/reports/hold.svg?date={day}")
     assert chart.headers["content-type"] == "image/svg+xml" and "<svg" in chart.text[:200]
     bad = audrey.get("/reports/games?date=yesterday")
-    assert bad.status_code == 400 and "&#39;yesterday&#39; is not a gambling day: write it as YYYY-MM-DD" in bad.text
+    assert bad.status_code == 400
+    assert "&#39;yesterday&#39; is not a gambling day: write it as YYYY-MM-DD" in bad.text
     slips = audrey.get("/reports/slips.json").json()
     assert [s["kind"] for s in slips["slips"]] == ["opener", "closer"] and slips["complete"]
     assert audrey.get("/reports/cage.json").json()["reconciled"]
@@ -155,3 +156,24 @@ def test_the_staff_page_changes_roles_and_locks_out(room: Room) -> None:
                   follow_redirects=False)
     assert said(r) == {"error": "you cannot lock yourself out"}
     assert as_(room, "fred").get("/staff").status_code == 403
+
+
+@pytest.mark.parametrize("flag", [[], ["--self-service-chips"]])
+def test_serve_self_service_chips_is_off_unless_asked_for(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, flag: list[str]) -> None:
+    """`cardroom serve --self-service-chips` (demonstration rooms) keeps the players' own
+    cashier; without it the room sells chips only at the cage."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from cardroom.cli.app import app as cli
+
+    served: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda server, sockets=None: served.update(app=server.config.app))
+    monkeypatch.setattr("cardroom.cli.room.listen", lambda host, port: None)
+    result = CliRunner().invoke(cli, ["serve", *flag, "--database",
+                                      str(tmp_path / "room.sqlite3")])
+    assert result.exit_code == 0, result.output
+    room = served["app"].state.room  # type: ignore[attr-defined]
+    assert room.settings.self_service_chips is bool(flag)
