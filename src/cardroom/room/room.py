@@ -4,9 +4,10 @@ refused request changes nothing and is written to the audit log."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -14,7 +15,7 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, protocol, recall
+from cardroom.room import audit, hands, ledger, protocol, recall, table_books
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.db import Storage
@@ -24,10 +25,16 @@ from cardroom.room.live_table import LiveTable
 from cardroom.room.messages import message_type
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.schema import room_tables
+from cardroom.room.settings import RoomSettings
 from cardroom.shoe import RandomSource, SystemRandom
 
 AnyTable = LiveTable[Any]
 """A live table of any game (`room.live_table.LiveTable`)."""
+
+
+T = TypeVar("T")
+PLAY = frozenset({"sit", "bet", "change_bets", "deal"})
+"""What a table whose inventory is closed refuses (a player may still leave)."""
 
 
 def table_classes() -> dict[str, type[AnyTable]]:
@@ -45,13 +52,18 @@ class Room:
     source: RandomSource = field(default_factory=SystemRandom)
     tables: dict[int, AnyTable] = field(default_factory=dict)
     pools: dict[str, JackpotPool] = field(default_factory=dict)
+    settings: RoomSettings = field(default_factory=RoomSettings)
+    closed: set[int] = field(default_factory=set)
+    """Tables whose table inventory is closed: no play until the floor opens them."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
-             audit_key_file: Path | None = None) -> Room:
+             audit_key_file: Path | None = None,
+             settings: RoomSettings | None = None) -> Room:
         """The room on `database`, its audit chain MACed with the room's audit key
         (`integrity.open_keyed`: the key file made, and older history sealed, on first use)."""
-        room = cls(open_keyed(database, audit_key_file), source or SystemRandom())
+        room = cls(open_keyed(database, audit_key_file), source or SystemRandom(),
+                   settings=settings or RoomSettings())
         room.start()
         return room
 
@@ -63,6 +75,7 @@ class Room:
             for row in registry.list_tables(conn):
                 if row.status == "open":
                     self.tables[row.id] = self._build(conn, row)
+            self.closed = table_books.closed_tables(conn)
         return voided
 
     def recover(self) -> list[int]:
@@ -106,6 +119,9 @@ class Room:
             assert isinstance(msg, dict)
             live = self.table(table_id)
             read = protocol.read(live.game, msg)
+            if kind in PLAY and table_id in self.closed:
+                raise CardroomError(f"{live.name} is closed: the floor opens it with a table "
+                                    "inventory before play")
             handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
                        "change_bets": live.change_bets, "deal": live.deal}.get(kind, live.act)
             with live.transaction(), self.storage.unit() as conn:
@@ -120,6 +136,21 @@ class Room:
                 refusals.refused(f"table.{_kind(msg)}", str(exc), {"table": table_id})
             raise
         return live
+
+    def operate(self, who: Account | None, action: str, work: Callable[[Connection], T],
+                detail: dict[str, Any] | None = None) -> T:
+        """One operation of the cage or the floor in one write transaction: refused (raising,
+        changing nothing) and audited as `refused`, or done; the tables' open or closed
+        inventories are read again afterwards."""
+        try:
+            with self.storage.unit() as conn:
+                done = work(conn)
+                closed = table_books.closed_tables(conn)
+        except CardroomError as exc:
+            self.refused(who, action, str(exc), detail)
+            raise
+        self.closed = closed
+        return done
 
     def refused(self, who: Account | None, action: str, reason: str,
                 detail: dict[str, Any] | None = None) -> None:
