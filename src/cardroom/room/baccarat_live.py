@@ -64,6 +64,7 @@ class BaccaratLive:
     hand_id: int | None = None
     hand_number: int = 0
     last: dict[str, Any] | None = None
+    road: list[dict[str, Any]] = field(default_factory=list)  # this shoe's results, in order
     engine: BaccaratTable = field(init=False)
     _pending: tuple[Any, ...] | None = None
     _commitment: tuple[object, str] | None = None
@@ -196,15 +197,26 @@ class BaccaratLive:
             raise
         hand_id = self.hand_id
         self._pending = mark
+        new_shoe = any(isinstance(ev, ShoeShuffled) for ev in self.engine.events[mark[0]:])
 
         def apply() -> None:
             self._pending = None
             self.last = self._public_result(hand_id, settled)
+            self._score(new_shoe, self.last)
             self.hand_id = None
             del self.engine.events[:]
             if self.engine.pool is not None:
                 del self.engine.pool.events[:]
         return apply
+
+    def _score(self, new_shoe: bool, result: dict[str, Any]) -> None:
+        """The shoe's scoreboard (the bead plate and big road a baccarat table posts): one
+        entry per coup of this shoe, started again with each new shoe; not kept over a
+        restart of the room."""
+        if new_shoe:
+            self.road = []
+        self.road.append({"winner": result["winner"], "player": result["player_total"],
+                          "banker": result["banker_total"]})
 
     def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
         """Baccarat has no decisions: any other message is unknown."""
@@ -374,7 +386,8 @@ class BaccaratLive:
             "limits": {"table_min": r.table_min_cents, "table_max": r.table_max_cents,
                        "tie_min": r.tie_min_cents, "tie_max": r.tie_max_cents,
                        "bonus_min": r.bonus_min_cents, "bonus_max": r.bonus_max_cents,
-                       "jackpot_wager": 100 if r.jackpot else None},
+                       "jackpot_wager": 100 if r.jackpot else None, "tie_pays": r.tie_pays,
+                       "commission": f"{r.commission.numerator}/{r.commission.denominator}"},
             "jackpot": {"posted": pool.posted, "meter": pool.meter} if pool else None,
             "hand": {"id": self.hand_id, "open": self.hand_id is not None},
             "seats": [{"name": name, "stack": e.balances.get(name, 0),
@@ -383,6 +396,7 @@ class BaccaratLive:
             "shoe": {"remaining": e.shoe.remaining if e.shoe else None,
                      "commitment": self._shoe_commitment()},
             "last": self.last,
+            "road": self.road,
         }
 
 

@@ -206,13 +206,13 @@ export function seatControls(send) {
 // chips and wager spots ------------------------------------------------------------------------
 const CHIPS = [100, 500, 2500, 10000, 50000, 100000, 500000];
 
-/** The chip denominations for a table: standard chips up to the table maximum, at most five,
- *  the smallest kept as long as they can make up the minimum in a few clicks. */
+/** The chip denominations for a table: five standard chips from the largest that is not
+ *  above the minimum (so the minimum can be made), none above the maximum. */
 export function denominations(min, max) {
-  let out = CHIPS.filter((c) => c <= max);
-  if (!out.length) out = [Math.max(min, 1)];
-  while (out.length > 5 && out[0] * 5 < min) out = out.slice(1);
-  return out.slice(-5);
+  const usable = CHIPS.filter((c) => c <= max);
+  if (!usable.length) return [Math.max(min, 1)];
+  const start = Math.max(0, usable.filter((c) => c <= min).length - 1);
+  return usable.slice(start, start + 5);
 }
 
 /** Chip buttons in `rack` and wager spots that take a chip per click. The chips a player puts
