@@ -51,7 +51,7 @@ def baccarat_hand(page: Any, checks: PageChecks, number: int,
 def super_pan_9_bet(page: Any, checks: PageChecks, chips: Mapping[str, list[int]]) -> None:
     put_chips(page, chips)
     page.click("#bet")
-    page.wait_for_selector("#bet:not(:visible)")
+    page.wait_for_selector("#bet", state="hidden")
     checks.check("wager placed")
 
 
