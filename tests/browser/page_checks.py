@@ -66,14 +66,17 @@ def message_cards(message: object) -> Counter[str]:
 
 class PageChecks:
     """The checks on one page (see the module's text). `visible()`, where given, is what the
-    rules let this viewer see now, as card texts (the test computes it from the room)."""
+    rules let this viewer see now, as card texts (the test computes it from the room).
+    `axe_seen`: the (state, width) pairs axe has checked, shared by pages of the same kind."""
 
-    def __init__(self, page: Any, visible: Callable[[], Iterable[str]] | None = None) -> None:
+    def __init__(self, page: Any, visible: Callable[[], Iterable[str]] | None = None,
+                 axe_seen: set[tuple[str, int]] | None = None) -> None:
         self.page = page
         self.visible = visible
         self.errors = console_errors(page)
         self.frames: list[object] = []  # every table message this page received, in order
-        self.axe_seen: set[tuple[str, int]] = set()
+        # the page states axe has checked (share one set between pages of the same kind)
+        self.axe_seen = axe_seen if axe_seen is not None else set()
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:

@@ -60,8 +60,9 @@ def test_two_super_pan_9_hands_in_two_browsers(room: Room, width: int) -> None:
         try:
             a, b = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
                     for _ in range(2))
-            ca, cb = PageChecks(a, lambda: visible(room, 1)), PageChecks(b,
-                                                                         lambda: visible(room, 2))
+            seen: set[tuple[str, int]] = set()  # axe: once per state for both pages
+            ca = PageChecks(a, lambda: visible(room, 1), seen)
+            cb = PageChecks(b, lambda: visible(room, 2), seen)
             for page in (a, b):
                 page.set_default_timeout(15_000)
             owner_opens_table(a, base, "Pan Nine", "super-pan-9")

@@ -129,7 +129,8 @@ function render(s) {
   }
   // my hand to arrange
   $("arrange-box").hidden = !mineNow;
-  if (mineNow) arrangeView(mineNow); else arranging = null;
+  if (mineNow) arrangeView(mineNow);
+  else { arranging = null; $("low-cards").replaceChildren(); $("high-cards").replaceChildren(); }
   const others = dealt ? s.spots.filter((x) => x.spot !== 0 && x !== mineNow).map((x) => liveBox(x, s.banker.spot)) :
     settled ? settled.spots.filter((x) => x.spot !== 0).map((x) => settledBox(x, settled.banker_spot)) : [];
   $("spots").replaceChildren(...others);
