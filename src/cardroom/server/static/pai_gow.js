@@ -4,7 +4,7 @@
 // a foul setting flagged before it is confirmed; or asks for the house way. At settlement
 // every hand is shown as set, the dealer's too, with its result.
 import {
-  $, Betting, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
+  $, Betting, capital, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
   percent, seatControls, seatList, sentence, setState,
 } from "./table-client.js";
 
@@ -38,8 +38,9 @@ function spotName(spot, name) {
 function settingRows(setting, names) {
   const low = el("div", { class: "cards small" }), high = el("div", { class: "cards small" });
   drawCards(low, setting.front); drawCards(high, setting.back);
-  return [el("p", { class: "muted", text: `Low hand${names ? ": " + names.low : ""}` }), low,
-    el("p", { class: "muted", text: `High hand${names ? ": " + names.high : ""}` }), high];
+  return [el("div", { class: "setting" },
+    el("div", {}, el("p", { class: "muted", text: `Low hand${names ? ": " + capital(names.low) : ""}` }), low),
+    el("div", {}, el("p", { class: "muted", text: `High hand${names ? ": " + capital(names.high) : ""}` }), high))];
 }
 
 function resultWords(x) {
@@ -89,8 +90,8 @@ function arrangeView(spot) {
   $("arrange-head").textContent = spot.spot === snap.you.seat ? "Set your hand" : `Set the ${spotName(spot.spot, spot.name).toLowerCase()}`;
   const choice = arranging.low.length === 2 && spot.choices ? spot.choices.find((ch) =>
     ch.front.every((t) => arranging.low.includes(t))) : null;
-  $("low-name").textContent = choice ? choice.low : `Choose ${2 - arranging.low.length} more card${arranging.low.length === 1 ? "" : "s"}`;
-  $("high-name").textContent = choice ? choice.high : "";
+  $("low-name").textContent = choice ? capital(choice.low) : `Choose ${2 - arranging.low.length} more card${arranging.low.length === 1 ? "" : "s"}`;
+  $("high-name").textContent = choice ? capital(choice.high) : "";
   const foul = !!(choice && choice.foul);
   $("foul-flag").hidden = !foul;
   $("foul-flag").textContent = foul ? `Foul: the high hand must beat the low hand. ${FOUL_RULE[snap.limits.foul_policy]}` : "";
@@ -125,7 +126,7 @@ function render(s) {
       attrs: { "aria-label": `die showing ${d}` } })));
     const first = s.deal.first_spot, p = s.players.find((x) => x.seat === first);
     $("first-hand").textContent = (s.deal.dice.length ? `Dice ${s.deal.dice.reduce((a, b) => a + b, 0)}: ` : "") +
-      `the first hand went to ${first === 0 ? "the dealer" : p ? `seat ${first} (${p.name})` : `seat ${first} (open)`}.`;
+      `the first hand went to ${first === 0 ? "the dealer" : p ? `seat ${first} (${p.name})` : `an open seat (${first})`}.`;
   }
   // my hand to arrange
   $("arrange-box").hidden = !mineNow;

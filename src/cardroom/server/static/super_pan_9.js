@@ -3,7 +3,7 @@
 // draws on 0 to 5, and every wager settles. Drawn from the table's snapshot only: other
 // players' cards and the dealer's stay backs until the rules show them.
 import {
-  $, Betting, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
+  $, Betting, cardShort, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
   percent, seatControls, seatList, setState,
 } from "./table-client.js";
 
@@ -41,8 +41,8 @@ function handBox(h, round, mySeat) {
 function dealerLog(dealer) {
   if (!dealer.cards) return [];
   const [a, b, c, drawn] = dealer.cards;
-  const lines = [`The dealer turns up ${[a, b, c].map((x) => x.text).join(" ")}.`];
-  lines.push(drawn ? `The dealer draws ${drawn.text}: total ${dealer.total}.` : `The dealer stands on ${dealer.total}.`);
+  const lines = [`The dealer turns up ${[a, b, c].map((x) => cardShort(x.text)).join(" ")}.`];
+  lines.push(drawn ? `The dealer draws ${cardShort(drawn.text)}: total ${dealer.total}.` : `The dealer stands on ${dealer.total}.`);
   return lines.map((t) => el("li", { text: t }));
 }
 

@@ -60,6 +60,9 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/** "pair (Q Q)" -> "Pair (Q Q)". */
+export const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
+
 /** Sentence case and a full stop: "you are not seated" -> "You are not seated." */
 export function sentence(text) {
   const t = String(text || "").trim();
@@ -79,6 +82,15 @@ export function cardName(text) {
   const rank = text.slice(0, -1) === "10" ? "T" : text.slice(0, -1);
   const name = RANKS[rank], suit = SUITS[text.slice(-1)];
   return name && suit ? `${name} of ${suit}` : text;
+}
+
+const PIPS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+
+/** "Th" -> "10♥", "JK" -> "joker": a card in a sentence. */
+export function cardShort(text) {
+  if (text === "JK") return "joker";
+  const rank = text.slice(0, -1);
+  return (rank === "T" ? "10" : rank) + (PIPS[text.slice(-1)] || "");
 }
 
 /** A face-up card the snapshot holds: {code, text}. `data-card` keeps the short text. */
