@@ -42,7 +42,7 @@ def baccarat_hand(page: Any, checks: PageChecks, number: int,
     checks.check(f"hand {number}: bets placed")
     shot("mid-hand")
     page.click("#deal")
-    page.wait_for_selector(f'#my-results li >> nth=0')
+    page.wait_for_selector('#my-results li >> nth=0')
     wait_hand(page, "settled")
     checks.check(f"hand {number}: settled")
     shot("settled")

@@ -89,7 +89,7 @@ function render(s) {
 
   const myHand = dealt ? round.seats.find((h) => h.seat === s.you.seat) : null;
   $("decide").hidden = !s.you.to_act;
-  $("my-total").textContent = myHand && myHand.total !== null ? `you have ${myHand.total}` : "";
+  $("my-total").textContent = myHand && myHand.total !== null ? `You have ${myHand.total}.` : "Your turn";
 
   // my wagers: placed ones come from the round; until then the chips I put down
   const mine = round && round.phase === "betting" ? round.seats.find((h) => h.seat === s.you.seat) : null;
