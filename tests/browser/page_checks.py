@@ -49,65 +49,67 @@ def shown_cards(page: Any) -> list[str]:
 
 
 def message_cards(message: object) -> Counter[str]:
-    """The face-up cards a table message holds: every `{"code": .., "text": ..}` in it, counted
-    once per place (a card shown twice, in the hand and in the last result, is one card)."""
+    """The face-up cards a table message holds: every `{"code": .., "text": ..}` in it (a card
+    the message holds in two places, a hand and its setting, counts twice: an upper bound)."""
     found: Counter[str] = Counter()
-
-    def walk(node: object) -> Counter[str]:
-        here: Counter[str] = Counter()
-        if isinstance(node, dict):
-            if isinstance(node.get("text"), str) and isinstance(node.get("code"), int):
-                here[node["text"]] += 1
-                return here
-            for v in node.values():
-                here |= walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                here += walk(v)
-        return here
-
-    found |= walk(message)
+    if isinstance(message, dict):
+        if isinstance(message.get("text"), str) and isinstance(message.get("code"), int):
+            found[message["text"]] += 1
+        else:
+            for v in message.values():
+                found += message_cards(v)
+    elif isinstance(message, list):
+        for v in message:
+            found += message_cards(v)
     return found
 
 
 class PageChecks:
     """The checks on one page (see the module's text). `visible()`, where given, is what the
-    rules let this viewer see now, as card texts (the test computes it from the room)."""
+    rules let this viewer see now, as card texts (the test computes it from the room).
+    `axe_seen`: the (state, width) pairs axe has checked, shared by pages of the same kind."""
 
-    def __init__(self, page: Any, visible: Callable[[], Iterable[str]] | None = None) -> None:
+    def __init__(self, page: Any, visible: Callable[[], Iterable[str]] | None = None,
+                 axe_seen: set[tuple[str, int]] | None = None) -> None:
         self.page = page
         self.visible = visible
         self.errors = console_errors(page)
-        self.received = 0
-        self.latest: object = None
-        self.axe_seen: set[tuple[str, int]] = set()
+        self.frames: list[object] = []  # every table message this page received, in order
+        # the page states axe has checked (share one set between pages of the same kind)
+        self.axe_seen = axe_seen if axe_seen is not None else set()
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:
-        def frame(payload: str | bytes) -> None:
-            message = json.loads(payload)
-            if isinstance(message, dict) and message.get("type") == "state":
-                self.latest = message
-            self.received += 1
-        ws.on("framereceived", frame)
+        ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
 
-    def rendered(self) -> None:
-        """Wait until the page has handled every table message received so far."""
-        if self.received:
+    def rendered(self) -> tuple[list[str], object]:
+        """Wait until the page has handled every table message received so far; then the
+        cards it shows and the last state message it drew them from (read together)."""
+        if self.frames:
             self.page.wait_for_function(
-                "n => Number(document.body.dataset.messages || 0) >= n", arg=self.received)
+                "n => Number(document.body.dataset.messages || 0) >= n", arg=len(self.frames))
+        count, cards = self.page.evaluate(
+            "() => [Number(document.body.dataset.messages || 0),"
+            " [...document.querySelectorAll('img[data-card]')].map(e => e.dataset.card)]")
+        for _ in range(200):  # the page may be ahead of this side's event queue
+            if len(self.frames) >= count:
+                break
+            self.page.wait_for_timeout(10)
+        states = [m for m in self.frames[:count] if isinstance(m, dict)
+                  and m.get("type") == "state"]
+        return cards, states[-1] if states else None
 
     def check(self, where: str = "") -> None:
         page = self.page
-        self.rendered()
+        cards, latest = self.rendered()
         assert self.errors == [], f"{where}: console errors {self.errors}"
         scroll, width, wide = page.evaluate(f"({IN_PAGE}).overflow()")
         assert scroll <= width, f"{where}: horizontal scroll at {width} px ({scroll} px): {wide}"
         unnamed = page.evaluate(f"({IN_PAGE}).unnamedControls()")
         assert unnamed == [], f"{where}: controls without an accessible name: {unnamed}"
-        shown = Counter(shown_cards(page))
-        if self.latest is not None:
-            extra = shown - message_cards(self.latest)
+        shown = Counter(cards)
+        if latest is not None:
+            extra = shown - message_cards(latest)
             assert not extra, f"{where}: cards on the page the table never sent: {extra}"
         if self.visible is not None:
             extra = shown - Counter(self.visible())

@@ -1,104 +1,100 @@
-"""A real browser (Playwright driving Debian's headless Chromium) plays a Mini-Baccarat hand
-from the first-run owner page to settlement, and checks that the page never shows a card the
-player may not see: no card before the deal, and after it exactly the cards dealt."""
+"""A player plays two Mini-Baccarat hands in the browser with clicks only, at a desktop's width
+and at a phone's (375 px): chips onto the named wager spots (Player, Player 9, Jackpot), place,
+deal; the result of every wager stays on the table, the stack follows, the scoreboard grows by
+one coup a hand. After every step the shared page checks run (console, 375 px, names, axe
+contrast) and no card that has not left the shoe is ever on the page."""
 
 from __future__ import annotations
 
-import shutil
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from cardroom.money import format_money
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.baccarat_live import BaccaratLive
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
-from cardroom.shoe import SeededRandom
 
-from .room_flows import console_errors
+from .page_checks import PageChecks, shown_cards
+from .room_flows import (
+    ARGS,
+    CHROMIUM,
+    owner_opens_table,
+    player_sits,
+    seeded_room,
+    skip_without_chromium,
+)
 from .server_thread import running
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from .table_flows import baccarat_hand
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not shutil.which("chromium"),
-                                reason="Debian's chromium is not installed (.ci/run installs it)")
+pytestmark = skip_without_chromium()
 
 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[Room]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
-    migrate(engine)
-    r = Room(Storage(engine), SeededRandom(5), settings=SELF_SERVICE)
-    r.start()
-    yield r
-    engine.dispose()
+    yield from seeded_room(tmp_path, 5)
 
 
-def test_play_a_baccarat_hand_in_the_browser(room: Room) -> None:
+@pytest.mark.parametrize("width", [1280, 375])
+def test_two_baccarat_hands_with_chips(room: Room, width: int) -> None:
     with running(room) as base, sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
-            page = browser.new_page()
-            errors = console_errors(page)
+            page = browser.new_page(viewport={"width": width, "height": 900})
             page.set_default_timeout(15_000)
-            # first run: the owner account, then a table from the floor page
-            page.goto(base + "/")
-            assert page.url.endswith("/setup")
-            page.fill("#username", "olga")
-            page.fill("#password", "correct horse")
-            page.click("#create-owner")
-            page.wait_for_url("**/lobby")
-            page.goto(base + "/floor")
-            page.fill("input[name=name]", "Mini 1")
-            page.click("text=Open table")
-            page.wait_for_selector("text=table Mini 1 opened")
-            page.click("#logout")
-            # a player opens an account, buys chips, joins the table
-            page.goto(base + "/register")
-            page.fill("#username", "alice")
-            page.fill("#password", "correct horse")
-            page.click("#register")
-            page.wait_for_url("**/lobby")
-            page.goto(base + "/cashier")
-            page.fill("#buy-amount", "500")
-            page.click("#buy")
-            page.wait_for_selector("#wallet:has-text('$500.00')")
-            page.goto(base + "/lobby")
+
+            def dealt() -> list[str]:
+                """The cards out of the shoe so far: the only ones the page may show."""
+                live = room.tables.get(1)
+                shoe = live.engine.shoe if isinstance(live, BaccaratLive) else None
+                return [] if shoe is None else [str(c) for c in shoe.order[:shoe.position]]
+
+            checks = PageChecks(page, dealt)
+            owner_opens_table(page, base, "Mini 1", "baccarat")
+            player_sits(page, base, "alice")
+            checks.check("seated")
             assert page.inner_text("#jackpot") == "$2,500.00"
-            page.click("a.join")
-            page.wait_for_selector("#sit-box:not([hidden])")
-            assert page.inner_text("#jackpot") == "$2,500.00"
-            page.fill("#buy-in", "200")
-            page.click("#sit")
-            page.wait_for_selector("#bet-box:not([hidden])")
             assert page.inner_text("#stack") == "$200.00"
-            page.fill("input.wager[data-kind=player]", "10")
-            page.check("#progressive")
-            page.click("#bet")
-            page.wait_for_selector("body[data-state=betting]")
-            assert page.locator("img.card").count() == 0  # nothing dealt, nothing shown
-            assert page.inner_text("#stack") == "$189.00"
-            page.click("#deal")
-            page.wait_for_selector("body[data-state=settled]")
-            shown = page.eval_on_selector_all("img.card", "els => els.map(e => e.alt)")
             live = room.table(1)
-            shoe = live.engine.shoe  # type: ignore[attr-defined]
-            dealt = [str(c) for c in shoe.order[:shoe.position]][len(shoe.burned):]
-            assert sorted(shown) == sorted(dealt) and 4 <= len(shown) <= 6
-            html = page.content()
-            undealt = {str(c) for c in shoe.order[shoe.position:]} - set(dealt)
-            assert not any(f'alt="{c}"' in html for c in undealt)
-            result = page.inner_text("#result")
-            assert result.startswith("Hand 1:") and "wins" in result
+            assert isinstance(live, BaccaratLive)
+            # hand 1: $10 on Player ($5 + $5), $1 on Player 9, the $1 jackpot chip
+            page.click('#chips button[data-chip="500"]')
+            page.click('#felt button.spot[data-kind="player"]')
+            assert page.inner_text("#on-layout").startswith("$5.00 on the layout")
+            page.click("#clear")  # changed her mind: the layout is empty again
+            assert page.inner_text('[data-kind="player"] .amount') == ""
+            assert shown_cards(page) == []
+            baccarat_hand(page, checks, 1, {"player": [500, 500], "player_9": [100],
+                                            "progressive": [100]})
+            assert live.last is not None
+            coup = [*live.last["player"], *live.last["banker"]]
+            assert Counter(shown_cards(page)) == Counter(c["text"] for c in coup)
+            kinds = page.eval_on_selector_all("#my-results li", "els => els.map(e => "
+                                              "e.textContent)")
+            assert [k.split(" $")[0] for k in kinds] == ["Player", "Player 9", "Jackpot"]
+            assert all(("Won" in k) or ("Lost" in k) or ("Push" in k) for k in kinds)
+            assert "player_9" not in page.inner_text("body")
             stack = live.snapshot(None)["seats"][0]["stack"]
             assert page.inner_text("#stack") == format_money(stack)
-            page.goto(base + "/history")
-            page.click("text=#1")
-            page.wait_for_selector("text=the result matches")
-            assert errors == []
+            assert page.locator("#bead-plate span").count() == 1
+            # hand 2: the same wagers again with one click (re-bet)
+            page.click("#rebet")
+            assert page.inner_text('[data-kind="player"] .amount') == "$10.00"
+            page.click("#clear")
+            baccarat_hand(page, checks, 2, {"banker": [2500]})
+            assert page.locator("#bead-plate span").count() == 2
+            banker = page.inner_text("#my-results li")
+            assert banker.startswith("Banker $25.00: ")
+            if live.last is not None and live.last["winner"] == "banker":
+                assert "commission" in banker
+            # a dropped connection: the page reconnects and is whole again, seat kept
+            page.evaluate("window.cardroomSocket.close()")
+            page.wait_for_selector("#connection[data-state=open]")
+            page.wait_for_selector("#status:has-text('Connected again')")
+            assert page.inner_text("#stack") == format_money(
+                live.snapshot(None)["seats"][0]["stack"])
+            checks.finish()
         finally:
             browser.close()

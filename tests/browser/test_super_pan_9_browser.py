@@ -1,6 +1,9 @@
-"""Two players in two browsers play a Super Pan 9 round from log-in to settlement; neither
-page ever shows a card it should not: before the showdown each sees only their own three
-cards, the dealer's stay face down, and at the end exactly the cards dealt are shown."""
+"""Two players in two browsers play two Super Pan 9 hands with clicks only, at a desktop's
+width and at a phone's (375 px): chips onto the wager and the tie bet, placed, dealt; the seat
+in turn alone gets the large Draw and Stand buttons while every page says whose turn it is;
+the dealer's reveal and draw are told in order and each wager's result stays until the next
+deal. After every step the shared page checks run, and neither page shows a card its player
+may not see: before the showdown only their own three cards, the dealer's face down."""
 
 from __future__ import annotations
 
@@ -10,21 +13,22 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.games.super_pan_9 import Phase
 from cardroom.money import format_money
 from cardroom.room.room import Room
 from cardroom.room.super_pan_9_live import SuperPan9Live
 
+from .page_checks import PageChecks, shown_cards
 from .room_flows import (
     ARGS,
     CHROMIUM,
-    console_errors,
     owner_opens_table,
     player_sits,
     seeded_room,
-    shown_cards,
     skip_without_chromium,
 )
 from .server_thread import running
+from .table_flows import put_chips, super_pan_9_bet, super_pan_9_decide
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
@@ -35,53 +39,80 @@ def room(tmp_path: Path) -> Iterator[Room]:
     yield from seeded_room(tmp_path, 21)
 
 
-def test_play_a_super_pan_9_round_in_two_browsers(room: Room) -> None:
+def visible(room: Room, seat: int) -> list[str]:
+    """What the rules let the player at `seat` see now: their own cards while the round is
+    played; every card of the last round once it is settled (the showdown)."""
+    live = room.tables.get(1)
+    if not isinstance(live, SuperPan9Live):
+        return []
+    e = live.engine
+    if e.phase in (Phase.PLAYERS, Phase.DEALER):
+        return [str(c) for c in e.seats[seat].cards] if seat in e.seats else []
+    last = live.last or {}
+    return [c["text"] for s in [*last.get("seats", []), last.get("dealer", {})]
+            for c in s.get("cards") or []]
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_two_super_pan_9_hands_in_two_browsers(room: Room, width: int) -> None:
     with running(room) as base, sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
-            a = browser.new_context().new_page()
-            b = browser.new_context().new_page()
-            errors = [console_errors(a), console_errors(b)]
+            a, b = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
+                    for _ in range(2))
+            seen: set[tuple[str, int]] = set()  # axe: once per state for both pages
+            ca = PageChecks(a, lambda: visible(room, 1), seen)
+            cb = PageChecks(b, lambda: visible(room, 2), seen)
             for page in (a, b):
                 page.set_default_timeout(15_000)
             owner_opens_table(a, base, "Pan Nine", "super-pan-9")
             player_sits(a, base, "alice")
             player_sits(b, base, "bob")
-            a.fill("#wager", "10")
-            a.fill("#tie", "1")
-            a.click("#bet")
-            a.wait_for_selector("body[data-state=betting]")
-            b.fill("#wager", "20")
-            b.click("#bet")
-            b.wait_for_selector("#deal:not([hidden])")
-            assert shown_cards(a) == [] and shown_cards(b) == []
-            b.click("#deal")
-            for page in (a, b):
-                page.wait_for_selector("body[data-state=players]")
             live = room.table(1)
             assert isinstance(live, SuperPan9Live)
-            e = live.engine
-            alice, bob = [str(c) for c in e.seats[1].cards], [str(c) for c in e.seats[2].cards]
+            # hand 1: alice $10 and a $1 tie bet, bob $25; bob deals
+            super_pan_9_bet(a, ca, {"wager": [500, 500], "tie": [100]})
+            assert a.inner_text("#stack") == "$189.00"
+            super_pan_9_bet(b, cb, {"wager": [2500]})
+            assert shown_cards(a) == [] and shown_cards(b) == []
+            b.click("#deal")
             a.wait_for_selector("#decide:not([hidden])")
-            assert sorted(shown_cards(a)) == sorted(alice)
-            assert sorted(shown_cards(b)) == sorted(bob)
+            ca.check("dealt")
             assert a.locator("#dealer-cards img.back").count() == 3
+            assert sorted(shown_cards(a)) == sorted(str(c) for c in live.engine.seats[1].cards)
+            b.wait_for_selector("#result:has-text('Seat 1 (alice) is to act')")
             assert b.locator("#decide").is_hidden()  # seat 1 acts first (rule 6)
-            a.click("#stand")
-            b.wait_for_selector("#decide:not([hidden])")
-            assert sorted(shown_cards(a)) == sorted(alice)  # still only her own
-            b.click("#draw")
-            for page in (a, b):
+            super_pan_9_decide(a, ca, draw=False)
+            super_pan_9_decide(b, cb, draw=True)
+            for page, checks in ((a, ca), (b, cb)):
                 page.wait_for_selector("body[data-state=settled]")
-            dealt = alice + [str(c) for c in e.seats[2].cards] + [str(c) for c in
-                                                                  e.dealer_cards]
-            assert len(e.seats[2].cards) == 4
-            for page in (a, b):
-                assert Counter(shown_cards(page)) == Counter(dealt)
-            assert a.inner_text("#result").startswith("Hand 1: dealer ")
+                checks.check("hand 1 settled")
+            assert len(live.engine.seats[2].cards) == 4
+            dealt = [str(c) for s in live.engine.seats.values() for c in s.cards]
+            dealt += [str(c) for c in live.engine.dealer_cards]
+            assert Counter(shown_cards(a)) == Counter(dealt)
+            log = a.inner_text("#dealer-log")
+            assert log.startswith("The dealer turns up ") and ("draws" in log or "stands" in log)
+            mine = a.inner_text("#my-results")
+            assert mine.startswith("Wager $10.00, your total ") and "Tie bet $1.00: " in mine
+            assert "you loss" not in a.inner_text("body")
             stack = next(p["stack"] for p in live.snapshot(None)["players"]
                          if p["name"] == "alice")
             assert a.inner_text("#stack") == format_money(stack)
-            assert errors == [[], []]
+            # hand 2: alice repeats her bet with Re-bet and deals; she draws, bob stands
+            a.click("#rebet")
+            assert a.inner_text('[data-kind="wager"] .amount') == "$10.00"
+            a.click("#bet")
+            a.wait_for_selector("#bet", state="hidden")
+            put_chips(b, {"wager": [500]})
+            b.click("#bet")
+            a.wait_for_selector("#deal:not([hidden])")
+            a.click("#deal")
+            super_pan_9_decide(a, ca, draw=True)
+            super_pan_9_decide(b, cb, draw=False)
+            for page, checks in ((a, ca), (b, cb)):
+                page.wait_for_selector('body[data-state=settled][data-hand="2"]')
+                checks.finish()
+            assert a.inner_text("#result").startswith("Hand 2: the dealer has ")
         finally:
             browser.close()

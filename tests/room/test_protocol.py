@@ -206,8 +206,10 @@ def test_a_snapshot_with_a_key_the_protocol_does_not_name_fails() -> None:
                 "last": None, "limits": {"table_min": 500, "table_max": 500_000,
                                          "tie_min": 100, "tie_max": 50_000,
                                          "bonus_min": 100, "bonus_max": 10_000,
-                                         "jackpot_wager": None},
-                "jackpot": None, "seats": [], "shoe": {"remaining": None, "commitment": None}}
+                                         "jackpot_wager": None, "tie_pays": 8,
+                                         "commission": "1/20"},
+                "jackpot": None, "seats": [], "shoe": {"remaining": None, "commitment": None},
+                "road": []}
     check_state(snapshot)
     with pytest.raises(ValidationError):
         check_state({**snapshot, "deck_order": []})

@@ -32,7 +32,7 @@ def test_tables_create_super_pan_9_and_pai_gow(db_url: str, tmp_path: Path) -> N
     games = {t.name: t.snapshot(None) for t in room.tables.values()}
     assert games["Pan 9"]["limits"]["min"] == 1000
     assert games["PG"]["limits"] == {"min": 500, "max": 50000, "commission": "1/20",
-                                     "dragon": "player-sets"}
+                                     "dragon": "player-sets", "foul_policy": "hand-loses"}
     room.storage.engine.dispose()
 
 

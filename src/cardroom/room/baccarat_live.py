@@ -45,6 +45,7 @@ class BaccaratLive(LiveTable[BaccaratTable]):
     rules: BaccaratRules = field(kw_only=True)
     pool_name: str = DEFAULT_POOL
     pool: JackpotPool | None = None  # shared by every jackpot table of the room
+    road: list[dict[str, Any]] = field(default_factory=list)  # this shoe's results, in order
     _commitment: tuple[object, str] | None = None
 
     max_seats = MAX_SEATS
@@ -148,11 +149,22 @@ class BaccaratLive(LiveTable[BaccaratTable]):
             "banker": [str(c) for c in settled.banker],
             "jackpot_award": settled.jackpot_award.name.lower()},
             postings=postings, actor=who.username)
+        assert self.last is not None
+        self._score(any(isinstance(ev, ShoeShuffled) for ev in e.events[start:]), self.last)
         if pool is not None and jackpot_wagers:
             save_pool(conn, self.pool_name, pool)
         del e.events[:]
         if pool is not None:
             del pool.events[:]
+
+    def _score(self, new_shoe: bool, result: dict[str, Any]) -> None:
+        """The shoe's scoreboard (the bead plate and big road a baccarat table posts): one
+        entry per coup of this shoe, started again with each new shoe; not kept over a
+        restart of the room."""
+        if new_shoe:
+            self.road = []
+        self.road.append({"winner": result["winner"], "player": result["player_total"],
+                          "banker": result["banker_total"]})
 
     def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """Baccarat has no decisions: any other message is unknown."""
@@ -272,7 +284,8 @@ class BaccaratLive(LiveTable[BaccaratTable]):
             "limits": {"table_min": r.table_min_cents, "table_max": r.table_max_cents,
                        "tie_min": r.tie_min_cents, "tie_max": r.tie_max_cents,
                        "bonus_min": r.bonus_min_cents, "bonus_max": r.bonus_max_cents,
-                       "jackpot_wager": 100 if r.jackpot else None},
+                       "jackpot_wager": 100 if r.jackpot else None, "tie_pays": r.tie_pays,
+                       "commission": f"{r.commission.numerator}/{r.commission.denominator}"},
             "jackpot": {"posted": pool.posted, "meter": pool.meter} if pool else None,
             "hand": {"id": self.hand_id, "open": self.hand_id is not None},
             "seats": [{"name": name, "stack": e.balances.get(name, 0),
@@ -281,6 +294,7 @@ class BaccaratLive(LiveTable[BaccaratTable]):
             "shoe": {"remaining": e.shoe.remaining if e.shoe else None,
                      "commitment": self._shoe_commitment()},
             "last": self.last,
+            "road": self.road,
         }
 
 

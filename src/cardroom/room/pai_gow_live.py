@@ -22,11 +22,12 @@ from typing import Any, cast
 
 from sqlalchemy.engine import Connection
 
-from cardroom.cards import parse_cards
+from cardroom.cards import Card, parse_cards
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
+from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.rules import DragonHand
-from cardroom.games.pai_gow.settings import Setting
+from cardroom.games.pai_gow.settings import Setting, all_settings
 from cardroom.games.pai_gow.table import (
     DEALER,
     DECK,
@@ -35,6 +36,7 @@ from cardroom.games.pai_gow.table import (
     PaiGowTable,
     Phase,
     Settled,
+    spot_of_position,
 )
 from cardroom.history import HandHistory
 from cardroom.money import Cents, format_money
@@ -50,6 +52,14 @@ GAME = "pai-gow"
 def setting_json(setting: Setting) -> dict[str, Any]:
     return {"front": cards_json(list(setting.front)), "back": cards_json(list(setting.back)),
             "foul": setting.is_foul}
+
+
+def choices_json(cards: tuple[Card, ...], wheel_second: bool) -> list[dict[str, Any]]:
+    """Every way to set a seven-card hand (the 21 front pairs), each with its two hands named
+    and whether it is foul: the page names the player's arrangement as they make it."""
+    return [{"front": [str(c) for c in st.front], "high": describe(st.back_score),
+             "low": describe(st.front_score), "foul": st.is_foul}
+            for st in all_settings(cards, wheel_second)]
 
 
 @dataclass
@@ -298,6 +308,8 @@ class PaiGowLive(LiveTable[PaiGowTable]):
             spots.append({
                 "spot": spot, "name": self._name_of(spot), "cards": cards_json(shown[spot]),
                 "setting": setting_json(hs.setting) if hs else None,
+                "names": {"high": describe(hs.setting.back_score),
+                          "low": describe(hs.setting.front_score)} if hs else None,
                 "house_way": hs.house_way if hs else None,
                 "banker": spot == settled.banker_spot,
                 "outcome": r.outcome.value if r else None, "wager": r.wager if r else None,
@@ -318,7 +330,7 @@ class PaiGowLive(LiveTable[PaiGowTable]):
             actions=[{k: v for k, v in a.items() if k != "pack"} for a in self.actions],
             setup={"unit": "cents"},
             result={"chips": [self.stacks[a] for a in involved],
-                    "spots": [{k: v for k, v in s.items() if k != "cards"}
+                    "spots": [{k: v for k, v in s.items() if k not in ("cards", "names")}
                               for s in result["spots"]],
                     "banker_spot": result["banker_spot"],
                     "banker_commission": result["banker_commission"]}).to_json()
@@ -390,11 +402,14 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         for spot, text in sorted(cast(dict[int, str], snap["hands"]).items()):
             visible = text != "hidden"
             hs = e.settings.get(spot)
+            mine = visible and spot != DEALER and e.phase is Phase.SETTING
             spots.append({"spot": spot, "name": self._name_of(spot),
                           "cards": cards_json(list(parse_cards(text))) if visible else None,
                           "card_count": len(e.hands[spot]), "set": hs is not None,
                           "setting": setting_json(hs.setting) if hs and visible else None,
-                          "mine": visible and spot != DEALER and e.phase is Phase.SETTING})
+                          "mine": mine,
+                          "choices": choices_json(e.hands[spot], r.wheel_second)
+                          if mine and hs is None and len(e.hands[spot]) == 7 else None})
         view = self.common_view(viewer)
         bank_refusal = None
         if seat is not None and e.phase is Phase.BETTING:
@@ -405,8 +420,9 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         view.update({
             "limits": {"min": r.min_wager_cents, "max": r.max_wager_cents,
                        "commission": f"{r.commission.numerator}/{r.commission.denominator}",
-                       "dragon": r.dragon_hand.value},
+                       "dragon": r.dragon_hand.value, "foul_policy": r.foul_policy.value},
             "phase": e.phase.value,
+            "deal": self._deal_view(),
             "banker": {"spot": e.banker_spot, "name": self._name_of(e.banker_spot)
                        if e.banker_spot != DEALER else "house"},
             "players": [{**p, "wager": e.wagers.get(p["seat"]),
@@ -428,6 +444,15 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         })
         view["hand"]["phase"] = e.phase.value if self.hand_id is not None else "idle"
         return view
+
+    def _deal_view(self) -> dict[str, Any] | None:
+        """The dice of this (or the last settled) hand and the spot dealt the first hand."""
+        deal = next((a for a in reversed(self.actions) if a["type"] == "deal"), None)
+        if deal is None:
+            return None
+        banker = self.engine.banker_spot if self.hand_id is not None else (
+            self.last or {}).get("banker_spot", DEALER)
+        return {"dice": deal["dice"], "first_spot": spot_of_position(deal["start"], banker)}
 
     def _owns(self, seat: int | None, spot: int) -> bool:
         d = self.engine.dragon

@@ -89,6 +89,8 @@ class BaccaratLimits(Part):
     bonus_min: Cents
     bonus_max: Cents
     jackpot_wager: Cents | None
+    tie_pays: int = Field(description="the Tie pays this many to 1")
+    commission: str = Field(description="the Banker commission as a fraction, e.g. 1/20")
 
 
 class JackpotView(Part):
@@ -125,6 +127,14 @@ class BaccaratResult(Part):
     settlements: list[BaccaratSettlement]
 
 
+class RoadMark(Part):
+    """One coup of the shoe on the scoreboard (bead plate and big road)."""
+
+    winner: Literal["player", "banker", "tie"]
+    player: int
+    banker: int
+
+
 class BaccaratState(TableState):
     game: Literal["baccarat"]
     limits: BaccaratLimits
@@ -132,6 +142,8 @@ class BaccaratState(TableState):
     seats: list[BaccaratSeat]
     shoe: ShoeView
     last: BaccaratResult | None  # type: ignore[assignment]
+    road: list[RoadMark] = Field(description="this shoe's coups in order (empty after a new "
+                                             "shoe or a restart)")
 
 
 # Super Pan 9 -------------------------------------------------------------------------------
@@ -179,6 +191,8 @@ class PaiGowLimits(Part):
     max: Cents
     commission: str
     dragon: str
+    foul_policy: str = Field(description="what a foul setting does: hand-loses, "
+                                         "reset-house-way or refuse")
 
 
 class PaiGowBanker(Part):
@@ -192,6 +206,15 @@ class PaiGowPlayer(TablePlayer):
     banker: bool
 
 
+class PaiGowChoice(Part):
+    """One way to set a seven-card hand: the two front (low) cards, both hands named."""
+
+    front: list[str]
+    high: str
+    low: str
+    foul: bool
+
+
 class PaiGowSpot(Part):
     spot: int
     name: str
@@ -200,6 +223,13 @@ class PaiGowSpot(Part):
     set: bool
     setting: dict[str, Any] | None
     mine: bool
+    choices: list[PaiGowChoice] | None = Field(description="the viewer's own unset hand: every "
+                                                           "way to set it, named")
+
+
+class PaiGowDeal(Part):
+    dice: list[int] = Field(description="the three dice (none when the table uses no dice)")
+    first_spot: int = Field(description="the spot dealt the first hand (0: the dealer)")
 
 
 class PaiGowState(TableState):
@@ -210,6 +240,8 @@ class PaiGowState(TableState):
     banker: PaiGowBanker
     players: list[PaiGowPlayer]
     spots: list[PaiGowSpot]
+    deal: PaiGowDeal | None = Field(description="the dice of this or the last hand and the "
+                                                "first hand dealt")
 
 
 # Panguingue ----------------------------------------------------------------------------------

@@ -18,9 +18,9 @@ def check_bets(bets: Mapping[WagerKind, Cents], rules: BaccaratRules) -> None:
     if not bets:
         raise WagerError("no wager placed")
     for kind, amount in bets.items():
-        require_cents(amount, f"{kind.value} wager")
+        require_cents(amount, f"the {kind.label} wager")
         if amount <= 0:
-            raise WagerError(f"{kind.value} wager must be a positive amount")
+            raise WagerError(f"the {kind.label} wager must be a positive amount")
     kinds = set(bets)
     main = kinds & MAIN_WAGERS
     nines = kinds & NINE_WAGERS
@@ -53,7 +53,7 @@ def check_bets(bets: Mapping[WagerKind, Cents], rules: BaccaratRules) -> None:
     if nines and main and not rules.bonus_over_main:
         for kind in nines:
             if bets[kind] > main_amount:
-                raise WagerError(f"refused: {kind.value} may not be more than the main bet at "
+                raise WagerError(f"refused: {kind.label} may not be more than the main bet at "
                                  "this table (Super-9 rules, house option)")
     if WagerKind.PROGRESSIVE in bets:
         _check_progressive(bets, rules, bool(main), bool(others))
@@ -61,8 +61,8 @@ def check_bets(bets: Mapping[WagerKind, Cents], rules: BaccaratRules) -> None:
 
 def _within(kind: WagerKind, amount: Cents, low: Cents, high: Cents, rule: str) -> None:
     if not low <= amount <= high:
-        raise WagerError(f"refused: {kind.value} wager of {format_money(amount)} is outside "
-                         f"{format_money(low)}-{format_money(high)} ({rule})")
+        raise WagerError(f"refused: a {kind.label} wager of {format_money(amount)} is outside "
+                         f"{format_money(low)} to {format_money(high)} ({rule})")
 
 
 def _check_progressive(bets: Mapping[WagerKind, Cents], rules: BaccaratRules, has_main: bool,

@@ -21,6 +21,11 @@ class WagerKind(StrEnum):
     BANKER_9 = "banker_9"
     PROGRESSIVE = "progressive"
 
+    @property
+    def label(self) -> str:
+        """The wager's name on the layout, for people: "Player 9", "Jackpot"."""
+        return _LABELS[self]
+
     @classmethod
     def parse(cls, text: str) -> WagerKind:
         key = text.strip().lower().replace("-", "_")
@@ -32,6 +37,9 @@ class WagerKind(StrEnum):
             raise WagerError(f"unknown wager {text!r}: choose one of {names}") from None
 
 
+_LABELS = {WagerKind.PLAYER: "Player", WagerKind.BANKER: "Banker", WagerKind.TIE: "Tie",
+           WagerKind.PLAYER_9: "Player 9", WagerKind.BANKER_9: "Banker 9",
+           WagerKind.PROGRESSIVE: "Jackpot"}
 MAIN_WAGERS = frozenset({WagerKind.PLAYER, WagerKind.BANKER})
 NINE_WAGERS = frozenset({WagerKind.PLAYER_9, WagerKind.BANKER_9})
 

@@ -8,7 +8,7 @@ from typing import Self
 from pydantic import Field, model_validator
 
 from cardroom.errors import WagerError
-from cardroom.money import Cents
+from cardroom.money import Cents, format_money
 
 from .rules import PaiGowRules
 
@@ -28,5 +28,6 @@ class PaiGowTableRules(PaiGowRules):
     def check_wager(self, amount: Cents, what: str) -> None:
         """The table limits, for the live table and for replay."""
         if not self.min_wager_cents <= amount <= self.max_wager_cents:
-            raise WagerError(f"{what} of {amount} cents is outside the table limits "
-                             f"{self.min_wager_cents}..{self.max_wager_cents} cents")
+            raise WagerError(f"{what} of {format_money(amount)} is outside the table limits, "
+                             f"{format_money(self.min_wager_cents)} to "
+                             f"{format_money(self.max_wager_cents)}")

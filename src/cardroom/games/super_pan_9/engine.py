@@ -12,7 +12,7 @@ from typing import Any
 
 from cardroom.cards import Card
 from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
-from cardroom.money import Cents, require_cents
+from cardroom.money import Cents, format_money, require_cents
 from cardroom.shoe import RandomSource, Shoe
 
 from .cards import hand_total
@@ -121,16 +121,16 @@ class SuperPan9Table(Engine):
             raise WagerRefused(WAGERS, f"seat {seat} already has a wager this round")
         if not r.min_wager_cents <= amount <= r.max_wager_cents:
             raise WagerRefused(
-                WAGERS, f"wager of {amount} cents is outside the table limits "
-                f"{r.min_wager_cents}..{r.max_wager_cents} cents"
+                WAGERS, f"a wager of {format_money(amount)} is outside the table limits, "
+                f"{format_money(r.min_wager_cents)} to {format_money(r.max_wager_cents)}"
             )
         if tie_amount:
             if not r.tie_bet_offered:
                 raise WagerRefused("rule 9", "this table does not offer the Tie Bet (rule 9)")
             if not r.tie_min_cents <= tie_amount <= r.tie_max_cents:
                 raise WagerRefused(
-                    WAGERS, f"tie bet of {tie_amount} cents is outside the limits "
-                    f"{r.tie_min_cents}..{r.tie_max_cents} cents"
+                    WAGERS, f"a tie bet of {format_money(tie_amount)} is outside the limits, "
+                    f"{format_money(r.tie_min_cents)} to {format_money(r.tie_max_cents)}"
                 )
         if len(self.seats) + 1 > self.seat_capacity:
             raise WagerRefused(

@@ -1,79 +1,128 @@
-// The Super Pan 9 table page: wager (and tie bet), then draw or stand when it is your turn.
-(function () {
-  "use strict";
-  const { $, money, key, cents, showError, drawCards, connect, seatControls } = window.Cardroom;
+// The Super Pan 9 table: wager (and tie bet) with chips; after the deal each seat in turn
+// draws one card or stands (large buttons for the seat in turn); then the dealer turns up,
+// draws on 0 to 5, and every wager settles. Drawn from the table's snapshot only: other
+// players' cards and the dealer's stay backs until the rules show them.
+import {
+  $, Betting, cardShort, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
+  percent, seatControls, seatList, setState,
+} from "./table-client.js";
 
-  function handBox(s) {
-    const div = document.createElement("div");
-    div.className = "hand"; div.dataset.seat = s.seat;
-    const h = document.createElement("h3");
-    const bits = [`Seat ${s.seat}: ${s.name}`, money(s.wager)];
-    if (s.tie_wager) bits.push(`tie ${money(s.tie_wager)}`);
-    if (s.total !== null && s.total !== undefined) bits.push(`total ${s.total}`);
-    if (s.result) bits.push(`${s.result}${s.net !== null ? " " + money(s.net) : ""}`);
-    else if (s.acted) bits.push(s.drew ? "drew" : "stands");
-    h.textContent = bits.join(" - ");
-    const cards = document.createElement("div"); cards.className = "cards";
-    drawCards(cards, s.cards, s.card_count);
-    div.append(h, cards);
-    return div;
+const felt = $("felt");
+let snap = null;
+
+const betting = new Betting($("chips"), {
+  denominations: [100],
+  stack: () => (me() ? me().stack : 0),
+  storageKey: `cardroom.bets.${felt.dataset.table}`,
+  onChange: (b) => { $("on-layout").textContent = b.summary; },
+});
+betting.spot("wager", document.querySelector('[data-kind="wager"]'), "the wager");
+betting.spot("tie", document.querySelector('[data-kind="tie"]'), "the tie bet");
+
+function me() { return snap ? snap.players.find((p) => p.you) : null; }
+const nameAt = (seat) => (snap.players.find((p) => p.seat === seat) || { name: `seat ${seat}` }).name;
+
+function handBox(h, round, mySeat) {
+  const toAct = round.to_act === h.seat && round.phase === "players";
+  let doing = "";
+  if (h.voided) doing = "hand void: wagers returned";
+  else if (h.acted) doing = h.drew ? "drew a card" : "stands";
+  else if (toAct) doing = "to act now";
+  const box = el("div", { class: "area" + (toAct ? " to-act" : ""), dataset: { seat: h.seat } },
+    el("h3", {}, el("span", { text: `Seat ${h.seat}: ${h.name}${h.seat === mySeat ? " (you)" : ""}` }),
+      el("span", { class: "total", text: h.total ?? "" })),
+    el("div", { class: "cards" }),
+    el("p", { class: "muted", text: [`Wager ${money(h.wager)}`, h.tie_wager ? `tie bet ${money(h.tie_wager)}` : "", doing].filter(Boolean).join(" · ") }));
+  drawCards(box.querySelector(".cards"), h.cards, h.card_count);
+  return box;
+}
+
+/** The dealer's turn in order: the three cards turned up, then the draw on 0 to 5. */
+function dealerLog(dealer) {
+  if (!dealer.cards) return [];
+  const [a, b, c, drawn] = dealer.cards;
+  const lines = [`The dealer turns up ${[a, b, c].map((x) => cardShort(x.text)).join(" ")}.`];
+  lines.push(drawn ? `The dealer draws ${cardShort(drawn.text)}: total ${dealer.total}.` : `The dealer stands on ${dealer.total}.`);
+  return lines.map((t) => el("li", { text: t }));
+}
+
+/** One seat's result, the main wager and the tie bet apart (from the settlement's fields). */
+function results(x) {
+  if (x.voided) return [el("li", {}, `Wager ${money(x.wager)}: `, outcomeBadge(0, { voided: true }))];
+  const main = x.outcome === "win" ? x.wager - x.commission : x.outcome === "loss" ? -x.wager : 0;
+  const out = [el("li", { dataset: { kind: "wager" } }, `Wager ${money(x.wager)}, your total ${x.total}: `,
+    outcomeBadge(main), x.commission ? ` after ${money(x.commission)} commission` : "")];
+  if (x.tie_wager) {
+    out.push(el("li", { dataset: { kind: "tie" } }, `Tie bet ${money(x.tie_wager)}: `, outcomeBadge(x.net - main),
+      x.tie_commission ? ` after ${money(x.tie_commission)} commission` : ""));
   }
+  return out;
+}
 
-  function render(s) {
-    const l = s.limits;
-    $("limits").textContent = `Wager ${money(l.min)}-${money(l.max)}` +
-      (l.tie_min !== null ? `, tie ${money(l.tie_min)}-${money(l.tie_max)} pays ${l.tie_pays} to 1` : "") +
-      `, commission ${l.commission} of winnings`;
-    const round = s.round, last = s.last;
-    const shown = round && round.phase !== "betting" ? round : (last && !last.voided ? last : round);
-    if (shown) {
-      drawCards($("dealer-cards"), shown.dealer.cards, shown.dealer.card_count);
-      $("dealer-total").textContent = shown.dealer.total === null ? "" : shown.dealer.total;
-      $("hands").replaceChildren(...shown.seats.map(handBox));
-    } else {
-      drawCards($("dealer-cards"), null, 0); $("dealer-total").textContent = "";
-      $("hands").replaceChildren();
-    }
-    if (last && last.voided) {
-      $("result").textContent = `Hand voided by ${last.by}: ${last.reason}; wagers returned`;
-    } else if (last && (!round || round.phase === "betting")) {
-      const mine = last.settlements.filter((x) => x.seat === s.you.seat);
-      $("result").textContent = `Hand ${last.number}: dealer ${last.dealer_total}` +
-        mine.map((x) => ` - you ${x.outcome} (${x.net >= 0 ? "+" : ""}${money(x.net)})`).join("");
-    } else {
-      $("result").textContent = round && round.to_act ? `Seat ${round.to_act} to act` : "";
-    }
-    const me = s.players.find((x) => x.you);
-    $("sit-box").hidden = s.you.seated;
-    $("bet-box").hidden = !s.you.seated;
-    $("stack").textContent = me ? money(me.stack) : "";
-    $("decide").hidden = !s.you.to_act;
-    $("deal").hidden = !(s.you.may_deal && round && round.phase === "betting");
-    $("players").replaceChildren(...s.players.map((x) => {
-      const li = document.createElement("li");
-      li.textContent = `Seat ${x.seat}: ${x.name} ${money(x.stack)}`;
-      return li;
-    }));
-    $("shoe").textContent = s.shoe.remaining === null ? "not yet shuffled" :
-      `${s.shoe.remaining} cards left, commitment ${s.shoe.commitment.slice(0, 16)}...`;
-    document.body.dataset.state = round ? round.phase :
-      (last ? (last.voided ? "voided" : "settled") : "idle");
-    document.body.dataset.hand = last ? String(last.hand) : "";
-  }
+function render(s) {
+  snap = s;
+  const l = s.limits, round = s.round, last = s.last, my = me();
+  $("limits").textContent = `Wager ${money(l.min)} to ${money(l.max)}` +
+    (l.tie_min !== null ? ` · Tie bet ${money(l.tie_min)} to ${money(l.tie_max)}` : "");
+  $("wager-pays").textContent = `pays 1 to 1 less ${percent(l.commission)} commission`;
+  $("tie-pays").textContent = l.tie_min !== null ? `pays ${l.tie_pays} to 1` : "";
+  document.querySelector('[data-kind="tie"]').hidden = l.tie_min === null;
+  $("shoe").textContent = s.shoe.remaining === null ? "New shoe at the first deal" : `${s.shoe.remaining} cards left in the shoe`;
+  betting.setDenominations(denominations(Math.min(l.min, l.tie_min ?? l.min), l.max));
+  betting.setMax("wager", l.max); betting.setMax("tie", l.tie_max || 0);
 
-  const send = connect(render);
-  seatControls(send);
-  $("bet").onclick = () => {
-    const w = cents($("wager").value);
-    if (w === null) return showError("enter a wager in dollars");
-    const bets = { wager: w };
-    if ($("tie").value.trim()) {
-      const t = cents($("tie").value);
-      if (t === null) return showError("bad tie bet amount");
-      bets.tie = t;
-    }
-    send({ type: "bet", bets: bets, key: key() });
-  };
-  $("draw").onclick = () => send({ type: "draw" });
-  $("stand").onclick = () => send({ type: "stand" });
-})();
+  const dealt = round && round.phase !== "betting";
+  const shown = dealt ? round : (last && !last.voided ? last : null);
+  drawCards($("dealer-cards"), shown ? shown.dealer.cards : null, shown ? shown.dealer.card_count : 0);
+  $("dealer-total").textContent = shown && shown.dealer.total !== null ? shown.dealer.total : "";
+  $("dealer-log").replaceChildren(...(shown ? dealerLog(shown.dealer) : []));
+  $("hands").replaceChildren(...(shown ? shown.seats.map((h) => handBox(h, dealt ? round : { to_act: null, phase: "complete" }, s.you.seat)) : []));
+
+  if (last && last.voided && !dealt) {
+    $("result").textContent = `Hand ${last.hand} was voided by the floor (${last.reason}): every wager was returned.`;
+  } else if (dealt && round.phase === "players") {
+    $("result").textContent = round.to_act === s.you.seat ? "Your turn: draw a card or stand." :
+      `Seat ${round.to_act} (${nameAt(round.to_act)}) is to act.`;
+  } else if (shown && !dealt) {
+    $("result").textContent = `Hand ${last.number}: the dealer has ${last.dealer_total}.`;
+  } else $("result").textContent = round ? "Wagers are being placed." : "Place a wager to start a hand.";
+
+  const myHand = dealt ? round.seats.find((h) => h.seat === s.you.seat) : null;
+  $("decide").hidden = !s.you.to_act;
+  $("my-total").textContent = myHand && myHand.total !== null ? `You have ${myHand.total}.` : "Your turn";
+
+  // my wagers: placed ones come from the round; until then the chips I put down
+  const mine = round && round.phase === "betting" ? round.seats.find((h) => h.seat === s.you.seat) : null;
+  const down = !!mine || !!myHand;
+  const held = mine || myHand;
+  betting.setPlaced(held ? { wager: held.wager, tie: held.tie_wager } : {});
+  if (down || !s.you.seated) betting.set({});  // placed: nothing left to place
+  betting.enable(!!my && !down);
+  $("compose").hidden = down;
+  for (const id of ["bet", "clear", "rebet"]) $(id).hidden = down;
+  $("deal").hidden = !(s.you.may_deal && round && round.phase === "betting");
+  $("sit-box").hidden = s.you.seated;
+  $("bet-box").hidden = !s.you.seated;
+  $("leave").hidden = down;
+  $("stack").textContent = my ? money(my.stack) : "";
+
+  const settled = !dealt && last && !last.voided ? last.settlements.find((x) => x.seat === s.you.seat) : null;
+  $("my-results-head").hidden = !settled;
+  $("my-results").replaceChildren(...(settled ? results(settled) : []));
+  seatList($("players"), s.players.map((p) => ({ seat: p.seat, name: p.name, stack: p.stack, you: p.you,
+    toAct: dealt && round.to_act === p.seat })));
+  setState(round ? round.phase : (last ? (last.voided ? "voided" : "settled") : "idle"), last ? last.hand : null);
+}
+
+const send = connect(render);
+seatControls(send);
+$("bet").addEventListener("click", () => {
+  if (!betting.wagers.wager) return messages.error("Put at least one chip on the wager first");
+  betting.remember();
+  send({ type: "bet", bets: { ...betting.wagers }, key: newKey() });
+});
+$("clear").addEventListener("click", () => betting.clear());
+$("rebet").addEventListener("click", () => betting.rebet());
+$("deal").addEventListener("click", () => send({ type: "deal" }));
+$("draw").addEventListener("click", () => send({ type: "draw" }));
+$("stand").addEventListener("click", () => send({ type: "stand" }));

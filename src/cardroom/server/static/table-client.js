@@ -60,6 +60,9 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/** "pair (Q Q)" -> "Pair (Q Q)". */
+export const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
+
 /** Sentence case and a full stop: "you are not seated" -> "You are not seated." */
 export function sentence(text) {
   const t = String(text || "").trim();
@@ -79,6 +82,15 @@ export function cardName(text) {
   const rank = text.slice(0, -1) === "10" ? "T" : text.slice(0, -1);
   const name = RANKS[rank], suit = SUITS[text.slice(-1)];
   return name && suit ? `${name} of ${suit}` : text;
+}
+
+const PIPS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+
+/** "Th" -> "10♥", "JK" -> "joker": a card in a sentence. */
+export function cardShort(text) {
+  if (text === "JK") return "joker";
+  const rank = text.slice(0, -1);
+  return (rank === "T" ? "10" : rank) + (PIPS[text.slice(-1)] || "");
 }
 
 /** A face-up card the snapshot holds: {code, text}. `data-card` keeps the short text. */
@@ -206,13 +218,13 @@ export function seatControls(send) {
 // chips and wager spots ------------------------------------------------------------------------
 const CHIPS = [100, 500, 2500, 10000, 50000, 100000, 500000];
 
-/** The chip denominations for a table: standard chips up to the table maximum, at most five,
- *  the smallest kept as long as they can make up the minimum in a few clicks. */
+/** The chip denominations for a table: five standard chips from the largest that is not
+ *  above the minimum (so the minimum can be made), none above the maximum. */
 export function denominations(min, max) {
-  let out = CHIPS.filter((c) => c <= max);
-  if (!out.length) out = [Math.max(min, 1)];
-  while (out.length > 5 && out[0] * 5 < min) out = out.slice(1);
-  return out.slice(-5);
+  const usable = CHIPS.filter((c) => c <= max);
+  if (!usable.length) return [Math.max(min, 1)];
+  const start = Math.max(0, usable.filter((c) => c <= min).length - 1);
+  return usable.slice(start, start + 5);
 }
 
 /** Chip buttons in `rack` and wager spots that take a chip per click. The chips a player puts

@@ -1,0 +1,146 @@
+// The Mini-Baccarat table: the coup's cards and totals, the wagers on the layout by name, the
+// jackpot meter and the shoe's scoreboard, all drawn from the table's snapshot. Wagers are
+// made with chips on the layout and placed together ("Place bets"); until then they are the
+// player's to change. After the coup every wager's result stays on the table until the next.
+import {
+  $, Betting, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
+  percent, seatControls, seatList, sentence, setState,
+} from "./table-client.js";
+
+const NAMES = { player: "Player", banker: "Banker", tie: "Tie", player_9: "Player 9",
+  banker_9: "Banker 9", progressive: "Jackpot" };
+const WINNER = { player: "P", banker: "B", tie: "T" };
+const felt = $("felt");
+let snap = null;
+
+const betting = new Betting($("chips"), {
+  denominations: [100],
+  stack: () => (mySeat() ? mySeat().stack : 0),
+  storageKey: `cardroom.bets.${felt.dataset.table}`,
+  onChange: (b) => { $("on-layout").textContent = b.summary; },
+});
+for (const button of document.querySelectorAll("#spots button.spot")) {
+  betting.spot(button.dataset.kind, button, NAMES[button.dataset.kind]);
+}
+
+function mySeat() { return snap ? snap.seats.find((s) => s.you) : null; }
+
+/** One wager's result in words: "Banker $10.00: Won $9.50 ($0.50 commission)". */
+function wagerResult(x) {
+  const net = x.won - x.commission;
+  const word = ["win", "lose", "push"].includes(x.outcome) ? null : x.outcome;
+  return el("li", { dataset: { kind: x.kind } },
+    `${NAMES[x.kind]} ${money(x.stake)}: `, outcomeBadge(net, { word }),
+    x.commission ? ` after ${money(x.commission)} commission` : "");
+}
+
+function renderRoad(road) {
+  const bead = road.map((r, i) => {
+    const cell = el("span", { class: WINNER[r.winner], text: WINNER[r.winner],
+      attrs: { title: `Hand ${i + 1}: ${r.winner} ${r.player} to ${r.banker}` } });
+    cell.style.gridRow = String((i % 6) + 1);  // CSSOM, allowed by the CSP
+    cell.style.gridColumn = String(Math.floor(i / 6) + 1);
+    return cell;
+  });
+  $("bead-plate").replaceChildren(...bead);
+  $("bead-plate").setAttribute("aria-label", road.length ?
+    "Winners in order: " + road.map((r) => r.winner).join(", ") : "No hand dealt from this shoe yet");
+  // the big road: a column per run of Player or Banker wins; a tie is counted on the last mark
+  const marks = [];
+  let col = 0, row = 0, prev = null;
+  for (const r of road) {
+    if (r.winner === "tie") {
+      if (marks.length) marks[marks.length - 1].ties += 1;
+      continue;
+    }
+    if (prev === null) { col = 1; row = 1; } else if (r.winner === prev) {
+      if (row < 6) row += 1; else col += 1;  // past the sixth row the run turns right
+    } else { col = marks.filter((m) => m.row === 1).length + 1; row = 1; }
+    prev = r.winner;
+    marks.push({ winner: r.winner, col, row, ties: 0 });
+  }
+  $("big-road").replaceChildren(...marks.map((m) => {
+    const cell = el("span", { class: WINNER[m.winner], text: m.ties ? String(m.ties) : "",
+      attrs: { title: `${m.winner}${m.ties ? `, then ${m.ties} tie${m.ties > 1 ? "s" : ""}` : ""}` } });
+    cell.style.gridRow = String(m.row);
+    cell.style.gridColumn = String(m.col);
+    return cell;
+  }));
+  $("big-road").setAttribute("aria-label", `Big road: ${marks.length} Player or Banker wins`);
+  const count = (w) => road.filter((r) => r.winner === w).length;
+  $("road-counts").textContent = road.length ?
+    `This shoe: Player ${count("player")}, Banker ${count("banker")}, Tie ${count("tie")}` :
+    "No hand dealt from this shoe yet.";
+}
+
+function render(s) {
+  snap = s;
+  const l = s.limits, me = mySeat(), last = s.last;
+  $("limits").textContent = `Player or Banker ${money(l.table_min)} to ${money(l.table_max)} · ` +
+    `Tie ${money(l.tie_min)} to ${money(l.tie_max)} · Player 9 and Banker 9 ${money(l.bonus_min)} to ${money(l.bonus_max)}`;
+  $("tie-pays").textContent = `pays ${l.tie_pays} to 1`;
+  $("banker-pays").textContent = `pays 1 to 1 less ${percent(l.commission)} commission`;
+  $("shoe").textContent = s.shoe.remaining === null ? "New shoe at the first deal" :
+    `${s.shoe.remaining} cards left in the shoe`;
+  $("meter").hidden = !s.jackpot;
+  $("jackpot").textContent = s.jackpot ? money(s.jackpot.posted) : "";
+  document.querySelector('[data-kind="progressive"]').hidden = !l.jackpot_wager;
+  betting.setDenominations(denominations(l.bonus_min, l.table_max));
+  betting.setMax("player", l.table_max); betting.setMax("banker", l.table_max);
+  betting.setMax("tie", l.tie_max); betting.setMax("player_9", l.bonus_max);
+  betting.setMax("banker_9", l.bonus_max); betting.setMax("progressive", l.jackpot_wager || 0);
+
+  // the last coup stays on the felt until the next is dealt
+  const shown = last && !last.voided ? last : null;
+  drawCards($("player-cards"), shown ? shown.player : []);
+  drawCards($("banker-cards"), shown ? shown.banker : []);
+  $("player-total").textContent = shown ? shown.player_total : "";
+  $("banker-total").textContent = shown ? shown.banker_total : "";
+  if (last && last.voided) {
+    $("result").textContent = `Hand ${last.hand} was voided by the floor (${last.reason}): every wager was returned.`;
+  } else if (shown) {
+    $("result").textContent = shown.winner === "tie" ?
+      `Hand ${shown.number}: a tie, ${shown.player_total} to ${shown.banker_total}` :
+      `Hand ${shown.number}: ${NAMES[shown.winner]} wins, ${Math.max(shown.player_total, shown.banker_total)} to ${Math.min(shown.player_total, shown.banker_total)}` +
+      (shown.jackpot_award !== "none" && shown.jackpot_award ? ` · ${sentence(shown.jackpot_award.replaceAll("_", " "))}` : "");
+  } else $("result").textContent = s.hand.open ? "Wagers are being placed." : "Place your wagers to start a hand.";
+
+  // my wagers: placed ones come from the snapshot; until then the chips I put down
+  const placed = me ? me.bets : {};
+  const down = Object.keys(placed).length > 0;
+  betting.setPlaced(placed);
+  if (down || !s.you.seated) betting.set({});  // placed: nothing left to place
+  betting.enable(!!me && !down);
+  $("compose").hidden = down;
+  $("bet").hidden = down; $("clear").hidden = down; $("rebet").hidden = down;
+  $("deal").hidden = !s.you.may_deal || !s.hand.open;
+  $("sit-box").hidden = s.you.seated || !!document.body.dataset.noplay;
+  $("bet-box").hidden = !s.you.seated;
+  $("stack").textContent = me ? money(me.stack) : "";
+
+  // results per wager, on the spots and listed
+  const mine = shown && me ? shown.settlements.filter((x) => x.seat === me.name) : [];
+  $("my-results-head").hidden = mine.length === 0;
+  $("my-results").replaceChildren(...mine.map(wagerResult));
+  for (const button of document.querySelectorAll("#spots button.spot")) {
+    const x = mine.find((m) => m.kind === button.dataset.kind);
+    button.querySelector(".spot-result").replaceChildren(
+      ...(x && !down ? [outcomeBadge(x.won - x.commission)] : []));
+  }
+  seatList($("seats"), s.seats.map((x) => ({ name: x.name, stack: x.stack, you: x.you,
+    lines: Object.entries(x.bets).map(([k, v]) => `${NAMES[k] || k} ${money(v)}`) })));
+  renderRoad(s.road || []);
+  setState(s.hand.open ? "betting" : (last ? (last.voided ? "voided" : "settled") : "idle"),
+    last ? last.hand : null);
+}
+
+const send = connect(render);
+seatControls(send);
+$("bet").addEventListener("click", () => {
+  if (!betting.total) return messages.error("Put at least one chip on a wager spot first");
+  betting.remember();
+  send({ type: "bet", bets: { ...betting.wagers }, key: newKey() });
+});
+$("clear").addEventListener("click", () => betting.clear());
+$("rebet").addEventListener("click", () => betting.rebet());
+$("deal").addEventListener("click", () => send({ type: "deal" }));

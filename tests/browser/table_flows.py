@@ -1,0 +1,79 @@
+"""Hands played at the table pages with clicks only, shared by the browser tests and by
+`scripts/screenshots`: chips onto wager spots, place, deal, decide, settle. Each step waits for
+the page to show its result and then runs the page checks (`PageChecks.check`); `shot`, where
+given, is called at the moments the screenshots show (mid-hand, settled)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .page_checks import PageChecks
+
+Shot = Callable[[str], None]
+
+
+def _no_shot(moment: str) -> None:
+    """No screenshot."""
+
+
+def put_chips(page: Any, chips: Mapping[str, list[int]]) -> None:
+    """For each wager spot, click the chips (cents) onto it, picking each chip first."""
+    for kind, values in chips.items():
+        for chip in values:
+            page.click(f'#chips button[data-chip="{chip}"]')
+            page.click(f'#felt button.spot[data-kind="{kind}"]')
+
+
+def wait_hand(page: Any, state: str, hand: int | None = None) -> None:
+    selector = f"body[data-state={state}]"
+    if hand is not None:
+        selector = f'body[data-state={state}][data-hand="{hand}"]'
+    page.wait_for_selector(selector)
+
+
+def baccarat_hand(page: Any, checks: PageChecks, number: int,
+                  chips: Mapping[str, list[int]], shot: Shot = _no_shot) -> None:
+    """Put chips on the layout, place them, deal; the coup settles at once."""
+    put_chips(page, chips)
+    checks.check(f"hand {number}: chips on the layout")
+    page.click("#bet")
+    page.wait_for_selector("#deal:not([hidden])")
+    checks.check(f"hand {number}: bets placed")
+    shot("mid-hand")
+    page.click("#deal")
+    page.wait_for_selector('#my-results li >> nth=0')
+    wait_hand(page, "settled")
+    checks.check(f"hand {number}: settled")
+    shot("settled")
+
+
+def super_pan_9_bet(page: Any, checks: PageChecks, chips: Mapping[str, list[int]]) -> None:
+    put_chips(page, chips)
+    page.click("#bet")
+    page.wait_for_selector("#bet", state="hidden")
+    checks.check("wager placed")
+
+
+def super_pan_9_decide(page: Any, checks: PageChecks, draw: bool) -> None:
+    """The seat in turn clicks Draw or Stand (its large buttons are shown only to it)."""
+    page.wait_for_selector("#decide:not([hidden])")
+    checks.check("my turn")
+    page.click("#draw" if draw else "#stand")
+    page.wait_for_selector("#decide", state="hidden")
+    checks.check("decided")
+
+
+def pai_gow_arrange(page: Any, checks: PageChecks, low: list[str], shot: Shot = _no_shot
+                    ) -> None:
+    """Tap the two cards of the low hand (by their short text), then set the hand."""
+    page.wait_for_selector("#arrange-box:not([hidden])")
+    checks.check("hand dealt")
+    for card in low:
+        page.click(f'#high-cards button[data-card="{card}"]')
+        page.wait_for_selector(f'#low-cards button[data-card="{card}"]')
+    checks.check("low hand chosen")
+    shot("mid-hand")
+    page.click("#set")
+    page.wait_for_selector("#arrange-box", state="hidden")
+    checks.check("hand set")
