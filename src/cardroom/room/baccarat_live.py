@@ -32,7 +32,7 @@ from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.jackpot import save_pool
+from cardroom.room.progressive import CoupAwards, PoolState, record_coup
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
 from cardroom.room.schema import seats
 from cardroom.shoe import RandomSource, SystemRandom
@@ -180,7 +180,12 @@ class BaccaratLive:
         try:
             settled = self.engine.deal()
             history = self._history(who, mark, settled)
-            self._post_settlement(conn, settled, mark[4])
+            hit = self._post_settlement(conn, settled, mark[4])
+            for seat, s in settled.settlements:  # a top award is paid once verified
+                if s.outcome == "jackpot":
+                    self.engine.balances[seat] -= s.returned
+            if hit is not None:
+                history["jackpot_hit"] = hit  # paid once verified: see the hit
             hands.close_settled(conn, self.hand_id, history)
             retired = history["setup"]["shoe"].get("retired")
             if retired is not None:
@@ -218,38 +223,41 @@ class BaccaratLive:
 
     # settlement in the ledger ------------------------------------------------------------
     def _post_settlement(self, conn: Connection, settled: CoupSettled,
-                         pool_before: tuple[Cents, Cents, Cents]) -> None:
+                         pool_before: PoolState | None) -> int | None:
+        """The coup's wagers in one transaction; its progressive (contribution, and a top
+        award held pending until verified) through the controller. Returns a pending hit."""
         t = self.table_id
         by_name = {name: aid for aid, name in self.seated.items()}
-        pool_acct = ledger.jackpot(self.pool_name)
         postings: list[tuple[str, Cents]] = []
-        jackpot_wagers = 0
+        wagers, coin_in = 0, 0
+        levels: dict[str, tuple[int, Cents]] = {}
+        shares: dict[int, Cents] = {}
         for seat, s in settled.settlements:
             aid = by_name[seat]
+            if s.kind is WagerKind.PROGRESSIVE:
+                wagers, coin_in = wagers + 1, coin_in + s.stake
+                if s.returned:
+                    hits, won = levels.get(s.outcome.replace(" ", "_"), (0, 0))
+                    levels[s.outcome.replace(" ", "_")] = (hits + 1, won + s.returned)
+                if s.outcome == "jackpot":  # "for 1": the house takes the wager; the share
+                    shares[aid] = s.returned  # waits for verification (the controller)
+                    postings += [(ledger.wagers(t), -s.stake), (ledger.HOUSE_BANK, s.stake)]
+                    continue
             postings += [(ledger.wagers(t), -s.stake), (ledger.stack(t, aid), s.returned),
                          (ledger.HOUSE_COMMISSION, s.commission), (ledger.HOUSE_BANK, -s.won)]
-            if s.kind is WagerKind.PROGRESSIVE:
-                jackpot_wagers += 1
-                if s.outcome == "jackpot":
-                    share = s.won + s.stake
-                    postings += [(pool_acct, -share), (ledger.HOUSE_BANK, share)]
-        pool = self.engine.pool
-        if pool is not None and jackpot_wagers:
-            contribution = jackpot_wagers * pool.contribution_per_wager
-            postings += [(ledger.HOUSE_BANK, -contribution), (pool_acct, contribution)]
-            reseeded = pool.seeded_total - pool_before[2]
-            if reseeded:
-                postings += [(ledger.JACKPOT_SEED, -reseeded), (pool_acct, reseeded)]
         assert self.hand_id is not None
         ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings, actor="dealer",
                     memo=f"{self.name} hand {self.hand_number}")
-        if pool is not None and jackpot_wagers:
-            save_pool(conn, self.pool_name, pool)
+        pool = self.engine.pool
+        if pool is None or not wagers or pool_before is None:
+            return None
+        return record_coup(conn, self.pool_name, pool, pool_before, t, self.hand_id,
+                           CoupAwards(wagers, coin_in, levels, shares))
 
     # checkpoint of the engine for a failed deal -------------------------------------------
     def _checkpoint(self) -> tuple[Any, ...]:
         e, pool = self.engine, self.engine.pool
-        pool_state = (pool.meter, pool.posted, pool.seeded_total) if pool else (0, 0, 0)
+        pool_state = PoolState.of(pool) if pool else None
         return (len(e.events), dict(e.balances), {k: dict(v) for k, v in e.bets.items()},
                 (e.shoe, e.shoe.position if e.shoe else 0, e.coups_after_cut, e.coup_number),
                 pool_state, len(pool.events) if pool else 0)
@@ -262,7 +270,7 @@ class BaccaratLive:
         if e.shoe is not None:
             e.shoe.position = position
         if pool is not None:
-            pool.meter, pool.posted, pool.seeded_total = mark[4]
+            mark[4].restore(pool)
             del pool.events[mark[5]:]
 
     # records and views ---------------------------------------------------------------------
@@ -290,8 +298,8 @@ class BaccaratLive:
         history = coup_history(
             self.rules, before, list(bets.items()), dealt, settled,
             [self.engine.balances[name] for name, _ in before], shoe=shoe,
-            jackpot={"meter": pool[0], "posted": pool[1], "seeded_total": pool[2]}
-            if self.engine.pool is not None else None,
+            jackpot={"meter": pool.meter, "posted": pool.posted,
+                     "seeded_total": pool.seeded_total} if pool is not None else None,
             hand_id=f"{self.name}#{self.hand_number}",
             extra_setup={"table": self.name, "table_id": self.table_id,
                          "hand_number": self.hand_number, "dealt_by": who.username},
@@ -375,7 +383,8 @@ class BaccaratLive:
                        "tie_min": r.tie_min_cents, "tie_max": r.tie_max_cents,
                        "bonus_min": r.bonus_min_cents, "bonus_max": r.bonus_max_cents,
                        "jackpot_wager": 100 if r.jackpot else None},
-            "jackpot": {"posted": pool.posted, "meter": pool.meter} if pool else None,
+            "jackpot": {"posted": pool.posted, "meter": pool.meter, "pending": pool.locked}
+            if pool else None,
             "hand": {"id": self.hand_id, "open": self.hand_id is not None},
             "seats": [{"name": name, "stack": e.balances.get(name, 0),
                        "bets": {k.value: v for k, v in e.bets.get(name, {}).items()}}

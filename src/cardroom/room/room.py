@@ -4,6 +4,7 @@ refused request changes nothing and is written to the audit log."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,14 +18,14 @@ from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, recall
+from cardroom.room import audit, hands, ledger, progressive, recall
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.baccarat_live import Apply, BaccaratLive
 from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.integrity import open_keyed
-from cardroom.room.jackpot import DEFAULT_POOL, load_pool
+from cardroom.room.jackpot import load_pool
 from cardroom.room.messages import field_str, message_type
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.schema import room_tables, seats
@@ -72,6 +73,7 @@ class Room:
     source: RandomSource = field(default_factory=SystemRandom)
     tables: dict[int, LiveTable] = field(default_factory=dict)
     pools: dict[str, JackpotPool] = field(default_factory=dict)
+    _loading: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
@@ -114,13 +116,13 @@ class Room:
             return table
         rules = build_rules(BaccaratRules, row.rules, f"table {row.name}")
         pool = None
-        if rules.jackpot:
-            pool = self.pools.get(DEFAULT_POOL)
+        if rules.jackpot:  # linked tables (the same `jackpot_pool`) share one pool object
+            pool = self.pools.get(rules.pool_name)
             if pool is None:
-                pool = load_pool(conn, DEFAULT_POOL, rules.jackpot_seed_cents,
+                pool = load_pool(conn, rules.pool_name, rules.jackpot_seed_cents,
                                  rules.contribution_cents_per_dollar)
-                self.pools[DEFAULT_POOL] = pool
-        live = BaccaratLive(row.id, row.name, rules, DEFAULT_POOL, pool, source=self.source)
+                self.pools[rules.pool_name] = pool
+        live = BaccaratLive(row.id, row.name, rules, rules.pool_name, pool, source=self.source)
         for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
             live.restore_seat(s.account_id, s.seat,
                               ledger.balance(conn, ledger.stack(row.id, s.account_id)))
@@ -135,10 +137,56 @@ class Room:
         return live
 
     def table(self, table_id: int) -> LiveTable:
+        """The live table; one opened since the room started (by another process on the same
+        database: `cardroom tables create` while the server runs) is loaded on first use."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        with self._loading:
+            live = self.tables.get(table_id)
+            if live is None:
+                with self.storage.unit() as conn:
+                    row = registry.get_table(conn, table_id)
+                    if row is None or row.status != "open":
+                        raise NotFound(f"no open table {table_id}")
+                    live = self._build(conn, row)
+                self.tables[table_id] = live
+        return live
+
+    def load_new_tables(self) -> None:
+        """Load every open table this room has not built yet (the lobby lists them live)."""
+        with self.storage.read() as conn:
+            ids = [r.id for r in registry.list_tables(conn) if r.status == "open"]
+        for table_id in ids:
+            if table_id not in self.tables:
+                self.table(table_id)
+
+    # the progressive controller -------------------------------------------------------------
+    def pool(self, name: str) -> JackpotPool:
         try:
-            return self.tables[table_id]
+            return self.pools[name]
         except KeyError:
-            raise NotFound(f"no open table {table_id}") from None
+            raise NotFound(f"no jackpot pool {name!r} in this room") from None
+
+    def change_jackpot_settings(self, first: Account, second: Account, name: str,
+                                settings: progressive.Settings, reason: str) -> None:
+        pool = self.pool(name)
+        with self.storage.unit() as conn:
+            progressive.change_settings(conn, first, second, name, pool, settings, reason)
+
+    def verify_jackpot(self, floor: Account, second: Account, hit_id: int, note: str
+                       ) -> progressive.Hit:
+        with self.storage.unit() as conn:
+            return progressive.verify(conn, floor, second, hit_id, note)
+
+    def jackpot_surveillance(self, who: Account, hit_id: int, note: str) -> progressive.Hit:
+        with self.storage.unit() as conn:
+            return progressive.record_surveillance(conn, who, hit_id, note)
+
+    def pay_jackpot(self, who: Account, hit_id: int) -> progressive.Hit:
+        with self.storage.unit() as conn:
+            hit = progressive.get_hit(conn, hit_id)
+            return progressive.pay(conn, who, hit_id, self.pool(hit.pool))
 
     # play -----------------------------------------------------------------------------------
     def act(self, who: Account, table_id: int, msg: object,

@@ -27,6 +27,10 @@ from cardroom.money import Cents, format_money, require_cents
 from cardroom.shoe import RandomSource, Shoe, SystemRandom
 
 
+PENDING = ("jackpot pending: the progressive takes no wager and pays no award until the top "
+           "award is verified and paid (the floor may void a hand with a progressive wager)")
+
+
 @dataclass(frozen=True)
 class SeatTaken:
     seat: str
@@ -103,6 +107,8 @@ class BaccaratTable:
         if seat in self.bets:
             raise IllegalActionError(f"{seat} has already bet on this coup")
         check_bets(bets, self.rules)
+        if WagerKind.PROGRESSIVE in bets and self.pool is not None and self.pool.locked:
+            raise IllegalActionError(PENDING)
         total = sum(bets.values())
         if total > self.balances[seat]:
             raise WagerError(f"refused: bets of {format_money(total)} exceed the balance of "
@@ -138,6 +144,9 @@ class BaccaratTable:
     def verify_deal(self) -> None:
         if not self.bets:
             raise IllegalActionError("no bets are down: nothing to deal")
+        if self.pool is not None and self.pool.locked and any(
+                WagerKind.PROGRESSIVE in b for b in self.bets.values()):
+            raise IllegalActionError(PENDING)
 
     def deal(self) -> CoupSettled:
         """Deal one coup card by card (each an event), then settle every bet at once."""
