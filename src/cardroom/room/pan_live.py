@@ -344,6 +344,7 @@ class PanLive(SeatedLive[PanGame]):
             hand_id, number = hands.open_hand(conn, self.table_id)
             for charge in fees.charges:
                 pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
+            pan_fees.save_periods(conn, self.table_id, fees.paid_until or {})
             for a in accounts:
                 if a > 0:
                     conn.execute(hand_players.insert().values(hand_id=hand_id, account_id=a))
@@ -711,6 +712,7 @@ def build_table(conn: Connection, row: TableRow, source: RandomSource) -> PanLiv
     last = conn.execute(select(hands_table.c.number).where(hands_table.c.table_id == row.id)
                         .order_by(hands_table.c.id.desc()).limit(1)).scalar_one_or_none()
     live.hand_number = int(last or 0)
+    live.fee_paid_until = pan_fees.load_periods(conn, row.id)
     return live
 
 

@@ -179,10 +179,10 @@ def record_coup(conn: Connection, name: str, pool: JackpotPool, before: PoolStat
                {"hits": hits, "won": won})
     hit_id = None
     if awarded:
-        ledger.post(conn, f"jackpot-hit:{name}:{hand_id}", "jackpot-hit",
+        ledger.post(conn, f"hand:{hand_id}:jackpot-hit", "jackpot-hit",
                     [(ledger.jackpot(name), -awarded), (ledger.jackpot_pending(name), awarded)],
                     actor="dealer", memo=f"hand {hand_id}: top award held for verification")
-        ledger.post(conn, f"jackpot-seed:{name}:hand-{hand_id}", "jackpot-seed",
+        ledger.post(conn, f"hand:{hand_id}:jackpot-seed", "jackpot-seed",
                     [(ledger.JACKPOT_SEED, -house_seed),
                      (ledger.jackpot_reserve(name), -from_reserve),
                      (ledger.jackpot(name), pool.seed)],
@@ -470,3 +470,17 @@ def _hit_json(h: Hit) -> dict[str, Any]:
         if isinstance(v, datetime):
             data[k] = v.isoformat()
     return data
+
+
+def meter_chart(conn: Connection, name: str) -> str | None:
+    """The meter over time as an SVG chart (matplotlib, rendered here on the server with the
+    dossier's chart helper); None before the pool has two readings."""
+    series = meter_series(conn, name)
+    if len(series) < 2:
+        return None
+    from cardroom.analysis.dossier.charts import line_chart
+
+    start = series[0][0]
+    days = [(at - start).total_seconds() / 86_400 for at, _ in series]
+    return line_chart(f"Jackpot meter, pool {name}", f"days since {start:%Y-%m-%d %H:%M} UTC",
+                      "meter ($)", [("meter", days, [m / 100 for _, m in series])])

@@ -247,6 +247,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     @app.get("/lobby", response_class=HTMLResponse)
     def lobby(request: Request) -> HTMLResponse:
         who = viewer(request)
+        room.load_new_tables()  # tables opened from the CLI since the server started
         with room.storage.read() as conn:
             rows = list_tables(conn)
         live = {t: room.tables[t] for t in room.tables}
