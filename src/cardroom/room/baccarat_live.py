@@ -32,8 +32,8 @@ from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.progressive import CoupAwards, PoolState, record_coup
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
+from cardroom.room.progressive import CoupAwards, PoolState, record_coup
 from cardroom.room.schema import seats
 from cardroom.shoe import RandomSource, SystemRandom
 

@@ -238,7 +238,7 @@ class Hit:
 
 
 def _hit(row: Any) -> Hit:
-    data = {c: getattr(row, c) for c in progressive_hits.c.keys()}
+    data = dict(row._mapping)
     data["shares"] = {int(k): int(v) for k, v in json.loads(data.pop("shares_json")).items()}
     return Hit(**data)
 

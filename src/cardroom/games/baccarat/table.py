@@ -26,7 +26,6 @@ from cardroom.games.baccarat.wagers import (
 from cardroom.money import Cents, format_money, require_cents
 from cardroom.shoe import RandomSource, Shoe, SystemRandom
 
-
 PENDING = ("jackpot pending: the progressive takes no wager and pays no award until the top "
            "award is verified and paid (the floor may void a hand with a progressive wager)")
 
