@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import csv
-import json
 import sys
 from datetime import date
 from pathlib import Path
@@ -137,10 +136,6 @@ def _check_writable(path: Path) -> None:
 
 
 # `cardroom report jackpot` (issue 12: the progressive controller) ---------------------------
-JACKPOT_CSV_FIELDS = ("record", "pool", "table", "level", "at", "kind", "by", "reason",
-                      "count", "cents", "detail")
-
-
 @report_app.command("jackpot")
 def report_jackpot(
     day: Annotated[str | None, typer.Option(
@@ -180,34 +175,11 @@ def _report_day(text: str | None) -> date | None:
 
 
 def _jackpot_csv(data: dict[str, Any]) -> None:
-    out = csv.DictWriter(sys.stdout, JACKPOT_CSV_FIELDS, extrasaction="ignore",
-                         lineterminator="\n")
+    from cardroom.room.progressive import CSV_FIELDS, csv_rows
+
+    out = csv.DictWriter(sys.stdout, CSV_FIELDS, lineterminator="\n")
     out.writeheader()
-    for p in data["pools"]:
-        pool = p["pool"]
-        for name in ("meter", "posted", "reserve", "house_seeded"):
-            out.writerow({"record": name, "pool": pool, "cents": p[name]})
-        for name, value in p["settings"].items():
-            out.writerow({"record": "setting", "pool": pool, "kind": name, "cents": value})
-        for t in p["tables"]:
-            for name in ("coin_in", "contributed", "reserved"):
-                out.writerow({"record": name, "pool": pool, "table": t["table"],
-                              "count": t["wagers"], "cents": t[name]})
-        for lv in p["levels"]:
-            out.writerow({"record": "award", "pool": pool, "level": lv["level"],
-                          "count": lv["hits"], "cents": lv["won"]})
-        for c in p["changes"]:
-            out.writerow({"record": "change", "pool": pool, "at": c["at"], "kind": c["kind"],
-                          "by": "+".join(c["by"]), "reason": c["reason"],
-                          "detail": json.dumps({"before": c["before"], "after": c["after"]})})
-        for h in p["hits"]:
-            out.writerow({"record": "hit", "pool": pool, "table": h["table"], "at": h["at"],
-                          "kind": h["status"], "by": "+".join(
-                              b for b in (h["verified_by"], h["second_by"], h["paid_by"]) if b),
-                          "count": len(h["winners"]), "cents": h["amount"],
-                          "detail": json.dumps(h["winners"])})
-        for problem in p["problems"]:
-            out.writerow({"record": "problem", "pool": pool, "detail": problem})
+    out.writerows(csv_rows(data))
 
 
 def _jackpot_text(data: dict[str, Any]) -> None:

@@ -484,3 +484,36 @@ def meter_chart(conn: Connection, name: str) -> str | None:
     days = [(at - start).total_seconds() / 86_400 for at, _ in series]
     return line_chart(f"Jackpot meter, pool {name}", f"days since {start:%Y-%m-%d %H:%M} UTC",
                       "meter ($)", [("meter", days, [m / 100 for _, m in series])])
+
+
+CSV_FIELDS = ("record", "pool", "table", "level", "at", "kind", "by", "reason", "count",
+              "cents", "detail")
+"""The columns of the report as CSV: one row per figure, meter, award level, change or hit."""
+
+
+def csv_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The report (`report`) as CSV rows (`CSV_FIELDS`), for the CLI and the page alike."""
+    rows: list[dict[str, Any]] = []
+    for p in data["pools"]:
+        pool = p["pool"]
+        rows += [{"record": name, "pool": pool, "cents": p[name]}
+                 for name in ("meter", "posted", "reserve", "house_seeded")]
+        rows += [{"record": "setting", "pool": pool, "kind": name, "cents": value}
+                 for name, value in p["settings"].items()]
+        rows += [{"record": name, "pool": pool, "table": t["table"], "count": t["wagers"],
+                  "cents": t[name]}
+                 for t in p["tables"] for name in ("coin_in", "contributed", "reserved")]
+        rows += [{"record": "award", "pool": pool, "level": lv["level"], "count": lv["hits"],
+                  "cents": lv["won"]} for lv in p["levels"]]
+        rows += [{"record": "change", "pool": pool, "at": c["at"], "kind": c["kind"],
+                  "by": "+".join(c["by"]), "reason": c["reason"],
+                  "detail": json.dumps({"before": c["before"], "after": c["after"]})}
+                 for c in p["changes"]]
+        rows += [{"record": "hit", "pool": pool, "table": h["table"], "at": h["at"],
+                  "kind": h["status"], "by": "+".join(
+                      b for b in (h["verified_by"], h["second_by"], h["paid_by"]) if b),
+                  "count": len(h["winners"]), "cents": h["amount"],
+                  "detail": json.dumps(h["winners"])} for h in p["hits"]]
+        rows += [{"record": "problem", "pool": pool, "detail": problem}
+                 for problem in p["problems"]]
+    return rows
