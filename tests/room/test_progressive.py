@@ -11,10 +11,8 @@ from datetime import date
 import pytest
 from sqlalchemy import update
 
-from cardroom.cards import parse_cards
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.room import ledger, progressive
 from cardroom.room.accounts import Account, Role
 from cardroom.room.audit import entries
@@ -25,15 +23,12 @@ from cardroom.room.jackpot import adjust, post_daily
 from cardroom.room.progressive import Settings
 from cardroom.room.room import Room
 from cardroom.room.schema import jackpot_pools
-from cardroom.shoe import SeededRandom, Shoe
+from cardroom.shoe import SeededRandom
 
-from .rooms import BUY_IN, CAST, make_room
+from .rooms import BUY_IN, CAST, make_room, rig_top_award
 
 POOL = "floor-a"
 LINKED = {"jackpot_pool": POOL}
-ACE_EIGHT = parse_cards("As As 8s 8s")
-"""Dealt player, banker, player, banker: both hands the same suited two-card Ace-8, the top
-award ("Player and banker have same suited 2 card ACE-8 Jackpot")."""
 
 
 def linked_room(storage: Storage, tables: int = 2
@@ -45,16 +40,6 @@ def linked_room(storage: Storage, tables: int = 2
     ids = [room.create_table(people["olivia"], f"Mini {i}", "baccarat", LINKED).table_id
            for i in range(1, tables + 1)]
     return room, people, ids
-
-
-def rig_top_award(room: Room, table_id: int) -> None:
-    """The next coup at `table_id` deals the top award (the shoe's order set by the test)."""
-    live = room.table(table_id)
-    cards = BaccaratRules().shoe_spec.cards()
-    for c in ACE_EIGHT:
-        cards.remove(c)
-    live.engine.shoe = Shoe(order=ACE_EIGHT + cards,  # type: ignore[attr-defined]
-                            cut_index=len(cards) - 20, salt=bytes(16))
 
 
 def grown(room: Room, storage: Storage, p: dict[str, Account], amount: int) -> JackpotPool:

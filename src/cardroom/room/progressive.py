@@ -517,3 +517,14 @@ def csv_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
         rows += [{"record": "problem", "pool": pool, "detail": problem}
                  for problem in p["problems"]]
     return rows
+
+
+def describe(values: Mapping[str, int]) -> str:
+    """Settings (or a meter) in words, for a person: "reset $2,500.00, contribution 20 cents
+    of each $1, ..."."""
+    words = {"seed": lambda v: f"reset {format_money(v)}",
+             "contribution": lambda v: f"contribution {v} cents of each $1",
+             "reserve_rate": lambda v: f"hidden rate {v} cents of each $1",
+             "reserve_limit": lambda v: f"hidden limit {format_money(v)}",
+             "meter": lambda v: f"meter {format_money(v)}"}
+    return ", ".join(words[k](v) if k in words else f"{k} {v}" for k, v in values.items())

@@ -166,7 +166,7 @@ class Room:
         try:
             return self.pools[name]
         except KeyError:
-            raise NotFound(f"no jackpot pool {name!r} in this room") from None
+            raise NotFound(f"there is no jackpot pool named {name[:40]} in this room") from None
 
     def change_jackpot_settings(self, first: Account, second: Account, name: str,
                                 settings: progressive.Settings, reason: str) -> None:

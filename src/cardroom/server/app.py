@@ -14,6 +14,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ from cardroom.room.recall import history_of
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import Room, dumps
 from cardroom.room.tables import GAMES, list_tables
-from cardroom.server import csrf
+from cardroom.server import csrf, progressive_pages
 from cardroom.server.audit_view import AUDIT_PAGE, AuditProgress, audit_filter, page_start
 from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.frames import read_frame
@@ -466,8 +467,10 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
         return floor_back(message=f"jackpot posted at {format_money(pool.posted)}")
 
     def jackpot_page(request: Request, who: Account, status: int = 200, message: str = "",
-                     error: str = "") -> HTMLResponse:
+                     error: str = "", pool_name: str | None = None) -> HTMLResponse:
         pool = room.pools.get(DEFAULT_POOL)
+        controller = progressive_pages.context(room, progressive_pages.pool_name(
+            room, pool_name))
         with room.storage.read() as conn:
             held = ledger.balance(conn, ledger.jackpot(DEFAULT_POOL))
             report = [e for e in audit.entries(conn, newest_first=True)
@@ -477,15 +480,89 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
         return page(request, "jackpot.html", who, status, pool_name=DEFAULT_POOL, pool=pool,
                     held=held, report=report, fees=fees, table_names=names,
                     key=secrets.token_urlsafe(12),
-                    message=message, error=error)
+                    message=message, error=error, **controller)
 
-    @app.get("/floor/jackpot", response_class=HTMLResponse)
-    def jackpot_view(request: Request, message: str = "") -> HTMLResponse:
-        """The pool, its daily posting report, and the two-person adjustment form."""
+    def jackpot_reader(request: Request) -> Account:
         who = viewer(request)
         if not (who.may(Permission.ADJUST_JACKPOT) or who.may(Permission.READ_ALL)):
             raise PermissionDenied(f"refused: a {who.role.value} may not see the jackpot page")
-        return jackpot_page(request, who, message=message)
+        return who
+
+    @app.get("/floor/jackpot", response_class=HTMLResponse)
+    def jackpot_view(request: Request, message: str = "", pool: str | None = None
+                     ) -> HTMLResponse:
+        """The pool, its daily posting report, the two-person adjustment form, and the
+        progressive controller (settings, meters, hits, chart)."""
+        return jackpot_page(request, jackpot_reader(request), message=message, pool_name=pool)
+
+    # the progressive controller (issue 12; to move into server/routes/jackpot.py) -----------
+    def controller_action(request: Request, who: Account, action: str,
+                          do: Callable[[], object], pool: str | None = None) -> Response:
+        """Run one controller form; a refusal is audited and shown on the page, one sentence."""
+        try:
+            do()
+        except PermissionDenied as exc:
+            room.refused(who, action, str(exc))
+            return jackpot_page(request, who, 403, error=str(exc), pool_name=pool)
+        except CardroomError as exc:
+            room.refused(who, action, str(exc))
+            return jackpot_page(request, who, 400, error=str(exc), pool_name=pool)
+        from urllib.parse import urlencode
+        return RedirectResponse("/floor/jackpot?" + urlencode(
+            {"message": "done: " + action.removeprefix("jackpot."), **(
+                {"pool": pool} if pool else {})}), status_code=303)
+
+    @app.post("/floor/jackpot/settings", response_model=None)
+    def jackpot_settings(request: Request, pool: str = Form(...), seed: str = Form(...),
+                         contribution: str = Form(...), reserve_rate: str = Form(...),
+                         reserve_limit: str = Form(...), reason: str = Form(...),
+                         second: str = Form(...), second_password: str = Form(...)
+                         ) -> Response:
+        """The controller's settings, changed by two people (the second with their password)."""
+        who = viewer(request)
+        who.require(Permission.ADJUST_JACKPOT)
+        form = {"pool": pool, "seed": seed, "contribution": contribution,
+                "reserve_rate": reserve_rate, "reserve_limit": reserve_limit,
+                "reason": reason, "second": second, "second_password": second_password}
+        return controller_action(request, who, "jackpot.settings", lambda: (
+            progressive_pages.change_settings(room, who, client_of(request), form)), pool)
+
+    @app.post("/floor/jackpot/hits/{hit_id}/verify", response_model=None)
+    def jackpot_verify(request: Request, hit_id: RowId, note: str = Form(...),
+                       second: str = Form(...), second_password: str = Form(...)) -> Response:
+        """A floor supervisor and a second member of staff verify a pending top award."""
+        who = viewer(request)
+        return controller_action(request, who, "jackpot.verify", lambda: (
+            progressive_pages.verify(room, who, client_of(request), hit_id, note, second,
+                                     second_password)))
+
+    @app.post("/floor/jackpot/hits/{hit_id}/surveillance", response_model=None)
+    def jackpot_surveillance(request: Request, hit_id: RowId, note: str = Form(...)
+                             ) -> Response:
+        who = viewer(request)
+        return controller_action(request, who, "jackpot.surveillance", lambda: (
+            room.jackpot_surveillance(who, hit_id, note)))
+
+    @app.post("/floor/jackpot/hits/{hit_id}/pay", response_model=None)
+    def jackpot_pay(request: Request, hit_id: RowId) -> Response:
+        who = viewer(request)
+        who.require(Permission.ADJUST_JACKPOT)
+        return controller_action(request, who, "jackpot.pay", lambda: (
+            room.pay_jackpot(who, hit_id)))
+
+    @app.get("/floor/jackpot/meter.svg", response_model=None)
+    def jackpot_chart(request: Request, pool: str | None = None) -> Response:
+        jackpot_reader(request)
+        return progressive_pages.meter_svg(room, progressive_pages.pool_name(room, pool))
+
+    @app.get("/floor/jackpot/report.{kind}", response_model=None)
+    def jackpot_report(request: Request, kind: str, pool: str | None = None) -> Response:
+        jackpot_reader(request)
+        if kind not in ("json", "csv"):
+            raise NotFound("the jackpot report is a .json or a .csv file")
+        return progressive_pages.report_file(room, progressive_pages.pool_name(room, pool),
+                                             kind)
+    # end of the progressive controller ------------------------------------------------------
 
     @app.post("/floor/jackpot/adjust", response_model=None)
     def jackpot_adjust(request: Request, direction: str = Form(...), amount: str = Form(...),

@@ -32,6 +32,9 @@
 
   function render(s) {
     $("jackpot").textContent = s.jackpot ? money(s.jackpot.posted) : "not offered";
+    // a top award waits for its verification: the pool takes no progressive wager meanwhile
+    $("jackpot-pending").hidden = !(s.jackpot && s.jackpot.pending);
+    $("progressive").disabled = !!(s.jackpot && s.jackpot.pending);
     const l = s.limits;
     $("limits").textContent = `Table ${money(l.table_min)}-${money(l.table_max)}, tie ${money(l.tie_min)}-${money(l.tie_max)}`;
     const last = s.last;
