@@ -311,6 +311,7 @@ class BaccaratLive:
         from cardroom.games.baccarat.coup import hand_total
 
         p, b = hand_total(settled.player), hand_total(settled.banker)
+        held = self.engine.pool is not None and self.engine.pool.hold_top_award
         return {"hand": hand_id, "number": self.hand_number,
                 "player": [card_json(c) for c in settled.player],
                 "banker": [card_json(c) for c in settled.banker],
@@ -319,7 +320,8 @@ class BaccaratLive:
                 "jackpot_award": settled.jackpot_award.name.lower(),
                 "settlements": [{"seat": seat, "kind": s.kind.value, "stake": s.stake,
                                  "outcome": s.outcome, "won": s.won,
-                                 "commission": s.commission, "returned": s.returned}
+                                 "commission": s.commission, "returned": s.returned,
+                                 "pending": s.outcome == "jackpot" and held}
                                 for seat, s in settled.settlements]}
 
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:

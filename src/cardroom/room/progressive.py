@@ -402,19 +402,26 @@ def reconcile(conn: Connection, name: str) -> list[str]:
 
 
 def meter_series(conn: Connection, name: str) -> list[tuple[datetime, Cents]]:
-    """The meter after each ledger transaction on the pool (the chart of the meter)."""
+    """The meter after each change of the pool: one point per hand (its contribution, and a
+    top award with the reset that follows it, are one change) and per other transaction."""
     rows = conn.execute(
-        select(ledger_transactions.c.created_at, ledger_entries.c.amount)
+        select(ledger_transactions.c.created_at, ledger_transactions.c.key,
+               ledger_entries.c.amount)
         .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
         .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
         .where(ledger_accounts.c.name == ledger.jackpot(name))
         .order_by(ledger_transactions.c.id))
     out: list[tuple[datetime, Cents]] = []
-    meter = 0
-    for at, amount in rows:
+    meter, last_group = 0, None
+    for at, key, amount in rows:
         meter += int(amount)
         at = at if at.tzinfo else at.replace(tzinfo=UTC)
-        out.append((at, meter))
+        group = ":".join(key.split(":")[:2]) if key.startswith("hand:") else key
+        if group == last_group:
+            out[-1] = (out[-1][0], meter)
+        else:
+            out.append((at, meter))
+        last_group = group
     return out
 
 
@@ -481,9 +488,11 @@ def meter_chart(conn: Connection, name: str) -> str | None:
     from cardroom.analysis.dossier.charts import line_chart
 
     start = series[0][0]
-    days = [(at - start).total_seconds() / 86_400 for at, _ in series]
-    return line_chart(f"Jackpot meter, pool {name}", f"days since {start:%Y-%m-%d %H:%M} UTC",
-                      "meter ($)", [("meter", days, [m / 100 for _, m in series])])
+    span = (series[-1][0] - start).total_seconds()
+    unit, seconds = ("days", 86_400) if span > 2 * 86_400 else ("hours", 3_600)
+    xs = [(at - start).total_seconds() / seconds for at, _ in series]
+    return line_chart(f"Jackpot meter, pool {name}", f"{unit} since {start:%Y-%m-%d %H:%M} UTC",
+                      "meter ($)", [("meter", xs, [m / 100 for _, m in series])])
 
 
 CSV_FIELDS = ("record", "pool", "table", "level", "at", "kind", "by", "reason", "count",

@@ -42,9 +42,12 @@
       drawCards($("player-cards"), last.player); drawCards($("banker-cards"), last.banker);
       $("player-total").textContent = last.player_total; $("banker-total").textContent = last.banker_total;
       const mine = last.settlements.filter((x) => s.seats.some((seat) => seat.you && seat.name === x.seat));
-      const net = mine.reduce((a, x) => a + x.won - x.commission, 0);
+      // a top award held for verification: its $1 wager is taken, its share paid later
+      const net = mine.reduce((a, x) => a + (x.pending ? -x.stake : x.won - x.commission), 0);
+      const held = mine.filter((x) => x.pending).reduce((a, x) => a + x.returned, 0);
       $("result").textContent = `Hand ${last.number}: ${last.winner} wins` +
-        (mine.length ? ` - you ${net >= 0 ? "win" : "lose"} ${money(Math.abs(net))}` : "");
+        (mine.length ? ` - you ${net >= 0 ? "win" : "lose"} ${money(Math.abs(net))}` : "") +
+        (held ? `; your jackpot of ${money(held)} is paid once the hand is verified` : "");
     } else {
       drawCards($("player-cards"), []); drawCards($("banker-cards"), []);
       $("player-total").textContent = ""; $("banker-total").textContent = "";
