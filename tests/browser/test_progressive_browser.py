@@ -40,6 +40,15 @@ def log_in(page: Any, base: str, name: str) -> None:
     page.wait_for_url("**/lobby")
 
 
+def change_settings(page: Any, second: str) -> None:
+    """Raise the contribution to 25 cents, approved by `second` on the same form."""
+    page.fill("#set-contribution", "25")
+    page.fill("#set-reason", "the new layout pays more in")
+    page.fill("#set-second", second)
+    page.fill("#set-password", PW)
+    page.click("#settings-submit")
+
+
 def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Path) -> None:
     with room.storage.unit() as conn:
         people = {n: create_account(conn, n, PW, r) for n, r in (
@@ -61,20 +70,12 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
             errors = console_errors(page)
             log_in(page, base, "fiona")
             page.goto(base + "/floor/jackpot")
-            page.fill("#set-contribution", "25")
-            page.fill("#set-reason", "the new layout pays more in")
-            page.fill("#set-second", "fiona")
-            page.fill("#set-password", PW)
-            page.click("#settings-submit")
+            change_settings(page, second="fiona")  # one person twice: refused
             page.wait_for_selector("text=the second approver must be another person")
             assert room.pools["super9"].contribution_per_wager == 20
             assert [e for e in errors if "403 (Forbidden)" not in e] == []
             errors.clear()  # the refusal's 403 is reported in the console: that one is meant
-            page.fill("#set-contribution", "25")
-            page.fill("#set-reason", "the new layout pays more in")
-            page.fill("#set-second", "olivia")
-            page.fill("#set-password", PW)
-            page.click("#settings-submit")
+            change_settings(page, second="olivia")
             page.wait_for_selector("#changes >> text=fiona + olivia")
             assert room.pools["super9"].contribution_per_wager == 25
             assert "contribution 25 cents of each $1" in page.inner_text("#changes")
