@@ -132,3 +132,20 @@ def test_meter_chart_and_report_files(storage: Storage) -> None:
     r = audrey.get("/floor/jackpot?pool=nosuch")
     assert r.status_code == 404 and "there is no jackpot pool named nosuch" in r.text
     assert logged_in(room, "alice").get("/floor/jackpot/report.json").status_code == 403
+
+
+def test_linked_pool_is_posted_daily_and_on_its_tables_rules(storage: Storage) -> None:
+    """Super-9: the jackpot "must be updated daily before opening the table for play" and
+    conspicuously posted: every pool is posted, and a linked table posts its own pool."""
+    room, p, _ = controller_room(storage)
+    linked = room.create_table(p["olivia"], "Mini A", "baccarat",
+                               {"jackpot_pool": "floor-a"}).table_id
+    with storage.unit() as conn:
+        adjust(conn, p["fiona"], p["olivia"], "floor-a", room.pools["floor-a"], 12_345,
+               "linked floor", "a")
+    fiona = logged_in(room, "fiona")
+    r = fiona.post("/floor/jackpot/post", follow_redirects=False)
+    assert "%242%2C623.45+%28floor-a%29%2C+%242%2C500.00" in r.headers["location"]
+    assert room.pools["floor-a"].posted == 262_345 and room.pools["super9"].posted == 250_000
+    assert "$2,623.45" in fiona.get(f"/tables/{linked}/rules").text
+    assert "floor-a" in fiona.get("/floor/jackpot?pool=floor-a").text

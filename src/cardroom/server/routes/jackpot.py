@@ -33,12 +33,15 @@ router = APIRouter()
 
 @router.post("/floor/jackpot/post", response_model=None)
 def jackpot_post(room: RoomDep, who: Viewer) -> Response:
-    pool = room.pools.get(DEFAULT_POOL)
-    if pool is None:
+    """The daily posting of every pool (linked tables included)."""
+    if not room.pools:
         return floor_back(error="no jackpot pool yet")
     with room.storage.unit() as conn:
-        post_daily(conn, who, DEFAULT_POOL, pool, datetime.now(UTC).date())
-    return floor_back(message=f"jackpot posted at {format_money(pool.posted)}")
+        for name, pool in sorted(room.pools.items()):
+            post_daily(conn, who, name, pool, datetime.now(UTC).date())
+    return floor_back(message="jackpot posted at " + ", ".join(
+        format_money(pool.posted) if name == DEFAULT_POOL else
+        f"{format_money(pool.posted)} ({name})" for name, pool in sorted(room.pools.items())))
 
 
 def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, message: str = "",
