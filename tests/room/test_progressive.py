@@ -208,7 +208,7 @@ def test_a_restart_keeps_the_pool_locked(storage: Storage) -> None:
         play(again, p["alice"], t1, "after restart")
 
 
-def test_simultaneous_winners_share_equally(storage: Storage) -> None:
+def test_super9_jackpot_shared_equally_by_simultaneous_winners(storage: Storage) -> None:
     """Super-9: "If the top jackpot hits all players who have a progressive bet will share
     equally in the progressive jackpot ... A $90,000 jackpot hit with 9 players playing the
     jackpot will pay each player $10,000." Over $3,000 a share needs the surveillance check

@@ -27,6 +27,7 @@ from starlette.status import WS_1008_POLICY_VIOLATION
 
 from cardroom.money import format_money
 from cardroom.room.errors import AuthError, NotFound, PermissionDenied
+from cardroom.room.posted_rules import TITLES
 from cardroom.room.room import Room
 from cardroom.server import csrf
 from cardroom.server.audit_view import AuditProgress
@@ -96,6 +97,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     app.add_middleware(SecurityHeaders, tls=secure_cookies)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["money"] = format_money
+    templates.env.filters["game_name"] = lambda game: TITLES.get(game, game)
     app.state.room, app.state.hub = room, Hub()
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()

@@ -1,9 +1,9 @@
 // The Pan table page: seats and bots, the deal, and the player's legal moves as buttons (the
 // terminal's command grammar). Only cards in this viewer's snapshot are drawn: their own hand,
 // the melds, the drawn card and the top discard; others' hands are card backs.
-(function () {
-  "use strict";
-  const { $, money, key, cents, showError, drawCards, connect } = window.Cardroom;
+import { $, money, newKey as key, cents, messages, drawCards, connect, setState } from "./table-client.js";
+
+{
   let state = null;
 
   function seatBox(s, play) {
@@ -103,15 +103,14 @@
     $("log").replaceChildren(...s.log.map((line) => {
       const li = document.createElement("li"); li.textContent = line; return li;
     }));
-    document.body.dataset.state = play ? play.phase : (last ? (last.voided ? "voided" : "settled") : "idle");
-    document.body.dataset.hand = last ? String(last.hand) : "";
+    setState(play ? play.phase : (last ? (last.voided ? "voided" : "settled") : "idle"), last ? last.hand : null);
     document.body.dataset.seq = String(s.seq);
   }
 
   const send = connect(render);
   $("sit").onclick = () => {
     const c = cents($("buy-in").value);
-    if (c === null) return showError("enter a buy-in in dollars, e.g. 20");
+    if (c === null) return messages.error("enter a buy-in in dollars, e.g. 20");
     send({ type: "sit", buy_in: c, doubles: $("doubles").checked, key: key() });
   };
   $("leave").onclick = () => send({ type: "leave", key: key() });
@@ -122,8 +121,8 @@
       const n = Number(i.value);
       return Number.isInteger(n) && n >= 0 ? `${i.dataset.seat} ${n}` : null;
     });
-    if (parts.includes(null)) return showError("enter whole chips for each foul hand, e.g. 3");
+    if (parts.includes(null)) return messages.error("enter whole chips for each foul hand, e.g. 3");
     act(`settle ${parts.join(" ")}`);
   };
   $("send").onclick = () => { if ($("command").value.trim()) act($("command").value.trim()); };
-})();
+}
