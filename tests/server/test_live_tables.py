@@ -30,7 +30,8 @@ def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -
                                  "--json"])
     assert r.exit_code == 0, r.output
     table_id = json.loads(r.output)["id"]
-    assert f'href="/tables/{table_id}">Join' in client.get("/lobby").text
+    assert f'href="/tables/{table_id}" aria-label="Join Late Mini">Join' in \
+        client.get("/lobby").text
     with FormClient(create_app(room)) as sockets, \
             sockets.websocket_connect(f"/ws/tables/{table_id}",
                                       headers=cookie_of(client)) as ws:
