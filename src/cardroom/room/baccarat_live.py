@@ -228,6 +228,7 @@ class BaccaratLive:
         award held pending until verified) through the controller. Returns a pending hit."""
         t = self.table_id
         by_name = {name: aid for aid, name in self.seated.items()}
+        tray = ledger.tray(t)  # the table's chip tray banks the game (the cage's books)
         postings: list[tuple[str, Cents]] = []
         wagers, coin_in = 0, 0
         levels: dict[str, tuple[int, Cents]] = {}
@@ -241,10 +242,10 @@ class BaccaratLive:
                     levels[s.outcome.replace(" ", "_")] = (hits + 1, won + s.returned)
                 if s.outcome == "jackpot":  # "for 1": the house takes the wager; the share
                     shares[aid] = s.returned  # waits for verification (the controller)
-                    postings += [(ledger.wagers(t), -s.stake), (ledger.HOUSE_BANK, s.stake)]
+                    postings += [(ledger.wagers(t), -s.stake), (tray, s.stake)]
                     continue
             postings += [(ledger.wagers(t), -s.stake), (ledger.stack(t, aid), s.returned),
-                         (ledger.HOUSE_COMMISSION, s.commission), (ledger.HOUSE_BANK, -s.won)]
+                         (ledger.HOUSE_COMMISSION, s.commission), (tray, -s.won)]
         assert self.hand_id is not None
         ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings, actor="dealer",
                     memo=f"{self.name} hand {self.hand_number}")
@@ -252,7 +253,7 @@ class BaccaratLive:
         if pool is None or not wagers or pool_before is None:
             return None
         return record_coup(conn, self.pool_name, pool, pool_before, t, self.hand_id,
-                           CoupAwards(wagers, coin_in, levels, shares))
+                           CoupAwards(wagers, coin_in, levels, shares), payer=tray)
 
     # checkpoint of the engine for a failed deal -------------------------------------------
     def _checkpoint(self) -> tuple[Any, ...]:

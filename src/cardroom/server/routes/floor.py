@@ -10,7 +10,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
-from cardroom.room import audit
+from cardroom.room import staff as staff_books
+from cardroom.room import table_books
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.hands import open_hands
@@ -36,10 +37,12 @@ def floor(room: RoomDep, page: Render,
         rows = list_tables(conn)
         hands_open = open_hands(conn)
         held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
+        errors = table_books.slips(conn, series="error")[::-1][:20]
     pool = room.pools.get(DEFAULT_POOL)
     return page("floor.html", who, tables=rows, live=room.tables, games=GAMES,
                 roles=[r.value for r in Role], open_hands=hands_open, error=error,
-                message=message, jackpot=pool, held=held,
+                message=message, jackpot=pool, held=held, errors=errors,
+                table_names={t.id: t.name for t in rows},
                 jackpot_warning=None if pool is None else break_even_warning(pool))
 
 
@@ -74,10 +77,8 @@ def staff(room: RoomDep, who: Annotated[Account, require(Permission.MANAGE_STAFF
           ) -> Response:
     try:
         with room.storage.unit() as conn:
-            made = acc.create_account(conn, username, password, Role(role))
-            audit.append(conn, who.username, "account.create",
-                         {"username": made.username, "role": made.role.value})
-    except (CardroomError, ValueError) as exc:
+            made = staff_books.hire(conn, who, username, password, role)
+    except CardroomError as exc:
         return floor_back(error=str(exc))
     return floor_back(message=f"{made.role.value} {made.username} created")
 

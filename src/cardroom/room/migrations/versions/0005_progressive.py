@@ -4,7 +4,7 @@ their verification and payment, the log of settings changes; and the Pan time fe
 periods (WAC 230-15-080), kept across a restart.
 
 Revision ID: 0005
-Revises: 0003 (to be re-chained after 0004 when both land)
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
