@@ -18,6 +18,7 @@ from cardroom.room import progressive
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 
 from .room_flows import ARGS, CHROMIUM, console_errors, seeded_room, skip_without_chromium
 from .server_thread import running
@@ -54,7 +55,7 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         people = {n: create_account(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("dan", Role.DEALER),
             ("alice", Role.PLAYER))}
-        buy_chips(conn, people["alice"], 50_000, "k")
+        buy_chips(conn, SELF_SERVICE, people["alice"], 50_000, "k")
     t = room.create_table(people["olivia"], "Mini 1", "baccarat").table_id
     alice = people["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 10_000, "key": "s"})

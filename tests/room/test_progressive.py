@@ -23,6 +23,7 @@ from cardroom.room.jackpot import adjust, post_daily
 from cardroom.room.progressive import Settings
 from cardroom.room.room import Room
 from cardroom.room.schema import jackpot_pools
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .rooms import BUY_IN, CAST, make_room, rig_top_award
@@ -264,7 +265,7 @@ def test_a_tampered_meter_fails_the_reconciliation(storage: Storage) -> None:
 def test_a_winner_may_not_verify_or_pay_their_own_hit(storage: Storage) -> None:
     room, p, [t1] = linked_room(storage, tables=1)
     with storage.unit() as conn:
-        buy_chips(conn, p["olivia"], BUY_IN, "owner plays")
+        buy_chips(conn, SELF_SERVICE, p["olivia"], BUY_IN, "owner plays")
     sit(room, p, t1, "olivia")
     rig_top_award(room, t1)
     play(room, p["olivia"], t1, "top")

@@ -19,6 +19,7 @@ from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
 from cardroom.room.schema import jackpot_pools
+from cardroom.room.settings import SELF_SERVICE
 
 from .test_app import PW
 
@@ -31,7 +32,7 @@ def played(db_url: str) -> Room:
     with room.storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
         alice = create_account(conn, "alice", PW, Role.PLAYER)
-        buy_chips(conn, alice, 50_000, "k")
+        buy_chips(conn, SELF_SERVICE, alice, 50_000, "k")
     t = room.create_table(owner, "Mini 1", "baccarat").table_id
     room.act(alice, t, {"type": "sit", "buy_in": 10_000, "key": "s"})
     for i in range(2):

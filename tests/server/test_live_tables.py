@@ -12,6 +12,7 @@ from cardroom.cli.app import app
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 
 from .forms import FormClient
@@ -22,7 +23,7 @@ def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -
     room = Room.open(db_url)  # the running server's room
     with room.storage.unit() as conn:
         alice = create_account(conn, "alice", PW, Role.PLAYER)
-        buy_chips(conn, alice, 50_000, "k")
+        buy_chips(conn, SELF_SERVICE, alice, 50_000, "k")
     client = FormClient(create_app(room))
     login(client, "alice")
     assert room.tables == {}

@@ -18,6 +18,7 @@ from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.jackpot import adjust, post_daily
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
@@ -33,7 +34,7 @@ def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
         people = {n: create_account(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("alice", Role.PLAYER),
             ("dan", Role.DEALER), ("audrey", Role.AUDITOR))}
-        buy_chips(conn, people["alice"], 100_000, "k")
+        buy_chips(conn, SELF_SERVICE, people["alice"], 100_000, "k")
     t = room.create_table(people["olivia"], "Mini 1", "baccarat").table_id
     return room, people, t
 
