@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from cardroom.cards import parse_cards
+from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
-from cardroom.shoe import SeededRandom
+from cardroom.shoe import SeededRandom, Shoe
 
 PW = "correct horse"
 
@@ -40,6 +42,22 @@ def make_room(storage: Storage, game: str | None = None, *, seed: int, table: st
     if game is None:
         return room, people, None
     return room, people, room.create_table(people["olivia"], table, game, rules).table_id
+
+
+ACE_EIGHT = parse_cards("As As 8s 8s")
+"""Dealt player, banker, player, banker: both hands the same suited two-card Ace-8, the top
+award (Super-9: "Player and banker have same suited 2 card ACE-8 Jackpot")."""
+
+
+def rig_top_award(room: Room, table_id: int) -> None:
+    """The next coup at the baccarat table `table_id` deals the top award (the test sets the
+    shoe's order; its cut card far off)."""
+    live = room.table(table_id)
+    cards = BaccaratRules().shoe_spec.cards()
+    for c in ACE_EIGHT:
+        cards.remove(c)
+    live.engine.shoe = Shoe(order=ACE_EIGHT + cards,  # type: ignore[attr-defined]
+                            cut_index=len(cards) - 20, salt=bytes(16))
 
 
 def tid(room: Room) -> int:

@@ -180,3 +180,28 @@ def test_no_fee_table_collects_nothing(storage: Storage) -> None:
         room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
     room.act(p["alice"], t, {"type": "deal"})
     assert fees_held(storage, t) == 0 and fee_audits(storage) == []
+
+
+def test_wac_230_15_080_time_fee_periods_survive_a_restart(storage: Storage) -> None:
+    """The periods paid for are stored with the deal: a server restart within a paid period
+    charges nothing more (no double charge), and the next period is charged (none skipped)."""
+    room, p, t = fee_table(storage, {"kind": "time", "cents": 500, "every_minutes": 30})
+    start = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
+    pan(room, t).clock = lambda: start
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["alice"], t, {"type": "deal"})
+    assert fees_held(storage, t) == 1_000
+    del room  # the server stops with the hand in play; the restart voids it
+
+    def restarted_deal_at(minutes: int) -> int:
+        again = Room(storage)
+        again.start()
+        pan(again, t).clock = lambda: start + timedelta(minutes=minutes)
+        again.act(p["alice"], t, {"type": "deal"})
+        again.act(p["fiona"], t, {"type": "void", "reason": "restart test"})
+        return fees_held(storage, t)
+
+    assert restarted_deal_at(10) == 1_000  # within the period paid before the restart
+    assert restarted_deal_at(30) == 2_000  # the next period, after another restart
+    assert restarted_deal_at(59) == 2_000

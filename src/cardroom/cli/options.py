@@ -30,9 +30,11 @@ Workers = Annotated[int | None, typer.Option(
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786, instead of local "
     "workers.")]
+DATABASE_ENV = "CARDROOM_DATABASE"
 Database = Annotated[str | None, typer.Option(
-    "--database", help="SQLite file path or postgresql://... URL (default: a file under the "
-    "user data directory)")]
+    "--database", envvar=DATABASE_ENV, show_envvar=True,
+    help="SQLite file path or postgresql://... URL (default: $CARDROOM_DATABASE, else a file "
+    "under the user data directory)")]
 
 
 def local_workers(workers: int | None, scheduler: str | None) -> int:

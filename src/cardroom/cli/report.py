@@ -1,7 +1,11 @@
-"""`cardroom report math GAME --out FILE.html [--json]`: the regulator's math dossier."""
+"""`cardroom report math GAME --out FILE.html [--json]`: the regulator's math dossier;
+`cardroom report jackpot [--date DAY] [--json|--csv]`: the progressive controller's report."""
 
 from __future__ import annotations
 
+import csv
+import sys
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,7 +19,7 @@ from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
-from cardroom.money import parse_money
+from cardroom.money import format_money, parse_money
 
 if TYPE_CHECKING:
     from cardroom.analysis.dossier.model import Dossier
@@ -143,3 +147,85 @@ def _check_writable(path: Path) -> None:
             pass
     except OSError as exc:
         raise CardroomError(f"cannot write the dossier to {path}: {exc.strerror}") from None
+
+
+# `cardroom report jackpot` (issue 12: the progressive controller) ---------------------------
+@report_app.command("jackpot")
+def report_jackpot(
+    day: Annotated[str | None, typer.Option(
+        "--date", help="The gambling day, YYYY-MM-DD (default: every day so far).")] = None,
+    database: opt.Database = None,
+    as_json: opt.AsJson = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV rows instead.")] = False,
+) -> None:
+    """The progressive controller: settings, current and posted amounts, meters per table and
+    award level, the settings history, hits and payments, reconciled with the ledger; exit 1
+    when the reconciliation fails."""
+    from cardroom.room import progressive
+    from cardroom.room.db import open_database
+
+    if as_json and as_csv:
+        raise CardroomError("choose --json or --csv, not both")
+    storage = open_database(database)
+    with storage.snapshot() as conn:
+        data = progressive.report(conn, _report_day(day))
+    if as_json:
+        print_json(data)
+    elif as_csv:
+        _jackpot_csv(data)
+    else:
+        _jackpot_text(data)
+    if any(p["problems"] for p in data["pools"]):
+        raise typer.Exit(1)
+
+
+def _report_day(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise CardroomError(f"{text[:20]!r} is not a date: write it as YYYY-MM-DD") from None
+
+
+def _jackpot_csv(data: dict[str, Any]) -> None:
+    from cardroom.room.progressive import CSV_FIELDS, csv_rows
+
+    out = csv.DictWriter(sys.stdout, CSV_FIELDS, lineterminator="\n")
+    out.writeheader()
+    out.writerows(csv_rows(data))
+
+
+def _jackpot_text(data: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    if not data["pools"]:
+        console.print("no progressive pool yet (one opens with the first jackpot table)")
+    for p in data["pools"]:
+        s = p["settings"]
+        console.print(
+            f"[bold]{p['pool']}[/bold]: meter {format_money(p['meter'])}, posted "
+            f"{format_money(p['posted'])} ({p['posted_on'] or 'not posted yet'}), hidden "
+            f"reserve {format_money(p['reserve'])}; reset {format_money(s['seed'])}, "
+            f"{s['contribution']} cents of each $1, hidden {s['reserve_rate']} cents up to "
+            f"{format_money(s['reserve_limit'])}", highlight=False)
+        meters = Table("table", "wagers", "coin-in", "contributed", "to the reserve")
+        for t in [*p["tables"], {"table": "all", **p["totals"]}]:
+            meters.add_row(t["table"], str(t["wagers"]), format_money(t["coin_in"]),
+                           format_money(t["contributed"]), format_money(t["reserved"]))
+        console.print(meters)
+        levels = Table("award", "hits", "won")
+        for lv in p["levels"]:
+            levels.add_row(lv["level"].replace("_", " "), str(lv["hits"]),
+                           format_money(lv["won"]))
+        console.print(levels)
+        for h in p["hits"]:
+            console.print(f"hit {h['id']} at {h['table']} (hand {h['hand_id']}): "
+                          f"{format_money(h['amount'])}, {h['status']}", highlight=False)
+        for c in p["changes"]:
+            console.print(f"{c['at'][:16]} {c['kind']} by {' and '.join(c['by'])}: "
+                          f"{c['reason']} ({c['before']} -> {c['after']})", highlight=False)
+        for problem in p["problems"]:
+            console.print(f"[red]problem:[/red] {problem}", highlight=False, soft_wrap=True)
+        if not p["problems"]:
+            console.print("reconciled with the ledger", highlight=False)

@@ -30,9 +30,10 @@ from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.jackpot import DEFAULT_POOL, load_pool, save_pool
+from cardroom.room.jackpot import DEFAULT_POOL, load_pool
 from cardroom.room.live_table import LiveTable, Pools, Stake, card_json
 from cardroom.room.messages import MalformedMessage, field_cents
+from cardroom.room.progressive import CoupAwards, PoolState, record_coup
 from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, Shoe
 
@@ -60,15 +61,18 @@ class BaccaratLive(LiveTable[BaccaratTable]):
     @classmethod
     def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
                  pools: Pools) -> Self:
+        """The table from its row; linked tables (the same house rule `jackpot_pool`) share
+        one pool object."""
         rules = build_rules(BaccaratRules, row.rules, f"table {row.name}")
         pool = None
         if rules.jackpot:
-            pool = pools.get(DEFAULT_POOL)
+            pool = pools.get(rules.pool_name)
             if pool is None:
-                pool = pools[DEFAULT_POOL] = load_pool(
-                    conn, DEFAULT_POOL, rules.jackpot_seed_cents,
+                pool = pools[rules.pool_name] = load_pool(
+                    conn, rules.pool_name, rules.jackpot_seed_cents,
                     rules.contribution_cents_per_dollar)
-        return cls(row.id, row.name, source=source, rules=rules, pool=pool)
+        return cls(row.id, row.name, source=source, rules=rules, pool_name=rules.pool_name,
+                   pool=pool)
 
     # the checkpoint shares the pool with the other tables: it is restored in place ------------
     def shared_objects(self) -> list[object]:
@@ -78,15 +82,15 @@ class BaccaratLive(LiveTable[BaccaratTable]):
 
     def checkpoint(self) -> Any:
         p = self.engine.pool
-        return super().checkpoint(), (
-            (p.meter, p.posted, p.seeded_total, len(p.events)) if p else None)
+        return super().checkpoint(), (PoolState.of(p), len(p.events)) if p else None
 
     def restore(self, mark: Any) -> None:
-        state, pool_state = mark
+        state, pool_mark = mark
         super().restore(state)
         p = self.engine.pool
-        if p is not None:
-            p.meter, p.posted, p.seeded_total, n = pool_state
+        if p is not None and pool_mark is not None:
+            pool_state, n = pool_mark
+            pool_state.restore(p)
             del p.events[n:]
 
     # the hooks ---------------------------------------------------------------------------------
@@ -124,16 +128,25 @@ class BaccaratLive(LiveTable[BaccaratTable]):
         e.verify_deal()
         assert self.hand_id is not None
         start, shoe_before, bets = len(e.events), e.shoe, list(e.bets.items())
-        pool_before = (pool.meter, pool.posted, pool.seeded_total) if pool else (0, 0, 0)
+        pool_before = PoolState.of(pool) if pool else None
         self.dealt_by = who.username
         settled = e.deal()
         history = self.history(start, shoe_before, bets, pool_before, settled)
         retired = history["setup"]["shoe"].get("retired")
         if retired is not None:
             audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id, **retired})
-        postings, jackpot_wagers = self._settlement(settled, pool_before)
+        postings, awards = self._settlement(settled)
+        for seat, s in settled.settlements:  # a top award is paid once verified
+            if s.outcome == "jackpot":
+                e.balances[seat] -= s.returned
+        if pool is not None and pool_before is not None and awards.wagers:
+            hit = record_coup(conn, self.pool_name, pool, pool_before, self.table_id,
+                              self.hand_id, awards, payer=ledger.tray(self.table_id))
+            if hit is not None:
+                history["jackpot_hit"] = hit  # paid once verified: see the hit
         for aid, name in self.seated.items():
             self.stacks[aid] = e.balances[name]
+        held = pool is not None and pool.hold_top_award
         p, b = hand_total(settled.player), hand_total(settled.banker)
         self.close_hand(conn, history, {
             "player": [card_json(c) for c in settled.player],
@@ -143,7 +156,8 @@ class BaccaratLive(LiveTable[BaccaratTable]):
             "jackpot_award": settled.jackpot_award.name.lower(),
             "settlements": [{"seat": seat, "kind": s.kind.value, "stake": s.stake,
                              "outcome": s.outcome, "won": s.won,
-                             "commission": s.commission, "returned": s.returned}
+                             "commission": s.commission, "returned": s.returned,
+                             "pending": s.outcome == "jackpot" and held}
                             for seat, s in settled.settlements]}, {
             "player": [str(c) for c in settled.player],
             "banker": [str(c) for c in settled.banker],
@@ -151,8 +165,6 @@ class BaccaratLive(LiveTable[BaccaratTable]):
             postings=postings, actor=who.username)
         assert self.last is not None
         self._score(any(isinstance(ev, ShoeShuffled) for ev in e.events[start:]), self.last)
-        if pool is not None and jackpot_wagers:
-            save_pool(conn, self.pool_name, pool)
         del e.events[:]
         if pool is not None:
             del pool.events[:]
@@ -170,36 +182,36 @@ class BaccaratLive(LiveTable[BaccaratTable]):
         """Baccarat has no decisions: any other message is unknown."""
         raise IllegalActionError(f"unknown action {str(msg.get('type'))[:30]!r}")
 
-    def _settlement(self, settled: CoupSettled, pool_before: tuple[Cents, Cents, Cents]
-                    ) -> tuple[list[tuple[str, Cents]], int]:
-        """The coup's postings (wagers, stacks, commission, the bank, the jackpot pool's
-        contributions, award and reseed) and how many jackpot wagers there were."""
+    def _settlement(self, settled: CoupSettled
+                    ) -> tuple[list[tuple[str, Cents]], CoupAwards]:
+        """The coup's postings (wagers, stacks, commission, the tray that banks the game) and
+        its progressive wagers for the controller (`progressive.record_coup`: the
+        contribution, and a top award held pending until verified)."""
         t = self.table_id
         by_name = {name: aid for aid, name in self.seated.items()}
-        pool_acct, tray = ledger.jackpot(self.pool_name), ledger.tray(t)
+        tray = ledger.tray(t)  # the table's chip tray banks the game (the cage's books)
         postings: list[tuple[str, Cents]] = []
-        jackpot_wagers = 0
+        wagers, coin_in = 0, 0
+        levels: dict[str, tuple[int, Cents]] = {}
+        shares: dict[int, Cents] = {}
         for seat, s in settled.settlements:
             aid = by_name[seat]
+            if s.kind is WagerKind.PROGRESSIVE:
+                wagers, coin_in = wagers + 1, coin_in + s.stake
+                if s.returned:
+                    hits, won = levels.get(s.outcome.replace(" ", "_"), (0, 0))
+                    levels[s.outcome.replace(" ", "_")] = (hits + 1, won + s.returned)
+                if s.outcome == "jackpot":  # "for 1": the house takes the wager; the share
+                    shares[aid] = s.returned  # waits for verification (the controller)
+                    postings += [(ledger.wagers(t), -s.stake), (tray, s.stake)]
+                    continue
             postings += [(ledger.wagers(t), -s.stake), (ledger.stack(t, aid), s.returned),
                          (ledger.HOUSE_COMMISSION, s.commission), (tray, -s.won)]
-            if s.kind is WagerKind.PROGRESSIVE:
-                jackpot_wagers += 1
-                if s.outcome == "jackpot":
-                    share = s.won + s.stake
-                    postings += [(pool_acct, -share), (tray, share)]
-        pool = self.engine.pool
-        if pool is not None and jackpot_wagers:
-            contribution = jackpot_wagers * pool.contribution_per_wager
-            postings += [(tray, -contribution), (pool_acct, contribution)]
-            reseeded = pool.seeded_total - pool_before[2]
-            if reseeded:
-                postings += [(ledger.JACKPOT_SEED, -reseeded), (pool_acct, reseeded)]
-        return postings, jackpot_wagers
+        return postings, CoupAwards(wagers, coin_in, levels, shares)
 
     def history(self, start: int, shoe_before: Shoe | None,
                 bets: list[tuple[str, dict[WagerKind, Cents]]],
-                pool: tuple[Cents, Cents, Cents], settled: CoupSettled) -> dict[str, Any]:
+                pool: PoolState | None, settled: CoupSettled) -> dict[str, Any]:
         """The coup in the shared hand-history format (`cardroom.games.baccarat.replay`),
         from the engine's events since `start`."""
         shoe: dict[str, Any] = {}
@@ -220,8 +232,8 @@ class BaccaratLive(LiveTable[BaccaratTable]):
         return coup_history(
             self.rules, before, bets, dealt, settled,
             [self.engine.balances[name] for name, _ in before], shoe=shoe,
-            jackpot={"meter": pool[0], "posted": pool[1], "seeded_total": pool[2]}
-            if self.engine.pool is not None else None,
+            jackpot={"meter": pool.meter, "posted": pool.posted,
+                     "seeded_total": pool.seeded_total} if pool is not None else None,
             seat_fields=[{"account": by_name[name]} for name, _ in before]).to_json()
 
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:
@@ -286,7 +298,8 @@ class BaccaratLive(LiveTable[BaccaratTable]):
                        "bonus_min": r.bonus_min_cents, "bonus_max": r.bonus_max_cents,
                        "jackpot_wager": 100 if r.jackpot else None, "tie_pays": r.tie_pays,
                        "commission": f"{r.commission.numerator}/{r.commission.denominator}"},
-            "jackpot": {"posted": pool.posted, "meter": pool.meter} if pool else None,
+            "jackpot": {"posted": pool.posted, "meter": pool.meter, "pending": pool.locked}
+            if pool else None,
             "hand": {"id": self.hand_id, "open": self.hand_id is not None},
             "seats": [{"name": name, "stack": e.balances.get(name, 0),
                        "bets": {k.value: v for k, v in e.bets.get(name, {}).items()}}

@@ -10,11 +10,11 @@ from typing import Any
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.history import FORMAT, VOID, HandHistory
 from cardroom.money import Cents
 from cardroom.room import audit, ledger
 from cardroom.room.errors import NotFound
-from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.schema import (
     accounts,
     hand_players,
@@ -141,7 +141,8 @@ def void_history(conn: Connection, table_id: int, hand_id: int,
                        "chips": ledger.balance(conn, ledger.stack(table_id, acct))})
     names = [p["name"] for p in people]
     setup: dict[str, Any] = {"unit": "cents"}
-    pool = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == DEFAULT_POOL)).first()
+    pool_name = json.loads(table.rules_json).get("jackpot_pool") or DEFAULT_POOL
+    pool = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == pool_name)).first()
     if table.game == "baccarat" and pool is not None:  # the pool as it stands (not moved)
         setup["jackpot"] = {"meter": pool.meter, "posted": pool.posted,
                             "seeded_total": pool.seeded_total}

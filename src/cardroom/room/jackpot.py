@@ -5,8 +5,9 @@ adjustment."""
 
 from __future__ import annotations
 
+import json
 import math
-from datetime import date
+from datetime import UTC, date, datetime
 from fractions import Fraction
 from functools import cache
 
@@ -15,14 +16,15 @@ from sqlalchemy.engine import Connection
 
 from cardroom.analysis.baccarat import count_coups, progressive_break_even_cents
 from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.games.baccarat.rules import JACKPOT_DECKS
+from cardroom.games.baccarat.rules import DEFAULT_POOL, JACKPOT_DECKS
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import LedgerError
-from cardroom.room.schema import jackpot_pools
+from cardroom.room.schema import jackpot_pools, progressive_changes, progressive_hits
 
-DEFAULT_POOL = "super9"
+__all__ = ["DEFAULT_POOL", "adjust", "break_even_warning", "load_pool", "log_change",
+           "post_daily", "save_pool"]
 
 
 @cache
@@ -53,28 +55,38 @@ def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> 
     """The pool `name`, created (and seeded from the house, in the ledger) on first use."""
     r = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == name)).first()
     if r is not None:
+        pending = conn.execute(select(progressive_hits.c.id).where(
+            progressive_hits.c.pool == name, progressive_hits.c.status != "paid")).first()
         return JackpotPool(int(r.seed), int(r.contribution), meter=int(r.meter),
                            posted=int(r.posted), posted_on=r.posted_on,
-                           seeded_total=int(r.seeded_total))
-    pool = JackpotPool(seed, contribution)
-    ledger.post(conn, f"jackpot-seed:{name}:initial", "jackpot-seed",
-                [(ledger.JACKPOT_SEED, -seed), (ledger.jackpot(name), seed)], actor="house",
-                memo="initial seed")
+                           seeded_total=int(r.seeded_total),
+                           reserve_per_wager=int(r.reserve_rate),
+                           reserve_limit=int(r.reserve_limit), reserve=int(r.reserve),
+                           hold_top_award=True, locked=pending is not None)
+    pool = JackpotPool(seed, contribution, hold_top_award=True)
+    opening = ledger.post(conn, f"jackpot-seed:{name}:initial", "jackpot-seed",
+                          [(ledger.JACKPOT_SEED, -seed), (ledger.jackpot(name), seed)],
+                          actor="house", memo="initial seed")
     conn.execute(insert(jackpot_pools).values(
         name=name, seed=seed, contribution=contribution, meter=pool.meter, posted=pool.posted,
-        posted_on=None, seeded_total=pool.seeded_total))
+        posted_on=None, seeded_total=pool.seeded_total, opening=pool.meter,
+        opening_tx=opening.tx_id))
     audit.append(conn, "house", "jackpot.seed", {"pool": name, "seed": seed})
     return pool
 
 
 def save_pool(conn: Connection, name: str, pool: JackpotPool) -> None:
+    """Write the pool's state; the ledger must hold its meter and its hidden reserve."""
     conn.execute(update(jackpot_pools).where(jackpot_pools.c.name == name).values(
         meter=pool.meter, posted=pool.posted, posted_on=pool.posted_on,
-        seeded_total=pool.seeded_total))
+        seeded_total=pool.seeded_total, seed=pool.seed,
+        contribution=pool.contribution_per_wager, reserve_rate=pool.reserve_per_wager,
+        reserve_limit=pool.reserve_limit, reserve=pool.reserve))
     held = ledger.balance(conn, ledger.jackpot(name))
-    if held != pool.meter:
-        raise LedgerError(f"jackpot {name}: ledger holds {held} but the meter is "
-                                 f"{pool.meter}")
+    hidden = ledger.balance(conn, ledger.jackpot_reserve(name))
+    if held != pool.meter or hidden != pool.reserve:
+        raise LedgerError(f"jackpot {name}: the ledger holds {held} and {hidden} in reserve "
+                          f"but the meter is {pool.meter} and the reserve {pool.reserve}")
 
 
 def post_daily(conn: Connection, who: Account, name: str, pool: JackpotPool,
@@ -85,6 +97,16 @@ def post_daily(conn: Connection, who: Account, name: str, pool: JackpotPool,
     save_pool(conn, name, pool)
     audit.append(conn, who.username, "jackpot.post",
                  {"pool": name, "day": day.isoformat(), "posted": pool.posted})
+
+
+def log_change(conn: Connection, name: str, kind: str, first: Account, second: Account,
+               reason: str, before: dict[str, int], after: dict[str, int]) -> None:
+    """One line of the controller's change log: who (two accounts), why, values before and
+    after (GLI-12: every change to a progressive's settings or meter is logged)."""
+    conn.execute(insert(progressive_changes).values(
+        pool=name, at=datetime.now(UTC), kind=kind, first_by=first.username,
+        second_by=second.username, reason=reason[:400], before_json=json.dumps(before),
+        after_json=json.dumps(after)))
 
 
 def adjust(conn: Connection, first: Account, second: Account, name: str, pool: JackpotPool,
@@ -103,6 +125,8 @@ def adjust(conn: Connection, first: Account, second: Account, name: str, pool: J
                     [(ledger.JACKPOT_ADJUST, -amount), (ledger.jackpot(name), amount)],
                     actor=first.username, memo=reason, request=request)
         save_pool(conn, name, pool)
+        log_change(conn, name, "adjust", first, second, reason, {"meter": before[0]},
+                   {"meter": pool.meter})
     except Exception:
         pool.meter, pool.posted = before[0], before[1]
         del pool.events[before[2]:]

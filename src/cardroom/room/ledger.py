@@ -74,6 +74,16 @@ def jackpot(pool: str) -> str:
     return f"jackpot:{pool}"
 
 
+def jackpot_reserve(pool: str) -> str:
+    """The pool's hidden reserve (seeds the next jackpot; never shown to players)."""
+    return f"jackpot-reserve:{pool}"
+
+
+def jackpot_pending(pool: str) -> str:
+    """Top awards hit and not yet verified and paid."""
+    return f"jackpot-pending:{pool}"
+
+
 @dataclass(frozen=True)
 class Posted:
     tx_id: int

@@ -37,6 +37,9 @@ from cardroom.room.schema import (
 )
 from cardroom.room.settings import SHIFTS, GamblingClock
 
+SETTLEMENT_KINDS = ("settle", "jackpot-contribution", "jackpot-hit")
+"""A hand's transactions (keys `hand:<id>:...`): its wagers, and the progressive's contribution
+and top award (the controller posts them apart, `cardroom.room.progressive`)."""
 FIGURES = ("drop", "fills", "credits", "opener", "closer", "win", "fees", "commission",
            "jackpot_contributions", "jackpot_awards", "hands")
 """The money figures of a games report line, in the order they are shown (hands is a count)."""
@@ -169,7 +172,7 @@ def _house_by_table(conn: Connection, start: datetime, end: datetime
                ledger_entries.c.amount)
         .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
         .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
-        .where(ledger_transactions.c.kind == "settle",
+        .where(ledger_transactions.c.kind.in_(SETTLEMENT_KINDS),
                ledger_transactions.c.created_at >= start,
                ledger_transactions.c.created_at < end,
                (ledger_accounts.c.name == ledger.HOUSE_COMMISSION)

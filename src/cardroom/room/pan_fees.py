@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.games.pan.events import ChipsMoved
 from cardroom.games.pan.fees import PanFee
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, ledger
-from cardroom.room.schema import ledger_accounts, ledger_entries, ledger_transactions
+from cardroom.room.schema import (
+    ledger_accounts,
+    ledger_entries,
+    ledger_transactions,
+    pan_fee_periods,
+)
 
 FEES_PREFIX = "house:fees:pan:"
 
@@ -98,6 +103,25 @@ def collect(conn: Connection, table_id: int, table_name: str, hand_id: int,
     audit.append(conn, "dealer", "fee.collected", {
         "table": table_id, "hand": hand_id, "account": charge.account, "kind": charge.kind,
         "cents": charge.cents})
+
+
+def save_periods(conn: Connection, table_id: int, paid_until: Mapping[int, datetime]) -> None:
+    """Store the periods the deal's time fees paid for (in the deal's transaction), so that a
+    restart neither charges a period twice nor skips one (WAC 230-15-080)."""
+    for account, until in paid_until.items():
+        key = (pan_fee_periods.c.table_id == table_id) & (pan_fee_periods.c.account_id == account)
+        if conn.execute(update(pan_fee_periods).where(key).values(paid_until=until)).rowcount:
+            continue
+        conn.execute(insert(pan_fee_periods).values(table_id=table_id, account_id=account,
+                                                    paid_until=until))
+
+
+def load_periods(conn: Connection, table_id: int) -> dict[int, datetime]:
+    """The table's paid periods as stored, for the table built again after a restart."""
+    return {int(r.account_id): r.paid_until if r.paid_until.tzinfo
+            else r.paid_until.replace(tzinfo=UTC)
+            for r in conn.execute(select(pan_fee_periods)
+                                  .where(pan_fee_periods.c.table_id == table_id))}
 
 
 @dataclass(frozen=True)

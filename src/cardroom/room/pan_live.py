@@ -145,7 +145,8 @@ class PanLive(LiveTable[PanGame]):
     @classmethod
     def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
                  pools: Pools) -> Self:
-        """The table from its registry row; bots and carried tops come back from the ledger."""
+        """The table from its registry row; bots and carried tops come back from the ledger, the
+        time-fee periods from `pan_fees`."""
         live = super().from_row(conn, row, source, pools)
         prefix = f"stack:{row.id}:-"
         for name, amount in ledger.balances(conn, prefix).items():
@@ -154,6 +155,7 @@ class PanLive(LiveTable[PanGame]):
                 live.restore_bot(int(seat), amount)
         pot = ledger.balance(conn, ledger.wagers(row.id)) // live.chip
         live.engine.carried = carried_tops(conn, row.id, pot)
+        live.fee_paid_until = pan_fees.load_periods(conn, row.id)
         return live
 
     @contextmanager
@@ -339,6 +341,7 @@ class PanLive(LiveTable[PanGame]):
         self.hand_id, self.hand_number = hand_id, number
         for charge in fees.charges:
             pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
+        pan_fees.save_periods(conn, self.table_id, fees.paid_until or {})
         for a in accounts:
             if a > 0:
                 conn.execute(hand_players.insert().values(hand_id=hand_id, account_id=a))

@@ -96,6 +96,8 @@ class BaccaratLimits(Part):
 class JackpotView(Part):
     posted: Cents
     meter: Cents
+    pending: bool
+    """A top award waits for its verification: the pool takes no progressive wager."""
 
 
 class BaccaratSeat(Part):
@@ -113,6 +115,8 @@ class BaccaratSettlement(Part):
     won: Cents
     commission: Cents
     returned: Cents
+    pending: bool
+    """A top award's share held until the hand is verified (not yet in the stack)."""
 
 
 class BaccaratResult(Part):

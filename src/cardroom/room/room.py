@@ -4,6 +4,7 @@ refused request changes nothing and is written to the audit log."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, protocol, recall, table_books
+from cardroom.room import audit, hands, ledger, progressive, protocol, recall, table_books
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.db import Storage
@@ -52,6 +53,7 @@ class Room:
     source: RandomSource = field(default_factory=SystemRandom)
     tables: dict[int, AnyTable] = field(default_factory=dict)
     pools: dict[str, JackpotPool] = field(default_factory=dict)
+    _loading: threading.Lock = field(default_factory=threading.Lock, repr=False)
     settings: RoomSettings = field(default_factory=RoomSettings)
     closed: set[int] = field(default_factory=set)
     """Tables whose table inventory is closed: no play until the floor opens them."""
@@ -103,10 +105,56 @@ class Room:
         return live
 
     def table(self, table_id: int) -> AnyTable:
+        """The live table; one opened since the room started (by another process on the same
+        database: `cardroom tables create` while the server runs) is loaded on first use."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        with self._loading:
+            live = self.tables.get(table_id)
+            if live is None:
+                with self.storage.unit() as conn:
+                    row = registry.get_table(conn, table_id)
+                    if row is None or row.status != "open":
+                        raise NotFound(f"no open table {table_id}")
+                    live = self._build(conn, row)
+                self.tables[table_id] = live
+        return live
+
+    def load_new_tables(self) -> None:
+        """Load every open table this room has not built yet (the lobby lists them live)."""
+        with self.storage.read() as conn:
+            ids = [r.id for r in registry.list_tables(conn) if r.status == "open"]
+        for table_id in ids:
+            if table_id not in self.tables:
+                self.table(table_id)
+
+    # the progressive controller -------------------------------------------------------------
+    def pool(self, name: str) -> JackpotPool:
         try:
-            return self.tables[table_id]
+            return self.pools[name]
         except KeyError:
-            raise NotFound(f"no open table {table_id}") from None
+            raise NotFound(f"there is no jackpot pool named {name[:40]} in this room") from None
+
+    def change_jackpot_settings(self, first: Account, second: Account, name: str,
+                                settings: progressive.Settings, reason: str) -> None:
+        pool = self.pool(name)
+        with self.storage.unit() as conn:
+            progressive.change_settings(conn, first, second, name, pool, settings, reason)
+
+    def verify_jackpot(self, floor: Account, second: Account, hit_id: int, note: str
+                       ) -> progressive.Hit:
+        with self.storage.unit() as conn:
+            return progressive.verify(conn, floor, second, hit_id, note)
+
+    def jackpot_surveillance(self, who: Account, hit_id: int, note: str) -> progressive.Hit:
+        with self.storage.unit() as conn:
+            return progressive.record_surveillance(conn, who, hit_id, note)
+
+    def pay_jackpot(self, who: Account, hit_id: int) -> progressive.Hit:
+        with self.storage.unit() as conn:
+            hit = progressive.get_hit(conn, hit_id)
+            return progressive.pay(conn, who, hit_id, self.pool(hit.pool))
 
     # play -----------------------------------------------------------------------------------
     def act(self, who: Account, table_id: int, msg: object,

@@ -112,6 +112,11 @@ jackpot_pools = Table(
     Column("posted", BigInteger, nullable=False),
     Column("posted_on", Date, nullable=True),
     Column("seeded_total", BigInteger, nullable=False),
+    Column("reserve_rate", BigInteger, nullable=False, server_default="0"),
+    Column("reserve_limit", BigInteger, nullable=False, server_default="0"),
+    Column("reserve", BigInteger, nullable=False, server_default="0"),
+    Column("opening", BigInteger, nullable=False, server_default="0"),
+    Column("opening_tx", BigInteger, nullable=False, server_default="0"),
 )
 
 room_tables = Table(
@@ -151,6 +156,70 @@ hand_players = Table(
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True, index=True),
 )
 
+# the progressive controller and the Pan time fee's periods (migration 0005) ----------------
+progressive_table_meters = Table(
+    "progressive_table_meters", metadata,
+    Column("pool", String(40), primary_key=True),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), primary_key=True),
+    Column("day", Date, primary_key=True),
+    Column("wagers", BigInteger, nullable=False),
+    Column("coin_in", BigInteger, nullable=False),
+    Column("contributed", BigInteger, nullable=False),
+    Column("reserved", BigInteger, nullable=False),
+)
+
+progressive_award_meters = Table(
+    "progressive_award_meters", metadata,
+    Column("pool", String(40), primary_key=True),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), primary_key=True),
+    Column("day", Date, primary_key=True),
+    Column("level", String(40), primary_key=True),
+    Column("hits", BigInteger, nullable=False),
+    Column("won", BigInteger, nullable=False),
+)
+
+progressive_hits = Table(
+    "progressive_hits", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("pool", String(40), nullable=False, index=True),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False),
+    Column("hand_id", Integer, ForeignKey("hands.id"), nullable=False, unique=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("shares_json", Text, nullable=False),
+    Column("reseed_house", BigInteger, nullable=False),
+    Column("reseed_reserve", BigInteger, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("verified_by", String(40), nullable=True),
+    Column("second_by", String(40), nullable=True),
+    Column("verified_at", DateTime(timezone=True), nullable=True),
+    Column("verify_note", String(400), nullable=True),
+    Column("surveillance_by", String(40), nullable=True),
+    Column("surveillance_note", String(400), nullable=True),
+    Column("surveillance_at", DateTime(timezone=True), nullable=True),
+    Column("paid_by", String(40), nullable=True),
+    Column("paid_at", DateTime(timezone=True), nullable=True),
+)
+
+progressive_changes = Table(
+    "progressive_changes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("pool", String(40), nullable=False, index=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("kind", String(12), nullable=False),
+    Column("first_by", String(40), nullable=False),
+    Column("second_by", String(40), nullable=False),
+    Column("reason", String(400), nullable=False),
+    Column("before_json", Text, nullable=False),
+    Column("after_json", Text, nullable=False),
+)
+
+pan_fee_periods = Table(
+    "pan_fee_periods", metadata,
+    Column("table_id", Integer, ForeignKey("room_tables.id"), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("paid_until", DateTime(timezone=True), nullable=False),
+)
 table_slips = Table(
     "table_slips", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),

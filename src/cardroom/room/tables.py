@@ -73,5 +73,13 @@ def create_table(conn: Connection, who: Account, name: str, game: str,
 
 
 def list_tables(conn: Connection) -> list[TableRow]:
-    return [TableRow(r.id, r.name, r.game, json.loads(r.rules_json), r.status)
-            for r in conn.execute(select(room_tables).order_by(room_tables.c.id))]
+    return [_row(r) for r in conn.execute(select(room_tables).order_by(room_tables.c.id))]
+
+
+def get_table(conn: Connection, table_id: int) -> TableRow | None:
+    r = conn.execute(select(room_tables).where(room_tables.c.id == table_id)).first()
+    return None if r is None else _row(r)
+
+
+def _row(r: Any) -> TableRow:
+    return TableRow(r.id, r.name, r.game, json.loads(r.rules_json), r.status)

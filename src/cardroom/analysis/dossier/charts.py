@@ -18,7 +18,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 _STYLE: Any = {"svg.fonttype": "none", "svg.hashsalt": "cardroom-dossier", "font.size": 10,
-               "axes.grid": True, "grid.alpha": 0.3, "figure.figsize": (7.0, 3.6)}
+               "axes.grid": True, "grid.alpha": 0.3, "figure.figsize": (7.0, 3.6),
+               "axes.formatter.useoffset": False}
 
 Series = tuple[str, Sequence[float], Sequence[float]]
 """(label, x values, y values)."""

@@ -35,6 +35,16 @@ class JackpotPool:
     posted_on: date | None = None
     seeded_total: Cents = 0
     events: list[PoolEvent] = field(default_factory=list)
+    reserve_per_wager: Cents = 0
+    """A house rule beside the Super-9 minimum: cents of each $1 wager put into a hidden
+    reserve (not shown, not won) that seeds the next jackpot; on top of the contribution."""
+    reserve_limit: Cents = 0
+    """The reserve's cap; what the reserve rate would add above it goes to the meter."""
+    reserve: Cents = 0
+    hold_top_award: bool = False
+    """Set by the card room: a top award locks the pool until the hit is verified and paid
+    (`release`); the engine alone (terminal play, simulations) pays it at once."""
+    locked: bool = False
 
     def __post_init__(self) -> None:
         require_cents(self.seed, "jackpot seed")
@@ -52,11 +62,16 @@ class JackpotPool:
         return event
 
     def contribute(self, wagers: int) -> PoolEvent:
-        """Add the contribution of `wagers` $1 jackpot wagers to the meter (not yet posted)."""
+        """Add the contribution of `wagers` $1 jackpot wagers to the meter (not yet posted),
+        and the reserve rate's part to the hidden reserve up to its limit (the rest of it to
+        the meter: nothing set aside for the progressive is kept back)."""
         if wagers < 0:
             raise CardroomError("a number of wagers cannot be negative")
-        amount = wagers * self.contribution_per_wager
+        hidden = wagers * self.reserve_per_wager
+        to_reserve = max(0, min(hidden, self.reserve_limit - self.reserve))
+        amount = wagers * self.contribution_per_wager + hidden - to_reserve
         self.meter += amount
+        self.reserve += to_reserve
         return self._log("contribution", amount, f"{wagers} wager(s)")
 
     def post(self, day: date) -> PoolEvent:
@@ -73,15 +88,27 @@ class JackpotPool:
         return [self.posted // hands] * hands
 
     def award(self, hands: int) -> list[Cents]:
-        """Pay the posted jackpot to `hands` hands; the meter is reseeded by the house."""
+        """Pay the posted jackpot to `hands` hands; the meter is reseeded, from the hidden
+        reserve first and by the house for the rest."""
+        if self.locked:
+            raise CardroomError("the jackpot is pending verification: the pool pays no other "
+                                "award until it is paid")
         shares = self.shares(hands)
         paid = sum(shares)
+        self.locked = self.hold_top_award
+        from_reserve = min(self.reserve, self.seed)
+        self.reserve -= from_reserve
         self.meter = self.meter - paid + self.seed
-        self.seeded_total += self.seed
+        self.seeded_total += self.seed - from_reserve
         self.posted = self.posted - paid + self.seed
         self._log("award", paid, f"{hands} hand(s) share {shares[0]} each")
-        self._log("seed", self.seed, "house reseed after a top award")
+        self._log("seed", self.seed, "reseed after a top award"
+                  + (f" ({from_reserve} from the reserve)" if from_reserve else ""))
         return shares
+
+    def release(self) -> None:
+        """The pending top award was verified and paid: the pool takes awards again."""
+        self.locked = False
 
     def adjust(self, amount: Cents, first_approver: str, second_approver: str,
                reason: str) -> PoolEvent:

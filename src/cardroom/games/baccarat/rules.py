@@ -24,6 +24,8 @@ TIE_PAYS = 8
 TIE_CLAUSE = 'the Mini-Baccarat rules ("Winning Tie bets are paid 8 to 1")'
 JACKPOT_SEED_CENTS = 250_000
 """Super-9, progressive jackpot: "The Progressive is seeded with $2500 by the house"."""
+DEFAULT_POOL = "super9"
+"""The room's progressive pool when a table's house rules link it to no other."""
 MIN_CONTRIBUTION = Fraction(1, 5)
 """Super-9: "For every 1$ dropped the house will add a minimum of .20 cents"."""
 
@@ -52,6 +54,10 @@ class BaccaratRules(HouseRules):
     jackpot_alone: bool = False
     jackpot_seed_cents: int = Field(JACKPOT_SEED_CENTS, ge=0)
     jackpot_contribution: Rate = MIN_CONTRIBUTION
+    jackpot_pool: str | None = Field(
+        default=None, exclude_if=lambda p: p is None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$",
+        description="a house rule: the progressive pool this table feeds; tables naming the "
+                    "same pool share one jackpot (none: the room's pool, `super9`)")
 
     def check_settings(self) -> None:
         if not 0 <= self.commission <= COMMISSION:
@@ -116,6 +122,11 @@ class BaccaratRules(HouseRules):
     @property
     def burn_rule(self) -> BurnRule:
         return BurnRule(self.burn, self.burn_count)
+
+    @property
+    def pool_name(self) -> str:
+        """The progressive pool this table feeds (linked tables name the same one)."""
+        return self.jackpot_pool or DEFAULT_POOL
 
     @property
     def contribution_cents_per_dollar(self) -> int:

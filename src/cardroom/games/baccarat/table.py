@@ -31,6 +31,9 @@ from cardroom.shoe import RandomSource, Shoe, SystemRandom
 SEATS = "mini-baccarat/object (a seat at the table)"
 WAGERS = "mini-baccarat/wagers"
 DEAL = "mini-baccarat/two-hands"
+PROGRESSIVE = "super-9-baccarat/jackpot-top"
+PENDING = ("jackpot pending: the progressive takes no wager and pays no award until the top "
+           "award is verified and paid (the floor may void a hand with a progressive wager)")
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,8 @@ class BaccaratTable(Engine):
         if seat in self.bets:
             raise RuleError(WAGERS, f"{seat} has already bet on this coup")
         check_bets(bets, self.rules)
+        if WagerKind.PROGRESSIVE in bets and self.pool is not None and self.pool.locked:
+            raise RuleError(PROGRESSIVE, PENDING)
         total = sum(bets.values())
         if total > self.balances[seat]:
             raise WagerRefused(WAGERS, f"refused: bets of {format_money(total)} exceed the "
@@ -145,6 +150,9 @@ class BaccaratTable(Engine):
     def verify_deal(self) -> None:
         if not self.bets:
             raise RuleError(DEAL, "no bets are down: nothing to deal")
+        if self.pool is not None and self.pool.locked and any(
+                WagerKind.PROGRESSIVE in b for b in self.bets.values()):
+            raise RuleError(PROGRESSIVE, PENDING)
 
     can_deal = able(verify_deal)
 

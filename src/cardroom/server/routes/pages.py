@@ -135,6 +135,7 @@ def register(request: Request, room: RoomDep, page: Render, client: Client,
 def lobby(room: RoomDep, who: Viewer, page: Render) -> HTMLResponse:
     with room.storage.read() as conn:
         rows = list_tables(conn)
+    room.load_new_tables()  # tables opened from the CLI since the server started
     live = {t: room.tables[t] for t in room.tables}
     pool = room.pools.get(DEFAULT_POOL)
     return page("lobby.html", who, tables=rows, live=live, wallet=room.wallet(who),

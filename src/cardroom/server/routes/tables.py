@@ -49,7 +49,7 @@ def table_rules(room: RoomDep, who: MaybeViewer, page: Render, table_id: RowId
         row = next((t for t in list_tables(conn) if t.id == table_id), None)
     if row is None:
         raise NotFound(f"no table {table_id}")
-    pool = room.pools.get(DEFAULT_POOL)
+    pool = room.pools.get(row.rules.get("jackpot_pool") or DEFAULT_POOL)  # linked tables
     return page("posted_rules.html", who,
                 posted=posted_rules(row, pool.posted if pool is not None else None))
 

@@ -27,6 +27,9 @@ function mySeat() { return snap ? snap.seats.find((s) => s.you) : null; }
 
 /** One wager's result in words: "Banker $10.00: Won $9.50 ($0.50 commission)". */
 function wagerResult(x) {
+  // a top award held for verification: its wager is taken, its share paid once verified
+  if (x.pending) return el("li", { dataset: { kind: x.kind } },
+    `${NAMES[x.kind]} ${money(x.stake)}: jackpot of ${money(x.returned)}, paid once the hand is verified`);
   const net = x.won - x.commission;
   const word = ["win", "lose", "push"].includes(x.outcome) ? null : x.outcome;
   return el("li", { dataset: { kind: x.kind } },
@@ -85,6 +88,10 @@ function render(s) {
   $("meter").hidden = !s.jackpot;
   $("jackpot").textContent = s.jackpot ? money(s.jackpot.posted) : "";
   document.querySelector('[data-kind="progressive"]').hidden = !l.jackpot_wager;
+  // a top award waits for its verification: the pool takes no jackpot wager meanwhile
+  const pending = !!(s.jackpot && s.jackpot.pending);
+  $("jackpot-pending").hidden = !pending;
+  document.querySelector('[data-kind="progressive"]').disabled = pending;
   betting.setDenominations(denominations(l.bonus_min, l.table_max));
   betting.setMax("player", l.table_max); betting.setMax("banker", l.table_max);
   betting.setMax("tie", l.tie_max); betting.setMax("player_9", l.bonus_max);
@@ -125,7 +132,7 @@ function render(s) {
   for (const button of document.querySelectorAll("#spots button.spot")) {
     const x = mine.find((m) => m.kind === button.dataset.kind);
     button.querySelector(".spot-result").replaceChildren(
-      ...(x && !down ? [outcomeBadge(x.won - x.commission)] : []));
+      ...(x && !down && !x.pending ? [outcomeBadge(x.won - x.commission)] : []));
   }
   seatList($("seats"), s.seats.map((x) => ({ name: x.name, stack: x.stack, you: x.you,
     lines: Object.entries(x.bets).map(([k, v]) => `${NAMES[k] || k} ${money(v)}`) })));

@@ -1,0 +1,96 @@
+"""The progressive controller's part of the jackpot page (docs/operations.md, "The progressive
+controller"): what the page shows of one pool, and the forms' actions (settings by two people,
+verification of a top award by two people, the surveillance check, the payment), each a
+sentence to the person when refused. The jackpot router calls these."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from fastapi.responses import Response
+
+from cardroom.errors import CardroomError
+from cardroom.games.baccarat.rules import DEFAULT_POOL
+from cardroom.money import parse_money
+from cardroom.room import accounts as acc
+from cardroom.room import progressive
+from cardroom.room.accounts import Account
+from cardroom.room.errors import AuthError, NotFound
+from cardroom.room.room import Room
+
+
+def pool_name(room: Room, requested: str | None) -> str:
+    """The pool the page shows: the one asked for, else the room's default (or its first)."""
+    if requested:
+        room.pool(requested)  # NotFound for a pool the room does not have
+        return requested
+    return DEFAULT_POOL if DEFAULT_POOL in room.pools or not room.pools else \
+        sorted(room.pools)[0]
+
+
+def context(room: Room, name: str) -> dict[str, Any]:
+    """The template's `ctl` (the pool's report), `pools`, `chart` and `describe`."""
+    with room.storage.read() as conn:
+        data = progressive.report(conn)
+        chart = len(progressive.meter_series(conn, name)) > 1
+    ctl = next((p for p in data["pools"] if p["pool"] == name), None)
+    return {"ctl": ctl, "pools": sorted(p["pool"] for p in data["pools"]), "chart": chart,
+            "describe": progressive.describe}
+
+
+def second_person(room: Room, client: str, name: str, password: str) -> Account:
+    """The second approver, by their own name and password on the same form."""
+    try:
+        return acc.authenticate(room.storage, name, password, client)
+    except AuthError as exc:
+        raise CardroomError(f"second person: {exc}") from None
+
+
+def whole_cents(text: str, what: str) -> int:
+    if not text.strip().isdigit() or len(text.strip()) > 3:
+        raise CardroomError(f"the {what} is a whole number of cents of each $1, such as 20")
+    return int(text)
+
+
+def change_settings(room: Room, who: Account, client: str, form: dict[str, str]) -> None:
+    settings = progressive.Settings(
+        seed=parse_money(form["seed"]),
+        contribution=whole_cents(form["contribution"], "contribution"),
+        reserve_rate=whole_cents(form["reserve_rate"], "hidden rate"),
+        reserve_limit=parse_money(form["reserve_limit"]))
+    other = second_person(room, client, form["second"], form["second_password"])
+    room.change_jackpot_settings(who, other, form["pool"], settings, form["reason"])
+
+
+def verify(room: Room, who: Account, client: str, hit_id: int, note: str, second: str,
+           password: str) -> None:
+    room.verify_jackpot(who, second_person(room, client, second, password), hit_id, note)
+
+
+def report_file(room: Room, name: str, kind: str) -> Response:
+    """The pool's report as a JSON or CSV download."""
+    with room.storage.read() as conn:
+        data = progressive.report(conn)
+    data["pools"] = [p for p in data["pools"] if p["pool"] == name]
+    if kind == "json":
+        return Response(json.dumps(data, indent=1), media_type="application/json",
+                        headers={"Content-Disposition":
+                                 f'attachment; filename="jackpot-{name}.json"'})
+    out = io.StringIO()
+    writer = csv.DictWriter(out, progressive.CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(progressive.csv_rows(data))
+    return Response(out.getvalue(), media_type="text/csv",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="jackpot-{name}.csv"'})
+
+
+def meter_svg(room: Room, name: str) -> Response:
+    with room.storage.read() as conn:
+        svg = progressive.meter_chart(conn, name)
+    if svg is None:
+        raise NotFound(f"the pool {name} has no meter history to chart yet")
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})

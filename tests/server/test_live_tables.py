@@ -1,0 +1,63 @@
+"""A table opened with `cardroom tables create` while the server runs goes live without a
+restart: listed in the lobby with its Join link and joined over the WebSocket (issue 12)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+import cardroom.cli  # noqa: F401  (registers every command)
+from cardroom.cli.app import app
+from cardroom.room.accounts import Role, create_account
+from cardroom.room.cashier import buy_chips
+from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
+from cardroom.server.app import create_app
+
+from .forms import FormClient
+from .test_app import PW, cookie_of, login
+
+
+def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -> None:
+    room = Room.open(db_url)  # the running server's room
+    with room.storage.unit() as conn:
+        alice = create_account(conn, "alice", PW, Role.PLAYER)
+        buy_chips(conn, SELF_SERVICE, alice, 50_000, "k")
+    client = FormClient(create_app(room))
+    login(client, "alice")
+    assert room.tables == {}
+    r = CliRunner().invoke(app, ["tables", "create", "Late Mini", "--database", db_url,
+                                 "--json"])
+    assert r.exit_code == 0, r.output
+    table_id = json.loads(r.output)["id"]
+    assert f'href="/tables/{table_id}" aria-label="Join Late Mini">Join' in \
+        client.get("/lobby").text
+    with FormClient(create_app(room)) as sockets, \
+            sockets.websocket_connect(f"/ws/tables/{table_id}",
+                                      headers=cookie_of(client)) as ws:
+        state = ws.receive_json()
+        assert state["type"] == "state" and state["table"]["name"] == "Late Mini"
+        ws.send_json({"type": "sit", "buy_in": 10_000, "key": "s"})
+        assert ws.receive_json()["you"]["seated"]
+        ws.send_json({"type": "bet", "bets": {"banker": 1_000}, "key": "b"})
+        ws.receive_json()
+        ws.send_json({"type": "deal"})
+        assert ws.receive_json()["last"]["hand"] is not None
+
+
+def test_a_table_created_from_the_cli_is_found_on_first_join(db_url: str) -> None:
+    """No lobby visit first: the WebSocket's own look-up loads the table."""
+    room = Room.open(db_url)
+    with room.storage.unit() as conn:
+        create_account(conn, "alice", PW, Role.PLAYER)
+    client = FormClient(create_app(room))
+    login(client, "alice")
+    r = CliRunner().invoke(app, ["tables", "create", "Pan 9 late", "--game", "super-pan-9",
+                                 "--database", db_url, "--json"])
+    table_id = json.loads(r.output)["id"]
+    with FormClient(create_app(room)) as sockets, \
+            sockets.websocket_connect(f"/ws/tables/{table_id}",
+                                      headers=cookie_of(client)) as ws:
+        assert ws.receive_json()["game"] == "super-pan-9"
+    assert table_id in room.tables
