@@ -397,7 +397,7 @@ def action_from_json(data: object) -> PanAction:
     if not isinstance(data, Mapping):
         raise CommandError("the action could not be read: choose it again")
     try:
-        kind = Kind(data.get("kind"))
+        kind = Kind(str(data.get("kind")))
     except ValueError:
         raise CommandError("that is not a Pan action") from None
     use = data.get("use")
