@@ -119,6 +119,18 @@ PERMISSIONS: dict[Role, frozenset[Permission]] = {
 }
 
 
+PERMISSION_WORDS: dict[Permission, str] = {
+    Permission.PLAY: "playing at the tables", Permission.CASHIER: "the cashier",
+    Permission.DEAL: "dealing", Permission.VOID: "voiding a hand",
+    Permission.OPEN_TABLES: "opening tables", Permission.ADJUST_JACKPOT: "adjusting the jackpot",
+    Permission.READ_ALL: "reading every record", Permission.MANAGE_STAFF: "managing the staff"}
+"""What each permission lets a person do, in words for a refusal."""
+ROLE_WORDS: dict[Role, str] = {Role.PLAYER: "a player", Role.DEALER: "a dealer",
+                               Role.FLOOR: "a floor supervisor", Role.AUDITOR: "an auditor",
+                               Role.OWNER: "the owner"}
+"""Each role as a person reads it, with its article ("an auditor", never "a auditor")."""
+
+
 @dataclass(frozen=True)
 class Account:
     id: int
@@ -130,7 +142,8 @@ class Account:
 
     def require(self, permission: Permission) -> None:
         if not self.may(permission):
-            raise PermissionDenied(f"refused: a {self.role.value} may not {permission.value}")
+            raise PermissionDenied(f"Sorry, {PERMISSION_WORDS[permission]} is not open to "
+                                   f"{ROLE_WORDS[self.role]}.")
 
 
 def hash_password(password: str) -> str:
