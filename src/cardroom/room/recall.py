@@ -257,3 +257,25 @@ def final_cards(record: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"name": "Cards in the order dealt",
                  "cards": [card_json(c) for c in record["pack"] if c != HIDDEN_CARD]}]
     return []
+
+
+def recall_page(r: Replay) -> dict[str, Any]:
+    """Everything the recall page draws beside the record: the players (seat counted from 1,
+    stacks before and after, what each won or lost), the cards at the end, the steps, Pan's
+    table after each step (drawn by the page's stepper), the seat names in order."""
+    seats = people_seats(r.record)
+    report = r.report
+    if report is not None:
+        unit = report.unit
+        for s, before, after in zip(seats, report.start_chips, report.final_chips,
+                                    strict=False):
+            net = after - before
+            s.update(before=_amount(before, unit), after=_amount(after, unit),
+                     net=("+" if net > 0 else "") + _amount(net, unit))
+    else:
+        seats = []
+    steps = recall_steps(r)
+    boards = [s.pop("board") for s in steps]
+    return {"seats": seats, "seat_names": [s["name"] for s in people_seats(r.record)],
+            "steps": steps, "boards": boards if any(b is not None for b in boards) else [],
+            "final": final_cards(r.record)}
