@@ -120,15 +120,20 @@ PERMISSIONS: dict[Role, frozenset[Permission]] = {
 
 
 PERMISSION_WORDS: dict[Permission, str] = {
-    Permission.PLAY: "playing at the tables", Permission.CASHIER: "the cashier",
-    Permission.DEAL: "dealing", Permission.VOID: "voiding a hand",
-    Permission.OPEN_TABLES: "opening tables", Permission.ADJUST_JACKPOT: "adjusting the jackpot",
-    Permission.READ_ALL: "reading every record", Permission.MANAGE_STAFF: "managing the staff"}
+    Permission.PLAY: "play at the tables", Permission.CASHIER: "use the cashier",
+    Permission.DEAL: "deal", Permission.VOID: "void a hand",
+    Permission.OPEN_TABLES: "open tables", Permission.ADJUST_JACKPOT: "adjust the jackpot",
+    Permission.READ_ALL: "read every record", Permission.MANAGE_STAFF: "manage the staff"}
 """What each permission lets a person do, in words for a refusal."""
 ROLE_WORDS: dict[Role, str] = {Role.PLAYER: "a player", Role.DEALER: "a dealer",
                                Role.FLOOR: "a floor supervisor", Role.AUDITOR: "an auditor",
                                Role.OWNER: "the owner"}
 """Each role as a person reads it, with its article ("an auditor", never "a auditor")."""
+
+
+def refusal(role: Role, what: str) -> str:
+    """A refusal by role in one sentence: "Sorry: an auditor may not use the cashier."."""
+    return f"Sorry: {ROLE_WORDS[role]} may not {what}."
 
 
 @dataclass(frozen=True)
@@ -142,8 +147,7 @@ class Account:
 
     def require(self, permission: Permission) -> None:
         if not self.may(permission):
-            raise PermissionDenied(f"Sorry, {PERMISSION_WORDS[permission]} is not open to "
-                                   f"{ROLE_WORDS[self.role]}.")
+            raise PermissionDenied(refusal(self.role, PERMISSION_WORDS[permission]))
 
 
 def hash_password(password: str) -> str:

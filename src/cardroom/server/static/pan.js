@@ -9,6 +9,7 @@ import { $, el, money, cents, newKey, messages, cardImage, cardBack, cardName, c
 
 let state = null;
 let picked = [];  // [{where: "hand", index} | {where: "meld", meld, index}]
+let pickedFor = "";  // the cards the picks point into: a new hand or spread clears them
 
 const CARD_KINDS = new Set(["meld", "lay_off", "discard", "borrow", "split"]);
 
@@ -152,7 +153,9 @@ function render(s) {
   state = s;
   const r = s.rules, play = s.play;
   $("rules").textContent = `A chip is ${money(r.chip_cents)} · buy-in ${r.buy_in_chips} chips · outs ${r.outs_chips} chips`;
-  if (!play) picked = [];
+  const mine = mySeat(play);
+  const sig = mine ? [mine.hand, ...mine.melds].map((cs) => cs.map((c) => c.text).join(" ")).join("|") : "";
+  if (sig !== pickedFor) { picked = []; pickedFor = sig; }
   if (play) {
     $("stock").textContent = `${play.stock} cards`;
     $("tops").textContent = `${play.tops}${play.double_tops ? ` + ${play.double_tops}` : ""} chips`;
