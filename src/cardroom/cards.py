@@ -142,3 +142,19 @@ def standard_pack(jokers: int = 0) -> list[Card]:
     """One 52-card pack in a fixed order, plus the given number of jokers."""
     pack = [Card(r, s) for r in STANDARD_RANKS for s in Suit]
     return pack + [JOKER] * jokers
+
+
+_RANK_WORDS = {Rank.ACE: "ace", Rank.TWO: "two", Rank.THREE: "three", Rank.FOUR: "four",
+               Rank.FIVE: "five", Rank.SIX: "six", Rank.SEVEN: "seven", Rank.EIGHT: "eight",
+               Rank.NINE: "nine", Rank.TEN: "ten", Rank.JACK: "jack", Rank.QUEEN: "queen",
+               Rank.KING: "king"}
+_SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts",
+               Suit.SPADES: "spades"}
+
+
+def card_words(card: Card | str) -> str:
+    """A card's name in words, for a screen reader: "ace of spades", "joker"."""
+    c = parse_card(card) if isinstance(card, str) else card
+    if c.suit is None:
+        return "joker"
+    return f"{_RANK_WORDS[c.rank]} of {_SUIT_WORDS[c.suit]}"

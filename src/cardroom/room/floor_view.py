@@ -7,10 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.games.super_pan_9.events import IrregularityKind
+from cardroom.room.posted_rules import TITLES
 from cardroom.room.tables import TableRow
 
-GAME_NAMES = {"baccarat": "Mini-Baccarat", "super-pan-9": "Super Pan 9",
-              "pai-gow": "Pai Gow Poker", "pan": "Panguingue"}
 IRREGULARITY_GAMES = ("super-pan-9", "pai-gow")
 """The tables whose protocol takes `{"type": "irregularity", ...}` from the floor."""
 IRREGULARITIES = {IrregularityKind.MISDEAL.value: "Misdeal",
@@ -39,7 +38,7 @@ def table_summary(row: TableRow, live: Any | None) -> dict[str, Any]:
     seated = len(getattr(live, "seated", {})) if live is not None else 0
     bots = len(getattr(getattr(live, "engine", None), "bots", {}) or {})
     hand = getattr(live, "hand_id", None)
-    return {"id": row.id, "name": row.name, "game": GAME_NAMES.get(row.game, row.game),
+    return {"id": row.id, "name": row.name, "game": TITLES.get(row.game, row.game),
             "open": live is not None, "players": seated + bots,
             "seats": getattr(live, "max_seats", None),
             "hand": hand, "hand_number": getattr(live, "hand_number", None) if hand else None,

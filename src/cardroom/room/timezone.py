@@ -46,3 +46,9 @@ def room_time(moment: datetime | str | None) -> str:
         at = at.replace(tzinfo=UTC)
     local = at.astimezone(room_zone())
     return local.strftime("%Y-%m-%d %H:%M:%S ") + (local.tzname() or "")
+
+
+def zone_name() -> str:
+    """The zone as the pages name it: its IANA name, or the server's abbreviation."""
+    zone = room_zone()
+    return getattr(zone, "key", None) or datetime.now(zone).tzname() or "local time"
