@@ -24,10 +24,11 @@ from fastapi.exceptions import RequestValidationError, WebSocketException
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.status import WS_1008_POLICY_VIOLATION
 
-from cardroom.cards import Card
+from cardroom.cards import Card, card_words
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
 from cardroom.room import accounts as acc
@@ -40,13 +41,21 @@ from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning, post_daily
 from cardroom.room.jackpot import adjust as adjust_jackpot
 from cardroom.room.messages import MAX_KEY, MalformedMessage
 from cardroom.room.pan_fees import fees_collected
-from cardroom.room.posted_rules import posted_rules
-from cardroom.room.recall import history_of
+from cardroom.room.posted_rules import TITLES, posted_rules
+from cardroom.room.floor_view import IRREGULARITIES, table_summary
+from cardroom.room.recall import history_of, recall_page
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import Room, dumps
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server import csrf
-from cardroom.server.audit_view import AUDIT_PAGE, AuditProgress, audit_filter, page_start
+from cardroom.room.timezone import room_time, zone_name
+from cardroom.server.audit_view import (
+    AUDIT_PAGE,
+    AuditProgress,
+    audit_filter,
+    detail_fields,
+    page_start,
+)
 from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.frames import read_frame
 from cardroom.server.headers import SecurityHeaders
@@ -88,6 +97,9 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     app.add_middleware(SecurityHeaders, tls=secure_cookies)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["money"] = format_money
+    templates.env.filters["game_name"] = lambda game: TITLES.get(game, game)
+    templates.env.filters["room_time"] = room_time
+    templates.env.filters["card_name"] = card_words
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     hub = Hub()
     app.state.room, app.state.hub = room, hub
@@ -146,6 +158,14 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     async def _not_found(request: Request, exc: NotFound) -> Response:
         """No such hand, table or account: a 404 with the reason."""
         return error_page(request, 404, str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        """Any other HTTP error as a page with a way back (never FastAPI's JSON)."""
+        words = {404: "There is no page at this address.",
+                 405: "That page cannot be used this way."}
+        return error_page(request, exc.status_code,
+                          words.get(exc.status_code, "The request could not be served."))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -385,13 +405,14 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     def history(request: Request, all: bool = False) -> HTMLResponse:
         who = viewer(request)
         rows = room.history(who, mine=not all, limit=50)
-        return page(request, "history.html", who, hands=rows, all=all)
+        return page(request, "history.html", who, hands=rows, all=all, zone=zone_name())
 
     @app.get("/hands/{hand_id}", response_class=HTMLResponse)
     def hand(request: Request, hand_id: RowId) -> HTMLResponse:
         who = viewer(request)
         replay = room.recall(who, hand_id)
-        return page(request, "hand.html", who, replay=replay, record=replay.record)
+        return page(request, "hand.html", who, replay=replay, record=replay.record,
+                    **recall_page(replay))
 
     @app.get("/hands/{hand_id}/history.json", response_model=None)
     def hand_history_file(request: Request, hand_id: RowId) -> Response:
@@ -415,14 +436,45 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
         if not (who.may(Permission.VOID) or who.may(Permission.OPEN_TABLES)):
             raise PermissionDenied(f"refused: a {who.role.value} may not use the floor page")
         with room.storage.read() as conn:
-            rows = list_tables(conn)
+            rows = [table_summary(t, room.tables.get(t.id)) for t in list_tables(conn)]
             hands_open = open_hands(conn)
             held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
         pool = room.pools.get(DEFAULT_POOL)
-        return page(request, "floor.html", who, tables=rows, live=room.tables, games=GAMES,
+        return page(request, "floor.html", who, tables=rows, games=GAMES,
+                    irregularities=IRREGULARITIES,
                     roles=[r.value for r in Role], open_hands=hands_open, error=error,
                     message=message, jackpot=pool, held=held,
                     jackpot_warning=None if pool is None else break_even_warning(pool))
+
+    @app.get("/floor/tables.json", response_model=None)
+    def floor_tables(request: Request) -> Response:
+        """The floor page's live rows (its script polls them)."""
+        who = viewer(request)
+        if not (who.may(Permission.VOID) or who.may(Permission.OPEN_TABLES)):
+            raise PermissionDenied(f"refused: a {who.role.value} may not use the floor page")
+        with room.storage.read() as conn:
+            rows = [table_summary(t, room.tables.get(t.id)) for t in list_tables(conn)]
+        return Response(json.dumps(rows), media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    @app.post("/floor/irregularity", response_model=None)
+    async def floor_irregularity(request: Request, table_id: int = Form(...),
+                                 kind: str = Form(...), reason: str = Form(...),
+                                 seat: str = Form("")) -> Response:
+        """The floor's irregularity buttons: the table protocol's `irregularity` message."""
+        who = viewer(request)
+        try:
+            if seat.strip() and not seat.strip().isdigit():
+                raise CardroomError("choose a seat by its number, or none for the whole deal")
+            await hub.act(room, who, table_id, {
+                "type": "irregularity", "kind": kind, "reason": reason.strip()[:200],
+                "seat": int(seat) if seat.strip() else None})
+        except PermissionDenied:
+            raise
+        except CardroomError as exc:
+            return floor_back(error=str(exc))
+        return floor_back(message=f"{IRREGULARITIES.get(kind, 'irregularity')} recorded; "
+                          "the hands it voids have their wagers back")
 
     def floor_back(message: str = "", error: str = "") -> Response:
         from urllib.parse import urlencode
@@ -562,10 +614,12 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
         with room.storage.snapshot() as conn:
             report = audit_seen.check(conn, room.storage.audit_key, full)
             shown = audit.find(conn, wanted, before, AUDIT_PAGE)
+            names = {t.id: t.name for t in list_tables(conn)}
         older = shown[-1].seq if len(shown) == AUDIT_PAGE else None
         return page(request, "audit.html", who, 400 if error else 200, report=report,
                     entries=shown, wanted=wanted, older=older, paged=before is not None,
-                    last_full=audit_seen.last_full, error=error,
+                    last_full=audit_seen.last_full, error=error, table_names=names,
+                    fields=lambda e: detail_fields(e, names),
                     query={k: v for k, v in q.items() if k not in ("before", "verify")})
 
     return app
