@@ -234,6 +234,13 @@ def _board_json(board: dict[str, Any]) -> dict[str, Any]:
             "discard": card_json(board["discard"]) if board["discard"] else None}
 
 
+def _shown(card: object) -> dict[str, Any]:
+    """A recorded card as the page draws it (text, or the room's `{code, text}` already)."""
+    if isinstance(card, dict):
+        return {"code": int(card["code"]), "text": str(card["text"])}
+    return card_json(str(card))
+
+
 def final_cards(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The hand's cards as they lay at the end, per hand on the table: baccarat's player and
     banker, each Pai Gow setting (high and low hands), Super Pan 9's cards in the order they
@@ -241,21 +248,21 @@ def final_cards(record: dict[str, Any]) -> list[dict[str, Any]]:
     result = record.get("result") or {}
     game = record.get("game")
     if game == "baccarat" and result.get("player"):
-        return [{"name": "Player", "cards": [card_json(c) for c in result["player"]]},
-                {"name": "Banker", "cards": [card_json(c) for c in result["banker"]]}]
+        return [{"name": "Player", "cards": [_shown(c) for c in result["player"]]},
+                {"name": "Banker", "cards": [_shown(c) for c in result["banker"]]}]
     if game == "pai-gow":
         out = []
         for spot in result.get("spots") or []:
             setting = spot.get("setting") or {}
             name = _seat_name(record, spot.get("spot")) or f"seat {spot.get('spot')}"
-            out.append({"name": f"{name}, low hand", "cards": [card_json(c) for c in
+            out.append({"name": f"{name}, low hand", "cards": [_shown(c) for c in
                                                               setting.get("front", [])]})
-            out.append({"name": f"{name}, high hand", "cards": [card_json(c) for c in
+            out.append({"name": f"{name}, high hand", "cards": [_shown(c) for c in
                                                                setting.get("back", [])]})
         return out
     if game == "super-pan-9" and record.get("pack"):
         return [{"name": "Cards in the order dealt",
-                 "cards": [card_json(c) for c in record["pack"] if c != HIDDEN_CARD]}]
+                 "cards": [_shown(c) for c in record["pack"] if c != HIDDEN_CARD]}]
     return []
 
 
