@@ -11,12 +11,22 @@ import pytest
 
 from cardroom.room import ledger
 from cardroom.room.accounts import Account
+from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.timezone import ENV_TIME_ZONE
 from cardroom.server.app import create_app
+from cardroom.shoe import SeededRandom
 
 from .forms import FormClient
-from .test_app import login, room, setup_table  # noqa: F401
+from .test_app import login, setup_table
+
+
+@pytest.fixture
+def room(storage: Storage) -> Room:
+    r = Room(storage, SeededRandom(13))
+    r.start()
+    return r
+
 
 JSONISH = re.compile(r'\{"detail"|"loc"|\[\{"type"|cents|_id\b')
 

@@ -1,0 +1,134 @@
+"""The dependencies every router shares, as FastAPI `Depends` (docs/server.md, "Adding a page").
+
+A route names what it needs in its signature and FastAPI supplies it per request:
+
+- `RoomDep` (the room, `app.state.room`), `HubDep` (the table sockets), `Client` (the client's
+  address);
+- `Viewer` (the logged-in account: without a valid session the `AuthError` handler redirects to
+  `/login`), `MaybeViewer` (the account or None, for public pages);
+- `require(Permission.X)` (the account, refused with a 403 page and an audit entry unless it
+  may X), used as `who: Annotated[Account, require(Permission.X)]`;
+- `Render` (a `Page`: a template rendered with the account, the CSRF token of its forms and the
+  `Permission` names; `Page.error` is the error page).
+
+The app sets `app.state.room`, `hub`, `templates` and `secure_cookies` (`create_app`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Annotated, Any, cast
+
+from fastapi import Depends, Request
+from fastapi.params import Depends as DependsParam
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.requests import HTTPConnection
+
+from cardroom.room import accounts as acc
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.errors import AuthError, PermissionDenied
+from cardroom.room.room import Room
+from cardroom.server import csrf
+from cardroom.server.hub import COOKIE, Hub
+
+
+def room_of(conn: HTTPConnection) -> Room:
+    return cast(Room, conn.app.state.room)
+
+
+def hub_of(conn: HTTPConnection) -> Hub:
+    return cast(Hub, conn.app.state.hub)
+
+
+def client_of(conn: HTTPConnection) -> str:
+    """The client's address, for the audit log and the log-in limits."""
+    return conn.client.host if conn.client else "?"
+
+
+RoomDep = Annotated[Room, Depends(room_of)]
+HubDep = Annotated[Hub, Depends(hub_of)]
+Client = Annotated[str, Depends(client_of)]
+
+
+def session_of(room: Room, token: str | None) -> Account:
+    """The account of a session token, or `AuthError` (none, expired, logged out)."""
+    with room.storage.read() as conn:
+        return acc.session_account(conn, token)
+
+
+def viewer(request: Request) -> Account:
+    """The logged-in account; `AuthError` (redirected to `/login`) without one."""
+    return session_of(room_of(request), request.cookies.get(COOKIE))
+
+
+def maybe_viewer(request: Request) -> Account | None:
+    """The logged-in account, or None: for pages anyone may read."""
+    with contextlib.suppress(AuthError):
+        return viewer(request)
+    return None
+
+
+Viewer = Annotated[Account, Depends(viewer)]
+MaybeViewer = Annotated[Account | None, Depends(maybe_viewer)]
+
+
+def require(*permissions: Permission, to: str | None = None) -> DependsParam:
+    """A dependency giving the logged-in account when it holds one of `permissions`, else
+    `PermissionDenied` ("Sorry: an auditor may not use the cashier.", or "... may not {to}."
+    when `to` names the page): `who: Annotated[Account, require(Permission.CASHIER)]`."""
+
+    def allowed(who: Viewer) -> Account:
+        if not any(who.may(p) for p in permissions):
+            if to is not None:
+                raise PermissionDenied(acc.refusal(who.role, to))
+            who.require(permissions[0])
+        return who
+
+    return cast(DependsParam, Depends(allowed))
+
+
+def secure_cookies(conn: HTTPConnection) -> bool:
+    """The room is served over HTTPS: its cookies are sent over TLS only."""
+    return bool(conn.app.state.secure_cookies)
+
+
+def set_cookie(conn: HTTPConnection, resp: Response, name: str, value: str,
+               max_age: int | None = None) -> None:
+    """An HttpOnly, SameSite=Strict cookie (Secure when the room is served over HTTPS)."""
+    resp.set_cookie(name, value, httponly=True, samesite="strict",
+                    secure=secure_cookies(conn), max_age=max_age)
+
+
+class Page:
+    """Renders the request's pages: `page("lobby.html", who, tables=rows)`."""
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+
+    def __call__(self, name: str, who: Account | None, status: int = 200,
+                 **ctx: Any) -> HTMLResponse:
+        """A rendered page; its forms carry the CSRF token (and a browser without its CSRF
+        cookie gets one)."""
+        request = self.request
+        templates = cast(Jinja2Templates, request.app.state.templates)
+        key = request.cookies.get(csrf.CSRF_COOKIE)
+        fresh = None if key else csrf.new_browser_key()
+        token = csrf.form_token(key or fresh or "", request.cookies.get(COOKIE))
+        resp = templates.TemplateResponse(request, name, {"who": who, "Permission": Permission,
+                                                          "csrf": token, **ctx},
+                                          status_code=status)
+        if fresh:
+            set_cookie(request, resp, csrf.CSRF_COOKIE, fresh)
+        return resp
+
+    def error(self, status: int, message: str) -> Response:
+        """A plain sentence on a page (JSON `{"error": ...}` for a .json path)."""
+        if self.request.url.path.endswith(".json"):
+            return Response(json.dumps({"error": message}), status_code=status,
+                            media_type="application/json")
+        return self("error.html", maybe_viewer(self.request), status, message=message)
+
+
+Render = Annotated[Page, Depends(Page)]

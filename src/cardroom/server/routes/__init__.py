@@ -1,0 +1,10 @@
+"""The app's routes, one router per area; `create_app` includes `ROUTERS` (docs/server.md)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from cardroom.server.routes import audit, cashier, floor, history, jackpot, pages, tables
+
+ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
+                                  floor.router, jackpot.router, audit.router)

@@ -1,0 +1,48 @@
+"""The audit page: the log, newest first, filtered, and the chain checked."""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from cardroom.room import audit
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.tables import list_tables
+from cardroom.server.audit_view import (
+    AUDIT_PAGE,
+    AuditProgress,
+    audit_filter,
+    detail_fields,
+    page_start,
+)
+from cardroom.server.deps import Render, RoomDep, require
+
+router = APIRouter()
+
+
+@router.get("/audit", response_class=HTMLResponse)
+def audit_page(request: Request, room: RoomDep, page: Render,
+               who: Annotated[Account, require(Permission.READ_ALL)]) -> HTMLResponse:
+    """The log, newest first, a page at a time and filtered; the chain checked from where
+    the last check ended (the whole of it on request, or when nothing was checked yet)."""
+    audit_seen = cast(AuditProgress, request.app.state.audit_seen)
+    q = request.query_params
+    try:
+        wanted, before = audit_filter(q), page_start(q.get("before"))
+    except ValueError as exc:
+        wanted, before, error = audit.Filter(), None, str(exc)
+    else:
+        error = ""
+    full = q.get("verify") == "full"
+    with room.storage.snapshot() as conn:
+        report = audit_seen.check(conn, room.storage.audit_key, full)
+        shown = audit.find(conn, wanted, before, AUDIT_PAGE)
+        names = {t.id: t.name for t in list_tables(conn)}
+    older = shown[-1].seq if len(shown) == AUDIT_PAGE else None
+    return page("audit.html", who, 400 if error else 200, report=report, entries=shown,
+                wanted=wanted, older=older, paged=before is not None,
+                last_full=audit_seen.last_full, error=error, table_names=names,
+                fields=lambda e: detail_fields(e, names),
+                query={k: v for k, v in q.items() if k not in ("before", "verify")})

@@ -1,0 +1,46 @@
+"""The cashier: buying chips and cashing out against the player's wallet."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import APIRouter, Form
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from cardroom.errors import CardroomError
+from cardroom.money import parse_money
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.cashier import buy_chips, cash_out
+from cardroom.room.errors import PermissionDenied
+from cardroom.server.deps import Render, RoomDep, Viewer, require
+
+router = APIRouter()
+
+
+@router.get("/cashier", response_class=HTMLResponse)
+def cashier(room: RoomDep, who: Annotated[Account, require(Permission.CASHIER)], page: Render,
+            message: str = "", error: str = "") -> HTMLResponse:
+    return page("cashier.html", who, wallet=room.wallet(who), key=secrets.token_urlsafe(12),
+                message=message, error=error)
+
+
+@router.post("/cashier/{op}", response_model=None)
+def cashier_op(room: RoomDep, who: Viewer, page: Render, op: str, amount: str = Form(...),
+               key: str = Form(...)) -> Response:
+    try:
+        cents = parse_money(amount)
+        with room.storage.unit() as conn:
+            if op == "buy":
+                buy_chips(conn, who, cents, key)
+            elif op == "cashout":
+                cash_out(conn, who, cents, key)
+            else:
+                raise CardroomError(f"unknown cashier operation {op!r}")
+    except PermissionDenied:
+        raise
+    except CardroomError as exc:
+        room.refused(who, f"cashier.{op}"[:60], str(exc))
+        return page("cashier.html", who, 400, wallet=room.wallet(who),
+                    key=secrets.token_urlsafe(12), error=str(exc))
+    return RedirectResponse("/cashier?message=done", status_code=303)

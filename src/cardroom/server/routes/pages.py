@@ -1,0 +1,148 @@
+"""First run, log in and out, registration, the lobby and the card images."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from cardroom.cards import Card
+from cardroom.errors import CardroomError
+from cardroom.room import accounts as acc
+from cardroom.room import audit
+from cardroom.room.accounts import Account, Role
+from cardroom.room.errors import AuthError
+from cardroom.room.jackpot import DEFAULT_POOL
+from cardroom.room.room import Room
+from cardroom.room.tables import list_tables
+from cardroom.server.cards_svg import back_svg, card_svg
+from cardroom.server.deps import (
+    Client,
+    HubDep,
+    Render,
+    RoomDep,
+    Viewer,
+    secure_cookies,
+    set_cookie,
+    viewer,
+)
+from cardroom.server.hub import COOKIE
+
+DEVICE_COOKIE = "cardroom_device"
+"""A browser that logged in to an account before: its attempts skip that name's back-off."""
+
+router = APIRouter()
+
+
+def has_accounts(room: Room) -> bool:
+    with room.storage.read() as conn:
+        return acc.count_accounts(conn) > 0
+
+
+def logged_in(request: Request, room: Room, account: Account, to: str = "/lobby") -> Response:
+    with room.storage.unit() as conn:
+        token = acc.open_session(conn, account)
+        device = acc.trust_device(conn, account, request.cookies.get(DEVICE_COOKIE))
+        audit.append(conn, account.username, "login", {})
+    resp = RedirectResponse(to, status_code=303)
+    set_cookie(request, resp, COOKIE, token, int(acc.SESSION_LIFETIME.total_seconds()))
+    if device:
+        set_cookie(request, resp, DEVICE_COOKIE, device,
+                   int(acc.DEVICE_LIFETIME.total_seconds()))
+    return resp
+
+
+@router.get("/", response_model=None)
+def index(request: Request, room: RoomDep) -> Response:
+    if not has_accounts(room):
+        return RedirectResponse("/setup", status_code=303)
+    viewer(request)
+    return RedirectResponse("/lobby", status_code=303)
+
+
+@router.get("/setup", response_model=None)
+def setup_form(room: RoomDep, page: Render) -> Response:
+    if has_accounts(room):
+        return RedirectResponse("/login", status_code=303)
+    return page("setup.html", None)
+
+
+@router.post("/setup", response_model=None)
+def setup(request: Request, room: RoomDep, page: Render, username: str = Form(...),
+          password: str = Form(...)) -> Response:
+    try:
+        with room.storage.unit() as conn:
+            if acc.count_accounts(conn):
+                return RedirectResponse("/login", status_code=303)
+            owner = acc.create_account(conn, username, password, Role.OWNER)
+            audit.append(conn, owner.username, "setup.owner", {})
+    except CardroomError as exc:
+        return page("setup.html", None, 400, error=str(exc))
+    return logged_in(request, room, owner)
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_form(page: Render) -> HTMLResponse:
+    return page("login.html", None)
+
+
+@router.post("/login", response_model=None)
+def login(request: Request, room: RoomDep, page: Render, client: Client,
+          username: str = Form(...), password: str = Form(...)) -> Response:
+    try:
+        account = acc.authenticate(room.storage, username, password, client,
+                                   request.cookies.get(DEVICE_COOKIE))
+    except AuthError as exc:
+        code = 429 if "too many" in str(exc) else 401
+        return page("login.html", None, code, error=str(exc))
+    return logged_in(request, room, account)
+
+
+@router.post("/logout", response_model=None)
+async def logout(request: Request, room: RoomDep, hub: HubDep) -> Response:
+    token = request.cookies.get(COOKIE)
+    if token:
+        with room.storage.unit() as conn:
+            acc.close_session(conn, token)
+        await hub.close_session(token)
+    resp = RedirectResponse("/login", status_code=303)
+    resp.delete_cookie(COOKIE, secure=secure_cookies(request), httponly=True,
+                       samesite="strict")
+    return resp
+
+
+@router.get("/register", response_class=HTMLResponse)
+def register_form(page: Render) -> HTMLResponse:
+    return page("register.html", None)
+
+
+@router.post("/register", response_model=None)
+def register(request: Request, room: RoomDep, page: Render, client: Client,
+             username: str = Form(...), password: str = Form(...)) -> Response:
+    try:
+        account = acc.register_player(room.storage, username, password, client)
+    except CardroomError as exc:
+        code = 429 if "too many" in str(exc) else 400
+        return page("register.html", None, code, error=str(exc))
+    return logged_in(request, room, account)
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+def lobby(room: RoomDep, who: Viewer, page: Render) -> HTMLResponse:
+    with room.storage.read() as conn:
+        rows = list_tables(conn)
+    live = {t: room.tables[t] for t in room.tables}
+    pool = room.pools.get(DEFAULT_POOL)
+    return page("lobby.html", who, tables=rows, live=live, wallet=room.wallet(who),
+                jackpot=pool.posted if pool else None)
+
+
+@router.get("/cards/{code}.svg")
+def card_image(code: str) -> Response:
+    if code == "back":
+        svg = back_svg()
+    else:
+        if not code.isdigit() or not 0 <= int(code) < 52:
+            return Response("no such card", status_code=404)
+        svg = card_svg(Card.from_code(int(code)))
+    return Response(svg, media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})

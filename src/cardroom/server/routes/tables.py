@@ -1,0 +1,113 @@
+"""A table: its page, its posted rules and its WebSocket (docs/server.md, "Table protocol")."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse
+
+from cardroom.errors import CardroomError
+from cardroom.room.errors import AuthError, NotFound
+from cardroom.room.jackpot import DEFAULT_POOL
+from cardroom.room.messages import MAX_KEY, MalformedMessage
+from cardroom.room.posted_rules import posted_rules
+from cardroom.room.refusals import RefusalLog
+from cardroom.room.room import dumps
+from cardroom.room.tables import list_tables
+from cardroom.server.deps import Client, HubDep, MaybeViewer, Render, RoomDep, Viewer, session_of
+from cardroom.server.frames import read_frame
+from cardroom.server.hub import COOKIE
+from cardroom.server.ids import RowId, row_id
+
+SESSION_RECHECK_S = 10.0
+"""A table socket re-checks its session (expiry, log-out) at most this often."""
+INTERNAL_ERROR = "the server could not handle that message (the error is logged)"
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse)
+def table_page(room: RoomDep, who: Viewer, page: Render, table_id: RowId) -> HTMLResponse:
+    live = room.table(table_id)
+    return page(f"table_{live.game}.html", who, table=live, wallet=room.wallet(who))
+
+
+@router.get("/tables/{table_id}/rules", response_class=HTMLResponse)
+def table_rules(room: RoomDep, who: MaybeViewer, page: Render, table_id: RowId
+                ) -> HTMLResponse:
+    """The table's posted rules (WAC 230-15-060): public, no log-in needed."""
+    with room.storage.read() as conn:
+        row = next((t for t in list_tables(conn) if t.id == table_id), None)
+    if row is None:
+        raise NotFound(f"no table {table_id}")
+    pool = room.pools.get(DEFAULT_POOL)
+    return page("posted_rules.html", who,
+                posted=posted_rules(row, pool.posted if pool is not None else None))
+
+
+@router.websocket("/ws/tables/{table_ref}")
+async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep,
+                       client: Client) -> None:
+    """Any table reference is accepted at the handshake, so that one that names no table
+    (`/ws/tables/x`) is told so in a message, like every other refusal."""
+    await ws.accept()
+    table_id = row_id(table_ref) or 0
+    try:
+        who = await hub.blocking(session_of, room, ws.cookies.get(COOKIE))
+        if not table_id:
+            raise NotFound(f"no open table {table_ref[:40]}")
+        room.table(table_id)
+    except CardroomError as exc:
+        room.refused(None, "table.connect", str(exc), {"table": table_id or table_ref[:40],
+                                                       "client": client})
+        await ws.send_text(dumps({"type": "error", "message": str(exc)}))
+        await ws.close(code=4401)
+        return
+    checked = time.monotonic()
+    refusals = RefusalLog(lambda action, reason, detail: room.refused(who, action, reason,
+                                                                      detail),
+                          {"table": table_id})
+    try:
+        await hub.joined(room, table_id, ws, who)
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            msg: object = None
+            try:
+                try:
+                    msg = read_frame(frame)
+                except MalformedMessage as exc:  # refused before it reaches the room
+                    if refusals.counting():  # junk in a flood costs no worker thread
+                        refusals.refused("table.malformed", str(exc))
+                    else:
+                        await hub.blocking(refusals.refused, "table.malformed", str(exc))
+                    raise
+                if time.monotonic() - checked > SESSION_RECHECK_S:
+                    await hub.blocking(session_of, room, ws.cookies.get(COOKIE))
+                    checked = time.monotonic()
+                await hub.act(room, who, table_id, msg, refusals)
+            except AuthError as exc:
+                await hub.blocking(room.refused, who, "table.message", str(exc),
+                                   {"table": table_id})
+                await ws.send_text(dumps({"type": "error", "message": str(exc)}))
+                await ws.close(code=4401)
+                break
+            except CardroomError as exc:  # refused, audited, nothing changed
+                reply: dict[str, Any] = {"type": "error", "message": str(exc)}
+                if isinstance(msg, dict) and isinstance(msg.get("key"), str):
+                    reply["key"] = msg["key"][:MAX_KEY]
+                await ws.send_text(dumps(reply))
+            except Exception:  # a defect, not the client's fault: logged, answered
+                log.exception("table %s: a message from %s failed", table_id, who.username)
+                await hub.blocking(refusals.refused, "table.message", INTERNAL_ERROR)
+                await ws.send_text(dumps({"type": "error", "message": INTERNAL_ERROR}))
+    except (WebSocketDisconnect, RuntimeError):  # the client left, or we closed it
+        pass
+    finally:
+        hub.sockets[table_id].pop(ws, None)
+        await hub.blocking(refusals.flush)
