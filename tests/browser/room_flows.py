@@ -14,6 +14,11 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
+from .page_checks import console_errors, shown_cards
+
+__all__ = ["ARGS", "CHROMIUM", "console_errors", "owner_opens_table", "player_sits", "seeded_room",
+           "shown_cards", "skip_without_chromium"]
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -59,22 +64,6 @@ def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
     page.fill("#buy-in", buy_in)
     page.click("#sit")
     page.wait_for_selector("#bet-box:not([hidden])")
-
-
-def console_errors(page: Any) -> list[str]:
-    """From now on, the page's console errors and uncaught exceptions (a Content-Security-Policy
-    violation is reported there): the list fills as the test goes, and should stay empty."""
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})")
-            if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
-
-
-def shown_cards(page: Any) -> list[str]:
-    """Every face-up card image on the page (face-down cards are backs, with no card)."""
-    cards: list[str] = page.eval_on_selector_all("img.card", "els => els.map(e => e.alt)")
-    return cards
 
 
 def skip_without_chromium() -> Any:

@@ -192,4 +192,6 @@ def test_card_images(room: Room) -> None:
     client = FormClient(create_app(room))
     r = client.get("/cards/0.svg")
     assert r.headers["content-type"].startswith("image/svg+xml") and "A" in r.text
-    assert client.get("/cards/52.svg").status_code == 404
+    joker = client.get("/cards/52.svg")  # Pai Gow's deck has the joker
+    assert joker.status_code == 200 and "JOKER" in joker.text
+    assert client.get("/cards/53.svg").status_code == 404

@@ -141,7 +141,7 @@ def card_image(code: str) -> Response:
     if code == "back":
         svg = back_svg()
     else:
-        if not code.isdigit() or not 0 <= int(code) < 52:
+        if not code.isdigit() or not 0 <= int(code) <= 52:  # 52: the joker
             return Response("no such card", status_code=404)
         svg = card_svg(Card.from_code(int(code)))
     return Response(svg, media_type="image/svg+xml",

@@ -1,0 +1,70 @@
+"""The room's design system on the pages every player sees (log-in, lobby, cashier) and the
+main menu by role: at a desktop's width and at a phone's (375 px) each page passes the shared
+page checks (no console error, no horizontal scroll, every control named, axe-core's WCAG 2 AA
+rules with colour contrast)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cardroom.room.room import Room
+
+from .page_checks import PageChecks
+from .room_flows import ARGS, CHROMIUM, owner_opens_table, seeded_room, skip_without_chromium
+from .server_thread import running
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = skip_without_chromium()
+
+WIDTHS = [(1280, 800), (375, 740)]
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[Room]:
+    yield from seeded_room(tmp_path, 3)
+
+
+def menu(page: object) -> list[str]:
+    items: list[str] = page.eval_on_selector_all(  # type: ignore[attr-defined]
+        "nav .menu a", "els => els.map(e => e.textContent.trim())")
+    return items
+
+
+def test_player_pages_and_menus_by_role(room: Room) -> None:
+    with running(room) as base, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            owner = browser.new_page()
+            owner.set_default_timeout(10_000)
+            owner_opens_table(owner, base, "Mini 1", "baccarat")
+            for width, height in WIDTHS:
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.set_default_timeout(10_000)
+                checks = PageChecks(page)
+                page.goto(base + "/register")
+                checks.check(f"register at {width}")
+                page.fill("#username", f"alice{width}")
+                page.fill("#password", "correct horse")
+                page.click("#register")
+                page.wait_for_url("**/lobby")
+                checks.check(f"lobby at {width}")
+                assert menu(page) == ["Lobby", "Tables", "Cashier", "Hand history"]
+                page.click("#menu-cashier")
+                page.wait_for_url("**/cashier")
+                assert page.get_attribute("#menu-cashier", "aria-current") == "page"
+                checks.check(f"cashier at {width}")
+                page.goto(base + "/login")
+                checks.check(f"log-in at {width}")
+                page.close()
+            owner.goto(base + "/login")
+            owner.fill("#username", "olga")
+            owner.fill("#password", "correct horse")
+            owner.click("#login")
+            owner.wait_for_url("**/lobby")
+            assert menu(owner) == ["Lobby", "Tables", "Cashier", "Hand history", "Floor",
+                                   "Jackpot", "Audit"]
+        finally:
+            browser.close()
