@@ -50,7 +50,8 @@ def shown_cards(page: Any) -> list[str]:
 
 def message_cards(message: object) -> Counter[str]:
     """The face-up cards a table message holds: every `{"code": .., "text": ..}` in it, counted
-    once per place (a card shown twice, in the hand and in the last result, is one card)."""
+    once per place (a card shown twice, in the hand and in the last result, is one card; two
+    places of the table, a spread and the discard, hold two)."""
     found: Counter[str] = Counter()
 
     def walk(node: object) -> Counter[str]:
@@ -59,8 +60,11 @@ def message_cards(message: object) -> Counter[str]:
             if isinstance(node.get("text"), str) and isinstance(node.get("code"), int):
                 here[node["text"]] += 1
                 return here
-            for v in node.values():
-                here |= walk(v)
+            for k, v in node.items():
+                # a place of the table holds its own cards (Pan's eight packs: an ace on a
+                # spread and another on the discard are two cards); a previous result may
+                # show the cards still on the table again
+                here = here | walk(v) if k == "last" else here + walk(v)
         elif isinstance(node, list):
             for v in node:
                 here += walk(v)

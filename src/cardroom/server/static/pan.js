@@ -36,7 +36,7 @@ function toggle(p) {
 
 function cardButton(card, p) {
   const on = picked.some((q) => q.where === p.where && q.index === p.index && q.meld === p.meld);
-  return el("button", { class: "card-button", attrs: { type: "button", "aria-pressed": on ? "true" : "false",
+  return el("button", { class: "card-button", dataset: { card: card.text }, attrs: { type: "button", "aria-pressed": on ? "true" : "false",
     "aria-label": cardName(card.text) + (p.where === "meld" ? ` on spread ${p.meld + 1}` : " in your hand") },
   on: { click: () => toggle(p) } }, cardImage(card));
 }
