@@ -47,7 +47,7 @@ function seatBox(s, play, mine) {
   if (s.declared !== null) bits.push(s.declared ? "plays" : "passes");
   if (s.spread_value) bits.push(`spreads worth ${s.spread_value}`);
   const toAct = play.to_act === s.seat;
-  const hand = el("div", { class: "cards hand-cards", attrs: { "aria-label": mine ? "Your hand" : `${s.name}'s hand` } });
+  const hand = el("div", { class: "cards hand-cards", attrs: { role: "group", "aria-label": mine ? "Your hand" : `${s.name}'s hand` } });
   if (s.hand) hand.append(...s.hand.map((c, i) => (mine ? cardButton(c, { where: "hand", index: i }) : cardImage(c))));
   else hand.append(...Array.from({ length: s.hand_count }, cardBack));
   const spreads = el("div", { class: "spreads" }, ...s.melds.map((m, mi) => el("div", { class: "spread" },

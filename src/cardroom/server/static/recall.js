@@ -22,7 +22,7 @@ if (list) {
         el("div", { class: "area" }, el("h3", { text: "Discard" }), el("div", { class: "cards small" }, ...(b.discard ? [cardImage(b.discard)] : [])))),
       el("div", { class: "recall-seats" }, ...b.seats.map((s, i) => el("div", { class: "area" },
         el("h3", {}, el("span", { text: names[i] || "" }), el("span", { class: "muted", text: `${s.chips} chips · ${s.status.replace(/-/g, " ")}` })),
-        el("div", { class: "cards small", attrs: { "aria-label": `${names[i]}'s hand` } }, ...s.hand.map((c) => cardImage(c))),
+        el("div", { class: "cards small", attrs: { role: "group", "aria-label": `${names[i]}'s hand` } }, ...s.hand.map((c) => cardImage(c))),
         el("div", { class: "spreads" }, ...s.melds.map((m, mi) => el("div", { class: "spread" },
           el("span", { class: "spread-name", text: `Spread ${mi + 1}` }),
           el("div", { class: "cards small" }, ...m.map((c) => cardImage(c))))))))));
