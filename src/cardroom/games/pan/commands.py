@@ -92,6 +92,21 @@ class PanAction:
                 "choose": self.choose, "label": action_label(self, names)}
 
 
+WORDS: dict[Kind, tuple[str, str]] = {
+    Kind.PLAY: ("Play", "play"), Kind.PASS: ("Pass", "pass"), Kind.KNOCK: ("Knock", "knock"),
+    Kind.CHANGE: ("Change my declaration", "change"),
+    Kind.TAKE_TOPS: ("Take the tops", "take tops"), Kind.DRAW: ("Draw", "draw"),
+    Kind.TAKE: ("Take the card", "take"), Kind.COLLECT: ("Collect", "collect"),
+    Kind.GO_OUT: ("Go out", "out"), Kind.FOUL_SELF: ("Declare my hand foul", "foul self"),
+    Kind.OFFER_SPLIT: ("Offer to split the tops", "offer split"),
+    Kind.ACCEPT_SPLIT: ("Accept the split", "accept split"),
+    Kind.DECLINE_SPLIT: ("Decline the split", "decline split"),
+    Kind.SETTLE: ("Offer a settlement", "settle"), Kind.FACE_UP: ("Play face up", "face up"),
+    Kind.ACCEPT_SETTLEMENT: ("Accept the settlement", "accept settlement"),
+    Kind.DECLINE_SETTLEMENT: ("Decline the settlement", "decline settlement")}
+"""The actions that need nothing chosen: each one's button label and its typed command."""
+
+
 def _named(seat: int | None, names: list[str] | None) -> str:
     if seat is None:
         return "?"
@@ -102,17 +117,8 @@ def action_label(a: PanAction, names: list[str] | None = None) -> str:
     """What a button for `a` says: short plain words, the cards as a player reads them."""
     k, cards = a.kind, cards_label(a.cards)
     spread = f"spread {(a.meld or 0) + 1}"
-    fixed = {Kind.PLAY: "Play", Kind.PASS: "Pass", Kind.KNOCK: "Knock",
-             Kind.CHANGE: "Change my declaration", Kind.TAKE_TOPS: "Take the tops",
-             Kind.DRAW: "Draw", Kind.TAKE: "Take the card", Kind.COLLECT: "Collect",
-             Kind.GO_OUT: "Go out", Kind.FOUL_SELF: "Declare my hand foul",
-             Kind.OFFER_SPLIT: "Offer to split the tops",
-             Kind.ACCEPT_SPLIT: "Accept the split", Kind.DECLINE_SPLIT: "Decline the split",
-             Kind.SETTLE: "Offer a settlement", Kind.FACE_UP: "Play face up",
-             Kind.ACCEPT_SETTLEMENT: "Accept the settlement",
-             Kind.DECLINE_SETTLEMENT: "Decline the settlement"}
-    if k in fixed:
-        return fixed[k]
+    if k in WORDS:
+        return WORDS[k][0]
     if k is Kind.MELD:
         return "Meld the chosen cards" if a.choose else \
             f"Meld {cards}" + (" with the drawn card" if a.drawn else "")
@@ -260,15 +266,8 @@ def _seat_number(word: str, hand: PanHand) -> int:
 def command_text(a: PanAction) -> str | None:
     """The command a person types for `a` (None: a chosen meld, typed as "meld CARDS")."""
     k, cards = a.kind, format_cards(a.cards)
-    words = {Kind.PLAY: "play", Kind.PASS: "pass", Kind.KNOCK: "knock", Kind.CHANGE: "change",
-             Kind.TAKE_TOPS: "take tops", Kind.DRAW: "draw", Kind.TAKE: "take",
-             Kind.COLLECT: "collect", Kind.GO_OUT: "out", Kind.FOUL_SELF: "foul self",
-             Kind.OFFER_SPLIT: "offer split", Kind.ACCEPT_SPLIT: "accept split",
-             Kind.DECLINE_SPLIT: "decline split", Kind.FACE_UP: "face up",
-             Kind.ACCEPT_SETTLEMENT: "accept settlement",
-             Kind.DECLINE_SETTLEMENT: "decline settlement"}
-    if k in words:
-        return words[k]
+    if k in WORDS and k is not Kind.SETTLE:
+        return WORDS[k][1]
     if k is Kind.SETTLE:
         return "settle SEAT CHIPS [SEAT CHIPS ...]" if a.choose else \
             "settle " + " ".join(f"{p} {c}" for p, c in a.payments)
