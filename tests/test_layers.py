@@ -1,8 +1,8 @@
 """Layers hold: no module of `cardroom` imports a module of a higher layer.
 
 The layers (docs/architecture.md), lowest first: the base modules (cards, shoe, money,
-houserules, errors, history, data), then `games`, `analysis`, `room`, and on top `server` and
-`cli`. Every import in every module counts, at any depth: inside functions and under
+houserules, errors, engine, history, data), then `games`, `analysis`, `room`, and on top
+`server` and `cli`. Every import in every module counts, at any depth: inside functions and under
 `TYPE_CHECKING` too, since a deferred import is still a dependency.
 """
 

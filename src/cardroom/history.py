@@ -18,10 +18,11 @@ Format (``"format": "cardroom.hand-history"``, ``"version": 1``)::
 Baccarat (`cardroom.games.baccarat.replay`) counts ``chips`` in cents (``setup.unit``), its
 ``pack`` is the cards dealt in the coup, and ``setup.shoe`` holds the shoe's commitment.
 
-A game supports replay by providing ``replay_history(history)`` returning a `ReplayReport`
-in a module named in `REPLAYERS`, the one table `replay` (the CLI's ``cardroom replay FILE``,
-the room's recall) dispatches on by the history's ``game`` field. The format of each game's
-``setup``, ``actions`` and ``result`` is in docs/hand-history.md.
+One replay driver (`drive`) serves every game: a game supports replay by a small adapter, a
+`GameReplay` subclass named ``Replay`` in a module listed in `REPLAYERS`, the one table
+`replay` (the CLI's ``cardroom replay FILE``, the room's recall) dispatches on by the
+history's ``game`` field. The format of each game's ``setup``, ``actions`` and ``result`` is
+in docs/hand-history.md.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ import importlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from cardroom.cards import Card, parse_card
+from cardroom.engine import RuleError
 from cardroom.errors import CardroomError
 
 FORMAT = "cardroom.hand-history"
@@ -156,13 +159,141 @@ class ReplayReport:
         }
 
 
+class GameReplay:
+    """One game's replay adapter for `drive`: it builds the game's engine from the history
+    (raising `HistoryError` for a history that cannot be set up) and applies one recorded
+    action at a time through it; the engine checks every rule.
+
+    The driver asks it: `apply` (raises on an illegal action: a `RuleError` names its clause,
+    anything else is reported by `rule_of`), `settled`, `finish` (what the table does after
+    the last action, e.g. the settlement), `final`, `outcome`, `matches` and, for a voided
+    hand, `void_problem`."""
+
+    game: ClassVar[str]
+    unit: ClassVar[str] = "cents"
+    house: ClassVar[str] = "house"
+    voids: ClassVar[bool] = True
+    """Whether a history of this game may end in a void action (`VOID`)."""
+    errors: ClassVar[tuple[type[Exception], ...]] = (CardroomError, TypeError, ValueError)
+    """What an illegal or malformed action may raise."""
+
+    rule_of_action: ClassVar[dict[str, str]] = {}
+    """The clause a refusal that is not a `RuleError` (a malformed amount) cites, by action."""
+
+    names: list[str]
+    start: list[int]
+
+    def __init__(self, h: HandHistory) -> None:
+        self.history = h
+        self.movements: list[dict[str, Any]] = []
+
+    def read_seats(self, h: HandHistory, by: str) -> None:
+        """`names`, `start` (the chips before the hand), `seat_numbers` and the `pack` as
+        cards; the seats told apart `by` their "seat" number or their "name"."""
+        try:
+            self.seat_numbers = [int(s["seat"]) for s in h.seats] if by == "seat" else []
+            self.names = [str(s["name"]) for s in h.seats]
+            self.start = [int(s["chips"]) for s in h.seats]
+            self.pack: list[Card] = [parse_card(c) for c in h.pack]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise HistoryError(f"history seats or pack malformed: {exc}") from None
+        keys: list[Any] = self.seat_numbers if by == "seat" else self.names
+        if len(set(keys)) != len(keys):
+            what = "seat numbers" if by == "seat" else "names"
+            raise HistoryError(f"history seats must have different {what}")
+
+    def apply(self, index: int, action: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
+        """The rule and message a failure reports for `exc`, not a `RuleError`."""
+        if isinstance(exc, HistoryError):
+            return "hand history", str(exc)
+        return self.rule_of_action.get(str(action.get("type")), f"{self.game} rules"), str(exc)
+
+    @property
+    def settled(self) -> bool:
+        return False
+
+    def finish(self, actions: int) -> None:
+        """After the last action: what the table does by itself (nothing by default)."""
+
+    void_shows_no_card: ClassVar[str] = ""
+    """Why a voided hand's history must name no card (the game deals none before it can be
+    voided, or its cards are hidden); "" where it may."""
+
+    def void_problem(self, h: HandHistory) -> str | None:
+        """Why this voided history cannot stand beyond `void_refusal` (cards it shows)."""
+        return self.void_shows_no_card if self.void_shows_no_card and h.pack else None
+
+    def final(self) -> list[int]:
+        raise NotImplementedError
+
+    def outcome(self) -> str:
+        raise NotImplementedError
+
+    def matches(self, result: dict[str, Any], final: list[int]) -> bool | None:
+        """Whether the recorded ``result`` is what the replay gives: the stacks after the
+        hand, then the game's own fields (`result_matches`)."""
+        if "chips" in result and list(result["chips"]) != final:
+            return False
+        return self.result_matches(result)
+
+    def result_matches(self, result: dict[str, Any]) -> bool:
+        return True
+
+
+def drive(h: HandHistory, adapter: type[GameReplay]) -> ReplayReport:
+    """The one replay loop: apply every action through the game's engine (`adapter`); stop at
+    the first illegal one (its index and rule reported, nothing after it applied); a void
+    action ends the hand with every stack as it was before; then compare with ``result``."""
+    r = adapter(h)
+    failure: ReplayFailure | None = None
+    applied = 0
+    voided: dict[str, Any] | None = None
+    for i, act in enumerate(h.actions):
+        if act.get("type") == VOID and r.voids:
+            why = void_refusal(h, i, r.settled) or r.void_problem(h)
+            if why is not None:
+                failure = ReplayFailure(i, act, "void", why)
+            else:
+                voided, applied = act, applied + 1
+            break
+        try:
+            r.apply(i, act)
+        except r.errors as exc:
+            failure = ReplayFailure(i, act, *_failure(r, act, exc))
+            break
+        applied += 1
+    if failure is None and voided is None:
+        try:
+            r.finish(len(h.actions))
+        except CardroomError as exc:
+            settle = {"type": "settle"}
+            failure = ReplayFailure(len(h.actions), settle, *_failure(r, settle, exc))
+    if voided is not None:
+        final, movements, outcome = list(r.start), [], void_outcome(voided)
+    else:
+        final, movements, outcome = r.final(), r.movements, r.outcome()
+    matches = r.matches(h.result, final) if failure is None and h.result else None
+    return ReplayReport(r.game, len(h.actions), applied, r.names, list(r.start), final,
+                        movements, outcome, failure, matches, unit=r.unit, house=r.house)
+
+
+def _failure(r: GameReplay, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
+    if isinstance(exc, RuleError):
+        return exc.clause, str(exc)
+    return r.rule_of(action, exc)
+
+
 REPLAYERS: dict[str, str] = {
     "baccarat": "cardroom.games.baccarat.replay",
     "pan": "cardroom.games.pan.replay",
     "super-pan-9": "cardroom.games.super_pan_9.replay",
     "pai-gow": "cardroom.games.pai_gow.replay",
 }
-"""Every game's replayer module (one `replay_history` each), by the history's ``game``."""
+"""Every game's replay adapter module (its `GameReplay` named ``Replay``), by the history's
+``game``."""
 
 
 def replay(history: HandHistory) -> ReplayReport:
@@ -171,9 +302,8 @@ def replay(history: HandHistory) -> ReplayReport:
     if module is None:
         raise HistoryError(f"no replayer for the game {history.game!r} (games: "
                            f"{', '.join(sorted(REPLAYERS))})")
-    mod = importlib.import_module(module)
-    report: ReplayReport = mod.replay_history(history)
-    return report
+    adapter: type[GameReplay] = importlib.import_module(module).Replay
+    return drive(history, adapter)
 
 
 VOID = "void"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.cards import parse_cards
+from cardroom.engine import RuleError
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
 from cardroom.games.pai_gow.rules import DragonHand, FoulPolicy
 from cardroom.games.pai_gow.settings import FoulSettingError
@@ -18,6 +19,7 @@ from cardroom.games.pai_gow.table import (
     PaiGowTable,
     deal_line,
     position_of_spot,
+    roll,
     spot_of_position,
     start_from_dice,
 )
@@ -343,3 +345,20 @@ def test_irregularities_incomplete_deck_refused_before_any_hand_is_dealt() -> No
     with pytest.raises(IllegalActionError, match="53-card"):
         t.deal(Script([0]), DECK.cards()[:52])
     assert t.events[-1].__class__.__name__ == "WagerPlaced" and t.hands == {}
+
+
+def test_rule_5_the_wheel_is_one_roll_and_a_recorded_one_is_checked() -> None:
+    """Clause 5: `roll` is the deal's one chance outcome (three dice and the position they
+    give the first hand, or the position drawn without dice); a deal given a recorded wheel
+    (a replay) uses it, and one whose dice do not give its start position is refused with the
+    deal's clause, changing nothing."""
+    assert roll(Script([0, 0, 1]), use_dice=True) == ((1, 1, 2), 4)
+    assert roll(Script([6]), use_dice=False) == ((), 7)
+    t = table(use_dice=True)
+    t.sit(1, 10_000)
+    t.place_wager(1, 100)
+    with pytest.raises(RuleError) as e:
+        t.deal(order=DECK.cards(), wheel=((1, 1, 2), 5))
+    assert e.value.clause.startswith("clauses 4, 5") and not t.hands
+    dealt = t.deal(order=DECK.cards(), wheel=((6, 6, 6), start_from_dice((6, 6, 6))))
+    assert dealt.dice == (6, 6, 6) and dealt.start_position == 4  # 18 counted round twice

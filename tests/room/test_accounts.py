@@ -11,7 +11,7 @@ from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room import audit
 from cardroom.room.db import Storage
-from cardroom.room.errors import AuthError, PermissionDenied
+from cardroom.room.errors import AuthError, LoginBackOff, PermissionDenied
 from cardroom.room.schema import accounts, sessions
 
 
@@ -38,7 +38,7 @@ def test_login_back_off_after_five_failures(storage: Storage) -> None:
     for _ in range(acc.PER_NAME.free):
         with pytest.raises(AuthError, match="wrong username or password"):
             acc.authenticate(storage, "alice", "guess", "c")
-    with pytest.raises(AuthError, match="too many failed log-ins: try again in 1 minute"):
+    with pytest.raises(LoginBackOff, match="too many failed log-ins: try again in 1 minute"):
         acc.authenticate(storage, "alice", "correct horse", "c")
     with storage.read() as conn:
         actions = [e.action for e in audit.entries(conn)]

@@ -17,7 +17,7 @@ from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room import audit
 from cardroom.room.db import Storage
-from cardroom.room.errors import AuthError, PermissionDenied
+from cardroom.room.errors import AuthError, PermissionDenied, Throttled
 from cardroom.room.throttle import Backoff
 
 PW = "correct horse"
@@ -185,7 +185,7 @@ def test_the_rooms_own_names_cannot_be_opened(name: str, storage: Storage) -> No
 def test_registration_backs_off_per_client(storage: Storage, hasher: CountingHasher) -> None:
     for i in range(acc.REGISTRATIONS.free):
         acc.register_player(storage, f"player{i}", PW, "10.5.0.1")
-    with pytest.raises(CardroomError, match="too many accounts opened from here"):
+    with pytest.raises(Throttled, match="too many accounts opened from here"):
         acc.register_player(storage, "player9", PW, "10.5.0.1")
     assert acc.register_player(storage, "player9", PW, "10.5.0.2").username == "player9"
     with pytest.raises(CardroomError, match="taken"):  # a refused one does not count

@@ -25,12 +25,11 @@ from cardroom.analysis.removal import removed_counts
 from cardroom.cards import Card
 from cardroom.errors import RulesError
 from cardroom.games.super_pan_9.cards import REMOVED_RANKS, card_value
+from cardroom.games.super_pan_9.rules import DEALER_DRAWS
 from cardroom.shoe import ShoeSpec
 
 VALUES = 7
 """Value classes: 0 (J, Q, K), 1 (ace), 2..6."""
-DEALER_STANDS_FROM = 6
-"""Rule 7: the dealer draws on 0-5 and stands on 6-9."""
 
 Counts = tuple[int, ...]
 Holding = tuple[int, int, int]
@@ -129,7 +128,7 @@ def _tally_holding(h: Counts, shoe: Counts) -> tuple[list[int], list[int]]:
         m = [x - k for x, k in zip(a, d, strict=True)]
         r = sum(m)
         t_d = sum(dealer) % 10
-        if t_d >= DEALER_STANDS_FROM:
+        if not DEALER_DRAWS[t_d]:
             stand[_OUT[t_p][t_d]] += w_d * r * (r - 1)
             for c in values:
                 if m[c]:
@@ -183,7 +182,7 @@ def optimal_strategy(results: Sequence[HoldingResult], commission: Fraction) -> 
 
 def dealer_rule_strategy(results: Sequence[HoldingResult]) -> dict[Holding, bool]:
     """The simple strategy: draw on 0 to 5, stand on 6 to 9, as the dealer does."""
-    return {r.cards: r.total < DEALER_STANDS_FROM for r in results}
+    return {r.cards: DEALER_DRAWS[r.total] for r in results}
 
 
 @dataclass(frozen=True)
@@ -399,7 +398,7 @@ def table_ev_by_orderings(shoe: Counts, strategies: Sequence[Callable[[Holding],
             if strategies[s]((a, b, c)):
                 hands[s].append(order[pos])
                 pos += 1
-        if sum(dealer) % 10 < DEALER_STANDS_FROM:
+        if DEALER_DRAWS[sum(dealer) % 10]:
             dealer.append(order[pos])
         t_d = sum(dealer) % 10
         for s in range(seats):

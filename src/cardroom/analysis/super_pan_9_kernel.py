@@ -1,6 +1,7 @@
 """Compiled (numba) round kernel for Super Pan 9 Monte Carlo: whole tables from real shoes.
 
-The kernel holds no rule of its own beyond arithmetic: the shoe arrives as card values built
+The kernel holds no rule of its own beyond arithmetic (the dealer's rule 7 is the games'
+table `DEALER_DRAWS`): the shoe arrives as card values built
 by the reference `card_value`, the players' decisions as a 7x7x7 draw table built from an exact
 `Strategy`, and the dealing order mirrors `SuperPan9Table` (round-robin three cards to seats in
 order then the dealer, the seats' draws in seat order, then the dealer's). Each round is tallied
@@ -20,11 +21,13 @@ import numpy as np
 from numba import njit
 
 from cardroom.analysis.baccarat_kernel import shuffle
+from cardroom.games.super_pan_9.rules import DEALER_DRAWS
 
 MAX_SEATS = 9
 HIST_SIDE = MAX_SEATS + 1
 """The tally of a round: index won * HIST_SIDE + lost."""
-DEALER_STANDS_FROM = 6
+DEALER_DRAWS_ARRAY = np.array(DEALER_DRAWS, dtype=np.bool_)
+"""Rule 7 (`DEALER_DRAWS`), as the kernel reads it: frozen into the compiled code."""
 
 
 @njit(cache=True, nogil=True)
@@ -62,7 +65,7 @@ def deal_shoe(shoe: Any, cut_index: int, seats: int, draw: Any, max_rounds: int,
                 drew[s] = False
             totals[s] = t
         dt = (d0 + d1 + d2) % 10
-        if dt < DEALER_STANDS_FROM:
+        if DEALER_DRAWS_ARRAY[dt]:
             dt = (dt + shoe[pos]) % 10
             pos += 1
         won = 0

@@ -29,7 +29,7 @@ from cardroom.errors import CardroomError
 from cardroom.room import audit, throttle
 from cardroom.room.credentials import check_password, check_unreserved, check_username
 from cardroom.room.db import Storage
-from cardroom.room.errors import AuthError, PermissionDenied
+from cardroom.room.errors import AuthError, LoginBackOff, PermissionDenied, Throttled
 from cardroom.room.schema import accounts, sessions, trusted_devices
 from cardroom.room.throttle import Backoff
 
@@ -233,7 +233,7 @@ def authenticate(storage: Storage, username: str, password: str, client: str,
             buckets = [(_name_key(name), PER_NAME), (f"login-client:{client}", PER_CLIENT)]
         wait = throttle.take(conn, buckets, now)
     if wait is not None:
-        raise AuthError(f"too many failed log-ins: try again in {_wait_sentence(wait)}")
+        raise LoginBackOff(f"too many failed log-ins: try again in {_wait_sentence(wait)}")
     try:
         _hasher.verify(r.password_hash if r else _dummy_hash(), password)
         ok = r is not None and bool(r.active)
@@ -288,7 +288,7 @@ def register_player(storage: Storage, username: str, password: str, client: str)
         wait = throttle.take(conn, [(f"register:{client[:64]}", REGISTRATIONS)],
                              datetime.now(UTC))
         if wait is not None:
-            raise CardroomError("too many accounts opened from here: try again in "
+            raise Throttled("too many accounts opened from here: try again in "
                                 f"{_wait_sentence(wait)}")
         account = create_account(conn, username, password, Role.PLAYER)
         audit.append(conn, account.username, "account.register", {"client": client[:64]})

@@ -17,6 +17,14 @@ class AuthError(CardroomError):
     """Bad credentials, an expired or forged session, or too many log-in attempts."""
 
 
+class Throttled(CardroomError):
+    """Too many attempts from one name, browser or address: backing off (HTTP 429)."""
+
+
+class LoginBackOff(AuthError, Throttled):
+    """Too many failed log-ins: the name, browser or address is backing off."""
+
+
 class PermissionDenied(CardroomError):
     """The account's role does not allow this action."""
 

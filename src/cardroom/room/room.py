@@ -17,7 +17,7 @@ from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, recall
+from cardroom.room import audit, hands, ledger, protocol, recall
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.baccarat_live import Apply, BaccaratLive
@@ -25,7 +25,7 @@ from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.integrity import open_keyed
 from cardroom.room.jackpot import DEFAULT_POOL, load_pool
-from cardroom.room.messages import field_str, message_type
+from cardroom.room.messages import message_type
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.schema import room_tables, seats
 from cardroom.shoe import RandomSource, SystemRandom
@@ -150,12 +150,12 @@ class Room:
             kind = message_type(msg)
             assert isinstance(msg, dict)
             live = self.table(table_id)
+            read = protocol.read(live.game, msg)
             handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
                        "deal": live.deal}.get(kind, live.act)
-            if kind == "void":
-                reason = field_str(msg, "reason", "the reason")
+            if isinstance(read, protocol.Void):
                 with self.storage.unit() as conn:
-                    apply = live.void(conn, who, reason)
+                    apply = live.void(conn, who, read.reason.strip())
             else:
                 with self.storage.unit() as conn:
                     apply = handler(conn, who, msg)

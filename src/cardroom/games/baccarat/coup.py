@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import ClassVar
 
 from cardroom.cards import Card, Rank
+from cardroom.engine import Event
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.tableau import Tableau, standard_tableau
 
@@ -39,10 +41,14 @@ def hand_total(cards: tuple[Card, ...]) -> int:
 
 
 @dataclass(frozen=True)
-class CardDealt:
+class CardDealt(Event):
+    clause: ClassVar[str] = "mini-baccarat/two-hands (two cards each, a third by the tableau)"
     index: int
     hand: Hand
     card: Card
+
+    def dealt(self) -> tuple[Card, ...]:
+        return (self.card,)
 
 
 @dataclass

@@ -14,17 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.cards import Card, parse_card
+from cardroom.cards import Card
 from cardroom.errors import CardroomError, ShoeError
-from cardroom.history import (
-    VOID,
-    HandHistory,
-    HistoryError,
-    ReplayFailure,
-    ReplayReport,
-    void_outcome,
-    void_refusal,
-)
+from cardroom.history import GameReplay, HandHistory, HistoryError
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.shoe import Shoe
@@ -36,8 +28,6 @@ from .table import BaccaratTable, CoupSettled
 from .wagers import WagerKind
 
 UNIT = "cents"
-HOUSE = "house"
-"""Who pays and takes the banked side of every wager (a movement's payer or payee `None`)."""
 
 
 def coup_history(rules: BaccaratRules, stacks_before: Sequence[tuple[str, Cents]],
@@ -83,123 +73,97 @@ def _pool(rules: BaccaratRules, data: Any) -> JackpotPool | None:
         raise HistoryError(f"setup.jackpot malformed: {exc}") from None
 
 
-def _start(h: HandHistory) -> tuple[BaccaratTable, list[str], list[Card]]:
-    rules = build_rules(BaccaratRules, h.rules, "history rules")
-    table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
-    if not rules.jackpot:
-        table.pool = None
-    try:
-        names = [str(s["name"]) for s in h.seats]
-        for s in h.seats:
-            table.balances[str(s["name"])] = int(s["chips"])
-        pack = [parse_card(c) for c in h.pack]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise HistoryError(f"history seats or pack malformed: {exc}") from None
-    if len(set(names)) != len(names):
-        raise HistoryError("history seats must have different names")
-    # the coup's cards, checked against the shoe before any action: 52 a deck, no joker
-    problem = rules.shoe_spec.pack_problem(pack, whole=False)
-    if problem is not None:
-        raise HistoryError(f"the history's cards cannot come from a {rules.decks}-deck baccarat "
-                           f"shoe (52 cards a deck, no joker): {problem}; nothing was replayed")
-    return table, names, pack
+class Replay(GameReplay):
+    """The bets and the deal through `BaccaratTable`; stacks, hands and every settlement
+    compared with the recorded result."""
 
+    game = "baccarat"
+    void_shows_no_card = "a voided coup's history holds no card (the deal is never half done)"
+    errors = (CardroomError, TypeError, ValueError, IndexError)
 
-def _apply(table: BaccaratTable, names: list[str], pack: list[Card],
-           action: dict[str, Any]) -> CoupSettled | None:
-    kind = action.get("type")
-    if kind == "bet":
-        seat, raw = action.get("seat"), action.get("bets")
-        if not isinstance(seat, int) or not 0 <= seat < len(names) or not isinstance(raw, dict):
-            raise HistoryError("a bet needs a seat number and its bets")
-        bets = {WagerKind.parse(str(k)): v for k, v in raw.items()}
-        table.place_bets(names[seat], bets)
-        return None
-    if kind == "deal":
+    def __init__(self, h: HandHistory) -> None:
+        super().__init__(h)
+        rules = build_rules(BaccaratRules, h.rules, "history rules")
+        self.table = table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
+        if not rules.jackpot:
+            table.pool = None
+        self.read_seats(h, "name")
+        table.balances.update(zip(self.names, self.start, strict=True))
+        # the coup's cards, checked against the shoe before any action: 52 a deck, no joker
+        problem = rules.shoe_spec.pack_problem(self.pack, whole=False)
+        if problem is not None:
+            raise HistoryError(f"the history's cards cannot come from a {rules.decks}-deck "
+                               "baccarat shoe (52 cards a deck, no joker): "
+                               f"{problem}; nothing was replayed")
+        self.coup: CoupSettled | None = None
+
+    def apply(self, index: int, action: dict[str, Any]) -> None:
+        table, names, kind = self.table, self.names, action.get("type")
+        if kind == "bet":
+            seat, raw = action.get("seat"), action.get("bets")
+            if not isinstance(seat, int) or not 0 <= seat < len(names) or \
+                    not isinstance(raw, dict):
+                raise HistoryError("a bet needs a seat number and its bets")
+            table.place_bets(names[seat], {WagerKind.parse(str(k)): v for k, v in raw.items()})
+        elif kind == "deal":
+            self.deal(index)
+        else:
+            raise HistoryError(f"unknown baccarat action {kind!r}")
+
+    def deal(self, index: int) -> None:
         # the recorded cards as the shoe, its cut card beyond them: the engine deals them in
         # its own order (the tableau decides how many); too few cards is an error
+        table, pack = self.table, self.pack
         table.shoe = Shoe(order=list(pack), cut_index=len(pack) + 1, salt=b"")
         try:
-            settled = table.deal()
+            self.coup = settled = table.deal()
         except ShoeError:
             raise HistoryError("the recorded cards run out before the coup is complete") \
                 from None
         if table.shoe.position != len(pack):
             raise HistoryError(f"the coup used {table.shoe.position} of the "
                                f"{len(pack)} recorded cards")
-        return settled
-    raise HistoryError(f"unknown baccarat action {kind!r}")
+        for seat, s in settled.settlements:
+            who = self.names.index(seat)
+            why = f"{s.kind.value} {s.outcome}"
+            if s.net > 0:
+                self.movements.append({"index": index, "payer": None, "payee": who,
+                                       "chips": s.net, "reason": why})
+            elif s.net < 0:
+                self.movements.append({"index": index, "payer": who, "payee": None,
+                                       "chips": -s.net, "reason": why})
 
+    def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
+        if isinstance(exc, CardroomError):
+            return "baccarat rules", str(exc)
+        return "history", f"malformed action: {exc}"
 
-def replay_history(h: HandHistory) -> ReplayReport:
-    """Apply the bets and the deal through `BaccaratTable`; compare stacks, hands and every
-    settlement with the recorded result."""
-    table, names, pack = _start(h)
-    start = [table.balances[n] for n in names]
-    failure = None
-    applied = 0
-    movements: list[dict[str, Any]] = []
-    settled: CoupSettled | None = None
-    voided: dict[str, Any] | None = None
-    for i, act in enumerate(h.actions):
-        if act.get("type") == VOID:
-            why = void_refusal(h, i, settled is not None) or (
-                "a voided coup's history holds no card (the deal is never half done)"
-                if h.pack else None)
-            if why is not None:
-                failure = ReplayFailure(i, act, "void", why)
-                break
-            voided, applied = act, applied + 1
-            break
-        try:
-            out = _apply(table, names, pack, act)
-        except CardroomError as exc:
-            failure = ReplayFailure(i, act, "baccarat rules", str(exc))
-            break
-        except (TypeError, ValueError, IndexError) as exc:
-            failure = ReplayFailure(i, act, "history", f"malformed action: {exc}")
-            break
-        applied += 1
-        if out is not None:
-            settled = out
-            for seat, s in out.settlements:
-                who = names.index(seat)
-                if s.net > 0:
-                    movements.append({"index": i, "payer": None, "payee": who,
-                                      "chips": s.net, "reason": f"{s.kind.value} {s.outcome}"})
-                elif s.net < 0:
-                    movements.append({"index": i, "payer": who, "payee": None,
-                                      "chips": -s.net, "reason": f"{s.kind.value} {s.outcome}"})
-    final = start if voided is not None else [table.balances[n] for n in names]
-    if voided is not None:
-        outcome = void_outcome(voided)
-    elif settled is None:
-        outcome = "not dealt"
-    else:
-        p, b = hand_total(settled.player), hand_total(settled.banker)
-        outcome = ("tie" if p == b else ("player" if p > b else "banker") + " wins") + \
-            f" {p}-{b}; jackpot {settled.jackpot_award.name.lower()}"
-    matches = None
-    if failure is None and h.result:
-        matches = _matches(h.result, final, settled, names)
-    return ReplayReport("baccarat", len(h.actions), applied, names, start, final, movements,
-                        outcome, failure, matches, unit=UNIT, house=HOUSE)
+    @property
+    def settled(self) -> bool:
+        return self.coup is not None
 
+    def final(self) -> list[int]:
+        return [self.table.balances[n] for n in self.names]
 
-def _matches(result: dict[str, Any], final: list[Cents], settled: CoupSettled | None,
-             names: list[str]) -> bool:
-    if "chips" in result and list(result["chips"]) != final:
-        return False
-    if settled is None:
-        return "player" not in result
-    if "player" in result and (result["player"] != [str(c) for c in settled.player]
-                               or result["banker"] != [str(c) for c in settled.banker]):
-        return False
-    if "settlements" in result:
-        again = [(names.index(seat), s.kind.value, s.outcome, s.won, s.commission)
-                 for seat, s in settled.settlements]
-        recorded = [(r.get("seat"), r.get("kind"), r.get("outcome"), r.get("won"),
-                     r.get("commission")) for r in result["settlements"]]
-        if again != recorded:
+    def outcome(self) -> str:
+        if self.coup is None:
+            return "not dealt"
+        p, b = hand_total(self.coup.player), hand_total(self.coup.banker)
+        return ("tie" if p == b else ("player" if p > b else "banker") + " wins") + \
+            f" {p}-{b}; jackpot {self.coup.jackpot_award.name.lower()}"
+
+    def result_matches(self, result: dict[str, Any]) -> bool:
+        settled, names = self.coup, self.names
+        if settled is None:
+            return "player" not in result
+        if "player" in result and (result["player"] != [str(c) for c in settled.player]
+                                   or result["banker"] != [str(c) for c in settled.banker]):
             return False
-    return True
+        if "settlements" in result:
+            again = [(names.index(seat), s.kind.value, s.outcome, s.won, s.commission)
+                     for seat, s in settled.settlements]
+            recorded = [(r.get("seat"), r.get("kind"), r.get("outcome"), r.get("won"),
+                         r.get("commission")) for r in result["settlements"]]
+            if again != recorded:
+                return False
+        return True

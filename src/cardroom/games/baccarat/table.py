@@ -1,6 +1,8 @@
 """A Super-9 Mini-Baccarat table: seats, bets, coups dealt through a shoe, settlement, pool.
 
-Every change is an immutable event in `events`: the table's hand history and audit trail.
+The table follows the engine protocol (`cardroom.engine`): verify_x / can_x / @action x,
+refusals as `RuleError`s naming the clause. Every change is an immutable event in `events`: the
+table's hand history and audit trail.
 Chips in this module are integer cents; a seat's balance never goes negative.
 """
 
@@ -8,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import ClassVar
 
 from cardroom.cards import Card
-from cardroom.errors import IllegalActionError, WagerError
+from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.baccarat.coup import CardDealt, Coup, CoupResult
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.limits import check_bets
@@ -26,33 +28,42 @@ from cardroom.games.baccarat.wagers import (
 from cardroom.money import Cents, format_money, require_cents
 from cardroom.shoe import RandomSource, Shoe, SystemRandom
 
+SEATS = "mini-baccarat/object (a seat at the table)"
+WAGERS = "mini-baccarat/wagers"
+DEAL = "mini-baccarat/two-hands"
+
 
 @dataclass(frozen=True)
-class SeatTaken:
+class SeatTaken(Event):
+    clause: ClassVar[str] = SEATS
     seat: str
     buy_in: Cents
 
 
 @dataclass(frozen=True)
-class BetsPlaced:
+class BetsPlaced(Event):
+    clause: ClassVar[str] = WAGERS
     seat: str
     bets: tuple[tuple[WagerKind, Cents], ...]
 
 
 @dataclass(frozen=True)
-class ShoeShuffled:
+class ShoeShuffled(Event):
+    clause: ClassVar[str] = "super-9-baccarat/eight-decks"
     commitment: str
     cut_index: int
 
 
 @dataclass(frozen=True)
-class CardsBurned:
+class CardsBurned(Event):
+    clause: ClassVar[str] = "super-9-baccarat/eight-decks (the burn)"
     exposed: Card
     count: int
 
 
 @dataclass(frozen=True)
-class CoupSettled:
+class CoupSettled(Event):
+    clause: ClassVar[str] = "mini-baccarat/player-pays, banker-pays, tie-pays"
     coup_number: int
     player: tuple[Card, ...]
     banker: tuple[Card, ...]
@@ -61,17 +72,16 @@ class CoupSettled:
 
 
 TableEvent = SeatTaken | BetsPlaced | ShoeShuffled | CardsBurned | CardDealt | CoupSettled
-E = TypeVar("E", SeatTaken, BetsPlaced, ShoeShuffled, CardsBurned, CardDealt, CoupSettled)
 
 
 @dataclass
-class BaccaratTable:
+class BaccaratTable(Engine):
     rules: BaccaratRules
     source: RandomSource = field(default_factory=SystemRandom)
     pool: JackpotPool | None = None
     balances: dict[str, Cents] = field(default_factory=dict)
     bets: dict[str, dict[WagerKind, Cents]] = field(default_factory=dict)
-    events: list[TableEvent] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     shoe: Shoe | None = None
     coups_after_cut: int = 0
     coup_number: int = 0
@@ -85,38 +95,35 @@ class BaccaratTable:
     def verify_sit(self, seat: str, buy_in: Cents) -> None:
         require_cents(buy_in, "buy-in")
         if not seat:
-            raise IllegalActionError("a seat needs a name")
+            raise RuleError(SEATS, "a seat needs a name")
         if seat in self.balances:
-            raise IllegalActionError(f"seat {seat!r} is already taken")
+            raise RuleError(SEATS, f"seat {seat!r} is already taken")
         if buy_in <= 0:
-            raise IllegalActionError("a buy-in must be a positive amount")
+            raise RuleError(SEATS, "a buy-in must be a positive amount")
 
+    can_sit = able(verify_sit)
+
+    @action
     def sit(self, seat: str, buy_in: Cents) -> SeatTaken:
-        self.verify_sit(seat, buy_in)
         self.balances[seat] = buy_in
         return self._log(SeatTaken(seat, buy_in))
 
     # bets ----------------------------------------------------------------------------------
     def verify_place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> None:
         if seat not in self.balances:
-            raise IllegalActionError(f"no seat {seat!r} at this table")
+            raise RuleError(WAGERS, f"no seat {seat!r} at this table")
         if seat in self.bets:
-            raise IllegalActionError(f"{seat} has already bet on this coup")
+            raise RuleError(WAGERS, f"{seat} has already bet on this coup")
         check_bets(bets, self.rules)
         total = sum(bets.values())
         if total > self.balances[seat]:
-            raise WagerError(f"refused: bets of {format_money(total)} exceed the balance of "
-                             f"{format_money(self.balances[seat])}")
+            raise WagerRefused(WAGERS, f"refused: bets of {format_money(total)} exceed the "
+                               f"balance of {format_money(self.balances[seat])}")
 
-    def can_place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> bool:
-        try:
-            self.verify_place_bets(seat, bets)
-        except (IllegalActionError, WagerError):
-            return False
-        return True
+    can_place_bets = able(verify_place_bets)
 
+    @action
     def place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> BetsPlaced:
-        self.verify_place_bets(seat, bets)
         self.bets[seat] = dict(bets)
         self.balances[seat] -= sum(bets.values())
         return self._log(BetsPlaced(seat, tuple(bets.items())))
@@ -137,11 +144,13 @@ class BaccaratTable:
 
     def verify_deal(self) -> None:
         if not self.bets:
-            raise IllegalActionError("no bets are down: nothing to deal")
+            raise RuleError(DEAL, "no bets are down: nothing to deal")
 
+    can_deal = able(verify_deal)
+
+    @action
     def deal(self) -> CoupSettled:
         """Deal one coup card by card (each an event), then settle every bet at once."""
-        self.verify_deal()
         shoe = self._ensure_shoe()
         cut_before = shoe.cut_card_reached
         coup = Coup()
@@ -171,6 +180,12 @@ class BaccaratTable:
         return self._log(CoupSettled(self.coup_number, result.player, result.banker,
                                      tuple(settled), award))
 
-    def _log(self, event: E) -> E:
-        self.events.append(event)
-        return event
+    def _void(self, reason: str) -> int:
+        """No card of a coup is dealt before its bets settle, so a void comes before the deal:
+        every bet goes back to its seat's balance."""
+        back = 0
+        for seat, bets in self.bets.items():
+            self.balances[seat] += sum(bets.values())
+            back += sum(bets.values())
+        self.bets = {}
+        return back

@@ -19,53 +19,40 @@ and the settlement (clauses 8, 10) follows the last setting, as at the table. A 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from cardroom.cards import parse_card
-from cardroom.errors import CardroomError, IllegalActionError
-from cardroom.history import (
-    VOID,
-    HandHistory,
-    HistoryError,
-    ReplayFailure,
-    ReplayReport,
-    void_outcome,
-    void_refusal,
-)
+from cardroom.engine import RuleError
+from cardroom.history import GameReplay, HandHistory, HistoryError
 from cardroom.houserules import build_rules
-from cardroom.money import Cents
 
 from .limits import PaiGowTableRules
 from .rules import PaiGowRules
-from .table import DEALER, DECK, Dealt, Outcome, PaiGowTable, Phase, Settled
+from .table import (
+    DEALER,
+    DECK,
+    DRAGON,
+    SETTLEMENT,
+    SPOTS,
+    WAGERS,
+    Dealt,
+    Outcome,
+    PaiGowTable,
+    Phase,
+    Settled,
+    start_from_dice,
+)
 
-UNIT = "cents"
-HOUSE = "house"
 LIMIT_FIELDS = frozenset({"min_wager_cents", "max_wager_cents"})
 """A room table's rules add its limits to the game's (`cardroom.games.pai_gow.limits`)."""
 
 RULE_OF_ACTION = {
-    "wager": "clause 10 (wagers)", "bank": "banking the game", "dragon": "clause 7 (dragon hand)",
+    "wager": WAGERS, "bank": "banking the game", "dragon": DRAGON,
     "deal": "clauses 4, 5 (the deal)", "set": "clause 6 (setting a hand)",
-    "house_way": "clause 6 (the house way)", "settle": "clauses 8, 10 (settlement)",
+    "house_way": "clause 6 (the house way)", "settle": SETTLEMENT,
 }
-_RULE_IN_MESSAGE = re.compile(r"\b([Cc]lause [0-9]+)")
-
-
-class _Recorded:
-    """The recorded dice (or start position) as the engine's random source for the deal."""
-
-    def __init__(self, values: list[int]) -> None:
-        self.values = values
-
-    def randbelow(self, n: int) -> int:
-        if not self.values:
-            raise HistoryError("the deal needs the recorded dice or start position")
-        value = self.values.pop(0)
-        if not 0 <= value < n:
-            raise HistoryError(f"recorded value {value + 1} is not a possible roll")
-        return value
+"""The clause a refusal that is not the engine's `RuleError` (a card not in the hand, a table
+limit) reports."""
 
 
 def _rules(raw: dict[str, Any]) -> PaiGowRules:
@@ -74,28 +61,26 @@ def _rules(raw: dict[str, Any]) -> PaiGowRules:
     return build_rules(PaiGowRules, raw, "history rules")
 
 
-class _Hand:
+class Replay(GameReplay):
+    game = "pai-gow"
+    rule_of_action = RULE_OF_ACTION
+    void_shows_no_card = ("a voided hand's history holds no card (dealt hands are hidden "
+                          "information)")
+
     def __init__(self, h: HandHistory) -> None:
+        super().__init__(h)
         self.rules = _rules(h.rules)
         self.table = PaiGowTable(self.rules)
         self.table.player_banked_last = bool(h.setup.get("player_banked_last", False))
-        try:
-            self.seat_numbers = [int(s["seat"]) for s in h.seats]
-            self.names = [str(s["name"]) for s in h.seats]
-            start = [int(s["chips"]) for s in h.seats]
-            self.pack = [parse_card(c) for c in h.pack]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise HistoryError(f"history seats or pack malformed: {exc}") from None
-        if len(set(self.seat_numbers)) != len(self.seat_numbers):
-            raise HistoryError("history seats must have different seat numbers")
+        self.read_seats(h, "seat")
         # the whole deck, checked before any action (a voided hand records no card)
         problem = DECK.pack_problem(self.pack, whole=True) if self.pack else None
         if problem is not None:
             raise HistoryError("the history's pack is not the Pai Gow deck (clause 1: one deck "
                                f"with one joker, 53 cards): {problem}; nothing was replayed")
-        for seat, chips in zip(self.seat_numbers, start, strict=True):
+        for seat, chips in zip(self.seat_numbers, self.start, strict=True):
             self.table.sit(seat, chips)
-        self.start = start
+        self.result: Settled | None = None
 
     def seat(self, action: dict[str, Any], key: str = "seat") -> int:
         seat = action.get(key)
@@ -109,8 +94,10 @@ class _Hand:
         if check is not None and isinstance(amount, int):
             check(amount, what)
 
-    def apply(self, action: dict[str, Any]) -> Settled | None:
+    def apply(self, index: int, action: dict[str, Any]) -> None:
         t, kind = self.table, action.get("type")
+        if self.result is not None:
+            raise RuleError("clause 10 (settlement)", "the hand is settled: no action may follow")
         if kind == "wager":
             amount = action.get("amount")
             self.limits(amount, "a wager")
@@ -141,46 +128,71 @@ class _Hand:
                 event = t.ask_house_way(spot)
             front_now = [str(c) for c in event.setting.front]
             if "front" in action and kind == "house_way" and action["front"] != front_now:
-                raise IllegalActionError(f"the house way sets {front_now} in front, not the "
-                                         f"recorded {action['front']} (clause 8)")
+                raise RuleError("clause 8", f"the house way sets {front_now} in front, not the "
+                                f"recorded {action['front']} (clause 8)")
             if "house_way" in action and action["house_way"] != event.house_way:
-                raise IllegalActionError("the recorded house-way flag differs from the engine's")
+                raise RuleError(RULE_OF_ACTION[kind], "the recorded house-way flag differs "
+                                "from the engine's")
             if t.can_settle():  # the last setting: the table settles (clauses 8, 10)
-                return t.settle()
+                self.result = t.settle()
+                self.movements = _movements(index, self, self.result)
         else:
             raise HistoryError(f"unknown Pai Gow action {kind!r}")
-        return None
 
     def deal(self, action: dict[str, Any]) -> None:
-        t = self.table
         if self.rules.use_dice:
             dice = action.get("dice")
             if not isinstance(dice, list) or len(dice) != 3 or \
                     not all(isinstance(d, int) for d in dice):
                 raise HistoryError("a deal with dice needs the three dice rolled")
-            values = [d - 1 for d in dice]
+            values, sides = dice, 6
         else:
             begin = action.get("start")
             if not isinstance(begin, int):
                 raise HistoryError("a deal needs its start position")
-            values = [begin - 1]
-        event: Dealt = t.deal(_Recorded(values), self.pack)
+            values, sides = [begin], SPOTS
+        for value in values:
+            if not 1 <= value <= sides:
+                raise HistoryError(f"recorded value {value} is not a possible roll")
+        rolled = tuple(values) if self.rules.use_dice else ()
+        wheel = (rolled, start_from_dice(rolled) if rolled else values[0])
+        event: Dealt = self.table.deal(order=self.pack, wheel=wheel)
         if "start" in action and action["start"] != event.start_position:
-            raise IllegalActionError(f"the dice {list(event.dice)} start the deal at position "
-                                     f"{event.start_position}, not {action['start']} "
-                                     "(clause 5)")
+            raise RuleError("clause 5", f"the dice {list(event.dice)} start the deal at "
+                            f"position {event.start_position}, not {action['start']} (clause 5)")
 
 
-def _rule(action: dict[str, Any], exc: Exception) -> str:
-    found = _RULE_IN_MESSAGE.search(str(exc))
-    if found:
-        return found.group(1).lower()
-    if isinstance(exc, HistoryError):
-        return "hand history"
-    return RULE_OF_ACTION.get(str(action.get("type")), "Pai Gow rules")
+    @property
+    def settled(self) -> bool:
+        return self.result is not None
+
+    def final(self) -> list[int]:
+        return [self.table.chips[s] for s in self.seat_numbers]
+
+    def outcome(self) -> str:
+        s, t = self.result, self.table
+        if s is None:
+            return f"unfinished ({t.phase.value})" if t.phase is not Phase.SETTLED else "settled"
+        banker = "house" if s.banker_spot == DEALER else f"seat {s.banker_spot}"
+        return f"{banker} banks; " + ", ".join(
+            f"{'dragon ' if r.dragon else ''}spot {r.spot} {r.outcome.value}" for r in s.results)
+
+    def result_matches(self, result: dict[str, Any]) -> bool:
+        settled = self.result
+        if settled is None:
+            return "spots" not in result
+        if "banker_spot" in result and result["banker_spot"] != settled.banker_spot:
+            return False
+        if "spots" in result:
+            again = {r.spot: (r.outcome.value, r.net) for r in settled.results}
+            for s in result["spots"]:
+                if s.get("outcome") is not None and \
+                        again.get(s.get("spot")) != (s.get("outcome"), s.get("net")):
+                    return False
+        return True
 
 
-def _movements(index: int, hand: _Hand, s: Settled) -> list[dict[str, Any]]:
+def _movements(index: int, hand: Replay, s: Settled) -> list[dict[str, Any]]:
     """Each wager against the bank (copies move nothing), each commission to the house."""
     def who(spot_or_seat: int) -> int | None:
         return None if spot_or_seat == DEALER else hand.seat_numbers.index(spot_or_seat)
@@ -205,70 +217,4 @@ def _movements(index: int, hand: _Hand, s: Settled) -> list[dict[str, Any]]:
     return [m for m in out if m["payer"] != m["payee"]]
 
 
-def replay_history(h: HandHistory) -> ReplayReport:
-    """Apply every action through `PaiGowTable` (it settles after the last setting); stop at
-    the first illegal action (its index and rule reported, nothing after it applied)."""
-    hand = _Hand(h)
-    failure: ReplayFailure | None = None
-    applied = 0
-    settled: Settled | None = None
-    settled_at = -1
-    voided: dict[str, Any] | None = None
-    for i, act in enumerate(h.actions):
-        if act.get("type") == VOID:
-            why = void_refusal(h, i, settled is not None) or (
-                "a voided hand's history holds no card (dealt hands are hidden information)"
-                if h.pack else None)
-            if why is not None:
-                failure = ReplayFailure(i, act, "void", why)
-                break
-            voided, applied = act, applied + 1
-            break
-        if settled is not None:
-            failure = ReplayFailure(i, act, "clause 10 (settlement)",
-                                    "the hand is settled: no action may follow")
-            break
-        try:
-            settled = hand.apply(act)
-        except (CardroomError, TypeError, ValueError) as exc:
-            failure = ReplayFailure(i, act, _rule(act, exc), str(exc))
-            break
-        applied += 1
-        settled_at = i
-    t = hand.table
-    final = [t.chips[s] for s in hand.seat_numbers]
-    if voided is not None:
-        final, movements, outcome = list(hand.start), [], void_outcome(voided)
-    elif settled is not None:
-        movements = _movements(settled_at, hand, settled)
-        banker = "house" if settled.banker_spot == DEALER else f"seat {settled.banker_spot}"
-        outcome = f"{banker} banks; " + ", ".join(
-            f"{'dragon ' if r.dragon else ''}spot {r.spot} {r.outcome.value}"
-            for r in settled.results)
-    else:
-        movements = []
-        outcome = f"unfinished ({t.phase.value})" if t.phase is not Phase.SETTLED else "settled"
-    matches = None
-    if failure is None and h.result:
-        matches = _matches(h.result, final, settled)
-    return ReplayReport("pai-gow", len(h.actions), applied, hand.names, hand.start, final,
-                        movements, outcome, failure, matches, unit=UNIT, house=HOUSE)
-
-
-def _matches(result: dict[str, Any], final: list[Cents], settled: Settled | None) -> bool:
-    if "chips" in result and list(result["chips"]) != final:
-        return False
-    if settled is None:
-        return "spots" not in result
-    if "banker_spot" in result and result["banker_spot"] != settled.banker_spot:
-        return False
-    if "spots" in result:
-        again = {r.spot: (r.outcome.value, r.net) for r in settled.results}
-        for s in result["spots"]:
-            if s.get("outcome") is not None and \
-                    again.get(s.get("spot")) != (s.get("outcome"), s.get("net")):
-                return False
-    return True
-
-
-__all__ = ["replay_history"]
+__all__ = ["Replay"]

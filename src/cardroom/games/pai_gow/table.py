@@ -1,10 +1,12 @@
 """The Pai Gow table: positions, dice, the deal, setting hands, dragon hands, banking, settlement,
 irregularities (misdeal, exposed card, wrong number of cards) by house policy.
 
-Each action comes as verify_x() (raises a precise error), can_x() and x() (applies it and
-returns a frozen event appended to `events`, the hand history). Physical spots: 0 is the house
-dealer, 1-6 the player seats counter-clockwise from the dealer. Betting positions are numbered
-1-7 from the banker's spot counter-clockwise (rules clause 5), so they move when a player banks.
+The table follows the engine protocol (`cardroom.engine`): each action comes as verify_x()
+(raises a `RuleError` naming the clause), can_x() and x() (verifies, applies and returns a
+frozen event appended to `events`, from which the hand history is derived). Physical spots: 0
+is the house dealer, 1-6 the player seats counter-clockwise from the dealer. Betting positions
+are numbered 1-7 from the banker's spot counter-clockwise (rules clause 5), so they move when a
+player banks.
 Money is integer cents.
 """
 
@@ -13,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, ClassVar
 
 from cardroom.cards import Card, format_cards
-from cardroom.errors import IllegalActionError, WagerError
+from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.pai_gow.houseway import HouseWay, house_way, set_hand
 from cardroom.games.pai_gow.rules import (
     DragonHand,
@@ -30,6 +33,15 @@ from cardroom.shoe import RandomSource, ShoeSpec, SystemRandom, fisher_yates
 
 DEALER = 0
 SPOTS = 7
+WAGERS = "clause 10 (wagers)"
+BANKING = "banking the game"
+DRAGON = "clause 7 (dragon hand)"
+DEAL = "clauses 4, 5 (the deal)"
+SETTING = "clause 6 (setting a hand)"
+HOUSE_WAY = "clause 6 (the house way)"
+SETTLEMENT = "clauses 8, 10 (settlement)"
+IRREGULARITIES = "irregularities (misdeals, exposed cards, wrong card counts)"
+"""The clause each kind of action applies; a refusal names the clause of its action."""
 PLAYER_SEATS = range(1, 7)
 DECK = ShoeSpec(packs=1, jokers=1)
 
@@ -49,54 +61,87 @@ class Outcome(StrEnum):
 
 # ----------------------------------------------------------------------------- events
 @dataclass(frozen=True)
-class WagerPlaced:
+class WagerPlaced(Event):
+    clause: ClassVar[str] = WAGERS
     seat: int
     amount: Cents
 
+    def history_action(self) -> dict[str, Any]:
+        return {"type": "wager", "seat": self.seat, "amount": self.amount}
+
 
 @dataclass(frozen=True)
-class BankTaken:
+class BankTaken(Event):
+    clause: ClassVar[str] = BANKING
     seat: int
     dealer_wager: Cents
 
+    def history_action(self) -> dict[str, Any]:
+        return {"type": "bank", "seat": self.seat, "dealer_wager": self.dealer_wager}
+
 
 @dataclass(frozen=True)
-class DragonTaken:
+class DragonTaken(Event):
+    clause: ClassVar[str] = DRAGON
     seat: int
     spot: int
     amount: Cents
 
+    def history_action(self) -> dict[str, Any]:
+        return {"type": "dragon", "seat": self.seat, "spot": self.spot, "amount": self.amount}
+
 
 @dataclass(frozen=True)
-class Dealt:
+class Dealt(Event):
     """The shuffle and deal: start position, dice (if used), the hand of every position."""
 
+    clause: ClassVar[str] = DEAL
     banker_spot: int
     start_position: int
     dice: tuple[int, ...]
     machine: bool
     hands: tuple[tuple[Card, ...], ...]  # by position 1..7 (index 0 = position 1)
+    order: tuple[Card, ...] = ()
+    """The shuffled deck, first card dealt first (the history's pack)."""
+
+    def history_action(self) -> dict[str, Any]:
+        return {"type": "deal", "dice": list(self.dice), "start": self.start_position}
+
+    def dealt(self) -> tuple[Card, ...]:
+        return self.order
 
 
 @dataclass(frozen=True)
-class Collected:
+class Collected(Event):
     """Hands of unoccupied positions and the four remaining cards, to the discard rack."""
 
+    clause: ClassVar[str] = DEAL
     positions: tuple[int, ...]
     remainder: tuple[Card, ...]
 
 
 @dataclass(frozen=True)
-class HandSet:
+class HandSet(Event):
+    clause: ClassVar[str] = SETTING
     spot: int
     setting: Setting
     house_way: bool
     foul: bool
     dragon: bool = False
+    asked: str = ""
+    """The player's action that set the hand ("set" or "house_way"); "" for the house dealer's
+    hand and a dragon hand set the house way."""
+
+    def history_action(self) -> dict[str, Any] | None:
+        if not self.asked:
+            return None
+        return {"type": self.asked, "spot": self.spot,
+                "front": [str(c) for c in self.setting.front], "house_way": self.house_way}
 
 
 @dataclass(frozen=True)
-class HandResult:
+class HandResult(Event):
+    clause: ClassVar[str] = SETTLEMENT
     spot: int
     seat: int
     dragon: bool
@@ -107,7 +152,8 @@ class HandResult:
 
 
 @dataclass(frozen=True)
-class Settled:
+class Settled(Event):
+    clause: ClassVar[str] = SETTLEMENT
     banker_spot: int
     banker_setting: Setting
     results: tuple[HandResult, ...]
@@ -116,41 +162,48 @@ class Settled:
 
 
 @dataclass(frozen=True)
-class CardExposed:
+class CardExposed(Event):
     """Irregularities (cards exposed): a card of `spot` shown before the reveal, by the dealer
     or by the player holding it; it is public from now on."""
 
+    clause: ClassVar[str] = IRREGULARITIES
     spot: int
     card: Card
     by_dealer: bool
 
 
 @dataclass(frozen=True)
-class WrongCardCount:
+class WrongCardCount(Event):
     """Irregularities (incorrect number of cards): the dealer finds `count` cards at `spot`."""
 
+    clause: ClassVar[str] = IRREGULARITIES
     spot: int
     count: int
 
 
 @dataclass(frozen=True)
-class HandVoided:
+class HandVoided(Event):
     """A hand taken out of play by house policy: `outcome` VOID (wager returned) or LOSS."""
 
+    clause: ClassVar[str] = IRREGULARITIES
     spot: int
     outcome: Outcome
     reason: str
 
 
 @dataclass(frozen=True)
-class Misdeal:
+class Misdeal(Event):
     """Irregularities (misdeal): every hand is collected; the wagers, the bank and any dragon
     hand stand; the deck is shuffled and dealt again."""
 
+    clause: ClassVar[str] = IRREGULARITIES
     reason: str
 
+    supersedes: ClassVar[frozenset[str]] = frozenset({"deal", "set", "house_way"})
+    """The redeal replaces the first deal (and any setting) in the hand's history."""
 
-Event = (WagerPlaced | BankTaken | DragonTaken | Dealt | Collected | HandSet | CardExposed
+
+PaiGowEvent = (WagerPlaced | BankTaken | DragonTaken | Dealt | Collected | HandSet | CardExposed
          | WrongCardCount | HandVoided | Misdeal | Settled)
 
 
@@ -168,11 +221,29 @@ def start_from_dice(dice: Sequence[int]) -> int:
     return (sum(dice) - 1) % SPOTS + 1
 
 
+def roll(source: RandomSource, use_dice: bool) -> tuple[tuple[int, ...], int]:
+    """The wheel of clause 5, the deal's one chance outcome besides the shuffle: three dice and
+    the position they give the first hand (`start_from_dice`), or without dice (house rule
+    `use_dice`) the position drawn at random."""
+    if use_dice:
+        dice = tuple(source.randbelow(6) + 1 for _ in range(3))
+        return dice, start_from_dice(dice)
+    return (), source.randbelow(SPOTS) + 1
+
+
+def _wheel(dice: Sequence[int], start: int, use_dice: bool) -> tuple[tuple[int, ...], int]:
+    """The wheel as `roll` would give it for these dice (or this start without dice)."""
+    if use_dice:
+        return tuple(dice), start_from_dice(dice) if len(dice) == 3 and all(
+            1 <= d <= 6 for d in dice) else -1
+    return (), start if not dice and 1 <= start <= SPOTS else -1
+
+
 def deal_line(order: Sequence[Card], machine: bool) -> tuple[list[list[Card]], list[Card]]:
     """Clause 4: seven hands in a line, one card at a time (or seven at a time from a shuffle
     machine); the four cards left over are returned separately."""
     if len(order) != DECK.size:
-        raise IllegalActionError(f"a Pai Gow deal needs the {DECK.size}-card deck")
+        raise RuleError(DEAL, f"a Pai Gow deal needs the {DECK.size}-card deck")
     if machine:
         hands = [list(order[7 * k: 7 * k + 7]) for k in range(7)]
     else:
@@ -181,7 +252,7 @@ def deal_line(order: Sequence[Card], machine: bool) -> tuple[list[list[Card]], l
 
 
 @dataclass
-class PaiGowTable:
+class PaiGowTable(Engine):
     rules: PaiGowRules = field(default_factory=PaiGowRules)
     way: HouseWay | None = None
     chips: dict[int, Cents] = field(default_factory=dict)
@@ -208,42 +279,38 @@ class PaiGowTable:
         assert self.way is not None
         return self.way
 
-    def _log(self, event: Event) -> Event:
-        self.events.append(event)
-        return event
-
     # -------------------------------------------------------------- seating and wagers
     def sit(self, seat: int, chips: Cents) -> None:
         if seat not in PLAYER_SEATS:
-            raise IllegalActionError(f"seat {seat} does not exist: up to six players, seats 1-6")
+            raise RuleError(WAGERS, f"seat {seat} does not exist: up to six players, seats 1-6")
         self.chips[seat] = require_cents(chips, "chips")
 
-    def _no_change_after_misdeal(self) -> None:
+    def _no_change_after_misdeal(self, clause: str) -> None:
         if self.misdealt:
-            raise IllegalActionError("after a misdeal the same wagers are dealt again: "
+            raise RuleError(clause, "after a misdeal the same wagers are dealt again: "
                                      "deal the hand")
 
     def verify_place_wager(self, seat: int, amount: Cents) -> None:
         if self.phase is not Phase.BETTING:
-            raise IllegalActionError("wagers are placed before the deal")
-        self._no_change_after_misdeal()
+            raise RuleError(WAGERS, "wagers are placed before the deal")
+        self._no_change_after_misdeal(WAGERS)
         if seat not in self.chips:
-            raise IllegalActionError(f"no player sits at seat {seat}")
+            raise RuleError(WAGERS, f"no player sits at seat {seat}")
         if seat == self.banker_spot:
-            raise IllegalActionError("the player-banker does not wager against the bank")
+            raise RuleError(WAGERS, "the player-banker does not wager against the bank")
         require_cents(amount, "wager")
         if amount <= 0:
-            raise WagerError("a wager must be positive")
+            raise WagerRefused(WAGERS, "a wager must be positive")
         if amount > self.chips[seat]:
-            raise WagerError(f"seat {seat} has {self.chips[seat]} cents, cannot wager {amount}")
+            raise WagerRefused(WAGERS, f"seat {seat} has {self.chips[seat]} cents, cannot wager "
+                               f"{amount}")
 
-    def can_place_wager(self, seat: int, amount: Cents) -> bool:
-        return _can(self.verify_place_wager, seat, amount)
+    can_place_wager = able(verify_place_wager)
 
+    @action
     def place_wager(self, seat: int, amount: Cents) -> WagerPlaced:
-        self.verify_place_wager(seat, amount)
         self.wagers[seat] = amount
-        return self._log(WagerPlaced(seat, amount))  # type: ignore[return-value]
+        return self._log(WagerPlaced(seat, amount))
 
     # -------------------------------------------------------------- player banking
     def _exposure(self, banker: int) -> Cents:
@@ -259,61 +326,59 @@ class PaiGowTable:
         the player-banker must cover every wager, the house dealer's included (his last wager
         on the previous hand)."""
         if self.phase is not Phase.BETTING:
-            raise IllegalActionError("the bank is taken before the deal")
-        self._no_change_after_misdeal()
+            raise RuleError(BANKING, "the bank is taken before the deal")
+        self._no_change_after_misdeal(BANKING)
         if seat not in self.chips:
-            raise IllegalActionError(f"no player sits at seat {seat}")
+            raise RuleError(BANKING, f"no player sits at seat {seat}")
         if self.banker_spot == seat:
-            raise IllegalActionError("you already hold the bank for this hand")
+            raise RuleError(BANKING, "you already hold the bank for this hand")
         if self.banker_spot != DEALER:
-            raise IllegalActionError(f"seat {self.banker_spot} holds the bank for this hand: "
+            raise RuleError(BANKING, f"seat {self.banker_spot} holds the bank for this hand: "
                                      "one player banks a hand")
         if self.player_banked_last:
-            raise WagerError("the house must bank at least every other hand: a player banked "
-                             "the previous hand, so the house banks this one")
+            raise WagerRefused(BANKING, "the house must bank at least every other hand: a player "
+                               "banked the previous hand, so the house banks this one")
         if not self.last_wagers.get(seat):
-            raise WagerError("the house dealer wagers what the player-banker wagered on the "
-                             f"previous hand: seat {seat} had no wager then")
+            raise WagerRefused(BANKING, "the house dealer wagers what the player-banker wagered "
+                               f"on the previous hand: seat {seat} had no wager then")
         need = self._exposure(seat)
         if self.chips[seat] < need:
-            raise WagerError(f"seat {seat} cannot cover the wagers: needs {need} cents to pay "
-                             f"every winning wager, has {self.chips[seat]}")
+            raise WagerRefused(BANKING, f"seat {seat} cannot cover the wagers: needs {need} cents "
+                               f"to pay every winning wager, has {self.chips[seat]}")
 
-    def can_bank(self, seat: int) -> bool:
-        return _can(self.verify_bank, seat)
+    can_bank = able(verify_bank)
 
+    @action
     def bank(self, seat: int) -> BankTaken:
-        self.verify_bank(seat)
         self.banker_spot = seat
         self.wagers.pop(seat, None)
-        return self._log(BankTaken(seat, self.last_wagers[seat]))  # type: ignore[return-value]
+        return self._log(BankTaken(seat, self.last_wagers[seat]))
 
     # -------------------------------------------------------------- dragon hand
     def verify_take_dragon(self, seat: int, spot: int, amount: Cents) -> None:
         """Clause 7: a dragon hand is the hand of an open spot, if the house allows it."""
         if self.rules.dragon_hand is DragonHand.NOT_ALLOWED:
-            raise IllegalActionError("this card room does not allow dragon hands")
+            raise RuleError(DRAGON, "this card room does not allow dragon hands")
         if self.phase is not Phase.BETTING:
-            raise IllegalActionError("a dragon hand is taken before the deal")
-        self._no_change_after_misdeal()
+            raise RuleError(DRAGON, "a dragon hand is taken before the deal")
+        self._no_change_after_misdeal(DRAGON)
         if seat not in self.wagers:
-            raise IllegalActionError("only a player with a wager on their own hand may play a "
+            raise RuleError(DRAGON, "only a player with a wager on their own hand may play a "
                                      "dragon hand")
         if self.dragon is not None:
-            raise IllegalActionError("the dragon hand is already taken")
+            raise RuleError(DRAGON, "the dragon hand is already taken")
         if spot not in PLAYER_SEATS or spot in self.chips or spot == self.banker_spot:
-            raise IllegalActionError(f"spot {spot} is not an open spot")
+            raise RuleError(DRAGON, f"spot {spot} is not an open spot")
         require_cents(amount, "wager")
         if amount <= 0 or amount + self.wagers[seat] > self.chips[seat]:
-            raise WagerError(f"seat {seat} cannot wager {amount} more on a dragon hand")
+            raise WagerRefused(DRAGON, f"seat {seat} cannot wager {amount} more on a dragon hand")
 
-    def can_take_dragon(self, seat: int, spot: int, amount: Cents) -> bool:
-        return _can(self.verify_take_dragon, seat, spot, amount)
+    can_take_dragon = able(verify_take_dragon)
 
+    @action
     def take_dragon(self, seat: int, spot: int, amount: Cents) -> DragonTaken:
-        self.verify_take_dragon(seat, spot, amount)
         self.dragon = (seat, spot, amount)
-        return self._log(DragonTaken(seat, spot, amount))  # type: ignore[return-value]
+        return self._log(DragonTaken(seat, spot, amount))
 
     # -------------------------------------------------------------- the deal
     def occupied_spots(self) -> list[int]:
@@ -323,40 +388,40 @@ class PaiGowTable:
             spots.add(self.dragon[1])
         return sorted(spots)
 
-    def verify_deal(self) -> None:
+    def verify_deal(self, source: RandomSource | None = None,
+                    order: Sequence[Card] | None = None,
+                    wheel: tuple[tuple[int, ...], int] | None = None) -> None:
+        if order is not None and sorted(order) != sorted(DECK.cards()):
+            raise RuleError(DEAL, "the deck is not the 53-card Pai Gow deck")
+        if wheel is not None and wheel != _wheel(wheel[0], wheel[1], self.rules.use_dice):
+            raise RuleError(DEAL, f"the dice {list(wheel[0])} do not start the deal at position "
+                            f"{wheel[1]} (clause 5)")
         if self.phase is not Phase.BETTING:
-            raise IllegalActionError("the hand is already dealt")
+            raise RuleError(DEAL, "the hand is already dealt")
         if not [s for s in self.wagers if s != self.banker_spot]:
-            raise IllegalActionError("no player has a wager against the bank")
+            raise RuleError(DEAL, "no player has a wager against the bank")
         if self.banker_spot != DEALER:
             need = self._exposure(self.banker_spot)
             if self.chips[self.banker_spot] < need:
-                raise WagerError(f"the player-banker cannot cover {need} cents of wagers")
+                raise WagerRefused(DEAL, f"the player-banker cannot cover {need} cents of wagers")
 
-    def can_deal(self) -> bool:
-        return _can(self.verify_deal)
+    can_deal = able(verify_deal)
 
-    def deal(self, source: RandomSource | None = None,
-             order: Sequence[Card] | None = None) -> Dealt:
+    @action
+    def deal(self, source: RandomSource | None = None, order: Sequence[Card] | None = None,
+             wheel: tuple[tuple[int, ...], int] | None = None) -> Dealt:
         """Shuffle (CSPRNG unless a replay source or order is given), pick the start position
-        by three dice or the RNG, deal seven hands of seven, collect the unused ones."""
-        self.verify_deal()
+        (`roll`, unless the `wheel` rolled is given), deal seven hands of seven, collect the
+        unused ones."""
         src = source or SystemRandom()
         deck = list(order) if order is not None else fisher_yates(DECK.cards(), src)
-        if sorted(deck) != sorted(DECK.cards()):
-            raise IllegalActionError("the deck is not the 53-card Pai Gow deck")
-        if self.rules.use_dice:
-            dice = tuple(src.randbelow(6) + 1 for _ in range(3))
-            start = start_from_dice(dice)
-        else:
-            dice = ()
-            start = src.randbelow(7) + 1
+        dice, start = wheel if wheel is not None else roll(src, self.rules.use_dice)
         line, remainder = deal_line(deck, self.rules.shuffle_machine)
-        by_position: list[tuple[Card, ...]] = [()] * 7
+        by_position: list[tuple[Card, ...]] = [()] * SPOTS
         for k, hand in enumerate(line):
-            by_position[(start - 1 + k) % 7] = tuple(hand)
+            by_position[(start - 1 + k) % SPOTS] = tuple(hand)
         event = Dealt(self.banker_spot, start, dice, self.rules.shuffle_machine,
-                      tuple(by_position))
+                      tuple(by_position), tuple(deck))
         self._log(event)
         occupied = self.occupied_spots()
         self.hands = {}
@@ -370,7 +435,7 @@ class PaiGowTable:
         # the four remaining cards are verified: with the 49 dealt, the whole deck
         if len(remainder) != 4 or sorted([*remainder, *(c for h in line for c in h)]) != sorted(
                 DECK.cards()):
-            raise IllegalActionError("card count irregularity: the deck is not complete")
+            raise RuleError(DEAL, "card count irregularity: the deck is not complete")
         self._log(Collected(tuple(empty), tuple(remainder)))
         self.phase = Phase.SETTING
         self.misdealt = False
@@ -392,43 +457,47 @@ class PaiGowTable:
     def verify_set_hand(self, spot: int, front: Sequence[Card]) -> None:
         """Clause 6: the player arranges the hand; clause 9: not after the dealer reveals."""
         if self.phase is not Phase.SETTING:
-            raise IllegalActionError("hands are set after the deal and before the reveal")
+            raise RuleError(SETTING, "hands are set after the deal and before the reveal")
         if spot in self.out_of_play:
-            raise IllegalActionError(f"spot {spot}'s hand is out of play (an irregularity)")
+            raise RuleError(SETTING, f"spot {spot}'s hand is out of play (an irregularity)")
         if spot not in self._player_spots():
-            raise IllegalActionError(f"spot {spot} has no hand for a player to set")
+            raise RuleError(SETTING, f"spot {spot} has no hand for a player to set")
         if spot in self.settings:
-            raise IllegalActionError(f"spot {spot}'s hand is already set")
+            raise RuleError(SETTING, f"spot {spot}'s hand is already set")
         if self.dragon and spot == self.dragon[1] and (
                 self.rules.dragon_hand is DragonHand.HOUSE_WAY):
-            raise IllegalActionError("the dragon hand is set the house way here")
+            raise RuleError(SETTING, "the dragon hand is set the house way here")
         setting = make_setting(self.hands[spot], front, self.rules.wheel_second)
         if setting.is_foul and self.rules.foul_policy is FoulPolicy.REFUSE:
             raise FoulSettingError(f"foul setting refused: {setting}")
 
-    def can_set_hand(self, spot: int, front: Sequence[Card]) -> bool:
-        return _can(self.verify_set_hand, spot, front)
+    can_set_hand = able(verify_set_hand)
 
+    @action
     def set_hand(self, spot: int, front: Sequence[Card]) -> HandSet:
-        self.verify_set_hand(spot, front)
         setting = make_setting(self.hands[spot], front, self.rules.wheel_second)
         if setting.is_foul and self.rules.foul_policy is FoulPolicy.RESET_HOUSE_WAY:
             setting = set_hand(self.hands[spot], self.house_way, self.rules.wheel_second).setting
-            return self._set(spot, setting, True)
-        return self._set(spot, setting, False)
+            return self._set(spot, setting, True, "set")
+        return self._set(spot, setting, False, "set")
 
+    def verify_ask_house_way(self, spot: int) -> None:
+        if self.phase is not Phase.SETTING or spot not in self._player_spots():
+            raise RuleError(HOUSE_WAY, f"spot {spot} has no hand to set now")
+        if spot in self.settings:
+            raise RuleError(HOUSE_WAY, f"spot {spot}'s hand is already set")
+
+    can_ask_house_way = able(verify_ask_house_way)
+
+    @action
     def ask_house_way(self, spot: int) -> HandSet:
         """Clause 6 note: the dealer sets the hand the house way (the house-way button)."""
-        if self.phase is not Phase.SETTING or spot not in self._player_spots():
-            raise IllegalActionError(f"spot {spot} has no hand to set now")
-        if spot in self.settings:
-            raise IllegalActionError(f"spot {spot}'s hand is already set")
         setting = set_hand(self.hands[spot], self.house_way, self.rules.wheel_second).setting
-        return self._set(spot, setting, True)
+        return self._set(spot, setting, True, "house_way")
 
-    def _set(self, spot: int, setting: Setting, by_house_way: bool) -> HandSet:
+    def _set(self, spot: int, setting: Setting, by_house_way: bool, asked: str = "") -> HandSet:
         dragon = bool(self.dragon and spot == self.dragon[1])
-        event = HandSet(spot, setting, by_house_way, setting.is_foul, dragon)
+        event = HandSet(spot, setting, by_house_way, setting.is_foul, dragon, asked)
         self.settings[spot] = event
         self._log(event)
         return event
@@ -437,15 +506,15 @@ class PaiGowTable:
     def verify_declare_misdeal(self, reason: str) -> None:
         """Irregularities (misdeals): the dealer may void the deal until the reveal."""
         if self.phase is not Phase.SETTING:
-            raise IllegalActionError("a misdeal is declared after the deal and before the reveal")
+            raise RuleError(IRREGULARITIES,
+                            "a misdeal is declared after the deal and before the reveal")
         if not reason.strip():
-            raise IllegalActionError("a misdeal needs a reason for the hand history")
+            raise RuleError(IRREGULARITIES, "a misdeal needs a reason for the hand history")
 
-    def can_declare_misdeal(self, reason: str) -> bool:
-        return _can(self.verify_declare_misdeal, reason)
+    can_declare_misdeal = able(verify_declare_misdeal)
 
+    @action
     def declare_misdeal(self, reason: str) -> Misdeal:
-        self.verify_declare_misdeal(reason)
         return self._misdeal(reason)
 
     def _misdeal(self, reason: str) -> Misdeal:
@@ -455,29 +524,29 @@ class PaiGowTable:
         self.out_of_play = {}
         self.phase = Phase.BETTING
         self.misdealt = True
-        return self._log(Misdeal(reason))  # type: ignore[return-value]
+        return self._log(Misdeal(reason))
 
     def verify_expose_card(self, spot: int, card: Card, by_dealer: bool = True) -> None:
         if self.phase is not Phase.SETTING:
-            raise IllegalActionError("cards are exposed only between the deal and the reveal")
+            raise RuleError(IRREGULARITIES,
+                            "cards are exposed only between the deal and the reveal")
         if spot not in self.hands:
-            raise IllegalActionError(f"spot {spot} holds no hand in play")
+            raise RuleError(IRREGULARITIES, f"spot {spot} holds no hand in play")
         if card not in self.hands[spot]:
-            raise IllegalActionError(f"{card} is not in spot {spot}'s hand")
+            raise RuleError(IRREGULARITIES, f"{card} is not in spot {spot}'s hand")
         if card in self.exposed.get(spot, []):
-            raise IllegalActionError(f"{card} is already exposed")
+            raise RuleError(IRREGULARITIES, f"{card} is already exposed")
         if not by_dealer and spot not in self._player_spots():
-            raise IllegalActionError(f"no player holds spot {spot}'s hand")
+            raise RuleError(IRREGULARITIES, f"no player holds spot {spot}'s hand")
 
-    def can_expose_card(self, spot: int, card: Card, by_dealer: bool = True) -> bool:
-        return _can(self.verify_expose_card, spot, card, by_dealer)
+    can_expose_card = able(verify_expose_card)
 
+    @action
     def expose_card(self, spot: int, card: Card, by_dealer: bool = True) -> CardExposed:
         """Irregularities (cards exposed): a card the dealer exposes is a misdeal or is shown
         to the table and plays (house rule `exposed_card`); a card a player shows of their own
         hand plays (clause 9: the hand is the player's responsibility). An exposed card is
         public: every viewer's snapshot shows it."""
-        self.verify_expose_card(spot, card, by_dealer)
         event = CardExposed(spot, card, by_dealer)
         self._log(event)
         self.exposed.setdefault(spot, []).append(card)
@@ -487,23 +556,22 @@ class PaiGowTable:
 
     def verify_report_card_count(self, spot: int, count: int) -> None:
         if self.phase is not Phase.SETTING:
-            raise IllegalActionError("hands are counted between the deal and the reveal")
+            raise RuleError(IRREGULARITIES, "hands are counted between the deal and the reveal")
         if spot not in self.hands or spot in self.out_of_play:
-            raise IllegalActionError(f"spot {spot} holds no hand in play")
+            raise RuleError(IRREGULARITIES, f"spot {spot} holds no hand in play")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise IllegalActionError(f"a card count is a whole number, not {count!r}")
+            raise RuleError(IRREGULARITIES, f"a card count is a whole number, not {count!r}")
         if count == 7:
-            raise IllegalActionError("seven cards is the right number: no irregularity")
+            raise RuleError(IRREGULARITIES, "seven cards is the right number: no irregularity")
 
-    def can_report_card_count(self, spot: int, count: int) -> bool:
-        return _can(self.verify_report_card_count, spot, count)
+    can_report_card_count = able(verify_report_card_count)
 
+    @action
     def report_card_count(self, spot: int, count: int) -> WrongCardCount:
         """Irregularities (incorrect number of cards): the banker's or the house dealer's hand
         is always a misdeal (every wager plays against it, or it is the dealer's wager); a
         player's hand follows house rule `wrong_card_count`: misdeal, void (wager returned) or
         dead (wager lost)."""
-        self.verify_report_card_count(spot, count)
         event = WrongCardCount(spot, count)
         self._log(event)
         policy = self.rules.wrong_card_count
@@ -519,19 +587,18 @@ class PaiGowTable:
     # -------------------------------------------------------------- reveal and settle
     def verify_settle(self) -> None:
         if self.phase is not Phase.SETTING:
-            raise IllegalActionError("nothing to settle now")
+            raise RuleError(SETTLEMENT, "nothing to settle now")
         unset = [s for s in self._player_spots() if s not in self.settings]
         if unset:
-            raise IllegalActionError(f"spots {unset} have not set their hands")
+            raise RuleError(SETTLEMENT, f"spots {unset} have not set their hands")
 
-    def can_settle(self) -> bool:
-        return _can(self.verify_settle)
+    can_settle = able(verify_settle)
 
+    @action
     def settle(self) -> Settled:
         """Clause 8: the dealer sets by the house way; clause 10: both hands must beat the
         banker's to win even money less commission; one each is a push; copies go to the
         banker. A player-banker pays commission on the bank's net win."""
-        self.verify_settle()
         way, wheel = self.house_way, self.rules.wheel_second
         # the house dealer's hand, banker's or (when a player banks) a player's, house way
         self._set(DEALER, set_hand(self.hands[DEALER], way, wheel).setting, True)
@@ -578,7 +645,7 @@ class PaiGowTable:
     def next_hand(self) -> None:
         """Clear the layout; remember wagers (the dealer's stake when a player banks next)."""
         if self.phase is not Phase.SETTLED:
-            raise IllegalActionError("the hand is not settled yet")
+            raise RuleError(SETTLEMENT, "the hand is not settled yet")
         self.player_banked_last = self.banker_spot != DEALER
         self.last_wagers = dict(self.wagers)
         self.wagers = {}
@@ -589,6 +656,17 @@ class PaiGowTable:
         self.exposed = {}
         self.out_of_play = {}
         self.phase = Phase.BETTING
+
+    def _void(self, reason: str) -> int:
+        """Every wager (the dragon's too) goes back and the layout is cleared; a voided hand
+        does not count for the every-other-hand banking rule (it was not played), so the
+        previous hand's wagers and banker stay as they were. (The table keeps the chips at
+        the seats: a wager never left them.)"""
+        back = sum(self.wagers.values()) + (self.dragon[2] if self.dragon else 0)
+        self.wagers, self.dragon, self.banker_spot = {}, None, DEALER
+        self.hands, self.settings, self.exposed, self.out_of_play = {}, {}, {}, {}
+        self.phase, self.misdealt = Phase.BETTING, False
+        return back
 
     # -------------------------------------------------------------- what a viewer may see
     def snapshot(self, viewer_spot: int | None) -> dict[str, object]:
@@ -612,13 +690,3 @@ def _outcome(player: Setting, foul: bool, bank: Setting, bank_foul: bool) -> Out
         return Outcome.WIN
     wins = (player.front_score > bank.front_score) + (player.back_score > bank.back_score)
     return (Outcome.LOSS, Outcome.PUSH, Outcome.WIN)[wins]
-
-
-def _can(verify: object, *args: object) -> bool:
-    from cardroom.errors import CardroomError
-
-    try:
-        verify(*args)  # type: ignore[operator]
-    except CardroomError:
-        return False
-    return True

@@ -3,13 +3,12 @@ and the `action` decorator that records every top-level action for the hand hist
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardroom.cards import Card
+from cardroom.engine import Engine
 
 from . import errors as R
 from .errors import PanRuleError
@@ -18,43 +17,7 @@ from .rules import HAND_SIZE, MAX_SEATS, MIN_SEATS, PanRules
 from .state import DiscardEntry, Phase, SeatSpec, SeatState, Status, check
 
 
-def _jsonable(v: object) -> Any:
-    if isinstance(v, Card):
-        return str(v)
-    if isinstance(v, tuple | list):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    return v
-
-
-F = Callable[..., list[Event]]
-
-
-def action(fn: F) -> F:
-    """Record a successful top-level action (name and arguments) in `actions`: the replay
-    input of the hand history."""
-    sig = inspect.signature(fn)
-
-    @functools.wraps(fn)
-    def wrapper(self: HandBase, *args: Any, **kwargs: Any) -> list[Event]:
-        self._depth += 1
-        try:
-            out = fn(self, *args, **kwargs)
-        finally:
-            self._depth -= 1
-        if self.record and self._depth == 0:
-            bound = sig.bind(self, *args, **kwargs)
-            bound.apply_defaults()
-            entry = {"type": fn.__name__}
-            entry.update({k: _jsonable(v) for k, v in bound.arguments.items() if k != "self"})
-            self.actions.append(entry)
-        return out
-
-    return wrapper
-
-
-class HandBase:
+class HandBase(Engine):
     """The state of one hand and the helpers every rule module uses."""
 
     def __init__(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
@@ -177,9 +140,6 @@ class HandBase:
 
     # ----- small helpers ------------------------------------------------------------------
 
-    def _log(self, ev: Event) -> None:
-        self.events.append(ev)
-
     def _seat(self, seat: int) -> SeatState:
         if not (isinstance(seat, int) and 0 <= seat < self.n):
             raise PanRuleError(R.ROTATION, f"no seat {seat}")
@@ -248,11 +208,25 @@ class HandBase:
 
     @staticmethod
     def _can(fn: Callable[..., None], *args: Any) -> bool:
+        """For a `can_x` that asks more than its `verify_x` (the others: `able`)."""
         try:
             fn(*args)
         except PanRuleError:
             return False
         return True
+
+    def _void(self, reason: str) -> int:
+        """Every stack back to what it was before the hand (the tops it paid, conditions and
+        all); the tops carried into the hand stay in the pot for the next one."""
+        back = sum(self.single_contrib.values()) + sum(self.double_contrib.values())
+        for s in self.seats:
+            s.chips = s.start_chips
+        self.tops_single, self.tops_double = self.carried_tops
+        self.tops_carry = self.carried_tops
+        self.phase = Phase.COMPLETE
+        self.winner = None
+        self.end_reason = f"voided: {reason}"
+        return back
 
     def chips_delta(self) -> list[int]:
         return [s.chips - s.start_chips for s in self.seats]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from cardroom.engine import able, action
+
 from . import errors as R
-from .base import action
 from .declarations import DeclarationsMixin
 from .errors import PanRuleError
 from .events import ChipsMoved, CountCorrected, Event
@@ -32,8 +33,7 @@ class CountsMixin(DeclarationsMixin):
         if k == HAND_SIZE - 1:
             check(bool(self.stock), R.FOUL_8, "no card left to add")
 
-    def can_correct_count(self, seat: int, pick: int | None = None) -> bool:
-        return self._can(self.verify_correct_count, seat, pick)
+    can_correct_count = able(verify_correct_count)
 
     @action
     def correct_count(self, seat: int, pick: int | None = None) -> list[Event]:
@@ -41,7 +41,6 @@ class CountsMixin(DeclarationsMixin):
         added from the top (from the middle when the cards dealt out total correctly), no
         change of declaration. 8C: eleven: the dealer removes one at random (`pick`, chosen by
         the house's random source), and the player may change his declaration."""
-        self.verify_correct_count(seat, pick)
         mark = len(self.events)
         s = self.seats[seat]
         k = s.card_count

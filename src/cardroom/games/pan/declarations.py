@@ -3,8 +3,9 @@ acted, the last player's limit (reference: tops and declarations; house rule 9).
 
 from __future__ import annotations
 
+from cardroom.engine import able, action
+
 from . import errors as R
-from .base import action
 from .ending import EndingMixin
 from .errors import PanRuleError
 from .events import ChipsMoved, Declared, Event
@@ -32,13 +33,11 @@ class DeclarationsMixin(EndingMixin):
             check(len(live) > 1, R.DECLARATIONS,
                   "every other player has passed: this player takes the tops")
 
-    def can_declare(self, seat: int, play: bool) -> bool:
-        return self._can(self.verify_declare, seat, play)
+    can_declare = able(verify_declare)
 
     @action
     def declare(self, seat: int, play: bool) -> list[Event]:
         """Play or pass, in turn from the first hand (a knock in turn means play)."""
-        self.verify_declare(seat, play)
         mark = len(self.events)
         self._set_declaration(seat, play, changed=False)
         self.next_declarer += 1
@@ -121,12 +120,10 @@ class DeclarationsMixin(EndingMixin):
             live = [i for i in self.in_players() if self.seats[i].declared is not False]
             check(len(live) > 1, R.DECLARATIONS, "the only player left cannot pass")
 
-    def can_change_declaration(self, seat: int) -> bool:
-        return self._can(self.verify_change_declaration, seat)
+    can_change_declaration = able(verify_change_declaration)
 
     @action
     def change_declaration(self, seat: int) -> list[Event]:
-        self.verify_change_declaration(seat)
         mark = len(self.events)
         s = self.seats[seat]
         s.late_change_allowed = False
@@ -149,14 +146,12 @@ class DeclarationsMixin(EndingMixin):
         check(self.tops_waiting() and self.in_players() == [seat], R.DECLARATIONS,
               "only the one player left when every other player has passed takes the tops")
 
-    def can_take_tops(self, seat: int) -> bool:
-        return self._can(self.verify_take_tops, seat)
+    can_take_tops = able(verify_take_tops)
 
     @action
     def take_tops(self, seat: int) -> list[Event]:
         """Every other player passed: the one left takes the tops. This is his action, so
         until then the last passer may still change his declaration."""
-        self.verify_take_tops(seat)
         mark = len(self.events)
         self._award_tops_alone(seat, "every other player passed")
         return self.events[mark:]

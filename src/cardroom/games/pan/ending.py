@@ -3,8 +3,9 @@ the tops taken alone, and two players splitting the tops (house pays rule 2)."""
 
 from __future__ import annotations
 
+from cardroom.engine import able, action
+
 from . import errors as R
-from .base import action
 from .events import Event, HandEnded, Irregularity, WentOut
 from .pays import PaysMixin
 from .state import DiscardEntry, Phase, Status, check
@@ -101,7 +102,6 @@ class EndingMixin(PaysMixin):
 
     @action
     def offer_split(self, seat: int) -> list[Event]:
-        self.verify_offer_split(seat)
         self.split_offer = seat
         self._log(Irregularity(seat, "split offered", "offers to split the tops"))
         return self.events[-1:]
@@ -117,26 +117,22 @@ class EndingMixin(PaysMixin):
     def verify_decline_split(self, seat: int) -> None:
         self.verify_accept_split(seat)
 
-    def can_decline_split(self, seat: int) -> bool:
-        return self._can(self.verify_decline_split, seat)
+    can_decline_split = able(verify_decline_split)
 
     @action
     def decline_split(self, seat: int) -> list[Event]:
         """Pays rule 2: "If one player refuses, regardless of precedent, action continues"."""
-        self.verify_decline_split(seat)
         self.split_offer = None
         self._log(Irregularity(seat, "split declined", "refuses to split the tops"))
         return self.events[-1:]
 
-    def can_accept_split(self, seat: int) -> bool:
-        return self._can(self.verify_accept_split, seat)
+    can_accept_split = able(verify_accept_split)
 
     @action
     def accept_split(self, seat: int) -> list[Event]:
         """Both agree: the single tops are split; doubles split the double tops only between
         two doubles players (a doubles player and a singles player split only the singles).
         An odd chip goes to the player whose turn is next."""
-        self.verify_accept_split(seat)
         mark = len(self.events)
         a, b = self.in_players()
         first = self.current if self.current in (a, b) else a

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from cardroom.errors import IllegalActionError
+from typing import ClassVar
+
+from cardroom.engine import RuleError
 
 
-class PanRuleError(IllegalActionError):
-    """An action refused by a rule of the game or of the house; `rule` names it."""
+class PanRuleError(RuleError):
+    """An action refused by a rule of the game or of the house (the protocol's `RuleError`);
+    its message ends with the rule in brackets, as Pan's have always done."""
 
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        super().__init__(f"{message} ({rule})")
+    cite: ClassVar[bool] = True
+
+    @property
+    def rule(self) -> str:
+        return self.clause
 
 
 # Rule citations used in errors and events.

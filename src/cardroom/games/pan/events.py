@@ -7,10 +7,13 @@ from enum import Enum
 from typing import Any
 
 from cardroom.cards import Card, card_label, cards_label
+from cardroom.engine import Event as ProtocolEvent
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(ProtocolEvent):
+    """A Pan event (the protocol's `cardroom.engine.Event`), with its JSON form."""
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": type(self).__name__}
         for f in fields(self):

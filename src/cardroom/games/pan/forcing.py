@@ -4,9 +4,9 @@ only in the three cases of rule 14."""
 from __future__ import annotations
 
 from cardroom.cards import Card
+from cardroom.engine import able, action
 
 from . import errors as R
-from .base import action
 from .errors import PanRuleError
 from .events import Event, Forced
 from .melding import MeldingMixin
@@ -51,14 +51,12 @@ class ForcingMixin(MeldingMixin):
             check(self._out_force_allowed(cur, top.card, False), R.RULE_14,
                   "that card would put the player out")
 
-    def can_force_option_card(self, forcer: int, use: bool) -> bool:
-        return self._can(self.verify_force_option_card, forcer, use)
+    can_force_option_card = able(verify_force_option_card)
 
     @action
     def force_option_card(self, forcer: int, use: bool) -> list[Event]:
         """Rule 12: a player who overlooked a usable card and touched the deck is forced
         either to use it (the drawn card goes back on the stock) or to continue."""
-        self.verify_force_option_card(forcer, use)
         mark = len(self.events)
         cur = self.current
         assert cur is not None
@@ -118,14 +116,12 @@ class ForcingMixin(MeldingMixin):
         if not s.hand and not (self._out_force_allowed(seat, d.card, d.pyramid)):
             raise PanRuleError(R.RULE_14, f"{d.card} is an out card for seat {seat}")
 
-    def can_force_back(self, forcer: int, seat: int) -> bool:
-        return self._can(self.verify_force_back, forcer, seat)
+    can_force_back = able(verify_force_back)
 
     @action
     def force_back(self, forcer: int, seat: int) -> list[Event]:
         """Rule 13: a card that fits the discarder's own spread is forced back onto it; the
         player then discards again from the hand (or is out, rule 14)."""
-        self.verify_force_back(forcer, seat)
         mark = len(self.events)
         d = self._force_back_entry(seat)
         assert d is not None

@@ -3,8 +3,9 @@ floorman, the redeal of rule 6, and the one player left of rule 5 (house foul ru
 
 from __future__ import annotations
 
+from cardroom.engine import able, action
+
 from . import errors as R
-from .base import action
 from .ending import EndingMixin
 from .errors import PanRuleError
 from .events import ChipsMoved, Event, FoulCalled, Irregularity
@@ -34,15 +35,13 @@ class FoulsMixin(EndingMixin):
         if not (bool(s.causes)):
             raise PanRuleError(R.FOUL_3, f"seat {seat}'s hand gives no cause to call it foul")
 
-    def can_call_foul(self, caller: int | None, seat: int) -> bool:
-        return self._can(self.verify_call_foul, caller, seat)
+    can_call_foul = able(verify_call_foul)
 
     @action
     def call_foul(self, caller: int | None, seat: int) -> list[Event]:
         """A hand called foul for cause (rule 3): it repays its collections to the active
         hands, is thrown in, and at the end pays the winner its value as it lies plus 2
         (no bust-out), or the outs for a false declaration of going out (3F)."""
-        self.verify_call_foul(caller, seat)
         mark = len(self.events)
         s = self.seats[seat]
         self._log(FoulCalled(caller, seat, tuple(c.value for c in s.causes), False))
@@ -93,15 +92,13 @@ class FoulsMixin(EndingMixin):
                 and not self.tops_waiting()):
             raise PanRuleError(R.FOUL_2, f"seat {seat} is not an active hand")
 
-    def can_declare_own_foul(self, seat: int) -> bool:
-        return self._can(self.verify_declare_own_foul, seat)
+    can_declare_own_foul = able(verify_declare_own_foul)
 
     @action
     def declare_own_foul(self, seat: int) -> list[Event]:
         """Rule 2: a player who calls his own hand foul and throws it in still pays every
         collection for the rest of the hand, bust-out included; rule 16: a card he drew stays
         live."""
-        self.verify_declare_own_foul(seat)
         mark = len(self.events)
         s = self.seats[seat]
         s.status = Status.SELF_FOULED
@@ -110,15 +107,16 @@ class FoulsMixin(EndingMixin):
         self._after_status_change()
         return self.events[mark:]
 
-    def verify_floor_foul(self, seat: int) -> None:
+    def verify_floor_foul(self, seat: int, reason: str = "") -> None:
         self._open()
         if self._seat(seat).status is not Status.IN:
             raise PanRuleError(R.FOUL_3, f"seat {seat} is not active")
 
+    can_floor_foul = able(verify_floor_foul)
+
     @action
     def floor_foul(self, seat: int, reason: str) -> list[Event]:
         """Rule 7: the floorman declares a hand foul under extraordinary circumstances."""
-        self.verify_floor_foul(seat)
         mark = len(self.events)
         self._irregular(seat, Cause.FLOORMAN, reason)
         self.call_foul(None, seat)
@@ -138,10 +136,11 @@ class FoulsMixin(EndingMixin):
             if not (0 <= c <= self.seats[p].chips):
                 raise PanRuleError(R.PAYS_5, f"seat {p} has no {c} chips")
 
+    can_settle = able(verify_settle)
+
     @action
     def settle(self, seat: int, payments: dict[int, int]) -> list[Event]:
         """5A: a settlement agreed with the foul hands; the player takes the tops."""
-        self.verify_settle(seat, payments)
         mark = len(self.events)
         for p, c in payments.items():
             self._move(p, seat, c, "negotiated settlement (foul rule 5A)")
@@ -155,10 +154,11 @@ class FoulsMixin(EndingMixin):
         check(self.phase is Phase.LAST_PLAYER and self.current == seat, R.FOUL_5,
               "only the one player left after fouls plays face up")
 
+    can_play_face_up = able(verify_play_face_up)
+
     @action
     def play_face_up(self, seat: int) -> list[Event]:
         """5B: play the hand out face up, under the dealer's supervision."""
-        self.verify_play_face_up(seat)
         self.face_up = True
         self.phase = Phase.PLAYING
         self._log(Irregularity(seat, "face up", "plays the hand out face up (foul rule 5B)"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.cards import Card
+from cardroom.engine import able, action
 
 from . import errors as R
-from .base import action
 from .errors import PanRuleError
 from .events import Event, Irregularity, Melded
 from .fouls import FoulsMixin
@@ -30,10 +30,11 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         if card not in s.hand:
             raise PanRuleError(R.FOUL_3, f"seat {seat} does not hold {card}")
 
+    can_extra_discard = able(verify_extra_discard)
+
     @action
     def extra_discard(self, seat: int, card: Card) -> list[Event]:
         """3B: a second discard (a cause for calling the hand foul)."""
-        self.verify_extra_discard(seat, card)
         mark = len(self.events)
         self.seats[seat].hand.remove(card)
         self.discards.append(DiscardEntry(card, seat, False, touched=True))
@@ -46,10 +47,11 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
               "nothing to skip")
         check(bool(self.seats[seat].hand), R.TURN_5, "an empty hand goes out")
 
+    can_skip_discard = able(verify_skip_discard)
+
     @action
     def skip_discard(self, seat: int) -> list[Event]:
         """3B: failing to discard (the turn passes; a cause for calling the hand foul)."""
-        self.verify_skip_discard(seat)
         mark = len(self.events)
         self._lose_pending(seat)
         self._irregular(seat, Cause.DISCARD_COUNT, "ended the turn without a discard")
@@ -62,10 +64,11 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         if not (s.status is Status.IN and card in s.hand):
             raise PanRuleError(R.FOUL_3, f"seat {seat} does not hold {card}")
 
+    can_drop_card = able(verify_drop_card)
+
     @action
     def drop_card(self, seat: int, card: Card) -> list[Event]:
         """3C: a card thrown on the floor to correct the count."""
-        self.verify_drop_card(seat, card)
         mark = len(self.events)
         self.seats[seat].hand.remove(card)
         self.floor.append(card)
@@ -80,13 +83,14 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         allc = (*cards, *((self.drawn,) if use_drawn and self.drawn else ()))
         check(meld_kind(allc) is None, R.MELDS, "that is a valid meld: use meld")
 
+    can_spread_invalid = able(verify_spread_invalid)
+
     @action
     def spread_invalid(self, seat: int, cards: Sequence[Card],
                        use_drawn: bool = False) -> list[Event]:
         """3D: an invalid meld spread (primary with the deck card, secondary from the hand).
         It pays nothing; it becomes a cause if still uncorrected when the player next
         touches the deck."""
-        self.verify_spread_invalid(seat, cards, use_drawn)
         mark = len(self.events)
         s = self.seats[seat]
         rest = take_cards(s.hand, cards)
@@ -121,11 +125,12 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
             check(m.deck_card in cards, R.FOUL_3, "the deck card must stay in the meld")
         check(meld_kind(cards) is not None, R.FOUL_3, "the correction is still no meld")
 
+    can_correct_meld = able(verify_correct_meld)
+
     @action
     def correct_meld(self, seat: int, meld: int, cards: Sequence[Card]) -> list[Event]:
         """3D a/b: a primary invalid meld corrected as it lies (the deck card stays in it);
         a secondary one taken back into the hand (`cards` empty), before touching the deck."""
-        self.verify_correct_meld(seat, meld, cards)
         mark = len(self.events)
         s = self.seats[seat]
         m = s.melds[meld]
@@ -148,12 +153,13 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
     def verify_keep_drawn(self, seat: int) -> None:
         self._verify_meld_turn(seat, True)
 
+    can_keep_drawn = able(verify_keep_drawn)
+
     @action
     def keep_drawn(self, seat: int) -> list[Event]:
         """3E: the deck card put in the hand. "The exception to this rule is when the player
         is going out (no discards)": it becomes a cause only when his turn ends with a discard
         (or none, 3B) instead of going out; until then nobody can tell, so it is no cause yet."""
-        self.verify_keep_drawn(seat)
         mark = len(self.events)
         card = self._use_drawn()
         s = self.seats[seat]
@@ -168,10 +174,11 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         check(self.turn_started and self.current == seat, R.TURN_5, "in one's own turn")
         check(not self.can_go_out(seat), R.TURN_5, "the player is out: use go_out")
 
+    can_declare_out = able(verify_declare_out)
+
     @action
     def declare_out(self, seat: int) -> list[Event]:
         """3F: a false declaration of going out. Others may throw in their hands (rule 6)."""
-        self.verify_declare_out(seat)
         mark = len(self.events)
         self.false_out = seat
         self._irregular(seat, Cause.FALSE_OUT, "declared out without eleven melded cards")
@@ -184,10 +191,11 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         if self._seat(seat).status is not Status.IN:
             raise PanRuleError(R.FOUL_3, f"seat {seat} is not active")
 
+    can_throw_in = able(verify_throw_in)
+
     @action
     def throw_in(self, seat: int) -> list[Event]:
         """A player gathers his cards after a false declaration of going out (3F)."""
-        self.verify_throw_in(seat)
         self.seats[seat].threw_in = True
         self._log(Irregularity(seat, "threw in", f"after seat {self.false_out}'s false out"))
         return self.events[-1:]
@@ -218,11 +226,12 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         check(s.status is Status.IN and 0 <= meld < len(s.melds)
               and card in s.melds[meld].cards, R.RULE_15, "no such card on that spread")
 
+    can_remove_board_card = able(verify_remove_board_card)
+
     @action
     def remove_board_card(self, seat: int, meld: int, card: Card) -> list[Event]:
         """Rule 15: removing or discarding a card from a board spread fouls the hand; the
         dealer enforces it (the hand is fouled at once)."""
-        self.verify_remove_board_card(seat, meld, card)
         mark = len(self.events)
         s = self.seats[seat]
         cards = list(s.melds[meld].cards)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.cards import Card
+from cardroom.engine import able, action
 
 from . import errors as R
-from .base import action
 from .errors import PanRuleError
 from .events import Event, Melded
 from .melds import (
@@ -55,13 +55,11 @@ class MeldingMixin(TurnMixin):
                 "rank (except aces and kings: all one suit or all different suits); a "
                 "sequence three or more of one suit in order A 2 3 4 5 6 7 J Q K")
 
-    def can_meld(self, seat: int, cards: Sequence[Card], use_drawn: bool = False) -> bool:
-        return self._can(self.verify_meld, seat, cards, use_drawn)
+    can_meld = able(verify_meld)
 
     @action
     def meld(self, seat: int, cards: Sequence[Card], use_drawn: bool = False) -> list[Event]:
         """A new meld from hand cards, with the drawn card when `use_drawn`."""
-        self.verify_meld(seat, cards, use_drawn)
         mark = len(self.events)
         s = self.seats[seat]
         rest = take_cards(s.hand, cards)
@@ -96,13 +94,11 @@ class MeldingMixin(TurnMixin):
         if not (m.kind is not None and fits(m.cards, m.kind, c, self.rules.strict_set_additions)):
             raise PanRuleError(R.MELDS, f"{c} does not fit the meld {' '.join(map(str, m.cards))}")
 
-    def can_lay_off(self, seat: int, meld: int, card: Card | None = None) -> bool:
-        return self._can(self.verify_lay_off, seat, meld, card)
+    can_lay_off = able(verify_lay_off)
 
     @action
     def lay_off(self, seat: int, meld: int, card: Card | None = None) -> list[Event]:
         """Add one card to one of the player's own melds (None: the drawn card)."""
-        self.verify_lay_off(seat, meld, card)
         mark = len(self.events)
         s = self.seats[seat]
         if card is None:
@@ -145,15 +141,12 @@ class MeldingMixin(TurnMixin):
         if not (meld_kind(allc) is not None):
             raise PanRuleError(R.BORROWING, f"{' '.join(map(str, allc))} is no meld")
 
-    def can_borrow(self, seat: int, meld: int, borrowed: Sequence[Card], cards: Sequence[Card],
-                   use_drawn: bool = False) -> bool:
-        return self._can(self.verify_borrow, seat, meld, borrowed, cards, use_drawn)
+    can_borrow = able(verify_borrow)
 
     @action
     def borrow(self, seat: int, meld: int, borrowed: Sequence[Card], cards: Sequence[Card],
                use_drawn: bool = False) -> list[Event]:
         """Take cards from one's own meld to make a new meld, leaving a valid meld."""
-        self.verify_borrow(seat, meld, borrowed, cards, use_drawn)
         mark = len(self.events)
         s = self.seats[seat]
         m = s.melds[meld]
@@ -190,13 +183,11 @@ class MeldingMixin(TurnMixin):
         check(is_valid_on_board(part, m.kind, strict) and is_valid_on_board(rest, m.kind, strict),
               R.SPLITTING, "each part of a split must be a valid meld")
 
-    def can_split(self, seat: int, meld: int, part: Sequence[Card]) -> bool:
-        return self._can(self.verify_split, seat, meld, part)
+    can_split = able(verify_split)
 
     @action
     def split(self, seat: int, meld: int, part: Sequence[Card]) -> list[Event]:
         """Split a grown meld into two valid melds; a condition made by splitting pays."""
-        self.verify_split(seat, meld, part)
         mark = len(self.events)
         s = self.seats[seat]
         m = s.melds[meld]

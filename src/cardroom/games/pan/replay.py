@@ -8,7 +8,7 @@ from typing import Any
 
 from cardroom.cards import Card, parse_card
 from cardroom.errors import CardroomError
-from cardroom.history import HIDDEN_CARD, HandHistory, HistoryError, ReplayFailure, ReplayReport
+from cardroom.history import HIDDEN_CARD, GameReplay, HandHistory, HistoryError
 from cardroom.houserules import build_rules
 
 from .cards import pan_pack
@@ -141,35 +141,44 @@ def apply_action(hand: PanHand, action: dict[str, Any]) -> None:
         raise PanRuleError("hand history", f"bad arguments for {kind}: {exc}") from None
 
 
-def replay_history(h: HandHistory) -> ReplayReport:
-    """Apply every action; stop at the first illegal one (reported with its index and rule)."""
-    hand = start_hand(h)
-    failure = None
-    applied = 0
-    movements: list[dict[str, Any]] = []
-    for i, act in enumerate(h.actions):
-        mark = len(hand.events)
-        try:
-            apply_action(hand, act)
-        except CardroomError as exc:
-            rule = exc.rule if isinstance(exc, PanRuleError) else "card or argument"
-            failure = ReplayFailure(i, act, rule, str(exc))
-            break
-        applied += 1
-        for ev in hand.events[mark:]:
-            if isinstance(ev, ChipsMoved):
-                movements.append({"index": i, "payer": ev.payer, "payee": ev.payee,
-                                  "chips": ev.chips, "reason": ev.reason})
-    final = [s.chips for s in hand.seats]
-    matches = None
-    if failure is None and h.result and "chips" in h.result:
-        matches = list(h.result["chips"]) == final
-    outcome = hand.end_reason or f"unfinished ({hand.phase.value})"
-    if hand.winner is not None:
-        outcome += f"; winner {hand.seats[hand.winner].name}"
-    return ReplayReport("pan", len(h.actions), applied, [s.name for s in hand.seats],
-                        [s.start_chips for s in hand.seats], final, movements, outcome,
-                        failure, matches)
+class Replay(GameReplay):
+    """Every recorded action applied through `PanHand` (the movements are its `ChipsMoved`
+    events); a Pan history has no void action (a voided Pan hand is not written)."""
+
+    game = "pan"
+    unit = "chips"
+    house = "tops"
+    voids = False
+    errors = (CardroomError,)
+
+    def __init__(self, h: HandHistory) -> None:
+        super().__init__(h)
+        self.hand = start_hand(h)
+        self.names = [s.name for s in self.hand.seats]
+        self.start = [s.start_chips for s in self.hand.seats]
+
+    def apply(self, index: int, action: dict[str, Any]) -> None:
+        mark = len(self.hand.events)
+        apply_action(self.hand, action)
+        self.movements += [{"index": index, "payer": ev.payer, "payee": ev.payee,
+                            "chips": ev.chips, "reason": ev.reason}
+                           for ev in self.hand.events[mark:] if isinstance(ev, ChipsMoved)]
+
+    def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
+        return "card or argument", str(exc)
+
+    def final(self) -> list[int]:
+        return [s.chips for s in self.hand.seats]
+
+    def outcome(self) -> str:
+        hand = self.hand
+        outcome = hand.end_reason or f"unfinished ({hand.phase.value})"
+        if hand.winner is not None:
+            outcome += f"; winner {hand.seats[hand.winner].name}"
+        return outcome
+
+    def matches(self, result: dict[str, Any], final: list[int]) -> bool | None:
+        return list(result["chips"]) == final if "chips" in result else None
 
 
 def boards(h: HandHistory) -> list[dict[str, Any]]:

@@ -7,9 +7,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardroom.cards import Card
+from cardroom.engine import able, action
 
 from . import errors as R
-from .base import action
 from .ending import EndingMixin
 from .errors import PanRuleError
 from .events import Discarded, Drew, Event, Irregularity, StockReshuffled, Took
@@ -46,13 +46,11 @@ class TurnMixin(EndingMixin):
               "every other player has passed: take the tops")
         check(bool(self.stock), R.STOCK_OUT, "the stock is out: reshuffle the discards first")
 
-    def can_draw(self, seat: int) -> bool:
-        return self._can(self.verify_draw, seat)
+    can_draw = able(verify_draw)
 
     @action
     def draw(self, seat: int) -> list[Event]:
         """Draw the top of the stock; it is turned face up for everyone (house rule 10)."""
-        self.verify_draw(seat)
         mark = len(self.events)
         card = self._from_stock()
         self._start_turn(seat, card, "stock")
@@ -100,13 +98,11 @@ class TurnMixin(EndingMixin):
                 R.TURN_1,
                 f"{top.card} cannot be melded at once, so it may not be taken")
 
-    def can_take(self, seat: int) -> bool:
-        return self._can(self.verify_take, seat)
+    can_take = able(verify_take)
 
     @action
     def take(self, seat: int) -> list[Event]:
         """Take the previous player's unused stock card, only to meld it at once."""
-        self.verify_take(seat)
         mark = len(self.events)
         entry = self.discards.pop()
         self._drop_live(entry)
@@ -125,15 +121,13 @@ class TurnMixin(EndingMixin):
             raise PanRuleError(R.PAYS_1, f"seat {seat} is not in the hand")
         check(bool(s.pending), R.PAYS_1, "nothing to collect: no condition laid down")
 
-    def can_collect(self, seat: int) -> bool:
-        return self._can(self.verify_collect, seat)
+    can_collect = able(verify_collect)
 
     @action
     def collect(self, seat: int) -> list[Event]:
         """Call for pay: from every player still in, commensurate with the chips the collector
         has on the table (table stakes); any shortfall is owed and may be asked for again each
         time the collector's hand is hit."""
-        self.verify_collect(seat)
         mark = len(self.events)
         self._collect(seat)
         self._after_status_change()
@@ -165,13 +159,11 @@ class TurnMixin(EndingMixin):
             if card not in s.hand:
                 raise PanRuleError(R.TURN_4, f"seat {seat} does not hold {card}")
 
-    def can_discard(self, seat: int, card: Card) -> bool:
-        return self._can(self.verify_discard, seat, card)
+    can_discard = able(verify_discard)
 
     @action
     def discard(self, seat: int, card: Card) -> list[Event]:
         """Exactly one discard ends the turn; uncalled collections are lost."""
-        self.verify_discard(seat, card)
         mark = len(self.events)
         s = self.seats[seat]
         if self.forced_discard == seat:
@@ -232,13 +224,11 @@ class TurnMixin(EndingMixin):
               "going out takes eleven melded cards")
         check(all(m.valid for m in s.melds), R.TURN_5, "every meld must be valid")
 
-    def can_go_out(self, seat: int) -> bool:
-        return self._can(self.verify_go_out, seat)
+    can_go_out = able(verify_go_out)
 
     @action
     def go_out(self, seat: int) -> list[Event]:
         """Going out: no discard; the tops and the outs (pending pays are called with them)."""
-        self.verify_go_out(seat)
         mark = len(self.events)
         self._finish(seat, "went out")
         return self.events[mark:]
@@ -252,14 +242,12 @@ class TurnMixin(EndingMixin):
         check(Counter(order) == Counter(pile), R.STOCK_OUT,
               "the new stock must be the discards except the top card, shuffled")
 
-    def can_reshuffle_stock(self, order: Sequence[Card]) -> bool:
-        return self._can(self.verify_reshuffle_stock, order)
+    can_reshuffle_stock = able(verify_reshuffle_stock)
 
     @action
     def reshuffle_stock(self, order: Sequence[Card]) -> list[Event]:
         """The discard pile except its top card, shuffled (`order`, top first) is the new
         stock; if that leaves no stock the hand is void and every top is returned."""
-        self.verify_reshuffle_stock(order)
         mark = len(self.events)
         if not order:
             for i, c in self.single_contrib.items():

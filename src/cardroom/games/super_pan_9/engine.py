@@ -1,25 +1,30 @@
-"""The multi-seat Super Pan 9 table as a state machine with verify/can/do actions.
-
-Every action checks everything first (`verify_x` raises a precise error and changes nothing),
-then applies itself and returns a frozen event appended to `events`.
+"""The multi-seat Super Pan 9 table as a state machine following the engine protocol
+(`cardroom.engine`): every action checks everything first (`verify_x` raises a `RuleError`
+naming the clause and changes nothing), then applies itself and returns a frozen event
+appended to `events`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from cardroom.cards import Card
-from cardroom.errors import IllegalActionError, WagerError
+from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.money import Cents, require_cents
 from cardroom.shoe import RandomSource, Shoe
 
 from .cards import hand_total
 from .events import (
+    DEAL,
+    DEALER,
+    IRREGULARITIES,
+    ONE_CARD,
+    SETTLEMENT,
+    WAGERS,
     DealerDrew,
     DealerRevealed,
-    Event,
     HandsDealt,
     IrregularityHandled,
     IrregularityKind,
@@ -31,18 +36,13 @@ from .events import (
     ShoeShuffled,
     WagerPlaced,
 )
-from .rules import MAX_SEATS, IrregularityPolicy, SuperPan9Rules
+from .rules import DEALER_DRAWS, MAX_SEATS, IrregularityPolicy, SuperPan9Rules
 from .settlement import Settlement, settle, void_settlement
-
-E = TypeVar("E", bound=Event)
-
-DEALER_STANDS_FROM = 6
-"""Rule 7: the dealer draws on three-card totals 0 through 5 and stands on 6 through 9."""
 
 
 def dealer_must_draw(total: int) -> bool:
-    """Rule 7 i/ii."""
-    return total < DEALER_STANDS_FROM
+    """Rule 7 i/ii (the table `DEALER_DRAWS`)."""
+    return DEALER_DRAWS[total]
 
 
 def cards_for_round(seats: int) -> int:
@@ -73,7 +73,7 @@ class SeatHand:
         return hand_total(self.cards)
 
 
-class SuperPan9Table:
+class SuperPan9Table(Engine):
     """One table: a shoe dealt through to its cut card, and one round at a time."""
 
     def __init__(self, rules: SuperPan9Rules | None = None, source: RandomSource | None = None,
@@ -106,10 +106,6 @@ class SuperPan9Table:
     def dealer_total(self) -> int:
         return hand_total(self.dealer_cards)
 
-    def _log(self, event: E) -> E:
-        self.events.append(event)
-        return event
-
     # ----- wagers (rule 5) ---------------------------------------------------------------
 
     def verify_place_wager(self, seat: int, amount: Cents, tie_amount: Cents = 0) -> None:
@@ -117,26 +113,28 @@ class SuperPan9Table:
         require_cents(tie_amount, "tie bet")
         r = self.rules
         if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"wagers are closed: the round is in its {self.phase} phase")
+            raise RuleError(WAGERS, f"wagers are closed: the round is in its {self.phase} phase")
         if not 1 <= seat <= MAX_SEATS:
-            raise WagerError(f"no seat {seat}: a table has seats 1 to {MAX_SEATS} (rule 1)")
+            raise WagerRefused("rule 1", f"no seat {seat}: a table has seats 1 to {MAX_SEATS} "
+                               "(rule 1)")
         if seat in self.seats:
-            raise WagerError(f"seat {seat} already has a wager this round")
+            raise WagerRefused(WAGERS, f"seat {seat} already has a wager this round")
         if not r.min_wager_cents <= amount <= r.max_wager_cents:
-            raise WagerError(
-                f"wager of {amount} cents is outside the table limits "
+            raise WagerRefused(
+                WAGERS, f"wager of {amount} cents is outside the table limits "
                 f"{r.min_wager_cents}..{r.max_wager_cents} cents"
             )
         if tie_amount:
             if not r.tie_bet_offered:
-                raise WagerError("this table does not offer the Tie Bet (rule 9)")
+                raise WagerRefused("rule 9", "this table does not offer the Tie Bet (rule 9)")
             if not r.tie_min_cents <= tie_amount <= r.tie_max_cents:
-                raise WagerError(
-                    f"tie bet of {tie_amount} cents is outside the limits "
+                raise WagerRefused(
+                    WAGERS, f"tie bet of {tie_amount} cents is outside the limits "
                     f"{r.tie_min_cents}..{r.tie_max_cents} cents"
                 )
         if len(self.seats) + 1 > self.seat_capacity:
-            raise WagerError(
+            raise WagerRefused(
+                WAGERS,
                 f"a {r.shoe_size}-card shoe cannot serve more than {self.seat_capacity} seats"
             )
 
@@ -145,15 +143,10 @@ class SuperPan9Table:
         """Seats a round can serve from a fresh shoe: nine, fewer for a very small shoe."""
         return min(MAX_SEATS, self.rules.shoe_size // 4 - 1)
 
-    def can_place_wager(self, seat: int, amount: Cents, tie_amount: Cents = 0) -> bool:
-        try:
-            self.verify_place_wager(seat, amount, tie_amount)
-        except (IllegalActionError, WagerError, ValueError):
-            return False
-        return True
+    can_place_wager = able(verify_place_wager)
 
+    @action
     def place_wager(self, seat: int, amount: Cents, tie_amount: Cents = 0) -> WagerPlaced:
-        self.verify_place_wager(seat, amount, tie_amount)
         self.seats[seat] = SeatHand(amount, tie_amount)
         return self._log(WagerPlaced(self.round_no, seat, amount, tie_amount))
 
@@ -161,16 +154,11 @@ class SuperPan9Table:
 
     def verify_deal(self) -> None:
         if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"cannot deal: the round is in its {self.phase} phase")
+            raise RuleError(DEAL, f"cannot deal: the round is in its {self.phase} phase")
         if not self.seats:
-            raise IllegalActionError("cannot deal: no seat has a wager")
+            raise RuleError(DEAL, "cannot deal: no seat has a wager")
 
-    def can_deal(self) -> bool:
-        try:
-            self.verify_deal()
-        except IllegalActionError:
-            return False
-        return True
+    can_deal = able(verify_deal)
 
     def needs_shuffle(self) -> str | None:
         """Why the shoe must be (re)shuffled before this round, or None: dealt through to the
@@ -183,8 +171,8 @@ class SuperPan9Table:
             return "too few cards left for a round"
         return None
 
+    @action
     def deal(self) -> HandsDealt:
-        self.verify_deal()
         reason = self.needs_shuffle()
         if reason is not None:
             r = self.rules
@@ -215,35 +203,31 @@ class SuperPan9Table:
 
     def verify_act(self, seat: int) -> None:
         if self.phase in (Phase.REVEALED, Phase.COMPLETE) or self.dealer_revealed:
-            raise IllegalActionError("the dealer has revealed; players can no longer act (rule 7)")
+            raise RuleError("rule 7", "the dealer has revealed; players can no longer act "
+                            "(rule 7)")
         if self.phase is Phase.BETTING:
-            raise IllegalActionError("no cards have been dealt yet")
+            raise RuleError(ONE_CARD, "no cards have been dealt yet")
         hand = self.seats.get(seat)
         if hand is None:
-            raise IllegalActionError(f"seat {seat} has no hand this round")
+            raise RuleError(ONE_CARD, f"seat {seat} has no hand this round")
         if hand.voided:
-            raise IllegalActionError(f"seat {seat}'s hand was voided")
+            raise RuleError(ONE_CARD, f"seat {seat}'s hand was voided")
         if hand.acted:
             what = "drawn" if hand.drew else "stood"
-            raise IllegalActionError(
-                f"seat {seat} has already {what}: one additional card at most (rule 6)"
+            raise RuleError(
+                "rule 6", f"seat {seat} has already {what}: one additional card at most (rule 6)"
             )
         if self.to_act != seat:
-            raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+            raise RuleError(ONE_CARD, f"it is seat {self.to_act}'s turn, not seat {seat}'s")
 
-    def can_act(self, seat: int) -> bool:
-        try:
-            self.verify_act(seat)
-        except IllegalActionError:
-            return False
-        return True
+    can_act = able(verify_act)
 
     verify_draw = verify_stand = verify_act
     can_draw = can_stand = can_act
 
+    @action
     def draw(self, seat: int) -> PlayerDrew:
         """Rule 6: the player asks for one additional card."""
-        self.verify_act(seat)
         assert self.shoe is not None
         hand = self.seats[seat]
         hand.cards.append(self.shoe.draw())
@@ -251,8 +235,8 @@ class SuperPan9Table:
         self._advance()
         return self._log(PlayerDrew(self.round_no, seat, hand.cards[-1], hand.total))
 
+    @action
     def stand(self, seat: int) -> PlayerStood:
-        self.verify_act(seat)
         hand = self.seats[seat]
         hand.acted = True
         self._advance()
@@ -262,21 +246,16 @@ class SuperPan9Table:
 
     def verify_reveal(self) -> None:
         if self.dealer_revealed:
-            raise IllegalActionError("the dealer has already revealed")
+            raise RuleError(DEALER, "the dealer has already revealed")
         if self.phase is not Phase.DEALER:
-            raise IllegalActionError(
-                f"the dealer reveals only after every player has acted (phase {self.phase})"
+            raise RuleError(
+                DEALER, f"the dealer reveals only after every player has acted (phase {self.phase})"
             )
 
-    def can_reveal(self) -> bool:
-        try:
-            self.verify_reveal()
-        except IllegalActionError:
-            return False
-        return True
+    can_reveal = able(verify_reveal)
 
+    @action
     def reveal(self) -> DealerRevealed:
-        self.verify_reveal()
         self.dealer_revealed = True
         self.phase = Phase.REVEALED
         total = self.dealer_total
@@ -286,24 +265,20 @@ class SuperPan9Table:
 
     def verify_dealer_draw(self) -> None:
         if self.phase is not Phase.REVEALED:
-            raise IllegalActionError("the dealer draws only after revealing")
+            raise RuleError(DEALER, "the dealer draws only after revealing")
         if self.dealer_drew:
-            raise IllegalActionError("the dealer has already drawn")
+            raise RuleError(DEALER, "the dealer has already drawn")
         if not dealer_must_draw(self.dealer_total):
-            raise IllegalActionError(
+            raise RuleError(
+                "rule 7 ii",
                 f"the dealer stands on {self.dealer_total}: 6 through 9 always stand (rule 7 ii)"
             )
 
-    def can_dealer_draw(self) -> bool:
-        try:
-            self.verify_dealer_draw()
-        except IllegalActionError:
-            return False
-        return True
+    can_dealer_draw = able(verify_dealer_draw)
 
+    @action
     def dealer_draw(self) -> DealerDrew:
         """Rule 7 i: three-card totals 0 through 5 always draw."""
-        self.verify_dealer_draw()
         assert self.shoe is not None
         self.dealer_cards.append(self.shoe.draw())
         self.dealer_drew = True
@@ -313,21 +288,17 @@ class SuperPan9Table:
 
     def verify_settle(self) -> None:
         if self.phase is not Phase.REVEALED:
-            raise IllegalActionError("settlement comes after the dealer has revealed")
+            raise RuleError(SETTLEMENT, "settlement comes after the dealer has revealed")
         if self.can_dealer_draw():
-            raise IllegalActionError(
+            raise RuleError(
+                "rule 7 i",
                 f"the dealer must draw on {self.dealer_total} before settling (rule 7 i)"
             )
 
-    def can_settle(self) -> bool:
-        try:
-            self.verify_settle()
-        except IllegalActionError:
-            return False
-        return True
+    can_settle = able(verify_settle)
 
+    @action
     def settle(self) -> RoundSettled:
-        self.verify_settle()
         dealer_total = self.dealer_total
         out = []
         for seat in sorted(self.seats):
@@ -344,7 +315,6 @@ class SuperPan9Table:
 
     def finish_dealer(self) -> RoundSettled:
         """Reveal, draw if rule 7 says so, and settle: the dealer's whole turn."""
-        self.verify_reveal()
         self.reveal()
         if self.can_dealer_draw():
             self.dealer_draw()
@@ -354,24 +324,30 @@ class SuperPan9Table:
 
     def verify_irregularity(self, kind: IrregularityKind, seat: int | None) -> None:
         if self.phase in (Phase.BETTING, Phase.COMPLETE):
-            raise IllegalActionError(
-                f"an irregularity is recorded between the deal and settlement, not in the "
-                f"{self.phase} phase"
+            raise RuleError(
+                IRREGULARITIES, "an irregularity is recorded between the deal and settlement, "
+                f"not in the {self.phase} phase"
             )
         if kind is IrregularityKind.MISDEAL and seat is not None:
-            raise IllegalActionError("a misdeal affects the whole deal: give no seat")
+            raise RuleError(IRREGULARITIES, "a misdeal affects the whole deal: give no seat")
         if seat is not None:
             hand = self.seats.get(seat)
             if hand is None:
-                raise IllegalActionError(f"seat {seat} has no hand this round")
+                raise RuleError(IRREGULARITIES, f"seat {seat} has no hand this round")
             if hand.voided:
-                raise IllegalActionError(f"seat {seat}'s hand is already void")
+                raise RuleError(IRREGULARITIES, f"seat {seat}'s hand is already void")
 
+    def verify_record_irregularity(self, kind: IrregularityKind, seat: int | None = None,
+                                   detail: str = "") -> None:
+        self.verify_irregularity(kind, seat)
+
+    can_record_irregularity = able(verify_record_irregularity)
+
+    @action
     def record_irregularity(self, kind: IrregularityKind, seat: int | None = None,
                             detail: str = "") -> IrregularityHandled:
         """Apply the house policy: void the affected hand (seat) or every hand (the dealer's
         hand, a misdeal, or the void-round policy), return their wagers, and log why."""
-        self.verify_irregularity(kind, seat)
         policy = self.rules.irregularity_policy
         if seat is None or policy is IrregularityPolicy.VOID_ROUND:
             affected = [s for s in sorted(self.seats) if not self.seats[s].voided]
@@ -398,16 +374,31 @@ class SuperPan9Table:
 
     def verify_new_round(self) -> None:
         if self.phase is not Phase.COMPLETE:
-            raise IllegalActionError(f"the round is not over (phase {self.phase})")
+            raise RuleError("rule 5 (a new round)", f"the round is not over (phase {self.phase})")
 
+    can_new_round = able(verify_new_round)
+
+    @action
     def new_round(self) -> RoundStarted:
-        self.verify_new_round()
         self.round_no += 1
         self.phase = Phase.BETTING
         self.seats = {}
         self.dealer_cards = []
         self.dealer_revealed = self.dealer_drew = False
         return self._log(RoundStarted(self.round_no))
+
+    def _void(self, reason: str) -> int:
+        """Before the deal the wagers are simply taken back (no card is out); after it every
+        hand still live is void as on a misdeal (`record_irregularity`, the detail `reason`),
+        and a new round begins."""
+        if self.phase is Phase.BETTING:
+            back = sum(h.wager + h.tie_wager for h in self.seats.values())
+            self.seats.clear()
+            return back
+        if self.phase is not Phase.COMPLETE:
+            self.record_irregularity(IrregularityKind.MISDEAL, None, reason)
+        self.new_round()
+        return 0
 
     # ----- what a viewer may see ---------------------------------------------------------
 

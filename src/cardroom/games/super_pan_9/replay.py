@@ -17,54 +17,38 @@ and the settlement (rules 4, 8, 9) follows the last action, as at the table.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
-from cardroom.cards import parse_card
-from cardroom.errors import CardroomError, IllegalActionError
-from cardroom.history import (
-    VOID,
-    HandHistory,
-    HistoryError,
-    ReplayFailure,
-    ReplayReport,
-    void_outcome,
-    void_refusal,
-)
+from cardroom.engine import RuleError
+from cardroom.history import GameReplay, HandHistory, HistoryError
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.shoe import Shoe
 
 from .engine import Phase, SuperPan9Table
-from .events import RoundSettled
+from .events import DEALER, WAGERS, RoundSettled
 from .rules import SuperPan9Rules
 
-UNIT = "cents"
-HOUSE = "house"
-
 RULE_OF_ACTION = {
-    "wager": "rule 5 (wagers)", "deal": "rule 3 (the deal)", "draw": "rule 6 (one card)",
-    "stand": "rule 6 (one card)", "reveal": "rule 7 (the dealer)",
-    "dealer_draw": "rule 7 (the dealer)", "settle": "rules 4, 8, 9 (settlement)",
+    "wager": WAGERS, "deal": "rule 3 (the deal)", "draw": "rule 6 (one card)",
+    "stand": "rule 6 (one card)", "reveal": DEALER, "dealer_draw": DEALER,
+    "settle": "rules 4, 8, 9 (settlement)",
 }
-_RULE_IN_MESSAGE = re.compile(r"\(rules? ([0-9][^)]*)\)")
+"""The clause a refusal that is not the engine's `RuleError` (a malformed amount) reports."""
 
 
-class _Round:
+class Replay(GameReplay):
     """The engine with the recorded cards as its shoe, the stacks and the seat index."""
 
+    game = "super-pan-9"
+    rule_of_action = RULE_OF_ACTION
+
     def __init__(self, h: HandHistory) -> None:
+        super().__init__(h)
         rules = build_rules(SuperPan9Rules, h.rules, "history rules")
-        try:
-            self.seat_numbers = [int(s["seat"]) for s in h.seats]
-            self.names = [str(s["name"]) for s in h.seats]
-            self.stacks: list[Cents] = [int(s["chips"]) for s in h.seats]
-            self.pack = [parse_card(c) for c in h.pack]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise HistoryError(f"history seats or pack malformed: {exc}") from None
-        if len(set(self.seat_numbers)) != len(self.seat_numbers):
-            raise HistoryError("history seats must have different seat numbers")
+        self.read_seats(h, "seat")
+        self.stacks: list[Cents] = list(self.start)
         # the round's cards, checked against the shoe before any action (rule 1: 36 cards a
         # deck, no 7-10, no joker); then the rest of the shoe (never dealt if the history is
         # whole): the engine deals from it in its own order and sees a shoe large enough
@@ -79,7 +63,7 @@ class _Round:
         order = [*self.pack, *sorted(rest.elements())]
         self.shoe = Shoe(order=order, cut_index=len(order) + 1, salt=b"")
         self.table = SuperPan9Table(rules, shoe=self.shoe)
-        self.start = list(self.stacks)
+        self.round: RoundSettled | None = None
 
     def index_of(self, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or \
@@ -87,7 +71,7 @@ class _Round:
             raise HistoryError(f"seat {seat!r} is not one of the history's seats")
         return self.seat_numbers.index(seat)
 
-    def apply(self, action: dict[str, Any]) -> RoundSettled | None:
+    def apply(self, index: int, action: dict[str, Any]) -> None:
         t, kind = self.table, action.get("type")
         if kind == "wager":
             i = self.index_of(action.get("seat"))
@@ -95,8 +79,8 @@ class _Round:
             t.verify_place_wager(self.seat_numbers[i], amount, tie)  # type: ignore[arg-type]
             assert isinstance(amount, int) and isinstance(tie, int)
             if amount + tie > self.stacks[i]:
-                raise IllegalActionError(f"seat {self.seat_numbers[i]}'s stack of "
-                                         f"{self.stacks[i]} cents cannot cover {amount + tie}")
+                raise RuleError(WAGERS, f"seat {self.seat_numbers[i]}'s stack of "
+                                f"{self.stacks[i]} cents cannot cover {amount + tie}")
             t.place_wager(self.seat_numbers[i], amount, tie)
             self.stacks[i] -= amount + tie
         elif kind == "deal":
@@ -108,36 +92,67 @@ class _Round:
             t.reveal()
             recorded = action.get("cards")
             if recorded is not None and recorded != [str(c) for c in t.dealer_cards]:
-                raise IllegalActionError(f"the dealer's cards are {t.dealer_cards}, not the "
-                                         f"recorded {recorded}")
+                raise RuleError(DEALER, f"the dealer's cards are {t.dealer_cards}, not the "
+                                f"recorded {recorded}")
         elif kind == "dealer_draw":
             t.dealer_draw()
         elif kind == "settle":
-            return self.settle()
+            self.settle()
         else:
             raise HistoryError(f"unknown Super Pan 9 action {kind!r}")
         if self.shoe.position > len(self.pack):
             raise HistoryError(f"the round needs more than the {len(self.pack)} recorded "
                                "cards")
-        return None
 
-    def settle(self) -> RoundSettled:
-        settled = self.table.settle()
+    def settle(self) -> None:
+        self.round = settled = self.table.settle()
         for s in settled.seats:
             self.stacks[self.seat_numbers.index(s.seat)] += s.settlement.returned
-        return settled
+
+    @property
+    def settled(self) -> bool:
+        return self.round is not None
+
+    def finish(self, actions: int) -> None:
+        """The settlement follows the dealer's turn (rules 4, 8, 9)."""
+        if self.round is None and self.table.phase is Phase.REVEALED:
+            self.settle()
+        if self.round is not None:
+            self.movements = _movements(actions - 1, self.round, self.seat_numbers)
+
+    def void_problem(self, h: HandHistory) -> str | None:
+        if self.shoe.position != len(self.pack):
+            return ("a voided round's history holds only the cards dealt before the void "
+                    "(hidden information stays hidden)")
+        return None
+
+    def final(self) -> list[int]:
+        return list(self.stacks)
+
+    def outcome(self) -> str:
+        if self.round is None:
+            return f"unfinished ({self.table.phase.value})"
+        return f"dealer {self.round.dealer_total}; " + ", ".join(
+            f"seat {s.seat} {s.player_total} {s.settlement.outcome.value}"
+            for s in self.round.seats)
+
+    def result_matches(self, result: dict[str, Any]) -> bool:
+        settled = self.round
+        if settled is None:
+            return "settlements" not in result
+        if "dealer_total" in result and result["dealer_total"] != settled.dealer_total:
+            return False
+        if "settlements" in result:
+            again = sorted((s.seat, s.settlement.outcome.value, s.settlement.net)
+                           for s in settled.seats)
+            recorded = sorted((r.get("seat"), r.get("outcome"), r.get("net"))
+                              for r in result["settlements"])
+            if again != recorded:
+                return False
+        return True
 
 
-def _rule(action: dict[str, Any], exc: Exception) -> str:
-    found = _RULE_IN_MESSAGE.search(str(exc))
-    if found:
-        return f"rule {found.group(1)}"
-    if isinstance(exc, HistoryError):
-        return "hand history"
-    return RULE_OF_ACTION.get(str(action.get("type")), "Super Pan 9 rules")
-
-
-def _movements(index: int, names: list[str], settled: RoundSettled,
+def _movements(index: int, settled: RoundSettled,
                seat_numbers: list[int]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for s in settled.seats:
@@ -155,77 +170,4 @@ def _movements(index: int, names: list[str], settled: RoundSettled,
     return out
 
 
-def replay_history(h: HandHistory) -> ReplayReport:
-    """Apply every action through `SuperPan9Table`, then settle as the table does; stop at
-    the first illegal action (its index and rule reported, nothing after it applied)."""
-    rnd = _Round(h)
-    failure: ReplayFailure | None = None
-    applied = 0
-    settled: RoundSettled | None = None
-    movements: list[dict[str, Any]] = []
-    steps = list(h.actions)
-    voided: dict[str, Any] | None = None
-    for i, act in enumerate(steps):
-        if act.get("type") == VOID:
-            why = void_refusal(h, i, settled is not None) or (
-                "a voided round's history holds only the cards dealt before the void "
-                "(hidden information stays hidden)"
-                if rnd.shoe.position != len(rnd.pack) else None)
-            if why is not None:
-                failure = ReplayFailure(i, act, "void", why)
-                break
-            voided, applied = act, applied + 1
-            break
-        try:
-            out = rnd.apply(act)
-        except (CardroomError, TypeError, ValueError) as exc:
-            failure = ReplayFailure(i, act, _rule(act, exc), str(exc))
-            break
-        applied += 1
-        if out is not None:
-            settled = out
-    if voided is not None:
-        rnd.stacks = list(rnd.start)
-    elif failure is None and settled is None and rnd.table.phase is Phase.REVEALED:
-        # the settlement follows the dealer's turn (rules 4, 8, 9)
-        settle = {"type": "settle"}
-        try:
-            settled = rnd.settle()
-        except CardroomError as exc:
-            failure = ReplayFailure(len(steps), settle, _rule(settle, exc), str(exc))
-    if settled is not None:
-        movements = _movements(len(steps) - 1, rnd.names, settled, rnd.seat_numbers)
-        outcome = f"dealer {settled.dealer_total}; " + ", ".join(
-            f"seat {s.seat} {s.player_total} {s.settlement.outcome.value}"
-            for s in settled.seats)
-    elif voided is not None:
-        outcome = void_outcome(voided)
-    else:
-        outcome = f"unfinished ({rnd.table.phase.value})"
-    matches = None
-    if failure is None and h.result:
-        matches = _matches(h.result, rnd.stacks, settled, rnd.seat_numbers)
-    return ReplayReport("super-pan-9", len(steps), applied, rnd.names, rnd.start,
-                        list(rnd.stacks), movements, outcome, failure, matches, unit=UNIT,
-                        house=HOUSE)
-
-
-def _matches(result: dict[str, Any], final: list[Cents], settled: RoundSettled | None,
-             seat_numbers: list[int]) -> bool:
-    if "chips" in result and list(result["chips"]) != final:
-        return False
-    if settled is None:
-        return "settlements" not in result
-    if "dealer_total" in result and result["dealer_total"] != settled.dealer_total:
-        return False
-    if "settlements" in result:
-        again = sorted((s.seat, s.settlement.outcome.value, s.settlement.net)
-                       for s in settled.seats)
-        recorded = sorted((r.get("seat"), r.get("outcome"), r.get("net"))
-                          for r in result["settlements"])
-        if again != recorded:
-            return False
-    return True
-
-
-__all__ = ["replay_history"]
+__all__ = ["Replay"]

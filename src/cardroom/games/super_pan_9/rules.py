@@ -23,6 +23,10 @@ TIE_PAYS = 8
 TIE_CLAUSE = 'Super Pan 9 rule 9 (the Tie Bet: "This bet pays 8 to 1")'
 CARDS_PER_DECK = 36
 """Rule 1: 7s, 8s, 9s, 10s and jokers removed leaves 36 cards a deck."""
+DEALER_DRAWS: tuple[bool, ...] = (True,) * 6 + (False,) * 4
+"""Rule 7, by the dealer's three-card total 0-9: i. "Three card totals of 0 through 5 always
+draw"; ii. "Three card totals of 6 through 9 always stand". The one place the dealer's rule is
+written: the engine, the exact analysis and the kernel read this table."""
 MAX_CUT_FROM_END = 40
 """A full table uses at most 9 x 4 + 4 = 40 cards a round; a deeper cut card gains nothing."""
 

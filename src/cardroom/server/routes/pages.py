@@ -10,7 +10,7 @@ from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room import audit
 from cardroom.room.accounts import Account, Role
-from cardroom.room.errors import AuthError
+from cardroom.room.errors import AuthError, Throttled
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
@@ -18,6 +18,7 @@ from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.deps import (
     Client,
     HubDep,
+    Page,
     Render,
     RoomDep,
     Viewer,
@@ -49,6 +50,12 @@ def logged_in(request: Request, room: Room, account: Account, to: str = "/lobby"
         set_cookie(request, resp, DEVICE_COOKIE, device,
                    int(acc.DEVICE_LIFETIME.total_seconds()))
     return resp
+
+
+def refused(page: Page, template: str, exc: CardroomError, status: int) -> HTMLResponse:
+    """The form again with the reason: `status`, or 429 when the name or address is backing
+    off."""
+    return page(template, None, 429 if isinstance(exc, Throttled) else status, error=str(exc))
 
 
 @router.get("/", response_model=None)
@@ -92,8 +99,7 @@ def login(request: Request, room: RoomDep, page: Render, client: Client,
         account = acc.authenticate(room.storage, username, password, client,
                                    request.cookies.get(DEVICE_COOKIE))
     except AuthError as exc:
-        code = 429 if "too many" in str(exc) else 401
-        return page("login.html", None, code, error=str(exc))
+        return refused(page, "login.html", exc, 401)
     return logged_in(request, room, account)
 
 
@@ -121,8 +127,7 @@ def register(request: Request, room: RoomDep, page: Render, client: Client,
     try:
         account = acc.register_player(room.storage, username, password, client)
     except CardroomError as exc:
-        code = 429 if "too many" in str(exc) else 400
-        return page("register.html", None, code, error=str(exc))
+        return refused(page, "register.html", exc, 400)
     return logged_in(request, room, account)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
@@ -14,8 +13,8 @@ from cardroom.room.errors import AuthError, NotFound
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.messages import MAX_KEY, MalformedMessage
 from cardroom.room.posted_rules import posted_rules
+from cardroom.room.protocol_state import Refusal
 from cardroom.room.refusals import RefusalLog
-from cardroom.room.room import dumps
 from cardroom.room.tables import list_tables
 from cardroom.server.deps import Client, HubDep, MaybeViewer, Render, RoomDep, Viewer, session_of
 from cardroom.server.frames import read_frame
@@ -28,6 +27,12 @@ INTERNAL_ERROR = "the server could not handle that message (the error is logged)
 log = logging.getLogger(__name__)
 
 router = APIRouter()
+
+
+def refusal(message: str, key: str | None = None) -> str:
+    """A refusal to the sender only (`protocol_state.Refusal`): one plain sentence, and the
+    refused request's key when it had one."""
+    return Refusal(type="error", message=message, key=key).model_dump_json(exclude_none=True)
 
 
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
@@ -64,7 +69,7 @@ async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep
     except CardroomError as exc:
         room.refused(None, "table.connect", str(exc), {"table": table_id or table_ref[:40],
                                                        "client": client})
-        await ws.send_text(dumps({"type": "error", "message": str(exc)}))
+        await ws.send_text(refusal(str(exc)))
         await ws.close(code=4401)
         return
     checked = time.monotonic()
@@ -94,18 +99,17 @@ async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep
             except AuthError as exc:
                 await hub.blocking(room.refused, who, "table.message", str(exc),
                                    {"table": table_id})
-                await ws.send_text(dumps({"type": "error", "message": str(exc)}))
+                await ws.send_text(refusal(str(exc)))
                 await ws.close(code=4401)
                 break
             except CardroomError as exc:  # refused, audited, nothing changed
-                reply: dict[str, Any] = {"type": "error", "message": str(exc)}
-                if isinstance(msg, dict) and isinstance(msg.get("key"), str):
-                    reply["key"] = msg["key"][:MAX_KEY]
-                await ws.send_text(dumps(reply))
+                key = msg.get("key") if isinstance(msg, dict) else None
+                await ws.send_text(refusal(str(exc), key[:MAX_KEY] if isinstance(key, str)
+                                           else None))
             except Exception:  # a defect, not the client's fault: logged, answered
                 log.exception("table %s: a message from %s failed", table_id, who.username)
                 await hub.blocking(refusals.refused, "table.message", INTERNAL_ERROR)
-                await ws.send_text(dumps({"type": "error", "message": INTERNAL_ERROR}))
+                await ws.send_text(refusal(INTERNAL_ERROR))
     except (WebSocketDisconnect, RuntimeError):  # the client left, or we closed it
         pass
     finally:

@@ -1,0 +1,252 @@
+"""The engine protocol: the one shape every game's state machine follows.
+
+- **Events**: an engine appends frozen `Event` objects to its log `events`; each event class
+  names the rule clause it applies (`Event.clause`) and, when it stands for an action of the
+  hand history, that action (`Event.history_action`). `history_actions` derives the history's
+  ``actions`` from the log: one function for every game.
+- **Actions as verify / can / do**: `verify_x(...)` raises a `RuleError` naming the broken
+  clause and changes nothing; `can_x(...)` answers (`able`); `x(...)`, decorated `@action`,
+  runs `verify_x` itself first, then applies and logs.
+- **Void**: every engine has `void(reason)`, recorded as a `Voided` event: the hand in
+  progress ends with every wager returned and nothing settled.
+
+A small engine, to show the protocol:
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Counted(Event):
+...     clause = "rule 1 (counting)"
+...     n: int
+...     def history_action(self) -> dict[str, Any]:
+...         return {"type": "count", "n": self.n}
+>>> class Counter(Engine):
+...     def __init__(self) -> None:
+...         self.events: list[Event] = []
+...         self.total = 0
+...     def verify_count(self, n: int) -> None:
+...         if n <= 0:
+...             raise RuleError("rule 1 (counting)", "count a positive number")
+...     can_count = able(verify_count)
+...     @action
+...     def count(self, n: int) -> Counted:
+...         self.total += n
+...         return self._log(Counted(n))
+...     def _void(self, reason: str) -> int:
+...         back, self.total = self.total, 0
+...         return back
+>>> c = Counter()
+>>> c.count(2)
+Counted(n=2)
+>>> c.can_count(0)
+False
+>>> c.count(0)
+Traceback (most recent call last):
+...
+cardroom.engine.RuleError: count a positive number
+>>> c.total, history_actions(c.events)
+(2, [{'type': 'count', 'n': 2}])
+>>> c.void("the floor's call")
+Voided(reason="the floor's call", returned=2)
+>>> c.total, c.events[-1].clause
+(0, 'engine protocol: a void (every wager returned)')
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
+
+from cardroom.cards import Card
+from cardroom.errors import CardroomError, IllegalActionError, WagerError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+S = TypeVar("S", bound="Engine")
+E = TypeVar("E", bound="Event")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A frozen record of something that happened at the table, appended to the engine's log.
+
+    >>> Voided("misdeal").clause
+    'engine protocol: a void (every wager returned)'
+    """
+
+    clause: ClassVar[str] = ""
+    """The rule clause the event applies ("" where no single clause does)."""
+    supersedes: ClassVar[frozenset[str]] = frozenset()
+    """History actions this event takes back (a misdeal: the deal and the settings before
+    it, redealt after it)."""
+
+    def history_action(self) -> dict[str, Any] | None:
+        """The hand-history action this event stands for, or None (bookkeeping only)."""
+        return None
+
+    def dealt(self) -> tuple[Card, ...]:
+        """The cards this event took from the shoe or deck, in the order they left it."""
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Voided(Event):
+    """The hand in progress voided (`Engine.void`): every wager goes back, nothing settles."""
+
+    clause: ClassVar[str] = "engine protocol: a void (every wager returned)"
+    reason: str
+    returned: int = 0
+    """The stakes the void itself handed back (those an earlier event of the log returned,
+    e.g. an irregularity's, are in that event)."""
+
+
+def history_pack(events: Iterable[Event]) -> list[str]:
+    """The hand history's ``pack`` for a game whose history holds the cards dealt: every
+    card the log's events dealt, in order; an event that `supersedes` the deal (a misdeal)
+    starts it again.
+
+    >>> history_pack([])
+    []
+    """
+    out: list[str] = []
+    for ev in events:
+        if "deal" in ev.supersedes:
+            out = []
+        out += [str(c) for c in ev.dealt()]
+    return out
+
+
+def history_actions(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """The hand history's ``actions``, derived from an engine's event log (one hand's events):
+    each event's `history_action` in order; an event that `supersedes` actions (a misdeal)
+    takes back the earlier ones it names. A `Voided` event gives no action: the room writes
+    the void (`cardroom.history.VOID`) with who voided and why.
+
+    >>> history_actions([Voided("x")])
+    []
+    """
+    out: list[dict[str, Any]] = []
+    for ev in events:
+        if ev.supersedes:
+            out = [a for a in out if a["type"] not in ev.supersedes]
+        act = ev.history_action()
+        if act is not None:
+            out.append(act)
+    return out
+
+
+class RuleError(IllegalActionError):
+    """An action a rule refuses: `clause` names the rule, `message` says why in one sentence.
+
+    >>> err = RuleError("rule 6 (one card)", "seat 2 has already drawn")
+    >>> err.clause, str(err)
+    ('rule 6 (one card)', 'seat 2 has already drawn')
+    """
+
+    cite: ClassVar[bool] = False
+    """Whether the message shown ends with the clause in brackets (Pan's habit)."""
+
+    def __init__(self, clause: str, message: str) -> None:
+        self.clause = clause
+        self.message = message
+        super().__init__(f"{message} ({clause})" if self.cite else message)
+
+
+class WagerRefused(RuleError, WagerError):
+    """A wager a rule refuses (limits, stack, seat): both a `RuleError` and a `WagerError`."""
+
+
+def able(verify: Callable[Concatenate[S, P], None]) -> Callable[Concatenate[S, P], bool]:
+    """`can_x` from `verify_x`: True when `verify_x` raises nothing with these arguments.
+
+    Written once for every engine (``can_x = able(verify_x)`` in the class body)."""
+
+    @functools.wraps(verify)
+    def can(self: S, /, *args: P.args, **kwargs: P.kwargs) -> bool:
+        try:
+            verify(self, *args, **kwargs)
+        except (CardroomError, ValueError):
+            return False
+        return True
+
+    can.__name__ = can.__qualname__ = verify.__name__.replace("verify_", "can_", 1)
+    can.__doc__ = f"Whether `{verify.__name__}` allows this action now."
+    return can
+
+
+def _jsonable(v: object) -> Any:
+    if isinstance(v, tuple | list):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, bool | int | str | float | None):
+        return v
+    return str(v)  # a card, an enum member
+
+
+def action(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
+    """Make `fn` (named ``x``) an engine action: a call first runs ``verify_x`` with the same
+    arguments (when the engine has one: an action made of other actions verifies through
+    them), then applies. An engine whose `record` is true appends each top-level call (name
+    and arguments, JSON-ready) to `actions`: the replay input of Pan's hand history."""
+    sig = inspect.signature(fn)
+    name = fn.__name__
+    verify_name = f"verify_{name}"
+
+    @functools.wraps(fn)
+    def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        verify = getattr(self, verify_name, None)
+        if verify is not None:
+            verify(*args, **kwargs)
+        if not self.record:
+            return fn(self, *args, **kwargs)
+        self._depth += 1
+        try:
+            out = fn(self, *args, **kwargs)
+        finally:
+            self._depth -= 1
+        if self._depth == 0:
+            bound = sig.bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            entry = {"type": name}
+            entry.update({k: _jsonable(v) for k, v in bound.arguments.items() if k != "self"})
+            self.actions.append(entry)
+        return out
+
+    wrapper.is_action = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+class Engine:
+    """What every game's state machine offers (a mixin: each engine keeps its own fields).
+
+    Subclasses hold `events`, write their actions as ``verify_x`` / ``can_x = able(verify_x)``
+    / ``@action x``, and implement `_void`."""
+
+    events: list[Any]
+    record: bool = False
+    """True: every top-level action call is kept in `actions` (Pan's history)."""
+    actions: list[dict[str, Any]]
+    _depth: int = 0
+
+    def _log(self, event: E) -> E:
+        self.events.append(event)
+        return event
+
+    def action_names(self) -> list[str]:
+        """Every `@action` of this engine, by name."""
+        return sorted(n for n in dir(type(self))
+                      if getattr(getattr(type(self), n), "is_action", False))
+
+    def void(self, reason: str) -> Voided:
+        """Void the hand in progress: every wager of the hand goes back to its owner, no card
+        still to come is dealt, nothing settles; the table is ready for the next hand. The
+        engine's own state is reset by `_void`; the void is logged as a `Voided` event (the
+        room writes the history's void action, with who voided: `cardroom.history.VOID`)."""
+        return self._log(Voided(reason, self._void(reason)))
+
+    def _void(self, reason: str) -> int:
+        """Reset the engine's own state for a void; return the stakes handed back."""
+        raise NotImplementedError

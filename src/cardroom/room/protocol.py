@@ -1,0 +1,341 @@
+"""The table protocol as types: every message a client sends to a table, per game, and every
+message a table sends back (docs/protocol.md; the JSON Schema in docs/protocol/ is generated
+from these models by `scripts/protocol_schema.py`).
+
+Inbound: `read(game, msg)` checks a message against the model of its `type` for the table's
+game before the table sees it, and refuses a malformed one with one plain sentence for the
+person (`MalformedMessage`: "the table could not read that request: the buy-in is not an
+amount of money"), never a field name. Each model says, per field, the sentence its refusal
+gives (`refusals`). Types are strict (an amount is a JSON integer of cents: not `true`, not
+`1.5`, not `"100"`); fields a model does not name are ignored, as they always were. A type the
+game does not know goes on to the table, which answers "unknown action ..." (Pan answers a
+`bet` with why it has none). What needs the table's state (a seat's turn, the limits, a card
+in a hand, the `seq` of a Pan decision being the current one) is the table's to check.
+
+Outbound: `TableState` (the envelope and the parts every game shares) with one model per
+game's snapshot, `Refusal` (`{"type": "error", ...}`, to the sender only).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, ClassVar, Literal, get_args
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
+
+from cardroom.games.baccarat.wagers import WagerKind
+from cardroom.games.super_pan_9.events import IrregularityKind
+from cardroom.room.messages import MAX_KEY, MalformedMessage
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise ValueError("blank")
+    return text
+
+
+Amount = Annotated[int, Field(description="an amount of money in integer cents")]
+Key = Annotated[str, StringConstraints(min_length=1, max_length=MAX_KEY),
+                AfterValidator(_not_blank),
+                Field(description="the request's idempotency key: a retry with the same key "
+                                  "and the same request is applied once")]
+Reason = Annotated[str, StringConstraints(min_length=1, max_length=400),
+                   AfterValidator(_not_blank)]
+ShortReason = Annotated[str, StringConstraints(min_length=1, max_length=200),
+                        AfterValidator(_not_blank)]
+Number = Annotated[int, Field(description="a seat or spot number")]
+
+KEY_REFUSAL = f"the request's reference must be a text of 1 to {MAX_KEY} characters"
+
+
+class Message(BaseModel):
+    """A client's message to a table: a JSON object whose `type` says what to do."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    refusals: ClassVar[dict[str, str]] = {}
+    """Per field (`bets.*`: a value inside it), the end of the sentence refusing it."""
+
+
+# every game ---------------------------------------------------------------------------------
+class Sit(Message):
+    """Take a seat, buying in from the wallet."""
+
+    type: Literal["sit"]
+    buy_in: Amount
+    key: Key
+    refusals: ClassVar[dict[str, str]] = {"buy_in": "the buy-in is not an amount of money",
+                                          "key": KEY_REFUSAL}
+
+
+class Keyed(Message):
+    """A message whose only field is its key."""
+
+    key: Key
+    refusals: ClassVar[dict[str, str]] = {"key": KEY_REFUSAL}
+
+
+class Leave(Keyed):
+    """Leave the seat; the stack goes back to the wallet."""
+
+    type: Literal["leave"]
+
+
+class Deal(Message):
+    """Deal the hand (a seated player with wagers down, a dealer or the floor)."""
+
+    type: Literal["deal"]
+
+
+class Void(Message):
+    """The floor voids the hand in progress: wagers back, who and why logged."""
+
+    type: Literal["void"]
+    reason: Reason
+    refusals: ClassVar[dict[str, str]] = {
+        "reason": "the reason must be a text of 1 to 400 characters"}
+
+
+# Mini-Baccarat -------------------------------------------------------------------------------
+class BaccaratBet(Message):
+    """Wagers for the next coup by name (banker, player, tie, the Super-9 wagers, progressive;
+    the table reads the names and their aliases) with their amounts."""
+
+    type: Literal["bet"]
+    key: Key
+    bets: Annotated[dict[str, Amount], Field(min_length=1, max_length=len(WagerKind))]
+    refusals: ClassVar[dict[str, str]] = {
+        "key": KEY_REFUSAL, "bets": "the bets must name each wager with its amount",
+        "bets.*": "a bet is not an amount of money"}
+
+
+# Super Pan 9 -------------------------------------------------------------------------------
+class SuperPan9Stakes(Message):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    tie: Amount = Field(0, description="the Tie Bet, if any")
+    wager: Amount
+
+
+class SuperPan9Bet(Message):
+    """The main wager, with or without a Tie Bet."""
+
+    type: Literal["bet"]
+    key: Key
+    bets: SuperPan9Stakes
+    refusals: ClassVar[dict[str, str]] = {
+        "key": KEY_REFUSAL, "bets": "the bets must be a wager, with or without a Tie Bet",
+        "bets.tie": "the Tie Bet is not an amount of money",
+        "bets.wager": "the wager is not an amount of money"}
+
+
+class Draw(Message):
+    """The seat in turn draws a third card (rule 6)."""
+
+    type: Literal["draw"]
+
+
+class Stand(Message):
+    """The seat in turn stands (a dealer may stand a seat whose player does not act)."""
+
+    type: Literal["stand"]
+
+
+class SuperPan9Irregularity(Message):
+    """A dealer or the floor records an irregularity; the house policy applies it."""
+
+    type: Literal["irregularity"]
+    kind: IrregularityKind = Field(strict=False)  # its value, as the wire carries it
+    seat: Number | None = Field(None, description="the seat affected; none: the deal or the "
+                                                  "dealer's hand")
+    reason: ShortReason
+    refusals: ClassVar[dict[str, str]] = {
+        "kind": f"the irregularity must be one of: {', '.join(k.value for k in IrregularityKind)}",
+        "seat": "choose a seat by its number", "reason": "the reason must be a short text"}
+
+
+# Pai Gow Poker -------------------------------------------------------------------------------
+class PaiGowStakes(Message):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    wager: Amount
+
+
+class PaiGowBet(Message):
+    """One wager on the seat's own hand."""
+
+    type: Literal["bet"]
+    bets: PaiGowStakes
+    key: Key
+    refusals: ClassVar[dict[str, str]] = {
+        "bets": "the bet must be one amount, on the wager",
+        "bets.wager": "the wager is not an amount of money", "key": KEY_REFUSAL}
+
+
+class Dragon(Message):
+    """Play the dragon hand (an open spot) for a second wager (house rule `dragon_hand`)."""
+
+    type: Literal["dragon"]
+    amount: Amount
+    spot: Number | None = Field(None, description="the open spot; none: the first one")
+    key: Key
+    refusals: ClassVar[dict[str, str]] = {
+        "amount": "the dragon hand's wager is not an amount of money",
+        "spot": "choose a spot by its number", "key": KEY_REFUSAL}
+
+
+class Bank(Keyed):
+    """Bank the next hand (player banking)."""
+
+    type: Literal["bank"]
+
+
+class SetHand(Message):
+    """Set a hand: the two cards of the front hand (the other five are the back)."""
+
+    type: Literal["set"]
+    spot: Number | None = Field(None, description="the spot set: the seat's own (none), or "
+                                                  "the dragon spot it plays")
+    front: list[str] = Field(description="the front hand's two cards, e.g. [\"As\", \"Kd\"]")
+    refusals: ClassVar[dict[str, str]] = {"spot": "choose a spot by its number",
+                                          "front": "the front hand must be two cards"}
+
+
+class HouseWay(Message):
+    """Ask for the house way to set the hand."""
+
+    type: Literal["house_way"]
+    spot: Number | None = None
+    refusals: ClassVar[dict[str, str]] = {"spot": "choose a spot by its number"}
+
+
+class PaiGowIrregularity(Message):
+    """A dealer or the floor records a misdeal, an exposed card or a wrong card count."""
+
+    type: Literal["irregularity"]
+    kind: Literal["misdeal", "exposed-card", "wrong-card-count"]
+    reason: ShortReason
+    spot: Number | None = Field(None, description="the spot affected (not for a misdeal)")
+    card: str | None = Field(None, description="the card exposed (exposed-card)")
+    count: int | None = Field(None, description="the cards the spot holds (wrong-card-count)")
+    refusals: ClassVar[dict[str, str]] = {
+        "kind": "the irregularity must be a misdeal, an exposed card or a wrong card count",
+        "reason": "the reason must be a short text", "spot": "choose a spot by its number",
+        "card": "that is not a card", "count": "the count of cards must be a number"}
+
+
+# Panguingue ----------------------------------------------------------------------------------
+class PanSit(Message):
+    """Take a seat for whole chips, single or double condition."""
+
+    type: Literal["sit"]
+    doubles: bool = Field(False, description="play double condition")
+    buy_in: Amount
+    key: Key
+    refusals: ClassVar[dict[str, str]] = {
+        "doubles": "the choice of double condition must be yes or no",
+        "buy_in": "the buy-in is not an amount of money", "key": KEY_REFUSAL}
+
+
+class Bot(Keyed):
+    """Seat a bot between hands, funded by the house."""
+
+    type: Literal["bot"]
+
+
+class RaiseCondition(Message):
+    """The floor moves a game where every player plays doubles to the next condition."""
+
+    type: Literal["raise_condition"]
+
+
+class PanCommand(Message):
+    """A decision of the hand (play, pass, draw, take, meld, discard, knock, go out...),
+    answering the table at the moment `seq` (a stale one is refused)."""
+
+    type: Literal["pan"]
+    command: Annotated[str, StringConstraints(min_length=1, max_length=200),
+                       AfterValidator(_not_blank)]
+    seq: int = Field(description="the table's `seq` the decision answers")
+    refusals: ClassVar[dict[str, str]] = {
+        "command": "the Pan command must be a text of 1 to 200 characters",
+        "seq": "it does not say which moment of the game it answers"}
+
+
+INBOUND: dict[str, tuple[type[Message], ...]] = {
+    "baccarat": (Sit, Leave, BaccaratBet, Deal, Void),
+    "super-pan-9": (Sit, Leave, SuperPan9Bet, Deal, Void, Draw, Stand, SuperPan9Irregularity),
+    "pai-gow": (Sit, Leave, PaiGowBet, Deal, Void, Dragon, Bank, SetHand, HouseWay,
+                PaiGowIrregularity),
+    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand),
+}
+"""The messages each game's table reads, by game."""
+
+_BY_TYPE = {game: {get_args(m.model_fields["type"].annotation)[0]: m for m in models}
+            for game, models in INBOUND.items()}
+
+
+def read(game: str, msg: dict[str, Any]) -> Message | None:
+    """The message as its model, or None for a type this game does not know (the table
+    refuses it); a malformed one is `MalformedMessage` with the plain sentence of the first
+    field at fault."""
+    model = _BY_TYPE.get(game, {}).get(msg.get("type"))
+    if model is None:
+        return None
+    try:
+        return model.model_validate(msg)
+    except ValidationError as exc:
+        raise MalformedMessage(refusal(model, exc)) from None
+
+
+def refusal(model: type[Message], exc: ValidationError) -> str:
+    """The sentence for the first error: the inner value's own (`bets.wager`, `bets.*`) unless
+    it is missing or not allowed there, else the field's."""
+    fields = list(model.model_fields)
+
+    def order(error: Any) -> tuple[int, int]:
+        """Fields in the order the model names them; within one, its shape (a value missing
+        or not allowed inside it) before its values, as the tables checked them."""
+        loc = error["loc"]
+        top = fields.index(loc[0]) if loc and loc[0] in fields else len(fields)
+        return top, 0 if len(loc) > 1 and error["type"] in ("missing", "extra_forbidden") else 1
+
+    error = min(exc.errors(), key=order)
+    loc = [str(part) for part in error["loc"]]
+    if len(loc) > 1 and error["type"] not in ("missing", "extra_forbidden"):
+        for name in (f"{loc[0]}.{loc[1]}", f"{loc[0]}.*"):
+            if name in model.refusals:
+                return model.refusals[name]
+    return model.refusals.get(loc[0] if loc else "", "it is not a table request")
+
+
+def inbound_schema(game: str) -> dict[str, Any]:
+    """The JSON Schema of the messages a game's table reads (one of, by `type`)."""
+    union: Any = Annotated[tuple_union(INBOUND[game]), Field(discriminator="type")]
+    schema: dict[str, Any] = TypeAdapter(union).json_schema()
+    schema["title"] = f"Messages to a {game} table"
+    return schema
+
+
+def tuple_union(models: tuple[type[BaseModel], ...]) -> Any:
+    """`models[0] | models[1] | ...` as one type."""
+    union: Any = models[0]
+    for m in models[1:]:
+        union = union | m
+    return union
+
+
+def schema_files() -> dict[str, str]:
+    """The protocol's JSON Schema files (docs/protocol/), by name: the messages each game's
+    table reads (`<game>-in.json`) and what a table sends (`out.json`)."""
+    from cardroom.room.protocol_state import outbound_schema
+
+    schemas = {f"{game}-in.json": inbound_schema(game) for game in INBOUND}
+    schemas["out.json"] = outbound_schema()
+    return {name: json.dumps(schema, indent=2, sort_keys=True) + "\n"
+            for name, schema in schemas.items()}

@@ -1,0 +1,271 @@
+"""What a table sends its viewers, as types (docs/protocol.md): `{"type": "state", ...}`, the
+viewer's snapshot after every change at the table, and `{"type": "error", ...}`, a refusal to
+the sender only.
+
+A snapshot is `TableState` (the envelope and the parts every game shares: the table, the hand,
+what the viewer may do, the last result) with one model per game for the rest. The live
+tables still build snapshots as dicts (`room/*_live.py`: `snapshot`); `check_state`
+validates one against its game's model, so a test holds every key and type of the documented
+protocol to what the tables send (`extra="forbid"`: a key the model does not name fails).
+Parts whose inner shape belongs to the game engine (a Pan hand's `play`, a result's details)
+are typed as objects here and described in the game's document.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+Cents = Annotated[int, Field(description="an amount of money in integer cents")]
+
+
+class CardView(Part):
+    """A card as the page draws it: its image code (`/cards/<code>.svg`) and its text."""
+
+    code: int
+    text: str
+
+
+class TableRef(Part):
+    id: int
+    name: str
+
+
+class HandRef(Part):
+    """The hand in progress (`id` None between hands)."""
+
+    id: int | None
+    open: bool
+    number: int | None = Field(None, description="the hand's number at the table (not in "
+                                                 "baccarat)")
+    phase: str | None = Field(None, description="the game's phase, `idle` between hands (not "
+                                                "in baccarat)")
+
+
+class You(Part):
+    """What the viewer may do now (the page shows the buttons)."""
+
+    seated: bool
+    may_deal: bool
+    may_void: bool
+
+
+class SeatedYou(You):
+    seat: int | None = Field(description="the viewer's seat number, if seated")
+
+
+class ShoeView(Part):
+    """The shoe's SHA-256 commitment (published before the first card) and cards left; never
+    its order."""
+
+    remaining: int | None
+    commitment: str | None
+
+
+class TableState(Part):
+    """The envelope every snapshot shares."""
+
+    type: Literal["state"]
+    game: str
+    table: TableRef
+    hand: HandRef
+    you: You
+    last: dict[str, Any] | None = Field(description="the last hand's public result (the "
+                                                    "game's document describes it)")
+
+
+# Mini-Baccarat -------------------------------------------------------------------------------
+class BaccaratLimits(Part):
+    table_min: Cents
+    table_max: Cents
+    tie_min: Cents
+    tie_max: Cents
+    bonus_min: Cents
+    bonus_max: Cents
+    jackpot_wager: Cents | None
+
+
+class JackpotView(Part):
+    posted: Cents
+    meter: Cents
+
+
+class BaccaratSeat(Part):
+    name: str
+    stack: Cents
+    bets: dict[str, Cents]
+    you: bool
+
+
+class BaccaratSettlement(Part):
+    seat: str
+    kind: str
+    stake: Cents
+    outcome: str
+    won: Cents
+    commission: Cents
+    returned: Cents
+
+
+class BaccaratResult(Part):
+    hand: int
+    number: int
+    player: list[CardView]
+    banker: list[CardView]
+    player_total: int
+    banker_total: int
+    winner: Literal["player", "banker", "tie"]
+    jackpot_award: str
+    settlements: list[BaccaratSettlement]
+
+
+class BaccaratState(TableState):
+    game: Literal["baccarat"]
+    limits: BaccaratLimits
+    jackpot: JackpotView | None
+    seats: list[BaccaratSeat]
+    shoe: ShoeView
+    last: BaccaratResult | None  # type: ignore[assignment]
+
+
+# Super Pan 9 -------------------------------------------------------------------------------
+class SuperPan9You(SeatedYou):
+    to_act: bool
+
+
+class TablePlayer(Part):
+    seat: int
+    name: str
+    stack: Cents
+    you: bool
+
+
+class SuperPan9Limits(Part):
+    min: Cents
+    max: Cents
+    tie_min: Cents | None
+    tie_max: Cents | None
+    tie_pays: int
+    commission: str = Field(description="the commission on a winning wager, as a fraction")
+
+
+class SuperPan9State(TableState):
+    game: Literal["super-pan-9"]
+    you: SuperPan9You
+    limits: SuperPan9Limits
+    round: dict[str, Any] | None = Field(description="the round as the viewer may see it: "
+                                                     "phase, seat to act, seats (cards shown "
+                                                     "as the rules reveal them), dealer")
+    players: list[TablePlayer]
+    shoe: ShoeView
+
+
+# Pai Gow Poker -------------------------------------------------------------------------------
+class PaiGowYou(SeatedYou):
+    may_bank: bool
+    bank_refusal: str | None
+    may_dragon: bool
+    to_set: list[int] = Field(description="the spots the viewer has yet to set")
+
+
+class PaiGowLimits(Part):
+    min: Cents
+    max: Cents
+    commission: str
+    dragon: str
+
+
+class PaiGowBanker(Part):
+    spot: int
+    name: str
+
+
+class PaiGowPlayer(TablePlayer):
+    wager: Cents | None
+    dragon: Cents | None
+    banker: bool
+
+
+class PaiGowSpot(Part):
+    spot: int
+    name: str
+    cards: list[CardView] | None = Field(description="None while hidden from the viewer")
+    card_count: int
+    set: bool
+    setting: dict[str, Any] | None
+    mine: bool
+
+
+class PaiGowState(TableState):
+    game: Literal["pai-gow"]
+    you: PaiGowYou
+    limits: PaiGowLimits
+    phase: str
+    banker: PaiGowBanker
+    players: list[PaiGowPlayer]
+    spots: list[PaiGowSpot]
+
+
+# Panguingue ----------------------------------------------------------------------------------
+class PanYou(SeatedYou):
+    hand_seat: int | None = Field(description="the viewer's seat in the hand's order")
+
+
+class PanRules(Part):
+    chip_cents: Cents
+    buy_in_chips: int
+    outs_chips: int
+    double_condition: bool
+
+
+class PanPlayer(TablePlayer):
+    bot: bool
+    doubles: bool
+
+
+class PanState(TableState):
+    game: Literal["pan"]
+    you: PanYou
+    seq: int = Field(description="the moment of the game: a decision (`pan`) names it")
+    rules: PanRules
+    players: list[PanPlayer]
+    play: dict[str, Any] | None = Field(description="the hand as the viewer may see it: "
+                                                    "seats, melds, the drawn card, the top "
+                                                    "discard, the seat to act, the viewer's "
+                                                    "legal commands, a settlement on offer")
+    carried_tops: int | None
+    log: list[str]
+
+
+class Refusal(Part):
+    """A refusal, to the sender only; nothing changed. `message` is one plain sentence."""
+
+    type: Literal["error"]
+    message: str
+    key: str | None = Field(None, description="the refused request's key, when it had one")
+
+
+STATES: dict[str, type[TableState]] = {
+    "baccarat": BaccaratState, "super-pan-9": SuperPan9State, "pai-gow": PaiGowState,
+    "pan": PanState}
+"""Each game's snapshot model."""
+
+
+def check_state(snapshot: dict[str, Any]) -> TableState:
+    """The snapshot as its game's model (pydantic's `ValidationError` when it is not)."""
+    return STATES[snapshot["game"]].model_validate(snapshot)
+
+
+def outbound_schema() -> dict[str, Any]:
+    """The JSON Schema of what a table sends: a snapshot of one of the games, or a refusal."""
+    union: Any = Annotated[BaccaratState | SuperPan9State | PaiGowState | PanState,
+                           Field(discriminator="game")] | Refusal
+    schema: dict[str, Any] = TypeAdapter(union).json_schema()
+    schema["title"] = "Messages from a table"
+    return schema
