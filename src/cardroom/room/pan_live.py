@@ -404,7 +404,7 @@ class PanLive(SeatedLive[PanGame]):
             raise IllegalActionError("no hand is in play at this table")
         if who.id not in g.accounts:
             raise IllegalActionError("you are not playing this hand")
-        if "action" in msg:
+        if msg.get("action") is not None:
             chosen = action_from_json(msg["action"])
         else:
             chosen = parse_command(hand, field_str(msg, "command", "the Pan command", limit=200))
