@@ -11,6 +11,7 @@ import csv
 import itertools
 import tomllib
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -201,3 +202,58 @@ def test_rules_under_which_the_shoe_can_run_out_are_refused() -> None:
         build_rules(BaccaratRules, {"cut_card_from_end": 6})
     with pytest.raises(RulesError, match="after the burn"):
         build_rules(BaccaratRules, {"decks": 1, "jackpot": False, "cut_card_from_end": 45})
+
+
+def _reference_shuffle(n: int, state: list[int]) -> tuple[list[int], int, list[int]]:
+    """The documented shuffle written plainly in Python: xoshiro256** outputs split into 32-bit
+    halves (high first), one half per attempt, Lemire's multiply-and-reject for each bound
+    (Fisher-Yates from the last position down). Returns the order of range(n), how many
+    halves fell within `bound` of a rejection (the attempts the kernel takes one at a time)
+    and the PRNG state after it."""
+    mask = (1 << 64) - 1
+    s = list(state)
+
+    def rotl(x: int, k: int) -> int:
+        return ((x << k) | (x >> (64 - k))) & mask
+
+    def halves() -> Iterator[int]:
+        while True:
+            x = rotl(s[1] * 5 & mask, 7) * 9 & mask
+            t = s[1] << 17 & mask
+            s[2] ^= s[0]
+            s[3] ^= s[1]
+            s[1] ^= s[2]
+            s[0] ^= s[3]
+            s[2] ^= t
+            s[3] = rotl(s[3], 45)
+            yield x >> 32
+            yield x & 0xFFFFFFFF
+
+    deck, near, source = list(range(n)), 0, halves()
+    for i in range(n - 1, 0, -1):
+        bound = i + 1
+        while True:
+            m = next(source) * bound
+            low = m & 0xFFFFFFFF
+            near += low < bound
+            if low >= (1 << 32) % bound:  # = (2**32 - bound) % bound: the rejection zone
+                break
+        j = m >> 32
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck, near, s
+
+
+def test_shuffle_equals_the_plain_algorithm_including_its_rare_rejections() -> None:
+    """The kernel's shuffle takes two swaps from one 64-bit output when neither half is near
+    the rejection zone; on a deck of 2**18 cards (where near-rejections happen a dozen times a
+    shuffle) it gives exactly the permutation and the final PRNG state of the plain
+    one-half-at-a-time algorithm written independently above."""
+    n = 1 << 18
+    state = [0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB, 14]
+    want, near, after = _reference_shuffle(n, state)
+    assert near >= 3  # the slow path was taken
+    deck = np.arange(n, dtype=np.int64)
+    words = np.array(state, dtype=np.uint64)
+    kernel.shuffle(deck, words)
+    assert deck.tolist() == want
+    assert words.tolist() == after

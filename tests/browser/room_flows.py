@@ -12,6 +12,7 @@ import pytest
 
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .page_checks import console_errors, shown_cards
@@ -28,7 +29,7 @@ HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which("chromium") is not None
 def seeded_room(tmp_path: Path, seed: int) -> Iterator[Room]:
     engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
     migrate(engine)
-    r = Room(Storage(engine), SeededRandom(seed))
+    r = Room(Storage(engine), SeededRandom(seed), settings=SELF_SERVICE)
     r.start()
     yield r
     engine.dispose()

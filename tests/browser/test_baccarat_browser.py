@@ -13,6 +13,7 @@ import pytest
 from cardroom.money import format_money
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .room_flows import console_errors
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not shutil.which
 def room(tmp_path: Path) -> Iterator[Room]:
     engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
     migrate(engine)
-    r = Room(Storage(engine), SeededRandom(5))
+    r = Room(Storage(engine), SeededRandom(5), settings=SELF_SERVICE)
     r.start()
     yield r
     engine.dispose()

@@ -64,7 +64,7 @@ def test_player_pages_and_menus_by_role(room: Room) -> None:
             owner.fill("#password", "correct horse")
             owner.click("#login")
             owner.wait_for_url("**/lobby")
-            assert menu(owner) == ["Lobby", "Tables", "Cashier", "Hand history", "Floor",
-                                   "Jackpot", "Audit"]
+            assert menu(owner) == ["Lobby", "Tables", "Cashier", "Cage", "Hand history",
+                                   "Floor", "Jackpot", "Reports", "Staff", "Audit"]
         finally:
             browser.close()

@@ -21,12 +21,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from cardroom.analysis import pai_gow_optimal as po
 from cardroom.analysis import pai_gow_outcomes
 from cardroom.analysis.pai_gow_calc import calculate, direct_counts, table_counts
 from cardroom.analysis.pai_gow_outcomes import Advance, outcome_table
 from cardroom.cards import Card
 from cardroom.cli import app
 from cardroom.games.pai_gow.houseway import house_way, set_hand
+from cardroom.games.pai_gow.houseway_kernel import compile_house_way
 from cardroom.games.pai_gow.settings import validate_seven
 
 runner = CliRunner()
@@ -148,3 +150,21 @@ def test_calc_cli_reads_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     expected = direct_counts(seven, house_way("ballys"), False, deck)
     got = sorted((s["win"], s["push"], s["loss"]) for s in data["settings"])
     assert got == sorted(tuple(int(x) for x in row) for row in expected if row.any())
+
+
+@pytest.mark.parametrize("wheel", [False, True])
+def test_optimal_setters_table_read_off_the_outcome_table(tmp_path: Path, wheel: bool) -> None:
+    """The optimal setter's dealer distribution read off the outcome table (one count per cell)
+    is the one its own enumeration counts by setting every hand the house way again; the cache
+    lookup `dealer_table` makes finds only a table of the same wheel rule."""
+    _, deck = reduced(21, 16)
+    way = house_way("trump-plaza")
+    fvals, bvals = po.front_values(), po.back_values(int(wheel))
+    expected = po.enumerate_joint(deck, compile_house_way(way), int(wheel), fvals, bvals)
+    table = outcome_table(way, wheel, directory=tmp_path, deck=deck)
+    derived = table.dealer_table(wheel)
+    assert (derived.fvals == fvals).all() and (derived.bvals == bvals).all()
+    assert (derived.joint() == expected).all()
+    assert derived.total == comb(23, 7)
+    assert pai_gow_outcomes.cached_outcome_table(way, wheel, tmp_path, deck) is not None
+    assert pai_gow_outcomes.cached_outcome_table(way, not wheel, tmp_path, deck) is None

@@ -14,6 +14,7 @@ from cardroom.analysis import pai_gow_optimal as po
 from cardroom.analysis.dossier import pai_gow as dossier
 from cardroom.analysis.dossier.html import render
 from cardroom.analysis.dossier.model import Dossier
+from cardroom.analysis.pai_gow_sim import simulate
 from cardroom.games.pai_gow.houseway import house_way
 from cardroom.games.pai_gow.houseway_kernel import compile_house_way
 from cardroom.games.pai_gow.rules import PaiGowRules
@@ -38,11 +39,16 @@ def built() -> Dossier:
 
 
 def test_optimal_player_paired_with_the_house_way(built: Dossier) -> None:
-    """The optimal run's house way on the same hands is the plain house-way run (a separate
-    simulation with the same seed: the same hands); the optimal edge is it less the gain."""
+    """The dossier reads the house-way player from the optimal run's paired counts: they are
+    those of a separate house-way simulation with the same seed (the same hands), and the
+    optimal edge is the house way's less the gain."""
     opt = built.data["optimal"]
     low, high = built.data["house_edge_ci95"]
-    assert opt["house_way_same_hands"]["value"] == pytest.approx((low + high) / 2, abs=1e-12)
+    rules = PaiGowRules()
+    plain = simulate(1_000_000, 1, house_way(rules.house_way), rules.commission)
+    edge, half = plain.house_edge
+    assert (low, high) == pytest.approx((edge - half, edge + half), abs=1e-12)
+    assert opt["house_way_same_hands"]["value"] == pytest.approx(edge, abs=1e-12)
     assert opt["house_edge"]["value"] == pytest.approx(
         opt["house_way_same_hands"]["value"] - opt["gain_over_house_way"]["value"], abs=1e-12)
     assert "The optimal player against the house way (simulation)" in render(built)

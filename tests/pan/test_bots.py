@@ -9,6 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from cardroom.analysis import parallel
 from cardroom.analysis.pan_sim import simulate
 from cardroom.cli import main
 from cardroom.cli.app import app
@@ -69,6 +70,23 @@ def test_simulate_same_seed_same_result_on_one_or_two_workers() -> None:
     assert _result(one) == _result(two)
     assert sum(one.chips) == 0 and one.hands == 12
     assert _result(simulate(12, 3, seed=10, kinds=kinds, chunk_hands=4)) != _result(one)
+
+
+def test_runs_inside_a_worker_pool_share_its_processes_and_give_the_same_answer() -> None:
+    """Issue 14 (a dossier in under a minute): the runs of a report share one pool of worker
+    processes (`parallel.worker_pool`) instead of starting their own, with the same results."""
+    kinds = ["sound", "sound"]
+    alone = [simulate(8, 2, seed=s, kinds=kinds, chunk_hands=4) for s in (3, 4)]
+    with parallel.worker_pool(2):
+        pool = parallel._SHARED[-1][1]
+        shared = [simulate(8, 2, seed=3, kinds=kinds, chunk_hands=4, workers=2)]
+        processes = set(pool._processes)  # type: ignore[attr-defined]
+        shared.append(simulate(8, 2, seed=4, kinds=kinds, chunk_hands=4, workers=2))
+        assert set(pool._processes) == processes and processes  # type: ignore[attr-defined]
+        with parallel.worker_pool(2):  # nested: the same pool
+            assert len(parallel._SHARED) == 1 and parallel._SHARED[0][1] is pool
+    assert parallel._SHARED == []
+    assert [_result(r) for r in shared] == [_result(r) for r in alone]
 
 
 def _main(args: list[str], monkeypatch: pytest.MonkeyPatch,

@@ -12,6 +12,7 @@ from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 PW = "correct horse"
@@ -35,7 +36,7 @@ def make_room(storage: Storage, game: str | None = None, *, seed: int, table: st
     with storage.unit() as conn:
         people = {name: create_account(conn, name, PW, role) for name, role in cast}
         for name in buyers:
-            buy_chips(conn, people[name], BUY_IN, key.format(name=name))
+            buy_chips(conn, SELF_SERVICE, people[name], BUY_IN, key.format(name=name))
     if game is None:
         return room, people, None
     return room, people, room.create_table(people["olivia"], table, game, rules).table_id
@@ -56,3 +57,11 @@ pan_room = partial(
     cast=(("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
           ("carol", Role.PLAYER), ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)))
 """Each game's room as its tests have always dealt it (the seed fixes the shuffles)."""
+
+CAGE_CAST = (("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+             ("fiona", Role.FLOOR), ("gus", Role.FLOOR), ("dan", Role.DEALER),
+             ("cathy", Role.CASHIER), ("colin", Role.CASHIER), ("audrey", Role.AUDITOR))
+"""A room run as a card room: the cage (cathy, colin), a dealer (dan), two floor
+supervisors (fiona, gus) and the auditor; players buy no chips by themselves."""
+cage_room = partial(make_room, game="baccarat", seed=7, table="Mini 1", cast=CAGE_CAST,
+                    buyers=())

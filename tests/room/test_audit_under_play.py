@@ -25,6 +25,7 @@ from cardroom.room.audit_key import load_or_create_key
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
@@ -59,7 +60,7 @@ def room(db_url: str, tmp_path: Path) -> Iterator[tuple[Room, list[tuple[Account
         create_account(conn, "audrey", PW, Role.AUDITOR)
         players = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(TABLES)]
         for p in players:
-            buy_chips(conn, p, 10_000_000, f"first-{p.id}")
+            buy_chips(conn, SELF_SERVICE, p, 10_000_000, f"first-{p.id}")
     seated = []
     for i, p in enumerate(players):
         table = r.create_table(owner, f"Mini {i}", "baccarat")

@@ -19,6 +19,7 @@ from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.room import Room
 from cardroom.room.schema import hands as hands_table
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .rooms import baccarat_room as make_room
@@ -32,15 +33,15 @@ def state(room: Room, who: Account) -> dict[str, Any]:
 def test_cashier_buy_and_cash_out_balanced(storage: Storage) -> None:
     _room, p, _ = make_room(storage)
     with storage.unit() as conn:
-        cash_out(conn, p["alice"], 40_000, "out1")
-        cash_out(conn, p["alice"], 40_000, "out1")  # retried: applied once
+        cash_out(conn, SELF_SERVICE, p["alice"], 40_000, "out1")
+        cash_out(conn, SELF_SERVICE, p["alice"], 40_000, "out1")  # retried: applied once
     with storage.read() as conn:
         assert ledger.balance(conn, ledger.wallet(p["alice"].id)) == 60_000
         assert ledger.trial_balance(conn).ok
     with pytest.raises(CardroomError, match="not enough"), storage.unit() as conn:
-        cash_out(conn, p["alice"], 60_001, "out2")
+        cash_out(conn, SELF_SERVICE, p["alice"], 60_001, "out2")
     with pytest.raises(PermissionDenied), storage.unit() as conn:
-        buy_chips(conn, p["audrey"], 100, "x")
+        buy_chips(conn, SELF_SERVICE, p["audrey"], 100, "x")
 
 
 def test_player_bet_settles_at_even_money(storage: Storage) -> None:
@@ -59,7 +60,7 @@ def test_player_bet_settles_at_even_money(storage: Storage) -> None:
     with storage.read() as conn:
         assert ledger.balance(conn, ledger.stack(t, p["alice"].id)) == expected
         assert ledger.balance(conn, ledger.wagers(t)) == 0
-        assert ledger.balance(conn, ledger.HOUSE_BANK) == 20_000 - expected
+        assert ledger.balance(conn, ledger.tray(t)) == 20_000 - expected
         assert ledger.trial_balance(conn).ok
         assert audit.verify(conn).ok
 

@@ -30,6 +30,7 @@ from cardroom.room.db import Storage, open_database
 from cardroom.room.integrity import open_keyed
 from cardroom.room.room import Room
 from cardroom.room.schema import hands
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 from room.storage_fixture import backend_url
 
@@ -130,7 +131,7 @@ def open_room(storage: Storage) -> tuple[Room, dict[int, list[Account]], Account
         players = [create_account(conn, f"player_{i}", PASSWORD, Role.PLAYER)
                    for i in range(7)]
         for who in players:
-            buy_chips(conn, who, 100_000, f"chips-{who.username}")
+            buy_chips(conn, SELF_SERVICE, who, 100_000, f"chips-{who.username}")
     tables = [room.create_table(owner, f"Mini {i + 1}", "baccarat").table_id for i in range(4)]
     for i, who in enumerate(players):
         room.act(who, tables[i // 2], {"type": "sit", "buy_in": 50_000, "key": "sit"})

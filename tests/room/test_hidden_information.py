@@ -41,6 +41,7 @@ from cardroom.room.pai_gow_live import PaiGowLive
 from cardroom.room.pan_live import PanLive
 from cardroom.room.recall import history_of
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.room.super_pan_9_live import SuperPan9Live
 from cardroom.shoe import SeededRandom, Shoe, ShoeSpec, verify_commitment
 
@@ -178,7 +179,7 @@ def open_table(storage: Storage, game: str, rules: dict[str, Any] | None = None)
         people = {name: create_account(conn, name, PW, role) for name, role in
                   [("olga", Role.OWNER), ("alice", Role.PLAYER),
                    ("fred", Role.FLOOR), ("audrey", Role.AUDITOR)]}
-        buy_chips(conn, people["alice"], 10_000_000, "first")
+        buy_chips(conn, SELF_SERVICE, people["alice"], 10_000_000, "first")
     live = room.create_table(people["olga"], f"{game} 1", game, rules)
     return Table(room, people, live.table_id)
 

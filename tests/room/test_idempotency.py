@@ -17,6 +17,7 @@ from cardroom.room.db import Storage
 from cardroom.room.errors import IdempotencyConflict
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.jackpot import adjust as adjust_jackpot
+from cardroom.room.settings import SELF_SERVICE
 
 from . import rooms
 
@@ -79,13 +80,13 @@ def test_a_cashier_key_is_one_request(storage: Storage) -> None:
     _, p, _ = make_room(storage)
     alice = p["alice"]
     with storage.unit() as conn:
-        buy_chips(conn, alice, 5_000, "k")
+        buy_chips(conn, SELF_SERVICE, alice, 5_000, "k")
     before = books(storage)
     with storage.unit() as conn:
-        assert buy_chips(conn, alice, 5_000, "k").replayed
+        assert buy_chips(conn, SELF_SERVICE, alice, 5_000, "k").replayed
     for move, amount in ((buy_chips, 6_000), (cash_out, 5_000)):
         with pytest.raises(IdempotencyConflict), storage.unit() as conn:
-            move(conn, alice, amount, "k")
+            move(conn, SELF_SERVICE, alice, amount, "k")
     assert books(storage) == before
 
 

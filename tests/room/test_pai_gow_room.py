@@ -97,7 +97,7 @@ def test_pai_gow_clause_8_to_10_house_banked_hand_settles_through_the_ledger(
     commission = sum(-(-w // 20) for o, w in ((spots[1]["outcome"], 1_000),
                                                 (spots[2]["outcome"], 3_000)) if o == "win")
     assert bal.get(ledger.HOUSE_COMMISSION, 0) == commission
-    assert bal.get(ledger.HOUSE_BANK, 0) == -(net_a + net_b + commission)
+    assert bal.get(ledger.tray(t), 0) == -(net_a + net_b + commission)
     assert bal.get(ledger.wagers(t), 0) == 0
     with storage.read() as conn:
         record = hands.hand_record(conn, last["hand"])

@@ -20,6 +20,7 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.messages import MalformedMessage
 from cardroom.room.protocol_state import check_state
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol"
@@ -42,7 +43,7 @@ def people(room: Room) -> dict[str, Account]:
                 "alice": create_account(conn, "alice", "correct horse", Role.PLAYER),
                 "bob": create_account(conn, "bob", "correct horse", Role.PLAYER)}
         for name in ("alice", "bob"):
-            buy_chips(conn, cast[name], 100_000, f"chips-{name}")
+            buy_chips(conn, SELF_SERVICE, cast[name], 100_000, f"chips-{name}")
     return cast
 
 

@@ -105,7 +105,7 @@ def test_super_pan_9_rules_4_to_9_a_round_settles_in_one_balanced_transaction(
     assert bal.get(ledger.wagers(t), 0) == 0
     commission = (50 if a > d else 0) + (100 if b > d else 0)
     assert bal.get(ledger.HOUSE_COMMISSION, 0) == commission
-    assert bal.get(ledger.HOUSE_BANK, 0) == -(net_a + net_b + commission)
+    assert bal.get(ledger.tray(t), 0) == -(net_a + net_b + commission)
     with storage.read() as conn:
         settle = list(conn.execute(select(hands_table.c.history, hands_table.c.status)))
     assert settle[0].status == "settled"

@@ -13,6 +13,7 @@ from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import Storage
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.shoe import SeededRandom
 
@@ -23,7 +24,7 @@ PW = "correct horse"
 
 @pytest.fixture
 def room(storage: Storage) -> Room:
-    r = Room(storage, SeededRandom(11))
+    r = Room(storage, SeededRandom(11), settings=SELF_SERVICE)
     r.start()
     return r
 

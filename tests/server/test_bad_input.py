@@ -18,6 +18,7 @@ from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.refusals import SUMMARY_ACTION
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.server.frames import MAX_MESSAGE_BYTES
 from cardroom.shoe import SeededRandom
@@ -33,7 +34,7 @@ def room(storage: Storage) -> Room:
     with storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
         alice = create_account(conn, "alice", PW, Role.PLAYER)
-        buy_chips(conn, alice, 100_000, "first")
+        buy_chips(conn, SELF_SERVICE, alice, 100_000, "first")
     r.create_table(owner, "Mini 1", "baccarat")
     return r
 

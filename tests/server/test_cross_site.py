@@ -25,6 +25,7 @@ from cardroom.room.schema import (
     room_tables,
     sessions,
 )
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.server.csrf import CSRF_COOKIE
 from cardroom.server.routes import ROUTERS
@@ -48,6 +49,26 @@ FORMS: dict[str, dict[str, str]] = {
                               "second_password": PW, "key": "k2"},
     "/floor/staff": {"username": "mallory", "password": PW, "role": "owner"},
     "/floor/unlock": {"username": "alice"},
+    "/cage/sell": {"player": "alice", "amount": "100", "key": "k3"},
+    "/cage/redeem": {"player": "alice", "amount": "100", "key": "k4"},
+    "/cage/fill": {"table_id": "1", "amount": "100", "dealer": "fred", "dealer_password": PW,
+                   "floor": "fred", "floor_password": PW},
+    "/cage/credit": {"table_id": "1", "amount": "100", "dealer": "fred",
+                     "dealer_password": PW, "floor": "fred", "floor_password": PW},
+    "/cage/count": {"table_id": "1", "day": "2026-11-23", "cash": "1", "second": "fred",
+                    "second_password": PW},
+    "/floor/inventory/open": {"table_id": "1", "counted": "0", "dealer": "fred",
+                              "dealer_password": PW},
+    "/floor/inventory/close": {"table_id": "1", "counted": "0", "dealer": "fred",
+                               "dealer_password": PW},
+    "/floor/inventory/void": {"series": "fill", "number": "1", "reason": "forged"},
+    "/floor/inventory/drop": {"table_id": "1", "player": "alice", "amount": "10",
+                              "key": "k5"},
+    "/staff/hire": {"username": "mallory", "password": PW, "role": "owner"},
+    "/staff/role": {"username": "fred", "role": "owner"},
+    "/staff/lock": {"username": "fred", "reason": "forged"},
+    "/staff/reinstate": {"username": "fred"},
+    "/staff/unlock": {"username": "alice"},
 }
 
 
@@ -57,7 +78,7 @@ def room(tmp_path: Path) -> Room:
     both in tests/room/test_login_backoff.py)."""
     engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     migrate(engine)
-    r = Room(Storage(engine), SeededRandom(3))
+    r = Room(Storage(engine), SeededRandom(3), settings=SELF_SERVICE)
     r.start()
     return r
 

@@ -22,6 +22,7 @@ from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.refusals import SUMMARY_ACTION
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.shoe import SeededRandom
 from server.asgi_socket import AsgiSocket
@@ -78,7 +79,7 @@ def test_ten_thousand_hostile_messages_change_nothing(tmp_path: Path, game: str)
         owner = create_account(conn, "olivia", PW, Role.OWNER)
         alice, bob = (create_account(conn, n, PW, Role.PLAYER) for n in ("alice", "bob"))
         for p in (alice, bob):
-            buy_chips(conn, p, 100_000, "chips")
+            buy_chips(conn, SELF_SERVICE, p, 100_000, "chips")
     t = room.create_table(owner, "Fuzz", game).table_id
     buy_in, first, second = SCENES[game]
     for p in (alice, bob):

@@ -12,6 +12,7 @@ from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.hub import Hub, snapshot_texts
 from cardroom.shoe import SeededRandom
 
@@ -40,7 +41,7 @@ def room_with_players(storage: Storage, players: int) -> tuple[Room, list[Accoun
         owner = create_account(conn, "olivia", PW, Role.OWNER)
         people = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(players)]
         for p in people:
-            buy_chips(conn, p, 100_000, f"chips-{p.id}")
+            buy_chips(conn, SELF_SERVICE, p, 100_000, f"chips-{p.id}")
     return room, people, owner
 
 

@@ -13,6 +13,7 @@ from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
@@ -111,7 +112,7 @@ def test_wac_230_15_075_fees_on_the_daily_report(storage: Storage) -> None:
         players = [create_account(conn, n, PW, Role.PLAYER) for n in ("alice", "bob")]
         create_account(conn, "audrey", PW, Role.AUDITOR)
         for p in players:
-            buy_chips(conn, p, 5_000, f"buy-{p.username}")
+            buy_chips(conn, SELF_SERVICE, p, 5_000, f"buy-{p.username}")
     for p in players:
         room.act(p, t.table_id, {"type": "sit", "buy_in": 2_000, "key": "s"})
     room.act(players[0], t.table_id, {"type": "deal"})

@@ -50,38 +50,59 @@ def _rotl(x: Any, k: Any) -> Any:
 def shuffle(shoe: Any, state: Any) -> None:
     """Fisher-Yates (Durstenfeld) in place, SIMULATION-ONLY PRNG xoshiro256** in `state`.
 
-    Bounded draws use Lemire's multiply-and-reject on 32-bit halves, so every permutation is
-    exactly equally likely (no modulo bias).
+    Bounded draws use Lemire's multiply-and-reject on 32-bit halves of each output, the high
+    half first, so every permutation is exactly equally likely (no modulo bias). Both halves
+    of an output usually fall clear of the rejection zone: then two swaps are done at once;
+    otherwise (about once in ten million) the halves are taken one at a time, so the stream
+    and the result are the same either way.
     """
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     spare = np.uint64(0)
     have_spare = False
-    for i in range(shoe.shape[0] - 1, 0, -1):
+    i = shoe.shape[0] - 1
+    while i > 0:
         bound = np.uint64(i + 1)
-        while True:
-            if have_spare:
-                r = spare
-                have_spare = False
-            else:
-                x = _rotl(s1 * np.uint64(5), np.uint64(7)) * np.uint64(9)
-                t = s1 << np.uint64(17)
-                s2 ^= s0
-                s3 ^= s1
-                s1 ^= s2
-                s0 ^= s3
-                s2 ^= t
-                s3 = _rotl(s3, np.uint64(45))
-                r = x >> np.uint64(32)
-                spare = x & _MASK32
-                have_spare = True
-            m = r * bound
-            low = m & _MASK32
-            if low >= bound or low >= (_TWO32 - bound) % bound:
-                break
-        j = m >> np.uint64(32)  # unsigned: no negative-index wrap-around check
-        tmp = shoe[i]
-        shoe[i] = shoe[j]
+        if have_spare:
+            r = spare
+            have_spare = False
+        else:
+            x = _rotl(s1 * np.uint64(5), np.uint64(7)) * np.uint64(9)
+            t = s1 << np.uint64(17)
+            s2 ^= s0
+            s3 ^= s1
+            s1 ^= s2
+            s0 ^= s3
+            s2 ^= t
+            s3 = _rotl(s3, np.uint64(45))
+            if i >= 2:  # two swaps from one output when neither half is near a rejection
+                m1 = (x >> np.uint64(32)) * bound
+                m2 = (x & _MASK32) * np.uint64(i)
+                if (m1 & _MASK32) >= bound and (m2 & _MASK32) >= np.uint64(i):
+                    j = m1 >> np.uint64(32)  # unsigned: no negative-index wrap-around check
+                    at = np.uint64(i)
+                    tmp = shoe[at]
+                    shoe[at] = shoe[j]
+                    shoe[j] = tmp
+                    j = m2 >> np.uint64(32)
+                    at = np.uint64(i - 1)
+                    tmp = shoe[at]
+                    shoe[at] = shoe[j]
+                    shoe[j] = tmp
+                    i -= 2
+                    continue
+            r = x >> np.uint64(32)
+            spare = x & _MASK32
+            have_spare = True
+        m = r * bound
+        low = m & _MASK32
+        if low < bound and low < (_TWO32 - bound) % bound:
+            continue  # rejected: draw again for the same position
+        j = m >> np.uint64(32)
+        at = np.uint64(i)
+        tmp = shoe[at]
+        shoe[at] = shoe[j]
         shoe[j] = tmp
+        i -= 1
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
 
@@ -136,64 +157,83 @@ def coup_table(natural: Any, pdraw: Any, bdraw: Any) -> Any:
     return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _differ(a: Any, b: Any) -> Any:
+    """1 if the cards' suits (code & 3) differ, else 0, as integer arithmetic (no branch)."""
+    return (((a ^ b) & 3) + 3) >> 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _coup(shoe: Any, pos: Any, value: Any, table: Any) -> Any:
+    """The coup whose first card is at `pos` (the caller guarantees six cards from there):
+    (its class cell in the counts, the cards it used, whether Player and Banker drew, the
+    six cards at `pos` in the order p1, p2, p5, b1, b2, b3, the totals). Banker's third card
+    is b3 when Player drew, else p5 (the fifth card).
+
+    Cards go player, banker, player, banker, then the third cards the tableau calls for
+    (`table`, from `coup_table`: one lookup); the rest is integer arithmetic without a branch
+    (a branch on a coin-flip such as "Player drew" is mispredicted half the time)."""
+    at = np.uint64(pos)  # unsigned indices: no negative-index wrap-around checks
+    p1 = np.int64(shoe[at])
+    b1 = np.int64(shoe[at + np.uint64(1)])
+    p2 = np.int64(shoe[at + np.uint64(2)])
+    b2 = np.int64(shoe[at + np.uint64(3)])
+    p5 = np.int64(shoe[at + np.uint64(4)])
+    b6 = np.int64(shoe[at + np.uint64(5)])
+    e = np.int64(table[np.uint64(((_add10(value[p1], value[p2]) * 10
+                                   + _add10(value[b1], value[b2])) * 10 + value[p5]) * 10
+                                 + value[b6])])
+    pt = e & 15
+    bt = (e >> 4) & 15
+    p_drew = (e >> 8) & 1
+    b_drew = (e >> 9) & 1
+    winner = e >> 10
+    b3 = b6 + (1 - p_drew) * (p5 - b6)
+    # a suited hand: every card of one suit (a card not dealt cannot differ)
+    p_suited = 1 - (_differ(p1, p2) | (p_drew & _differ(p1, p5)))
+    b_suited = 1 - (_differ(b1, b2) | (b_drew & _differ(b1, b3)))
+    p9 = (pt + 7) >> 4  # 1 for a total of nine
+    b9 = (bt + 7) >> 4
+    p_nine = p9 + (p9 & p_suited)
+    b_nine = b9 + (b9 & b_suited)
+    award = (p_nine >> 1) + (b_nine >> 1)
+    # a suited two-card A-8 is a suited nine: a pair of them first reads as award 2
+    if award == 2 and _ace_eight(p1, p2, p_drew - 1) and _ace_eight(b1, b2, b_drew - 1):
+        award = 4 if (p1 & 3) == (b1 & 3) else 3
+    cell = ((winner * 3 + p_nine) * 3 + b_nine) * N_AWARDS + award
+    return cell, 4 + p_drew + b_drew, p_drew, b_drew, p1, p2, p5, b1, b2, b3, pt, bt
+
+
 @njit(cache=True, nogil=True)
 def deal_shoe(shoe: Any, cut_index: int, after_cut: int, burn_first: bool, burn_after: Any,
               value: Any, table: Any, max_coups: int, counts: Any, records: Any,
               record: bool) -> int:
     """Deal one shuffled shoe and tally its coups; returns how many coups were dealt.
 
-    Burn (expose the first card, burn `burn_after[first]` more), then coups until the cut card
-    has come out (the position reaches `cut_index` by the end of a coup), then `after_cut`
-    more, or `max_coups` in all. Cards go player, banker, player, banker, then the third cards
-    the tableau calls for (`table`, from `coup_table`: one lookup, no branch). With `record`,
-    row n of `records` gets the n-th coup's cards.
+    Burn (expose the first card, burn `burn_after[first]` more), then coups until the cut
+    card has come out (the position reaches `cut_index` by the end of a coup), then
+    `after_cut` more, or `max_coups` in all. With `record`, row n of `records` gets the n-th
+    coup's cards.
     """
     size = shoe.shape[0]
-    pos = 0
-    if burn_first:
-        pos = 1 + burn_after[shoe[0]]
+    pos = 1 + burn_after[shoe[0]] if burn_first else 0
     left_after_cut = after_cut if pos >= cut_index else -1
     n = 0
     while n < max_coups and left_after_cut != 0 and pos + MAX_COUP_CARDS <= size:
-        at = np.uint64(pos)  # unsigned indices: no negative-index wrap-around checks
-        p1 = shoe[at]
-        b1 = shoe[at + np.uint64(1)]
-        p2 = shoe[at + np.uint64(2)]
-        b2 = shoe[at + np.uint64(3)]
-        pos += 4
-        # the next two cards are always there (pos + 6 <= size before the coup)
-        p3 = shoe[at + np.uint64(4)]
-        b3 = shoe[at + np.uint64(5)]
-        e = table[np.uint64(((_add10(value[p1], value[p2]) * 10
-                              + _add10(value[b1], value[b2])) * 10 + value[p3]) * 10
-                            + value[b3])]
-        pt = e & 15
-        bt = (e >> 4) & 15
-        p_drew = (e >> 8) & 1
-        b_drew = (e >> 9) & 1
-        winner = e >> 10
-        b3 = (np.int64(b3) if p_drew else np.int64(p3)) if b_drew else -1
-        p3 = np.int64(p3) if p_drew else -1
-        pos += p_drew + b_drew
-        # branch-free nine classes and award (a suited two-card A-8 is a suited nine, so a
-        # pair of them first reads as award 2, then becomes 3 or 4)
-        p_nine = (pt == 9) * (1 + _suited(p1, p2, p3))
-        b_nine = (bt == 9) * (1 + _suited(b1, b2, b3))
-        award = (p_nine == 2) + (b_nine == 2)
-        if award == 2 and _ace_eight(p1, p2, p3) and _ace_eight(b1, b2, b3):
-            award = 4 if (p1 & 3) == (b1 & 3) else 3
-        cell = ((winner * 3 + p_nine) * 3 + b_nine) * N_AWARDS + award
+        cell, used, p_drew, b_drew, p1, p2, p3, b1, b2, b3, pt, bt = _coup(shoe, pos, value,
+                                                                            table)
         counts[np.uint64(cell)] += 1
         if record:
             row = records[n]
             row[0] = p1
             row[1] = p2
-            row[2] = p3
+            row[2] = p3 if p_drew else -1
             row[3] = b1
             row[4] = b2
-            row[5] = b3
+            row[5] = b3 if b_drew else -1
             row[6] = pt
             row[7] = bt
+        pos += used
         n += 1
         if left_after_cut > 0:
             left_after_cut -= 1

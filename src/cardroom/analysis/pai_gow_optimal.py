@@ -250,8 +250,10 @@ def house_way_key(p: npt.NDArray[np.int64], wheel: int, tag: str) -> str:
 
 def dealer_table(way: HouseWay, wheel_second: bool = False, directory: Path | None = None,
                  progress: bool = False) -> DealerTable:
-    """The full-deck house-way table of `way`: from the cache, else counted (all C(53,7)
-    hands, with a progress bar if asked) and cached. A damaged cache file is counted again."""
+    """The full-deck house-way table of `way`: from the cache; else read off the calculator's
+    cached outcome table (`pai_gow_outcomes`, a second) if there is one; else counted (all
+    C(53,7) hands, with a progress bar if asked); then cached. A damaged cache file is counted
+    again."""
     p = compile_house_way(way)
     wheel = int(wheel_second)
     folder = directory or cache_dir()
@@ -264,8 +266,15 @@ def dealer_table(way: HouseWay, wheel_second: bool = False, directory: Path | No
                 return DealerTable.from_joint(fvals, bvals, joint.astype(np.int64))
         except (OSError, ValueError, KeyError):
             pass
-    fvals, bvals = front_values(), back_values(wheel)
-    joint = enumerate_joint(range(53), p, wheel, fvals, bvals, progress)
+    from cardroom.analysis.pai_gow_outcomes import cached_outcome_table  # it imports this
+
+    outcomes = cached_outcome_table(way, wheel_second, directory)
+    if outcomes is not None:  # the calculator's table holds every hand's cell: just count
+        derived = outcomes.dealer_table(wheel_second)
+        fvals, bvals, joint = derived.fvals, derived.bvals, derived.joint()
+    else:
+        fvals, bvals = front_values(), back_values(wheel)
+        joint = enumerate_joint(range(53), p, wheel, fvals, bvals, progress)
     if int(joint.sum()) != ALL_HANDS:  # pragma: no cover - an enumeration bug
         raise AssertionError("dealer hands miscounted")
     try:  # a cache that cannot be written costs the next run another count, nothing more

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from cardroom.analysis.pai_gow_optimal import (
+    DealerTable,
     back_values,
     cache_dir,
     dealer_cell,
@@ -152,6 +153,17 @@ class OutcomeTable:
             numba.set_parallel_chunksize(0)
 
 
+    def dealer_table(self, wheel_second: bool = False) -> DealerTable:
+        """The optimal setter's table (`pai_gow_optimal.DealerTable`: the dealer's hands per
+        (front, back) score) read off this table, one count per cell, instead of setting every
+        hand the house way again; the table must be of the same wheel rule."""
+        fvals, bvals = front_values(), back_values(int(wheel_second))
+        joint = np.zeros((len(fvals), len(bvals)), dtype=np.int64)
+        counts = np.bincount(self.cells, minlength=len(self.front))
+        joint[np.searchsorted(fvals, self.front), np.searchsorted(bvals, self.back)] = counts
+        return DealerTable.from_joint(fvals, bvals, joint)
+
+
 def count_outcomes(deck: Sequence[int], p: npt.NDArray[np.int64], wheel: int,
                    advance: Advance | None = None) -> OutcomeTable:
     """Count the table: every seven-card hand of `deck` set the house way `p`; `advance` is
@@ -201,6 +213,21 @@ def _save(stem: Path, table: OutcomeTable) -> None:
     tmp.replace(stem.with_suffix(".npz"))
 
 
+def _stem(p: npt.NDArray[np.int64], wheel: int, directory: Path | None,
+          ordered: tuple[int, ...]) -> Path:
+    suffix = "" if ordered == FULL_DECK else f"-{len(ordered)}-{zlib.crc32(bytes(ordered)):08x}"
+    name = f"pai-gow-outcomes-{house_way_key(p, wheel, 'outcomes')}{suffix}"
+    return (directory or cache_dir()) / name
+
+
+def cached_outcome_table(way: HouseWay, wheel_second: bool = False,
+                         directory: Path | None = None,
+                         deck: Sequence[int] = FULL_DECK) -> OutcomeTable | None:
+    """The table of `way` over `deck` if the cache holds it (mapped, nothing counted)."""
+    ordered = tuple(sorted(deck))
+    return _load(_stem(compile_house_way(way), int(wheel_second), directory, ordered), ordered)
+
+
 def outcome_table(way: HouseWay, wheel_second: bool = False, directory: Path | None = None,
                   deck: Sequence[int] = FULL_DECK,
                   progress: Callable[[int], AbstractContextManager[Advance]] | None = None,
@@ -211,9 +238,7 @@ def outcome_table(way: HouseWay, wheel_second: bool = False, directory: Path | N
     p = compile_house_way(way)
     wheel = int(wheel_second)
     ordered = tuple(sorted(deck))
-    suffix = "" if ordered == FULL_DECK else f"-{len(ordered)}-{zlib.crc32(bytes(ordered)):08x}"
-    name = f"pai-gow-outcomes-{house_way_key(p, wheel, 'outcomes')}{suffix}"
-    stem = (directory or cache_dir()) / name
+    stem = _stem(p, wheel, directory, ordered)
     cached = _load(stem, ordered)
     if cached is not None:
         return cached

@@ -308,6 +308,16 @@ class SimReport:
         mean, half = _mean_ci({self._keep: hw[0], 0.0: hw[1], -1.0: hw[2]})
         return -mean, half
 
+    def house_way_report(self) -> SimReport:
+        """The house-way player on the same hands, from the paired counts of an optimal run:
+        the house-way run of the same seed, without dealing the hands again."""
+        if self.strategy == "house-way" or self.banked:
+            raise ValueError("only an optimal run without banking pairs every hand")
+        counts = [0] * SIZE
+        for m in range(3):
+            counts[_PLAYER + m] = sum(self.counts[_PAIRED + 3 * k + m] for k in range(3))
+        return SimReport(self.hands, self.seed, self.way, self.commission, tuple(counts))
+
     def to_json(self) -> dict[str, Any]:
         def ci(pair: tuple[float, float]) -> dict[str, Any]:
             return {"value": pair[0], "ci95": [pair[0] - pair[1], pair[0] + pair[1]]}

@@ -167,10 +167,12 @@ def run_chunk(job: SimJob, chunk: Chunk) -> SimReport:
 
 def simulate(hands: int, players: int, seed: int, kinds: Sequence[str] | None = None,
              rules: PanRules | None = None, chips: int = 40, *, workers: int = 1,
-             scheduler: str | None = None, chunk_hands: int = CHUNK_HANDS) -> SimReport:
+             scheduler: str | None = None, chunk_hands: int = CHUNK_HANDS,
+             progress: bool = False) -> SimReport:
     """Play `hands` independent hands (every seat starts each hand with `chips`), rotating
     the deal, in seeded chunks (`cardroom.analysis.parallel`): in this process, on `workers`
-    local processes or on the Dask scheduler at `scheduler`, with the same result. Reports
+    local processes or on the Dask scheduler at `scheduler`, with the same result (a progress
+    bar on a terminal with `progress`). Reports
     chips won per seat (with a 95% interval) and how often each condition was made;
     `seconds` is the wall time of the whole run."""
     kinds = list(kinds or ["sound"] * players)
@@ -180,7 +182,7 @@ def simulate(hands: int, players: int, seed: int, kinds: Sequence[str] | None = 
     t0 = time.perf_counter()
     report = run_chunks(partial(run_chunk, job), plan_chunks(hands, seed, chunk_hands),
                         SimReport.merge, workers=workers, scheduler=scheduler,
-                        description="Pan hands")
+                        progress=progress, description=f"Pan hands, {players} seats")
     report.seconds = time.perf_counter() - t0
     report.workers = (f"Dask scheduler {scheduler}" if scheduler
                       else f"{workers} local worker{'s' if workers > 1 else ''}")

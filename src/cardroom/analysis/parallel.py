@@ -87,6 +87,40 @@ def check_seed(seed: int) -> int:
     return check_count(seed, "seed", 0, MAX_SEED)
 
 
+_SHARED: list[tuple[int, ProcessPoolExecutor]] = []
+"""The pool `worker_pool` keeps open, if any: (its workers, the pool)."""
+
+
+@contextmanager
+def worker_pool(workers: int) -> Iterator[None]:
+    """Keep `workers` local worker processes open for every `run_chunks` call inside, so that
+    a report made of many runs starts (and imports, and loads compiled kernels into) its
+    processes once instead of once a run. Nested or with one worker: does nothing."""
+    check_count(workers, "workers", 1, MAX_WORKERS)
+    if workers == 1 or _SHARED:
+        yield
+        return
+    with ProcessPoolExecutor(max_workers=workers,
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        _SHARED.append((workers, pool))
+        try:
+            yield
+        finally:
+            _SHARED.pop()
+
+
+@contextmanager
+def _local_pool(workers: int, jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """The shared pool of `worker_pool` when it has `workers` processes, else a new one (of
+    no more processes than `jobs`)."""
+    if _SHARED and _SHARED[-1][0] == workers:
+        yield _SHARED[-1][1]
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, jobs),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield pool
+
+
 @contextmanager
 def progress_bar(enabled: bool, total: int, description: str) -> Iterator[Callable[[int], None]]:
     """A Rich progress bar on stderr, shown only when asked and stderr is a terminal."""
@@ -115,8 +149,9 @@ def run_chunks(
     """Run `job` over every chunk and fold the results with `merge`, in chunk order.
 
     workers=1 runs in this process; workers>1 uses that many local processes (spawned, so a
-    kernel compiled with numba's cache loads in each); `scheduler` sends the chunks to the Dask
-    scheduler at that address instead. The progress bar counts hands (chunk sizes).
+    kernel compiled with numba's cache loads in each; those of an enclosing `worker_pool` if
+    any); `scheduler` sends the chunks to the Dask scheduler at that address instead. The
+    progress bar counts hands (chunk sizes).
     """
     if not chunks:
         raise SimulationError("nothing to run: no chunks")
@@ -131,9 +166,7 @@ def run_chunks(
                 results[pos] = job(chunk)
                 advance(chunk.size)
         else:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
-                                     mp_context=context) as pool:
+            with _local_pool(workers, len(chunks)) as pool:
                 futures = {pool.submit(job, chunk): pos for pos, chunk in enumerate(chunks)}
                 for future in as_completed(futures):
                     pos = futures[future]

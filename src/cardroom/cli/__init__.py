@@ -17,6 +17,7 @@ from cardroom.cli import pan as _pan  # noqa: F401
 from cardroom.cli import replay as _replay  # noqa: F401  (cardroom replay FILE, any game)
 from cardroom.cli import report as _report  # noqa: F401  (cardroom report math GAME)
 from cardroom.cli import room as _room  # noqa: F401  (registers its commands)
+from cardroom.cli import room_reports as _room_reports  # noqa: F401  (games, cage, slips)
 from cardroom.cli import super_pan_9 as _super_pan_9  # noqa: F401
 from cardroom.cli.app import app
 from cardroom.errors import CardroomError

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,6 +16,9 @@ from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.money import parse_money
+
+if TYPE_CHECKING:
+    from cardroom.analysis.dossier.model import Dossier
 
 GAMES = ("baccarat", "super-pan-9", "pai-gow", "pan")
 OPTIONS = {
@@ -69,6 +72,7 @@ def report_math(
     if out is not None:
         _check_writable(out)
     from cardroom.analysis.dossier.html import render
+    from cardroom.analysis.parallel import worker_pool
 
     given = {"decks": decks, "paytable": paytable, "commission": commission,
              "tie_pays": tie_pays, "jackpot_seed": jackpot_seed,
@@ -78,46 +82,56 @@ def report_math(
         if value is not None and name not in OPTIONS[game]:
             raise CardroomError(f"--{name.replace('_', '-')} does not apply to the {game} "
                                 "dossier")
-    if game == "super-pan-9":
-        from cardroom.analysis.dossier import super_pan_9
-
-        dossier = super_pan_9.build(rules_with_overrides(
-            SuperPan9Rules, rules, decks=decks, commission=commission, tie_pays=tie_pays))
-    elif game == "pai-gow":
-        from cardroom.analysis.dossier import pai_gow
-        from cardroom.analysis.parallel import check_count
-
-        dossier = pai_gow.build(
-            rules_with_overrides(PaiGowRules, rules, commission=commission),
-            check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            run_seed(seed), n_workers, scheduler,
-            progress=not as_json)
-    elif game == "pan":
-        from cardroom.analysis.dossier import pan
-        from cardroom.analysis.parallel import check_count
-
-        dossier = pan.build(
-            rules_with_overrides(PanRules, rules),
-            check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            run_seed(seed),
-            check_count(pan.HANDS_PER_HOUR if hands_per_hour is None else hands_per_hour,
-                        "hands-per-hour", 1), n_workers, scheduler)
-    else:
-        from cardroom.analysis.dossier import baccarat
-
-        settings = rules_with_overrides(
-            BaccaratRules, rules, decks=decks, paytable=paytable, commission=commission,
-            tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
-            jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
-            jackpot=False if decks not in (None, 8) else None)
-        dossier = baccarat.build(settings, DOSSIER_COUPS if coups is None else coups, seed,
-                                 n_workers, scheduler, progress=not as_json)
+    with worker_pool(n_workers):  # a dossier's runs share their worker processes
+        dossier = _build(game, rules, given, n_workers, scheduler, seed, as_json)
     if out is not None:
         out.write_text(render(dossier), encoding="utf-8")
         if not as_json:
             console.print(f"dossier written to {out}", highlight=False)
     if as_json:
         print_json(dossier.data)
+
+
+def _build(game: str, rules: Path | None, given: dict[str, Any], n_workers: int,
+           scheduler: str | None, seed: int | None, as_json: bool) -> Dossier:
+    """The dossier of `game` with the settings `given` (those that apply to it)."""
+    if game == "super-pan-9":
+        from cardroom.analysis.dossier import super_pan_9
+
+        return super_pan_9.build(rules_with_overrides(
+            SuperPan9Rules, rules, decks=given["decks"], commission=given["commission"],
+            tie_pays=given["tie_pays"]))
+    from cardroom.analysis.parallel import check_count
+
+    hands = given["hands"]
+    if game == "pai-gow":
+        from cardroom.analysis.dossier import pai_gow
+
+        return pai_gow.build(
+            rules_with_overrides(PaiGowRules, rules, commission=given["commission"]),
+            check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
+            run_seed(seed), n_workers, scheduler, progress=not as_json)
+    if game == "pan":
+        from cardroom.analysis.dossier import pan
+
+        per_hour = given["hands_per_hour"]
+        return pan.build(
+            rules_with_overrides(PanRules, rules),
+            check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2),
+            run_seed(seed),
+            check_count(pan.HANDS_PER_HOUR if per_hour is None else per_hour,
+                        "hands-per-hour", 1), n_workers, scheduler, progress=not as_json)
+    from cardroom.analysis.dossier import baccarat
+
+    decks, jackpot_seed, coups = given["decks"], given["jackpot_seed"], given["coups"]
+    settings = rules_with_overrides(
+        BaccaratRules, rules, decks=decks, paytable=given["paytable"],
+        commission=given["commission"], tie_pays=given["tie_pays"],
+        jackpot_contribution=given["jackpot_contribution"],
+        jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
+        jackpot=False if decks not in (None, 8) else None)
+    return baccarat.build(settings, DOSSIER_COUPS if coups is None else coups, seed,
+                          n_workers, scheduler, progress=not as_json)
 
 
 def _check_writable(path: Path) -> None:

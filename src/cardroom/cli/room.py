@@ -40,15 +40,21 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
               "start and every day (keep it off the database's host)")] = None,
           secure_cookies: Annotated[bool, typer.Option(
               "--secure-cookies", help="mark cookies Secure and send HSTS: use when the room is "
-              "reached over HTTPS (a TLS proxy in front, see docs/server.md)")] = False) -> None:
+              "reached over HTTPS (a TLS proxy in front, see docs/server.md)")] = False,
+          self_service_chips: Annotated[bool, typer.Option(
+              "--self-service-chips", help="players buy and cash out their own chips on the "
+              "cashier page: for demonstration and free-play rooms only (a real room's "
+              "players buy chips at the cage or at a table)")] = False) -> None:
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
     from cardroom.room.room import Room
+    from cardroom.room.settings import GamblingClock, RoomSettings
     from cardroom.server.app import create_app
     from cardroom.server.frames import MAX_FRAME_BYTES
 
-    room = Room.open(database, audit_key_file=audit_key_file)
+    room = Room.open(database, audit_key_file=audit_key_file,
+                     settings=RoomSettings(self_service_chips, GamblingClock.from_env()))
     sock = listen(host, port)
     if anchors is not None:
         threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,

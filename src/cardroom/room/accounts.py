@@ -93,6 +93,7 @@ _hasher: _LazyHasher | PasswordHasher = _LazyHasher()
 class Role(StrEnum):
     PLAYER = "player"
     DEALER = "dealer"
+    CASHIER = "cashier"
     FLOOR = "floor"
     AUDITOR = "auditor"
     OWNER = "owner"
@@ -100,7 +101,11 @@ class Role(StrEnum):
 
 class Permission(StrEnum):
     PLAY = "play"
-    CASHIER = "cashier"
+    CASHIER = "buy your own chips"
+    """Self-service chips (only where the house setting `self_service_chips` is on)."""
+    CAGE = "run the cage"
+    """Sell and redeem chips for players, issue fills, receive credits (the cashier)."""
+    COUNT = "count drop boxes"
     DEAL = "deal"
     VOID = "void"
     OPEN_TABLES = "open-tables"
@@ -112,6 +117,7 @@ class Permission(StrEnum):
 PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.PLAYER: frozenset({Permission.PLAY, Permission.CASHIER}),
     Role.DEALER: frozenset({Permission.DEAL}),
+    Role.CASHIER: frozenset({Permission.CAGE, Permission.COUNT}),
     Role.FLOOR: frozenset({Permission.DEAL, Permission.VOID, Permission.OPEN_TABLES,
                            Permission.ADJUST_JACKPOT}),
     Role.AUDITOR: frozenset({Permission.READ_ALL}),

@@ -221,22 +221,22 @@ class BaccaratLive:
                          pool_before: tuple[Cents, Cents, Cents]) -> None:
         t = self.table_id
         by_name = {name: aid for aid, name in self.seated.items()}
-        pool_acct = ledger.jackpot(self.pool_name)
+        pool_acct, tray = ledger.jackpot(self.pool_name), ledger.tray(t)
         postings: list[tuple[str, Cents]] = []
         jackpot_wagers = 0
         for seat, s in settled.settlements:
             aid = by_name[seat]
             postings += [(ledger.wagers(t), -s.stake), (ledger.stack(t, aid), s.returned),
-                         (ledger.HOUSE_COMMISSION, s.commission), (ledger.HOUSE_BANK, -s.won)]
+                         (ledger.HOUSE_COMMISSION, s.commission), (tray, -s.won)]
             if s.kind is WagerKind.PROGRESSIVE:
                 jackpot_wagers += 1
                 if s.outcome == "jackpot":
                     share = s.won + s.stake
-                    postings += [(pool_acct, -share), (ledger.HOUSE_BANK, share)]
+                    postings += [(pool_acct, -share), (tray, share)]
         pool = self.engine.pool
         if pool is not None and jackpot_wagers:
             contribution = jackpot_wagers * pool.contribution_per_wager
-            postings += [(ledger.HOUSE_BANK, -contribution), (pool_acct, contribution)]
+            postings += [(tray, -contribution), (pool_acct, contribution)]
             reseeded = pool.seeded_total - pool_before[2]
             if reseeded:
                 postings += [(ledger.JACKPOT_SEED, -reseeded), (pool_acct, reseeded)]

@@ -1,4 +1,9 @@
-"""The cage: chips bought for cash and cashed out, each a balanced, idempotent transaction.
+"""The cage: chips sold for cash and redeemed, each a balanced, idempotent transaction.
+
+In a card room the cashier sells and redeems chips for players (`sell_chips`, `redeem_chips`:
+the cash in and out of the cage, by the cashier who took or paid it). Players sell themselves
+chips (`buy_chips`, `cash_out`) only where the house setting `self_service_chips` is on, in a
+demonstration or free-play room.
 
 A player's cage requests share one key space (`cage:<account>:<key>`), so a key that bought
 chips cannot also cash out: the same key is a retry of the same request or it is refused."""
@@ -9,11 +14,14 @@ from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
 from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.errors import LedgerError
+from cardroom.room.accounts import Account, Permission, Role
+from cardroom.room.errors import LedgerError, PermissionDenied
 from cardroom.room.messages import MAX_KEY
+from cardroom.room.settings import RoomSettings
 
 MAX_BUY_CENTS = 10_000_000
+NOT_SELF_SERVICE = ("refused: players buy and cash out chips at the cage (the cashier) or at "
+                    "a table, not by themselves in this room")
 
 
 def _check(amount: Cents, key: str) -> None:
@@ -24,24 +32,61 @@ def _check(amount: Cents, key: str) -> None:
         raise LedgerError(f"an amount must be between $0.01 and {format_money(MAX_BUY_CENTS)}")
 
 
-def buy_chips(conn: Connection, who: Account, amount: Cents, key: str) -> ledger.Posted:
+def _self_service(settings: RoomSettings, who: Account) -> None:
     who.require(Permission.CASHIER)
+    if not settings.self_service_chips:
+        raise PermissionDenied(NOT_SELF_SERVICE)
+
+
+def _move(conn: Connection, player: Account, actor: Account, amount: Cents, key: str,
+          kind: str, action: str, buying: bool) -> ledger.Posted:
+    """Chips from the cage to the player's chips (`buying`) or back, and its audit entry."""
     _check(amount, key)
-    posted = ledger.post(conn, f"cage:{who.id}:{key}", "buy-chips",
-                         [(ledger.HOUSE_CAGE, -amount), (ledger.wallet(who.id), amount)],
-                         actor=who.username, memo=f"buy {format_money(amount)}")
+    sign = 1 if buying else -1
+    posted = ledger.post(conn, f"cage:{player.id}:{key}", kind,
+                         [(ledger.HOUSE_CAGE, -sign * amount),
+                          (ledger.wallet(player.id), sign * amount)],
+                         actor=actor.username,
+                         memo=f"{'buy' if buying else 'cash out'} {format_money(amount)}")
     if not posted.replayed:
-        audit.append(conn, who.username, "cashier.buy", {"amount": amount, "tx": posted.tx_id})
+        detail: dict[str, object] = {"amount": amount, "tx": posted.tx_id}
+        if actor.id != player.id:
+            detail["player"] = player.username
+        audit.append(conn, actor.username, action, detail)
     return posted
 
 
-def cash_out(conn: Connection, who: Account, amount: Cents, key: str) -> ledger.Posted:
-    who.require(Permission.CASHIER)
-    _check(amount, key)
-    posted = ledger.post(conn, f"cage:{who.id}:{key}", "cash-out",
-                         [(ledger.wallet(who.id), -amount), (ledger.HOUSE_CAGE, amount)],
-                         actor=who.username, memo=f"cash out {format_money(amount)}")
-    if not posted.replayed:
-        audit.append(conn, who.username, "cashier.cash-out",
-                     {"amount": amount, "tx": posted.tx_id})
-    return posted
+def buy_chips(conn: Connection, settings: RoomSettings, who: Account, amount: Cents,
+              key: str) -> ledger.Posted:
+    """A player buys their own chips (self-service rooms only)."""
+    _self_service(settings, who)
+    return _move(conn, who, who, amount, key, "buy-chips", "cashier.buy", True)
+
+
+def cash_out(conn: Connection, settings: RoomSettings, who: Account, amount: Cents,
+             key: str) -> ledger.Posted:
+    """A player cashes out their own chips (self-service rooms only)."""
+    _self_service(settings, who)
+    return _move(conn, who, who, amount, key, "cash-out", "cashier.cash-out", False)
+
+
+def _customer(cashier: Account, player: Account) -> None:
+    cashier.require(Permission.CAGE)
+    if player.role is not Role.PLAYER:
+        raise LedgerError(f"{player.username} is not a player: the cage sells chips to "
+                          "players")
+
+
+def sell_chips(conn: Connection, cashier: Account, player: Account, amount: Cents,
+               key: str) -> ledger.Posted:
+    """The cashier takes `amount` in cash and gives the player chips (cash in to the cage)."""
+    _customer(cashier, player)
+    return _move(conn, player, cashier, amount, key, "cage-sale", "cage.sell", True)
+
+
+def redeem_chips(conn: Connection, cashier: Account, player: Account, amount: Cents,
+                 key: str) -> ledger.Posted:
+    """The cashier takes the player's chips and pays `amount` in cash (cash out of the
+    cage); refused, changing nothing, if the player holds fewer chips."""
+    _customer(cashier, player)
+    return _move(conn, player, cashier, amount, key, "cage-redeem", "cage.redeem", False)

@@ -32,13 +32,26 @@ from cardroom.room.schema import ledger_accounts, ledger_entries, ledger_transac
 HOUSE_CAGE = "house:cage"
 """Chips issued against cash: negative by the chips outstanding."""
 HOUSE_BANK = "house:bank"
-"""The house's win and loss at the banked games."""
+"""The house's own chips outside the cage and the trays: Pan's proposition players (the house
+bots) are funded from it. The banked games' win and loss is in each table's tray (`tray`)."""
 HOUSE_COMMISSION = "house:commission"
 JACKPOT_SEED = "house:jackpot-seed"
 """House money put into progressive pools as seed (not recovered)."""
 JACKPOT_ADJUST = "house:jackpot-adjustments"
 
-NEGATIVE_ALLOWED = frozenset({HOUSE_CAGE, HOUSE_BANK, JACKPOT_SEED, JACKPOT_ADJUST})
+HOUSE_VARIANCE = "house:tray-variance"
+"""What opening counts found over (or short of) the books' trays: kept apart from the win."""
+
+NEGATIVE_ALLOWED = frozenset({HOUSE_CAGE, HOUSE_BANK, JACKPOT_SEED, JACKPOT_ADJUST,
+                              HOUSE_VARIANCE})
+TRAY_PREFIX = "tray:"
+"""A house-banked table's chip tray: the house's side of every wager settled there. A tray
+may run below zero in the books rather than stop a hand mid-settlement (a real dealer calls
+for a fill first); a table cannot be closed on a tray below zero."""
+
+
+def may_go_negative(name: str) -> bool:
+    return name in NEGATIVE_ALLOWED or name.startswith(TRAY_PREFIX)
 
 
 def wallet(account_id: int) -> str:
@@ -47,6 +60,10 @@ def wallet(account_id: int) -> str:
 
 def stack(table_id: int, account_id: int) -> str:
     return f"stack:{table_id}:{account_id}"
+
+
+def tray(table_id: int) -> str:
+    return f"{TRAY_PREFIX}{table_id}"
 
 
 def wagers(table_id: int) -> str:
@@ -111,7 +128,7 @@ def _accounts(conn: Connection, names: Iterable[str]) -> dict[str, tuple[int, in
              for r in conn.execute(_SELECT_ACCOUNTS, {"names": names})}
     for name in names:
         if name not in found:
-            neg = name in NEGATIVE_ALLOWED
+            neg = may_go_negative(name)
             found[name] = (conn.execute(_INSERT_ACCOUNT, {"name": name, "neg": neg})
                            .scalar_one(), 0, neg)
     return found
@@ -175,7 +192,8 @@ def tx_record(tx_id: int, key: str, kind: str, entries: Iterable[tuple[str, Cent
 def describe(name: str) -> str:
     kind = name.split(":", 1)[0]
     return {"wallet": "the chip balance", "stack": "the table stack",
-            "wagers": "the wagers in play", "jackpot": "the jackpot pool"}.get(kind, name)
+            "wagers": "the wagers in play", "jackpot": "the jackpot pool",
+            "tray": "the table's chip tray"}.get(kind, name)
 
 
 def balance(conn: Connection, name: str) -> Cents:

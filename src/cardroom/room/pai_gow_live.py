@@ -309,12 +309,12 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         settled = e.settle()
         settings = {spot: hs for spot, hs in e.settings.items()}
         banker_aid = self.account_at(e.banker_spot) if e.banker_spot != DEALER else None
-        bank = ledger.HOUSE_BANK if banker_aid is None else ledger.stack(t, banker_aid)
+        bank = ledger.tray(t) if banker_aid is None else ledger.stack(t, banker_aid)
         postings: list[tuple[str, Cents]] = []
         change: dict[int, Cents] = {}
         for r in settled.results:
             if r.seat == DEALER:  # the house dealer's wager against a player-bank
-                postings += [(ledger.HOUSE_BANK, r.net), (ledger.HOUSE_COMMISSION, r.commission),
+                postings += [(ledger.tray(t), r.net), (ledger.HOUSE_COMMISSION, r.commission),
                              (bank, -(r.net + r.commission))]
             else:
                 aid = self.account_at(r.seat)

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -17,7 +17,7 @@ from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, protocol, recall
+from cardroom.room import audit, hands, ledger, protocol, recall, table_books
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.baccarat_live import Apply, BaccaratLive
@@ -28,6 +28,7 @@ from cardroom.room.jackpot import DEFAULT_POOL, load_pool
 from cardroom.room.messages import message_type
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.schema import room_tables, seats
+from cardroom.room.settings import RoomSettings
 from cardroom.shoe import RandomSource, SystemRandom
 
 
@@ -51,6 +52,10 @@ class LiveTable(Protocol):
     def snapshot(self, viewer: Account | None) -> dict[str, Any]: ...
 
 
+T = TypeVar("T")
+PLAY = frozenset({"sit", "bet", "deal"})
+"""What a table whose inventory is closed refuses (a player may still leave)."""
+
 TableBuilder = Callable[[Connection, registry.TableRow, RandomSource], LiveTable]
 """Builds the live table of a game (other than baccarat) from its registry row; the room
 restores the seats afterwards."""
@@ -72,13 +77,18 @@ class Room:
     source: RandomSource = field(default_factory=SystemRandom)
     tables: dict[int, LiveTable] = field(default_factory=dict)
     pools: dict[str, JackpotPool] = field(default_factory=dict)
+    settings: RoomSettings = field(default_factory=RoomSettings)
+    closed: set[int] = field(default_factory=set)
+    """Tables whose table inventory is closed: no play until the floor opens them."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
-             audit_key_file: Path | None = None) -> Room:
+             audit_key_file: Path | None = None,
+             settings: RoomSettings | None = None) -> Room:
         """The room on `database`, its audit chain MACed with the room's audit key
         (`integrity.open_keyed`: the key file made, and older history sealed, on first use)."""
-        room = cls(open_keyed(database, audit_key_file), source or SystemRandom())
+        room = cls(open_keyed(database, audit_key_file), source or SystemRandom(),
+                   settings=settings or RoomSettings())
         room.start()
         return room
 
@@ -90,6 +100,7 @@ class Room:
             for row in registry.list_tables(conn):
                 if row.status == "open":
                     self.tables[row.id] = self._build(conn, row)
+            self.closed = table_books.closed_tables(conn)
         return voided
 
     def recover(self) -> list[int]:
@@ -151,6 +162,9 @@ class Room:
             assert isinstance(msg, dict)
             live = self.table(table_id)
             read = protocol.read(live.game, msg)
+            if kind in PLAY and table_id in self.closed:
+                raise CardroomError(f"{live.name} is closed: the floor opens it with a table "
+                                    "inventory before play")
             handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
                        "deal": live.deal}.get(kind, live.act)
             if isinstance(read, protocol.Void):
@@ -173,6 +187,21 @@ class Room:
             raise
         apply()
         return live
+
+    def operate(self, who: Account | None, action: str, work: Callable[[Connection], T],
+                detail: dict[str, Any] | None = None) -> T:
+        """One operation of the cage or the floor in one write transaction: refused (raising,
+        changing nothing) and audited as `refused`, or done; the tables' open or closed
+        inventories are read again afterwards."""
+        try:
+            with self.storage.unit() as conn:
+                done = work(conn)
+                closed = table_books.closed_tables(conn)
+        except CardroomError as exc:
+            self.refused(who, action, str(exc), detail)
+            raise
+        self.closed = closed
+        return done
 
     def refused(self, who: Account | None, action: str, reason: str,
                 detail: dict[str, Any] | None = None) -> None:

@@ -150,3 +150,43 @@ hand_players = Table(
     Column("hand_id", Integer, ForeignKey("hands.id"), primary_key=True),
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True, index=True),
 )
+
+table_slips = Table(
+    "table_slips", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("series", String(12), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("kind", String(12), nullable=False),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False, index=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("opener_id", Integer, ForeignKey("table_slips.id"), nullable=True),
+    Column("tx_id", Integer, ForeignKey("ledger_transactions.id"), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
+    Column("cashier", String(40), nullable=True),
+    Column("dealer", String(40), nullable=True),
+    Column("floor", String(40), nullable=True),
+    Column("note", String(400), nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("voided_by", String(40), nullable=True),
+    Column("void_reason", String(400), nullable=True),
+    Column("voided_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("series", "number", name="uq_table_slips_series_number"),
+    CheckConstraint("number > 0", name="ck_table_slips_number_positive"),
+)
+"""Every numbered form of the table games: table inventory slips (openers and closers share
+one series), fill slips, credit slips and notifications of error. Voided, never deleted."""
+
+drop_counts = Table(
+    "drop_counts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False),
+    Column("gambling_day", Date, nullable=False),
+    Column("cash", BigInteger, nullable=False),
+    Column("markers", BigInteger, nullable=False),
+    Column("expected", BigInteger, nullable=False),
+    Column("first_counter", String(40), nullable=False),
+    Column("second_counter", String(40), nullable=False),
+    Column("counted_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("table_id", "gambling_day", name="uq_drop_counts_table_day"),
+)
+"""The count of each table's drop box, once per gambling day, by two counters."""

@@ -221,7 +221,7 @@ class SuperPan9Live(SeatedLive[SuperPan9Table]):
                 continue
             postings += [(ledger.wagers(t), -stake), (ledger.stack(t, aid), st.returned),
                          (ledger.HOUSE_COMMISSION, commission),
-                         (ledger.HOUSE_BANK, -(st.net + commission))]
+                         (ledger.tray(t), -(st.net + commission))]
             after[aid] = self.stacks[aid] + st.returned
             settlements.append({
                 "seat": s.seat, "name": self.seated[aid], "account": aid,

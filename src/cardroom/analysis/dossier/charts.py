@@ -26,12 +26,16 @@ Series = tuple[str, Sequence[float], Sequence[float]]
 
 def line_chart(title: str, xlabel: str, ylabel: str, series: Sequence[Series],
                marks: Sequence[tuple[str, float]] = (), logx: bool = False,
-               hline: float | None = None) -> str:
-    """Lines, optional vertical marks (label, x) and a horizontal reference line."""
+               hline: float | None = None, points: bool = False) -> str:
+    """Lines, optional vertical marks (label, x) and a horizontal reference line; `points`
+    marks each value too (a series with gaps, NaN, still shows its lone values)."""
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots()
         for label, xs, ys in series:
-            ax.plot(list(xs), list(ys), label=label)
+            (line,) = ax.plot(list(xs), list(ys), label=label)
+            if points:
+                line.set_marker("o")
+                line.set_markersize(3)
         for label, x in marks:
             ax.axvline(x, linestyle="--", color="#b22222")
             ax.annotate(label, (x, 0.95), xycoords=("data", "axes fraction"), rotation=90,

@@ -41,8 +41,8 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
                         progress, banking=banking, others=others, strategy=strategy,
                         table=table)
 
-    base = run()
     optimal = run(strategy="optimal")
+    base = optimal.house_way_report()  # the same hands: one run gives both
     other_wheel = run(wheel_second=not rules.wheel_second)
     banked = [run(banking=True, others=k) for k in range(MAX_OTHERS + 1)]
     data: dict[str, Any] = {"game": "pai-gow", "rules": rules.model_dump(mode="json"),

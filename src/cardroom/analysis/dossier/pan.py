@@ -30,12 +30,12 @@ RAKE_PERCENT = 10
 
 
 def build(rules: PanRules, hands: int, seed: int, hands_per_hour: int = HANDS_PER_HOUR,
-          workers: int = 1, scheduler: str | None = None) -> Dossier:
+          workers: int = 1, scheduler: str | None = None, progress: bool = False) -> Dossier:
     data: dict[str, Any] = {"game": "pan", "rules": rules.model_dump(mode="json"),
                             "hands_per_seat_count": hands, "seed": seed,
                             "hands_per_hour": hands_per_hour}
-    reports = [simulate(hands, n, seed, rules=rules, workers=workers, scheduler=scheduler)
-               for n in SEATS]
+    reports = [simulate(hands, n, seed, rules=rules, workers=workers, scheduler=scheduler,
+                        progress=progress) for n in SEATS]
     sections = (
         _conditions_section(rules, data),
         _collections_section(reports, data),

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from cardroom.server.routes import audit, cashier, floor, history, jackpot, pages, tables
+from cardroom.server.routes import (
+    audit,
+    cage,
+    cashier,
+    floor,
+    history,
+    jackpot,
+    pages,
+    reports,
+    staff,
+    tables,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
-                                  floor.router, jackpot.router, audit.router)
+                                  floor.router, jackpot.router, audit.router, cage.router,
+                                  reports.router, staff.router)

@@ -1,4 +1,6 @@
-"""The cashier: buying chips and cashing out against the player's wallet."""
+"""The player's own cashier page: their chips, and (only in a room with the house setting
+`self_service_chips`, for demonstration and free-play) buying chips and cashing out
+themselves; elsewhere players buy and redeem chips at the cage (`routes/cage.py`)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ router = APIRouter()
 def cashier(room: RoomDep, who: Annotated[Account, require(Permission.CASHIER)], page: Render,
             message: str = "", error: str = "") -> HTMLResponse:
     return page("cashier.html", who, wallet=room.wallet(who), key=secrets.token_urlsafe(12),
-                message=message, error=error)
+                message=message, error=error,
+                self_service=room.settings.self_service_chips)
 
 
 @router.post("/cashier/{op}", response_model=None)
@@ -32,9 +35,9 @@ def cashier_op(room: RoomDep, who: Viewer, page: Render, op: str, amount: str = 
         cents = parse_money(amount)
         with room.storage.unit() as conn:
             if op == "buy":
-                buy_chips(conn, who, cents, key)
+                buy_chips(conn, room.settings, who, cents, key)
             elif op == "cashout":
-                cash_out(conn, who, cents, key)
+                cash_out(conn, room.settings, who, cents, key)
             else:
                 raise CardroomError(f"unknown cashier operation {op!r}")
     except PermissionDenied:
@@ -42,5 +45,6 @@ def cashier_op(room: RoomDep, who: Viewer, page: Render, op: str, amount: str = 
     except CardroomError as exc:
         room.refused(who, f"cashier.{op}"[:60], str(exc))
         return page("cashier.html", who, 400, wallet=room.wallet(who),
-                    key=secrets.token_urlsafe(12), error=str(exc))
+                    key=secrets.token_urlsafe(12), error=str(exc),
+                    self_service=room.settings.self_service_chips)
     return RedirectResponse("/cashier?message=done", status_code=303)

@@ -10,7 +10,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
-from cardroom.room import audit
+from cardroom.room import staff as staff_books
+from cardroom.room import table_books
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.floor_view import IRREGULARITIES, table_summary
@@ -34,13 +35,16 @@ def floor_back(message: str = "", error: str = "") -> Response:
 def floor(room: RoomDep, page: Render, who: FloorStaff, error: str = "", message: str = ""
           ) -> HTMLResponse:
     with room.storage.read() as conn:
-        rows = [table_summary(t, room.tables.get(t.id)) for t in list_tables(conn)]
+        registry = list_tables(conn)
+        rows = [table_summary(t, room.tables.get(t.id)) for t in registry]
         hands_open = open_hands(conn)
         held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
+        errors = table_books.slips(conn, series="error")[::-1][:20]
     pool = room.pools.get(DEFAULT_POOL)
     return page("floor.html", who, tables=rows, games=GAMES, irregularities=IRREGULARITIES,
                 roles=[r.value for r in Role], open_hands=hands_open, error=error,
-                message=message, jackpot=pool, held=held,
+                message=message, jackpot=pool, held=held, errors=errors,
+                table_names={t.id: t.name for t in registry},
                 jackpot_warning=None if pool is None else break_even_warning(pool))
 
 
@@ -103,10 +107,8 @@ def staff(room: RoomDep, who: Annotated[Account, require(Permission.MANAGE_STAFF
           ) -> Response:
     try:
         with room.storage.unit() as conn:
-            made = acc.create_account(conn, username, password, Role(role))
-            audit.append(conn, who.username, "account.create",
-                         {"username": made.username, "role": made.role.value})
-    except (CardroomError, ValueError) as exc:
+            made = staff_books.hire(conn, who, username, password, role)
+    except CardroomError as exc:
         return floor_back(error=str(exc))
     return floor_back(message=f"{made.role.value} {made.username} created")
 

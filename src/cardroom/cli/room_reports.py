@@ -1,0 +1,151 @@
+"""`cardroom report games|cage|slips`: the card room's daily reports from its books (a table on
+the terminal, or `--json`, or `--csv`). `report slips` exits 1 when a series of slips has a
+gap; `report games` and `report cage` exit 1 when a figure does not reconcile with the ledger."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from cardroom.cli import options as opt
+from cardroom.cli.app import report_app
+from cardroom.cli.options import console
+from cardroom.errors import CardroomError
+from cardroom.money import format_money
+
+Day = Annotated[str | None, typer.Option(
+    "--date", help="The gambling day, YYYY-MM-DD (default: today's, in the room's time zone).")]
+AsCsv = Annotated[bool, typer.Option("--csv", help="Print CSV only.")]
+
+
+def parse_day(text: str | None) -> date:
+    from datetime import UTC, datetime
+
+    from cardroom.room.settings import GamblingClock
+
+    if text is None:
+        return GamblingClock.from_env().day_of(datetime.now(UTC))
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise CardroomError(f"{text!r} is not a date: give the gambling day as YYYY-MM-DD") \
+            from None
+
+
+def _output(as_json: bool, as_csv: bool) -> str:
+    if as_json and as_csv:
+        raise CardroomError("choose --json or --csv, not both")
+    return "json" if as_json else "csv" if as_csv else "text"
+
+
+@report_app.command("games")
+def report_games(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
+                 as_csv: AsCsv = False) -> None:
+    """The daily games report: per table and game, the drop, fills, credits, opener, closer,
+    win and hold %, fees, commission, jackpot contributions and awards, hands played; per
+    shift; totals for the room. Exit 1 if a table's win does not reconcile with the ledger."""
+    from cardroom.room.db import open_database
+    from cardroom.room.operations_report import games_report, games_rows, to_csv
+    from cardroom.room.settings import GamblingClock
+
+    form, wanted = _output(as_json, as_csv), parse_day(day)
+    clock = GamblingClock.from_env()
+    with open_database(database).snapshot() as conn:
+        report = games_report(conn, clock, wanted)
+    if form == "json":
+        print(json.dumps(report.as_json(), indent=1))
+    elif form == "csv":
+        print(to_csv(games_rows(report)), end="")
+    else:
+        table = Table(title=f"Games report, gambling day {wanted.isoformat()}")
+        for col in ("table", "game", "drop", "fills", "credits", "opener", "closer", "win",
+                    "hold", "fees", "commission", "hands"):
+            table.add_column(col, justify="left" if col in ("table", "game") else "right")
+        for x in [*report.lines, report.total]:
+            table.add_row(x.table, x.game, *(format_money(getattr(x, c)) for c in (
+                "drop", "fills", "credits", "opener", "closer", "win")),
+                "-" if x.hold is None else f"{100 * x.hold:.2f}%",
+                format_money(x.fees), format_money(x.commission), str(x.hands))
+        console.print(table)
+        for x in report.lines:
+            if not x.reconciled:
+                console.print(f"[red]not reconciled:[/red] {x.table}: win "
+                              f"{format_money(x.win)}, ledger {format_money(x.ledger_win)}; "
+                              f"drop {format_money(x.drop)}, in the books "
+                              f"{format_money(x.drop_in_books)}", highlight=False)
+    if not report.reconciled:
+        raise typer.Exit(1)
+
+
+@report_app.command("cage")
+def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
+                as_csv: AsCsv = False) -> None:
+    """The cage's day: chips sold and redeemed (cash in and out, by cashier), fills issued,
+    credits received, the drop counted; exit 1 if it does not reconcile with the ledger."""
+    from cardroom.room.db import open_database
+    from cardroom.room.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
+    from cardroom.room.settings import GamblingClock
+
+    form, wanted = _output(as_json, as_csv), parse_day(day)
+    with open_database(database).snapshot() as conn:
+        report = cage_report(conn, GamblingClock.from_env(), wanted)
+    data = report.as_json()
+    if form == "json":
+        print(json.dumps(data, indent=1))
+    elif form == "csv":
+        print(to_csv(cage_rows(report)), end="")
+    else:
+        table = Table(title=f"Cage report, gambling day {wanted.isoformat()}")
+        for col in ("what", "count", "amount"):
+            table.add_column(col, justify="left" if col == "what" else "right")
+        for kind, (n, cents) in report.moves.items():
+            table.add_row(CAGE_KINDS[kind], str(n), format_money(cents))
+        table.add_row("cash in", "", format_money(report.cash_in))
+        table.add_row("cash out", "", format_money(report.cash_out))
+        table.add_row("drop counted: cash", "", format_money(report.drop_cash))
+        table.add_row("drop counted: markers", "", format_money(report.drop_markers))
+        table.add_row("chips outstanding", "", format_money(report.outstanding))
+        console.print(table)
+        if not report.reconciled:
+            console.print("[red]not reconciled:[/red] the lines do not add up to what the "
+                          "cage's account moved in the ledger")
+    if not report.reconciled:
+        raise typer.Exit(1)
+
+
+@report_app.command("slips")
+def report_slips(database: opt.Database = None, as_json: opt.AsJson = False,
+                 as_csv: AsCsv = False) -> None:
+    """Every numbered slip (table inventory, fill, credit, notification of error), voids
+    included; exit 1 if a series has a gap in its numbers."""
+    from cardroom.room.db import open_database
+    from cardroom.room.operations_report import slips_report, to_csv
+
+    form = _output(as_json, as_csv)
+    with open_database(database).snapshot() as conn:
+        report = slips_report(conn)
+    data = report.as_json()
+    if form == "json":
+        print(json.dumps(data, indent=1))
+    elif form == "csv":
+        print(to_csv(data["slips"]), end="")
+    else:
+        table = Table(title="Numbered slips")
+        for col in ("form", "number", "table", "kind", "amount", "signed by", "status"):
+            table.add_column(col)
+        for s in report.slips:
+            signed = ", ".join(n for n in (s.cashier, s.dealer, s.floor) if n)
+            status = "valid" if s.valid else f"VOID by {s.voided_by}: {s.void_reason}"
+            table.add_row(s.form, str(s.number), report.tables.get(s.table_id, "?"), s.kind,
+                          format_money(s.amount), signed, status)
+        console.print(table)
+    for series, missing in report.gaps.items():
+        if form == "text":
+            console.print(f"[red]gap:[/red] {series} slips missing numbers "
+                          f"{', '.join(map(str, missing))}", highlight=False)
+    if report.gaps:
+        raise typer.Exit(1)

@@ -1,0 +1,252 @@
+"""The cage and the table inventories (docs/operations.md): the cashier sells and redeems chips,
+issues fills and receives credits, and counts drop boxes; the floor opens and closes tables on
+signed inventory slips and voids slips; a dealer sells chips at a table for the drop.
+
+The person logged in signs as themselves (the cashier on a fill, the floor on an opener, the
+first counter); each other signer confirms on the same form with their own password, as the
+jackpot adjustment's second approver does. Every refusal is audited and changes nothing
+(`Room.operate`), and comes back as one sentence on the page."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Form
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.engine import Connection
+
+from cardroom.errors import CardroomError
+from cardroom.money import format_money, parse_money
+from cardroom.room import accounts as acc
+from cardroom.room import ledger, table_books
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.cashier import redeem_chips, sell_chips
+from cardroom.room.errors import AuthError, NotFound
+from cardroom.room.operations_report import CAGE_KINDS, cage_report
+from cardroom.room.room import Room
+from cardroom.room.tables import list_tables
+from cardroom.server.deps import Client, Render, RoomDep, require
+
+router = APIRouter()
+Cashier = Annotated[Account, require(Permission.CAGE)]
+Floor = Annotated[Account, require(Permission.OPEN_TABLES)]
+Counter = Annotated[Account, require(Permission.COUNT)]
+Dealer = Annotated[Account, require(Permission.DEAL)]
+
+
+def back(path: str, message: str = "", error: str = "") -> Response:
+    return RedirectResponse(f"{path}?" + urlencode({"message": message, "error": error}),
+                            status_code=303)
+
+
+def done(room: Room, who: Account, action: str, work: Callable[[Connection], Any],
+         path: str, message: Callable[[Any], str]) -> Response:
+    """Run one operation; back to the page saying what was done, or why it was refused."""
+    try:
+        result = room.operate(who, action, work)
+    except CardroomError as exc:
+        return back(path, error=str(exc))
+    return back(path, message=message(result))
+
+
+def cosigner(room: Room, client: str, title: str, name: str, password: str) -> Account:
+    """Another signer of a slip, confirming with their own password."""
+    try:
+        return acc.authenticate(room.storage, name, password, client)
+    except AuthError as exc:
+        raise CardroomError(f"the {title}'s signature: {exc}") from None
+
+
+def player(conn: Connection, name: str) -> Account:
+    found = acc.find_account(conn, name)
+    if found is None:
+        raise NotFound(f"there is no player named {name.strip()[:40]!r}")
+    return found
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.strip().isdigit() else None
+
+
+# the cage ------------------------------------------------------------------------------------
+@router.get("/cage", response_class=HTMLResponse)
+def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: str = ""
+         ) -> HTMLResponse:
+    clock = room.settings.clock
+    today = clock.day_of(datetime.now(UTC))
+    with room.storage.read() as conn:
+        tables = list_tables(conn)
+        report = cage_report(conn, clock, today)
+        next_fill = table_books.next_number(conn, "fill")
+        next_credit = table_books.next_number(conn, "credit")
+    return page("cage.html", who, tables=tables, report=report, kinds=CAGE_KINDS,
+                next_fill=next_fill, next_credit=next_credit, today=today.isoformat(),
+                key=secrets.token_urlsafe(12), message=message, error=error)
+
+
+@router.post("/cage/sell", response_model=None)
+def cage_sell(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="player"),
+              amount: str = Form(...), key: str = Form(...)) -> Response:
+    """Sell chips to a player for cash."""
+    return _chips(room, who, "sell", player_name, amount, key)
+
+
+@router.post("/cage/redeem", response_model=None)
+def cage_redeem(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="player"),
+                amount: str = Form(...), key: str = Form(...)) -> Response:
+    """Take a player's chips and pay them cash."""
+    return _chips(room, who, "redeem", player_name, amount, key)
+
+
+def _chips(room: Room, who: Account, op: str, player_name: str, amount: str, key: str
+           ) -> Response:
+    move = sell_chips if op == "sell" else redeem_chips
+
+    def work(conn: Connection) -> str:
+        customer = player(conn, player_name)
+        cents = parse_money(amount)
+        move(conn, who, customer, cents, key[:60])
+        return f"{'sold' if op == 'sell' else 'redeemed'} {format_money(cents)} of chips " \
+               f"{'to' if op == 'sell' else 'for'} {customer.username}"
+    return done(room, who, f"cage.{op}", work, "/cage", str)
+
+
+@router.post("/cage/fill", response_model=None)
+def cage_fill(room: RoomDep, who: Cashier, client: Client, table_id: int = Form(...),
+              amount: str = Form(...), number: str = Form(""), dealer: str = Form(...),
+              dealer_password: str = Form(...), floor: str = Form(...),
+              floor_password: str = Form(...)) -> Response:
+    return _move(room, who, client, "fill", table_id, amount, number, dealer, dealer_password,
+                 floor, floor_password)
+
+
+@router.post("/cage/credit", response_model=None)
+def cage_credit(room: RoomDep, who: Cashier, client: Client, table_id: int = Form(...),
+                amount: str = Form(...), number: str = Form(""), dealer: str = Form(...),
+                dealer_password: str = Form(...), floor: str = Form(...),
+                floor_password: str = Form(...)) -> Response:
+    return _move(room, who, client, "credit", table_id, amount, number, dealer,
+                 dealer_password, floor, floor_password)
+
+
+def _move(room: Room, who: Account, client: str, kind: str, table_id: int, amount: str,
+          number: str, dealer: str, dealer_password: str, floor: str, floor_password: str
+          ) -> Response:
+    move = table_books.fill if kind == "fill" else table_books.credit
+
+    def work(conn: Connection) -> table_books.Slip:
+        return move(conn, table_id, who, signers[0], signers[1], parse_money(amount),
+                    _number(number))
+    try:
+        signers = (cosigner(room, client, "dealer", dealer, dealer_password),
+                   cosigner(room, client, "floor supervisor", floor, floor_password))
+    except CardroomError as exc:
+        room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
+        return back("/cage", error=str(exc))
+    return done(room, who, f"table.{kind}", work, "/cage",
+                lambda s: f"{s.form} number {s.number}: {format_money(s.amount)}")
+
+
+@router.post("/cage/count", response_model=None)
+def cage_count(room: RoomDep, who: Counter, client: Client, table_id: int = Form(...),
+               day: str = Form(...), cash: str = Form(...), markers: str = Form("0"),
+               second: str = Form(...), second_password: str = Form(...)) -> Response:
+    try:
+        other = cosigner(room, client, "second counter", second, second_password)
+        when = date.fromisoformat(day.strip())
+    except (CardroomError, ValueError) as exc:
+        reason = str(exc) if isinstance(exc, CardroomError) else \
+            f"{day.strip()[:20]!r} is not a gambling day: write it as YYYY-MM-DD"
+        room.refused(who, "drop.count", reason, {"table": table_id})
+        return back("/cage", error=reason)
+    return done(room, who, "drop.count", lambda conn: table_books.count_drop(
+        conn, room.settings.clock, table_id, when, parse_money(cash), parse_money(markers),
+        who, other), "/cage",
+        lambda c: f"counted {format_money(c.cash + c.markers)}; the books say "
+                  f"{format_money(c.expected)}; variance {format_money(c.variance)}")
+
+
+# the table inventories -----------------------------------------------------------------------
+@router.get("/floor/inventory", response_class=HTMLResponse)
+def inventory(room: RoomDep, page: Render,
+              who: Annotated[Account, require(Permission.OPEN_TABLES, Permission.DEAL,
+                                              to="see the table inventories")],
+              message: str = "", error: str = "") -> HTMLResponse:
+    with room.storage.read() as conn:
+        tables = list_tables(conn)
+        open_ = {t.id: o for t in tables if (o := table_books.current_opener(conn, t.id))}
+        trays = {t.id: ledger.balance(conn, ledger.tray(t.id)) for t in tables}
+        errors = table_books.slips(conn, series="error")[::-1]
+        next_inventory = table_books.next_number(conn, "inventory")
+    return page("inventory.html", who, tables=tables, open=open_, closed=room.closed,
+                trays=trays, errors=errors, table_names={t.id: t.name for t in tables},
+                forms=table_books.FORMS, next_inventory=next_inventory,
+                key=secrets.token_urlsafe(12), message=message, error=error)
+
+
+@router.post("/floor/inventory/open", response_model=None)
+def open_table(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
+               counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
+               dealer_password: str = Form(...)) -> Response:
+    """Count the tray against the last closer; the dealer signs with the floor."""
+    return _inventory(room, who, client, "open", table_id, counted, number, dealer,
+                      dealer_password)
+
+
+@router.post("/floor/inventory/close", response_model=None)
+def close_table(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
+                counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
+                dealer_password: str = Form(...)) -> Response:
+    """Count the tray into a closer; the dealer signs with the floor."""
+    return _inventory(room, who, client, "close", table_id, counted, number, dealer,
+                      dealer_password)
+
+
+def _inventory(room: Room, who: Account, client: str, kind: str, table_id: int, counted: str,
+               number: str, dealer: str, dealer_password: str) -> Response:
+    try:
+        signer = cosigner(room, client, "dealer", dealer, dealer_password)
+    except CardroomError as exc:
+        room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
+        return back("/floor/inventory", error=str(exc))
+
+    def work(conn: Connection) -> str:
+        cents = parse_money(counted)
+        if kind == "close":
+            slip = table_books.close_table(conn, table_id, signer, who, cents, _number(number))
+            return f"closer number {slip.number}: {format_money(slip.amount)}"
+        opening = table_books.open_table(conn, table_id, signer, who, cents, _number(number))
+        said = f"opener number {opening.opener.number}: {format_money(cents)}"
+        if opening.error is not None:
+            said += (f"; notification of error number {opening.error.number}: "
+                     f"{opening.error.note}")
+        return said
+    return done(room, who, f"table.{kind}", work, "/floor/inventory", str)
+
+
+@router.post("/floor/inventory/void", response_model=None)
+def void(room: RoomDep, who: Floor, series: str = Form(...), number: str = Form(...),
+         reason: str = Form(...)) -> Response:
+    def work(conn: Connection) -> table_books.Slip:
+        n = _number(number)
+        if n is None:
+            raise CardroomError(f"{number.strip()[:20]!r} is not a slip number")
+        return table_books.void_slip(conn, who, series, n, reason)
+    return done(room, who, "slip.void", work, "/floor/inventory",
+                lambda s: f"{s.form} number {s.number} is void")
+
+
+@router.post("/floor/inventory/drop", response_model=None)
+def drop(room: RoomDep, who: Dealer, table_id: int = Form(...),
+         player_name: str = Form(..., alias="player"), amount: str = Form(...),
+         form: str = Form("cash"), key: str = Form(...)) -> Response:
+    def work(conn: Connection) -> str:
+        customer = player(conn, player_name)
+        cents = parse_money(amount)
+        table_books.drop_buy_in(conn, who, table_id, customer, cents, key[:60], form)
+        return f"{customer.username} bought {format_money(cents)} of chips ({form})"
+    return done(room, who, "table.drop", work, "/floor/inventory", str)

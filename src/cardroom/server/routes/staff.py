@@ -1,0 +1,70 @@
+"""The owner's staff page: accounts, roles and lock-outs in one place, each change audited
+(`room/staff.py`); a refusal is audited and comes back as one sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.engine import Connection
+
+from cardroom.room import accounts as acc
+from cardroom.room import staff as people
+from cardroom.room.accounts import Account, Permission, Role
+from cardroom.room.room import Room
+from cardroom.server.deps import Render, RoomDep, require
+from cardroom.server.routes.cage import done
+
+router = APIRouter()
+Owner = Annotated[Account, require(Permission.MANAGE_STAFF)]
+
+
+@router.get("/staff", response_class=HTMLResponse)
+def staff_page(room: RoomDep, page: Render, who: Owner, message: str = "", error: str = ""
+               ) -> HTMLResponse:
+    with room.storage.read() as conn:
+        rows = people.staff(conn)
+    return page("staff.html", who, people=rows, roles=[r.value for r in Role],
+                message=message, error=error)
+
+
+def _do(room: Room, who: Account, action: str, work: Callable[[Connection], Any],
+        said: Callable[[Any], str]) -> Response:
+    return done(room, who, action, work, "/staff", said)
+
+
+@router.post("/staff/hire", response_model=None)
+def hire(room: RoomDep, who: Owner, username: str = Form(...), password: str = Form(...),
+         role: str = Form(...)) -> Response:
+    return _do(room, who, "staff.hire",
+               lambda c: people.hire(c, who, username, password, role),
+               lambda a: f"{a.role.value} {a.username} created")
+
+
+@router.post("/staff/role", response_model=None)
+def role(room: RoomDep, who: Owner, username: str = Form(...), role: str = Form(...)
+         ) -> Response:
+    return _do(room, who, "staff.role", lambda c: people.change_role(c, who, username, role),
+               lambda r: f"{r.username} is now a {r.role.value}")
+
+
+@router.post("/staff/lock", response_model=None)
+def lock(room: RoomDep, who: Owner, username: str = Form(...), reason: str = Form(...)
+         ) -> Response:
+    return _do(room, who, "staff.lock", lambda c: people.lock(c, who, username, reason),
+               lambda r: f"{r.username} is locked out")
+
+
+@router.post("/staff/reinstate", response_model=None)
+def reinstate(room: RoomDep, who: Owner, username: str = Form(...)) -> Response:
+    return _do(room, who, "staff.reinstate", lambda c: people.reinstate(c, who, username),
+               lambda r: f"{r.username} may log in again")
+
+
+@router.post("/staff/unlock", response_model=None)
+def unlock(room: RoomDep, who: Owner, username: str = Form(...)) -> Response:
+    """Clear a name's log-in back-off (repeated wrong passwords)."""
+    return _do(room, who, "staff.unlock", lambda c: acc.unlock(c, who, username),
+               lambda _: f"{username.strip().lower()} may try to log in again at once")

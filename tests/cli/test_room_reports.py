@@ -1,0 +1,132 @@
+"""`cardroom report games|cage|slips` on a room's books: JSON, CSV and the terminal table, the
+gambling day of the room's clock (`CARDROOM_TIMEZONE`, `CARDROOM_DAY_STARTS`), exit 1 when a
+series of slips has a gap, a plain error for a bad date."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, update
+from typer.testing import CliRunner
+
+from cardroom.cli import app
+from cardroom.errors import CardroomError
+from cardroom.room import ledger, table_books
+from cardroom.room.accounts import Role, create_account
+from cardroom.room.cashier import sell_chips
+from cardroom.room.db import open_database
+from cardroom.room.room import Room
+from cardroom.room.schema import table_slips
+from cardroom.room.settings import GamblingClock
+from cardroom.shoe import SeededRandom
+
+PW = "correct horse"
+
+
+@pytest.fixture
+def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """A room whose day began six hours ago (UTC): one baccarat table opened, filled, a
+    drop, a few coups, credited, closed and counted; a player bought chips at the cage."""
+    starts = (datetime.now(UTC) - timedelta(hours=6)).time().replace(microsecond=0)
+    monkeypatch.setenv("CARDROOM_TIMEZONE", "UTC")
+    monkeypatch.setenv("CARDROOM_DAY_STARTS", starts.isoformat())
+    clock = GamblingClock.from_env()
+    db = str(tmp_path / "room.sqlite3")
+    room = Room(open_database(db), SeededRandom(3))
+    room.start()
+    with room.storage.unit() as conn:
+        p = {n: create_account(conn, n, PW, r) for n, r in (
+            ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("dan", Role.DEALER),
+            ("cathy", Role.CASHIER), ("colin", Role.CASHIER), ("alice", Role.PLAYER))}
+    t = room.create_table(p["olivia"], "Mini 1", "baccarat").table_id
+    sign = (p["cathy"], p["dan"], p["fiona"])
+    with room.storage.unit() as conn:
+        table_books.open_table(conn, t, p["dan"], p["fiona"], 0)
+        table_books.fill(conn, t, *sign, 100_000)
+        sell_chips(conn, p["cathy"], p["alice"], 20_000, "s1")
+        table_books.drop_buy_in(conn, p["dan"], t, p["alice"], 30_000, "d1")
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 50_000, "key": "sit"})
+    for i in range(5):
+        room.act(p["alice"], t, {"type": "bet", "bets": {"banker": 1_000}, "key": f"b{i}"})
+        room.act(p["dan"], t, {"type": "deal"})
+    room.act(p["alice"], t, {"type": "leave", "key": "up"})
+    with room.storage.unit() as conn:
+        table_books.credit(conn, t, *sign, 10_000)
+        held = ledger.balance(conn, ledger.tray(t))
+        table_books.close_table(conn, t, p["dan"], p["fiona"], held)
+        table_books.count_drop(conn, clock, t, clock.day_of(datetime.now(UTC)), 30_000, 0,
+                               p["cathy"], p["colin"])
+    return db, clock.day_of(datetime.now(UTC)).isoformat()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout
+
+
+def test_report_games_json_csv_and_table(books: tuple[str, str]) -> None:
+    db, day = books
+    code, out = run("report", "games", "--date", day, "--database", db, "--json")
+    assert code == 0
+    data = json.loads(out)
+    (mini,) = data["tables"]
+    assert (mini["table"], mini["drop"], mini["fills"], mini["credits"], mini["opener"]) == \
+        ("Mini 1", 30_000, 100_000, 10_000, 0)
+    assert mini["win"] == mini["closer"] - 0 + 10_000 - 100_000 + 30_000
+    assert mini["hands"] == 5 and mini["reconciled"] and data["reconciled"]
+    assert data["total"]["win"] == mini["win"]
+    code, out = run("report", "games", "--date", day, "--database", db, "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [r["table"] for r in rows] == ["Mini 1", "Mini 1", "room"]
+    shift = GamblingClock.from_env().shift_of(datetime.now(UTC))
+    assert rows[0]["win"] == str(mini["win"])
+    assert (rows[0]["shift"], rows[1]["shift"]) == ("all", shift)
+    code, out = run("report", "games", "--date", day, "--database", db)
+    assert code == 0 and "Mini" in out and "Games report" in out
+
+
+def test_report_cage_reconciles(books: tuple[str, str]) -> None:
+    db, day = books
+    code, out = run("report", "cage", "--date", day, "--database", db, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["reconciled"]
+    assert (data["cash_in"], data["cash_out"], data["drop_cash_counted"]) == (20_000, 0, 30_000)
+    assert data["moves"]["fill"]["amount"] == 100_000
+    assert data["by_cashier"] == {"cathy": {"cage-sale": 20_000, "fill": 100_000,
+                                            "credit": 10_000}}
+    code, out = run("report", "cage", "--date", day, "--database", db, "--csv")
+    assert code == 0 and out.startswith("gambling_day,line,what,count,amount")
+
+
+def test_report_slips_exits_1_on_a_gap(books: tuple[str, str]) -> None:
+    db, _ = books
+    code, out = run("report", "slips", "--database", db, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["complete"] and data["gaps"] == {}
+    assert [(s["series"], s["number"], s["kind"]) for s in data["slips"]] == [
+        ("credit", 1, "credit"), ("fill", 1, "fill"), ("inventory", 1, "opener"),
+        ("inventory", 2, "closer")]
+    storage = open_database(db)
+    with storage.unit() as conn:
+        # someone takes the opener out of the books, behind the room's back
+        conn.execute(update(table_slips).values(opener_id=None))
+        conn.execute(delete(table_slips).where(table_slips.c.series == "inventory",
+                                               table_slips.c.number == 1))
+    code, out = run("report", "slips", "--database", db)
+    assert code == 1 and "gap: inventory slips missing numbers 1" in out
+
+
+def test_a_bad_date_is_one_plain_error(books: tuple[str, str]) -> None:
+    db, _ = books
+    with pytest.raises(CardroomError, match="'23/11/2026' is not a date: give the gambling "
+                       "day as YYYY-MM-DD"):
+        run("report", "games", "--date", "23/11/2026", "--database", db)
+    with pytest.raises(CardroomError, match="choose --json or --csv, not both"):
+        run("report", "cage", "--database", db, "--json", "--csv")

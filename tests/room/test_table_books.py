@@ -1,0 +1,247 @@
+"""Tables as a Washington card room runs them (WAC 230-15-495 to -535, -090, -610): openers
+and closers signed by dealer and floor, fills and credits signed by cashier, dealer and floor,
+the drop and its count by two counters, numbered slips voided but never deleted, and every
+refusal audited and changing nothing. Runs on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import delete, select
+from sqlalchemy.engine import Connection
+
+from cardroom.errors import CardroomError
+from cardroom.room import audit, ledger, table_books
+from cardroom.room.accounts import Account
+from cardroom.room.cashier import buy_chips, redeem_chips, sell_chips
+from cardroom.room.db import Storage
+from cardroom.room.errors import PermissionDenied
+from cardroom.room.room import Room
+from cardroom.room.schema import table_slips
+from cardroom.room.settings import GamblingClock, RoomSettings
+
+from .rooms import cage_room
+
+CLOCK = GamblingClock()
+
+
+def snapshot(storage: Storage) -> tuple[dict[str, int], list[Any]]:
+    """The books and the slips, to show that a refusal changed nothing."""
+    with storage.read() as conn:
+        return ledger.balances(conn), conn.execute(select(table_slips)).all()
+
+
+def refusals(storage: Storage) -> list[audit.AuditEntry]:
+    with storage.read() as conn:
+        return [e for e in audit.entries(conn) if e.action == "refused"]
+
+
+def refused(room: Room, who: Account, work: Callable[[Connection], object],
+            match: str, error: type[Exception] = CardroomError) -> None:
+    """The operation is refused with a plain sentence, changes nothing and is audited."""
+    before, seen = snapshot(room.storage), len(refusals(room.storage))
+    with pytest.raises(error, match=match):
+        room.operate(who, "test.op", work)
+    assert snapshot(room.storage) == before
+    after = refusals(room.storage)
+    assert len(after) == seen + 1 and after[-1].actor == who.username
+
+
+def opened(storage: Storage) -> tuple[Room, dict[str, Account], int]:
+    room, p, t = cage_room(storage)
+    assert t is not None
+    room.operate(p["fiona"], "table.open",
+                 lambda c: table_books.open_table(c, t, p["dan"], p["fiona"], 0))
+    room.operate(p["cathy"], "table.fill", lambda c: table_books.fill(
+        c, t, p["cathy"], p["dan"], p["fiona"], 500_000))
+    return room, p, t
+
+
+def test_players_do_not_sell_themselves_chips_unless_the_house_says_so(
+        storage: Storage) -> None:
+    """The cage sells and redeems chips; self-service only in a demonstration room."""
+    room, p, _ = cage_room(storage)
+    refused(room, p["alice"], lambda c: buy_chips(c, RoomSettings(), p["alice"], 100, "k"),
+            "at the cage", PermissionDenied)
+    room.operate(p["cathy"], "cage.sell",
+                 lambda c: sell_chips(c, p["cathy"], p["alice"], 30_000, "s1"))
+    room.operate(p["cathy"], "cage.redeem",
+                 lambda c: redeem_chips(c, p["cathy"], p["alice"], 10_000, "r1"))
+    assert room.wallet(p["alice"]) == 20_000
+    refused(room, p["dan"], lambda c: sell_chips(c, p["dan"], p["alice"], 100, "s2"),
+            "may not run the cage", PermissionDenied)
+    refused(room, p["cathy"], lambda c: redeem_chips(c, p["cathy"], p["alice"], 20_001, "r2"),
+            "not enough")
+    refused(room, p["cathy"], lambda c: sell_chips(c, p["cathy"], p["fiona"], 100, "s3"),
+            "not a player")
+    with storage.read() as conn:
+        assert [e.action for e in audit.entries(conn)
+                if e.action.startswith("cage.")] == ["cage.sell", "cage.redeem"]
+        assert ledger.trial_balance(conn).ok
+
+
+def test_opening_closing_and_a_fill_move_the_books_on_numbered_slips(
+        storage: Storage) -> None:
+    """WAC 230-15-495, -510 to -535: opener, fill, closer, each numbered in its series."""
+    room, p, t = opened(storage)
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.tray(t)) == 500_000
+        assert ledger.balance(conn, ledger.HOUSE_CAGE) == -500_000
+        slips = table_books.slips(conn)
+    assert [(s.series, s.number, s.kind) for s in slips] == [("fill", 1, "fill"),
+                                                              ("inventory", 1, "opener")]
+    fill = slips[0]
+    assert (fill.cashier, fill.dealer, fill.floor) == ("cathy", "dan", "fiona")
+    closer = room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 500_000))
+    assert (closer.series, closer.number, closer.kind) == ("inventory", 2, "closer")
+    again = room.operate(p["gus"], "table.open", lambda c: table_books.open_table(
+        c, t, p["dan"], p["gus"], 500_000))
+    assert again.error is None and again.expected == 500_000
+
+
+def test_an_opening_count_short_of_the_closer_is_a_notification_of_error(
+        storage: Storage) -> None:
+    """WAC 230-15-495: a discrepancy is reported on a signed notification of error; the books
+    take the counted tray, the difference kept apart from the win."""
+    room, p, t = opened(storage)
+    room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 500_000))
+    opening = room.operate(p["fiona"], "table.open", lambda c: table_books.open_table(
+        c, t, p["dan"], p["fiona"], 499_000))
+    assert opening.error is not None
+    assert (opening.error.series, opening.error.number, opening.error.amount) == \
+        ("error", 1, -1_000)
+    assert "$10.00 short of the last closer ($5,000.00)" in opening.error.note
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.tray(t)) == 499_000
+        assert ledger.balance(conn, ledger.HOUSE_VARIANCE) == 1_000
+        assert [e.action for e in audit.entries(conn)][-2:] == ["ledger.tx", "slip.error"]
+
+
+def test_a_closer_that_does_not_match_the_tray_is_refused(storage: Storage) -> None:
+    """WAC 230-15-535: the closer is the tray as counted; the books must agree."""
+    room, p, t = opened(storage)
+    refused(room, p["fiona"], lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 499_999), r"does not match the tray of Mini 1: the books "
+        r"hold \$5,000.00; count again")
+
+
+def test_signatures_are_two_or_three_different_people_who_may_sign(storage: Storage) -> None:
+    room, p, t = cage_room(storage)
+    assert t is not None
+    refused(room, p["fiona"], lambda c: table_books.open_table(c, t, p["fiona"], p["fiona"], 0),
+            "the dealer and the floor must be different people: fiona cannot sign one slip "
+            "twice")
+    refused(room, p["alice"], lambda c: table_books.open_table(c, t, p["dan"], p["alice"], 0),
+            "alice is a player and may not sign as a floor supervisor", PermissionDenied)
+    refused(room, p["dan"], lambda c: table_books.open_table(c, t, p["cathy"], p["fiona"], 0),
+            "cathy is a cashier and may not sign as a dealer", PermissionDenied)
+    room.operate(p["fiona"], "table.open",
+                 lambda c: table_books.open_table(c, t, p["dan"], p["fiona"], 0))
+    refused(room, p["dan"], lambda c: table_books.fill(c, t, p["dan"], p["gus"], p["fiona"],
+                                                         100), "dan is a dealer and may not "
+            "sign as a cashier", PermissionDenied)
+    refused(room, p["cathy"], lambda c: table_books.fill(c, t, p["cathy"], p["fiona"],
+                                                           p["fiona"], 100),
+            "the dealer and the floor must be different people")
+
+
+def test_bad_fills_and_slip_numbers_are_plain_sentences(storage: Storage) -> None:
+    room, p, t = opened(storage)
+    sign = (p["cathy"], p["dan"], p["fiona"])
+    refused(room, p["cathy"], lambda c: table_books.fill(c, t, *sign, -500),
+            "a fill must be more than nothing")
+    refused(room, p["cathy"], lambda c: table_books.credit(c, t, *sign, 600_000),
+            r"the tray of Mini 1 holds \$5,000.00: it cannot credit \$6,000.00 to the cage")
+    refused(room, p["cathy"], lambda c: table_books.fill(c, t, *sign, 100, number=1),
+            "fill slip number 1 is already used: the next one is number 2")
+    refused(room, p["cathy"], lambda c: table_books.fill(c, t, *sign, 100, number=5),
+            "fill slip number 5 would leave a gap: the next one is number 2")
+    slip = room.operate(p["cathy"], "table.fill",
+                        lambda c: table_books.fill(c, t, *sign, 100, number=2))
+    assert slip.number == 2
+
+
+def test_a_voided_fill_is_reversed_and_kept(storage: Storage) -> None:
+    """WAC 230-15-535: an error is voided (who, why) and sent to accounting, never
+    destroyed; the void reverses the fill in the ledger."""
+    room, p, t = opened(storage)
+    refused(room, p["dan"], lambda c: table_books.void_slip(c, p["dan"], "fill", 1, "typo"),
+            "may not void", PermissionDenied)
+    refused(room, p["fiona"], lambda c: table_books.void_slip(c, p["fiona"], "fill", 1, " "),
+            "say why the slip is voided")
+    void = room.operate(p["fiona"], "slip.void", lambda c: table_books.void_slip(
+        c, p["fiona"], "fill", 1, "wrong table"))
+    assert (void.status, void.voided_by, void.void_reason) == ("void", "fiona", "wrong table")
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.tray(t)) == 0
+        assert ledger.balance(conn, ledger.HOUSE_CAGE) == 0
+        assert len(table_books.slips(conn, series="fill")) == 1
+    refused(room, p["fiona"], lambda c: table_books.void_slip(c, p["fiona"], "fill", 1, "x"),
+            "fill slip number 1 is already void")
+
+
+def test_a_fill_of_a_closed_inventory_cannot_be_voided(storage: Storage) -> None:
+    room, p, t = opened(storage)
+    room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 500_000))
+    refused(room, p["fiona"], lambda c: table_books.void_slip(c, p["fiona"], "fill", 1, "x"),
+            "Mini 1 has closed since fill slip number 1: correct it with a new slip")
+    closer = room.operate(p["fiona"], "slip.void", lambda c: table_books.void_slip(
+        c, p["fiona"], "inventory", 2, "miscounted"))
+    assert closer.status == "void" and t not in room.closed  # open again: count anew
+
+
+def test_a_closed_table_refuses_play_and_chips(storage: Storage) -> None:
+    room, p, t = opened(storage)
+    room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 500_000))
+    assert t in room.closed
+    with pytest.raises(CardroomError, match="Mini 1 is closed: the floor opens it"):
+        room.act(p["alice"], t, {"type": "sit", "buy_in": 100, "key": "k"})
+    refused(room, p["cathy"], lambda c: table_books.fill(
+        c, t, p["cathy"], p["dan"], p["fiona"], 100), "Mini 1 is closed")
+
+
+def test_the_drop_and_its_count_by_two_counters(storage: Storage) -> None:
+    """WAC 230-15-090, -610: cash for chips at the table goes to the drop box; the box is
+    counted by two people and set against the ledger."""
+    room, p, t = opened(storage)
+    room.operate(p["dan"], "table.drop", lambda c: table_books.drop_buy_in(
+        c, p["dan"], t, p["alice"], 20_000, "d1"))
+    room.operate(p["dan"], "table.drop", lambda c: table_books.drop_buy_in(
+        c, p["dan"], t, p["bob"], 5_000, "d2", form="marker"))
+    assert room.wallet(p["alice"]) == 20_000
+    refused(room, p["alice"], lambda c: table_books.drop_buy_in(
+        c, p["alice"], t, p["alice"], 100, "d3"), "may not deal", PermissionDenied)
+    day = CLOCK.day_of(datetime.now(UTC))
+    refused(room, p["cathy"], lambda c: table_books.count_drop(
+        c, CLOCK, t, day, 20_000, 5_000, p["cathy"], p["cathy"]),
+        "a drop box is counted by two different people: cathy cannot count it twice")
+    refused(room, p["dan"], lambda c: table_books.count_drop(
+        c, CLOCK, t, day, 20_000, 5_000, p["dan"], p["cathy"]),
+        "dan is a dealer and may not count a drop box", PermissionDenied)
+    count = room.operate(p["cathy"], "drop.count", lambda c: table_books.count_drop(
+        c, CLOCK, t, day, 19_900, 5_000, p["cathy"], p["colin"]))
+    assert (count.expected, count.variance) == (25_000, -100)
+    refused(room, p["cathy"], lambda c: table_books.count_drop(
+        c, CLOCK, t, day, 20_000, 5_000, p["cathy"], p["colin"]), "already counted")
+
+
+def test_the_numbers_of_every_series_have_no_gap(storage: Storage) -> None:
+    """WAC 230-15-510 to -530: slips used in order and all accounted for; a slip taken out
+    of the books behind the room's back shows as a gap."""
+    room, p, t = opened(storage)
+    room.operate(p["cathy"], "table.fill", lambda c: table_books.fill(
+        c, t, p["cathy"], p["dan"], p["fiona"], 100))
+    with storage.read() as conn:
+        assert table_books.gaps(conn) == {}
+    with storage.unit() as conn:
+        conn.execute(delete(table_slips).where(table_slips.c.series == "fill",
+                                               table_slips.c.number == 1))
+    with storage.read() as conn:
+        assert table_books.gaps(conn) == {"fill": [1]}

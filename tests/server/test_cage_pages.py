@@ -1,0 +1,179 @@
+"""The cage, table inventory, report and staff pages (docs/operations.md): forms posted as a
+browser does, co-signers confirming with their passwords, refusals as one sentence (audited,
+nothing changed), the reports as page, CSV and JSON, the hold chart as SVG."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from cardroom.room import audit, ledger
+from cardroom.room.accounts import Role, create_account
+from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.room import Room
+from cardroom.server.app import create_app
+from cardroom.shoe import SeededRandom
+
+from .forms import FormClient
+
+PW = "correct horse"
+CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
+        ("cathy", Role.CASHIER), ("alice", Role.PLAYER), ("audrey", Role.AUDITOR))
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Room:
+    """SQLite: the pages' storage is the room layer's, tested on both databases."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
+    migrate(engine)
+    r = Room(Storage(engine), SeededRandom(3))
+    r.start()
+    with r.storage.unit() as conn:
+        people = {n: create_account(conn, n, PW, role) for n, role in CAST}
+    r.create_table(people["olga"], "Mini 1", "baccarat")
+    return r
+
+
+def as_(room: Room, name: str) -> FormClient:
+    client = FormClient(create_app(room))
+    r = client.post("/login", data={"username": name, "password": PW}, follow_redirects=False)
+    assert r.status_code == 303
+    return client
+
+
+def said(r: object) -> dict[str, str]:
+    """The message or error a form's redirect carries."""
+    location = r.headers["location"]  # type: ignore[attr-defined]
+    return {k: v[0] for k, v in parse_qs(urlparse(location).query).items()}
+
+
+def refusals(room: Room) -> list[str]:
+    with room.storage.read() as conn:
+        return [e.data["reason"] for e in audit.entries(conn) if e.action == "refused"]
+
+
+def test_the_cashier_sells_and_the_floor_opens_fills_and_closes(room: Room) -> None:
+    cathy, fred = as_(room, "cathy"), as_(room, "fred")
+    assert "Sell chips" in cathy.get("/cage").text
+    r = cathy.post("/cage/sell", data={"player": "alice", "amount": "250", "key": "s1"},
+                   follow_redirects=False)
+    assert said(r) == {"message": "sold $250.00 of chips to alice"}
+    r = fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0",
+                                                 "dealer": "dan", "dealer_password": PW},
+                  follow_redirects=False)
+    assert said(r)["message"] == "opener number 1: $0.00"
+    fill = {"table_id": "1", "amount": "1,000", "dealer": "dan", "dealer_password": PW,
+            "floor": "fred", "floor_password": PW, "number": "1"}
+    r = cathy.post("/cage/fill", data=fill, follow_redirects=False)
+    assert said(r) == {"message": "fill slip number 1: $1,000.00"}
+    with room.storage.read() as conn:
+        assert ledger.balance(conn, ledger.tray(1)) == 100_000
+    r = fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "999",
+                                                  "dealer": "dan", "dealer_password": PW},
+                  follow_redirects=False)
+    assert said(r)["error"] == ("the count $999.00 does not match the tray of Mini 1: the "
+                                "books hold $1,000.00; count again")
+    r = fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "1000",
+                                                  "dealer": "dan", "dealer_password": PW},
+                  follow_redirects=False)
+    assert said(r)["message"] == "closer number 2: $1,000.00"
+    page = fred.get("/floor/inventory").text
+    assert "closed" in page and "No notification of error" in fred.get("/floor").text
+
+
+def test_a_cosigner_with_a_wrong_password_or_twice_signing_is_refused(room: Room) -> None:
+    cathy, fred = as_(room, "cathy"), as_(room, "fred")
+    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
+                                             "dealer_password": PW})
+    base = {"table_id": "1", "amount": "10", "dealer": "dan", "dealer_password": PW,
+            "floor": "fred", "floor_password": PW}
+    r = cathy.post("/cage/fill", data={**base, "dealer_password": "wrong one"},
+                   follow_redirects=False)
+    assert said(r)["error"] == "the dealer's signature: wrong username or password"
+    r = cathy.post("/cage/fill", data={**base, "dealer": "fred"}, follow_redirects=False)
+    assert said(r)["error"] == ("the dealer and the floor must be different people: fred "
+                                "cannot sign one slip twice")
+    r = cathy.post("/cage/fill", data={**base, "amount": "-5"}, follow_redirects=False)
+    assert "bad amount" in said(r)["error"]
+    with room.storage.read() as conn:
+        assert ledger.balance(conn, ledger.tray(1)) == 0
+    assert refusals(room)[-3:] == [
+        "the dealer's signature: wrong username or password",
+        "the dealer and the floor must be different people: fred cannot sign one slip twice",
+        "bad amount '-5': use dollars and cents, e.g. 25 or 12.50"]
+
+
+def test_a_player_may_not_use_the_cage_and_buys_no_chips_alone(room: Room) -> None:
+    alice = as_(room, "alice")
+    r = alice.get("/cage")
+    assert r.status_code == 403 and "may not run the cage" in r.text
+    assert "Buy chips and cash them in at the cage" in alice.get("/cashier").text
+    r = alice.post("/cashier/buy", data={"amount": "5", "key": "k"})
+    assert r.status_code == 403 and "at the cage (the cashier)" in r.text
+    with room.storage.read() as conn:
+        assert ledger.balances(conn, "wallet:") == {}
+
+
+def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
+    fred, audrey = as_(room, "fred"), as_(room, "audrey")
+    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
+                                             "dealer_password": PW})
+    fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "0", "dealer": "dan",
+                                              "dealer_password": PW})
+    page = audrey.get("/reports/games")
+    assert page.status_code == 200 and "Mini 1" in page.text and "hold.svg" in page.text
+    day = page.text.split('id="report-date" value="')[1][:10]
+    rows = list(csv.DictReader(io.StringIO(audrey.get(f"/reports/games.csv?date={day}").text)))
+    assert [r["table"] for r in rows] == ["Mini 1", "Mini 1", "room"]
+    data = audrey.get(f"/reports/games.json?date={day}").json()
+    assert data["tables"][0]["win"] == 0 and data["reconciled"]
+    chart = audrey.get(f"/reports/hold.svg?date={day}")
+    assert chart.headers["content-type"] == "image/svg+xml" and "<svg" in chart.text[:200]
+    bad = audrey.get("/reports/games?date=yesterday")
+    assert bad.status_code == 400
+    assert "&#39;yesterday&#39; is not a gambling day: write it as YYYY-MM-DD" in bad.text
+    slips = audrey.get("/reports/slips.json").json()
+    assert [s["kind"] for s in slips["slips"]] == ["opener", "closer"] and slips["complete"]
+    assert audrey.get("/reports/cage.json").json()["reconciled"]
+    assert as_(room, "alice").get("/reports/games").status_code == 403
+
+
+def test_the_staff_page_changes_roles_and_locks_out(room: Room) -> None:
+    olga = as_(room, "olga")
+    assert "dan" in olga.get("/staff").text
+    r = olga.post("/staff/role", data={"username": "dan", "role": "floor"},
+                  follow_redirects=False)
+    assert said(r) == {"message": "dan is now a floor"}
+    r = olga.post("/staff/lock", data={"username": "dan", "reason": "left"},
+                  follow_redirects=False)
+    assert said(r) == {"message": "dan is locked out"}
+    assert "locked out" in olga.get("/staff").text
+    r = olga.post("/staff/lock", data={"username": "olga", "reason": "x"},
+                  follow_redirects=False)
+    assert said(r) == {"error": "you cannot lock yourself out"}
+    assert as_(room, "fred").get("/staff").status_code == 403
+
+
+@pytest.mark.parametrize("flag", [[], ["--self-service-chips"]])
+def test_serve_self_service_chips_is_off_unless_asked_for(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, flag: list[str]) -> None:
+    """`cardroom serve --self-service-chips` (demonstration rooms) keeps the players' own
+    cashier; without it the room sells chips only at the cage."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from cardroom.cli.app import app as cli
+
+    served: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda server, sockets=None: served.update(app=server.config.app))
+    monkeypatch.setattr("cardroom.cli.room.listen", lambda host, port: None)
+    result = CliRunner().invoke(cli, ["serve", *flag, "--database",
+                                      str(tmp_path / "room.sqlite3")])
+    assert result.exit_code == 0, result.output
+    room = served["app"].state.room  # type: ignore[attr-defined]
+    assert room.settings.self_service_chips is bool(flag)
