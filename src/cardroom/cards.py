@@ -65,6 +65,13 @@ class Card:
         if (self.rank is Rank.JOKER) != (self.suit is None):
             raise CardParseError("only the joker has no suit")
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        """A card is immutable: a copy (a live table's checkpoint) shares it."""
+        return self
+
     @property
     def is_joker(self) -> bool:
         return self.rank is Rank.JOKER

@@ -141,10 +141,8 @@ def test_pan_room_doubles_and_carried_double_tops_survive_a_restart(storage: Sto
     assert hand.tops_carry == (2, 2)
     assert live.hand_id is not None
     with storage.unit() as conn:
-        live._sync(conn, live.hand_id, "redeal")
-        finish = live._maybe_finish(conn, live.hand_id, live.hand_number)
-    assert finish is not None
-    finish()
+        live._sync(conn, live.hand_id)
+        live._finish(conn)
     assert books(storage, t)["tops"] == 4 * CHIP
     third = Room(storage, SeededRandom(5))
     third.start()

@@ -17,7 +17,7 @@ from rich.markup import escape
 
 from cardroom.cards import Card, format_cards
 from cardroom.errors import CardroomError
-from cardroom.games.pan.bots import Bot, SoundBot, option_window
+from cardroom.games.pan.bots import Bot, SoundBot, advance
 from cardroom.games.pan.cards import pan_pack, sort_key
 from cardroom.games.pan.commands import apply_command, legal_commands, reactions
 from cardroom.games.pan.engine import PanHand, Phase, SeatSpec
@@ -126,6 +126,8 @@ class Session:
             elif isinstance(ev, Forced):
                 text = (f"[magenta]{self.who(hand, ev.forcer)} forced {ev.card} on "
                         f"{self.who(hand, ev.seat)}: {ev.outcome}[/magenta]")
+            elif isinstance(ev, Irregularity) and ev.cause == "face up" and ev.seat != self.me:
+                text = f"{self.who(hand, ev.seat)}: the only hand left plays face up (foul rule 5B)"
             elif isinstance(ev, Irregularity) and ev.cause.startswith("split"):
                 text = f"{self.who(hand, ev.seat)}: {ev.detail} (house pays rule 2)"
             elif isinstance(ev, FoulCalled):
@@ -216,59 +218,25 @@ class Session:
         hand = self.hand = PanHand(self.rules, specs, dealer, pack)
         self.seen = 0
         self.board(hand)
+        bots = [p.bot for p in self.players]
         last_top = None
-        while hand.phase is not Phase.COMPLETE:
-            self.step(hand)
+        while True:
+            last_top = advance(hand, bots, self.source, last_top,
+                               after=lambda _: self.show_events(hand),
+                               window=lambda: self.window(hand))
+            if hand.phase is Phase.COMPLETE:
+                return hand
+            self.decide(hand)
             self.show_events(hand)
-            top = hand.discards[-1] if hand.discards else None
-            if top is not None and top is not last_top:
-                last_top = top
-                self.after_discard(hand, top.seat)
-        return hand
 
-    def step(self, hand: PanHand) -> None:
-        seat = hand.to_act
-        assert seat is not None
-        bot = self.players[seat].bot
-        if hand.phase is Phase.LAST_PLAYER and bot is None:
+    def decide(self, hand: PanHand) -> None:
+        """The human's decision is due (the bots' turns are played by `advance`)."""
+        if hand.phase is Phase.LAST_PLAYER:
             self.console.print("you are the only hand left after fouls: settle with the foul "
                                "hands (foul rule 5A) or play face up (5B)")
-            self.human(hand, "pan", lambda: legal_commands(hand, self.me))
-        elif hand.phase is Phase.LAST_PLAYER:
-            self.console.print(f"{self.who(hand, seat)}: the only hand left plays face up "
-                               "(foul rule 5B)")
-            hand.play_face_up(seat)
-        elif hand.phase is Phase.PLAYING and not hand.stock and not hand.turn_started:
-            hand.reshuffle_stock(fisher_yates([d.card for d in hand.discards[:-1]],
-                                              self.source))
-        elif bot is None:
-            if hand.phase is Phase.PLAYING and hand.current == seat and not hand.turn_started:
-                self.board(hand)
-            self.human(hand, "pan", lambda: legal_commands(hand, self.me))
-        elif hand.phase is Phase.DECLARING:
-            bot.declare(hand, seat)
-        elif hand.forced_discard == seat:
-            bot.forced_discard(hand, seat)
-        else:
-            if not hand.turn_started:   # started already: left alone by fouls, face up
-                bot.start(hand, seat)
-                self.show_events(hand)
-                option_window(hand, seat, [p.bot for p in self.players])
-                self.show_events(hand)
-                self.window(hand)
-            if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
-                bot.finish(hand, seat)
-
-    def after_discard(self, hand: PanHand, discarder: int) -> None:
-        """Every other player may force the discard back (rule 13): bots, then the human."""
-        for i, p in enumerate(self.players):
-            if p.bot is None or i == discarder or hand.phase is not Phase.PLAYING:
-                continue
-            p.bot.react(hand, i)
-            if hand.forced_discard is not None:
-                self.show_events(hand)
-                return
-        self.window(hand)
+        elif hand.phase is Phase.PLAYING and hand.current == self.me and not hand.turn_started:
+            self.board(hand)
+        self.human(hand, "pan", lambda: legal_commands(hand, self.me))
 
     # ----- hand after hand ----------------------------------------------------------------
 

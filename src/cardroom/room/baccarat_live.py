@@ -1,24 +1,21 @@
 """A Super-9 Mini-Baccarat table in the card room: the engine's `BaccaratTable` plays the coup
 (limits, tableau, settlement, jackpot arithmetic); this module moves the money in the ledger,
-keeps hand records and builds what each viewer may see.
-
-Every action is prepared in a database transaction first; the engine is changed only when the
-transaction has committed (`apply`), or, for the deal, restored from a checkpoint if it fails.
+keeps hand records and builds what each viewer may see. The lifecycle (seats, wagers, void,
+the transaction every action runs in) is `room.live_table.LiveTable`'s.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
-from sqlalchemy import delete, insert
 from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card
 from cardroom.errors import IllegalActionError
-from cardroom.games.baccarat.coup import CardDealt
+from cardroom.games.baccarat.coup import CardDealt, hand_total
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.replay import coup_history
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -29,196 +26,142 @@ from cardroom.games.baccarat.table import (
     ShoeShuffled,
 )
 from cardroom.games.baccarat.wagers import WagerKind
+from cardroom.houserules import build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger
+from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.jackpot import save_pool
-from cardroom.room.messages import MalformedMessage, field_cents, field_key
-from cardroom.room.schema import seats
-from cardroom.shoe import RandomSource, SystemRandom
+from cardroom.room.jackpot import DEFAULT_POOL, load_pool, save_pool
+from cardroom.room.live_table import LiveTable, Pools, Stake, card_json
+from cardroom.room.messages import MalformedMessage, field_cents
+from cardroom.room.tables import TableRow
+from cardroom.shoe import RandomSource, Shoe
 
 MAX_SEATS = 7
-Apply = Callable[[], None]
-
-
-def card_json(card: Card) -> dict[str, Any]:
-    return {"code": card.code, "text": str(card)}
-
-
-def parse_bets(msg: dict[str, Any]) -> dict[WagerKind, Cents]:
-    raw = msg.get("bets")
-    if not isinstance(raw, dict) or not raw or len(raw) > len(WagerKind):
-        raise MalformedMessage("the bets must name each wager with its amount")
-    return {WagerKind.parse(str(k)): field_cents(raw, k, "a bet") for k in raw}
+BETS = "the bets must name each wager with its amount"
 
 
 @dataclass
-class BaccaratLive:
-    table_id: int
-    name: str
-    rules: BaccaratRules
-    pool_name: str
-    pool: JackpotPool | None
-    source: RandomSource = field(default_factory=SystemRandom)
-    seated: dict[int, str] = field(default_factory=dict)
-    hand_id: int | None = None
-    hand_number: int = 0
-    last: dict[str, Any] | None = None
-    engine: BaccaratTable = field(init=False)
-    _pending: tuple[Any, ...] | None = None
+class BaccaratLive(LiveTable[BaccaratTable]):
+    rules: BaccaratRules = field(kw_only=True)
+    pool_name: str = DEFAULT_POOL
+    pool: JackpotPool | None = None  # shared by every jackpot table of the room
     _commitment: tuple[object, str] | None = None
 
+    max_seats = MAX_SEATS
     game = "baccarat"
+    rules_model = BaccaratRules
 
     def __post_init__(self) -> None:
         self.engine = BaccaratTable(self.rules, source=self.source, pool=self.pool)
         if not self.rules.jackpot:
             self.engine.pool = None
 
-    def restore_seat(self, account_id: int, username: str, stack: Cents) -> None:
-        self.seated[account_id] = username
-        self.engine.balances[username] = stack
+    @classmethod
+    def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
+                 pools: Pools) -> Self:
+        rules = build_rules(BaccaratRules, row.rules, f"table {row.name}")
+        pool = None
+        if rules.jackpot:
+            pool = pools.get(DEFAULT_POOL)
+            if pool is None:
+                pool = pools[DEFAULT_POOL] = load_pool(
+                    conn, DEFAULT_POOL, rules.jackpot_seed_cents,
+                    rules.contribution_cents_per_dollar)
+        return cls(row.id, row.name, source=source, rules=rules, pool=pool)
 
-    # actions: each prepares in `conn` and returns what to apply after the commit ----------
-    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
-        who.require(Permission.PLAY)
-        buy_in, key = field_cents(msg, "buy_in", "the buy-in"), field_key(msg)
-        if who.id in self.seated:
-            raise IllegalActionError("you are already seated at this table")
-        if len(self.seated) >= MAX_SEATS:
-            raise IllegalActionError(f"the table is full ({MAX_SEATS} seats)")
-        self.engine.verify_sit(who.username, buy_in)
-        posted = ledger.post(conn, f"sit:{self.table_id}:{who.id}:{key}", "buy-in",
-                             [(ledger.wallet(who.id), -buy_in),
-                              (ledger.stack(self.table_id, who.id), buy_in)],
-                             actor=who.username, memo=f"sit at {self.name}")
-        if posted.replayed:
-            return lambda: None
-        conn.execute(insert(seats).values(table_id=self.table_id, account_id=who.id,
-                                          seat=who.username))
-        audit.append(conn, who.username, "table.sit", {"table": self.table_id,
-                                                       "buy_in": buy_in})
+    # the checkpoint shares the pool with the other tables: it is restored in place ------------
+    def shared_objects(self) -> list[object]:
+        e = self.engine
+        return [self.source, self.rules, *([e.pool] if e.pool else []),
+                *([e.shoe.order] if e.shoe else [])]
 
-        def apply() -> None:
-            self.engine.sit(who.username, buy_in)
-            self.seated[who.id] = who.username
-        return apply
+    def checkpoint(self) -> Any:
+        p = self.engine.pool
+        return super().checkpoint(), (
+            (p.meter, p.posted, p.seeded_total, len(p.events)) if p else None)
 
-    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
-        if who.id not in self.seated:
-            raise IllegalActionError("you are not seated at this table")
-        if who.username in self.engine.bets:
-            raise IllegalActionError("your wagers are in play: wait for the coup")
-        amount = self.engine.balances[who.username]
-        key = f"leave:{self.table_id}:{who.id}:{field_key(msg)}"
-        if amount:
-            ledger.post(conn, key, "leave", [(ledger.stack(self.table_id, who.id), -amount),
-                                             (ledger.wallet(who.id), amount)],
-                        actor=who.username, memo=f"leave {self.name}")
-        conn.execute(delete(seats).where(seats.c.table_id == self.table_id,
-                                         seats.c.account_id == who.id))
-        audit.append(conn, who.username, "table.leave", {"table": self.table_id,
-                                                         "cashed": amount})
+    def restore(self, mark: Any) -> None:
+        state, pool_state = mark
+        super().restore(state)
+        p = self.engine.pool
+        if p is not None:
+            p.meter, p.posted, p.seeded_total, n = pool_state
+            del p.events[n:]
 
-        def apply() -> None:
-            self.seated.pop(who.id, None)
-            self.engine.balances.pop(who.username, None)
-        return apply
+    # the hooks ---------------------------------------------------------------------------------
+    def in_play(self, account_id: int) -> bool:
+        return self.seated.get(account_id) in self.engine.bets
 
-    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
-        who.require(Permission.PLAY)
-        if who.id not in self.seated:
-            raise IllegalActionError("you are not seated at this table")
-        key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
-        bets = parse_bets(msg)
-        request = {"bets": {k.value: v for k, v in bets.items()}}
-        if ledger.replayed(conn, key, "wager", request):
-            return lambda: None  # a retried request: already applied once
-        self.engine.verify_place_bets(who.username, bets)
-        total = sum(bets.values())
-        hand_id = self.hand_id
-        number = self.hand_number
-        if hand_id is None:
-            hand_id, number = hands.open_hand(conn, self.table_id)
-        ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -total),
-                                         (ledger.wagers(self.table_id), total)],
-                    actor=who.username, memo=f"hand {hand_id}", request=request)
-        hands.record_wagers(conn, hand_id, who.id, {k.value: v for k, v in bets.items()})
-        audit.append(conn, who.username, "table.bet", {
-            "table": self.table_id, "hand": hand_id,
-            "bets": {k.value: v for k, v in bets.items()}})
+    def on_seat(self, account_id: int, seat: int, stack: Cents) -> None:
+        self.engine.balances[self.seated[account_id]] = stack
 
-        def apply() -> None:
-            self.hand_id, self.hand_number = hand_id, number
-            self.engine.place_bets(who.username, bets)
-        return apply
+    def on_leave(self, account_id: int, seat: int) -> None:
+        self.engine.balances.pop(self.seated[account_id], None)
 
-    def void(self, conn: Connection, who: Account, reason: str) -> Apply:
-        who.require(Permission.VOID)
-        if self.hand_id is None:
-            raise IllegalActionError("no hand is in progress at this table")
-        hand_id = self.hand_id
-        returned = hands.void_hand(conn, hand_id, who.username, reason)
+    def parse_bets(self, msg: dict[str, Any]) -> Stake:
+        raw = msg.get("bets")
+        if not isinstance(raw, dict) or not raw or len(raw) > len(WagerKind):
+            raise MalformedMessage(BETS)
+        return {WagerKind.parse(str(k)).value: field_cents(raw, k, "a bet") for k in raw}
 
-        def apply() -> None:
-            for account_id, total in returned.items():
-                self.engine.balances[self.seated[account_id]] += total
-            self.engine.bets = {}
-            self.hand_id = None
-            self.last = {"hand": hand_id, "voided": True, "reason": reason,
-                         "by": who.username}
-        return apply
+    def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
+        self.engine.place_bets(who.username, {WagerKind(k): v for k, v in bets.items()})
+        return bets
 
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def withdraw_bets(self, who: Account, seat: int) -> None:
+        e = self.engine
+        e.balances[who.username] += sum(e.bets.pop(who.username, {}).values())
+
+
+    # the coup ------------------------------------------------------------------------------------
+    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """Deal and settle the coup. Seated players with wagers down may call for the deal
         (a self-dealt mini table); dealers and the floor may too."""
-        if not (who.may(Permission.DEAL) or who.username in self.engine.bets):
+        e, pool = self.engine, self.engine.pool
+        if not (who.may(Permission.DEAL) or who.username in e.bets):
             raise IllegalActionError("only a dealer or a player with wagers down may deal")
-        self.engine.verify_deal()
+        e.verify_deal()
         assert self.hand_id is not None
-        mark = self._checkpoint()
-        try:
-            settled = self.engine.deal()
-            history = self._history(who, mark, settled)
-            self._post_settlement(conn, settled, mark[4])
-            hands.close_settled(conn, self.hand_id, history)
-            retired = history["setup"]["shoe"].get("retired")
-            if retired is not None:
-                audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id,
-                                                              **retired})
-            audit.append(conn, who.username, "hand.settled", {
-                "table": self.table_id, "hand": self.hand_id,
-                "player": [str(c) for c in settled.player],
-                "banker": [str(c) for c in settled.banker],
-                "jackpot_award": settled.jackpot_award.name.lower()})
-        except BaseException:
-            self._restore(mark)
-            raise
-        hand_id = self.hand_id
-        self._pending = mark
+        start, shoe_before, bets = len(e.events), e.shoe, list(e.bets.items())
+        pool_before = (pool.meter, pool.posted, pool.seeded_total) if pool else (0, 0, 0)
+        self.dealt_by = who.username
+        settled = e.deal()
+        history = self.history(start, shoe_before, bets, pool_before, settled)
+        retired = history["setup"]["shoe"].get("retired")
+        if retired is not None:
+            audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id, **retired})
+        postings, jackpot_wagers = self._settlement(settled, pool_before)
+        for aid, name in self.seated.items():
+            self.stacks[aid] = e.balances[name]
+        p, b = hand_total(settled.player), hand_total(settled.banker)
+        self.close_hand(conn, history, {
+            "player": [card_json(c) for c in settled.player],
+            "banker": [card_json(c) for c in settled.banker],
+            "player_total": p, "banker_total": b,
+            "winner": "tie" if p == b else ("player" if p > b else "banker"),
+            "jackpot_award": settled.jackpot_award.name.lower(),
+            "settlements": [{"seat": seat, "kind": s.kind.value, "stake": s.stake,
+                             "outcome": s.outcome, "won": s.won,
+                             "commission": s.commission, "returned": s.returned}
+                            for seat, s in settled.settlements]}, {
+            "player": [str(c) for c in settled.player],
+            "banker": [str(c) for c in settled.banker],
+            "jackpot_award": settled.jackpot_award.name.lower()},
+            postings=postings, actor=who.username)
+        if pool is not None and jackpot_wagers:
+            save_pool(conn, self.pool_name, pool)
+        del e.events[:]
+        if pool is not None:
+            del pool.events[:]
 
-        def apply() -> None:
-            self._pending = None
-            self.last = self._public_result(hand_id, settled)
-            self.hand_id = None
-            del self.engine.events[:]
-            if self.engine.pool is not None:
-                del self.engine.pool.events[:]
-        return apply
-
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """Baccarat has no decisions: any other message is unknown."""
         raise IllegalActionError(f"unknown action {str(msg.get('type'))[:30]!r}")
 
-    def abort(self) -> None:
-        """The transaction of a prepared deal failed to commit: put the engine back."""
-        if self._pending is not None:
-            self._restore(self._pending)
-            self._pending = None
-
-    # settlement in the ledger ------------------------------------------------------------
-    def _post_settlement(self, conn: Connection, settled: CoupSettled,
-                         pool_before: tuple[Cents, Cents, Cents]) -> None:
+    def _settlement(self, settled: CoupSettled, pool_before: tuple[Cents, Cents, Cents]
+                    ) -> tuple[list[tuple[str, Cents]], int]:
+        """The coup's postings (wagers, stacks, commission, the bank, the jackpot pool's
+        contributions, award and reseed) and how many jackpot wagers there were."""
         t = self.table_id
         by_name = {name: aid for aid, name in self.seated.items()}
         pool_acct, tray = ledger.jackpot(self.pool_name), ledger.tray(t)
@@ -240,39 +183,16 @@ class BaccaratLive:
             reseeded = pool.seeded_total - pool_before[2]
             if reseeded:
                 postings += [(ledger.JACKPOT_SEED, -reseeded), (pool_acct, reseeded)]
-        assert self.hand_id is not None
-        ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings, actor="dealer",
-                    memo=f"{self.name} hand {self.hand_number}")
-        if pool is not None and jackpot_wagers:
-            save_pool(conn, self.pool_name, pool)
+        return postings, jackpot_wagers
 
-    # checkpoint of the engine for a failed deal -------------------------------------------
-    def _checkpoint(self) -> tuple[Any, ...]:
-        e, pool = self.engine, self.engine.pool
-        pool_state = (pool.meter, pool.posted, pool.seeded_total) if pool else (0, 0, 0)
-        return (len(e.events), dict(e.balances), {k: dict(v) for k, v in e.bets.items()},
-                (e.shoe, e.shoe.position if e.shoe else 0, e.coups_after_cut, e.coup_number),
-                pool_state, len(pool.events) if pool else 0)
-
-    def _restore(self, mark: tuple[Any, ...]) -> None:
-        e, pool = self.engine, self.engine.pool
-        del e.events[mark[0]:]
-        e.balances, e.bets = mark[1], mark[2]
-        e.shoe, position, e.coups_after_cut, e.coup_number = mark[3]
-        if e.shoe is not None:
-            e.shoe.position = position
-        if pool is not None:
-            pool.meter, pool.posted, pool.seeded_total = mark[4]
-            del pool.events[mark[5]:]
-
-    # records and views ---------------------------------------------------------------------
-    def _history(self, who: Account, mark: tuple[Any, ...], settled: CoupSettled
-                 ) -> dict[str, Any]:
+    def history(self, start: int, shoe_before: Shoe | None,
+                bets: list[tuple[str, dict[WagerKind, Cents]]],
+                pool: tuple[Cents, Cents, Cents], settled: CoupSettled) -> dict[str, Any]:
         """The coup in the shared hand-history format (`cardroom.games.baccarat.replay`),
-        with the room's fields beside it."""
+        from the engine's events since `start`."""
         shoe: dict[str, Any] = {}
         dealt: list[Card] = []
-        for ev in self.engine.events[mark[0]:]:
+        for ev in self.engine.events[start:]:
             if isinstance(ev, ShoeShuffled):
                 shoe = {"commitment": ev.commitment, "cut_index": ev.cut_index, "new": True}
             elif isinstance(ev, CardsBurned):
@@ -281,38 +201,16 @@ class BaccaratLive:
                 dealt.append(ev.card)
         if not shoe and self.engine.shoe is not None:
             shoe = {"commitment": self.engine.shoe.commitment, "new": False}
-        if shoe.get("new") and mark[3][0] is not None:  # the shoe it replaced is out of play
-            shoe["retired"] = mark[3][0].retired()
+        if shoe.get("new") and shoe_before is not None:  # the shoe it replaced is out of play
+            shoe["retired"] = shoe_before.retired()
         by_name = {name: aid for aid, name in self.seated.items()}
-        bets: dict[str, dict[WagerKind, Cents]] = mark[2]
-        before = [(name, mark[1][name] + sum(b.values())) for name, b in bets.items()]
-        pool = mark[4]
-        history = coup_history(
-            self.rules, before, list(bets.items()), dealt, settled,
+        before = [(name, self.before[by_name[name]]) for name, _ in bets]
+        return coup_history(
+            self.rules, before, bets, dealt, settled,
             [self.engine.balances[name] for name, _ in before], shoe=shoe,
             jackpot={"meter": pool[0], "posted": pool[1], "seeded_total": pool[2]}
             if self.engine.pool is not None else None,
-            hand_id=f"{self.name}#{self.hand_number}",
-            extra_setup={"table": self.name, "table_id": self.table_id,
-                         "hand_number": self.hand_number, "dealt_by": who.username},
             seat_fields=[{"account": by_name[name]} for name, _ in before]).to_json()
-        history["status"] = "settled"
-        return history
-
-    def _public_result(self, hand_id: int, settled: CoupSettled) -> dict[str, Any]:
-        from cardroom.games.baccarat.coup import hand_total
-
-        p, b = hand_total(settled.player), hand_total(settled.banker)
-        return {"hand": hand_id, "number": self.hand_number,
-                "player": [card_json(c) for c in settled.player],
-                "banker": [card_json(c) for c in settled.banker],
-                "player_total": p, "banker_total": b,
-                "winner": "tie" if p == b else ("player" if p > b else "banker"),
-                "jackpot_award": settled.jackpot_award.name.lower(),
-                "settlements": [{"seat": seat, "kind": s.kind.value, "stake": s.stake,
-                                 "outcome": s.outcome, "won": s.won,
-                                 "commission": s.commission, "returned": s.returned}
-                                for seat, s in settled.settlements]}
 
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:
         """What `viewer` may see: public table state, never the shoe's order."""

@@ -37,14 +37,12 @@ from cardroom.games.pai_gow.table import (
     Settled,
 )
 from cardroom.history import HandHistory
-from cardroom.houserules import build_rules
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
+from cardroom.room.live_table import LiveTable, Stake, cards_json
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
-from cardroom.room.seated_live import Apply, SeatedLive, cards_json
-from cardroom.room.tables import TableRow
-from cardroom.shoe import RandomSource, fisher_yates
+from cardroom.shoe import fisher_yates
 
 GAME = "pai-gow"
 
@@ -55,15 +53,13 @@ def setting_json(setting: Setting) -> dict[str, Any]:
 
 
 @dataclass
-class PaiGowLive(SeatedLive[PaiGowTable]):
+class PaiGowLive(LiveTable[PaiGowTable]):
     rules: PaiGowTableRules = field(default_factory=PaiGowTableRules)
     actions: list[dict[str, Any]] = field(default_factory=list)
-    before: dict[int, Cents] = field(default_factory=dict)
-    dealt_by: str = ""
-    irregularities: list[dict[str, Any]] = field(default_factory=list)
 
     max_seats = len(PLAYER_SEATS)
     game = GAME
+    rules_model = PaiGowTableRules
 
     def __post_init__(self) -> None:
         self.engine = PaiGowTable(self.rules)
@@ -84,13 +80,8 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         return seat is not None and (seat in e.wagers or seat == e.banker_spot or (
             e.dragon is not None and e.dragon[0] == seat))
 
-    def _open_hand(self, conn: Connection) -> tuple[int, int]:
-        if self.hand_id is not None:
-            return self.hand_id, self.hand_number
-        return hands.open_hand(conn, self.table_id)
-
-    def _in_limits(self, amount: Cents, what: str) -> None:
-        self.rules.check_wager(amount, what)
+    def new_hand(self) -> None:
+        self.actions = []
 
     def _cover_check(self, extra: Cents) -> None:
         """A new wager against a player-bank must still be covered by the bank."""
@@ -102,59 +93,44 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
                 raise WagerError(f"the player-banker cannot cover this wager: the bank needs "
                                  f"{format_money(need)}, has {has}")
 
-    def _record_stake(self, conn: Connection, who: Account, hand_id: int) -> None:
-        e, seat = self.engine, self.seat_of[who.id]
+    def _record(self, seat: int) -> Stake:
+        """The seat's stake as the open hand's record keeps it (its wager, its dragon)."""
+        e = self.engine
         stake = {"wager": e.wagers[seat]} if seat in e.wagers else {}
         if e.dragon is not None and e.dragon[0] == seat:
             stake["dragon"] = e.dragon[2]
-        hands.record_wagers(conn, hand_id, who.id, stake)
+        return stake
 
     # wagers, the dragon hand, the bank ------------------------------------------------------
-    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
-        who.require(Permission.PLAY)
-        seat = self.require_seated(who)
+    def parse_bets(self, msg: dict[str, Any]) -> Stake:
         raw = msg.get("bets")
         if not isinstance(raw, dict) or set(raw) != {"wager"}:
-            raise MalformedMessage('the bet must be one amount, on the wager')
-        amount = field_cents(raw, "wager", "the wager")
-        key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
-        request = {"bets": {"wager": amount}}
-        if ledger.replayed(conn, key, "wager", request):
-            return lambda: None  # a retried request: already applied once
+            raise MalformedMessage("the bet must be one amount, on the wager")
+        return {"wager": field_cents(raw, "wager", "the wager")}
+
+    def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
+        amount = bets["wager"]
         if seat in self.engine.wagers:
             raise WagerError("you already have a wager on this hand")
-        self._in_limits(amount, "a wager")
+        self.rules.check_wager(amount, "a wager")
         self.engine.verify_place_wager(seat, amount)
         self._cover_check(amount)
-        mark = self.checkpoint()
-        try:
-            self.engine.place_wager(seat, amount)
-            hand_id, number = self._open_hand(conn)
-            ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -amount),
-                                             (ledger.wagers(self.table_id), amount)],
-                        actor=who.username, memo=f"hand {hand_id}", request=request)
-            self._record_stake(conn, who, hand_id)
-            audit.append(conn, who.username, "table.bet", {
-                "table": self.table_id, "hand": hand_id, "bets": {"wager": amount}})
-        except BaseException:
-            self.engine = mark
-            raise
-        return self.prepared(mark, self._after_stake(who, hand_id, number, -amount,
-                                                     {"type": "wager", "seat": seat,
-                                                      "amount": amount}))
+        self.engine.place_wager(seat, amount)
+        self.actions.append({"type": "wager", "seat": seat, "amount": amount})
+        return self._record(seat)
 
-    def _after_stake(self, who: Account, hand_id: int, number: int, change: Cents,
-                     action: dict[str, Any]) -> Apply:
-        def after() -> None:
-            if self.hand_id is None:
-                self.actions, self.before = [], {}
-            self.hand_id, self.hand_number = hand_id, number
-            self.before.setdefault(who.id, self.stacks[who.id])
-            self.stacks[who.id] += change
-            self.actions.append(action)
-        return after
+    def withdraw_bets(self, who: Account, seat: int) -> None:
+        """The wager, and the dragon hand it carries, go back (the bank stays taken)."""
+        e = self.engine
+        if e.phase is not Phase.BETTING or e.misdealt:
+            raise IllegalActionError("the cards are dealt: wagers can no longer change")
+        e.wagers.pop(seat, None)
+        if e.dragon is not None and e.dragon[0] == seat:
+            e.dragon = None
+        self.actions = [a for a in self.actions if a.get("seat") != seat
+                        or a["type"] not in ("wager", "dragon")]
 
-    def _dragon(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def _dragon(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """The dragon hand (house rule `dragon_hand`): the hand of an open spot, played by a
         player who has a wager on their own hand, for a second wager."""
         seat = self.require_seated(who)
@@ -165,88 +141,63 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         key = f"dragon:{self.table_id}:{who.id}:{field_key(msg)}"
         request = {"amount": amount, "spot": stated}
         if ledger.replayed(conn, key, "wager", request):
-            return lambda: None  # a retried request: already applied once
+            return  # a retried request: already applied once
         open_spots = [s for s in PLAYER_SEATS if s not in self.engine.chips]
         spot = stated if stated is not None else (open_spots[0] if open_spots else 0)
         self.engine.verify_take_dragon(seat, spot, amount)
-        self._in_limits(amount, "a dragon-hand wager")
+        self.rules.check_wager(amount, "a dragon-hand wager")
         self._cover_check(amount)
-        mark = self.checkpoint()
-        try:
-            self.engine.take_dragon(seat, spot, amount)
-            assert self.hand_id is not None  # the dragon needs a wager: the hand is open
-            ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -amount),
-                                             (ledger.wagers(self.table_id), amount)],
-                        actor=who.username, memo=f"hand {self.hand_id} dragon",
-                        request=request)
-            self._record_stake(conn, who, self.hand_id)
-            audit.append(conn, who.username, "table.dragon", {
-                "table": self.table_id, "hand": self.hand_id, "spot": spot, "amount": amount})
-        except BaseException:
-            self.engine = mark
-            raise
-        return self.prepared(mark, self._after_stake(
-            who, self.hand_id, self.hand_number, -amount,
-            {"type": "dragon", "seat": seat, "spot": spot, "amount": amount}))
+        self.engine.take_dragon(seat, spot, amount)
+        self.actions.append({"type": "dragon", "seat": seat, "spot": spot, "amount": amount})
+        self.stacks[who.id] -= amount
+        self.stake(conn, who, key, request, amount, self._record(seat), "table.dragon",
+                   {"spot": spot, "amount": amount})
 
-    def _bank(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def _bank(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """Player banking: the engine refuses it when the house must bank this hand, when the
         player had no wager last hand (the dealer's stake), or when the bank cannot cover."""
         seat = self.require_seated(who)
         key = f"bank:{self.table_id}:{who.id}:{field_key(msg)}"
         if ledger.replayed(conn, key, "wager-returned", {}):
-            return lambda: None  # a retried request: already applied once
+            return  # a retried request: already applied once
         e = self.engine
         if e.dragon is not None and e.dragon[0] == seat:
             raise IllegalActionError("you play the dragon hand: you cannot bank against it")
         own = e.wagers.get(seat, 0)
         e.verify_bank(seat)
-        mark = self.checkpoint()
-        try:
-            e.bank(seat)
-            hand_id, number = self._open_hand(conn)
-            if own:  # the banker's own wager comes back: a banker does not wager
-                ledger.post(conn, key, "wager-returned",
-                            [(ledger.wagers(self.table_id), -own),
-                             (ledger.stack(self.table_id, who.id), own)],
-                            actor=who.username, memo=f"hand {hand_id}: takes the bank",
-                            request={})
-            hands.record_wagers(conn, hand_id, who.id, {})
-            audit.append(conn, who.username, "table.bank", {
-                "table": self.table_id, "hand": hand_id, "seat": seat,
-                "dealer_wager": e.last_wagers[seat]})
-        except BaseException:
-            self.engine = mark
-            raise
-        return self.prepared(mark, self._after_stake(
-            who, hand_id, number, own,
-            {"type": "bank", "seat": seat, "dealer_wager": e.last_wagers[seat]}))
+        e.bank(seat)
+        hand_id = self.open_hand(conn)
+        self.before.setdefault(who.id, self.stacks[who.id])
+        if own:  # the banker's own wager comes back: a banker does not wager
+            ledger.post(conn, key, "wager-returned",
+                        [(ledger.wagers(self.table_id), -own),
+                         (ledger.stack(self.table_id, who.id), own)],
+                        actor=who.username, memo=f"hand {hand_id}: takes the bank",
+                        request={})
+        hands.record_wagers(conn, hand_id, who.id, {})
+        audit.append(conn, who.username, "table.bank", {
+            "table": self.table_id, "hand": hand_id, "seat": seat,
+            "dealer_wager": e.last_wagers[seat]})
+        self.stacks[who.id] += own
+        self.actions.append({"type": "bank", "seat": seat,
+                             "dealer_wager": e.last_wagers[seat]})
 
     # the deal --------------------------------------------------------------------------------
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """A dealer, the floor, or a player with chips in the hand may call for the deal."""
         if not (who.may(Permission.DEAL) or self.in_play(who.id)):
             raise IllegalActionError("only a dealer or a player in the hand may deal")
         self.engine.verify_deal()
         assert self.hand_id is not None
-        mark = self.checkpoint()
-        try:
-            order = fisher_yates(DECK.cards(), self.source)  # CSPRNG in production
-            dealt = self.engine.deal(self.source, order)
-            audit.append(conn, who.username, "hand.dealt", {
-                "table": self.table_id, "hand": self.hand_id,
-                "banker": dealt.banker_spot, "dice": list(dealt.dice),
-                "start": dealt.start_position})
-        except BaseException:
-            self.engine = mark
-            raise
-        action = {"type": "deal", "pack": [str(c) for c in order], "dice": list(dealt.dice),
-                  "start": dealt.start_position}
-
-        def after() -> None:
-            self.dealt_by, self.last = who.username, None
-            self.actions.append(action)
-        return self.prepared(mark, after)
+        order = fisher_yates(DECK.cards(), self.source)  # CSPRNG in production
+        dealt = self.engine.deal(self.source, order)
+        audit.append(conn, who.username, "hand.dealt", {
+            "table": self.table_id, "hand": self.hand_id,
+            "banker": dealt.banker_spot, "dice": list(dealt.dice),
+            "start": dealt.start_position})
+        self.dealt_by, self.last = who.username, None
+        self.actions.append({"type": "deal", "pack": [str(c) for c in order],
+                             "dice": list(dealt.dice), "start": dealt.start_position})
 
     # setting hands --------------------------------------------------------------------------
     def _spot_for(self, who: Account, msg: dict[str, Any]) -> int:
@@ -260,7 +211,7 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             raise IllegalActionError(f"spot {spot} is not your hand")
         return spot
 
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         kind = str(msg.get("type"))
         if kind == "bank":
             return self._bank(conn, who, msg)
@@ -275,35 +226,21 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             front = msg.get("front")
             if not isinstance(front, list) or not all(isinstance(c, str) for c in front):
                 raise MalformedMessage('the front hand must be two cards')
-            cards = parse_cards(" ".join(front))
-            self.engine.verify_set_hand(spot, cards)
-        mark = self.checkpoint()
-        try:
-            if kind == "set":
-                event = self.engine.set_hand(spot, cards)
-            else:
-                event = self.engine.ask_house_way(spot)
-            audit.append(conn, who.username, "hand.set", {
-                "table": self.table_id, "hand": self.hand_id, "spot": spot,
-                "house_way": event.house_way})
-            action = {"type": kind, "spot": spot,
-                      "front": [str(c) for c in event.setting.front],
-                      "house_way": event.house_way}
-            finish = self._maybe_settle(conn, [*self.actions, action])
-        except BaseException:
-            self.engine = mark
-            raise
-
-        def after() -> None:
-            self.actions.append(action)
-            if finish is not None:
-                finish()
-        return self.prepared(mark, after)
+            event = self.engine.set_hand(spot, parse_cards(" ".join(front)))
+        else:
+            event = self.engine.ask_house_way(spot)
+        audit.append(conn, who.username, "hand.set", {
+            "table": self.table_id, "hand": self.hand_id, "spot": spot,
+            "house_way": event.house_way})
+        self.actions.append({"type": kind, "spot": spot,
+                             "front": [str(c) for c in event.setting.front],
+                             "house_way": event.house_way})
+        self._maybe_settle(conn)
 
     # settlement -----------------------------------------------------------------------------
-    def _maybe_settle(self, conn: Connection, actions: list[dict[str, Any]]) -> Apply | None:
+    def _maybe_settle(self, conn: Connection) -> None:
         if not self.engine.can_settle():
-            return None
+            return
         e, t = self.engine, self.table_id
         shown = {spot: list(cards) for spot, cards in e.hands.items()}
         settled = e.settle()
@@ -330,27 +267,15 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             postings += [(bank, -settled.banker_commission),
                          (ledger.HOUSE_COMMISSION, settled.banker_commission)]
             change[banker_aid] -= settled.banker_commission
-        assert self.hand_id is not None
-        ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings, actor="dealer",
-                    memo=f"{self.name} hand {self.hand_number}")
         result = self._result(settled, shown, settings)
-        after = {aid: self.stacks[aid] + change.get(aid, 0) for aid in self.stacks}
-        history = self._history(actions, result, after)
-        hands.close_settled(conn, self.hand_id, history)
-        audit.append(conn, "dealer", "hand.settled", {
-            "table": t, "hand": self.hand_id, "banker": settled.banker_spot,
-            "dealer": str(settings[DEALER].setting),
+        for aid in self.stacks:
+            self.stacks[aid] += change.get(aid, 0)
+        self.close_hand(conn, self.history(result), result, {
+            "banker": settled.banker_spot, "dealer": str(settings[DEALER].setting),
             "nets": {str(r.spot): r.net for r in settled.results},
-            "banker_net": settled.banker_net - settled.banker_commission})
+            "banker_net": settled.banker_net - settled.banker_commission}, postings=postings)
         e.next_hand()
         del e.events[:]  # the hand is in its history now; the checkpoint stays small
-        hand_id, number = self.hand_id, self.hand_number
-
-        def apply() -> None:
-            self.stacks.update(after)
-            self.last = {"hand": hand_id, "number": number, **result}
-            self.hand_id, self.irregularities = None, []
-        return apply
 
     def _name_of(self, spot: int) -> str:
         if spot == DEALER:
@@ -380,33 +305,26 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
         return {"banker_spot": settled.banker_spot, "banker_net": settled.banker_net,
                 "banker_commission": settled.banker_commission, "spots": spots}
 
-    def _history(self, actions: list[dict[str, Any]], result: dict[str, Any],
-                 after: dict[int, Cents]) -> dict[str, Any]:
+    def history(self, result: dict[str, Any]) -> dict[str, Any]:
         """The hand in the shared hand-history format (`cardroom.history`), in cents; the
         pack is the shuffled deck, first card dealt first."""
         involved = sorted(self.before, key=lambda a: self.seat_of[a])
-        deal = [a for a in actions if a["type"] == "deal"][-1]  # after a misdeal: the redeal
-        doc = HandHistory(
+        deal = [a for a in self.actions if a["type"] == "deal"][-1]  # after a misdeal: redeal
+        return HandHistory(
             game=GAME, rules=self.rules.model_dump(mode="json"),
             seats=[{"seat": self.seat_of[a], "name": self.seated[a], "account": a,
                     "chips": self.before[a]} for a in involved],
             pack=list(deal["pack"]),
-            actions=[{k: v for k, v in a.items() if k != "pack"} for a in actions],
-            setup={"unit": "cents", "table": self.name, "table_id": self.table_id,
-                   "hand_number": self.hand_number, "dealt_by": self.dealt_by},
-            result={"chips": [after[a] for a in involved],
+            actions=[{k: v for k, v in a.items() if k != "pack"} for a in self.actions],
+            setup={"unit": "cents"},
+            result={"chips": [self.stacks[a] for a in involved],
                     "spots": [{k: v for k, v in s.items() if k != "cards"}
                               for s in result["spots"]],
                     "banker_spot": result["banker_spot"],
-                    "banker_commission": result["banker_commission"]},
-            hand_id=f"{self.name}#{self.hand_number}").to_json()
-        doc["status"] = "settled"
-        if self.irregularities:
-            doc["irregularities"] = list(self.irregularities)
-        return doc
+                    "banker_commission": result["banker_commission"]}).to_json()
 
     # irregularities -------------------------------------------------------------------------
-    def _irregularity(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def _irregularity(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """`{"type": "irregularity", "kind": "misdeal" | "exposed-card" | "wrong-card-count",
         "spot": n, "card": "Ah" (exposed-card), "count": n (wrong-card-count), "reason": text}`
         from a dealer or the floor. The engine applies the house rules: a misdeal collects the
@@ -442,64 +360,24 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             count = msg.get("count")
             e.verify_report_card_count(cast(int, spot), cast(int, count))
             note.update(spot=spot, count=count)
-        mark = self.checkpoint()
-        try:
-            if kind == "misdeal":
-                e.declare_misdeal(reason)
-            elif kind == "exposed-card":
-                e.expose_card(cast(int, spot), card, True)
-            else:
-                e.report_card_count(cast(int, spot), cast(int, count))
-            misdeal = e.phase is Phase.BETTING
-            note["result"] = "misdeal" if misdeal else (
-                e.out_of_play[cast(int, spot)].value if cast(int, spot) in e.out_of_play
-                else "plays")
-            audit.append(conn, who.username, "hand.irregularity", {
-                "table": self.table_id, "hand": self.hand_id, **note})
-            finish: Apply | None = None
-            if not misdeal:
-                self.irregularities.append(note)
-                try:
-                    finish = self._maybe_settle(conn, list(self.actions))
-                finally:
-                    self.irregularities.pop()
-        except BaseException:
-            self.engine = mark
-            raise
-
-        def after() -> None:
-            self.irregularities.append(note)
-            if misdeal:  # the redeal replaces the first deal in the hand's history
-                self.actions = [a for a in self.actions
-                                if a["type"] not in ("deal", "set", "house_way")]
-            if finish is not None:
-                finish()
-        return self.prepared(mark, after)
-
-    # the floor ------------------------------------------------------------------------------
-    def void(self, conn: Connection, who: Account, reason: str) -> Apply:
-        """The floor voids the hand in progress: every wager (the dragon's too) goes back,
-        who and why logged; the layout is cleared. A voided hand does not count for the
-        every-other-hand banking rule (it was not played)."""
-        who.require(Permission.VOID)
-        if self.hand_id is None:
-            raise IllegalActionError("no hand is in progress at this table")
-        hand_id = self.hand_id
-        returned = hands.void_hand(conn, hand_id, who.username, reason)
-        mark = self.checkpoint()
-        e = self.engine
-        e.wagers, e.dragon, e.banker_spot = {}, None, DEALER
-        e.hands, e.settings, e.exposed, e.out_of_play = {}, {}, {}, {}
-        e.phase, e.misdealt = Phase.BETTING, False
-        del e.events[:]
-
-        def after() -> None:
-            for aid, total in returned.items():
-                self.stacks[aid] += total
-            self.hand_id = None
-            self.last = {"hand": hand_id, "voided": True, "reason": reason,
-                         "by": who.username}
-        return self.prepared(mark, after)
+        if kind == "misdeal":
+            e.declare_misdeal(reason)
+        elif kind == "exposed-card":
+            e.expose_card(cast(int, spot), card, True)
+        else:
+            e.report_card_count(cast(int, spot), cast(int, count))
+        misdeal = e.phase is Phase.BETTING
+        note["result"] = "misdeal" if misdeal else (
+            e.out_of_play[cast(int, spot)].value if cast(int, spot) in e.out_of_play
+            else "plays")
+        audit.append(conn, who.username, "hand.irregularity", {
+            "table": self.table_id, "hand": self.hand_id, **note})
+        self.irregularities.append(note)
+        if misdeal:  # the redeal replaces the first deal in the hand's history
+            self.actions = [a for a in self.actions
+                            if a["type"] not in ("deal", "set", "house_way")]
+        else:
+            self._maybe_settle(conn)
 
     # views ----------------------------------------------------------------------------------
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:
@@ -531,14 +409,11 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
             "phase": e.phase.value,
             "banker": {"spot": e.banker_spot, "name": self._name_of(e.banker_spot)
                        if e.banker_spot != DEALER else "house"},
-            "players": [{"seat": self.seat_of[a], "name": n, "stack": self.stacks[a],
-                         "wager": e.wagers.get(self.seat_of[a]),
-                         "dragon": e.dragon[2] if e.dragon and e.dragon[0] == self.seat_of[a]
+            "players": [{**p, "wager": e.wagers.get(p["seat"]),
+                         "dragon": e.dragon[2] if e.dragon and e.dragon[0] == p["seat"]
                          else None,
-                         "banker": self.seat_of[a] == e.banker_spot,
-                         "you": viewer is not None and a == viewer.id}
-                        for a, n in sorted(self.seated.items(),
-                                           key=lambda x: self.seat_of[x[0]])],
+                         "banker": p["seat"] == e.banker_spot}
+                        for p in self.players_view(viewer)],
             "spots": spots,
         })
         view["you"].update({
@@ -562,9 +437,4 @@ class PaiGowLive(SeatedLive[PaiGowTable]):
                                                        is DragonHand.PLAYER_SETS))
 
 
-def build_table(conn: Connection, row: TableRow, source: RandomSource) -> PaiGowLive:
-    rules = build_rules(PaiGowTableRules, row.rules, f"table {row.name}")
-    return PaiGowLive(row.id, row.name, source=source, rules=rules)
-
-
-__all__ = ["GAME", "PaiGowLive", "PaiGowTableRules", "build_table"]
+__all__ = ["GAME", "PaiGowLive", "PaiGowTableRules"]

@@ -36,17 +36,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Self
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card
 from cardroom.errors import IllegalActionError, WagerError
-from cardroom.games.pan.bots import Bot, SoundBot
+from cardroom.games.pan.bots import Bot, SoundBot, advance
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.commands import (
     Kind,
@@ -67,11 +68,11 @@ from cardroom.houserules import build_rules
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger, pan_fees
 from cardroom.room.accounts import Account, Permission
+from cardroom.room.live_table import LiveTable, Pools, card_json
 from cardroom.room.messages import MalformedMessage, field_key, field_str
 from cardroom.room.schema import hand_players, room_tables
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import seats as seats_table
-from cardroom.room.seated_live import Apply, SeatedLive, card_json
 from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, fisher_yates
 
@@ -113,7 +114,7 @@ class PanGame:
 
 
 @dataclass
-class PanLive(SeatedLive[PanGame]):
+class PanLive(LiveTable[PanGame]):
     rules: PanRules = field(default_factory=PanRules)
     seq: int = 0
     log: list[str] = field(default_factory=list)  # what happened, public, newest last
@@ -126,6 +127,7 @@ class PanLive(SeatedLive[PanGame]):
 
     max_seats = MAX_SEATS
     game = GAME
+    rules_model = PanRules
 
     def __post_init__(self) -> None:
         self.engine = PanGame()
@@ -139,7 +141,8 @@ class PanLive(SeatedLive[PanGame]):
         changes any more (the next deal replaces them)."""
         g, h = self.engine, self.engine.hand
         done = [h] if h is not None and h.phase is Phase.COMPLETE else []
-        return [self.source, self.rules, self.new_pack, *([h.pack, h.rules] if h else []),
+        return [self.source, self.rules, self.new_pack, self.clock,
+                *([h.pack, h.rules] if h else []),
                 *done, *([g.next_pack] if g.next_pack is not None else [])]
 
     def in_play(self, account_id: int) -> bool:
@@ -152,14 +155,30 @@ class PanLive(SeatedLive[PanGame]):
             return bot_id(seat)
         return super().account_at(seat)
 
-    def prepared(self, mark: PanGame, after: Apply) -> Apply:
-        def bumped() -> None:
+    @classmethod
+    def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
+                 pools: Pools) -> Self:
+        """The table from its registry row; bots and carried tops come back from the ledger."""
+        live = super().from_row(conn, row, source, pools)
+        prefix = f"stack:{row.id}:-"
+        for name, amount in ledger.balances(conn, prefix).items():
+            seat = name[len(prefix):]
+            if seat.isdigit() and amount > 0:
+                live.restore_bot(int(seat), amount)
+        pot = ledger.balance(conn, ledger.wagers(row.id)) // live.chip
+        live.engine.carried = carried_tops(conn, row.id, pot)
+        return live
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Every action that goes through moves the table's `seq` on (a stale `pan` message,
+        one that answers an older `seq`, is refused)."""
+        with super().transaction():
+            yield
             self.seq += 1
-            after()
-        return super().prepared(mark, bumped)
 
     # seats --------------------------------------------------------------------------------
-    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         buy_in = msg.get("buy_in")
         doubles = msg.get("doubles", False)
         if not isinstance(doubles, bool):
@@ -173,16 +192,10 @@ class PanLive(SeatedLive[PanGame]):
             raise WagerError(f"a Pan buy-in is whole chips of {format_money(self.chip)}, at least "
                              f"{least} chips" + (" (twice the minimum buy-in for double "
                                                  "condition)" if doubles else ""))
-        inner = super().sit(conn, who, msg)
+        super().sit(conn, who, msg)
         if doubles:
             self._mark_doubles(conn, who.id, True)
-
-        def apply() -> None:
-            self.seq += 1
-            inner()
-            if doubles:
-                self.engine.doubles.add(who.id)
-        return apply
+            self.engine.doubles.add(who.id)
 
     def _mark_doubles(self, conn: Connection, account_id: int, doubles: bool) -> None:
         """Keep the choice of double condition in the seat's row, for a restart."""
@@ -194,28 +207,21 @@ class PanLive(SeatedLive[PanGame]):
                                                row.account_id == account_id)
                      .values(seat=plain + DOUBLES if doubles else plain))
 
-    def restore_seat(self, account_id: int, username: str, stack: Cents) -> None:
+    def restore_seat(self, account_id: int, text: str, stack: Cents) -> None:
         """A seat row ends with ":doubles" where its player chose double condition."""
-        super().restore_seat(account_id, username.removesuffix(DOUBLES), stack)
-        if username.endswith(DOUBLES):
+        super().restore_seat(account_id, text.removesuffix(DOUBLES), stack)
+        if text.endswith(DOUBLES):
             self.engine.doubles.add(account_id)
 
     def on_leave(self, account_id: int, seat: int) -> None:
         self.engine.doubles.discard(account_id)
 
-    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
-        inner = super().leave(conn, who, msg)
-        humans_left = [a for a in self.seated if a != who.id]
-        cash_bots = self._bots_cash_out(conn) if not humans_left else None
+    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+        super().leave(conn, who, msg)
+        if not self.seated:
+            self._bots_cash_out(conn)
 
-        def apply() -> None:
-            self.seq += 1
-            inner()
-            if cash_bots is not None:
-                cash_bots()
-        return apply
-
-    def _bots_cash_out(self, conn: Connection) -> Apply:
+    def _bots_cash_out(self, conn: Connection) -> None:
         """The last player left: the house's bots leave too, their chips back to the bank."""
         for seat in self.engine.bots:
             amount = ledger.balance(conn, ledger.stack(self.table_id, bot_id(seat)))
@@ -224,22 +230,18 @@ class PanLive(SeatedLive[PanGame]):
                             [(ledger.stack(self.table_id, bot_id(seat)), -amount),
                              (ledger.HOUSE_BANK, amount)], actor="house",
                             memo=f"bot leaves {self.name}")
+            self.stacks.pop(bot_id(seat), None)
         audit.append(conn, "house", "table.bots-leave", {"table": self.table_id})
+        self.engine.bots.clear()
+        self.engine.brains.clear()
 
-        def apply() -> None:
-            for seat in list(self.engine.bots):
-                self.stacks.pop(bot_id(seat), None)
-            self.engine.bots.clear()
-            self.engine.brains.clear()
-        return apply
-
-    def add_bot(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def add_bot(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """A seated player or the floor seats a bot between hands, funded by the house."""
         if not (who.id in self.seated or who.may(Permission.OPEN_TABLES)):
             raise IllegalActionError("only a seated player or the floor may seat a bot")
         if self.hand_id is not None:
             raise IllegalActionError("a hand is in play: seat bots between hands")
-        free = [s for s in range(1, self.max_seats + 1) if self.account_at(s) is None]
+        free = self._free_seats()
         if not free:
             raise IllegalActionError(f"the table is full ({self.max_seats} seats)")
         seat, key = free[0], field_key(msg)
@@ -249,18 +251,13 @@ class PanLive(SeatedLive[PanGame]):
                               (ledger.stack(self.table_id, bot_id(seat)), buy_in)],
                              actor=who.username, memo=f"house bot sits at {self.name}")
         if posted.replayed:
-            return lambda: None
-        name = f"bot-{seat}"
+            return
         audit.append(conn, who.username, "table.bot", {"table": self.table_id, "seat": seat,
                                                        "buy_in": buy_in})
+        self.restore_bot(seat, buy_in)
+        self.log.append(f"bot-{seat} sits down with {self.rules.buy_in_chips} chips")
 
-        def apply() -> None:
-            self.seq += 1
-            self.restore_bot(seat, buy_in)
-            self.log.append(f"{name} sits down with {self.rules.buy_in_chips} chips")
-        return apply
-
-    def raise_condition(self, conn: Connection, who: Account) -> Apply:
+    def raise_condition(self, conn: Connection, who: Account) -> None:
         """Double condition play: "If all players are playing doubles, at the discretion of
         the floorman, the game may be changed to the next higher condition": between hands,
         the floor doubles the chip's value; every player then plays single condition at it
@@ -287,14 +284,10 @@ class PanLive(SeatedLive[PanGame]):
             self._mark_doubles(conn, a, False)
         audit.append(conn, who.username, "table.condition", {"table": self.table_id,
                                                              "chip_cents": chip})
-
-        def apply() -> None:
-            self.seq += 1
-            self.rules = rules
-            self.engine.doubles.clear()
-            self.log.append(f"the floor moves the game to the next condition: a chip is now "
-                            f"{format_money(chip)}, every player at single condition")
-        return apply
+        self.rules = rules
+        self.engine.doubles.clear()
+        self.log.append(f"the floor moves the game to the next condition: a chip is now "
+                        f"{format_money(chip)}, every player at single condition")
 
     def restore_bot(self, seat: int, stack: Cents) -> None:
         self.engine.bots[seat] = f"bot-{seat}"
@@ -306,12 +299,14 @@ class PanLive(SeatedLive[PanGame]):
             return self.engine.bots.get(-account, f"bot-{-account}")
         return self.seated.get(account, "?")
 
-    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         raise IllegalActionError("Pan has no wagers: the tops are taken from every seat when "
                                  "the hand is dealt")
 
+    change_bets = bet
+
     # the deal -------------------------------------------------------------------------------
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """Start a hand: a seated player, a dealer or the floor may; two or more seats with a
         chip play (a player short of the tops sits out)."""
         if not (who.id in self.seated or who.may(Permission.DEAL)):
@@ -333,59 +328,44 @@ class PanLive(SeatedLive[PanGame]):
                                      "or wait for another player" + "".join(
                                          f" ({line})" for line in short))
         paid = {c.account: c.cents for c in fees.charges}
-        mark = self.checkpoint()
-        try:
-            accounts = [a for s in occupied if (a := self.account_at(s)) is not None]
-            stacks = {a: self.stacks[a] - paid.get(a, 0) for a in accounts}
-            # double condition: chosen when sitting; a doubles player short of twice the
-            # minimum buy-in plays this hand at single condition
-            twice = 2 * self.rules.buy_in_chips
-            specs = [SeatSpec(self.name_of(a), stacks[a] // self.chip,
-                              a in g.doubles and stacks[a] // self.chip >= twice)
-                     for a in accounts]
-            if g.dealer_seat is None or g.next_pack is None:
-                dealer = self.source.randbelow(len(occupied))
-                pack = self.new_pack(self.rules, self.source)
-            else:
-                # the next dealer's seat (Pan rotation), or the next seat on if it is empty
-                later = [i for i, s in enumerate(occupied) if s >= g.dealer_seat]
-                dealer = later[0] if later else 0
-                pack = g.next_pack
-            hand = PanHand(self.rules, specs, dealer, pack, carried_tops=g.carried)
-            g.hand, g.order, g.accounts = hand, occupied, accounts
-            g.synced, g.events_seen, g.last_top = [s.chips for s in specs], 0, None
-            hand_id, number = hands.open_hand(conn, self.table_id)
-            for charge in fees.charges:
-                pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
-            for a in accounts:
-                if a > 0:
-                    conn.execute(hand_players.insert().values(hand_id=hand_id, account_id=a))
-            audit.append(conn, who.username, "hand.dealt", {
-                "table": self.table_id, "hand": hand_id,
-                "seats": [self.name_of(a) for a in accounts], "dealer": dealer})
-            steps = self._sync(conn, hand_id, "tops")
-            steps += self._advance(conn, hand_id)
-            finish = self._maybe_finish(conn, hand_id, number)
-        except BaseException:
-            self.engine = mark
-            raise
-
-        def after() -> None:
-            self.hand_id, self.hand_number = hand_id, number
-            for a, cents in paid.items():
-                self.stacks[a] -= cents
-            self.fee_paid_until.update(fees.paid_until or {})
-            self.log[:] = [*short, *(f"{self.name_of(c.account)} pays the {c.kind} fee of "
-                                     f"{format_money(c.cents)}"
-                                     for c in fees.charges),
-                           f"hand {number}: {self.name_of(accounts[dealer])} deals", *steps]
-            self._stacks_from_engine()
-            if finish is not None:
-                finish()
-        return self.prepared(mark, after)
+        accounts = [a for s in occupied if (a := self.account_at(s)) is not None]
+        for a, cents in paid.items():
+            self.stacks[a] -= cents
+        # double condition: chosen when sitting; a doubles player short of twice the minimum
+        # buy-in plays this hand at single condition
+        twice = 2 * self.rules.buy_in_chips
+        specs = [SeatSpec(self.name_of(a), self.stacks[a] // self.chip,
+                          a in g.doubles and self.stacks[a] // self.chip >= twice)
+                 for a in accounts]
+        if g.dealer_seat is None or g.next_pack is None:
+            dealer = self.source.randbelow(len(occupied))
+            pack = self.new_pack(self.rules, self.source)
+        else:
+            # the next dealer's seat (Pan rotation), or the next seat on if it is empty
+            later = [i for i, s in enumerate(occupied) if s >= g.dealer_seat]
+            dealer = later[0] if later else 0
+            pack = g.next_pack
+        hand = PanHand(self.rules, specs, dealer, pack, carried_tops=g.carried)
+        g.hand, g.order, g.accounts = hand, occupied, accounts
+        g.synced, g.events_seen, g.last_top = [s.chips for s in specs], 0, None
+        hand_id, number = hands.open_hand(conn, self.table_id)
+        self.hand_id, self.hand_number = hand_id, number
+        for charge in fees.charges:
+            pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
+        for a in accounts:
+            if a > 0:
+                conn.execute(hand_players.insert().values(hand_id=hand_id, account_id=a))
+        audit.append(conn, who.username, "hand.dealt", {
+            "table": self.table_id, "hand": hand_id,
+            "seats": [self.name_of(a) for a in accounts], "dealer": dealer})
+        self.fee_paid_until.update(fees.paid_until or {})
+        self.log[:] = [*short, *(f"{self.name_of(c.account)} pays the {c.kind} fee of "
+                                 f"{format_money(c.cents)}" for c in fees.charges),
+                       f"hand {number}: {self.name_of(accounts[dealer])} deals"]
+        self._play_on(conn)
 
     # decisions ---------------------------------------------------------------------------------
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
+    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "bot":
             return self.add_bot(conn, who, msg)
@@ -409,38 +389,35 @@ class PanLive(SeatedLive[PanGame]):
         else:
             chosen = parse_command(hand, field_str(msg, "command", "the Pan command", limit=200))
         me = g.accounts.index(who.id)
-        hand_id, number = self.hand_id, self.hand_number
-        mark = self.checkpoint()
+        acted = len(hand.actions)
         try:
-            hand = self.engine.hand
-            assert hand is not None
-            acted = len(hand.actions)
-            steps: list[str] = []
-            try:
-                answer = self._settlement(hand, me, chosen)
-                if answer is None:
-                    apply_action(hand, me, chosen)
-                else:
-                    steps.append(answer)
-            except PanRuleError as exc:
-                raise IllegalActionError(_named_seats(str(exc), hand.seats)) from None
-            audit.append(conn, who.username, "pan.action", {
-                "table": self.table_id, "hand": hand_id, "action": hand.actions[-1]
-                if len(hand.actions) > acted else chosen.kind.value})
-            steps += self._sync(conn, hand_id, chosen.kind.value)
-            steps += self._advance(conn, hand_id)
-            finish = self._maybe_finish(conn, hand_id, number)
-        except BaseException:
-            self.engine = mark
-            raise
+            answer = self._settlement(hand, me, chosen)
+            if answer is None:
+                apply_action(hand, me, chosen)
+            else:
+                self.log.append(answer)
+        except PanRuleError as exc:
+            raise IllegalActionError(_named_seats(str(exc), hand.seats)) from None
+        audit.append(conn, who.username, "pan.action", {
+            "table": self.table_id, "hand": self.hand_id, "action": hand.actions[-1]
+            if len(hand.actions) > acted else chosen.kind.value})
+        self._play_on(conn)
 
-        def after() -> None:
-            self.log.extend(steps)
-            del self.log[:-60]
-            self._stacks_from_engine()
-            if finish is not None:
-                finish()
-        return self.prepared(mark, after)
+    def _play_on(self, conn: Connection) -> None:
+        """After a person's action (or the deal): the chips it moved are posted, the bots
+        play (`bots.advance`, each step posted) until a person's decision is due, and a hand
+        that is over is closed."""
+        g, hand = self.engine, self.engine.hand
+        assert hand is not None and self.hand_id is not None
+        hand_id = self.hand_id
+        self.log += self._sync(conn, hand_id)
+        bots = [g.brains.get(g.order[i]) if a < 0 else None for i, a in enumerate(g.accounts)]
+        g.last_top = advance(hand, bots, self.source, g.last_top,
+                             after=lambda _: self.log.extend(self._sync(conn, hand_id)))
+        del self.log[:-40]
+        self._stacks_from_engine()
+        if hand.phase is Phase.COMPLETE:
+            self._finish(conn)
 
     def _settlement(self, hand: PanHand, me: int, a: PanAction) -> str | None:
         """Foul rule 5A at the table: an offer by the player left alone, a foul hand's
@@ -487,51 +464,8 @@ class PanLive(SeatedLive[PanGame]):
             offer, g.offer, g.agreed = g.offer, None, set()
             hand.settle(seat, offer)
 
-    def _advance(self, conn: Connection, hand_id: int) -> list[str]:
-        """Play the bots (and the dealer's own steps) until a player's decision is due or
-        the hand is over. Bots react to each new discard first (force back, rule 13)."""
-        g, hand = self.engine, self.engine.hand
-        assert hand is not None
-        steps: list[str] = []
-        for _ in range(MAX_STEPS):
-            if hand.phase is Phase.COMPLETE:
-                return steps
-            top = hand.discards[-1] if hand.discards else None
-            if top is not None and top is not g.last_top:
-                g.last_top = top
-                for i, a in enumerate(g.accounts):
-                    if a < 0 and i != top.seat and hand.phase is Phase.PLAYING:
-                        g.brains[g.order[i]].react(hand, i)
-                        if hand.forced_discard is not None:
-                            break
-                steps += self._sync(conn, hand_id, "reaction")
-                continue
-            seat = hand.to_act
-            assert seat is not None
-            brain = g.brains.get(g.order[seat]) if g.accounts[seat] < 0 else None
-            if hand.phase is Phase.LAST_PLAYER and brain is None:
-                return steps  # a person left alone by fouls: settle (5A) or face up (5B)
-            if hand.phase is Phase.LAST_PLAYER:
-                hand.play_face_up(seat)
-            elif hand.phase is Phase.PLAYING and not hand.stock and not hand.turn_started:
-                hand.reshuffle_stock(fisher_yates([d.card for d in hand.discards[:-1]],
-                                                  self.source))
-            elif brain is None:
-                return steps  # a player's decision
-            elif hand.phase is Phase.DECLARING:
-                brain.declare(hand, seat)
-            elif hand.forced_discard == seat:
-                brain.forced_discard(hand, seat)
-            else:
-                if not hand.turn_started:  # started already: left alone by fouls, face up
-                    brain.start(hand, seat)
-                if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
-                    brain.finish(hand, seat)
-            steps += self._sync(conn, hand_id, self.name_of(g.accounts[seat]))
-        raise IllegalActionError("the bots did not finish their turns: hand left for the floor")
-
     # the books ----------------------------------------------------------------------------
-    def _sync(self, conn: Connection, hand_id: int, why: str) -> list[str]:
+    def _sync(self, conn: Connection, hand_id: int) -> list[str]:
         """Post the chips the engine moved since the last step (one balanced transaction),
         and keep what a void would post to put every stack back. Returns public lines."""
         g, hand = self.engine, self.engine.hand
@@ -569,83 +503,57 @@ class PanLive(SeatedLive[PanGame]):
             elif a < 0:
                 self.stacks[a] = s.chips * self.chip
 
-    def _maybe_finish(self, conn: Connection, hand_id: int, number: int) -> Apply | None:
-        """The hand is over: its history closes the record; the next hand's pack, dealer and
-        carried tops are made ready."""
+    def _finish(self, conn: Connection) -> None:
+        """The hand is over: its history closes the record, the rake is collected; the next
+        hand's pack, dealer and carried tops are made ready."""
         g, hand = self.engine, self.engine.hand
-        assert hand is not None
-        if hand.phase is not Phase.COMPLETE:
-            return None
-        doc = history_of(hand, f"{self.name}#{number}").to_json()
+        assert hand is not None and self.hand_id is not None
+        doc = history_of(hand).to_json()
         for seat, a in zip(doc["seats"], g.accounts, strict=True):
             seat["account"] = a if a > 0 else None
             seat["table_seat"] = g.order[seat["seat"]]
-        doc["setup"].update(unit="chips", chip_cents=self.chip, table=self.name,
-                            table_id=self.table_id, hand_number=number,
+        doc["setup"].update(unit="chips", chip_cents=self.chip,
                             tops_carry_out=list(hand.tops_carry))
-        doc["status"] = "settled"
-        hands.close_settled(conn, hand_id, doc)
-        rake = pan_fees.rake_due(self.rules.fee, hand.events, g.accounts, self.chip)
-        for charge in rake:
-            pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
-        audit.append(conn, "dealer", "hand.settled", {
-            "table": self.table_id, "hand": hand_id, "winner": hand.winner,
-            "reason": hand.end_reason, "chips": [s.chips for s in hand.seats]})
+        for charge in pan_fees.rake_due(self.rules.fee, hand.events, g.accounts, self.chip):
+            pan_fees.collect(conn, self.table_id, self.name, self.hand_id, charge)
+            self.stacks[charge.account] -= charge.cents
+            self.log.append(f"{self.name_of(charge.account)} pays the rake of "
+                            f"{format_money(charge.cents)}")
         winner = hand.winner
+        names = [s.name for s in hand.seats]
+        self.close_hand(conn, doc, {
+            "reason": hand.end_reason,
+            "winner": None if winner is None else hand.seats[winner].name,
+            # the winner's spreads lie face up on the table; every payment of the hand
+            "winner_spreads": [] if winner is None else
+            [[card_json(c) for c in m.cards] for m in hand.seats[winner].melds],
+            "payments": [line for ev in hand.events if isinstance(ev, ChipsMoved)
+                         and (line := event_line(ev, names)) is not None],
+            "net": [{"name": s.name, "chips": s.chips - s.start_chips,
+                     "cents": (s.chips - s.start_chips) * self.chip} for s in hand.seats]}, {
+            "winner": hand.winner, "reason": hand.end_reason,
+            "chips": [s.chips for s in hand.seats]})
         g.dealer_seat = g.order[next_dealer(hand.n, winner, hand.dealer)]
         g.next_pack = pack_after(hand, self.source)
         g.carried = hand.tops_carry
-        names = [s.name for s in hand.seats]
-        result = {"hand": hand_id, "number": number, "reason": hand.end_reason,
-                  "winner": None if winner is None else hand.seats[winner].name,
-                  # the winner's spreads lie face up on the table; every payment of the hand
-                  "winner_spreads": [] if winner is None else
-                  [[card_json(c) for c in m.cards] for m in hand.seats[winner].melds],
-                  "payments": [line for ev in hand.events if isinstance(ev, ChipsMoved)
-                               and (line := event_line(ev, names)) is not None],
-                  "net": [{"name": s.name, "chips": s.chips - s.start_chips,
-                           "cents": (s.chips - s.start_chips) * self.chip}
-                          for s in hand.seats]}
-
-        def apply() -> None:
-            self.hand_id = None
-            self.last = result
-            for charge in rake:
-                self.stacks[charge.account] -= charge.cents
-                self.log.append(f"{self.name_of(charge.account)} pays the rake of "
-                                f"{format_money(charge.cents)}")
-            for seat in [s for s, _ in self.engine.bots.items()
-                         if self.stacks.get(bot_id(s), 0) < self.chip]:
-                self.engine.bots.pop(seat, None)
-                self.engine.brains.pop(seat, None)
-                self.stacks.pop(bot_id(seat), None)
-        return apply
+        for seat in [s for s in g.bots if self.stacks.get(bot_id(s), 0) < self.chip]:
+            g.bots.pop(seat, None)
+            g.brains.pop(seat, None)
+            self.stacks.pop(bot_id(seat), None)
 
     # irregularities -----------------------------------------------------------------------------
-    def void(self, conn: Connection, who: Account, reason: str) -> Apply:
-        """The floor voids the hand in play: every stack goes back to what it was before the
-        hand (the tops it paid, conditions and all), who and why logged."""
-        who.require(Permission.VOID)
-        if self.hand_id is None:
-            raise IllegalActionError("no hand is in progress at this table")
-        hand_id = self.hand_id
-        mark = self.checkpoint()
-        hands.void_hand(conn, hand_id, who.username, reason)
+    def void_engine(self, reason: str) -> None:
+        """Every stack goes back to what it was before the hand (the tops it paid,
+        conditions and all: the ledger's void posts it); the next pack is made as after any
+        hand."""
         g = self.engine
+        assert g.hand is not None
+        g.next_pack = pack_after(g.hand, self.source)
+        g.hand, g.accounts, g.order = None, [], []
 
-        def after() -> None:
-            hand = g.hand
-            assert hand is not None
-            for a, s in zip(g.accounts, hand.seats, strict=True):
-                if a in self.stacks:
-                    self.stacks[a] = self.stacks[a] % self.chip + s.start_chips * self.chip
-            g.next_pack = pack_after(hand, self.source)
-            g.hand, g.accounts, g.order = None, [], []
-            self.hand_id = None
-            self.last = {"hand": hand_id, "voided": True, "reason": reason,
-                         "by": who.username}
-            self.log.append(f"hand voided by {who.username}: {reason}")
-        return self.prepared(mark, after)
+    def void(self, conn: Connection, who: Account, reason: str) -> None:
+        super().void(conn, who, reason)
+        self.log.append(f"hand voided by {who.username}: {reason}")
 
     # views --------------------------------------------------------------------------------------
     def _legal(self, me: int | None) -> list[PanAction]:
@@ -737,21 +645,4 @@ def carried_tops(conn: Connection, table_id: int, pot: int) -> tuple[int, int]:
     return pot, 0
 
 
-def build_table(conn: Connection, row: TableRow, source: RandomSource) -> PanLive:
-    """The table from its registry row; bots and carried tops come back from the ledger."""
-    rules = build_rules(PanRules, row.rules, f"table {row.name}")
-    live = PanLive(row.id, row.name, source=source, rules=rules)
-    prefix = f"stack:{row.id}:-"
-    for name, amount in ledger.balances(conn, prefix).items():
-        seat = name[len(prefix):]
-        if seat.isdigit() and amount > 0:
-            live.restore_bot(int(seat), amount)
-    pot = ledger.balance(conn, ledger.wagers(row.id)) // rules.chip_cents
-    live.engine.carried = carried_tops(conn, row.id, pot)
-    last = conn.execute(select(hands_table.c.number).where(hands_table.c.table_id == row.id)
-                        .order_by(hands_table.c.id.desc()).limit(1)).scalar_one_or_none()
-    live.hand_number = int(last or 0)
-    return live
-
-
-__all__ = ["GAME", "PanLive", "build_table", "shuffled_pack"]
+__all__ = ["GAME", "PanLive", "shuffled_pack"]

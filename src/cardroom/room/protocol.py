@@ -117,6 +117,19 @@ class BaccaratBet(Message):
         "bets.*": "a bet is not an amount of money"}
 
 
+class BaccaratChangeBets(Message):
+    """Issue 13: until the deal, the seat's wagers replaced by these (the names of `bet`);
+    no wagers withdraws them."""
+
+    type: Literal["change_bets"]
+    key: Key
+    bets: Annotated[dict[str, Amount], Field(max_length=len(WagerKind))]
+    refusals: ClassVar[dict[str, str]] = BaccaratBet.refusals
+
+
+NoWagers = Annotated[dict[str, Amount], Field(max_length=0, description="withdraw them")]
+
+
 # Super Pan 9 -------------------------------------------------------------------------------
 class SuperPan9Stakes(Message):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
@@ -134,6 +147,15 @@ class SuperPan9Bet(Message):
         "key": KEY_REFUSAL, "bets": "the bets must be a wager, with or without a Tie Bet",
         "bets.tie": "the Tie Bet is not an amount of money",
         "bets.wager": "the wager is not an amount of money"}
+
+
+class SuperPan9ChangeBets(Message):
+    """Issue 13: until the deal, the seat's wager (and Tie Bet) replaced; `{}` withdraws."""
+
+    type: Literal["change_bets"]
+    key: Key
+    bets: SuperPan9Stakes | NoWagers
+    refusals: ClassVar[dict[str, str]] = SuperPan9Bet.refusals
 
 
 class Draw(Message):
@@ -176,6 +198,16 @@ class PaiGowBet(Message):
     refusals: ClassVar[dict[str, str]] = {
         "bets": "the bet must be one amount, on the wager",
         "bets.wager": "the wager is not an amount of money", "key": KEY_REFUSAL}
+
+
+class PaiGowChangeBets(Message):
+    """Issue 13: until the deal, the seat's wager replaced (its dragon hand goes back with
+    it); `{}` withdraws it."""
+
+    type: Literal["change_bets"]
+    bets: PaiGowStakes | NoWagers
+    key: Key
+    refusals: ClassVar[dict[str, str]] = PaiGowBet.refusals
 
 
 class Dragon(Message):
@@ -281,10 +313,11 @@ class PanCommand(Message):
 
 
 INBOUND: dict[str, tuple[type[Message], ...]] = {
-    "baccarat": (Sit, Leave, BaccaratBet, Deal, Void),
-    "super-pan-9": (Sit, Leave, SuperPan9Bet, Deal, Void, Draw, Stand, SuperPan9Irregularity),
-    "pai-gow": (Sit, Leave, PaiGowBet, Deal, Void, Dragon, Bank, SetHand, HouseWay,
-                PaiGowIrregularity),
+    "baccarat": (Sit, Leave, BaccaratBet, BaccaratChangeBets, Deal, Void),
+    "super-pan-9": (Sit, Leave, SuperPan9Bet, SuperPan9ChangeBets, Deal, Void, Draw, Stand,
+                    SuperPan9Irregularity),
+    "pai-gow": (Sit, Leave, PaiGowBet, PaiGowChangeBets, Deal, Void, Dragon, Bank, SetHand,
+                HouseWay, PaiGowIrregularity),
     "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand),
 }
 """The messages each game's table reads, by game."""

@@ -7,75 +7,50 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.games.baccarat.rules import BaccaratRules
-from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger, protocol, recall, table_books
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
-from cardroom.room.baccarat_live import Apply, BaccaratLive
 from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.integrity import open_keyed
-from cardroom.room.jackpot import DEFAULT_POOL, load_pool
+from cardroom.room.live_table import LiveTable
 from cardroom.room.messages import message_type
 from cardroom.room.refusals import RefusalLog
-from cardroom.room.schema import room_tables, seats
+from cardroom.room.schema import room_tables
 from cardroom.room.settings import RoomSettings
 from cardroom.shoe import RandomSource, SystemRandom
 
-
-class LiveTable(Protocol):
-    table_id: int
-    name: str
-    game: str
-    hand_id: int | None
-
-    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
-    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
-    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply: ...
-    def void(self, conn: Connection, who: Account, reason: str) -> Apply: ...
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> Apply:
-        """Any other message of the game (draw, stand, set a hand, bank...): the table
-        checks it through its engine and refuses an unknown one."""
-        ...
-    def abort(self) -> None: ...
-    def restore_seat(self, account_id: int, username: str, stack: Cents) -> None: ...
-    def snapshot(self, viewer: Account | None) -> dict[str, Any]: ...
+AnyTable = LiveTable[Any]
+"""A live table of any game (`room.live_table.LiveTable`)."""
 
 
 T = TypeVar("T")
-PLAY = frozenset({"sit", "bet", "deal"})
+PLAY = frozenset({"sit", "bet", "change_bets", "deal"})
 """What a table whose inventory is closed refuses (a player may still leave)."""
 
-TableBuilder = Callable[[Connection, registry.TableRow, RandomSource], LiveTable]
-"""Builds the live table of a game (other than baccarat) from its registry row; the room
-restores the seats afterwards."""
 
+def table_classes() -> dict[str, type[AnyTable]]:
+    """The live table of each game (imported here, lazily: a game's table module imports the
+    room's helpers)."""
+    from cardroom.room import baccarat_live, pai_gow_live, pan_live, super_pan_9_live
 
-def table_builders() -> dict[str, TableBuilder]:
-    """The live table of each game beside baccarat (imported here, lazily, so that a game's
-    table module may import the room's helpers)."""
-    from cardroom.room import pai_gow_live, pan_live, super_pan_9_live
-
-    return {super_pan_9_live.GAME: super_pan_9_live.build_table,
-            pai_gow_live.GAME: pai_gow_live.build_table,
-            pan_live.GAME: pan_live.build_table}
+    return {t.game: t for t in (baccarat_live.BaccaratLive, super_pan_9_live.SuperPan9Live,
+                                pai_gow_live.PaiGowLive, pan_live.PanLive)}
 
 
 @dataclass
 class Room:
     storage: Storage
     source: RandomSource = field(default_factory=SystemRandom)
-    tables: dict[int, LiveTable] = field(default_factory=dict)
+    tables: dict[int, AnyTable] = field(default_factory=dict)
     pools: dict[str, JackpotPool] = field(default_factory=dict)
     settings: RoomSettings = field(default_factory=RoomSettings)
     closed: set[int] = field(default_factory=set)
@@ -113,39 +88,21 @@ class Room:
                 audit.append(conn, "recovery", "room.recovered", {"voided": open_ids})
         return open_ids
 
-    def _build(self, conn: Connection, row: registry.TableRow) -> LiveTable:
-        if row.game != "baccarat":
-            builder = table_builders().get(row.game)
-            if builder is None:
-                raise CardroomError(f"no live table for the game {row.game!r} yet")
-            table = builder(conn, row, self.source)
-            for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
-                table.restore_seat(s.account_id, s.seat,
-                                   ledger.balance(conn, ledger.stack(row.id, s.account_id)))
-            return table
-        rules = build_rules(BaccaratRules, row.rules, f"table {row.name}")
-        pool = None
-        if rules.jackpot:
-            pool = self.pools.get(DEFAULT_POOL)
-            if pool is None:
-                pool = load_pool(conn, DEFAULT_POOL, rules.jackpot_seed_cents,
-                                 rules.contribution_cents_per_dollar)
-                self.pools[DEFAULT_POOL] = pool
-        live = BaccaratLive(row.id, row.name, rules, DEFAULT_POOL, pool, source=self.source)
-        for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
-            live.restore_seat(s.account_id, s.seat,
-                              ledger.balance(conn, ledger.stack(row.id, s.account_id)))
-        return live
+    def _build(self, conn: Connection, row: registry.TableRow) -> AnyTable:
+        table = table_classes().get(row.game)
+        if table is None:
+            raise CardroomError(f"no live table for the game {row.game!r} yet")
+        return table.open(conn, row, self.source, self.pools)
 
     def create_table(self, who: Account, name: str, game: str,
-                     rules: dict[str, Any] | str | None = None) -> LiveTable:
+                     rules: dict[str, Any] | str | None = None) -> AnyTable:
         with self.storage.unit() as conn:
             row = registry.create_table(conn, who, name, game, rules)
             live = self._build(conn, row)
         self.tables[row.id] = live
         return live
 
-    def table(self, table_id: int) -> LiveTable:
+    def table(self, table_id: int) -> AnyTable:
         try:
             return self.tables[table_id]
         except KeyError:
@@ -153,10 +110,10 @@ class Room:
 
     # play -----------------------------------------------------------------------------------
     def act(self, who: Account, table_id: int, msg: object,
-            refusals: RefusalLog | None = None) -> LiveTable:
+            refusals: RefusalLog | None = None) -> AnyTable:
         """Apply one client message; a refusal raises, changes nothing, and is audited (through
         the connection's `refusals`, which bounds how many entries a flood of them writes)."""
-        live: LiveTable | None = None
+        live: AnyTable | None = None
         try:
             kind = message_type(msg)
             assert isinstance(msg, dict)
@@ -166,26 +123,18 @@ class Room:
                 raise CardroomError(f"{live.name} is closed: the floor opens it with a table "
                                     "inventory before play")
             handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
-                       "deal": live.deal}.get(kind, live.act)
-            if isinstance(read, protocol.Void):
-                with self.storage.unit() as conn:
-                    apply = live.void(conn, who, read.reason.strip())
-            else:
-                with self.storage.unit() as conn:
-                    apply = handler(conn, who, msg)
+                       "change_bets": live.change_bets, "deal": live.deal}.get(kind, live.act)
+            with live.transaction(), self.storage.unit() as conn:
+                if isinstance(read, protocol.Void):
+                    live.void(conn, who, read.reason.strip())
+                else:
+                    handler(conn, who, msg)
         except CardroomError as exc:
-            if live is not None:
-                live.abort()
             if refusals is None:
                 self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
             else:
                 refusals.refused(f"table.{_kind(msg)}", str(exc), {"table": table_id})
             raise
-        except BaseException:
-            if live is not None:
-                live.abort()
-            raise
-        apply()
         return live
 
     def operate(self, who: Account | None, action: str, work: Callable[[Connection], T],

@@ -24,7 +24,7 @@ from fastapi import WebSocket
 
 from cardroom.room.accounts import Account
 from cardroom.room.refusals import RefusalLog
-from cardroom.room.room import LiveTable, Room, dumps
+from cardroom.room.room import AnyTable, Room, dumps
 
 COOKIE = "cardroom_session"
 T = TypeVar("T")
@@ -37,7 +37,7 @@ class SharedSnapshots(Protocol):
     def snapshot_texts(self, viewers: Sequence[Account | None]) -> list[str]: ...
 
 
-def snapshot_texts(live: LiveTable, viewers: Sequence[Account | None]) -> list[str]:
+def snapshot_texts(live: AnyTable, viewers: Sequence[Account | None]) -> list[str]:
     """For each viewer, the JSON of `live.snapshot(viewer)` (what that viewer may see); a table
     without its own fast path builds each distinct viewer's once."""
     if isinstance(live, SharedSnapshots):

@@ -11,14 +11,16 @@ break a holding without paying him anything.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, Protocol
 
 from cardroom.cards import Card
+from cardroom.errors import IllegalActionError
+from cardroom.shoe import RandomSource, fisher_yates
 
 from .cards import ORDER, VALLE_RANKS
-from .engine import PanHand, Phase, Status
+from .engine import DiscardEntry, PanHand, Phase, Status
 from .melds import addition_units, lay_down_units, meld_kind, triple_ok
 from .rules import PanRules
 
@@ -48,60 +50,94 @@ class Bot(Protocol):
         """This foul hand is asked to pay `chips` in a settlement (foul rule 5A)."""
 
 
-def play_turn(bot: Bot, hand: PanHand, seat: int, others: Sequence[Bot] = ()) -> None:
-    """A whole turn, or the rest of one already started (a player left alone by fouls in his
-    own turn plays it out face up); `finish` only if the hand is still in play and still the
-    seat's turn (the draw can end it, e.g. when the stock card is forced). With `others` (one
-    bot per seat), the other active players may force the option card after the draw (12)."""
-    if not hand.turn_started:
-        bot.start(hand, seat)
-        if others:
-            option_window(hand, seat, others)
-    if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
-        bot.finish(hand, seat)
+MAX_STEPS = 20_000
+"""Steps in one `advance` before it gives up: a bug in a bot or the engine, never play."""
 
 
-MAX_STEPS = 5000
-"""A hand still going after this many steps is a bug in a bot or the engine."""
+class RngSource:
+    """A seeded `random.Random` as a `RandomSource` (simulations and tests): `fisher_yates`
+    with it shuffles exactly as `rng.shuffle` would."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def randbelow(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+
+def reshuffle_if_empty(hand: PanHand, source: RandomSource) -> bool:
+    """The stock is empty when a turn is to start: every discard but the top one, shuffled by
+    `source`, becomes the new stock. Whether it did."""
+    if hand.phase is not Phase.PLAYING or hand.stock or hand.turn_started:
+        return False
+    hand.reshuffle_stock(fisher_yates([d.card for d in hand.discards[:-1]], source))
+    return True
+
+
+def _nothing(*_: object) -> None:
+    return None
+
+
+def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
+            last_top: DiscardEntry | None = None,
+            after: Callable[[int | None], None] = _nothing,
+            window: Callable[[], None] = _nothing) -> DiscardEntry | None:
+    """The one driver of a hand's bots (the room's table, the terminal and the simulation):
+    play the hand's own steps (the stock reshuffled, the only hand left after fouls playing
+    face up, foul rule 5B) and every bot's turn until the hand is over or a person's decision
+    is due (`bots[seat]` is None for a person).
+
+    A new discard first goes round the other bots in seat order (force it back, rule 13), then
+    to `window` (the people's chance to react); after a bot draws, the other bots may force
+    the option card (rule 12), then `window`. `after(seat)` follows every step (`None`: the
+    reactions to a discard). Returns the discard last reacted to: pass it in again next time.
+    """
+    for _ in range(MAX_STEPS):
+        if hand.phase is Phase.COMPLETE:
+            return last_top
+        top = hand.discards[-1] if hand.discards else None
+        if top is not None and top is not last_top:
+            last_top = top
+            if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
+                for i, bot in enumerate(bots):
+                    if bot is not None and i != top.seat and hand.phase is Phase.PLAYING:
+                        bot.react(hand, i)
+                        if hand.forced_discard is not None:
+                            break
+            after(None)
+            if hand.forced_discard is None:
+                window()
+            continue
+        seat = hand.to_act
+        assert seat is not None
+        bot = bots[seat]
+        if hand.phase is Phase.LAST_PLAYER and bot is None:
+            return last_top  # a person left alone by fouls: settle (5A) or face up (5B)
+        if hand.phase is Phase.LAST_PLAYER:
+            hand.play_face_up(seat)
+        elif reshuffle_if_empty(hand, source):
+            pass
+        elif bot is None:
+            return last_top  # a person's decision
+        elif hand.phase is Phase.DECLARING:
+            bot.declare(hand, seat)
+        elif hand.forced_discard == seat:
+            bot.forced_discard(hand, seat)
+        else:
+            if not hand.turn_started:  # started already: left alone by fouls, face up
+                bot.start(hand, seat)
+                option_window(hand, seat, bots)
+                window()
+            if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
+                bot.finish(hand, seat)
+        after(seat)
+    raise IllegalActionError("the bots did not finish their turns: the hand is left for the "
+                             "floor")
 
 
 def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand:
-    """Drive a hand to its end with one bot per seat."""
-    steps = 0
-    last_top = None
-    while hand.phase is not Phase.COMPLETE:
-        steps += 1
-        if steps > MAX_STEPS:
-            raise RuntimeError("hand did not finish")
-        if hand.phase is Phase.DECLARING:
-            seat = hand.order[hand.next_declarer]
-            bots[seat].declare(hand, seat)
-            continue
-        if hand.phase is Phase.LAST_PLAYER:
-            assert hand.current is not None
-            hand.play_face_up(hand.current)
-            continue
-        cur = hand.current
-        assert cur is not None
-        seat = cur
-        if not hand.stock and not hand.turn_started:
-            pile = [d.card for d in hand.discards[:-1]]
-            rng.shuffle(pile)
-            hand.reshuffle_stock(pile)
-            continue
-        play_turn(bots[seat], hand, seat, bots)
-        top = hand.discards[-1] if hand.discards else None
-        if top is None or top is last_top:
-            continue
-        last_top = top
-        if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
-            for other in hand.in_players():
-                if other != seat:
-                    bots[other].react(hand, other)
-                    if hand.forced_discard is not None:
-                        bots[hand.forced_discard].forced_discard(hand, hand.forced_discard)
-                    if hand.phase is not Phase.PLAYING:
-                        break
+    """Drive a hand to its end with one bot per seat (`advance`)."""
+    advance(hand, bots, RngSource(rng))
     return hand
 
 

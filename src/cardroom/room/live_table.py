@@ -1,0 +1,394 @@
+"""One table lifecycle for every game of the room (Baccarat, Super Pan 9, Pai Gow, Pan).
+
+A live table keeps numbered seats (1..`max_seats`, one account each), the players' stacks at
+the table (chips not in play, mirroring the ledger's `stack` accounts), the open hand and the
+game's state machine (`engine`). What every game does alike is written here once:
+
+- **`transaction()`**: the room runs every action inside it, around the database unit. The
+  action changes the engine and the table directly; if it is refused or fails (in the action,
+  or at the commit), the table and its engine are put back as they were (`checkpoint` /
+  `restore`) and the database rolls back: a refused action changes nothing.
+- **seats**: `sit` (buy-in from the wallet), `leave` (cash out), restoring them on a restart
+  (`open`).
+- **wagers**: `bet` and `change_bets` (issue 13: replace or withdraw the seat's wagers until
+  the deal) post through the ledger, keep the open hand's record and audit them alike.
+- **the end of a hand**: `void` (the floor: wagers back, who and why logged), `close_hand`
+  (the settlement posted, the history recorded, the audit entry, `last` shown to everyone).
+
+Each game adds small hooks, one method each: `from_row` (the table from its registry row),
+`in_play`, `on_seat` / `on_leave`, `parse_bets` / `place_bets` / `withdraw_bets` (the engine's
+side of a wager), `void_engine` (the engine's side of a void) and `history` (the hand's
+shared-format history); and its own `deal`, `act` and `snapshot`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.engine import Connection
+
+from cardroom.cards import Card, parse_card
+from cardroom.errors import IllegalActionError, WagerError
+from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.houserules import HouseRules, build_rules
+from cardroom.money import Cents
+from cardroom.room import audit, hands, ledger
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.messages import field_cents, field_key
+from cardroom.room.schema import hands as hands_table
+from cardroom.room.schema import seats
+from cardroom.room.tables import TableRow
+from cardroom.shoe import RandomSource, SystemRandom
+
+E = TypeVar("E")
+Stake = dict[str, Cents]
+"""A seat's wagers on the hand by name ("banker", "wager", "tie", "dragon"...), in cents."""
+Pools = dict[str, JackpotPool]
+
+
+def card_json(card: Card | str) -> dict[str, Any]:
+    """A card as the page draws it: its image code and its text."""
+    c = parse_card(card) if isinstance(card, str) else card
+    return {"code": c.code, "text": str(c)}
+
+
+def cards_json(cards: list[str] | tuple[Card, ...] | list[Card] | None
+               ) -> list[dict[str, Any]] | None:
+    return None if cards is None else [card_json(c) for c in cards]
+
+
+def seat_text(seat: int, username: str) -> str:
+    """The `seats.seat` column: the seat number and the name ("3:alice")."""
+    return f"{seat}:{username}"
+
+
+@dataclass
+class LiveTable(Generic[E]):
+    """The base of every game's live table; `E` is the game's engine (state machine)."""
+
+    table_id: int
+    name: str
+    source: RandomSource = field(default_factory=SystemRandom)
+    seated: dict[int, str] = field(default_factory=dict)  # account -> username
+    seat_of: dict[int, int] = field(default_factory=dict)  # account -> seat number
+    stacks: dict[int, Cents] = field(default_factory=dict)  # account -> chips not in play
+    hand_id: int | None = None
+    hand_number: int = 0
+    last: dict[str, Any] | None = None  # the last hand's result (or void), shown to all
+    before: dict[int, Cents] = field(default_factory=dict)  # stacks before the hand's wagers
+    dealt_by: str = ""
+    irregularities: list[dict[str, Any]] = field(default_factory=list)
+    engine: E = field(init=False)
+
+    max_seats: ClassVar[int] = 6
+    game: ClassVar[str] = "?"
+    rules_model: ClassVar[type[HouseRules]] = HouseRules
+
+    # the hooks a game writes ---------------------------------------------------------------
+    @classmethod
+    def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
+                 pools: Pools) -> Self:
+        """The table from its registry row, its house rules read as `rules_model` (the seats
+        are restored afterwards by `open`)."""
+        rules: dict[str, Any] = {
+            "rules": build_rules(cls.rules_model, row.rules, f"table {row.name}")}
+        return cls(row.id, row.name, source=source, **rules)
+
+    def in_play(self, account_id: int) -> bool:
+        """Whether this account has chips in the hand now (it may not leave)."""
+        raise NotImplementedError
+
+    def on_seat(self, account_id: int, seat: int, stack: Cents) -> None:
+        """Tell the engine about a new (or restored) seat; by default nothing."""
+
+    def on_leave(self, account_id: int, seat: int) -> None:
+        """Tell the engine a seat is empty; by default nothing."""
+
+    def shared_objects(self) -> list[object]:
+        """Objects the checkpoint shares instead of copying (big, immutable, or shared with
+        other tables); each game adds its own."""
+        return [self.source]
+
+    def parse_bets(self, msg: dict[str, Any]) -> Stake:
+        """The wagers of a `bet` or `change_bets` message (empty: none)."""
+        raise IllegalActionError(f"{self.game} has no wagers to place")
+
+    def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
+        """The engine takes the seat's wagers (its verify_x refuses what the rules refuse);
+        returns the seat's whole stake on the hand as the open hand's record keeps it."""
+        raise IllegalActionError(f"{self.game} has no wagers to place")
+
+    def withdraw_bets(self, who: Account, seat: int) -> None:
+        """The engine gives back every wager of the seat (before the deal only)."""
+        raise IllegalActionError(f"{self.game} has no wagers to change")
+
+    def void_engine(self, reason: str) -> None:
+        """The engine drops the hand in play (its wagers go back through the ledger): the
+        engine protocol's `void` (`cardroom.engine.Engine.void`); its log starts afresh."""
+        engine: Any = self.engine
+        engine.void(reason)
+        del engine.events[:]
+
+    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+        """`{"type": "deal"}`: the game's deal (and, for baccarat, the whole coup)."""
+        raise NotImplementedError
+
+    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+        """Any other message of the game (draw, stand, set a hand, bank...): the table checks
+        it through its engine and refuses an unknown one."""
+        raise NotImplementedError
+
+    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
+        """What `viewer` may see of the table (never a card it may not see yet)."""
+        raise NotImplementedError
+
+    # restart -----------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, conn: Connection, row: TableRow, source: RandomSource, pools: Pools) -> Self:
+        """The table after a (re)start: built from its row, its seats and stacks from the
+        seats table and the ledger, the last hand's number from the hand records. Open hands
+        were voided first (`Room.recover`: every wager back to its stack)."""
+        table = cls.from_row(conn, row, source, pools)
+        for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
+            table.restore_seat(s.account_id, s.seat,
+                               ledger.balance(conn, ledger.stack(row.id, s.account_id)))
+        last = conn.execute(select(func.max(hands_table.c.number))
+                            .where(hands_table.c.table_id == row.id)).scalar_one_or_none()
+        table.hand_number = int(last or 0)
+        return table
+
+    def restore_seat(self, account_id: int, text: str, stack: Cents) -> None:
+        """A seat row's text is "3:alice" (a row without its number, as baccarat wrote them
+        before every game had numbered seats, takes the first free seat)."""
+        number, _, name = text.partition(":")
+        if not number.isdigit():
+            number, name = str(self._free_seats()[0]), text
+        if not name:
+            raise IllegalActionError(f"unreadable seat record {text!r} at {self.name}")
+        seat = int(number)
+        self.seated[account_id] = name
+        self.seat_of[account_id] = seat
+        self.stacks[account_id] = stack
+        self.on_seat(account_id, seat, stack)
+
+    # the transaction ---------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Every action runs inside: on any exception (a refusal, a failed commit, a defect)
+        the table and its engine are restored as they were before, then it re-raises."""
+        mark = self.checkpoint()
+        try:
+            yield
+        except BaseException:
+            self.restore(mark)
+            raise
+
+    def checkpoint(self) -> Any:
+        """The table's state: the engine deep-copied (sharing `shared_objects`), the table's
+        own fields copied one level deep (a dict, list or set field of a table is changed only
+        at its top level: its items are replaced, never changed in place)."""
+        state = {k: copy.copy(v) if isinstance(v, dict | list | set) else v
+                 for k, v in vars(self).items()}
+        state["engine"] = copy.deepcopy(self.engine, {id(o): o for o in self.shared_objects()})
+        return state
+
+    def restore(self, mark: Any) -> None:
+        vars(self).update(mark)
+
+    # seats ---------------------------------------------------------------------------------------
+    def account_at(self, seat: int) -> int | None:
+        for aid, s in self.seat_of.items():
+            if s == seat:
+                return aid
+        return None
+
+    def _free_seats(self) -> list[int]:
+        return [s for s in range(1, self.max_seats + 1) if self.account_at(s) is None]
+
+    def require_seated(self, who: Account) -> int:
+        if who.id not in self.seated:
+            raise IllegalActionError("you are not seated at this table")
+        return self.seat_of[who.id]
+
+    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+        who.require(Permission.PLAY)
+        buy_in, key = field_cents(msg, "buy_in", "the buy-in"), field_key(msg)
+        if who.id in self.seated:
+            raise IllegalActionError("you are already seated at this table")
+        free = self._free_seats()
+        if not free:
+            raise IllegalActionError(f"the table is full ({self.max_seats} seats)")
+        if buy_in <= 0:
+            raise WagerError("a buy-in must be more than nothing")
+        posted = ledger.post(conn, f"sit:{self.table_id}:{who.id}:{key}", "buy-in",
+                             [(ledger.wallet(who.id), -buy_in),
+                              (ledger.stack(self.table_id, who.id), buy_in)],
+                             actor=who.username, memo=f"sit at {self.name}")
+        if posted.replayed:
+            return
+        conn.execute(insert(seats).values(table_id=self.table_id, account_id=who.id,
+                                          seat=seat_text(free[0], who.username)))
+        audit.append(conn, who.username, "table.sit", {"table": self.table_id, "seat": free[0],
+                                                       "buy_in": buy_in})
+        self.restore_seat(who.id, seat_text(free[0], who.username), buy_in)
+
+    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+        seat = self.require_seated(who)
+        if self.in_play(who.id):
+            raise IllegalActionError("you have chips in play: wait for the hand to settle")
+        amount = self.stacks[who.id]
+        key = f"leave:{self.table_id}:{who.id}:{field_key(msg)}"
+        if amount:
+            ledger.post(conn, key, "leave", [(ledger.stack(self.table_id, who.id), -amount),
+                                             (ledger.wallet(who.id), amount)],
+                        actor=who.username, memo=f"leave {self.name}")
+        conn.execute(delete(seats).where(seats.c.table_id == self.table_id,
+                                         seats.c.account_id == who.id))
+        audit.append(conn, who.username, "table.leave", {"table": self.table_id,
+                                                         "cashed": amount})
+        self.on_leave(who.id, seat)
+        for d in (self.seated, self.seat_of, self.stacks):
+            d.pop(who.id, None)
+
+    # wagers --------------------------------------------------------------------------------------
+    def open_hand(self, conn: Connection) -> int:
+        """The hand in progress, opened (its record, its number) by its first wager."""
+        if self.hand_id is None:
+            self.hand_id, self.hand_number = hands.open_hand(conn, self.table_id)
+            self.before, self.irregularities = {}, []
+            self.new_hand()
+        return self.hand_id
+
+    def new_hand(self) -> None:
+        """A game's own per-hand records start empty (hook; by default nothing)."""
+
+    def stake(self, conn: Connection, who: Account, key: str, request: dict[str, Any],
+              change: Cents, record: Stake, kind: str, detail: dict[str, Any]) -> None:
+        """Post `change` from the player's stack into the wagers (negative: back), keep the
+        player's whole stake in the open hand's record, and audit it (`kind`, `detail`)."""
+        hand_id = self.open_hand(conn)
+        if change:
+            ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -change),
+                                             (ledger.wagers(self.table_id), change)],
+                        actor=who.username, memo=f"hand {hand_id}", request=request)
+        hands.record_wagers(conn, hand_id, who.id, record)
+        audit.append(conn, who.username, kind, {"table": self.table_id, "hand": hand_id,
+                                                **detail})
+
+    def staked(self, conn: Connection, who: Account) -> Stake:
+        """The seat's wagers on the open hand, as its record keeps them."""
+        if self.hand_id is None:
+            return {}
+        return dict(hands.open_wagers(conn, self.hand_id).get(who.id, {}))
+
+    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+        """`{"type": "bet", "bets": {name: cents, ...}, "key": K}`: the seat's wagers on the
+        coming hand (the first wager opens it)."""
+        who.require(Permission.PLAY)
+        seat = self.require_seated(who)
+        key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
+        bets = self.parse_bets(msg)
+        request = {"bets": bets}
+        if ledger.replayed(conn, key, "wager", request):
+            return  # a retried request: already applied once
+        self.open_hand(conn)
+        self.before.setdefault(who.id, self.stacks[who.id])
+        record = self.place_bets(who, seat, bets)
+        self.stacks[who.id] -= sum(bets.values())
+        self.stake(conn, who, key, request, sum(bets.values()), record, "table.bet",
+                   {"bets": bets})
+
+    def change_bets(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+        """`{"type": "change_bets", "bets": {name: cents, ...}, "key": K}` (issue 13): until
+        the deal, the seat's wagers are replaced by these; `"bets": {}` withdraws them. The
+        difference moves between the stack and the wagers in one balanced transaction,
+        audited as `table.bet` with the wagers it replaced."""
+        who.require(Permission.PLAY)
+        seat = self.require_seated(who)
+        key = f"change:{self.table_id}:{who.id}:{field_key(msg)}"
+        bets = self.parse_bets(msg) if msg.get("bets") != {} else {}
+        request = {"bets": bets}
+        if ledger.replayed(conn, key, "wager", request):
+            return
+        old = self.staked(conn, who)
+        if not old:
+            raise IllegalActionError("you have no wager on this hand to change")
+        self.withdraw_bets(who, seat)
+        self.stacks[who.id] += sum(old.values())
+        record = self.place_bets(who, seat, bets) if bets else {}
+        self.stacks[who.id] -= sum(bets.values())
+        self.stake(conn, who, key, request, sum(bets.values()) - sum(old.values()), record,
+                   "table.bet", {"bets": bets, "replaces": old})
+        if not record:  # withdrawn: no longer in this hand's seats
+            self.before.pop(who.id, None)
+
+    # the end of a hand -------------------------------------------------------------------------
+    def void(self, conn: Connection, who: Account, reason: str) -> None:
+        """The floor voids the hand in progress: every wager goes back to its stack, who and
+        why logged (`hands.void_hand`); the engine drops the hand (`void_engine`)."""
+        who.require(Permission.VOID)
+        if self.hand_id is None:
+            raise IllegalActionError("no hand is in progress at this table")
+        self.void_engine(f"voided by {who.username}: {reason}")
+        returned = hands.void_hand(conn, self.hand_id, who.username, reason)
+        for aid, total in returned.items():
+            if aid in self.stacks:
+                self.stacks[aid] += total
+        self.end_hand({"hand": self.hand_id, "voided": True, "reason": reason,
+                       "by": who.username})
+
+    def end_hand(self, last: dict[str, Any]) -> None:
+        """The hand is closed (settled or void): `last` is what every viewer sees of it."""
+        self.last = last
+        self.hand_id = None
+        self.irregularities = []
+
+    def history_setup(self) -> dict[str, Any]:
+        """The room's fields of a hand history's setup (which table, which hand, who dealt)."""
+        return {"table": self.name, "table_id": self.table_id, "hand_number": self.hand_number,
+                **({"dealt_by": self.dealt_by} if self.dealt_by else {})}
+
+    def close_hand(self, conn: Connection, history: dict[str, Any], result: dict[str, Any],
+                   detail: dict[str, Any], postings: list[tuple[str, Cents]] | None = None,
+                   actor: str = "dealer") -> None:
+        """Settle the hand in progress: `postings` as one balanced transaction, the history
+        (the game's document with the room's fields) closes the record, `hand.settled` in
+        the audit log (`detail`), and `result` becomes `last`."""
+        assert self.hand_id is not None
+        if postings is not None:
+            ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings,
+                        actor="dealer", memo=f"{self.name} hand {self.hand_number}")
+        history["hand_id"] = f"{self.name}#{self.hand_number}"
+        history["setup"].update(self.history_setup())
+        history["status"] = "settled"
+        if self.irregularities:
+            history["irregularities"] = list(self.irregularities)
+        hands.close_settled(conn, self.hand_id, history)
+        audit.append(conn, actor, "hand.settled", {"table": self.table_id,
+                                                   "hand": self.hand_id, **detail})
+        self.end_hand({"hand": self.hand_id, "number": self.hand_number, **result})
+
+    # views ---------------------------------------------------------------------------------------
+    def common_view(self, viewer: Account | None) -> dict[str, Any]:
+        return {
+            "type": "state", "game": self.game,
+            "table": {"id": self.table_id, "name": self.name},
+            "hand": {"id": self.hand_id, "open": self.hand_id is not None,
+                     "number": self.hand_number},
+            "you": {"seated": viewer is not None and viewer.id in self.seated,
+                    "seat": self.seat_of.get(viewer.id) if viewer is not None else None,
+                    "may_deal": viewer is not None and viewer.may(Permission.DEAL),
+                    "may_void": viewer is not None and viewer.may(Permission.VOID)},
+            "last": self.last,
+        }
+
+    def players_view(self, viewer: Account | None) -> list[dict[str, Any]]:
+        """The seated players in seat order: seat, name, stack, whether it is the viewer."""
+        return [{"seat": self.seat_of[a], "name": n, "stack": self.stacks[a],
+                 "you": viewer is not None and a == viewer.id}
+                for a, n in sorted(self.seated.items(), key=lambda x: self.seat_of[x[0]])]
