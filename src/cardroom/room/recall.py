@@ -21,7 +21,7 @@ from cardroom.history import FORMAT, HIDDEN_CARD, HandHistory, ReplayReport
 from cardroom.history import replay as replay_history
 from cardroom.houserules import build_rules
 from cardroom.money import format_money
-from cardroom.room.seated_live import card_json
+from cardroom.room.live_table import card_json
 
 LEGACY_FORMAT = "cardroom-hand-history/1"
 
