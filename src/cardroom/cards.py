@@ -128,7 +128,40 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
+SUIT_SYMBOLS = {Suit.CLUBS: "\u2663", Suit.DIAMONDS: "\u2666", Suit.HEARTS: "\u2665",
+                Suit.SPADES: "\u2660"}
+"""The suits as people read them on a card (clubs, diamonds, hearts, spades)."""
+
+
+def card_label(card: Card) -> str:
+    """A card as a person reads it: "10\u2665", "Q\u2660", "joker"."""
+    if card.suit is None:
+        return "joker"
+    rank = "10" if card.rank is Rank.TEN else card.rank.symbol
+    return rank + SUIT_SYMBOLS[card.suit]
+
+
+def cards_label(cards: Iterable[Card]) -> str:
+    return " ".join(card_label(c) for c in cards)
+
+
 def standard_pack(jokers: int = 0) -> list[Card]:
     """One 52-card pack in a fixed order, plus the given number of jokers."""
     pack = [Card(r, s) for r in STANDARD_RANKS for s in Suit]
     return pack + [JOKER] * jokers
+
+
+_RANK_WORDS = {Rank.ACE: "ace", Rank.TWO: "two", Rank.THREE: "three", Rank.FOUR: "four",
+               Rank.FIVE: "five", Rank.SIX: "six", Rank.SEVEN: "seven", Rank.EIGHT: "eight",
+               Rank.NINE: "nine", Rank.TEN: "ten", Rank.JACK: "jack", Rank.QUEEN: "queen",
+               Rank.KING: "king"}
+_SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts",
+               Suit.SPADES: "spades"}
+
+
+def card_words(card: Card | str) -> str:
+    """A card's name in words, for a screen reader: "ace of spades", "joker"."""
+    c = parse_card(card) if isinstance(card, str) else card
+    if c.suit is None:
+        return "joker"
+    return f"{_RANK_WORDS[c.rank]} of {_SUIT_WORDS[c.suit]}"

@@ -49,18 +49,28 @@ def shown_cards(page: Any) -> list[str]:
 
 
 def message_cards(message: object) -> Counter[str]:
-    """The face-up cards a table message holds: every `{"code": .., "text": ..}` in it (a card
-    the message holds in two places, a hand and its setting, counts twice: an upper bound)."""
+    """The face-up cards a table message holds: every `{"code": .., "text": ..}` in it, counted
+    once per place (a card shown twice, in the hand and in the last result, is one card; two
+    places of the table, a spread and the discard, hold two)."""
     found: Counter[str] = Counter()
-    if isinstance(message, dict):
-        if isinstance(message.get("text"), str) and isinstance(message.get("code"), int):
-            found[message["text"]] += 1
-        else:
-            for v in message.values():
-                found += message_cards(v)
-    elif isinstance(message, list):
-        for v in message:
-            found += message_cards(v)
+
+    def walk(node: object) -> Counter[str]:
+        here: Counter[str] = Counter()
+        if isinstance(node, dict):
+            if isinstance(node.get("text"), str) and isinstance(node.get("code"), int):
+                here[node["text"]] += 1
+                return here
+            for k, v in node.items():
+                # a place of the table holds its own cards (Pan's eight packs: an ace on a
+                # spread and another on the discard are two cards); a previous result may
+                # show the cards still on the table again
+                here = here | walk(v) if k == "last" else here + walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                here += walk(v)
+        return here
+
+    found |= walk(message)
     return found
 
 

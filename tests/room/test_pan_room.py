@@ -172,7 +172,7 @@ def test_out_of_turn_stale_and_repeated_actions_change_nothing(storage: Storage)
                      ({"type": "pan", "command": "draw", "seq": seq}, "no turn now"),
                      ({"type": "pan", "command": "play", "seq": seq - 1}, "stale"),
                      ({"type": "pan", "command": "play"}, "which moment of the game"),
-                     ({"type": "pan", "command": "discard ,,", "seq": seq}, "cannot read")]:
+                     ({"type": "pan", "command": "discard ,,", "seq": seq}, "name the cards")]:
         with pytest.raises(CardroomError, match=why):
             room.act(p[waiting], t, msg)
     with pytest.raises(CardroomError, match="not playing"):

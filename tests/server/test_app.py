@@ -150,7 +150,7 @@ def test_floor_voids_from_the_floor_page(room: Room) -> None:
     login(floor, "fiona")
     login(player, "alice")
     assert player.get("/floor").status_code == 403
-    assert "Void hand" in floor.get("/floor").text
+    assert "Void the hand" in floor.get("/floor").text
     r = floor.post("/floor/void", data={"table_id": t, "reason": "misdeal"})
     assert "hand voided" in r.text
     assert room.table(t).snapshot(alice)["seats"][0]["stack"] == 20_000

@@ -43,6 +43,7 @@ FORMS: dict[str, dict[str, str]] = {
     "/cashier/buy": {"amount": "100", "key": "k1"},
     "/floor/tables": {"name": "Forged", "game": "baccarat"},
     "/floor/void": {"table_id": "1", "reason": "forged"},
+    "/floor/irregularity": {"table_id": "1", "kind": "misdeal", "reason": "forged"},
     "/floor/jackpot/post": {},
     "/floor/jackpot/adjust": {"direction": "add", "amount": "10", "reason": "x", "second": "fred",
                               "second_password": PW, "key": "k2"},

@@ -125,6 +125,27 @@ PERMISSIONS: dict[Role, frozenset[Permission]] = {
 }
 
 
+PERMISSION_WORDS: dict[Permission, str] = {
+    Permission.PLAY: "play at the tables", Permission.CASHIER: "buy their own chips",
+    Permission.CAGE: "run the cage", Permission.COUNT: "count drop boxes",
+    Permission.DEAL: "deal", Permission.VOID: "void a hand",
+    Permission.OPEN_TABLES: "open tables", Permission.ADJUST_JACKPOT: "adjust the jackpot",
+    Permission.READ_ALL: "read every record", Permission.MANAGE_STAFF: "manage the staff"}
+"""What each permission lets a person do, in words for a refusal."""
+ROLE_WORDS: dict[Role, str] = {Role.PLAYER: "a player", Role.DEALER: "a dealer",
+                               Role.CASHIER: "a cashier",
+                               Role.FLOOR: "a floor supervisor", Role.AUDITOR: "an auditor",
+                               Role.OWNER: "the owner"}
+"""Each role as a person reads it, with its article ("an auditor", never "a auditor")."""
+
+
+def refusal(role: Role, what: str) -> str:
+    """A refusal by role in one sentence: "Sorry: an auditor may not use the cashier."."""
+    who = ROLE_WORDS.get(role) or \
+        ("an " if role.value[:1] in "aeiou" else "a ") + role.value.replace("-", " ")
+    return f"Sorry: {who} may not {what}."
+
+
 @dataclass(frozen=True)
 class Account:
     id: int
@@ -136,7 +157,8 @@ class Account:
 
     def require(self, permission: Permission) -> None:
         if not self.may(permission):
-            raise PermissionDenied(f"refused: a {self.role.value} may not {permission.value}")
+            raise PermissionDenied(refusal(self.role, PERMISSION_WORDS.get(permission,
+                                                                           permission.value)))
 
 
 def hash_password(password: str) -> str:

@@ -178,8 +178,11 @@ def hand_players_of(conn: Connection, hand_id: int) -> set[int]:
 
 def recent_hands(conn: Connection, account_id: int | None, limit: int = 20
                  ) -> list[dict[str, Any]]:
-    """The last hands of one player (or of the room, for `None`), newest first."""
-    q = select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.status, hands.c.opened_at)
+    """The last hands of one player (or of the room, for `None`), newest first, each with
+    its table's name (`table`) and game."""
+    q = select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.status, hands.c.opened_at,
+               room_tables.c.name.label("table"), room_tables.c.game).join(
+        room_tables, room_tables.c.id == hands.c.table_id)
     if account_id is not None:
         q = q.join(hand_players, hand_players.c.hand_id == hands.c.id).where(
             hand_players.c.account_id == account_id)

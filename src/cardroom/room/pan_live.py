@@ -12,10 +12,13 @@ every stack back as it was before the hand: a void (the floor, or the restart af
 posts exactly that.
 
 Protocol (besides sit, leave, deal, void): `{"type": "bot", "key": K}` seats a bot (between
-hands); `{"type": "pan", "command": "meld 3c 4c", "seq": N}` is a decision in the terminal's
-command grammar (`cardroom.games.pan.commands.apply_command`: play, pass, knock, change,
-draw, take, meld, lay, borrow, split, collect, discard, out, force, foul); `seq` is the table's
-`seq` in the snapshot the player acted on: a stale or repeated message is refused.
+hands); `{"type": "pan", "action": {"kind": "meld", "cards": ["3c", "4c", "5c"]}, "seq": N}`
+is a decision as a typed action (`cardroom.games.pan.commands.PanAction`: the player's
+snapshot lists the legal ones under `play.actions`, each with a button label), or
+`{"type": "pan", "command": "meld 3c 4c 5c", "seq": N}` the same in the terminal's command
+grammar; `seq` is the table's `seq` in the snapshot the player acted on: a stale or repeated
+message is refused. The table's log tells every action, the bots' too, in plain words
+(`games.pan.events.event_line`), naming players, never seat indexes.
 
 Double condition: `sit` may carry `"doubles": true` (where the house rules allow it, with
 twice the minimum buy-in); `{"type": "raise_condition"}` is the floor moving a game where
@@ -32,6 +35,7 @@ a bot among the foul hands answers at once, a person with `accept settlement` or
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -45,9 +49,18 @@ from cardroom.cards import Card
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.pan.bots import Bot, SoundBot, advance
 from cardroom.games.pan.cards import pan_pack
-from cardroom.games.pan.commands import apply_command, legal_commands
+from cardroom.games.pan.commands import (
+    Kind,
+    PanAction,
+    action_from_json,
+    apply_action,
+    command_text,
+    legal_actions,
+    parse_command,
+)
 from cardroom.games.pan.engine import DiscardEntry, PanHand, Phase, SeatSpec
-from cardroom.games.pan.events import ChipsMoved
+from cardroom.games.pan.errors import PanRuleError
+from cardroom.games.pan.events import ChipsMoved, event_line
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, WA_MAX_CHIP_CENTS, PanRules
 from cardroom.games.pan.table import next_dealer, pack_after
@@ -363,29 +376,34 @@ class PanLive(LiveTable[PanGame]):
             return self.raise_condition(conn, who)
         if kind != "pan":
             raise IllegalActionError(f"unknown action {str(kind)[:30]!r}")
-        command = field_str(msg, "command", "the Pan command", limit=200)
         seq = msg.get("seq")
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedMessage("it does not say which moment of the game it answers")
         if seq != self.seq:
-            raise IllegalActionError(f"stale action: the table has moved on (you acted on "
-                                     f"{seq}, it is now at {self.seq}); nothing was done")
+            raise IllegalActionError("that was a stale action: the table has moved on since "
+                                     "you chose; nothing was done, look again and choose")
         g, hand = self.engine, self.engine.hand
         if hand is None or self.hand_id is None or hand.phase is Phase.COMPLETE:
             raise IllegalActionError("no hand is in play at this table")
         if who.id not in g.accounts:
             raise IllegalActionError("you are not playing this hand")
+        if msg.get("action") is not None:
+            chosen = action_from_json(msg["action"])
+        else:
+            chosen = parse_command(hand, field_str(msg, "command", "the Pan command", limit=200))
         me = g.accounts.index(who.id)
         acted = len(hand.actions)
         try:
-            if not self._settlement(hand, me, command):
-                apply_command(hand, me, command)
-        except (IndexError, ValueError):
-            raise MalformedMessage(f"cannot read the command {command!r}") from None
+            answer = self._settlement(hand, me, chosen)
+            if answer is None:
+                apply_action(hand, me, chosen)
+            else:
+                self.log.append(answer)
+        except PanRuleError as exc:
+            raise IllegalActionError(_named_seats(str(exc), hand.seats)) from None
         audit.append(conn, who.username, "pan.action", {
             "table": self.table_id, "hand": self.hand_id, "action": hand.actions[-1]
-            if len(hand.actions) > acted else command})
-        self.log.append(f"{who.username}: {command}")
+            if len(hand.actions) > acted else chosen.kind.value})
         self._play_on(conn)
 
     def _play_on(self, conn: Connection) -> None:
@@ -404,31 +422,31 @@ class PanLive(LiveTable[PanGame]):
         if hand.phase is Phase.COMPLETE:
             self._finish(conn)
 
-    def _settlement(self, hand: PanHand, me: int, command: str) -> bool:
-        """Foul rule 5A at the table: the settlement commands (an offer by the player left
-        alone, a foul hand's answer); False for any other command. "Face up" withdraws an
-        offer (5B)."""
-        g, words = self.engine, command.lower().split()
-        if words == ["face", "up"]:
+    def _settlement(self, hand: PanHand, me: int, a: PanAction) -> str | None:
+        """Foul rule 5A at the table: an offer by the player left alone, a foul hand's
+        answer (a line for the log); None for any other action, which the engine applies.
+        Playing face up withdraws an offer (5B)."""
+        g = self.engine
+        name = hand.seats[me].name
+        if a.kind is Kind.FACE_UP:
             hand.verify_play_face_up(me)
             g.offer, g.agreed = None, set()
-            return False
-        if words in (["accept", "settlement"], ["decline", "settlement"]):
+            return None
+        if a.kind in (Kind.ACCEPT_SETTLEMENT, Kind.DECLINE_SETTLEMENT):
             if g.offer is None or me not in g.offer or me in g.agreed:
                 raise IllegalActionError("no settlement offer waits for your answer")
             assert hand.current is not None
-            if words[0] == "decline":
+            if a.kind is Kind.DECLINE_SETTLEMENT:
                 g.offer, g.agreed = None, set()
-                return True
+                return f"{name} declines the settlement"
             g.agreed.add(me)
             self._settle_if_agreed(hand, hand.current)
-            return True
-        if not words or words[0] != "settle":
-            return False
-        args = words[1:]
-        if not args or len(args) % 2 or not all(a.isdigit() for a in args):
-            raise MalformedMessage("settle SEAT CHIPS [SEAT CHIPS ...], e.g. settle 1 3")
-        offer = {int(args[i]): int(args[i + 1]) for i in range(0, len(args), 2)}
+            return f"{name} accepts the settlement"
+        if a.kind is not Kind.SETTLE:
+            return None
+        offer = dict(a.payments)
+        if not offer:
+            raise IllegalActionError("say what each foul hand pays")
         hand.verify_settle(me, offer)
         for p, chips in offer.items():
             brain = self.engine.brains.get(g.order[p]) if g.accounts[p] < 0 else None
@@ -438,7 +456,9 @@ class PanLive(LiveTable[PanGame]):
                     "must be mutually satisfactory (foul rule 5A)")
         g.offer, g.agreed = offer, {p for p in offer if g.accounts[p] < 0}
         self._settle_if_agreed(hand, me)
-        return True
+        return f"{name} offers a settlement: " + ", ".join(
+            f"{hand.seats[p].name} pays {c} chip{'s' if c != 1 else ''}"
+            for p, c in offer.items())
 
     def _settle_if_agreed(self, hand: PanHand, seat: int) -> None:
         """Every foul hand asked has agreed: the settlement is made (5A)."""
@@ -454,13 +474,9 @@ class PanLive(LiveTable[PanGame]):
         g, hand = self.engine, self.engine.hand
         assert hand is not None
         t, c = self.table_id, self.chip
-        lines: list[str] = []
-        for ev in hand.events[g.events_seen:]:
-            if isinstance(ev, ChipsMoved):
-                payer = "the tops" if ev.payer is None else hand.seats[ev.payer].name
-                payee = "the tops" if ev.payee is None else hand.seats[ev.payee].name
-                lines.append(f"{payer} pays {payee} {ev.chips} chip"
-                             f"{'s' if ev.chips != 1 else ''} ({ev.reason})")
+        names = [s.name for s in hand.seats]
+        lines = [line for ev in hand.events[g.events_seen:]
+                 if (line := event_line(ev, names)) is not None]
         g.events_seen = len(hand.events)
         now = [s.chips for s in hand.seats]
         postings: list[tuple[str, Cents]] = []
@@ -507,9 +523,15 @@ class PanLive(LiveTable[PanGame]):
             self.log.append(f"{self.name_of(charge.account)} pays the rake of "
                             f"{format_money(charge.cents)}")
         winner = hand.winner
+        names = [s.name for s in hand.seats]
         self.close_hand(conn, doc, {
             "reason": hand.end_reason,
             "winner": None if winner is None else hand.seats[winner].name,
+            # the winner's spreads lie face up on the table; every payment of the hand
+            "winner_spreads": [] if winner is None else
+            [[card_json(c) for c in m.cards] for m in hand.seats[winner].melds],
+            "payments": [line for ev in hand.events if isinstance(ev, ChipsMoved)
+                         and (line := event_line(ev, names)) is not None],
             "net": [{"name": s.name, "chips": s.chips - s.start_chips,
                      "cents": (s.chips - s.start_chips) * self.chip} for s in hand.seats]}, {
             "winner": hand.winner, "reason": hand.end_reason,
@@ -537,14 +559,16 @@ class PanLive(LiveTable[PanGame]):
         self.log.append(f"hand voided by {who.username}: {reason}")
 
     # views --------------------------------------------------------------------------------------
-    def _legal(self, me: int | None) -> list[str]:
-        """The engine's legal commands, and the answer to a settlement offered to `me`."""
+    def _legal(self, me: int | None) -> list[PanAction]:
+        """The engine's legal actions for `me`, and the answer to a settlement offered to
+        `me`."""
         g, hand = self.engine, self.engine.hand
         if me is None or hand is None:
             return []
         asked = g.offer is not None and me in g.offer and me not in g.agreed
-        return legal_commands(hand, me) + (
-            ["accept settlement", "decline settlement"] if asked else [])
+        return legal_actions(hand, me) + (
+            [PanAction(Kind.ACCEPT_SETTLEMENT), PanAction(Kind.DECLINE_SETTLEMENT)]
+            if asked else [])
 
     def _offer_view(self) -> list[dict[str, Any]] | None:
         """The settlement on offer (foul rule 5A): who is asked to pay what, who agreed."""
@@ -564,6 +588,7 @@ class PanLive(LiveTable[PanGame]):
         play: dict[str, Any] | None = None
         if hand is not None and self.hand_id is not None:
             snap = hand.snapshot(me)
+            legal, names = self._legal(me), [s.name for s in hand.seats]
             seats = []
             for s in snap["seats"]:
                 seats.append({**s, "table_seat": g.order[s["seat"]],
@@ -575,7 +600,9 @@ class PanLive(LiveTable[PanGame]):
                     "drawn": card_json(snap["drawn"]) if snap["drawn"] else None,
                     "top_discard": card_json(snap["top_discard"])
                     if snap["top_discard"] else None,
-                    "legal": self._legal(me), "settlement": self._offer_view()}
+                    "actions": [a.to_json(names) for a in legal],
+                    "legal": [t for a in legal if (t := command_text(a)) is not None],
+                    "settlement": self._offer_view()}
         pot = sum(self.engine.carried) if hand is None or self.hand_id is None else None
         view.update({
             "seq": self.seq,
@@ -594,6 +621,18 @@ class PanLive(LiveTable[PanGame]):
                                 viewer.id in self.seated or viewer.may(Permission.DEAL))})
         view["hand"]["phase"] = play["phase"] if play else "idle"
         return view
+
+
+_SEAT = re.compile(r"\bseat (\d+)('s)?")
+
+
+def _named_seats(text: str, seats: list[Any]) -> str:
+    """An engine refusal for people: "seat 2" (the hand's own seat index) becomes the
+    player's name, so no page shows a seat counted from 0."""
+    def name(m: re.Match[str]) -> str:
+        i = int(m.group(1))
+        return (seats[i].name + (m.group(2) or "")) if i < len(seats) else m.group(0)
+    return _SEAT.sub(name, text)
 
 
 def carried_tops(conn: Connection, table_id: int, pot: int) -> tuple[int, int]:

@@ -29,6 +29,7 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 
 from cardroom.games.baccarat.wagers import WagerKind
@@ -288,15 +289,27 @@ class RaiseCondition(Message):
 
 class PanCommand(Message):
     """A decision of the hand (play, pass, draw, take, meld, discard, knock, go out...),
-    answering the table at the moment `seq` (a stale one is refused)."""
+    answering the table at the moment `seq` (a stale one is refused): a typed `action` as the
+    snapshot's `play.actions` offers it (the page's buttons; `games.pan.commands.PanAction`,
+    its fields checked by `action_from_json`), or a `command` in the terminal's grammar."""
 
     type: Literal["pan"]
+    action: dict[str, Any] | None = Field(None, description="a typed action, as `play.actions` "
+                                          "lists them (less `label` and `choose`)")
     command: Annotated[str, StringConstraints(min_length=1, max_length=200),
-                       AfterValidator(_not_blank)]
+                       AfterValidator(_not_blank)] | None = None
     seq: int = Field(description="the table's `seq` the decision answers")
     refusals: ClassVar[dict[str, str]] = {
+        "action": "the action could not be read: choose it again",
         "command": "the Pan command must be a text of 1 to 200 characters",
-        "seq": "it does not say which moment of the game it answers"}
+        "seq": "it does not say which moment of the game it answers",
+        "": "it does not say which action to take"}
+
+    @model_validator(mode="after")
+    def _one_decision(self) -> PanCommand:
+        if (self.action is None) == (self.command is None):
+            raise ValueError("an action or a command")
+        return self
 
 
 INBOUND: dict[str, tuple[type[Message], ...]] = {

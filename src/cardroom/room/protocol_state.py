@@ -274,7 +274,9 @@ class PanState(TableState):
     play: dict[str, Any] | None = Field(description="the hand as the viewer may see it: "
                                                     "seats, melds, the drawn card, the top "
                                                     "discard, the seat to act, the viewer's "
-                                                    "legal commands, a settlement on offer")
+                                                    "legal actions (`actions`, typed, with "
+                                                    "button labels; `legal`, as commands), "
+                                                    "a settlement on offer")
     carried_tops: int | None
     log: list[str]
 

@@ -16,9 +16,12 @@ from cardroom.errors import CardroomError
 from cardroom.games.baccarat.coup import Coup
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import WagerKind, settle_wager
-from cardroom.history import FORMAT, HandHistory, ReplayReport
+from cardroom.games.pan.replay import boards as pan_boards
+from cardroom.history import FORMAT, HIDDEN_CARD, HandHistory, ReplayReport
 from cardroom.history import replay as replay_history
 from cardroom.houserules import build_rules
+from cardroom.money import format_money
+from cardroom.room.live_table import card_json
 
 LEGACY_FORMAT = "cardroom-hand-history/1"
 
@@ -107,3 +110,179 @@ def replay(record: dict[str, Any]) -> Replay:
         return Replay(hand, False, (f"the history cannot be replayed: {exc}",), record)
     problems = problems_of(report)
     return Replay(hand, report.ok and not problems, tuple(problems), record, report)
+
+
+# the recall page: the hand step by step ---------------------------------------------------------
+
+CARD_FIELDS = ("card", "cards", "borrowed", "front", "part", "order")
+"""The fields of a recorded action that hold cards (Pan's arguments, Pai Gow's `front`, Super
+Pan 9's `reveal`). A reshuffled stock's `order` is never shown: it is the stock."""
+
+
+def _card_texts(action: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key in CARD_FIELDS:
+        v = action.get(key)
+        if key == "order" or v is None:
+            continue
+        for text in v if isinstance(v, list) else [v]:
+            if isinstance(text, str) and text != HIDDEN_CARD:
+                out.append(text)
+    return out
+
+
+def people_seats(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hand's seats as people count them, from 1: a room table's own seat (Pan's
+    `table_seat`, Super Pan 9's and Pai Gow's `seat`), baccarat's places in order."""
+    game = record.get("game")
+    out = []
+    for i, s in enumerate(record.get("seats") or []):
+        number = s.get("table_seat") if game == "pan" else (
+            i + 1 if game == "baccarat" else s.get("seat"))
+        out.append({"number": number if isinstance(number, int) else i + 1,
+                    "name": str(s.get("name", "?")), "chips": s.get("chips", 0)})
+    return out
+
+
+def _seat_name(record: dict[str, Any], seat: object) -> str | None:
+    """Who an action's `seat` (or `spot`) names: Pan and baccarat count the history's seats
+    from 0; Super Pan 9 and Pai Gow name the table seat."""
+    seats = record.get("seats") or []
+    if not isinstance(seat, int):
+        return None
+    if record.get("game") in ("pan", "baccarat"):
+        return str(seats[seat].get("name")) if 0 <= seat < len(seats) else None
+    named = [s.get("name") for s in seats if s.get("seat") == seat]
+    return str(named[0]) if named else ("the dealer" if seat == 0 else None)
+
+
+def _amount(value: int, unit: str) -> str:
+    return format_money(value) if unit == "cents" else \
+        f"{value} chip{'s' if abs(value) != 1 else ''}"
+
+
+def action_words(record: dict[str, Any], action: dict[str, Any]) -> str:
+    """One recorded action in plain words: who, what, how much (cards are drawn beside it)."""
+    unit = (record.get("setup") or {}).get("unit", "chips")
+    kind = str(action.get("type", "?"))
+    who = _seat_name(record, action.get("seat", action.get("spot")))
+    words = {"dealer_draw": "the dealer draws", "deal": "the deal", "reveal":
+             "the dealer turns the cards over", "house_way": "set the house way",
+             "set": "set the hand", "void": "the floor voids the hand"}.get(
+                 kind, kind.replace("_", " "))
+    extra: list[str] = []
+    for key in ("amount", "tie", "dealer_wager"):
+        if isinstance(action.get(key), int) and action[key]:
+            extra.append(("tie " if key == "tie" else "") + _amount(action[key], unit))
+    if isinstance(action.get("bets"), dict):
+        extra += [f"{k.replace('_', ' ')} {_amount(v, unit)}" for k, v in action["bets"].items()
+                  if isinstance(v, int)]
+    if isinstance(action.get("meld"), int):
+        extra.append(f"spread {action['meld'] + 1}")
+    if isinstance(action.get("dice"), list):
+        extra.append("dice " + " ".join(str(d) for d in action["dice"]))
+    if action.get("reason"):
+        extra.append(str(action["reason"]))
+    text = f"{who}: {words}" if who else words
+    return text + (f" ({', '.join(extra)})" if extra else "")
+
+
+def recall_steps(r: Replay) -> list[dict[str, Any]]:
+    """The hand action by action, for the recall page: the words, the cards the action names,
+    the money it moved, every seat's stack after it, and for Pan the whole table after it.
+    Built from the history as replayed (a hand that does not replay stops where it fails)."""
+    record, report = r.record, r.report
+    if report is None or record.get("format") != FORMAT:
+        return []
+    seats = people_seats(record)
+    unit = report.unit
+    chips = list(report.final_chips)  # back to before the first action (Pan's tops are
+    for m in report.movements:         # taken by the deal itself, before any action)
+        if m["payer"] is not None:
+            chips[m["payer"]] += m["chips"]
+        if m["payee"] is not None:
+            chips[m["payee"]] -= m["chips"]
+    boards = pan_boards(history_of(record)) if record.get("game") == "pan" else []
+    steps = []
+    for i, action in enumerate(record.get("actions") or []):
+        if i >= report.actions_applied and report.failure is not None:
+            break
+        moved = []
+        for m in report.movements:
+            if m["index"] != i:
+                continue
+            payer, payee = m["payer"], m["payee"]
+            if payer is not None:
+                chips[payer] -= m["chips"]
+            if payee is not None:
+                chips[payee] += m["chips"]
+            name = [report.house if p is None else seats[p]["name"] for p in (payer, payee)]
+            moved.append(f"{name[0]} pays {name[1]} {_amount(m['chips'], unit)} "
+                         f"({m['reason']})")
+        steps.append({"number": i + 1, "words": action_words(record, action),
+                      "cards": [card_json(c) for c in _card_texts(action)], "moved": moved,
+                      "stacks": [_amount(c, unit) for c in chips],
+                      "board": _board_json(boards[i]) if i < len(boards) else None})
+    return steps
+
+
+def _board_json(board: dict[str, Any]) -> dict[str, Any]:
+    return {**board, "seats": [{**s, "hand": [card_json(c) for c in s["hand"]],
+                                "melds": [[card_json(c) for c in m] for m in s["melds"]]}
+                               for s in board["seats"]],
+            "drawn": card_json(board["drawn"]) if board["drawn"] else None,
+            "discard": card_json(board["discard"]) if board["discard"] else None}
+
+
+def _shown(card: object) -> dict[str, Any]:
+    """A recorded card as the page draws it (text, or the room's `{code, text}` already)."""
+    if isinstance(card, dict):
+        return {"code": int(card["code"]), "text": str(card["text"])}
+    return card_json(str(card))
+
+
+def final_cards(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hand's cards as they lay at the end, per hand on the table: baccarat's player and
+    banker, each Pai Gow setting (high and low hands), Super Pan 9's cards in the order they
+    left the shoe; Pan's table is drawn from its last step."""
+    result = record.get("result") or {}
+    game = record.get("game")
+    if game == "baccarat" and result.get("player"):
+        return [{"name": "Player", "cards": [_shown(c) for c in result["player"]]},
+                {"name": "Banker", "cards": [_shown(c) for c in result["banker"]]}]
+    if game == "pai-gow":
+        out = []
+        for spot in result.get("spots") or []:
+            setting = spot.get("setting") or {}
+            name = _seat_name(record, spot.get("spot")) or f"seat {spot.get('spot')}"
+            out.append({"name": f"{name}, low hand", "cards": [_shown(c) for c in
+                                                              setting.get("front", [])]})
+            out.append({"name": f"{name}, high hand", "cards": [_shown(c) for c in
+                                                               setting.get("back", [])]})
+        return out
+    if game == "super-pan-9" and record.get("pack"):
+        return [{"name": "Cards in the order dealt",
+                 "cards": [_shown(c) for c in record["pack"] if c != HIDDEN_CARD]}]
+    return []
+
+
+def recall_page(r: Replay) -> dict[str, Any]:
+    """Everything the recall page draws beside the record: the players (seat counted from 1,
+    stacks before and after, what each won or lost), the cards at the end, the steps, Pan's
+    table after each step (drawn by the page's stepper), the seat names in order."""
+    seats = people_seats(r.record)
+    report = r.report
+    if report is not None:
+        unit = report.unit
+        for s, before, after in zip(seats, report.start_chips, report.final_chips,
+                                    strict=False):
+            net = after - before
+            s.update(before=_amount(before, unit), after=_amount(after, unit),
+                     net=("+" if net > 0 else "") + _amount(net, unit))
+    else:
+        seats = []
+    steps = recall_steps(r)
+    boards = [s.pop("board") for s in steps]
+    return {"seats": seats, "seat_names": [s["name"] for s in people_seats(r.record)],
+            "steps": steps, "boards": boards if any(b is not None for b in boards) else [],
+            "final": final_cards(r.record)}

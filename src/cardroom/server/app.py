@@ -22,13 +22,16 @@ from fastapi.exceptions import RequestValidationError, WebSocketException
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.status import WS_1008_POLICY_VIOLATION
 
+from cardroom.cards import card_words
 from cardroom.money import format_money
 from cardroom.room.errors import AuthError, NotFound, PermissionDenied
 from cardroom.room.posted_rules import TITLES
 from cardroom.room.room import Room
+from cardroom.room.timezone import room_time
 from cardroom.server import csrf
 from cardroom.server.audit_view import AuditProgress
 from cardroom.server.deps import Page, client_of, maybe_viewer, room_of
@@ -78,6 +81,18 @@ async def _not_found(request: Request, exc: Exception) -> Response:
     return Page(request).error(404, str(exc))
 
 
+HTTP_WORDS = {404: "There is no page at this address.",
+              405: "That page cannot be used this way."}
+
+
+async def _http(request: Request, exc: Exception) -> Response:
+    """Any other HTTP error (a path that names nothing above all) as a page with a way back,
+    never FastAPI's JSON."""
+    assert isinstance(exc, StarletteHTTPException)
+    return Page(request).error(exc.status_code, HTTP_WORDS.get(
+        exc.status_code, "The request could not be served."))
+
+
 async def _invalid(request: Request, exc: Exception) -> Response:
     """An id out of range or not a number is a 404 like any id that names nothing; a form with
     a field missing or malformed is a 400 that says so (never FastAPI's raw JSON)."""
@@ -98,6 +113,8 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["money"] = format_money
     templates.env.filters["game_name"] = lambda game: TITLES.get(game, game)
+    templates.env.filters["room_time"] = room_time
+    templates.env.filters["card_name"] = card_words
     app.state.room, app.state.hub = room, Hub()
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()
@@ -105,6 +122,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     app.add_exception_handler(PermissionDenied, _denied)
     app.add_exception_handler(NotFound, _not_found)
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(StarletteHTTPException, _http)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     for router in ROUTERS:
         app.include_router(router)

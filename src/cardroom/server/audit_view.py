@@ -7,9 +7,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from datetime import UTC, date, datetime
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from cardroom.money import format_money
 from cardroom.room import audit, integrity
 
 AUDIT_PAGE = 100
@@ -42,6 +44,46 @@ def audit_filter(q: Mapping[str, str]) -> audit.Filter:
                         table=_number(q.get("table", "").strip(), "table number"),
                         since=_day(q.get("since", "").strip(), "from"),
                         until=_day(q.get("until", "").strip(), "to"))
+
+
+CENT_FIELDS = frozenset({"amount", "buy_in", "cents", "chip_cents", "seed", "stake", "posted",
+                         "meter", "dealer_wager", "wager", "bets", "refund", "returned",
+                         "cash_out", "cashed_out", "balance", "stack"})
+"""Detail fields that hold money in cents: shown as dollars."""
+LABELS = {"tx": "transaction", "seq": "entry", "kind": "what", "client": "from address",
+          "chip_cents": "chip", "buy_in": "buy-in"}
+
+
+def _words(key: str) -> str:
+    return LABELS.get(key, key.replace("_", " ").replace("-", " "))
+
+
+def _value(key: str, value: Any, tables: Mapping[int, str]) -> str:
+    if key == "table" and isinstance(value, int):
+        return tables.get(value, f"table {value}")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if key in CENT_FIELDS and isinstance(value, int):
+        return format_money(value)
+    if isinstance(value, dict):
+        inner = (lambda k: key) if key in CENT_FIELDS else str
+        return ", ".join(f"{_words(str(k))} {_value(inner(k), v, tables)}"
+                         for k, v in value.items()) or "none"
+    if isinstance(value, list):
+        return ", ".join(_value(key, v, tables) for v in value) or "none"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def detail_fields(entry: audit.AuditEntry, tables: Mapping[int, str]) -> list[tuple[str, str]]:
+    """An entry's detail as readable fields: labels in words, money in dollars, tables by
+    name (`tables`: id -> name), lists and maps written out."""
+    try:
+        data = entry.data
+    except ValueError:
+        return [("detail", entry.detail)]
+    return [(_words(k), _value(k, v, tables)) for k, v in data.items()]
 
 
 def page_start(text: str | None) -> int | None:

@@ -76,13 +76,13 @@ MaybeViewer = Annotated[Account | None, Depends(maybe_viewer)]
 
 def require(*permissions: Permission, to: str | None = None) -> DependsParam:
     """A dependency giving the logged-in account when it holds one of `permissions`, else
-    `PermissionDenied` ("refused: a player may not cashier", or "... may not {to}" when `to`
-    names the page): `who: Annotated[Account, require(Permission.CASHIER)]`."""
+    `PermissionDenied` ("Sorry: an auditor may not use the cashier.", or "... may not {to}."
+    when `to` names the page): `who: Annotated[Account, require(Permission.CASHIER)]`."""
 
     def allowed(who: Viewer) -> Account:
         if not any(who.may(p) for p in permissions):
             if to is not None:
-                raise PermissionDenied(f"refused: a {who.role.value} may not {to}")
+                raise PermissionDenied(acc.refusal(who.role, to))
             who.require(permissions[0])
         return who
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
-from cardroom.cards import Card
+from cardroom.cards import Card, card_label, cards_label
 from cardroom.engine import Event as ProtocolEvent
 
 
@@ -154,3 +154,58 @@ class HandEnded(Event):
     winner: int | None
     reason: str
     split_with: int | None
+
+
+def _chips(n: int) -> str:
+    return f"{n} chip{'s' if n != 1 else ''}"
+
+
+def event_line(ev: Event, names: list[str]) -> str | None:
+    """One event as a line of the table's log, in plain words, naming seats by `names` (None:
+    an event with nothing public to say, such as the deal). Only what every player at the
+    table has seen: a stock card is drawn face up, melds, discards and forced cards lie on
+    the table."""
+    def who(seat: int | None) -> str:
+        return "the tops" if seat is None else names[seat]
+
+    match ev:
+        case ChipsMoved(payer, payee, chips, reason):
+            return f"{who(payer)} pays {who(payee)} {_chips(chips)} ({reason})"
+        case Declared(seat, play, changed):
+            verb = ("changes to play" if play else "changes to pass") if changed else \
+                ("plays" if play else "passes")
+            return f"{names[seat]} {verb}"
+        case Drew(seat, card):
+            return f"{names[seat]} draws {card_label(card)}"
+        case Took(seat, card):
+            return f"{names[seat]} takes {card_label(card)}"
+        case Melded(seat, meld, cards, action, _):
+            return f"{names[seat]}: {action} spread {meld + 1}" + (
+                f" ({cards_label(cards)})" if cards else "")
+        case ConditionMade(seat, _, units, why):
+            return f"{names[seat]} makes a condition worth {units} ({why})"
+        case CollectionLost(seat, units, why):
+            return f"{names[seat]} loses a collection of {units} ({why})"
+        case Discarded(seat, card, _):
+            return f"{names[seat]} discards {card_label(card)}"
+        case Irregularity(seat, _, detail):
+            return f"{names[seat]} {detail}"
+        case FoulCalled(caller, seat, _, self_declared):
+            if self_declared:
+                return f"{names[seat]} declares the hand foul"
+            return f"{'the floor' if caller is None else names[caller]} calls " \
+                f"{names[seat]}'s hand foul"
+        case Forced(forcer, seat, card, _, outcome):
+            return f"{names[forcer]} forces {card_label(card)}: {names[seat]} {outcome}"
+        case StockReshuffled(cards):
+            return f"the discards ({cards} cards) are shuffled into a new stock"
+        case WentOut(seat):
+            return f"{names[seat]} goes out"
+        case HandEnded(winner, reason, split_with):
+            if split_with is not None and winner is not None:
+                return f"{names[winner]} and {names[split_with]} split the tops"
+            return f"hand over: {reason}" + ("" if winner is None else
+                                             f", {names[winner]} wins")
+        case CountCorrected(seat, _, outcome, _):
+            return f"{names[seat]}'s card count is corrected ({outcome})"
+    return None

@@ -174,11 +174,33 @@ class Replay(GameReplay):
         hand = self.hand
         outcome = hand.end_reason or f"unfinished ({hand.phase.value})"
         if hand.winner is not None:
-            outcome += f"; winner seat {hand.winner}"
+            outcome += f"; winner {hand.seats[hand.winner].name}"
         return outcome
 
     def matches(self, result: dict[str, Any], final: list[int]) -> bool | None:
         return list(result["chips"]) == final if "chips" in result else None
+
+
+def boards(h: HandHistory) -> list[dict[str, Any]]:
+    """The table after each action of `h` (the recall's steps), as far as it replays: every
+    seat's hand and spreads, the drawn card, the top discard and how many cards the stock
+    holds. The history itself names every card dealt and drawn, so nothing here is new to
+    its reader; the stock's unseen cards are only counted."""
+    hand = start_hand(h)
+    out = []
+    for act in h.actions:
+        try:
+            apply_action(hand, act)
+        except CardroomError:
+            break
+        out.append({"seats": [{"hand": [str(c) for c in s.hand],
+                               "melds": [[str(c) for c in m.cards] for m in s.melds],
+                               "status": s.status.value, "chips": s.chips}
+                              for s in hand.seats],
+                    "drawn": str(hand.drawn) if hand.drawn else None,
+                    "discard": str(hand.discards[-1].card) if hand.discards else None,
+                    "stock": len(hand.stock)})
+    return out
 
 
 def card_list(text: list[str]) -> list[Card]:

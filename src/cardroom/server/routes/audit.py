@@ -9,7 +9,14 @@ from fastapi.responses import HTMLResponse
 
 from cardroom.room import audit
 from cardroom.room.accounts import Account, Permission
-from cardroom.server.audit_view import AUDIT_PAGE, AuditProgress, audit_filter, page_start
+from cardroom.room.tables import list_tables
+from cardroom.server.audit_view import (
+    AUDIT_PAGE,
+    AuditProgress,
+    audit_filter,
+    detail_fields,
+    page_start,
+)
 from cardroom.server.deps import Render, RoomDep, require
 
 router = APIRouter()
@@ -32,8 +39,10 @@ def audit_page(request: Request, room: RoomDep, page: Render,
     with room.storage.snapshot() as conn:
         report = audit_seen.check(conn, room.storage.audit_key, full)
         shown = audit.find(conn, wanted, before, AUDIT_PAGE)
+        names = {t.id: t.name for t in list_tables(conn)}
     older = shown[-1].seq if len(shown) == AUDIT_PAGE else None
     return page("audit.html", who, 400 if error else 200, report=report, entries=shown,
                 wanted=wanted, older=older, paged=before is not None,
-                last_full=audit_seen.last_full, error=error,
+                last_full=audit_seen.last_full, error=error, table_names=names,
+                fields=lambda e: detail_fields(e, names),
                 query={k: v for k, v in q.items() if k not in ("before", "verify")})

@@ -6,7 +6,7 @@ from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
@@ -14,12 +14,15 @@ from cardroom.room import staff as staff_books
 from cardroom.room import table_books
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import PermissionDenied
+from cardroom.room.floor_view import IRREGULARITIES, table_summary
 from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 
 router = APIRouter()
+FloorStaff = Annotated[Account, require(Permission.VOID, Permission.OPEN_TABLES,
+                                        to="use the floor page")]
 
 
 def floor_back(message: str = "", error: str = "") -> Response:
@@ -29,20 +32,19 @@ def floor_back(message: str = "", error: str = "") -> Response:
 
 
 @router.get("/floor", response_class=HTMLResponse)
-def floor(room: RoomDep, page: Render,
-          who: Annotated[Account, require(Permission.VOID, Permission.OPEN_TABLES,
-                                          to="use the floor page")],
-          error: str = "", message: str = "") -> HTMLResponse:
+def floor(room: RoomDep, page: Render, who: FloorStaff, error: str = "", message: str = ""
+          ) -> HTMLResponse:
     with room.storage.read() as conn:
-        rows = list_tables(conn)
+        registry = list_tables(conn)
+        rows = [table_summary(t, room.tables.get(t.id)) for t in registry]
         hands_open = open_hands(conn)
         held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
         errors = table_books.slips(conn, series="error")[::-1][:20]
     pool = room.pools.get(DEFAULT_POOL)
-    return page("floor.html", who, tables=rows, live=room.tables, games=GAMES,
+    return page("floor.html", who, tables=rows, games=GAMES, irregularities=IRREGULARITIES,
                 roles=[r.value for r in Role], open_hands=hands_open, error=error,
                 message=message, jackpot=pool, held=held, errors=errors,
-                table_names={t.id: t.name for t in rows},
+                table_names={t.id: t.name for t in registry},
                 jackpot_warning=None if pool is None else break_even_warning(pool))
 
 
@@ -69,6 +71,34 @@ async def floor_void(room: RoomDep, hub: HubDep, who: Viewer, table_id: int = Fo
     except CardroomError as exc:
         return floor_back(error=str(exc))
     return floor_back(message="hand voided; wagers returned")
+
+
+@router.get("/floor/tables.json", response_model=None)
+def floor_tables(room: RoomDep, who: FloorStaff) -> Response:
+    """The floor page's live rows (its script polls them)."""
+    with room.storage.read() as conn:
+        rows = [table_summary(t, room.tables.get(t.id)) for t in list_tables(conn)]
+    return JSONResponse(rows, headers={"Cache-Control": "no-store"})
+
+
+@router.post("/floor/irregularity", response_model=None)
+async def floor_irregularity(room: RoomDep, hub: HubDep, who: Viewer,
+                             table_id: int = Form(...), kind: str = Form(...),
+                             reason: str = Form(...), seat: str = Form("")) -> Response:
+    """The floor's irregularity buttons: the table protocol's `irregularity` message (Super
+    Pan 9 and Pai Gow tables)."""
+    try:
+        if seat.strip() and not seat.strip().isdigit():
+            raise CardroomError("choose a seat by its number, or none for the whole deal")
+        await hub.act(room, who, table_id, {
+            "type": "irregularity", "kind": kind, "reason": reason.strip()[:200],
+            "seat": int(seat) if seat.strip() else None})
+    except PermissionDenied:
+        raise
+    except CardroomError as exc:
+        return floor_back(error=str(exc))
+    return floor_back(message=f"{IRREGULARITIES.get(kind, 'irregularity')} recorded; the "
+                      "hands it voids have their wagers back")
 
 
 @router.post("/floor/staff", response_model=None)

@@ -9,7 +9,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.room.errors import NotFound, PermissionDenied
-from cardroom.room.recall import history_of
+from cardroom.room.recall import history_of, recall_page
+from cardroom.room.timezone import zone_name
 from cardroom.server.deps import Render, RoomDep, Viewer
 from cardroom.server.ids import RowId
 
@@ -19,13 +20,14 @@ router = APIRouter()
 @router.get("/history", response_class=HTMLResponse)
 def history(room: RoomDep, who: Viewer, page: Render, all: bool = False) -> HTMLResponse:
     rows = room.history(who, mine=not all, limit=50)
-    return page("history.html", who, hands=rows, all=all)
+    return page("history.html", who, hands=rows, all=all, zone=zone_name())
 
 
 @router.get("/hands/{hand_id}", response_class=HTMLResponse)
 def hand(room: RoomDep, who: Viewer, page: Render, hand_id: RowId) -> HTMLResponse:
     replay = room.recall(who, hand_id)
-    return page("hand.html", who, replay=replay, record=replay.record)
+    return page("hand.html", who, replay=replay, record=replay.record,
+                **recall_page(replay))
 
 
 @router.get("/hands/{hand_id}/history.json", response_model=None)

@@ -91,7 +91,6 @@ function render(s) {
   // a top award waits for its verification: the pool takes no jackpot wager meanwhile
   const pending = !!(s.jackpot && s.jackpot.pending);
   $("jackpot-pending").hidden = !pending;
-  document.querySelector('[data-kind="progressive"]').disabled = pending;
   betting.setDenominations(denominations(l.bonus_min, l.table_max));
   betting.setMax("player", l.table_max); betting.setMax("banker", l.table_max);
   betting.setMax("tie", l.tie_max); betting.setMax("player_9", l.bonus_max);
@@ -118,6 +117,7 @@ function render(s) {
   betting.setPlaced(placed);
   if (down || !s.you.seated) betting.set({});  // placed: nothing left to place
   betting.enable(!!me && !down);
+  if (pending) document.querySelector('[data-kind="progressive"]').disabled = true;
   $("compose").hidden = down;
   $("bet").hidden = down; $("clear").hidden = down; $("rebet").hidden = down;
   $("deal").hidden = !s.you.may_deal || !s.hand.open;

@@ -1,0 +1,46 @@
+"""What the floor page shows of every table, live: its game, the seats taken, the hand in
+progress, the last result in words, and which irregularities the floor may record there. The
+page polls it as JSON (`/floor/tables.json`) and redraws its rows; nothing here names a card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardroom.games.super_pan_9.events import IrregularityKind
+from cardroom.room.posted_rules import TITLES
+from cardroom.room.tables import TableRow
+
+IRREGULARITY_GAMES = ("super-pan-9", "pai-gow")
+"""The tables whose protocol takes `{"type": "irregularity", ...}` from the floor."""
+IRREGULARITIES = {IrregularityKind.MISDEAL.value: "Misdeal",
+                  IrregularityKind.EXPOSED_CARD.value: "Exposed card",
+                  IrregularityKind.WRONG_CARD_COUNT.value: "Wrong card count"}
+
+
+def last_result(last: dict[str, Any] | None) -> str:
+    """The table's last hand in a few plain words."""
+    if not last:
+        return ""
+    number = last.get("number", last.get("hand"))
+    if last.get("voided"):
+        return f"Hand {number} voided by {last.get('by')}: {last.get('reason')}"
+    winner = last.get("winner")
+    if winner == "tie":
+        return f"Hand {number}: a tie"
+    if isinstance(winner, str) and winner:
+        return f"Hand {number}: {winner} wins" + (
+            f" ({last['reason']})" if isinstance(last.get("reason"), str) else "")
+    return f"Hand {number} settled"
+
+
+def table_summary(row: TableRow, live: Any | None) -> dict[str, Any]:
+    """One table's row on the floor page (`live`: the open table, None when it is closed)."""
+    seated = len(getattr(live, "seated", {})) if live is not None else 0
+    bots = len(getattr(getattr(live, "engine", None), "bots", {}) or {})
+    hand = getattr(live, "hand_id", None)
+    return {"id": row.id, "name": row.name, "game": TITLES.get(row.game, row.game),
+            "open": live is not None, "players": seated + bots,
+            "seats": getattr(live, "max_seats", None),
+            "hand": hand, "hand_number": getattr(live, "hand_number", None) if hand else None,
+            "last": last_result(getattr(live, "last", None)),
+            "irregularities": row.game in IRREGULARITY_GAMES}

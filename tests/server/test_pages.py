@@ -1,0 +1,151 @@
+"""Issue 13's pages beyond the tables, through the app: the hand history (table names, room
+time to the second), recall (the steps, the cards, the download), the floor's live rows and
+its irregularity buttons, the audit's readable fields, and errors a person can cause as plain
+sentences on a page (404 with a way back, a bad id, a refused role)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cardroom.room import ledger
+from cardroom.room.accounts import Account
+from cardroom.room.db import Storage
+from cardroom.room.room import Room
+from cardroom.room.timezone import ENV_TIME_ZONE
+from cardroom.server.app import create_app
+from cardroom.shoe import SeededRandom
+
+from .forms import FormClient
+from .test_app import login, setup_table
+
+
+@pytest.fixture
+def room(storage: Storage) -> Room:
+    r = Room(storage, SeededRandom(13))
+    r.start()
+    return r
+
+
+JSONISH = re.compile(r'\{"detail"|"loc"|\[\{"type"|cents|_id\b')
+
+
+def fund(room: Room, who: Account, cents: int = 50_000) -> None:
+    with room.storage.unit() as conn:
+        ledger.post(conn, f"seed-{who.username}", "buy-chips",
+                    [(ledger.HOUSE_CAGE, -cents), (ledger.wallet(who.id), cents)], actor="t")
+
+
+def plain(page: str) -> None:
+    """A page a person reads: no raw JSON, no field names (in what it shows), no inline
+    script or style."""
+    text = re.sub(r"<[^>]*>", " ", page)
+    assert not JSONISH.search(text), JSONISH.search(text)
+    assert "<script>" not in page and "style=" not in page
+
+
+@pytest.mark.parametrize("path", ["/nowhere", "/tables/abc", "/hands/0", "/hands/x1",
+                                  "/tables/99999", "/static/nothing.css"])
+def test_a_path_that_names_nothing_is_a_page_with_a_way_back(room: Room, path: str) -> None:
+    setup_table(room)
+    c = FormClient(create_app(room))
+    login(c, "alice")
+    r = c.get(path)
+    assert r.status_code == 404
+    assert r.headers["content-type"].startswith("text/html")
+    assert 'href="/lobby"' in r.text and 'id="problem"' in r.text
+    plain(r.text)
+
+
+def test_a_refused_role_reads_a_sentence_with_its_article(room: Room) -> None:
+    """Never "a auditor may not cashier"."""
+    setup_table(room)
+    c = FormClient(create_app(room))
+    login(c, "audrey")
+    r = c.get("/cashier")
+    assert r.status_code == 403
+    assert "an auditor" in r.text and "a auditor" not in r.text
+    plain(r.text)
+
+
+def play_a_coup(room: Room, t: int, alice: Account) -> int:
+    room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    room.act(alice, t, {"type": "bet", "bets": {"banker": 1_000}, "key": "b"})
+    room.act(alice, t, {"type": "deal"})
+    last = room.table(t).last
+    assert last is not None
+    return int(last["hand"])
+
+
+def test_history_names_tables_and_times_to_the_second_in_the_room_zone(
+        room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_TIME_ZONE, "America/Los_Angeles")
+    ctx = setup_table(room)
+    alice = ctx["people"]["alice"]
+    fund(room, alice)
+    play_a_coup(room, ctx["table"], alice)
+    c = FormClient(create_app(room))
+    login(c, "alice")
+    page = c.get("/history").text
+    assert "Mini 1" in page and "Mini-Baccarat" in page
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d P[SD]T", page)
+    plain(page)
+
+
+def test_recall_draws_the_cards_and_every_step(room: Room) -> None:
+    ctx = setup_table(room)
+    alice = ctx["people"]["alice"]
+    fund(room, alice)
+    hand = play_a_coup(room, ctx["table"], alice)
+    c = FormClient(create_app(room))
+    login(c, "alice")
+    page = c.get(f"/hands/{hand}").text
+    assert "the result matches" in page
+    assert page.count('src="/cards/') >= 4            # player's and banker's hands
+    assert 'id="step-1"' in page and 'id="step-2"' in page  # the bet, the deal
+    assert "alice: bet (banker $10.00)" in page
+    assert 'href="/hands/' in page and "history.json" in page
+    assert "Seat" in page and "<td>1</td><td>alice</td>" in page
+    plain(re.sub(r'<script type="application/json".*?</script>', "", page, flags=re.S))
+
+
+def test_floor_rows_are_live_and_record_an_irregularity(room: Room) -> None:
+    """The floor's irregularity buttons send the table protocol's `irregularity` (Super Pan 9:
+    a misdeal voids every hand, wagers back)."""
+    ctx = setup_table(room)
+    olivia, alice = ctx["people"]["olivia"], ctx["people"]["alice"]
+    fund(room, alice)
+    sp9 = room.create_table(olivia, "Pan Nine", "super-pan-9").table_id
+    room.act(alice, sp9, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    room.act(alice, sp9, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
+    floor = FormClient(create_app(room))
+    login(floor, "fiona")
+    rows = {r["name"]: r for r in floor.get("/floor/tables.json").json()}
+    assert rows["Pan Nine"]["game"] == "Super Pan 9" and rows["Pan Nine"]["players"] == 1
+    page = floor.get("/floor").text
+    assert "Misdeal" in page and "Exposed card" in page and "Wrong card count" in page
+    assert 'id="jackpot-page"' in page
+    room.act(alice, sp9, {"type": "deal"})
+    assert floor.get("/floor/tables.json").json()[1]["hand"] is not None
+    r = floor.post("/floor/irregularity", data={"table_id": sp9, "kind": "misdeal",
+                                                "seat": "", "reason": "two cards stuck"})
+    assert r.status_code == 200 and "recorded" in r.text
+    assert room.table(sp9).hand_id is None
+    bad = floor.post("/floor/irregularity", data={"table_id": sp9, "kind": "misdeal",
+                                                  "seat": "", "reason": "again"})
+    assert "no hand is in progress" in bad.text
+    plain(bad.text)
+
+
+def test_the_audit_shows_readable_fields(room: Room) -> None:
+    ctx = setup_table(room)
+    alice = ctx["people"]["alice"]
+    fund(room, alice)
+    play_a_coup(room, ctx["table"], alice)
+    c = FormClient(create_app(room))
+    login(c, "audrey")
+    page = c.get("/audit").text
+    assert "<dt>buy-in</dt><dd>$200.00</dd>" in page
+    assert "<dt>table</dt><dd>Mini 1</dd>" in page
+    assert '"table":' not in page
