@@ -85,6 +85,7 @@ class PageChecks:
         self.visible = visible
         self.errors = console_errors(page)
         self.frames: list[object] = []  # every table message this page received, in order
+        self.latest: object = None  # the last state message the page has drawn (at a check)
         # the page states axe has checked (share one set between pages of the same kind)
         self.axe_seen = axe_seen if axe_seen is not None else set()
         page.on("websocket", self._socket)
@@ -112,6 +113,7 @@ class PageChecks:
     def check(self, where: str = "") -> None:
         page = self.page
         cards, latest = self.rendered()
+        self.latest = latest
         assert self.errors == [], f"{where}: console errors {self.errors}"
         scroll, width, wide = page.evaluate(f"({IN_PAGE}).overflow()")
         assert scroll <= width, f"{where}: horizontal scroll at {width} px ({scroll} px): {wide}"

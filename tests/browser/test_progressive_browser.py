@@ -94,8 +94,8 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
             player.goto(f"{base}/tables/{t}")
             player.wait_for_selector("#jackpot-pending:not([hidden])")
             assert player.is_disabled('#spots [data-kind="progressive"]')
-            assert "you lose $1.00; your jackpot of $2,500.00 is paid once the hand is " \
-                "verified" in player.inner_text("#result")  # 9-9: the banker wager pushes
+            assert "Jackpot $1.00: jackpot of $2,500.00, paid once the hand is verified" in \
+                player.inner_text("#my-results")  # 9-9: the banker wager pushes
             player.screenshot(path=str(shots / "table-jackpot-pending-375.png"), full_page=True)
 
             page.goto(base + "/floor/jackpot")
