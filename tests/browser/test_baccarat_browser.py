@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import format_money
 from cardroom.room.baccarat_live import BaccaratLive
 from cardroom.room.room import Room
@@ -26,7 +27,7 @@ from .room_flows import (
     skip_without_chromium,
 )
 from .server_thread import running
-from .table_flows import baccarat_hand
+from .table_flows import baccarat_hand, put_chips
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
@@ -83,6 +84,23 @@ def test_two_baccarat_hands_with_chips(room: Room, width: int) -> None:
             page.click("#rebet")
             assert page.inner_text('[data-kind="player"] .amount') == "$10.00"
             page.click("#clear")
+            # placed wagers may be changed or taken back until the deal (change_bets)
+            put_chips(page, {"banker": [2500]})
+            page.click("#bet")
+            page.click("#change")
+            assert page.inner_text('[data-kind="banker"] .amount') == "$25.00"
+            page.click("#clear")
+            put_chips(page, {"banker": [500, 500]})
+            page.click("#bet")
+            page.wait_for_selector('[data-kind="banker"] .amount:text-is("$10.00")')
+            page.wait_for_selector("#withdraw:not([hidden])")
+            checks.check("wagers changed")
+            assert live.engine.bets["alice"] == {WagerKind.BANKER: 1000}
+            page.click("#withdraw")
+            page.wait_for_selector("#bet:not([hidden])")
+            checks.check("wagers taken back")
+            assert "alice" not in live.engine.bets
+            assert page.inner_text("#stack") == format_money(stack)
             baccarat_hand(page, checks, 2, {"banker": [2500]})
             assert page.locator("#bead-plate span").count() == 2
             banker = page.inner_text("#my-results li")

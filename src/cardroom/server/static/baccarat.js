@@ -12,16 +12,19 @@ const NAMES = { player: "Player", banker: "Banker", tie: "Tie", player_9: "Playe
 const WINNER = { player: "P", banker: "B", tie: "T" };
 const felt = $("felt");
 let snap = null;
+let changing = false;  // placed wagers taken back onto the rack to change them before the deal
 
 const betting = new Betting($("chips"), {
   denominations: [100],
-  stack: () => (mySeat() ? mySeat().stack : 0),
+  stack: () => (mySeat() ? mySeat().stack + (changing ? sumOf(mySeat().bets) : 0) : 0),
   storageKey: `cardroom.bets.${felt.dataset.table}`,
   onChange: (b) => { $("on-layout").textContent = b.summary; },
 });
 for (const button of document.querySelectorAll("#spots button.spot")) {
   betting.spot(button.dataset.kind, button, NAMES[button.dataset.kind]);
 }
+
+function sumOf(bets) { return Object.values(bets).reduce((a, b) => a + b, 0); }
 
 function mySeat() { return snap ? snap.seats.find((s) => s.you) : null; }
 
@@ -114,12 +117,15 @@ function render(s) {
   // my wagers: placed ones come from the snapshot; until then the chips I put down
   const placed = me ? me.bets : {};
   const down = Object.keys(placed).length > 0;
-  betting.setPlaced(placed);
-  if (down || !s.you.seated) betting.set({});  // placed: nothing left to place
-  betting.enable(!!me && !down);
+  if (!down || !s.hand.open) changing = false;
+  const composing = !down || changing;  // wagers may change until the deal (change_bets)
+  betting.setPlaced(changing ? {} : placed);
+  if (!composing || !s.you.seated) betting.set({});  // placed: nothing left to place
+  betting.enable(!!me && composing);
   if (pending) document.querySelector('[data-kind="progressive"]').disabled = true;
-  $("compose").hidden = down;
-  $("bet").hidden = down; $("clear").hidden = down; $("rebet").hidden = down;
+  $("compose").hidden = !composing;
+  $("bet").hidden = !composing; $("clear").hidden = !composing; $("rebet").hidden = down;
+  $("change").hidden = composing || !s.hand.open; $("withdraw").hidden = composing || !s.hand.open;
   $("deal").hidden = !s.you.may_deal || !s.hand.open;
   $("sit-box").hidden = s.you.seated || !!document.body.dataset.noplay;
   $("bet-box").hidden = !s.you.seated;
@@ -146,8 +152,15 @@ seatControls(send);
 $("bet").addEventListener("click", () => {
   if (!betting.total) return messages.error("Put at least one chip on a wager spot first");
   betting.remember();
-  send({ type: "bet", bets: { ...betting.wagers }, key: newKey() });
+  send({ type: changing ? "change_bets" : "bet", bets: { ...betting.wagers }, key: newKey() });
+  if (changing) { changing = false; render(snap); }
 });
+$("change").addEventListener("click", () => {
+  changing = true;
+  render(snap);
+  betting.set({ ...mySeat().bets });
+});
+$("withdraw").addEventListener("click", () => send({ type: "change_bets", bets: {}, key: newKey() }));
 $("clear").addEventListener("click", () => betting.clear());
 $("rebet").addEventListener("click", () => betting.rebet());
 $("deal").addEventListener("click", () => send({ type: "deal" }));
