@@ -45,7 +45,7 @@ def test_staff_changes_refused_change_nothing_and_are_audited(storage: Storage) 
     owner = p["olivia"]
     cases = [
         (p["fiona"], lambda c: staff.change_role(c, p["fiona"], "dan", "owner"),
-         PermissionDenied, "a floor may not manage-staff"),
+         PermissionDenied, "a floor supervisor may not manage the staff"),
         (owner, lambda c: staff.change_role(c, owner, "olivia", "player"), CardroomError,
          "you cannot change your own role"),
         (owner, lambda c: staff.change_role(c, owner, "dan", "boss"), CardroomError,
