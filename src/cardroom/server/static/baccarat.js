@@ -3,23 +3,17 @@
 // made with chips on the layout and placed together ("Place bets"); until then they are the
 // player's to change. After the coup every wager's result stays on the table until the next.
 import {
-  $, Betting, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
+  $, tableBetting, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
   percent, seatControls, seatList, sentence, setState,
 } from "./table-client.js";
 
 const NAMES = { player: "Player", banker: "Banker", tie: "Tie", player_9: "Player 9",
   banker_9: "Banker 9", progressive: "Jackpot" };
 const WINNER = { player: "P", banker: "B", tie: "T" };
-const felt = $("felt");
 let snap = null;
 let changing = false;  // placed wagers taken back onto the rack to change them before the deal
 
-const betting = new Betting($("chips"), {
-  denominations: [100],
-  stack: () => (mySeat() ? mySeat().stack + (changing ? sumOf(mySeat().bets) : 0) : 0),
-  storageKey: `cardroom.bets.${felt.dataset.table}`,
-  onChange: (b) => { $("on-layout").textContent = b.summary; },
-});
+const betting = tableBetting(() => (mySeat() ? mySeat().stack + (changing ? sumOf(mySeat().bets) : 0) : 0));
 for (const button of document.querySelectorAll("#spots button.spot")) {
   betting.spot(button.dataset.kind, button, NAMES[button.dataset.kind]);
 }

@@ -4,11 +4,10 @@
 // a foul setting flagged before it is confirmed; or asks for the house way. At settlement
 // every hand is shown as set, the dealer's too, with its result.
 import {
-  $, Betting, capital, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
+  $, tableBetting, capital, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
   percent, seatControls, seatList, sentence, setState,
 } from "./table-client.js";
 
-const felt = $("felt");
 const FOUL_RULE = {
   "hand-loses": "At this table a foul hand loses.",
   "reset-house-way": "At this table a foul hand is set the house way for you.",
@@ -19,12 +18,7 @@ const DRAGON_RULE = { "not-allowed": "no dragon hand", "house-way": "dragon hand
 let snap = null;
 let arranging = null;  // {key, spot, low: [card texts]} for the hand being set
 
-const betting = new Betting($("chips"), {
-  denominations: [100],
-  stack: () => (me() ? me().stack : 0),
-  storageKey: `cardroom.bets.${felt.dataset.table}`,
-  onChange: (b) => { $("on-layout").textContent = b.summary; },
-});
+const betting = tableBetting(() => (me() ? me().stack : 0));
 betting.spot("wager", document.querySelector('[data-kind="wager"]'), "the wager");
 betting.spot("dragon", document.querySelector('[data-kind="dragon"]'), "the dragon hand");
 

@@ -3,19 +3,13 @@
 // draws on 0 to 5, and every wager settles. Drawn from the table's snapshot only: other
 // players' cards and the dealer's stay backs until the rules show them.
 import {
-  $, Betting, cardShort, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
+  $, tableBetting, cardShort, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
   percent, seatControls, seatList, setState,
 } from "./table-client.js";
 
-const felt = $("felt");
 let snap = null;
 
-const betting = new Betting($("chips"), {
-  denominations: [100],
-  stack: () => (me() ? me().stack : 0),
-  storageKey: `cardroom.bets.${felt.dataset.table}`,
-  onChange: (b) => { $("on-layout").textContent = b.summary; },
-});
+const betting = tableBetting(() => (me() ? me().stack : 0));
 betting.spot("wager", document.querySelector('[data-kind="wager"]'), "the wager");
 betting.spot("tie", document.querySelector('[data-kind="tie"]'), "the tie bet");
 

@@ -364,6 +364,17 @@ export class Betting {
 }
 
 /** The seat list every table shows: name, stack, and what the game adds per seat. */
+/** The chip rack of a table page (`#chips`, the on-layout line `#on-layout`, last wagers
+ *  remembered per table): `stack` says the chips the player may still put down. */
+export function tableBetting(stack) {
+  return new Betting($("chips"), {
+    denominations: [100],
+    stack,
+    storageKey: `cardroom.bets.${$("felt").dataset.table}`,
+    onChange: (b) => { $("on-layout").textContent = b.summary; },
+  });
+}
+
 export function seatList(box, seats) {
   box.replaceChildren(...seats.map((s) => el("li", {
     class: "seat" + (s.you ? " you" : "") + (s.toAct ? " to-act" : ""), dataset: { seat: s.seat ?? "" } },
