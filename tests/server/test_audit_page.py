@@ -15,6 +15,7 @@ from cardroom.room import audit
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.schema import audit_log
+from cardroom.room.settings import GamblingClock
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 from server.forms import FormClient
@@ -96,7 +97,7 @@ def test_filters_by_actor_kind_table_and_date(client: tuple[TestClient, Room]) -
     assert len(seqs(c.get("/audit", params={"actor": "olivia", "kind": "floor."}).text)) == 2
     assert len(seqs(c.get("/audit", params={"kind": "cashier.fill"}).text)) == 4
     assert len(seqs(c.get("/audit", params={"table": "7"}).text)) == 3  # not table 17
-    today = datetime.now(UTC).date()
+    today = GamblingClock.from_env().day_of(datetime.now(UTC))  # the room's gambling day
     assert len(seqs(c.get("/audit", params={"actor": "olivia", "since": today.isoformat(),
                                             "until": today.isoformat()}).text)) == 1 + 2 + 4
     # (the owner also opened the table today)

@@ -13,7 +13,7 @@ from cardroom.room import ledger
 from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
-from cardroom.room.timezone import ENV_TIME_ZONE
+from cardroom.room.settings import TIMEZONE_ENV
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
@@ -80,7 +80,7 @@ def play_a_coup(room: Room, t: int, alice: Account) -> int:
 
 def test_history_names_tables_and_times_to_the_second_in_the_room_zone(
         room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ENV_TIME_ZONE, "America/Los_Angeles")
+    monkeypatch.setenv(TIMEZONE_ENV, "America/Los_Angeles")
     ctx = setup_table(room)
     alice = ctx["people"]["alice"]
     fund(room, alice)

@@ -19,7 +19,7 @@ import json
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, insert, or_, select, update
@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from cardroom.errors import CardroomError
 from cardroom.room.schema import audit_head, audit_log
+from cardroom.room.settings import GamblingClock
 
 GENESIS = "0" * 64
 
@@ -103,13 +104,18 @@ def use_key(engine: Engine, key: bytes) -> None:
     _KEYS[engine] = key
 
 
+def _stamp(at: datetime) -> str:
+    """A moment as the log stores it: UTC ISO text to the microsecond (sorts as text)."""
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
 def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) -> AuditEntry:
     """Append one entry. Call inside `Storage.unit()` so that appends are serialised.
 
     The head moves first, by an update that names the head it expects (the remembered one),
     so the entry always links to the head the database holds: if the guess was stale the
     update matches nothing, the head is read and the update repeated."""
-    at = datetime.now(UTC).isoformat(timespec="microseconds")
+    at = _stamp(datetime.now(UTC))
     body = canonical(detail)
     actor, action = actor[:40], action[:60]
     key = _KEYS.get(conn.engine)
@@ -163,7 +169,7 @@ class Filter:
     table: int | None = None
     since: date | None = None
     until: date | None = None
-    """Inclusive: the whole of that day (UTC)."""
+    """Dates are gambling days of the room's clock (`settings.GamblingClock`); inclusive."""
 
 
 def find(conn: Connection, f: Filter, before: int | None = None, limit: int = 100
@@ -180,10 +186,11 @@ def find(conn: Connection, f: Filter, before: int | None = None, limit: int = 10
     if f.table is not None:  # details are canonical JSON: sorted keys, no spaces
         q = q.where(or_(audit_log.c.detail.contains(f'"table":{f.table},', autoescape=True),
                         audit_log.c.detail.contains(f'"table":{f.table}}}', autoescape=True)))
+    clock = GamblingClock.from_env()  # entries' times are UTC ISO text, compared as text
     if f.since is not None:
-        q = q.where(audit_log.c.at >= f.since.isoformat())
+        q = q.where(audit_log.c.at >= _stamp(clock.bounds(f.since)[0]))
     if f.until is not None:
-        q = q.where(audit_log.c.at < (f.until + timedelta(days=1)).isoformat())
+        q = q.where(audit_log.c.at < _stamp(clock.bounds(f.until)[1]))
     return [_entry(r) for r in conn.execute(q)]
 
 

@@ -43,6 +43,8 @@ from cardroom.room.schema import (
     progressive_table_meters,
     room_tables,
 )
+from cardroom.room.settings import GamblingClock
+from cardroom.room.timezone import room_time
 
 SURVEILLANCE_OVER: Cents = 300_000
 """WAC 230-15-280 / -320 (digest): a win over $3,000 is checked on camera before it is paid."""
@@ -52,8 +54,9 @@ MIN_CONTRIBUTION_CENTS = int(MIN_CONTRIBUTION * 100)
 
 
 def gambling_day(at: datetime) -> date:
-    """The day a meter counts in: the UTC date (the room has no gambling-day setting yet)."""
-    return at.astimezone(UTC).date()
+    """The day a meter counts in: the room's gambling day (`settings.GamblingClock`), the same
+    day as the games and cage reports'."""
+    return GamblingClock.from_env().day_of(at)
 
 
 # settings ------------------------------------------------------------------------------------
@@ -492,7 +495,7 @@ def meter_chart(conn: Connection, name: str) -> str | None:
     span = (series[-1][0] - start).total_seconds()
     unit, seconds = ("days", 86_400) if span > 2 * 86_400 else ("hours", 3_600)
     xs = [(at - start).total_seconds() / seconds for at, _ in series]
-    return line_chart(f"Jackpot meter, pool {name}", f"{unit} since {start:%Y-%m-%d %H:%M} UTC",
+    return line_chart(f"Jackpot meter, pool {name}", f"{unit} since {room_time(start)}",
                       "meter ($)", [("meter", xs, [m / 100 for _, m in series])])
 
 

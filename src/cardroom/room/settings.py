@@ -5,7 +5,8 @@ The gambling day and the shifts are the room's, not UTC's: a card room's day run
 hour in its own time zone to the same hour the next morning (by default 06:00 to 06:00,
 Pacific time, for a Washington room), and the day has three eight-hour shifts starting at that
 hour (day, swing, graveyard). They are read from the environment (`CARDROOM_TIMEZONE`,
-`CARDROOM_DAY_STARTS`), so the server and every report command keep the same day.
+`CARDROOM_DAY_STARTS`), so the server, every report command, the jackpot meters and the audit
+filter keep the same day; the pages show times in the same zone (`room/timezone.py`).
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class RoomSettings:
     chips from the cage or at a table). Set with `cardroom serve --self-service-chips`."""
 
     self_service_chips: bool = False
-    clock: GamblingClock = field(default_factory=GamblingClock)
+    clock: GamblingClock = field(default_factory=lambda: GamblingClock.from_env())
 
 
 SELF_SERVICE = RoomSettings(self_service_chips=True)

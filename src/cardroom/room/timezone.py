@@ -1,39 +1,21 @@
 """The room's time zone: every time a page shows a person (hand history, audit, floor) is in
 it, to the second.
 
-Setting: `CARDROOM_TIME_ZONE`, an IANA zone name ("America/Los_Angeles" for a Washington
-room); unset, the server's own local zone. Times are stored in UTC; only what is shown is
-converted. A name the system does not know is refused when the room starts, not at the first
-page."""
+The zone is the gambling clock's (`CARDROOM_TIMEZONE`, an IANA zone name, by default
+America/Los_Angeles: `room/settings.py`), so a time shown on a page falls in the gambling day the
+reports count it in. Times are stored in UTC; only what is shown is converted. A name the
+system does not know is refused when the room starts, not at the first page."""
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime, tzinfo
-from functools import cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from cardroom.errors import CardroomError
-
-ENV_TIME_ZONE = "CARDROOM_TIME_ZONE"
-
-
-@cache
-def _zone(name: str) -> tzinfo:
-    if not name:
-        local = datetime.now(UTC).astimezone().tzinfo
-        assert local is not None
-        return local
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise CardroomError(f"{ENV_TIME_ZONE}={name!r} is not a time zone this system knows "
-                            "(write it as, for example, America/Los_Angeles)") from None
+from cardroom.room.settings import GamblingClock
 
 
 def room_zone() -> tzinfo:
-    """The room's time zone (`CARDROOM_TIME_ZONE`, else the server's local zone)."""
-    return _zone(os.environ.get(ENV_TIME_ZONE, "").strip())
+    """The room's time zone: the gambling clock's."""
+    return GamblingClock.from_env().zone
 
 
 def room_time(moment: datetime | str | None) -> str:
