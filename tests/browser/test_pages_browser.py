@@ -116,7 +116,7 @@ def test_recall_floor_history_audit_and_404_by_clicks(room: Room, size: tuple[in
             assert [e for e in checks.errors if "/tables/abc" not in e] == []
             checks.errors.clear()
             checks.check("404")
-            assert "no table abc" in page.inner_text("#problem")
+            assert page.inner_text("#problem") == "There is no table abc."
             shot(page, f"not-found-{width}.png")
             page.click("#lobby-link")
             page.wait_for_url("**/lobby")

@@ -63,7 +63,7 @@ def test_login_logout_and_rate_limit(room: Room) -> None:
     for _ in range(5):
         client.post("/login", data={"username": "alice", "password": "nope"})
     r = client.post("/login", data={"username": "alice", "password": PW})
-    assert r.status_code == 429 and "too many" in r.text
+    assert r.status_code == 429 and "Too many" in r.text
 
 
 def test_forged_session_is_refused_and_audited(room: Room) -> None:
@@ -152,7 +152,7 @@ def test_floor_voids_from_the_floor_page(room: Room) -> None:
     assert player.get("/floor").status_code == 403
     assert "Void the hand" in floor.get("/floor").text
     r = floor.post("/floor/void", data={"table_id": t, "reason": "misdeal"})
-    assert "hand voided" in r.text
+    assert "Hand voided" in r.text
     assert room.table(t).snapshot(alice)["seats"][0]["stack"] == 20_000
 
 

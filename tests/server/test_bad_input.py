@@ -72,7 +72,7 @@ def test_a_history_file_id_out_of_range_is_a_json_404(room: Room) -> None:
     owner = client_of(room, "olivia")
     for hand in ("2147483648", "99999999999999999999"):
         r = owner.get(f"/hands/{hand}/history.json")
-        assert r.status_code == 404 and r.json() == {"error": f"no hand {hand}"}
+        assert r.status_code == 404 and r.json() == {"error": f"there is no hand {hand}"}
 
 
 def test_a_form_with_a_field_missing_is_a_page_not_raw_json(room: Room) -> None:
@@ -130,10 +130,10 @@ def test_a_table_socket_that_names_no_table_is_told_so(room: Room, ref: str) -> 
     headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
     with TestClient(create_app(room)) as sockets, \
             sockets.websocket_connect(f"/ws/tables/{ref}", headers=headers) as ws:
-        assert ws.receive_json() == {"type": "error", "message": f"no open table {ref}"}
+        assert ws.receive_json() == {"type": "error", "message": f"there is no open table {ref}"}
         with pytest.raises(WebSocketDisconnect):
             ws.receive_json()
-    assert [r["reason"] for r in refusals(room)[seen:]] == [f"no open table {ref}"]
+    assert [r["reason"] for r in refusals(room)[seen:]] == [f"there is no open table {ref}"]
 
 
 def test_a_flood_of_junk_is_answered_but_audited_as_a_count(room: Room) -> None:

@@ -134,7 +134,7 @@ def test_floor_rows_are_live_and_record_an_irregularity(room: Room) -> None:
     assert room.table(sp9).hand_id is None
     bad = floor.post("/floor/irregularity", data={"table_id": sp9, "kind": "misdeal",
                                                   "seat": "", "reason": "again"})
-    assert "no hand is in progress" in bad.text
+    assert "No hand is in progress" in bad.text
     plain(bad.text)
 
 

@@ -59,7 +59,7 @@ def test_settings_change_by_two_people_from_the_page(storage: Storage) -> None:
     r = fiona.post("/floor/jackpot/settings", data=settings_form(contribution="15"))
     assert r.status_code == 400 and "at least 20 cents" in r.text
     r = fiona.post("/floor/jackpot/settings", data=settings_form(second_password="wrong"))
-    assert r.status_code == 400 and "second person:" in r.text
+    assert r.status_code == 400 and "Second person:" in r.text
     assert room.pools["super9"].contribution_per_wager == 20  # nothing changed
     r = fiona.post("/floor/jackpot/settings", data=settings_form(), follow_redirects=False)
     assert r.status_code == 303
@@ -131,7 +131,7 @@ def test_meter_chart_and_report_files(storage: Storage) -> None:
     assert {"record": "coin_in", "table": "Mini 1", "cents": "100"}.items() <= \
         next(r for r in rows if r["record"] == "coin_in").items()
     r = audrey.get("/floor/jackpot?pool=nosuch")
-    assert r.status_code == 404 and "there is no jackpot pool named nosuch" in r.text
+    assert r.status_code == 404 and "There is no jackpot pool named nosuch in this room." in r.text
     assert logged_in(room, "alice").get("/floor/jackpot/report.json").status_code == 403
 
 

@@ -110,9 +110,10 @@ def test_a_missing_hand_is_a_404_and_a_record_without_history_a_400(room: Room) 
     audrey = FormClient(create_app(room), raise_server_exceptions=False)
     login(audrey, "audrey")
     missing = audrey.get("/hands/9999")
-    assert missing.status_code == 404 and "no hand 9999" in missing.text
+    assert missing.status_code == 404 and "There is no hand 9999." in missing.text
     missing_json = audrey.get("/hands/9999/history.json")
-    assert missing_json.status_code == 404 and missing_json.json() == {"error": "no hand 9999"}
+    assert missing_json.status_code == 404
+    assert missing_json.json() == {"error": "there is no hand 9999"}
     page = audrey.get(f"/hands/{old}")
     assert page.status_code == 200 and "no recall" in page.text
     legacy = audrey.get(f"/hands/{old}/history.json")

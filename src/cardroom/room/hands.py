@@ -164,7 +164,7 @@ def open_hands(conn: Connection) -> list[int]:
 def hand_record(conn: Connection, hand_id: int) -> dict[str, Any]:
     row = conn.execute(select(hands).where(hands.c.id == hand_id)).first()
     if row is None:
-        raise NotFound(f"no hand {hand_id}")
+        raise NotFound(f"there is no hand {hand_id}")
     data: dict[str, Any] = json.loads(row.history or "{}")
     data.update(hand=row.id, table_id=row.table_id, number=row.number, status=row.status,
                 opened_at=row.opened_at.isoformat())

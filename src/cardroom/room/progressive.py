@@ -250,7 +250,7 @@ def _hit(row: Any) -> Hit:
 def get_hit(conn: Connection, hit_id: int) -> Hit:
     row = conn.execute(select(progressive_hits).where(progressive_hits.c.id == hit_id)).first()
     if row is None:
-        raise NotFound(f"no jackpot hit {hit_id}")
+        raise NotFound(f"there is no jackpot hit {hit_id}")
     return _hit(row)
 
 

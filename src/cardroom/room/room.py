@@ -116,7 +116,7 @@ class Room:
                 with self.storage.unit() as conn:
                     row = registry.get_table(conn, table_id)
                     if row is None or row.status != "open":
-                        raise NotFound(f"no open table {table_id}")
+                        raise NotFound(f"there is no open table {table_id}")
                     live = self._build(conn, row)
                 self.tables[table_id] = live
         return live

@@ -140,7 +140,7 @@ def _table_name(conn: Connection, table_id: int) -> str:
     name = conn.execute(select(room_tables.c.name).where(room_tables.c.id == table_id)
                         ).scalar_one_or_none()
     if name is None:
-        raise NotFound(f"no table {table_id}")
+        raise NotFound(f"there is no table {table_id}")
     return str(name)
 
 

@@ -34,7 +34,7 @@ from cardroom.room.room import Room
 from cardroom.room.timezone import room_time
 from cardroom.server import csrf
 from cardroom.server.audit_view import AuditProgress
-from cardroom.server.deps import Page, client_of, maybe_viewer, room_of
+from cardroom.server.deps import Page, client_of, maybe_viewer, room_of, sentence
 from cardroom.server.headers import SecurityHeaders
 from cardroom.server.hub import COOKIE, Hub
 from cardroom.server.ids import path_not_found
@@ -73,7 +73,7 @@ async def _denied(request: Request, exc: Exception) -> Response:
     """A forbidden page or a forged form: a 403 page, audited."""
     who = maybe_viewer(request)
     room_of(request).refused(who, f"page {request.url.path}", str(exc))
-    return Page(request)("error.html", who, 403, message=str(exc))
+    return Page(request)("error.html", who, 403, problem=str(exc))
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -115,6 +115,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     templates.env.filters["game_name"] = lambda game: TITLES.get(game, game)
     templates.env.filters["room_time"] = room_time
     templates.env.filters["card_name"] = card_words
+    templates.env.filters["sentence"] = sentence
     app.state.room, app.state.hub = room, Hub()
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()

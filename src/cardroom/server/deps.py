@@ -128,7 +128,17 @@ class Page:
         if self.request.url.path.endswith(".json"):
             return Response(json.dumps({"error": message}), status_code=status,
                             media_type="application/json")
-        return self("error.html", maybe_viewer(self.request), status, message=message)
+        return self("error.html", maybe_viewer(self.request), status, problem=message)
 
 
 Render = Annotated[Page, Depends(Page)]
+
+
+def sentence(text: object) -> str:
+    """A room message as a person reads it: "there is no table 5" -> "There is no table 5."
+    (the pages' filter; `sentence` in table-client.js does the same at the tables)."""
+    t = str(text or "").strip()
+    if not t:
+        return ""
+    t = t[0].upper() + t[1:]
+    return t if t[-1] in ".!?)" else t + "."

@@ -26,11 +26,11 @@ def row_id(text: str) -> int | None:
 
 
 def path_not_found(errors: Sequence[Any]) -> str | None:
-    """The 404 message for a request whose URL names no row ("no hand 99999999999999999999"),
+    """The 404 message for a request whose URL names no row ("there is no hand 99999999999"),
     or None when the validation errors are not in the path."""
     for error in errors:
         loc: tuple[object, ...] = tuple(error.get("loc", ())) if isinstance(error, dict) else ()
         if len(loc) == 2 and loc[0] == "path":
             what = str(loc[1]).removesuffix("_id")
-            return f"no {what} {str(error.get('input', ''))[:40]}"
+            return f"there is no {what.replace('_', ' ')} {str(error.get('input', ''))[:40]}"
     return None

@@ -48,7 +48,7 @@ def table_rules(room: RoomDep, who: MaybeViewer, page: Render, table_id: RowId
     with room.storage.read() as conn:
         row = next((t for t in list_tables(conn) if t.id == table_id), None)
     if row is None:
-        raise NotFound(f"no table {table_id}")
+        raise NotFound(f"there is no table {table_id}")
     pool = room.pools.get(row.rules.get("jackpot_pool") or DEFAULT_POOL)  # linked tables
     return page("posted_rules.html", who,
                 posted=posted_rules(row, pool.posted if pool is not None else None))
@@ -64,7 +64,7 @@ async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep
     try:
         who = await hub.blocking(session_of, room, ws.cookies.get(COOKIE))
         if not table_id:
-            raise NotFound(f"no open table {table_ref[:40]}")
+            raise NotFound(f"there is no open table {table_ref[:40]}")
         room.table(table_id)
     except CardroomError as exc:
         room.refused(None, "table.connect", str(exc), {"table": table_id or table_ref[:40],
