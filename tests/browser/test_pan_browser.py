@@ -33,6 +33,7 @@ from .room_flows import (
     skip_without_chromium,
 )
 from .server_thread import running
+from .table_flows import pan_step
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
@@ -74,47 +75,6 @@ def visible_to(live: PanLive, me: int) -> Counter[str]:
     return Counter(cards)
 
 
-def tap_cards(page: Any, cards: list[str]) -> None:
-    """Tap each card in her hand (an identical card already tapped: the next one)."""
-    for text in cards:
-        page.click(f'#seats-play .pan-seat.you .hand-cards button[data-card="{text}"]'
-                   f'[aria-pressed="false"] >> nth=0')
-
-
-def one_step(page: Any, state: dict[str, Any]) -> str:
-    """Press what a plain player presses (the drawn card used when it can be, melds made,
-    a single card thrown); returns the kind pressed."""
-    actions = state["play"]["actions"]
-    direct = {a["kind"]: a for a in actions if a["drawn"] or a["kind"] not in
-              ("meld", "lay_off", "discard", "borrow", "split")}
-    for kind in ("play", "take_tops", "take", "meld", "lay_off", "draw", "discard",
-                 "accept_split", "go_out"):
-        if kind in direct and not direct[kind]["choose"]:
-            page.click(f'#direct button[data-act="{kind}"] >> nth=0')
-            return kind
-    melds = [a for a in actions if a["kind"] == "meld" and not a["choose"] and not a["drawn"]]
-    if melds:
-        tap_cards(page, melds[0]["cards"])
-        page.click('#with-cards button[data-act="meld"]')
-        return "meld"
-    if "collect" in direct:
-        page.click('#direct button[data-act="collect"]')
-        return "collect"
-    discards = [a for a in actions if a["kind"] == "discard" and not a["drawn"]]
-    if discards:
-        mine = next(s for s in state["play"]["seats"] if s["hand"] is not None
-                    and s["seat"] == state["you"]["hand_seat"])
-        ranks = Counter(c["text"][:-1] for c in mine["hand"])
-        singles = [a for a in discards if ranks[a["cards"][0][:-1]] == 1] or discards
-        tap_cards(page, singles[-1]["cards"])
-        page.click('#with-cards button[data-act="discard"]')
-        return "discard"
-    rest = [a for a in actions if a["kind"] in direct and a["kind"] not in
-            ("call_foul", "foul_self", "force_back", "force_option")]
-    page.click(f'#direct button[data-act="{(rest or actions)[0]["kind"]}"] >> nth=0')
-    return str((rest or actions)[0]["kind"])
-
-
 @pytest.mark.parametrize("size", WIDTHS, ids=["desktop", "phone"])
 def test_play_a_whole_pan_hand_against_bots_by_clicks(room: Room, size: tuple[int, int]
                                                       ) -> None:
@@ -150,7 +110,7 @@ def test_play_a_whole_pan_hand_against_bots_by_clicks(room: Room, size: tuple[in
                 state = checks.latest
                 assert isinstance(state, dict)
                 seq = page.get_attribute("body", "data-seq")
-                pressed.append(one_step(page, state))
+                pressed.append(pan_step(page, state))
                 page.wait_for_selector(f"body:not([data-seq='{seq}'])", state="attached")
                 assert len(pressed) < 150, pressed
             checks.check("settled")
