@@ -52,3 +52,10 @@ def test_a_missing_key_file_is_a_user_error_exit_2(tmp_path: Path) -> None:
     r = cardroom("audit", "verify", "--database", str(tmp_path / "room.sqlite3"),
                  "--audit-key-file", str(tmp_path / "nowhere.key"))
     assert r.returncode == 2 and r.stderr.startswith("error: no audit key file at")
+
+
+def test_a_bad_hand_among_several_to_calc_is_a_user_error_exit_2() -> None:
+    """`pai-gow calc` checks every hand before it counts (or builds its table for) any."""
+    r = cardroom("pai-gow", "calc", "Qs Qd 8c 8h 5s 3d 2c", "As Kd 9c")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == "error: a Pai Gow hand has 7 cards, not 3\n"

@@ -27,6 +27,7 @@ from cardroom.analysis.pai_gow_calc import calculate, direct_counts, table_count
 from cardroom.analysis.pai_gow_outcomes import Advance, outcome_table
 from cardroom.cards import Card
 from cardroom.cli import app
+from cardroom.errors import CardroomError
 from cardroom.games.pai_gow.houseway import house_way, set_hand
 from cardroom.games.pai_gow.houseway_kernel import compile_house_way
 from cardroom.games.pai_gow.settings import validate_seven
@@ -150,6 +151,32 @@ def test_calc_cli_reads_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     expected = direct_counts(seven, house_way("ballys"), False, deck)
     got = sorted((s["win"], s["push"], s["loss"]) for s in data["settings"])
     assert got == sorted(tuple(int(x) for x in row) for row in expected if row.any())
+
+
+def test_calc_cli_answers_several_hands_in_one_command(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several hands share one start-up: a list, one answer a hand, each exactly its direct
+    counts; a bad hand anywhere in the list is refused before any is counted."""
+    _, deck = reduced(9, 14)
+    real = outcome_table
+    monkeypatch.setattr("cardroom.cli.pai_gow.outcome_table", lambda way, wheel, **kw: real(
+        way, wheel, directory=tmp_path, deck=deck, **kw))
+    cards = [Card.from_code(c) for c in deck]
+    first, second = cards[:7], cards[-7:]
+    texts = [" ".join(str(c) for c in hand) for hand in (first, second)]
+    res = runner.invoke(app, ["pai-gow", "calc", *texts, "--house-way", "ballys", "--json"])
+    assert res.exit_code == 0, res.output
+    answers = json.loads(res.output)
+    assert [a["cards"] for a in answers] == [[str(c) for c in h] for h in (first, second)]
+    for hand, answer in zip((first, second), answers, strict=True):
+        rest = [c for c in deck if c not in {card.code for card in hand}]
+        assert answer["dealer_hands"] == comb(len(rest), 7)
+        expected = direct_counts(hand, house_way("ballys"), False, deck)
+        assert sorted((s["win"], s["push"], s["loss"]) for s in answer["settings"]) == sorted(
+            tuple(int(x) for x in row) for row in expected if row.any())
+    bad = runner.invoke(app, ["pai-gow", "calc", texts[0], "As Kd 9c", "--json"])
+    assert isinstance(bad.exception, CardroomError) and bad.output == ""
+    assert str(bad.exception) == "a Pai Gow hand has 7 cards, not 3"
 
 
 @pytest.mark.parametrize("wheel", [False, True])

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from fractions import Fraction
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardroom.analysis.pai_gow_calc import calculate
+from cardroom.analysis.pai_gow_calc import CalcResult, SettingResult, calculate
 from cardroom.analysis.pai_gow_outcomes import outcome_table
 from cardroom.analysis.pai_gow_sim import simulate
 from cardroom.analysis.parallel import progress_bar
@@ -65,8 +66,12 @@ def set_command(cards: CardsArg,
     console.print(f"  rule:  {d.rule}")
 
 
+HandsArg = Annotated[list[str], typer.Argument(help=(
+    'one or more hands of seven cards, each quoted, e.g. "As Kd JK 9c 7h 5s 2d"'))]
+
+
 @pai_gow_app.command("calc")
-def calc_command(cards: CardsArg,
+def calc_command(hands: HandsArg,
                  house_way_name: HouseWayOpt = DEFAULT_WAY, wheel_second: WheelOpt = False,
                  commission: CommissionOpt = "5%",
                  direct: Annotated[bool, typer.Option("--direct", help=(
@@ -75,33 +80,47 @@ def calc_command(cards: CardsArg,
                  json_out: opt.AsJson = False) -> None:
     """Exact EV of every legal setting against the dealer's house way (all C(46,7) hands).
 
-    The first use of a house way counts its outcome table once (about 1-2 minutes on two
-    cores, 308 MB in the user cache directory); later hands take well under a second."""
-    seven = validate_seven(parse_cards(cards))
+    The first use of a house way counts its outcome table once (about a minute on two cores,
+    617 MB in the user cache directory); later hands take well under a second each. Several
+    hands in one command share the start-up (JSON: a list, one object a hand)."""
+    sevens = [validate_seven(parse_cards(cards)) for cards in hands]  # all checked first
     way = house_way(house_way_name)
     rate = parse_rate(commission)
     if not 0 <= rate <= parse_rate("5%"):
         raise RulesError(f"commission {commission} must be between 0 and 5%")
     outcomes = None if direct else outcome_table(way, wheel_second, progress=lambda total: (
         progress_bar(True, total, "counting the house way's outcome table (once)")))
-    start = time.perf_counter()
-    result = calculate(seven, way, rate, wheel_second, table=outcomes, direct=direct)
-    elapsed = time.perf_counter() - start
-    rows = sorted(result.settings, key=lambda r: r.ev, reverse=True)
+    answers = []
+    for seven in sevens:
+        start = time.perf_counter()
+        result = calculate(seven, way, rate, wheel_second, table=outcomes, direct=direct)
+        elapsed = time.perf_counter() - start
+        rows = sorted(result.settings, key=lambda r: r.ev, reverse=True)
+        if json_out:
+            answers.append(_calc_json(result, rows, way.name, rate, elapsed))
+        else:
+            _print_calc(result, rows, way.title, elapsed)
     if json_out:
-        print_json({
-            "cards": [str(c) for c in result.cards], "house_way": way.name,
-            "commission": f"{rate.numerator}/{rate.denominator}",
-            "dealer_hands": result.dealer_hands,
-            "settings": [{
-                "front": [str(c) for c in r.setting.front],
-                "back": [str(c) for c in r.setting.back],
-                "win": r.win, "push": r.push, "loss": r.loss,
-                "ev": f"{r.ev.numerator}/{r.ev.denominator}", "ev_decimal": f"{float(r.ev):.6f}",
-                "optimal": r.optimal, "house_way": r.house_way} for r in rows],
-            "seconds": round(elapsed, 2)})
-        return
-    table = Table(title=f"{format_cards(result.cards)} vs dealer's {way.title}, "
+        print_json(answers[0] if len(answers) == 1 else answers)
+
+
+def _calc_json(result: CalcResult, rows: list[SettingResult], way: str, rate: Fraction,
+               elapsed: float) -> dict[str, Any]:
+    return {
+        "cards": [str(c) for c in result.cards], "house_way": way,
+        "commission": f"{rate.numerator}/{rate.denominator}",
+        "dealer_hands": result.dealer_hands,
+        "settings": [{
+            "front": [str(c) for c in r.setting.front],
+            "back": [str(c) for c in r.setting.back],
+            "win": r.win, "push": r.push, "loss": r.loss,
+            "ev": f"{r.ev.numerator}/{r.ev.denominator}", "ev_decimal": f"{float(r.ev):.6f}",
+            "optimal": r.optimal, "house_way": r.house_way} for r in rows],
+        "seconds": round(elapsed, 2)}
+
+
+def _print_calc(result: CalcResult, rows: list[SettingResult], way: str, elapsed: float) -> None:
+    table = Table(title=f"{format_cards(result.cards)} vs dealer's {way}, "
                         f"{result.dealer_hands:,} dealer hands")
     for col in ("front", "back", "win", "push", "loss", "EV", ""):
         table.add_column(col, justify="right" if col in ("win", "push", "loss", "EV") else "left")
