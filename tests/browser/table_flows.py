@@ -9,6 +9,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cardroom.money import format_money, parse_money
+
 from .page_checks import PageChecks
 
 Shot = Callable[[str], None]
@@ -24,6 +26,33 @@ def put_chips(page: Any, chips: Mapping[str, list[int]]) -> None:
         for chip in values:
             page.click(f'#chips button[data-chip="{chip}"]')
             page.click(f'#felt button.spot[data-kind="{kind}"]')
+
+
+def change_and_take_back(page: Any, checks: PageChecks, kind: str, first: list[int],
+                         second: list[int], changed: Callable[[], None] = lambda: None) -> None:
+    """Placed wagers change until the deal (`change_bets`), by clicks: `first` (chips, cents)
+    placed on the `kind` spot; **Change my wagers** puts them back on the rack, the stack shown
+    counting them again; `second` placed instead (`changed()` then looks at the table); **Take
+    my wagers back** returns them, the stack as before."""
+    stack = parse_money(page.inner_text("#stack"))
+    put_chips(page, {kind: first})
+    page.click("#bet")
+    page.click("#change")
+    page.wait_for_selector(f'[data-kind="{kind}"] .amount:text-is("{format_money(sum(first))}")')
+    page.click("#clear")
+    put_chips(page, {kind: second})
+    left = format_money(stack - sum(second))
+    assert page.inner_text("#on-layout").endswith(f" · {left} left")
+    page.click("#bet")
+    page.wait_for_selector(f'[data-kind="{kind}"] .amount:text-is("{format_money(sum(second))}")')
+    page.wait_for_selector("#withdraw:not([hidden])")
+    checks.check("wagers changed")
+    assert page.inner_text("#stack") == left
+    changed()
+    page.click("#withdraw")
+    page.wait_for_selector("#bet:not([hidden])")
+    checks.check("wagers taken back")
+    assert page.inner_text("#stack") == format_money(stack)
 
 
 def wait_hand(page: Any, state: str, hand: int | None = None) -> None:

@@ -27,7 +27,7 @@ from .room_flows import (
     skip_without_chromium,
 )
 from .server_thread import running
-from .table_flows import baccarat_hand, put_chips
+from .table_flows import baccarat_hand, change_and_take_back
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
@@ -85,20 +85,10 @@ def test_two_baccarat_hands_with_chips(room: Room, width: int) -> None:
             assert page.inner_text('[data-kind="player"] .amount') == "$10.00"
             page.click("#clear")
             # placed wagers may be changed or taken back until the deal (change_bets)
-            put_chips(page, {"banker": [2500]})
-            page.click("#bet")
-            page.click("#change")
-            assert page.inner_text('[data-kind="banker"] .amount') == "$25.00"
-            page.click("#clear")
-            put_chips(page, {"banker": [500, 500]})
-            page.click("#bet")
-            page.wait_for_selector('[data-kind="banker"] .amount:text-is("$10.00")')
-            page.wait_for_selector("#withdraw:not([hidden])")
-            checks.check("wagers changed")
-            assert live.engine.bets["alice"] == {WagerKind.BANKER: 1000}
-            page.click("#withdraw")
-            page.wait_for_selector("#bet:not([hidden])")
-            checks.check("wagers taken back")
+            def changed() -> None:
+                assert live.engine.bets["alice"] == {WagerKind.BANKER: 1000}
+
+            change_and_take_back(page, checks, "banker", [2500], [500, 500], changed)
             assert "alice" not in live.engine.bets
             assert page.inner_text("#stack") == format_money(stack)
             baccarat_hand(page, checks, 2, {"banker": [2500]})

@@ -1,10 +1,11 @@
-"""A player plays two Pai Gow hands in the browser with clicks only, at a desktop's width and
-at a phone's (375 px): chips onto the wager, placed, dealt (the dice and the first hand shown);
-she arranges her seven cards by tapping them between the high and the low hand, the hands
-named as she goes; a foul arrangement is flagged before she confirms anything; the second hand
-she leaves to the house way. At settlement the dealer's hand is shown as set, the house way,
-with every result. After every step the shared page checks run, and the page never shows a
-card she may not see: before settlement only her own seven."""
+"""A player plays two Pai Gow hands in the browser with clicks only, at a desktop's width and at a
+phone's (375 px): a placed wager changed and taken back before the first deal; chips onto the
+wager, placed, dealt (the dice and the first hand shown); she arranges her seven cards by
+tapping them between the high and the low hand, the hands named as she goes; a foul arrangement
+is flagged before she confirms anything; the second hand she leaves to the house way. At
+settlement the dealer's hand is shown as set, the house way, with every result. After every
+step the shared page checks run, and the page never shows a card she may not see: before
+settlement only her own seven."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from .room_flows import (
     skip_without_chromium,
 )
 from .server_thread import running
-from .table_flows import pai_gow_arrange, put_chips
+from .table_flows import change_and_take_back, pai_gow_arrange, put_chips
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
@@ -71,6 +72,13 @@ def test_two_pai_gow_hands_with_chips(room: Room, width: int) -> None:
             player_sits(page, base, "alice")
             live = room.table(1)
             assert isinstance(live, PaiGowLive)
+            # until the deal she may change her placed wager ($25 to $50) or take it back
+
+            def changed() -> None:
+                assert live.engine.wagers == {1: 5000}
+
+            change_and_take_back(page, checks, "wager", [2500], [2500, 2500], changed)
+            assert live.engine.wagers == {}
             # hand 1: a $25 wager; she sets a legal arrangement of her own
             put_chips(page, {"wager": [2500]})
             checks.check("chips down")

@@ -2,8 +2,9 @@
 width and at a phone's (375 px): chips onto the wager and the tie bet, placed, dealt; the seat
 in turn alone gets the large Draw and Stand buttons while every page says whose turn it is;
 the dealer's reveal and draw are told in order and each wager's result stays until the next
-deal. After every step the shared page checks run, and neither page shows a card its player
-may not see: before the showdown only their own three cards, the dealer's face down."""
+deal; before the first deal a placed wager is changed and taken back. After every step the
+shared page checks run, and neither page shows a card its player may not see: before the
+showdown only their own three cards, the dealer's face down."""
 
 from __future__ import annotations
 
@@ -28,7 +29,12 @@ from .room_flows import (
     skip_without_chromium,
 )
 from .server_thread import running
-from .table_flows import put_chips, super_pan_9_bet, super_pan_9_decide
+from .table_flows import (
+    change_and_take_back,
+    put_chips,
+    super_pan_9_bet,
+    super_pan_9_decide,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
@@ -70,6 +76,13 @@ def test_two_super_pan_9_hands_in_two_browsers(room: Room, width: int) -> None:
             player_sits(b, base, "bob")
             live = room.table(1)
             assert isinstance(live, SuperPan9Live)
+            # until the deal alice may change her placed wager ($5 to $10) or take it back
+
+            def changed() -> None:
+                assert live.engine.seats[1].wager == 1000
+
+            change_and_take_back(a, ca, "wager", [500], [500, 500], changed)
+            assert 1 not in live.engine.seats
             # hand 1: alice $10 and a $1 tie bet, bob $25; bob deals
             super_pan_9_bet(a, ca, {"wager": [500, 500], "tie": [100]})
             assert a.inner_text("#stack") == "$189.00"

@@ -3,22 +3,19 @@
 // made with chips on the layout and placed together ("Place bets"); until then they are the
 // player's to change. After the coup every wager's result stays on the table until the next.
 import {
-  $, tableBetting, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
-  percent, seatControls, seatList, sentence, setState,
+  $, tableBetting, connect, denominations, drawCards, el, messages, money, outcomeBadge,
+  percent, seatControls, seatList, sentence, setState, wagerChanges,
 } from "./table-client.js";
 
 const NAMES = { player: "Player", banker: "Banker", tie: "Tie", player_9: "Player 9",
   banker_9: "Banker 9", progressive: "Jackpot" };
 const WINNER = { player: "P", banker: "B", tie: "T" };
 let snap = null;
-let changing = false;  // placed wagers taken back onto the rack to change them before the deal
 
-const betting = tableBetting(() => (mySeat() ? mySeat().stack + (changing ? sumOf(mySeat().bets) : 0) : 0));
+const betting = tableBetting(() => (mySeat() ? mySeat().stack : 0));
 for (const button of document.querySelectorAll("#spots button.spot")) {
   betting.spot(button.dataset.kind, button, NAMES[button.dataset.kind]);
 }
-
-function sumOf(bets) { return Object.values(bets).reduce((a, b) => a + b, 0); }
 
 function mySeat() { return snap ? snap.seats.find((s) => s.you) : null; }
 
@@ -111,15 +108,12 @@ function render(s) {
   // my wagers: placed ones come from the snapshot; until then the chips I put down
   const placed = me ? me.bets : {};
   const down = Object.keys(placed).length > 0;
-  if (!down || !s.hand.open) changing = false;
-  const composing = !down || changing;  // wagers may change until the deal (change_bets)
-  betting.setPlaced(changing ? {} : placed);
+  const composing = changes.show(placed, s.hand.open);  // wagers may change until the deal
   if (!composing || !s.you.seated) betting.set({});  // placed: nothing left to place
   betting.enable(!!me && composing);
   if (pending) document.querySelector('[data-kind="progressive"]').disabled = true;
   $("compose").hidden = !composing;
   $("bet").hidden = !composing; $("clear").hidden = !composing; $("rebet").hidden = down;
-  $("change").hidden = composing || !s.hand.open; $("withdraw").hidden = composing || !s.hand.open;
   $("deal").hidden = !s.you.may_deal || !s.hand.open;
   $("sit-box").hidden = s.you.seated || !!document.body.dataset.noplay;
   $("bet-box").hidden = !s.you.seated;
@@ -142,19 +136,12 @@ function render(s) {
 }
 
 const send = connect(render);
+const changes = wagerChanges(betting, send, () => render(snap));
 seatControls(send);
 $("bet").addEventListener("click", () => {
   if (!betting.total) return messages.error("Put at least one chip on a wager spot first");
-  betting.remember();
-  send({ type: changing ? "change_bets" : "bet", bets: { ...betting.wagers }, key: newKey() });
-  if (changing) { changing = false; render(snap); }
+  changes.place({ ...betting.wagers });
 });
-$("change").addEventListener("click", () => {
-  changing = true;
-  render(snap);
-  betting.set({ ...mySeat().bets });
-});
-$("withdraw").addEventListener("click", () => send({ type: "change_bets", bets: {}, key: newKey() }));
 $("clear").addEventListener("click", () => betting.clear());
 $("rebet").addEventListener("click", () => betting.rebet());
 $("deal").addEventListener("click", () => send({ type: "deal" }));

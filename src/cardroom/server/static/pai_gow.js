@@ -5,7 +5,7 @@
 // every hand is shown as set, the dealer's too, with its result.
 import {
   $, tableBetting, capital, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
-  percent, seatControls, seatList, sentence, setState,
+  percent, seatControls, seatList, sentence, setState, wagerChanges,
 } from "./table-client.js";
 
 const FOUL_RULE = {
@@ -137,13 +137,15 @@ function render(s) {
     $("result").textContent = `Hand ${settled.number} settled. ${bank}.`;
   } else $("result").textContent = s.hand.open ? "Wagers are being placed." : "Place a wager to start a hand.";
 
-  // wagers: the wager first, then the dragon hand where allowed
+  // wagers: the wager first, then the dragon hand where allowed; until the deal the placed
+  // ones may be changed (the dragon hand goes back with the wager) or taken back
   const betting_ = s.phase === "betting";
   const placed = my ? { wager: my.wager || 0, dragon: my.dragon || 0 } : {};
-  betting.setPlaced(placed);
+  changes.show(placed, betting_);
+  const changing = changes.changing;
   const open = [];
-  if (my && betting_ && !placed.wager && !my.banker) open.push("wager");
-  if (s.you.may_dragon) open.push("dragon");
+  if (my && betting_ && (!placed.wager || changing) && !my.banker) open.push("wager");
+  if (s.you.may_dragon || (changing && placed.dragon)) open.push("dragon");
   document.querySelector('[data-kind="dragon"]').hidden = !(s.you.may_dragon || placed.dragon);
   if (Object.keys(betting.wagers).some((k) => !open.includes(k))) {
     betting.set(Object.fromEntries(Object.entries(betting.wagers).filter(([k]) => open.includes(k))));
@@ -151,8 +153,8 @@ function render(s) {
   betting.enable(open);
   $("compose").hidden = open.length === 0;
   $("bet").hidden = !open.includes("wager");
-  $("dragon").hidden = !open.includes("dragon");
-  $("clear").hidden = open.length === 0; $("rebet").hidden = !open.includes("wager");
+  $("dragon").hidden = !open.includes("dragon") || changing;  // a change places both at once
+  $("clear").hidden = open.length === 0; $("rebet").hidden = !open.includes("wager") || changing;
   $("bank").hidden = !s.you.may_bank;
   $("bank-note").textContent = s.you.seated && betting_ && s.you.bank_refusal ? `You cannot take the bank now: ${s.you.bank_refusal}.` : "";
   $("deal").hidden = !s.you.may_deal;
@@ -177,11 +179,15 @@ function render(s) {
 }
 
 const send = connect(render);
+const changes = wagerChanges(betting, send, () => render(snap));
 seatControls(send);
 $("bet").addEventListener("click", () => {
   if (!betting.wagers.wager) return messages.error("Put at least one chip on the wager first");
-  betting.remember();
-  send({ type: "bet", bets: { wager: betting.wagers.wager }, key: newKey() });
+  const dragon = betting.wagers.dragon;
+  // a change withdraws the dragon hand with the wager: played again after it
+  if (changes.place({ wager: betting.wagers.wager }) && dragon) {
+    send({ type: "dragon", amount: dragon, key: newKey() });
+  }
 });
 $("dragon").addEventListener("click", () => {
   if (!betting.wagers.dragon) return messages.error("Put at least one chip on the dragon hand first");

@@ -3,8 +3,8 @@
 // draws on 0 to 5, and every wager settles. Drawn from the table's snapshot only: other
 // players' cards and the dealer's stay backs until the rules show them.
 import {
-  $, tableBetting, cardShort, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
-  percent, seatControls, seatList, setState,
+  $, tableBetting, cardShort, connect, denominations, drawCards, el, messages, money, outcomeBadge,
+  percent, seatControls, seatList, setState, wagerChanges,
 } from "./table-client.js";
 
 let snap = null;
@@ -85,15 +85,16 @@ function render(s) {
   $("decide").hidden = !s.you.to_act;
   $("my-total").textContent = myHand && myHand.total !== null ? `You have ${myHand.total}.` : "Your turn";
 
-  // my wagers: placed ones come from the round; until then the chips I put down
+  // my wagers: placed ones come from the round (changeable until the deal); until then the
+  // chips I put down
   const mine = round && round.phase === "betting" ? round.seats.find((h) => h.seat === s.you.seat) : null;
-  const down = !!mine || !!myHand;
   const held = mine || myHand;
-  betting.setPlaced(held ? { wager: held.wager, tie: held.tie_wager } : {});
-  if (down || !s.you.seated) betting.set({});  // placed: nothing left to place
-  betting.enable(!!my && !down);
-  $("compose").hidden = down;
-  for (const id of ["bet", "clear", "rebet"]) $(id).hidden = down;
+  const down = !!held;
+  const composing = changes.show(held ? { wager: held.wager, tie: held.tie_wager } : {}, !!mine);
+  if (!composing || !s.you.seated) betting.set({});  // placed: nothing left to place
+  betting.enable(!!my && composing);
+  $("compose").hidden = !composing;
+  $("bet").hidden = !composing; $("clear").hidden = !composing; $("rebet").hidden = down;
   $("deal").hidden = !(s.you.may_deal && round && round.phase === "betting");
   $("sit-box").hidden = s.you.seated;
   $("bet-box").hidden = !s.you.seated;
@@ -109,11 +110,11 @@ function render(s) {
 }
 
 const send = connect(render);
+const changes = wagerChanges(betting, send, () => render(snap));
 seatControls(send);
 $("bet").addEventListener("click", () => {
   if (!betting.wagers.wager) return messages.error("Put at least one chip on the wager first");
-  betting.remember();
-  send({ type: "bet", bets: { ...betting.wagers }, key: newKey() });
+  changes.place({ ...betting.wagers });
 });
 $("clear").addEventListener("click", () => betting.clear());
 $("rebet").addEventListener("click", () => betting.rebet());

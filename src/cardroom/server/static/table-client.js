@@ -6,7 +6,8 @@
 // - drawCards()/cardImage(): cards as /cards/{code}.svg, drawn only from what the server's
 //   per-viewer snapshot holds; a card the viewer may not see is a card back.
 // - Betting: chip buttons (denominations from the table limits), wager spots that take a
-//   chip per click, clear, re-bet the last hand's wagers; the stack shown as it changes.
+//   chip per click, clear, re-bet the last hand's wagers; the stack shown as it changes;
+//   placed wagers changed or taken back until the deal (wagerChanges).
 // - money(), outcome badges, a small DOM helper.
 // Nothing here is game-specific; no inline script or style (the room's CSP forbids both).
 
@@ -363,7 +364,6 @@ export class Betting {
   }
 }
 
-/** The seat list every table shows: name, stack, and what the game adds per seat. */
 /** The chip rack of a table page (`#chips`, the on-layout line `#on-layout`, last wagers
  *  remembered per table): `stack` says the chips the player may still put down. */
 export function tableBetting(stack) {
@@ -375,6 +375,47 @@ export function tableBetting(stack) {
   });
 }
 
+/** Placed wagers changed or taken back until the deal (the room's `change_bets`), one flow for
+ *  every house-banked table: **Change my wagers** (`#change`) takes them back onto the rack to
+ *  rearrange (the stack shown counts them again) and `place()` then sends the new set; **Take my
+ *  wagers back** (`#withdraw`) withdraws them. `redraw()` draws the page again from its last
+ *  snapshot. Each render calls `show(held, open)`: the wagers the table holds for this player,
+ *  and whether they may still change (the hand not dealt); it answers whether the rack takes
+ *  chips now (nothing placed yet, or the placed wagers being changed). */
+export function wagerChanges(betting, send, redraw) {
+  let held = {}, changing = false;
+  const sum = (bets) => Object.values(bets).reduce((a, b) => a + b, 0);
+  const stack = betting.stack;
+  betting.stack = () => stack() + (changing ? sum(held) : 0);
+  $("change").addEventListener("click", () => {
+    changing = true;
+    redraw();
+    betting.set({ ...held });
+  });
+  $("withdraw").addEventListener("click", () => send({ type: "change_bets", bets: {}, key: newKey() }));
+  return {
+    get changing() { return changing; },
+    show(wagers, open) {
+      held = Object.fromEntries(Object.entries(wagers || {}).filter(([, v]) => v > 0));
+      const down = Object.keys(held).length > 0;
+      if (!down || !open) changing = false;
+      betting.setPlaced(changing ? {} : held);
+      $("change").hidden = $("withdraw").hidden = !down || !open || changing;
+      return !down || changing;
+    },
+    /** Send the wagers on the rack: a `bet`, or while changing the `change_bets` that replaces
+     *  the placed ones. Answers whether it was a change. */
+    place(bets) {
+      const change = changing;
+      betting.remember();
+      send({ type: change ? "change_bets" : "bet", bets, key: newKey() });
+      if (change) { changing = false; redraw(); }
+      return change;
+    },
+  };
+}
+
+/** The seat list every table shows: name, stack, and what the game adds per seat. */
 export function seatList(box, seats) {
   box.replaceChildren(...seats.map((s) => el("li", {
     class: "seat" + (s.you ? " you" : "") + (s.toAct ? " to-act" : ""), dataset: { seat: s.seat ?? "" } },
