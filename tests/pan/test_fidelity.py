@@ -364,6 +364,23 @@ def test_pan_foul_rules_5b_and_2_face_up_self_fouled_pays_all_collections_and_th
     assert hand.winner == 0 and [s.chips for s in hand.seats] == [19 + 2 + 2 + 2, 19 - 4]
 
 
+def test_pan_foul_rule_5b_a_hand_played_face_up_is_played_to_completion() -> None:
+    """5B: "He may opt to play the hand to completion": once face up, he cannot throw it in
+    (rule 2), and the hand never waits on no one. The floorman may still declare it foul
+    (rule 7): no active hand is left, so, as in rule 6, the tops remain for a redeal and every
+    other chip moved goes back."""
+    hand = _p1_declares_own_foul_in_p0s_turn()
+    hand.play_face_up(0)
+    assert not hand.can_declare_own_foul(0)
+    with pytest.raises(PanRuleError, match="played to completion") as refused:
+        hand.declare_own_foul(0)
+    assert refused.value.clause == R.FOUL_5 and hand.current == 0
+    tops = hand.tops_single
+    hand.floor_foul(0, "marked cards")
+    assert hand.phase is Phase.COMPLETE and hand.winner is None and hand.current is None
+    assert hand.tops_carry == (tops, 0) and [s.chips for s in hand.seats] == [19, 19]
+
+
 # ----- double condition -----------------------------------------------------------------------
 
 

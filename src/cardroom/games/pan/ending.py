@@ -82,7 +82,12 @@ class EndingMixin(PaysMixin):
         if self.forced_discard is not None and \
                 self.seats[self.forced_discard].status is not Status.IN:
             self.forced_discard = None
-        if len(live) == 1:
+        if not live:
+            # the face-up player of rule 5B declared foul by the floorman (rule 7): no active
+            # hand is left, as when one player fouls all the others (rule 6)
+            self._redeal("no active hand is left: the tops remain and the hand is redealt "
+                         "(rule 6)")
+        elif len(live) == 1:
             # foul rule 5: one player left "as a result of one or more fouled hands", a
             # self-declared foul (rule 2) included: he settles (5A) or plays face up (5B)
             if any(s.status in (Status.FOULED, Status.SELF_FOULED) for s in self.seats) \

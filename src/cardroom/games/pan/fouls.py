@@ -91,6 +91,7 @@ class FoulsMixin(EndingMixin):
         if not (s.status is Status.IN and self.phase is Phase.PLAYING
                 and not self.tops_waiting()):
             raise PanRuleError(R.FOUL_2, f"seat {seat} is not an active hand")
+        check(not self.face_up, R.FOUL_5, "a hand played out face up is played to completion")
 
     can_declare_own_foul = able(verify_declare_own_foul)
 
