@@ -6,7 +6,7 @@ from __future__ import annotations
 from cardroom.engine import able, action
 
 from . import errors as R
-from .events import Event, HandEnded, Irregularity, WentOut
+from .events import ChipsMoved, Event, HandEnded, Irregularity, WentOut
 from .pays import PaysMixin
 from .state import DiscardEntry, Phase, Status, check
 
@@ -64,6 +64,15 @@ class EndingMixin(PaysMixin):
         self.current = None
         self.end_reason = reason
         self._log(HandEnded(winner, reason, split_with))
+
+    def _redeal(self, reason: str) -> None:
+        """The tops stay for the redeal; every other chip moved in the hand goes back."""
+        for ev in list(self.events):
+            if isinstance(ev, ChipsMoved) and ev.payer is not None and ev.payee is not None:
+                self._move(ev.payee, ev.payer, ev.chips, "redeal: returned")
+        self.tops_carry = (self.tops_single, self.tops_double)
+        self.tops_single = self.tops_double = 0
+        self._end(None, reason, None)
 
     def _after_status_change(self) -> None:
         if self.phase is not Phase.PLAYING:

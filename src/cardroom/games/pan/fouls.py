@@ -8,7 +8,7 @@ from cardroom.engine import able, action
 from . import errors as R
 from .ending import EndingMixin
 from .errors import PanRuleError
-from .events import ChipsMoved, Event, FoulCalled, Irregularity
+from .events import Event, FoulCalled, Irregularity
 from .state import Cause, Phase, Status, check
 
 
@@ -75,15 +75,6 @@ class FoulsMixin(EndingMixin):
             self.turn_started = False
             self.current = self.next_in(seat)
         self._after_status_change()
-
-    def _redeal(self, reason: str) -> None:
-        """The tops stay for the redeal; every other chip moved in the hand goes back."""
-        for ev in list(self.events):
-            if isinstance(ev, ChipsMoved) and ev.payer is not None and ev.payee is not None:
-                self._move(ev.payee, ev.payer, ev.chips, "redeal: returned")
-        self.tops_carry = (self.tops_single, self.tops_double)
-        self.tops_single = self.tops_double = 0
-        self._end(None, reason, None)
 
     def verify_declare_own_foul(self, seat: int) -> None:
         self._open()
