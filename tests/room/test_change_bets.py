@@ -171,3 +171,24 @@ def test_baccarat_coup_settles_the_changed_wagers(storage: Storage) -> None:
     assert record["seats"][0]["chips"] == BUY_IN
     assert [s["stake"] for s in record["result"]["settlements"]] == [2_500]
     books(storage)
+
+
+def test_a_pai_gow_change_takes_back_the_dragon_hand_with_the_wager(storage: Storage) -> None:
+    """The dragon hand is bought beside a wager (WSGC Pai Gow, dragon hand house rule): taking
+    the wager back before the deal takes the dragon hand back too, and its chips come home;
+    the player may then buy them again, as the table page does after a change."""
+    room, p, _ = pai_gow_room(storage)
+    d = room.create_table(p["olivia"], "Dragon", "pai-gow",
+                          {"dragon_hand": "player-sets"}).table_id
+    alice = p["alice"]
+    room.act(alice, d, {"type": "sit", "buy_in": BUY_IN, "key": "s"})
+    room.act(alice, d, {"type": "bet", "bets": {"wager": 2_500}, "key": "w"})
+    room.act(alice, d, {"type": "dragon", "amount": 2_500, "key": "d"})
+    assert table_wagers(room, d) == 5_000 and stack(room, d, alice) == BUY_IN - 5_000
+    room.act(alice, d, {"type": "change_bets", "bets": {"wager": 500}, "key": "c"})
+    assert table_wagers(room, d) == 500 and stack(room, d, alice) == BUY_IN - 500
+    room.act(alice, d, {"type": "dragon", "amount": 1_000, "key": "d2"})
+    assert table_wagers(room, d) == 1_500
+    room.act(alice, d, {"type": "change_bets", "bets": {}, "key": "c2"})
+    assert table_wagers(room, d) == 0 and stack(room, d, alice) == BUY_IN
+    books(storage)
