@@ -188,22 +188,20 @@ def inventory(room: RoomDep, page: Render,
                 key=secrets.token_urlsafe(12), message=message, error=error)
 
 
-@router.post("/floor/inventory/open", response_model=None)
-def open_table(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
-               counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
-               dealer_password: str = Form(...)) -> Response:
-    """Count the tray against the last closer; the dealer signs with the floor."""
-    return _inventory(room, who, client, "open", table_id, counted, number, dealer,
-                      dealer_password)
+def _inventory_route(kind: str) -> Callable[..., Response]:
+    """The route of `/floor/inventory/<kind>`: open (count the tray against the last closer)
+    or close (count the tray into a closer); the dealer signs with the floor."""
+    def route(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
+              counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
+              dealer_password: str = Form(...)) -> Response:
+        return _inventory(room, who, client, kind, table_id, counted, number, dealer,
+                          dealer_password)
+    return route
 
 
-@router.post("/floor/inventory/close", response_model=None)
-def close_table(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
-                counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
-                dealer_password: str = Form(...)) -> Response:
-    """Count the tray into a closer; the dealer signs with the floor."""
-    return _inventory(room, who, client, "close", table_id, counted, number, dealer,
-                      dealer_password)
+for _kind in ("open", "close"):
+    router.add_api_route(f"/floor/inventory/{_kind}", _inventory_route(_kind), methods=["POST"],
+                         response_model=None, name=f"{_kind}_table")
 
 
 def _inventory(room: Room, who: Account, client: str, kind: str, table_id: int, counted: str,
