@@ -1,8 +1,9 @@
 """Steps the card-room browser tests share: a room on SQLite, the owner's first run, a
-player's registration and chips, a seat at a table."""
+player's registration and chips, a seat at a table, logging in, screenshots."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,13 +18,17 @@ from cardroom.shoe import SeededRandom
 
 from .page_checks import console_errors, shown_cards
 
-__all__ = ["ARGS", "CHROMIUM", "console_errors", "owner_opens_table", "player_sits", "seeded_room",
-           "shown_cards", "skip_without_chromium"]
+__all__ = ["ARGS", "CHROMIUM", "PW", "console_errors", "log_in", "owner_opens_table",
+           "player_sits", "seeded_room", "shot", "shown_cards", "skip_without_chromium"]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which("chromium") is not None
+PW = "correct horse"
+"""Every test account's password."""
+SCREENS = os.environ.get("CARDROOM_SCREENSHOTS")
+"""Where to keep screenshots of the pages (unset: none are taken)."""
 
 
 def seeded_room(tmp_path: Path, seed: int) -> Iterator[Room]:
@@ -38,7 +43,7 @@ def seeded_room(tmp_path: Path, seed: int) -> Iterator[Room]:
 def owner_opens_table(page: Any, base: str, name: str, game: str) -> None:
     page.goto(base + "/")
     page.fill("#username", "olga")
-    page.fill("#password", "correct horse")
+    page.fill("#password", PW)
     page.click("#create-owner")
     page.wait_for_url("**/lobby")
     page.goto(base + "/floor")
@@ -49,10 +54,24 @@ def owner_opens_table(page: Any, base: str, name: str, game: str) -> None:
     page.click("#logout")
 
 
+def log_in(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/login")
+    page.fill("#username", name)
+    page.fill("#password", PW)
+    page.click("#login")
+    page.wait_for_url("**/lobby")
+
+
+def shot(page: Any, name: str) -> None:
+    """A screenshot of the whole page, kept under $CARDROOM_SCREENSHOTS when it is set."""
+    if SCREENS:
+        page.screenshot(path=str(Path(SCREENS) / name), full_page=True)
+
+
 def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
     page.goto(base + "/register")
     page.fill("#username", name)
-    page.fill("#password", "correct horse")
+    page.fill("#password", PW)
     page.click("#register")
     page.wait_for_url("**/lobby")
     page.goto(base + "/cashier")

@@ -19,12 +19,11 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .room_flows import ARGS, CHROMIUM, console_errors, skip_without_chromium
+from .room_flows import ARGS, CHROMIUM, PW, console_errors, log_in, skip_without_chromium
 from .server_thread import running
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
-PW = "correct horse"
 
 
 @pytest.fixture
@@ -41,14 +40,6 @@ def room(tmp_path: Path) -> Iterator[Room]:
     r.create_table(people["olga"], "Mini 1", "baccarat")
     yield r
     engine.dispose()
-
-
-def log_in(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/login")
-    page.fill("#username", name)
-    page.fill("#password", PW)
-    page.click("#login")
-    page.wait_for_url("**/lobby")
 
 
 def log_out(page: Any) -> None:

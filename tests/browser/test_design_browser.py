@@ -13,7 +13,15 @@ import pytest
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks
-from .room_flows import ARGS, CHROMIUM, owner_opens_table, seeded_room, skip_without_chromium
+from .room_flows import (
+    ARGS,
+    CHROMIUM,
+    PW,
+    log_in,
+    owner_opens_table,
+    seeded_room,
+    skip_without_chromium,
+)
 from .server_thread import running
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -47,7 +55,7 @@ def test_player_pages_and_menus_by_role(room: Room) -> None:
                 page.goto(base + "/register")
                 checks.check(f"register at {width}")
                 page.fill("#username", f"alice{width}")
-                page.fill("#password", "correct horse")
+                page.fill("#password", PW)
                 page.click("#register")
                 page.wait_for_url("**/lobby")
                 checks.check(f"lobby at {width}")
@@ -59,11 +67,7 @@ def test_player_pages_and_menus_by_role(room: Room) -> None:
                 page.goto(base + "/login")
                 checks.check(f"log-in at {width}")
                 page.close()
-            owner.goto(base + "/login")
-            owner.fill("#username", "olga")
-            owner.fill("#password", "correct horse")
-            owner.click("#login")
-            owner.wait_for_url("**/lobby")
+            log_in(owner, base, "olga")
             assert menu(owner) == ["Lobby", "Tables", "Cashier", "Cage", "Hand history",
                                    "Floor", "Jackpot", "Reports", "Staff", "Audit"]
         finally:

@@ -7,10 +7,8 @@ log, and a 404 page with a way back."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,20 +18,22 @@ from cardroom.room.pan_live import PanLive
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks
-from .room_flows import ARGS, CHROMIUM, owner_opens_table, seeded_room, skip_without_chromium
+from .room_flows import (
+    ARGS,
+    CHROMIUM,
+    PW,
+    log_in,
+    owner_opens_table,
+    seeded_room,
+    shot,
+    skip_without_chromium,
+)
 from .server_thread import running
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
 
 WIDTHS = [(1280, 900), (375, 740)]
-PW = "correct horse"
-SCREENS = os.environ.get("CARDROOM_SCREENSHOTS")
-
-
-def shot(page: Any, name: str) -> None:
-    if SCREENS:
-        page.screenshot(path=str(Path(SCREENS) / name), full_page=True)
 
 
 @pytest.fixture
@@ -64,14 +64,6 @@ def pan_hand_with_bots(room: Room, table: int) -> None:
         room.act(alice, table, {"type": "pan", "seq": live.seq, "action": {
             k: v for k, v in pick.items() if k not in ("label", "choose")}})
     raise AssertionError("the hand did not end")
-
-
-def log_in(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/login")
-    page.fill("#username", name)
-    page.fill("#password", PW)
-    page.click("#login")
-    page.wait_for_url("**/lobby")
 
 
 @pytest.mark.parametrize("size", WIDTHS, ids=["desktop", "phone"])

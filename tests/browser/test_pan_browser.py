@@ -11,11 +11,9 @@ forward through the hand."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pan.helpers import stacked_pack
@@ -30,6 +28,7 @@ from .room_flows import (
     owner_opens_table,
     player_sits,
     seeded_room,
+    shot,
     skip_without_chromium,
 )
 from .server_thread import running
@@ -45,13 +44,6 @@ HANDS = ["5c 5d 6c 6d 6s 2h 2s Jd Qs 4h",   # alice, first hand
 STOCK = "5h Qd 2d"
 """Alice draws 5h (a meld with 5c 5d); the bot after her draws Qd and throws it; the bot
 before her draws 2d, which it cannot use, and throws it: alice takes it (with 2h 2s)."""
-SCREENS = os.environ.get("CARDROOM_SCREENSHOTS")
-"""Where to keep screenshots of the pages (unset: none are taken)."""
-
-
-def shot(page: Any, name: str) -> None:
-    if SCREENS:
-        page.screenshot(path=str(Path(SCREENS) / name), full_page=True)
 
 
 @pytest.fixture

@@ -20,25 +20,24 @@ from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 
-from .room_flows import ARGS, CHROMIUM, console_errors, seeded_room, skip_without_chromium
+from .room_flows import (
+    ARGS,
+    CHROMIUM,
+    PW,
+    console_errors,
+    log_in,
+    seeded_room,
+    skip_without_chromium,
+)
 from .server_thread import running
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
-PW = "correct horse"
 
 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[Room]:
     yield from seeded_room(tmp_path, 5)
-
-
-def log_in(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/login")
-    page.fill("#username", name)
-    page.fill("#password", PW)
-    page.click("#login")
-    page.wait_for_url("**/lobby")
 
 
 def change_settings(page: Any, second: str) -> None:

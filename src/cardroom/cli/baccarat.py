@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,14 +14,7 @@ from cardroom.cards import format_cards, parse_cards
 from cardroom.cli import options as opt
 from cardroom.cli.app import analyze_app, play_app
 from cardroom.cli.baccarat_counting import DEFAULT_COUPS, DEFAULT_STATES, run_counting
-from cardroom.cli.options import (
-    console,
-    local_workers,
-    modifications_json,
-    print_json,
-    print_modifications,
-    rules_with_overrides,
-)
+from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
 from cardroom.errors import CardroomError, WagerError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -29,17 +23,35 @@ from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import Cents, format_money, parse_money
 from cardroom.shoe import SeededRandom, SystemRandom
 
+Paytable = Annotated[int | None, typer.Option(help="Super-9 pay table 1, 2 or 3.")]
+Commission = Annotated[str | None, typer.Option(help="Banker commission, e.g. 5% or 0.05.")]
+TiePays = Annotated[int | None, typer.Option(help="Tie pays N to 1.")]
+JackpotSeed = Annotated[str | None, typer.Option(help="Jackpot seed in dollars.")]
+JackpotContribution = Annotated[str | None, typer.Option(
+    help="Share of each $1 added to the meter, e.g. 0.20.")]
+
+
+def what_if_rules(rules: Path | None, decks: int | None, paytable: int | None,
+                  commission: str | None, tie_pays: int | None, jackpot_seed: str | None,
+                  jackpot_contribution: str | None) -> BaccaratRules:
+    """The house rules `analyze baccarat` and `simulate baccarat` figure: the file's (or the
+    defaults), with the command line's what-if changes; the progressive only on 8 decks."""
+    return rules_with_overrides(
+        BaccaratRules, rules, what_if=True, decks=decks, paytable=paytable, commission=commission,
+        tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
+        jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
+        jackpot=False if decks not in (None, 8) else None,
+    )
+
 
 @analyze_app.command("baccarat")
 def analyze_baccarat(
-    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
-    paytable: Annotated[int | None, typer.Option(help="Super-9 pay table 1, 2 or 3.")] = None,
-    commission: Annotated[str | None, typer.Option(help="Banker commission, e.g. 5% or 0.05.")]
-    = None,
-    tie_pays: Annotated[int | None, typer.Option(help="Tie pays N to 1.")] = None,
-    jackpot_seed: Annotated[str | None, typer.Option(help="Jackpot seed in dollars.")] = None,
-    jackpot_contribution: Annotated[
-        str | None, typer.Option(help="Share of each $1 added to the meter, e.g. 0.20.")] = None,
+    decks: opt.Decks = None,
+    paytable: Paytable = None,
+    commission: Commission = None,
+    tie_pays: TiePays = None,
+    jackpot_seed: JackpotSeed = None,
+    jackpot_contribution: JackpotContribution = None,
     removed: Annotated[str | None, typer.Option(
         help='Cards taken out of the shoe, e.g. "As 9h 9h Kd": exact edges of that shoe.')]
     = None,
@@ -59,12 +71,8 @@ def analyze_baccarat(
     """Exact probabilities and house edges of every wager, by enumeration of the shoe."""
     from cardroom.analysis.baccarat import analyze
 
-    settings = rules_with_overrides(
-        BaccaratRules, rules, what_if=True, decks=decks, paytable=paytable, commission=commission,
-        tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
-        jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
-        jackpot=False if decks not in (None, 8) else None,
-    )
+    settings = what_if_rules(rules, decks, paytable, commission, tie_pays, jackpot_seed,
+                             jackpot_contribution)
     if counting:
         if removed is not None:
             raise CardroomError("--counting starts from a full shoe: leave out --removed")
@@ -79,14 +87,8 @@ def analyze_baccarat(
         report = analyze(settings, counts=DepletedShoe().counts(comp, settings.decks))
     else:
         report = analyze(settings)
-    if as_json:
-        data = {**report.to_json(), **modifications_json(settings)}
-        if taken:
-            data["removed"] = [str(c) for c in taken]
-            data["cards_left"] = settings.shoe_spec.size - len(taken)
-        print_json(data)
+    if json_or_modifications(as_json, settings, report.to_json(), taken, settings.shoe_spec.size):
         return
-    print_modifications(settings)
     c = report.counts
     shoe = (f"{settings.decks} decks less {len(taken)} card(s) "
             f"({settings.shoe_spec.size - len(taken)} left)" if taken

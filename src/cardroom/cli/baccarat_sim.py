@@ -10,15 +10,21 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.app import simulate_app
+from cardroom.cli.baccarat import (
+    Commission,
+    JackpotContribution,
+    JackpotSeed,
+    Paytable,
+    TiePays,
+    what_if_rules,
+)
 from cardroom.cli.options import (
     console,
     local_workers,
     modifications_json,
     print_json,
     print_modifications,
-    rules_with_overrides,
 )
-from cardroom.games.baccarat.rules import BaccaratRules
 
 PROGRESS_FROM = 10_000_000
 """Runs of at least this many coups show a progress bar (on stderr, when it is a terminal)."""
@@ -38,14 +44,12 @@ def simulate_baccarat(
     seed: opt.RunSeed = None,
     workers: opt.Workers = None,
     scheduler: opt.Scheduler = None,
-    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
-    paytable: Annotated[int | None, typer.Option(help="Super-9 pay table 1, 2 or 3.")] = None,
-    commission: Annotated[str | None, typer.Option(help="Banker commission, e.g. 5% or 0.05.")]
-    = None,
-    tie_pays: Annotated[int | None, typer.Option(help="Tie pays N to 1.")] = None,
-    jackpot_seed: Annotated[str | None, typer.Option(help="Jackpot seed in dollars.")] = None,
-    jackpot_contribution: Annotated[
-        str | None, typer.Option(help="Share of each $1 added to the meter, e.g. 0.20.")] = None,
+    decks: opt.Decks = None,
+    paytable: Paytable = None,
+    commission: Commission = None,
+    tie_pays: TiePays = None,
+    jackpot_seed: JackpotSeed = None,
+    jackpot_contribution: JackpotContribution = None,
     rules: opt.RulesFile = None,
     as_json: opt.AsJson = False,
 ) -> None:
@@ -53,16 +57,11 @@ def simulate_baccarat(
     confidence interval, beside the exact value."""
     from cardroom.analysis.baccarat_sim import simulate
     from cardroom.analysis.parallel import check_count
-    from cardroom.money import parse_money
 
     n_workers = local_workers(workers, scheduler)
     check_count(hands, "hands", 2)
-    settings = rules_with_overrides(
-        BaccaratRules, rules, what_if=True, decks=decks, paytable=paytable, commission=commission,
-        tie_pays=tie_pays, jackpot_contribution=jackpot_contribution,
-        jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
-        jackpot=False if decks not in (None, 8) else None,
-    )
+    settings = what_if_rules(rules, decks, paytable, commission, tie_pays, jackpot_seed,
+                             jackpot_contribution)
     report = simulate(settings, hands, seed, workers=n_workers, scheduler=scheduler,
                       progress=hands >= PROGRESS_FROM, exact=True)
     where = f"Dask scheduler {scheduler}" if scheduler else f"{n_workers} local worker(s)"

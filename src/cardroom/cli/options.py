@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
+from cardroom.cards import Card
 from cardroom.houserules import HouseRules, build_rules, build_what_if_rules, load_rules
 
 R = TypeVar("R", bound=HouseRules)
@@ -30,6 +32,7 @@ Workers = Annotated[int | None, typer.Option(
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786, instead of local "
     "workers.")]
+Decks = Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")]
 DATABASE_ENV = "CARDROOM_DATABASE"
 Database = Annotated[str | None, typer.Option(
     "--database", envvar=DATABASE_ENV, show_envvar=True,
@@ -81,6 +84,22 @@ def print_modifications(rules: HouseRules) -> None:
     for m in rules.modifications:
         console.print(f"[bold yellow]modification[/bold yellow] {m.id}: {m.description} "
                       f"({', '.join(m.settings)}; departs from {m.clause})", highlight=False)
+
+
+def json_or_modifications(as_json: bool, rules: HouseRules, report: dict[str, Any],
+                          taken: Sequence[Card] = (), shoe_size: int = 0) -> bool:
+    """With --json, print `report` with the modifications its figures assume and the cards a
+    what-if took out of the shoe (of `shoe_size`), and say the command is done (True); without,
+    name the modifications before the text report (False)."""
+    if not as_json:
+        print_modifications(rules)
+        return False
+    data = {**report, **modifications_json(rules)}
+    if taken:
+        data["removed"] = [str(c) for c in taken]
+        data["cards_left"] = shoe_size - len(taken)
+    print_json(data)
+    return True
 
 
 def print_json(data: object) -> None:

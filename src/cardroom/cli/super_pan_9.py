@@ -10,14 +10,7 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.app import analyze_app, play_app, simulate_app
-from cardroom.cli.options import (
-    console,
-    local_workers,
-    modifications_json,
-    print_json,
-    print_modifications,
-    rules_with_overrides,
-)
+from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 
 
@@ -27,7 +20,7 @@ def _pct(x: object) -> str:
 
 @analyze_app.command("super-pan-9")
 def analyze_super_pan_9(
-    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
+    decks: opt.Decks = None,
     commission: Annotated[str | None, typer.Option(
         help="Commission on winning bets, 0% to 5%, e.g. 5% or 0.05.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
@@ -47,14 +40,8 @@ def analyze_super_pan_9(
     report = analyse(settings.decks, settings.commission, settings.tie_pays,
                      settings.commission_on_tie_bet,
                      shoe_after(settings.decks, taken) if taken else None)
-    if as_json:
-        data = {**report.to_json(), **modifications_json(settings)}
-        if taken:
-            data["removed"] = [str(c) for c in taken]
-            data["cards_left"] = settings.shoe_size - len(taken)
-        print_json(data)
+    if json_or_modifications(as_json, settings, report.to_json(), taken, settings.shoe_size):
         return
-    print_modifications(settings)
     pct = float(settings.commission) * 100
     less = f" less {len(taken)} card(s) ({settings.shoe_size - len(taken)} left)" if taken else ""
     console.print(f"[bold]Super Pan 9[/bold]: {settings.decks} deck(s) of 36 cards{less}, "
@@ -107,7 +94,7 @@ def simulate_super_pan_9(
     workers: opt.Workers = None,
     scheduler: opt.Scheduler = None,
     seed: opt.RunSeed = None,
-    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
+    decks: opt.Decks = None,
     commission: Annotated[str | None, typer.Option(help="Commission, 0% to 5%.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
     rules: opt.RulesFile = None,
@@ -121,10 +108,8 @@ def simulate_super_pan_9(
     report = simulate(settings, hands, seats, strategy, seed,
                       workers=local_workers(workers, scheduler),
                       scheduler=scheduler, progress=not as_json)
-    if as_json:
-        print_json({**report.to_json(), **modifications_json(settings)})
+    if json_or_modifications(as_json, settings, report.to_json()):
         return
-    print_modifications(settings)
     console.print(f"[bold]Super Pan 9[/bold]: {report.hands:,} player-hands in "
                   f"{report.rounds:,} rounds of {seats} seat(s), {report.shoes:,} shoes, "
                   f"strategy {strategy}, seed {report.seed}", highlight=False)
@@ -158,7 +143,7 @@ def play_super_pan_9(
     wager: Annotated[str, typer.Option(help="Default wager in dollars.")] = "10",
     tie: Annotated[str, typer.Option(help="Tie Bet each round in dollars (0: none).")] = "0",
     seed: opt.ShuffleSeed = None,
-    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")] = None,
+    decks: opt.Decks = None,
     rules: opt.RulesFile = None,
 ) -> None:
     """Sit at a Super Pan 9 table with computer players; type h at your turn for the optimal

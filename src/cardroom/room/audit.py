@@ -20,7 +20,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -204,14 +204,20 @@ class Checkpoint:
 START = Checkpoint(0, GENESIS)
 
 
+Reached = TypeVar("Reached")
+
+
 @dataclass(frozen=True)
-class Verification:
+class Verification(Generic[Reached]):
+    """What a verification found: the chain's (`verify`, reaching a `Checkpoint`), or the
+    whole books' (`cardroom.room.integrity.Report`, reaching its own checkpoint)."""
+
     entries: int
     """How many entries this verification read (all of them, unless it started later)."""
     problems: tuple[str, ...]
     keyed: bool
     """Whether the MACs were checked (a key was given)."""
-    reached: Checkpoint
+    reached: Reached
     """Where a later, incremental verification may start (the head, when all is sound)."""
 
     @property
@@ -223,7 +229,7 @@ Observer = Callable[[AuditEntry], None]
 
 
 def verify(conn: Connection, key: bytes | None = None, since: Checkpoint = START,
-           observe: Observer | None = None) -> Verification:
+           observe: Observer | None = None) -> Verification[Checkpoint]:
     """Check the chain from `since` (an earlier sound checkpoint) to the head, and with a key
     every MAC; `observe` sees each entry (the books are checked against the chain that way).
 

@@ -44,17 +44,9 @@ class Checkpoint:
 
 
 @dataclass(frozen=True)
-class Report:
-    entries: int
-    problems: tuple[str, ...]
-    keyed: bool
-    reached: Checkpoint
+class Report(audit.Verification[Checkpoint]):
     checked_from: int
     """The first entry this check read (1 for a full check)."""
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
 
 
 @dataclass

@@ -117,14 +117,12 @@ class BaccaratBet(Message):
         "bets.*": "a bet is not an amount of money"}
 
 
-class BaccaratChangeBets(Message):
+class BaccaratChangeBets(BaccaratBet):
     """Issue 13: until the deal, the seat's wagers replaced by these (the names of `bet`);
     no wagers withdraws them."""
 
-    type: Literal["change_bets"]
-    key: Key
+    type: Literal["change_bets"]  # type: ignore[assignment]
     bets: Annotated[dict[str, Amount], Field(max_length=len(WagerKind))]
-    refusals: ClassVar[dict[str, str]] = BaccaratBet.refusals
 
 
 NoWagers = Annotated[dict[str, Amount], Field(max_length=0, description="withdraw them")]
@@ -149,13 +147,11 @@ class SuperPan9Bet(Message):
         "bets.wager": "the wager is not an amount of money"}
 
 
-class SuperPan9ChangeBets(Message):
+class SuperPan9ChangeBets(SuperPan9Bet):
     """Issue 13: until the deal, the seat's wager (and Tie Bet) replaced; `{}` withdraws."""
 
-    type: Literal["change_bets"]
-    key: Key
-    bets: SuperPan9Stakes | NoWagers
-    refusals: ClassVar[dict[str, str]] = SuperPan9Bet.refusals
+    type: Literal["change_bets"]  # type: ignore[assignment]
+    bets: SuperPan9Stakes | NoWagers  # type: ignore[assignment]
 
 
 class Draw(Message):
@@ -200,14 +196,12 @@ class PaiGowBet(Message):
         "bets.wager": "the wager is not an amount of money", "key": KEY_REFUSAL}
 
 
-class PaiGowChangeBets(Message):
+class PaiGowChangeBets(PaiGowBet):
     """Issue 13: until the deal, the seat's wager replaced (its dragon hand goes back with
     it); `{}` withdraws it."""
 
-    type: Literal["change_bets"]
-    bets: PaiGowStakes | NoWagers
-    key: Key
-    refusals: ClassVar[dict[str, str]] = PaiGowBet.refusals
+    type: Literal["change_bets"]  # type: ignore[assignment]
+    bets: PaiGowStakes | NoWagers  # type: ignore[assignment]
 
 
 class Dragon(Message):

@@ -88,67 +88,54 @@ def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: st
                 key=secrets.token_urlsafe(12), message=message, error=error)
 
 
-@router.post("/cage/sell", response_model=None)
-def cage_sell(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="player"),
-              amount: str = Form(...), key: str = Form(...)) -> Response:
-    """Sell chips to a player for cash."""
-    return _chips(room, who, "sell", player_name, amount, key)
-
-
-@router.post("/cage/redeem", response_model=None)
-def cage_redeem(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="player"),
-                amount: str = Form(...), key: str = Form(...)) -> Response:
-    """Take a player's chips and pay them cash."""
-    return _chips(room, who, "redeem", player_name, amount, key)
-
-
-def _chips(room: Room, who: Account, op: str, player_name: str, amount: str, key: str
-           ) -> Response:
+def _chips_route(op: str) -> Callable[..., Response]:
+    """The route of `/cage/<op>`: sell chips to a player for cash, or redeem a player's chips
+    (take them and pay cash)."""
     move = sell_chips if op == "sell" else redeem_chips
 
-    def work(conn: Connection) -> str:
-        customer = player(conn, player_name)
-        cents = parse_money(amount)
-        move(conn, who, customer, cents, key[:60])
-        return f"{'sold' if op == 'sell' else 'redeemed'} {format_money(cents)} of chips " \
-               f"{'to' if op == 'sell' else 'for'} {customer.username}"
-    return done(room, who, f"cage.{op}", work, "/cage", str)
+    def route(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="player"),
+              amount: str = Form(...), key: str = Form(...)) -> Response:
+        def work(conn: Connection) -> str:
+            customer = player(conn, player_name)
+            cents = parse_money(amount)
+            move(conn, who, customer, cents, key[:60])
+            return f"{'sold' if op == 'sell' else 'redeemed'} {format_money(cents)} of chips " \
+                   f"{'to' if op == 'sell' else 'for'} {customer.username}"
+        return done(room, who, f"cage.{op}", work, "/cage", str)
+    return route
 
 
-@router.post("/cage/fill", response_model=None)
-def cage_fill(room: RoomDep, who: Cashier, client: Client, table_id: int = Form(...),
+for _op in ("sell", "redeem"):
+    router.add_api_route(f"/cage/{_op}", _chips_route(_op), methods=["POST"],
+                         response_model=None, name=f"cage_{_op}")
+
+
+def _slip_route(kind: str) -> Callable[..., Response]:
+    """The route of `/cage/<kind>`: a fill (chips from the cage to a table's tray) or a credit
+    (back), the slip signed by the cashier, the dealer and the floor supervisor."""
+    move = table_books.fill if kind == "fill" else table_books.credit
+
+    def route(room: RoomDep, who: Cashier, client: Client, table_id: int = Form(...),
               amount: str = Form(...), number: str = Form(""), dealer: str = Form(...),
               dealer_password: str = Form(...), floor: str = Form(...),
               floor_password: str = Form(...)) -> Response:
-    return _move(room, who, client, "fill", table_id, amount, number, dealer, dealer_password,
-                 floor, floor_password)
+        def work(conn: Connection) -> table_books.Slip:
+            return move(conn, table_id, who, signers[0], signers[1], parse_money(amount),
+                        _number(number))
+        try:
+            signers = (cosigner(room, client, "dealer", dealer, dealer_password),
+                       cosigner(room, client, "floor supervisor", floor, floor_password))
+        except CardroomError as exc:
+            room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
+            return back("/cage", error=str(exc))
+        return done(room, who, f"table.{kind}", work, "/cage",
+                    lambda s: f"{s.form} number {s.number}: {format_money(s.amount)}")
+    return route
 
 
-@router.post("/cage/credit", response_model=None)
-def cage_credit(room: RoomDep, who: Cashier, client: Client, table_id: int = Form(...),
-                amount: str = Form(...), number: str = Form(""), dealer: str = Form(...),
-                dealer_password: str = Form(...), floor: str = Form(...),
-                floor_password: str = Form(...)) -> Response:
-    return _move(room, who, client, "credit", table_id, amount, number, dealer,
-                 dealer_password, floor, floor_password)
-
-
-def _move(room: Room, who: Account, client: str, kind: str, table_id: int, amount: str,
-          number: str, dealer: str, dealer_password: str, floor: str, floor_password: str
-          ) -> Response:
-    move = table_books.fill if kind == "fill" else table_books.credit
-
-    def work(conn: Connection) -> table_books.Slip:
-        return move(conn, table_id, who, signers[0], signers[1], parse_money(amount),
-                    _number(number))
-    try:
-        signers = (cosigner(room, client, "dealer", dealer, dealer_password),
-                   cosigner(room, client, "floor supervisor", floor, floor_password))
-    except CardroomError as exc:
-        room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
-        return back("/cage", error=str(exc))
-    return done(room, who, f"table.{kind}", work, "/cage",
-                lambda s: f"{s.form} number {s.number}: {format_money(s.amount)}")
+for _kind in ("fill", "credit"):
+    router.add_api_route(f"/cage/{_kind}", _slip_route(_kind), methods=["POST"],
+                         response_model=None, name=f"cage_{_kind}")
 
 
 @router.post("/cage/count", response_model=None)
@@ -188,44 +175,37 @@ def inventory(room: RoomDep, page: Render,
                 key=secrets.token_urlsafe(12), message=message, error=error)
 
 
-@router.post("/floor/inventory/open", response_model=None)
-def open_table(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
-               counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
-               dealer_password: str = Form(...)) -> Response:
-    """Count the tray against the last closer; the dealer signs with the floor."""
-    return _inventory(room, who, client, "open", table_id, counted, number, dealer,
-                      dealer_password)
+def _inventory_route(kind: str) -> Callable[..., Response]:
+    """The route of `/floor/inventory/<kind>`: open (count the tray against the last closer)
+    or close (count the tray into a closer); the dealer signs with the floor."""
+    def route(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
+              counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
+              dealer_password: str = Form(...)) -> Response:
+        try:
+            signer = cosigner(room, client, "dealer", dealer, dealer_password)
+        except CardroomError as exc:
+            room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
+            return back("/floor/inventory", error=str(exc))
+
+        def work(conn: Connection) -> str:
+            cents = parse_money(counted)
+            if kind == "close":
+                slip = table_books.close_table(conn, table_id, signer, who, cents,
+                                               _number(number))
+                return f"closer number {slip.number}: {format_money(slip.amount)}"
+            opening = table_books.open_table(conn, table_id, signer, who, cents, _number(number))
+            said = f"opener number {opening.opener.number}: {format_money(cents)}"
+            if opening.error is not None:
+                said += (f"; notification of error number {opening.error.number}: "
+                         f"{opening.error.note}")
+            return said
+        return done(room, who, f"table.{kind}", work, "/floor/inventory", str)
+    return route
 
 
-@router.post("/floor/inventory/close", response_model=None)
-def close_table(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
-                counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
-                dealer_password: str = Form(...)) -> Response:
-    """Count the tray into a closer; the dealer signs with the floor."""
-    return _inventory(room, who, client, "close", table_id, counted, number, dealer,
-                      dealer_password)
-
-
-def _inventory(room: Room, who: Account, client: str, kind: str, table_id: int, counted: str,
-               number: str, dealer: str, dealer_password: str) -> Response:
-    try:
-        signer = cosigner(room, client, "dealer", dealer, dealer_password)
-    except CardroomError as exc:
-        room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
-        return back("/floor/inventory", error=str(exc))
-
-    def work(conn: Connection) -> str:
-        cents = parse_money(counted)
-        if kind == "close":
-            slip = table_books.close_table(conn, table_id, signer, who, cents, _number(number))
-            return f"closer number {slip.number}: {format_money(slip.amount)}"
-        opening = table_books.open_table(conn, table_id, signer, who, cents, _number(number))
-        said = f"opener number {opening.opener.number}: {format_money(cents)}"
-        if opening.error is not None:
-            said += (f"; notification of error number {opening.error.number}: "
-                     f"{opening.error.note}")
-        return said
-    return done(room, who, f"table.{kind}", work, "/floor/inventory", str)
+for _kind in ("open", "close"):
+    router.add_api_route(f"/floor/inventory/{_kind}", _inventory_route(_kind), methods=["POST"],
+                         response_model=None, name=f"{_kind}_table")
 
 
 @router.post("/floor/inventory/void", response_model=None)
