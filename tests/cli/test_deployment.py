@@ -16,7 +16,7 @@ from room.storage_fixture import db_url  # noqa: F401  (both databases)
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
-from cardroom.cli.app import app
+from cardroom.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "check_deploy"

@@ -11,7 +11,7 @@ import pytest
 import typer
 
 import cardroom.cli  # noqa: F401  (registers every command on the app)
-from cardroom.cli.app import app
+from cardroom.cli import app
 
 SHARED = ("--rules", "--json", "--workers", "--scheduler", "--database", "--seed")
 

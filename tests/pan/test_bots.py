@@ -11,8 +11,7 @@ from typer.testing import CliRunner
 
 from cardroom.analysis import parallel
 from cardroom.analysis.pan_sim import simulate
-from cardroom.cli import main
-from cardroom.cli.app import app
+from cardroom.cli import app, main
 
 runner = CliRunner()
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cardroom.cli import main
-from cardroom.cli.app import app
+from cardroom.cli import app, main
 from cardroom.games.pan import errors as R
 from cardroom.games.pan.bots import SoundBot, play_hand
 from cardroom.games.pan.cards import pan_pack

@@ -13,8 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardroom.cards import parse_cards
-from cardroom.cli import pan_play
-from cardroom.cli.app import app
+from cardroom.cli import app, pan_play
 from cardroom.games.pan import commands
 from cardroom.games.pan.engine import PanHand
 from cardroom.games.pan.rules import PanRules

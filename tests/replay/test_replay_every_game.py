@@ -14,7 +14,7 @@ import pytest
 from fixture_files import FIXTURES
 from typer.testing import CliRunner
 
-from cardroom.cli.app import app
+from cardroom.cli import app
 from cardroom.history import REPLAYERS, HandHistory, HistoryError, load_history, replay
 
 SP9 = FIXTURES / "super_pan_9" / "round-push-tie-bet-and-dealer-draw.json"

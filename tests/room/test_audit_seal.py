@@ -16,7 +16,7 @@ from sqlalchemy import insert, select, update
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
-from cardroom.cli.app import app
+from cardroom.cli import app
 from cardroom.room import audit
 from cardroom.room.audit_key import AuditKeyError, load_key, load_or_create_key
 from cardroom.room.db import MIGRATIONS, make_engine

@@ -18,7 +18,7 @@ from server.forms import FormClient
 from typer.main import get_command
 
 import cardroom.cli  # noqa: F401  (registers every command)
-from cardroom.cli.app import app
+from cardroom.cli import app
 from cardroom.room import audit
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.audit_key import load_or_create_key

@@ -166,7 +166,7 @@ def test_serve_self_service_chips_is_off_unless_asked_for(
     import uvicorn
     from typer.testing import CliRunner
 
-    from cardroom.cli.app import app as cli
+    from cardroom.cli import app as cli
 
     served: dict[str, object] = {}
     monkeypatch.setattr(uvicorn.Server, "run",

@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
-from cardroom.cli.app import app
+from cardroom.cli import app
 from cardroom.room.room import Room
 
 runner = CliRunner()

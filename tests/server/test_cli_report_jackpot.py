@@ -13,7 +13,7 @@ from sqlalchemy import update
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
-from cardroom.cli.app import app
+from cardroom.cli import app
 from cardroom.errors import CardroomError
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips

@@ -8,7 +8,7 @@ from sqlalchemy import update
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
-from cardroom.cli.app import app
+from cardroom.cli import app
 from cardroom.room.db import make_engine
 from cardroom.room.schema import audit_log
 

@@ -215,7 +215,7 @@ def test_secure_cookies_mark_every_cookie_and_send_hsts(room: Room) -> None:
 def test_serve_passes_secure_cookies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import uvicorn
 
-    from cardroom.cli.app import app as cli
+    from cardroom.cli import app as cli
 
     served: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn.Server, "run",  # serve builds its app and would listen forever

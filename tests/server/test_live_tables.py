@@ -8,7 +8,7 @@ import json
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
-from cardroom.cli.app import app
+from cardroom.cli import app
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room

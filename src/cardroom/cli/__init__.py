@@ -3,24 +3,41 @@ problem (`audit verify`, `replay`...), 2 a user error (one red `error:` line), 1
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
 import click
 import typer
 from rich.console import Console
 
-from cardroom.cli import baccarat as _baccarat  # noqa: F401  (registers its commands)
-from cardroom.cli import baccarat_sim as _baccarat_sim  # noqa: F401  (registers its commands)
-from cardroom.cli import backup as _backup  # noqa: F401  (cardroom backup, cardroom restore)
-from cardroom.cli import pai_gow as _pai_gow  # noqa: F401  (registers its commands)
-from cardroom.cli import pan as _pan  # noqa: F401
-from cardroom.cli import replay as _replay  # noqa: F401  (cardroom replay FILE, any game)
-from cardroom.cli import report as _report  # noqa: F401  (cardroom report math GAME)
-from cardroom.cli import room as _room  # noqa: F401  (registers its commands)
-from cardroom.cli import room_reports as _room_reports  # noqa: F401  (games, cage, slips)
-from cardroom.cli import super_pan_9 as _super_pan_9  # noqa: F401
-from cardroom.cli.app import app
 from cardroom.errors import CardroomError
+
+COMMAND_MODULES = ("baccarat", "baccarat_sim", "backup", "pai_gow", "pan", "replay", "report",
+                   "room", "room_reports", "super_pan_9")
+"""The modules that add their commands to the apps of `cli/apps.py` when imported."""
+OWNERS = {"pai-gow": ("pai_gow",), "replay": ("replay",), "backup": ("backup",),
+          "restore": ("backup",), "serve": ("room",), "tables": ("room",), "audit": ("room",)}
+"""Top-level commands that one module adds alone: a command line that starts with one imports
+only that module (a quicker start: `pai-gow calc` loads no web server and no simulator);
+any other command line, `--help` included, imports them all."""
+
+
+def commands(first: str = "") -> typer.Typer:
+    """The `cardroom` app with the commands a command line starting with `first` needs."""
+    from cardroom.cli.apps import app
+
+    for name in OWNERS.get(first, COMMAND_MODULES):
+        importlib.import_module(f"cardroom.cli.{name}")
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    """`cardroom.cli.app`: the app with every command (for tests and embedding)."""
+    if name == "app":
+        return commands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _err = Console(stderr=True)
 
@@ -37,7 +54,7 @@ def main() -> None:
     passing on the status a command exits with (without `standalone_mode`, click returns it
     rather than exiting, so it must be handed to `sys.exit` here)."""
     try:
-        status = app(standalone_mode=False)
+        status = commands(sys.argv[1] if len(sys.argv) > 1 else "")(standalone_mode=False)
     except CardroomError as exc:
         _err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from cardroom.cards import format_cards, parse_cards
 from cardroom.cli import options as opt
-from cardroom.cli.app import analyze_app, play_app
+from cardroom.cli.apps import analyze_app, play_app
 from cardroom.cli.baccarat_counting import DEFAULT_COUPS, DEFAULT_STATES, run_counting
 from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
 from cardroom.errors import CardroomError, WagerError

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from cardroom.cli import options as opt
-from cardroom.cli.app import simulate_app
+from cardroom.cli.apps import simulate_app
 from cardroom.cli.baccarat import (
     Commission,
     JackpotContribution,

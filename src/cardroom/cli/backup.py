@@ -10,8 +10,7 @@ import typer
 from rich.console import Console
 
 from cardroom.cli import options as opt
-from cardroom.cli.app import app
-from cardroom.cli.room import KeyFile
+from cardroom.cli.apps import app
 
 _out = Console()
 
@@ -32,7 +31,7 @@ def backup(out: Annotated[Path, typer.Option("--out", help="the backup file to w
 @app.command("restore")
 def restore(file: Annotated[Path, typer.Argument(help="a file written by `cardroom backup`")],
             database: opt.Database = None,
-            audit_key_file: KeyFile = None,
+            audit_key_file: opt.KeyFile = None,
             force: Annotated[bool, typer.Option(
                 "--force", help="replace the card room the database already holds")] = False,
             ) -> None:

@@ -38,6 +38,9 @@ Database = Annotated[str | None, typer.Option(
     "--database", envvar=DATABASE_ENV, show_envvar=True,
     help="SQLite file path or postgresql://... URL (default: $CARDROOM_DATABASE, else a file "
     "under the user data directory)")]
+KeyFile = Annotated[Path | None, typer.Option(
+    "--audit-key-file", help="the audit key (default: $CARDROOM_AUDIT_KEY_FILE, else audit.key "
+    "beside the default database; created, mode 0600, by the first command that writes)")]
 
 
 def local_workers(workers: int | None, scheduler: str | None) -> int:

@@ -16,7 +16,7 @@ from cardroom.analysis.pai_gow_sim import simulate
 from cardroom.analysis.parallel import progress_bar
 from cardroom.cards import format_cards, parse_cards
 from cardroom.cli import options as opt
-from cardroom.cli.app import app, play_app, simulate_app
+from cardroom.cli.apps import app, play_app, simulate_app
 from cardroom.cli.options import local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError, RulesError
 from cardroom.games.pai_gow.evaluate import describe

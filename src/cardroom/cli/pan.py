@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from cardroom.cli import options as opt
-from cardroom.cli.app import play_app, simulate_app
+from cardroom.cli.apps import play_app, simulate_app
 from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError
 from cardroom.games.pan.rules import PanRules

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from cardroom.cli import options as opt
-from cardroom.cli.app import app
+from cardroom.cli.apps import app
 from cardroom.cli.options import console, print_json
 from cardroom.history import load_history, replay
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cardroom.cli import options as opt
-from cardroom.cli.app import report_app
+from cardroom.cli.apps import report_app
 from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides, run_seed
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from cardroom.cli import options as opt
-from cardroom.cli.app import app
+from cardroom.cli.apps import app
 from cardroom.errors import CardroomError
 
 if TYPE_CHECKING:
@@ -26,15 +26,10 @@ app.add_typer(tables_app, name="tables")
 app.add_typer(audit_app, name="audit")
 _out = Console()
 
-KeyFile = Annotated[Path | None, typer.Option(
-    "--audit-key-file", help="the audit key (default: $CARDROOM_AUDIT_KEY_FILE, else audit.key "
-    "beside the default database; created, mode 0600, by the first command that writes)")]
-
-
 @app.command("serve")
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
-          database: opt.Database = None, audit_key_file: KeyFile = None,
+          database: opt.Database = None, audit_key_file: opt.KeyFile = None,
           anchors: Annotated[Path | None, typer.Option(
               "--anchors", help="write a signed anchor of the audit chain's head here at "
               "start and every day (keep it off the database's host)")] = None,
@@ -97,7 +92,7 @@ def tables_create(
     game: Annotated[str, typer.Option(help="the game (e.g. baccarat)")] = "baccarat",
     rules: opt.RulesFile = None,
     database: opt.Database = None,
-    audit_key_file: KeyFile = None,
+    audit_key_file: opt.KeyFile = None,
     as_json: opt.AsJson = False,
 ) -> None:
     """Open a table for a game with its house rules (the defaults when no file is given);
@@ -125,7 +120,7 @@ def tables_create(
 @audit_app.command("verify")
 def audit_verify(
     database: opt.Database = None,
-    audit_key_file: KeyFile = None,
+    audit_key_file: opt.KeyFile = None,
     anchors: Annotated[Path | None, typer.Option(
         "--anchors", help="a folder of anchor files (`cardroom audit anchor`) the log must "
         "still agree with")] = None,
@@ -165,7 +160,7 @@ def audit_anchor(
     directory: Annotated[Path, typer.Argument(help="where to write the anchor file (keep it "
                                                    "off the database's host)")],
     database: opt.Database = None,
-    audit_key_file: KeyFile = None,
+    audit_key_file: opt.KeyFile = None,
 ) -> None:
     """Check everything, then record the chain's head in a signed anchor file; exit 1 (and
     write nothing) if the check finds a problem."""
@@ -183,7 +178,7 @@ def audit_anchor(
 
 
 @audit_app.command("seal")
-def audit_seal(database: opt.Database = None, audit_key_file: KeyFile = None) -> None:
+def audit_seal(database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
     """Adopt a room written before it had an audit key: check its chain and ledger, then MAC
     the entries and record the ledger in the chain as they stand; exit 1 if they are not
     sound."""

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from cardroom.cli import options as opt
-from cardroom.cli.app import report_app
+from cardroom.cli.apps import report_app
 from cardroom.cli.options import console
 from cardroom.errors import CardroomError
 from cardroom.money import format_money

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from cardroom.cli import options as opt
-from cardroom.cli.app import analyze_app, play_app, simulate_app
+from cardroom.cli.apps import analyze_app, play_app, simulate_app
 from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 
