@@ -27,7 +27,7 @@ from pydantic import (
     model_validator,
 )
 
-from cardroom.errors import CardroomError, RulesError
+from cardroom.errors import CardroomError, RulesError, read_document
 from cardroom.money import CommissionPolicy, Rounding, parse_rate
 
 
@@ -170,12 +170,6 @@ def build_what_if_rules(model: type[R], data: dict[str, Any], source: str = "set
 def load_rules(model: type[R], path: str | Path) -> R:
     """Load and validate a TOML house-rules file."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RulesError(f"{p}: no such house-rules file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"{p}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{p}: not valid TOML: {exc}") from None
+    data = read_document(p, tomllib.loads, tomllib.TOMLDecodeError, "TOML", RulesError,
+                         "house-rules file")
     return build_rules(model, data, str(p))
