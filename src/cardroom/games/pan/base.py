@@ -112,6 +112,12 @@ class HandBase(Engine):
 
     # ----- the stock ----------------------------------------------------------------------
 
+    def _clear_false_out(self) -> None:
+        """A false declaration of going out is over: no one stands thrown in after it."""
+        self.false_out = None
+        for x in self.seats:
+            x.threw_in = False
+
     def _from_stock(self, index: int = -1) -> Card:
         """Take a card from the stock (its top unless told): from now on it has been seen."""
         self.stock_origin.pop(index)

@@ -43,6 +43,14 @@ class MeldingMixin(TurnMixin):
                     f"the drawn card {self.drawn} must be melded at once or discarded first")
         return s
 
+    def _verify_own_meld(self, seat: int, meld: int, use_drawn: bool,
+                         clause: str) -> tuple[SeatState, BoardMeld]:
+        """The seat and its meld number `meld`, in its melding turn."""
+        s = self._verify_meld_turn(seat, use_drawn)
+        if not (0 <= meld < len(s.melds)):
+            raise PanRuleError(clause, f"seat {seat} has no meld {meld}")
+        return s, s.melds[meld]
+
     def verify_meld(self, seat: int, cards: Sequence[Card], use_drawn: bool = False) -> None:
         s = self._verify_meld_turn(seat, use_drawn)
         if not (take_cards(s.hand, cards) is not None):
@@ -83,10 +91,7 @@ class MeldingMixin(TurnMixin):
         return card
 
     def verify_lay_off(self, seat: int, meld: int, card: Card | None = None) -> None:
-        s = self._verify_meld_turn(seat, card is None)
-        if not (0 <= meld < len(s.melds)):
-            raise PanRuleError(R.MELDS, f"seat {seat} has no meld {meld}")
-        m = s.melds[meld]
+        s, m = self._verify_own_meld(seat, meld, card is None, R.MELDS)
         c = self.drawn if card is None else card
         assert c is not None
         if card is not None and card not in s.hand:
@@ -121,10 +126,7 @@ class MeldingMixin(TurnMixin):
 
     def verify_borrow(self, seat: int, meld: int, borrowed: Sequence[Card],
                       cards: Sequence[Card], use_drawn: bool = False) -> None:
-        s = self._verify_meld_turn(seat, use_drawn)
-        if not (0 <= meld < len(s.melds)):
-            raise PanRuleError(R.BORROWING, f"seat {seat} has no meld {meld}")
-        m = s.melds[meld]
+        s, m = self._verify_own_meld(seat, meld, use_drawn, R.BORROWING)
         check(m.kind is not None, R.BORROWING, "cannot borrow from an invalid meld")
         assert m.kind is not None
         left = take_cards(list(m.cards), borrowed)
@@ -170,10 +172,7 @@ class MeldingMixin(TurnMixin):
         return self.events[mark:]
 
     def verify_split(self, seat: int, meld: int, part: Sequence[Card]) -> None:
-        s = self._verify_meld_turn(seat, False)
-        if not (0 <= meld < len(s.melds)):
-            raise PanRuleError(R.SPLITTING, f"seat {seat} has no meld {meld}")
-        m = s.melds[meld]
+        _, m = self._verify_own_meld(seat, meld, False, R.SPLITTING)
         check(m.kind is not None, R.SPLITTING, "cannot split an invalid meld")
         assert m.kind is not None
         rest = take_cards(list(m.cards), part)

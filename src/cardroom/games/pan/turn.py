@@ -185,9 +185,7 @@ class TurnMixin(EndingMixin):
         self._add_discard(DiscardEntry(card, seat, from_stock, pyramid=pyramid))
         self._log(Discarded(seat, card, from_stock))
         if self.false_out == seat:
-            self.false_out = None
-            for x in self.seats:
-                x.threw_in = False
+            self._clear_false_out()
         self._end_turn(seat)
         return self.events[mark:]
 
