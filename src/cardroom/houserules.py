@@ -98,6 +98,12 @@ class HouseRules(BaseModel):
         """Raise ValueError for settings the documents (or the game) forbid outright; runs
         before the departures are checked, so a forbidden value is named as such."""
 
+    def check_limits(self, *limits: tuple[str, str]) -> None:
+        """For `check_settings`: each (minimum, maximum) pair of settings is in order."""
+        for low, high in limits:
+            if getattr(self, low) > getattr(self, high):
+                raise ValueError(f"{low} is above {high}")
+
     def departures(self) -> list[Departure]:
         """The settings whose value differs from the rule documents (none by default)."""
         return []

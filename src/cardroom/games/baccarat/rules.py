@@ -65,12 +65,9 @@ class BaccaratRules(HouseRules):
                              "higher commission is no immaterial modification")
         check_commission_policy(self.commission, self.commission_rounding,
                                 self.commission_unit_cents)
-        if self.table_min_cents > self.table_max_cents:
-            raise ValueError("table_min_cents is above table_max_cents")
-        if self.tie_min_cents > self.tie_max_cents:
-            raise ValueError("tie_min_cents is above tie_max_cents")
-        if self.bonus_min_cents > self.bonus_max_cents:
-            raise ValueError("bonus_min_cents is above bonus_max_cents")
+        self.check_limits(("table_min_cents", "table_max_cents"),
+                          ("tie_min_cents", "tie_max_cents"),
+                          ("bonus_min_cents", "bonus_max_cents"))
         if self.jackpot and self.decks != JACKPOT_DECKS:
             raise ValueError(
                 "the progressive jackpot needs an 8-deck shoe (Super-9 rules); set jackpot = false"

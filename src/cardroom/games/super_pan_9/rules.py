@@ -64,10 +64,8 @@ class SuperPan9Rules(HouseRules):
                              'bets")')
         check_commission_policy(self.commission, self.commission_rounding,
                                 self.commission_unit_cents)
-        if self.min_wager_cents > self.max_wager_cents:
-            raise ValueError("min_wager_cents is above max_wager_cents")
-        if self.tie_min_cents > self.tie_max_cents:
-            raise ValueError("tie_min_cents is above tie_max_cents")
+        self.check_limits(("min_wager_cents", "max_wager_cents"),
+                          ("tie_min_cents", "tie_max_cents"))
         if self.cut_card_from_end is not None and self.cut_card_from_end >= self.shoe_size:
             raise ValueError(
                 f"cut_card_from_end {self.cut_card_from_end} does not fit a "
