@@ -40,11 +40,9 @@ from cardroom.analysis.parallel import progress_bar
 from cardroom.cards import Card
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import (
-    BACK,
-    FRONT_I,
-    FRONT_J,
     compile_house_way,
     house_way_index,
+    setting_scores,
 )
 from cardroom.games.pai_gow.kernels import eval2_codes, eval5_codes
 from cardroom.games.pai_gow.settings import all_settings, validate_seven
@@ -87,10 +85,7 @@ def _all_five_card_scores(wheel: int) -> npt.NDArray[np.int64]:
 def dealer_cell(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: int,
                  fvals: npt.NDArray[np.int64],
                  bvals: npt.NDArray[np.int64]) -> tuple[int, int]:
-    i = house_way_index(h, p, wheel)
-    df = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
-    db = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]], h[BACK[i, 3]], h[BACK[i, 4]],
-                     wheel)
+    df, db = setting_scores(h, house_way_index(h, p, wheel), wheel)
     return int(np.searchsorted(fvals, df)), int(np.searchsorted(bvals, db))
 
 
@@ -134,7 +129,9 @@ def joint_from_hands(hands: npt.NDArray[np.int64], p: npt.NDArray[np.int64], whe
     return joint
 
 
-def _tasks(n: int) -> npt.NDArray[np.int64]:
+def seven_card_tasks(n: int) -> npt.NDArray[np.int64]:
+    """The (first, second) card index pairs that begin the seven-card hands of `n` cards, the
+    heaviest first: each is a task of a parallel enumeration."""
     pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if n - b - 1 >= 5]
     pairs.sort(key=lambda ab: -comb(n - ab[1] - 1, 5))  # heavy first, dealt out dynamically
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
@@ -151,7 +148,7 @@ def enumerate_joint(deck: Sequence[int], p: npt.NDArray[np.int64], wheel: int,
     numba.set_parallel_chunksize(1)
     try:
         with progress_bar(progress, comb(n, 7), "house-way table (once)") as advance:
-            for batch in np.array_split(_tasks(n), PROGRESS_STEPS):
+            for batch in np.array_split(seven_card_tasks(n), PROGRESS_STEPS):
                 joint += _enumerate_joint(arr, p, wheel, fvals, bvals, batch,
                                           numba.get_num_threads())
                 advance(sum(comb(n - int(b) - 1, 5) for b in batch[:, 1]))
@@ -332,9 +329,7 @@ def optimal_index(h: npt.NDArray[np.int64], fvals: npt.NDArray[np.int64],
     best = -1
     best_v = np.int64(0)
     for s in range(21):
-        pf = eval2_codes(h[FRONT_I[s]], h[FRONT_J[s]])
-        pb = eval5_codes(h[BACK[s, 0]], h[BACK[s, 1]], h[BACK[s, 2]], h[BACK[s, 3]],
-                         h[BACK[s, 4]], wheel)
+        pf, pb = setting_scores(h, s, wheel)
         if pb <= pf:
             continue
         i = _count_below(fvals, pf, banker)

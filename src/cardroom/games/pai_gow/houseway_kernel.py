@@ -303,6 +303,15 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
     return best
 
 
+@njit(cache=True, inline="always")
+def setting_scores(h: npt.NDArray[np.int64], i: int, wheel: int) -> tuple[int, int]:
+    """(front score, back score) of setting `i` (FRONT_PAIRS order) of seven card codes."""
+    front = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
+    back = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]], h[BACK[i, 3]],
+                       h[BACK[i, 4]], wheel)
+    return front, back
+
+
 @njit(cache=True, parallel=True)
 def house_way_batch(hands: npt.NDArray[np.int64], p: npt.NDArray[np.int64],
                     wheel: int) -> npt.NDArray[np.int64]:
