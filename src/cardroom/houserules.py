@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -48,13 +48,27 @@ Rate = Annotated[
 """An exact rate: "5%", "0.05" or "1/20" in a file; a Fraction in code."""
 
 
-def check_commission_policy(rate: Fraction, rounding: Rounding, unit_cents: int) -> None:
-    """For model validators: a policy that could not be made (one that would charge some win
-    more than the posted rate) becomes the ValueError the validator reports."""
-    try:
-        CommissionPolicy(rate, rounding, unit_cents)
-    except CardroomError as exc:
-        raise ValueError(str(exc)) from None
+class CommissionRules:
+    """Mixin for the rules of a game that takes a commission; each declares the three settings
+    itself (its own default and bound of the rate, in its own place in the dump)."""
+
+    if TYPE_CHECKING:
+        commission: Fraction
+        commission_rounding: Rounding
+        commission_unit_cents: int
+
+    @property
+    def commission_policy(self) -> CommissionPolicy:
+        return CommissionPolicy(self.commission, self.commission_rounding,
+                                self.commission_unit_cents)
+
+    def check_commission_policy(self) -> None:
+        """For `check_settings`: a policy that could not be made (one that would charge some
+        win more than the posted rate) becomes the ValueError the validator reports."""
+        try:
+            self.commission_policy  # noqa: B018 - building the policy is the check
+        except CardroomError as exc:
+            raise ValueError(str(exc)) from None
 
 
 @dataclass(frozen=True)

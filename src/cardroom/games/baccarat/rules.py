@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from cardroom.houserules import Departure, HouseRules, Rate, check_commission_policy
-from cardroom.money import CommissionPolicy, Rounding, format_money, format_rate
+from cardroom.houserules import CommissionRules, Departure, HouseRules, Rate
+from cardroom.money import Rounding, format_money, format_rate
 from cardroom.shoe import BurnMode, BurnRule, ShoeSpec
 
 JACKPOT_DECKS = 8
@@ -30,7 +30,7 @@ MIN_CONTRIBUTION = Fraction(1, 5)
 """Super-9: "For every 1$ dropped the house will add a minimum of .20 cents"."""
 
 
-class BaccaratRules(HouseRules):
+class BaccaratRules(CommissionRules, HouseRules):
     decks: int = Field(8, ge=1, le=8)
     commission: Rate = COMMISSION
     commission_rounding: Rounding = Rounding.DOWN
@@ -63,8 +63,7 @@ class BaccaratRules(HouseRules):
         if not 0 <= self.commission <= COMMISSION:
             raise ValueError(f"commission must be between 0% and 5%: {COMMISSION_CLAUSE}; a "
                              "higher commission is no immaterial modification")
-        check_commission_policy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)
+        self.check_commission_policy()
         self.check_limits(("table_min_cents", "table_max_cents"),
                           ("tie_min_cents", "tie_max_cents"),
                           ("bonus_min_cents", "bonus_max_cents"))
@@ -110,11 +109,6 @@ class BaccaratRules(HouseRules):
     @property
     def shoe_spec(self) -> ShoeSpec:
         return ShoeSpec(packs=self.decks)
-
-    @property
-    def commission_policy(self) -> CommissionPolicy:
-        return CommissionPolicy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)
 
     @property
     def burn_rule(self) -> BurnRule:
