@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-import numba
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from cardroom.analysis.pai_gow_optimal import seven_card_tasks
+from cardroom.analysis.pai_gow_optimal import one_task_at_a_time, seven_card_tasks
 from cardroom.analysis.pai_gow_outcomes import FULL_DECK, OutcomeTable, outcome_table
 from cardroom.cards import Card
 from cardroom.games.pai_gow.houseway import HouseWay, set_hand
@@ -110,12 +109,9 @@ def direct_counts(seven: Sequence[Card], way: HouseWay, wheel_second: bool = Fal
     pfront, pback = _player_scores(all_settings(validate_seven(seven), wheel_second))
     held = {c.code for c in seven}
     rest = np.array(sorted(c for c in deck if c not in held), dtype=np.int64)
-    numba.set_parallel_chunksize(1)
-    try:
+    with one_task_at_a_time():
         return _dealer_counts(rest, compile_house_way(way), int(wheel_second), pfront, pback,
                               seven_card_tasks(len(rest)))
-    finally:
-        numba.set_parallel_chunksize(0)
 
 
 def table_counts(seven: Sequence[Card], table: OutcomeTable,

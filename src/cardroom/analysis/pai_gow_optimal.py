@@ -23,7 +23,8 @@ import hashlib
 import os
 import zlib
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -129,6 +130,16 @@ def joint_from_hands(hands: npt.NDArray[np.int64], p: npt.NDArray[np.int64], whe
     return joint
 
 
+@contextmanager
+def one_task_at_a_time() -> Iterator[None]:
+    """Within: a parallel kernel's threads take its tasks (of unequal weight) one at a time."""
+    numba.set_parallel_chunksize(1)
+    try:
+        yield
+    finally:
+        numba.set_parallel_chunksize(0)
+
+
 def seven_card_tasks(n: int) -> npt.NDArray[np.int64]:
     """The (first, second) card index pairs that begin the seven-card hands of `n` cards, the
     heaviest first: each is a task of a parallel enumeration."""
@@ -145,15 +156,12 @@ def enumerate_joint(deck: Sequence[int], p: npt.NDArray[np.int64], wheel: int,
     arr = np.array(sorted(deck), dtype=np.int64)
     n = len(arr)
     joint = np.zeros((fvals.shape[0], bvals.shape[0]), dtype=np.int64)
-    numba.set_parallel_chunksize(1)
-    try:
-        with progress_bar(progress, comb(n, 7), "house-way table (once)") as advance:
-            for batch in np.array_split(seven_card_tasks(n), PROGRESS_STEPS):
-                joint += _enumerate_joint(arr, p, wheel, fvals, bvals, batch,
-                                          numba.get_num_threads())
-                advance(sum(comb(n - int(b) - 1, 5) for b in batch[:, 1]))
-    finally:
-        numba.set_parallel_chunksize(0)
+    with (one_task_at_a_time(),
+          progress_bar(progress, comb(n, 7), "house-way table (once)") as advance):
+        for batch in np.array_split(seven_card_tasks(n), PROGRESS_STEPS):
+            joint += _enumerate_joint(arr, p, wheel, fvals, bvals, batch,
+                                      numba.get_num_threads())
+            advance(sum(comb(n - int(b) - 1, 5) for b in batch[:, 1]))
     return joint
 
 
