@@ -14,7 +14,6 @@ to the EORs (EOR ~ u t) and bets when A0 + u (N-1) (RC - seen x mean tag) / R > 
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,7 +33,7 @@ from cardroom.analysis.baccarat_depleted import (
 )
 from cardroom.analysis.baccarat_sim import KernelTables, kernel_tables
 from cardroom.analysis.estimate import Z95
-from cardroom.analysis.parallel import Chunk, check_count, check_seed, plan_chunks, run_chunks
+from cardroom.analysis.parallel import Chunk, check_count, plan_chunks, run_chunks, seed_or_draw
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import card_value
 from cardroom.games.baccarat.paytables import nine_pay_table
@@ -394,7 +393,7 @@ def counting_report(rules: BaccaratRules, coups: int, seed: int | None = None, *
     local cores or a Dask cluster) and `states` sampled shoe states checked exactly."""
     check_count(coups, "coups", 2)
     check_count(states, "states", 2)
-    seed = secrets.randbits(64) if seed is None else check_seed(seed)
+    seed = seed_or_draw(seed)
     shoe = DepletedShoe()
     effects = removal_effects(rules, shoe)
     counts = tuple(best_count(effects, w) for w in SIDE_BETS)

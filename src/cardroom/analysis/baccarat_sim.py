@@ -13,7 +13,6 @@ that the off-the-top exact figures leave out.
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -29,9 +28,9 @@ from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,
     check_count,
-    check_seed,
     plan_chunks,
     run_chunks,
+    seed_or_draw,
 )
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import CoupResult, Winner, card_value, play_coup
@@ -211,7 +210,7 @@ def simulate(rules: BaccaratRules, hands: int, seed: int | None = None, *, worke
     is drawn from the OS and reported, so that any run can be replayed.
     """
     check_count(hands, "hands", 2, MAX_HANDS)
-    seed = secrets.randbits(64) if seed is None else check_seed(seed)
+    seed = seed_or_draw(seed)
     tables = kernel_tables(rules)
     chunks = plan_chunks(hands, seed, chunk_size)
     counts, shoes = run_chunks(partial(simulate_chunk, tables), chunks, merge_chunks,

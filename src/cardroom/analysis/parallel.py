@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import secrets
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -85,6 +86,12 @@ def check_count(value: int, what: str, minimum: int, maximum: int | None = None)
 
 def check_seed(seed: int) -> int:
     return check_count(seed, "seed", 0, MAX_SEED)
+
+
+def seed_or_draw(seed: int | None) -> int:
+    """The seed given, checked; with none, one drawn from the OS, for the run to report (and
+    be replayed from)."""
+    return secrets.randbits(64) if seed is None else check_seed(seed)
 
 
 _SHARED: list[tuple[int, ProcessPoolExecutor]] = []

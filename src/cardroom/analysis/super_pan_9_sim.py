@@ -4,7 +4,6 @@ exact values, on one core, local processes or a Dask cluster (same seed, same an
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -21,9 +20,9 @@ from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,
     check_count,
-    check_seed,
     plan_chunks,
     run_chunks,
+    seed_or_draw,
 )
 from cardroom.analysis.super_pan_9 import Holding, analyse, dealer_rule_strategy
 from cardroom.cards import Card
@@ -141,7 +140,7 @@ def simulate(rules: SuperPan9Rules, hands: int, seats: int = 7, strategy: str = 
     """Deal at least `hands` player-hands (whole rounds of `seats`) from real shoes."""
     check_count(hands, "hands", 1, MAX_HANDS)
     check_count(seats, "seats", 1, kernel.MAX_SEATS)
-    seed = secrets.randbits(64) if seed is None else check_seed(seed)
+    seed = seed_or_draw(seed)
     plan = strategy_for(strategy, rules)
     args = kernel_args(rules, seats, plan)
     rounds = -(-hands // seats)
