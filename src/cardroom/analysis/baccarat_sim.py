@@ -27,6 +27,7 @@ from cardroom.analysis.estimate import Estimate
 from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,
+    add_termwise,
     check_count,
     plan_chunks,
     run_chunks,
@@ -105,10 +106,6 @@ def simulate_chunk(tables: KernelTables, chunk: Chunk) -> ChunkResult:
     counts, shoes = kernel.simulate(tables.base_shoe, chunk.size, chunk.generator_state(),
                                     *tables.args())
     return counts, int(shoes)
-
-
-def merge_chunks(a: ChunkResult, b: ChunkResult) -> ChunkResult:
-    return a[0] + b[0], a[1] + b[1]
 
 
 # --- from counts to wagers -----------------------------------------------------------------
@@ -213,7 +210,7 @@ def simulate(rules: BaccaratRules, hands: int, seed: int | None = None, *, worke
     seed = seed_or_draw(seed)
     tables = kernel_tables(rules)
     chunks = plan_chunks(hands, seed, chunk_size)
-    counts, shoes = run_chunks(partial(simulate_chunk, tables), chunks, merge_chunks,
+    counts, shoes = run_chunks(partial(simulate_chunk, tables), chunks, add_termwise,
                                workers=workers, scheduler=scheduler, progress=progress,
                                description="baccarat coups")
     edges = exact_edges(rules) if exact else None

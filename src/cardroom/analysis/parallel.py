@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from cardroom.errors import CardroomError
 
 R = TypeVar("R")
+Sums = TypeVar("Sums", bound=tuple[Any, ...])
 
 MAX_WORKERS = 1024
 MAX_SEED = 2**128 - 1
@@ -72,6 +73,12 @@ def plan_chunks(total: int, seed: int, chunk_size: int | None = None) -> list[Ch
         raise SimulationError(f"chunk size must be at least 1, not {size}")
     return [Chunk(i, min(size, total - start), seed)
             for i, start in enumerate(range(0, total, size))]
+
+
+def add_termwise(a: Sums, b: Sums) -> Sums:
+    """A `merge` for `run_chunks`: two chunks' results (tuples of counts and arrays of counts)
+    added term by term."""
+    return cast(Sums, tuple(x + y for x, y in zip(a, b, strict=True)))
 
 
 def check_count(value: int, what: str, minimum: int, maximum: int | None = None) -> int:

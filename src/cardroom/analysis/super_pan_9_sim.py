@@ -19,6 +19,7 @@ from cardroom.analysis.estimate import Estimate
 from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,
+    add_termwise,
     check_count,
     plan_chunks,
     run_chunks,
@@ -81,10 +82,6 @@ def simulate_chunk(args: KernelArgs, chunk: Chunk) -> ChunkResult:
     return hist, int(shoes)
 
 
-def merge_chunks(a: ChunkResult, b: ChunkResult) -> ChunkResult:
-    return a[0] + b[0], a[1] + b[1]
-
-
 def _estimate(name: str, hist: IntArray, seats: int, per_round: dict[tuple[int, int], Fraction],
               exact: Fraction) -> Estimate:
     """Rounds are the sampling unit (seats share a dealer hand): mean and variance of the round
@@ -145,7 +142,7 @@ def simulate(rules: SuperPan9Rules, hands: int, seats: int = 7, strategy: str = 
     args = kernel_args(rules, seats, plan)
     rounds = -(-hands // seats)
     chunks = plan_chunks(rounds, seed)
-    hist, shoes = run_chunks(partial(simulate_chunk, args), chunks, merge_chunks,
+    hist, shoes = run_chunks(partial(simulate_chunk, args), chunks, add_termwise,
                              workers=workers, scheduler=scheduler, progress=progress,
                              description="Super Pan 9 rounds")
     exact = analyse(rules.decks, rules.commission, rules.tie_pays, rules.commission_on_tie_bet)
