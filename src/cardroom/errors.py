@@ -1,5 +1,11 @@
 """Errors a user may cause. The CLI and the server turn these into one-line messages."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 
 class CardroomError(Exception):
     """Anything a user did wrong: the message is shown to them as is."""
@@ -23,3 +29,18 @@ class IllegalActionError(CardroomError):
 
 class ShoeError(CardroomError):
     """A shoe that cannot do what was asked (empty, bad commitment, bad spec)."""
+
+
+def read_document(path: Path, parse: Callable[[str], Any], malformed: type[Exception],
+                  form: str, error: type[CardroomError], what: str = "file") -> Any:
+    """`parse` of the UTF-8 text at `path`; a missing, unreadable or malformed (`malformed`
+    raised) file becomes `error`, its message naming the file and, for the last, the `form`
+    ("JSON", "TOML") the file is not."""
+    try:
+        return parse(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"{path}: cannot read: {exc}") from None
+    except malformed as exc:
+        raise error(f"{path}: not valid {form}: {exc}") from None

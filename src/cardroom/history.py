@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 from cardroom.cards import Card, parse_card
 from cardroom.engine import RuleError
-from cardroom.errors import CardroomError
+from cardroom.errors import CardroomError, read_document
 
 FORMAT = "cardroom.hand-history"
 VERSION = 1
@@ -95,14 +95,7 @@ class HandHistory:
 
 def load_history(path: str | Path) -> HandHistory:
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise HistoryError(f"{p}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise HistoryError(f"{p}: cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise HistoryError(f"{p}: not valid JSON: {exc}") from None
+    data = read_document(p, json.loads, json.JSONDecodeError, "JSON", HistoryError)
     return HandHistory.from_json(data, str(p))
 
 

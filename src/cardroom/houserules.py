@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -27,7 +27,7 @@ from pydantic import (
     model_validator,
 )
 
-from cardroom.errors import CardroomError, RulesError
+from cardroom.errors import CardroomError, RulesError, read_document
 from cardroom.money import CommissionPolicy, Rounding, parse_rate
 
 
@@ -48,13 +48,27 @@ Rate = Annotated[
 """An exact rate: "5%", "0.05" or "1/20" in a file; a Fraction in code."""
 
 
-def check_commission_policy(rate: Fraction, rounding: Rounding, unit_cents: int) -> None:
-    """For model validators: a policy that could not be made (one that would charge some win
-    more than the posted rate) becomes the ValueError the validator reports."""
-    try:
-        CommissionPolicy(rate, rounding, unit_cents)
-    except CardroomError as exc:
-        raise ValueError(str(exc)) from None
+class CommissionRules:
+    """Mixin for the rules of a game that takes a commission; each declares the three settings
+    itself (its own default and bound of the rate, in its own place in the dump)."""
+
+    if TYPE_CHECKING:
+        commission: Fraction
+        commission_rounding: Rounding
+        commission_unit_cents: int
+
+    @property
+    def commission_policy(self) -> CommissionPolicy:
+        return CommissionPolicy(self.commission, self.commission_rounding,
+                                self.commission_unit_cents)
+
+    def check_commission_policy(self) -> None:
+        """For `check_settings`: a policy that could not be made (one that would charge some
+        win more than the posted rate) becomes the ValueError the validator reports."""
+        try:
+            self.commission_policy  # noqa: B018 - building the policy is the check
+        except CardroomError as exc:
+            raise ValueError(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -97,6 +111,12 @@ class HouseRules(BaseModel):
     def check_settings(self) -> None:
         """Raise ValueError for settings the documents (or the game) forbid outright; runs
         before the departures are checked, so a forbidden value is named as such."""
+
+    def check_limits(self, *limits: tuple[str, str]) -> None:
+        """For `check_settings`: each (minimum, maximum) pair of settings is in order."""
+        for low, high in limits:
+            if getattr(self, low) > getattr(self, high):
+                raise ValueError(f"{low} is above {high}")
 
     def departures(self) -> list[Departure]:
         """The settings whose value differs from the rule documents (none by default)."""
@@ -170,12 +190,6 @@ def build_what_if_rules(model: type[R], data: dict[str, Any], source: str = "set
 def load_rules(model: type[R], path: str | Path) -> R:
     """Load and validate a TOML house-rules file."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RulesError(f"{p}: no such house-rules file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"{p}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{p}: not valid TOML: {exc}") from None
+    data = read_document(p, tomllib.loads, tomllib.TOMLDecodeError, "TOML", RulesError,
+                         "house-rules file")
     return build_rules(model, data, str(p))

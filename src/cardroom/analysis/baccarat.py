@@ -336,6 +336,15 @@ def _wager(name: str, outcomes: list[Outcome], total: int, claim: Decimal | None
                      -mean if edge is None else edge, claim, note)
 
 
+def _nine_wager(name: str, suited_pays: int, unsuited_pays: int, suited: int, nines: int,
+                total: int, claim: Decimal | None) -> WagerMath:
+    """A Player-9 or Banker-9 wager: `nines` coups of its hand's total nine, `suited` of them
+    two suited cards."""
+    return _wager(name, [Outcome("suited nine", Fraction(suited_pays), suited),
+                         Outcome("nine", Fraction(unsuited_pays), nines - suited),
+                         Outcome("lose", Fraction(-1), total - nines)], total, claim)
+
+
 def analyze(rules: BaccaratRules, tableau: Tableau | None = None,
             counts: CoupCounts | None = None) -> BaccaratReport:
     """Every wager's exact distribution and house edge for these house rules, off the top of
@@ -347,8 +356,6 @@ def analyze(rules: BaccaratRules, tableau: Tableau | None = None,
     pay = nine_pay_table(rules.paytable)
     sched = progressive_schedule()
     claims_apply = rules.decks == c.decks == 8 and n == falling(8 * 52, 6)
-    p9 = c.count(player_total=9)
-    b9 = c.count(banker_total=9)
     wagers = [
         _wager("player", [Outcome("win", Fraction(1), c.player_wins),
                           Outcome("push", Fraction(0), tie),
@@ -358,18 +365,10 @@ def analyze(rules: BaccaratRules, tableau: Tableau | None = None,
                           Outcome("lose", Fraction(-1), c.player_wins)], n),
         _wager("tie", [Outcome("win", Fraction(rules.tie_pays), tie),
                        Outcome("lose", Fraction(-1), n - tie)], n),
-        _wager("player_9", [Outcome("suited nine", Fraction(pay.player_suited),
-                                    c.player_suited_nine),
-                            Outcome("nine", Fraction(pay.player_unsuited),
-                                    p9 - c.player_suited_nine),
-                            Outcome("lose", Fraction(-1), n - p9)], n,
-               pay.claimed_edge_player if claims_apply else None),
-        _wager("banker_9", [Outcome("suited nine", Fraction(pay.banker_suited),
-                                    c.banker_suited_nine),
-                            Outcome("nine", Fraction(pay.banker_unsuited),
-                                    b9 - c.banker_suited_nine),
-                            Outcome("lose", Fraction(-1), n - b9)], n,
-               pay.claimed_edge_banker if claims_apply else None),
+        _nine_wager("player_9", pay.player_suited, pay.player_unsuited, c.player_suited_nine,
+                    c.count(player_total=9), n, pay.claimed_edge_player if claims_apply else None),
+        _nine_wager("banker_9", pay.banker_suited, pay.banker_unsuited, c.banker_suited_nine,
+                    c.count(banker_total=9), n, pay.claimed_edge_banker if claims_apply else None),
         _progressive(rules, c, sched.claimed_edge if claims_apply else None),
     ]
     return BaccaratReport(rules, c, tuple(wagers))

@@ -14,7 +14,6 @@ to the EORs (EOR ~ u t) and bets when A0 + u (N-1) (RC - seen x mean tag) / R > 
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,7 +33,14 @@ from cardroom.analysis.baccarat_depleted import (
 )
 from cardroom.analysis.baccarat_sim import KernelTables, kernel_tables
 from cardroom.analysis.estimate import Z95
-from cardroom.analysis.parallel import Chunk, check_count, check_seed, plan_chunks, run_chunks
+from cardroom.analysis.parallel import (
+    Chunk,
+    add_termwise,
+    check_count,
+    plan_chunks,
+    run_chunks,
+    seed_or_draw,
+)
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import card_value
 from cardroom.games.baccarat.paytables import nine_pay_table
@@ -189,10 +195,6 @@ def count_chunk(tables: CounterTables, chunk: Chunk) -> ChunkResult:
         t.expose_first, d.burn_after, d.value, d.natural, d.player_draws, d.banker_draws,
         t.tags, t.tag_mean, t.slope, t.base_adv)
     return bets, coups, house, int(house_coups), int(shoes)
-
-
-def merge(a: ChunkResult, b: ChunkResult) -> ChunkResult:
-    return a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4]
 
 
 def class_nets(rules: BaccaratRules) -> dict[str, tuple[Fraction, ...]]:
@@ -394,12 +396,12 @@ def counting_report(rules: BaccaratRules, coups: int, seed: int | None = None, *
     local cores or a Dask cluster) and `states` sampled shoe states checked exactly."""
     check_count(coups, "coups", 2)
     check_count(states, "states", 2)
-    seed = secrets.randbits(64) if seed is None else check_seed(seed)
+    seed = seed_or_draw(seed)
     shoe = DepletedShoe()
     effects = removal_effects(rules, shoe)
     counts = tuple(best_count(effects, w) for w in SIDE_BETS)
     tables = counter_tables(rules, counts, effects.base)
-    merged = run_chunks(partial(count_chunk, tables), plan_chunks(coups, seed), merge,
+    merged = run_chunks(partial(count_chunk, tables), plan_chunks(coups, seed), add_termwise,
                         workers=workers, scheduler=scheduler, progress=progress,
                         description="counting coups")
     checks = cross_check(rules, counts, effects.base, states, seed, shoe)

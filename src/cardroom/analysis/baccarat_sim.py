@@ -13,7 +13,6 @@ that the off-the-top exact figures leave out.
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -28,10 +27,11 @@ from cardroom.analysis.estimate import Estimate
 from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,
+    add_termwise,
     check_count,
-    check_seed,
     plan_chunks,
     run_chunks,
+    seed_or_draw,
 )
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import CoupResult, Winner, card_value, play_coup
@@ -106,10 +106,6 @@ def simulate_chunk(tables: KernelTables, chunk: Chunk) -> ChunkResult:
     counts, shoes = kernel.simulate(tables.base_shoe, chunk.size, chunk.generator_state(),
                                     *tables.args())
     return counts, int(shoes)
-
-
-def merge_chunks(a: ChunkResult, b: ChunkResult) -> ChunkResult:
-    return a[0] + b[0], a[1] + b[1]
 
 
 # --- from counts to wagers -----------------------------------------------------------------
@@ -211,10 +207,10 @@ def simulate(rules: BaccaratRules, hands: int, seed: int | None = None, *, worke
     is drawn from the OS and reported, so that any run can be replayed.
     """
     check_count(hands, "hands", 2, MAX_HANDS)
-    seed = secrets.randbits(64) if seed is None else check_seed(seed)
+    seed = seed_or_draw(seed)
     tables = kernel_tables(rules)
     chunks = plan_chunks(hands, seed, chunk_size)
-    counts, shoes = run_chunks(partial(simulate_chunk, tables), chunks, merge_chunks,
+    counts, shoes = run_chunks(partial(simulate_chunk, tables), chunks, add_termwise,
                                workers=workers, scheduler=scheduler, progress=progress,
                                description="baccarat coups")
     edges = exact_edges(rules) if exact else None

@@ -18,22 +18,19 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-import numba
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from cardroom.analysis.pai_gow_optimal import one_task_at_a_time, seven_card_tasks
 from cardroom.analysis.pai_gow_outcomes import FULL_DECK, OutcomeTable, outcome_table
 from cardroom.cards import Card
 from cardroom.games.pai_gow.houseway import HouseWay, set_hand
 from cardroom.games.pai_gow.houseway_kernel import (
-    BACK,
-    FRONT_I,
-    FRONT_J,
     compile_house_way,
     house_way_index,
+    setting_scores,
 )
-from cardroom.games.pai_gow.kernels import eval2_codes, eval5_codes
 from cardroom.games.pai_gow.settings import Setting, all_settings, validate_seven
 
 DEALER_HANDS = comb(46, 7)
@@ -64,10 +61,7 @@ def _dealer_counts(rest: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel:
                         h[5] = rest[f]
                         for g in range(f + 1, n):
                             h[6] = rest[g]
-                            i = house_way_index(h, p, wheel)
-                            df = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
-                            db = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]],
-                                             h[BACK[i, 3]], h[BACK[i, 4]], wheel)
+                            df, db = setting_scores(h, house_way_index(h, p, wheel), wheel)
                             for s in range(21):
                                 if pback[s] < 0:
                                     continue
@@ -101,12 +95,6 @@ class CalcResult:
     settings: tuple[SettingResult, ...]
 
 
-def _tasks(n: int) -> npt.NDArray[np.int64]:
-    pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if n - b - 1 >= 5]
-    pairs.sort(key=lambda ab: -comb(n - ab[1] - 1, 5))  # heavy first, dealt out dynamically
-    return np.array(pairs, dtype=np.int64)
-
-
 def _player_scores(settings: Sequence[Setting]) -> tuple[npt.NDArray[np.int64], ...]:
     """(front scores, back scores) of the 21 settings; a foul setting's back is -1."""
     pfront = np.array([s.front_score for s in settings], dtype=np.int64)
@@ -121,12 +109,9 @@ def direct_counts(seven: Sequence[Card], way: HouseWay, wheel_second: bool = Fal
     pfront, pback = _player_scores(all_settings(validate_seven(seven), wheel_second))
     held = {c.code for c in seven}
     rest = np.array(sorted(c for c in deck if c not in held), dtype=np.int64)
-    numba.set_parallel_chunksize(1)
-    try:
+    with one_task_at_a_time():
         return _dealer_counts(rest, compile_house_way(way), int(wheel_second), pfront, pback,
-                              _tasks(len(rest)))
-    finally:
-        numba.set_parallel_chunksize(0)
+                              seven_card_tasks(len(rest)))
 
 
 def table_counts(seven: Sequence[Card], table: OutcomeTable,
@@ -187,10 +172,7 @@ def counts_for_hands(hands: npt.NDArray[np.int64], p: npt.NDArray[np.int64], whe
     acc = np.zeros((21, 3), dtype=np.int64)
     for r in range(hands.shape[0]):
         h = hands[r]
-        i = house_way_index(h, p, wheel)
-        df = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
-        db = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]], h[BACK[i, 3]],
-                         h[BACK[i, 4]], wheel)
+        df, db = setting_scores(h, house_way_index(h, p, wheel), wheel)
         for s in range(21):
             if pback[s] >= 0:
                 acc[s, 2 - ((pfront[s] > df) + (pback[s] > db))] += 1

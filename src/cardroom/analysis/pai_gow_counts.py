@@ -59,6 +59,19 @@ def _drop_offsets(h: npt.NDArray[np.int64], b: npt.NDArray[np.int64],
         off[k - 1] = s
 
 
+@njit(cache=True, inline="always")
+def _best_of_drops(t: npt.NDArray[np.int8], off: npt.NDArray[np.int64], drops: int, a: int,
+                   first: int) -> int:
+    """The best of `first` (the hand without its smallest card `a`) and the categories of the
+    hand without each other card (`_drop_offsets`, the first `drops` of them)."""
+    best = first
+    for k in range(drops):
+        v = t[off[k] + a]
+        if v > best:
+            best = v
+    return best
+
+
 @njit(cache=True, parallel=True)
 def _table6(t5: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
     t = np.empty(b[N, 6], dtype=np.int8)
@@ -78,12 +91,7 @@ def _table6(t5: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[n
                         drop0 = t5[b[bb, 1] + b[c, 2] + b[d, 3] + b[e, 4] + b[f, 5]]
                         _drop_offsets(h, b, off)
                         for a in range(bb):
-                            best = drop0
-                            for k in range(5):
-                                v = t5[off[k] + a]
-                                if v > best:
-                                    best = v
-                            t[base + a] = best
+                            t[base + a] = _best_of_drops(t5, off, 5, a, drop0)
     return t
 
 
@@ -110,12 +118,7 @@ def _count7(t6: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[n
                                        + b[g, 6]]
                             _drop_offsets(h, b, off)
                             for a in range(bb):
-                                best = drop0
-                                for k in range(6):
-                                    v = t6[off[k] + a]
-                                    if v > best:
-                                        best = v
-                                acc[best] += 1
+                                acc[_best_of_drops(t6, off, 6, a, drop0)] += 1
     return per
 
 

@@ -23,7 +23,8 @@ import hashlib
 import os
 import zlib
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -40,11 +41,9 @@ from cardroom.analysis.parallel import progress_bar
 from cardroom.cards import Card
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import (
-    BACK,
-    FRONT_I,
-    FRONT_J,
     compile_house_way,
     house_way_index,
+    setting_scores,
 )
 from cardroom.games.pai_gow.kernels import eval2_codes, eval5_codes
 from cardroom.games.pai_gow.settings import all_settings, validate_seven
@@ -87,10 +86,7 @@ def _all_five_card_scores(wheel: int) -> npt.NDArray[np.int64]:
 def dealer_cell(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: int,
                  fvals: npt.NDArray[np.int64],
                  bvals: npt.NDArray[np.int64]) -> tuple[int, int]:
-    i = house_way_index(h, p, wheel)
-    df = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
-    db = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]], h[BACK[i, 3]], h[BACK[i, 4]],
-                     wheel)
+    df, db = setting_scores(h, house_way_index(h, p, wheel), wheel)
     return int(np.searchsorted(fvals, df)), int(np.searchsorted(bvals, db))
 
 
@@ -134,7 +130,19 @@ def joint_from_hands(hands: npt.NDArray[np.int64], p: npt.NDArray[np.int64], whe
     return joint
 
 
-def _tasks(n: int) -> npt.NDArray[np.int64]:
+@contextmanager
+def one_task_at_a_time() -> Iterator[None]:
+    """Within: a parallel kernel's threads take its tasks (of unequal weight) one at a time."""
+    numba.set_parallel_chunksize(1)
+    try:
+        yield
+    finally:
+        numba.set_parallel_chunksize(0)
+
+
+def seven_card_tasks(n: int) -> npt.NDArray[np.int64]:
+    """The (first, second) card index pairs that begin the seven-card hands of `n` cards, the
+    heaviest first: each is a task of a parallel enumeration."""
     pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if n - b - 1 >= 5]
     pairs.sort(key=lambda ab: -comb(n - ab[1] - 1, 5))  # heavy first, dealt out dynamically
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
@@ -148,15 +156,12 @@ def enumerate_joint(deck: Sequence[int], p: npt.NDArray[np.int64], wheel: int,
     arr = np.array(sorted(deck), dtype=np.int64)
     n = len(arr)
     joint = np.zeros((fvals.shape[0], bvals.shape[0]), dtype=np.int64)
-    numba.set_parallel_chunksize(1)
-    try:
-        with progress_bar(progress, comb(n, 7), "house-way table (once)") as advance:
-            for batch in np.array_split(_tasks(n), PROGRESS_STEPS):
-                joint += _enumerate_joint(arr, p, wheel, fvals, bvals, batch,
-                                          numba.get_num_threads())
-                advance(sum(comb(n - int(b) - 1, 5) for b in batch[:, 1]))
-    finally:
-        numba.set_parallel_chunksize(0)
+    with (one_task_at_a_time(),
+          progress_bar(progress, comb(n, 7), "house-way table (once)") as advance):
+        for batch in np.array_split(seven_card_tasks(n), PROGRESS_STEPS):
+            joint += _enumerate_joint(arr, p, wheel, fvals, bvals, batch,
+                                      numba.get_num_threads())
+            advance(sum(comb(n - int(b) - 1, 5) for b in batch[:, 1]))
     return joint
 
 
@@ -332,9 +337,7 @@ def optimal_index(h: npt.NDArray[np.int64], fvals: npt.NDArray[np.int64],
     best = -1
     best_v = np.int64(0)
     for s in range(21):
-        pf = eval2_codes(h[FRONT_I[s]], h[FRONT_J[s]])
-        pb = eval5_codes(h[BACK[s, 0]], h[BACK[s, 1]], h[BACK[s, 2]], h[BACK[s, 3]],
-                         h[BACK[s, 4]], wheel)
+        pf, pb = setting_scores(h, s, wheel)
         if pb <= pf:
             continue
         i = _count_below(fvals, pf, banker)

@@ -39,6 +39,7 @@ from cardroom.analysis.pai_gow_optimal import (
     dealer_cell,
     front_values,
     house_way_key,
+    one_task_at_a_time,
 )
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import compile_house_way
@@ -145,12 +146,9 @@ class OutcomeTable:
             raise ValueError("a held card is not in the table's deck")
         gone = {where[code] for code in held}
         rest = np.array([i for i in range(len(self.deck)) if i not in gone], dtype=np.int64)
-        numba.set_parallel_chunksize(1)
-        try:
+        with one_task_at_a_time():
             return _tally(self.cells, rest, _binomials(len(self.deck)), _top_pairs(len(rest)),
                           len(self.front), numba.get_num_threads())
-        finally:
-            numba.set_parallel_chunksize(0)
 
 
     def dealer_table(self, wheel_second: bool = False) -> DealerTable:

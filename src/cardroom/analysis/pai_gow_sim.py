@@ -38,13 +38,10 @@ from cardroom.analysis.parallel import (
 )
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import (
-    BACK,
-    FRONT_I,
-    FRONT_J,
     compile_house_way,
     house_way_index,
+    setting_scores,
 )
-from cardroom.games.pai_gow.kernels import eval2_codes, eval5_codes
 
 Z95 = 1.959963984540054
 MAX_HANDS = 10**12
@@ -91,14 +88,6 @@ _NET_SPAN = MAX_OTHERS + 1
 SIZE = _NET + 2 * _NET_SPAN + 1
 
 
-@njit(cache=True, inline="always")
-def _scores(h: npt.NDArray[np.int64], i: int, wheel: int) -> tuple[int, int]:
-    front = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
-    back = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]], h[BACK[i, 3]],
-                       h[BACK[i, 4]], wheel)
-    return front, back
-
-
 @njit(cache=True)
 def simulate_hands(n: int, state: npt.NDArray[np.uint64], p_player: npt.NDArray[np.int64],
                    p_dealer: npt.NDArray[np.int64], wheel: int, banking: int, strategy: int,
@@ -126,13 +115,13 @@ def simulate_hands(n: int, state: npt.NDArray[np.uint64], p_player: npt.NDArray[
             i = optimal_index(ph, fvals, bvals, below, total, keep, den, wheel, int(banked))
         else:
             i = house_way_index(ph, p_player, wheel)
-        pf, pb = _scores(ph, i, wheel)
+        pf, pb = setting_scores(ph, i, wheel)
         if banked:
             net = 0
             for o in range(1 + others):  # the house dealer, then the other players
                 for k in range(7):
                     oh[k] = deck[7 * (1 + o) + k]
-                of, ob = _scores(oh, house_way_index(oh, p_dealer, wheel), wheel)
+                of, ob = setting_scores(oh, house_way_index(oh, p_dealer, wheel), wheel)
                 won = (pf >= of) + (pb >= ob)  # copies go to the player-banker
                 out[_BANK + 2 - won] += 1
                 net += won - 1
@@ -140,11 +129,11 @@ def simulate_hands(n: int, state: npt.NDArray[np.uint64], p_player: npt.NDArray[
             continue
         for k in range(7):
             oh[k] = deck[7 + k]
-        df, db = _scores(oh, house_way_index(oh, p_dealer, wheel), wheel)
+        df, db = setting_scores(oh, house_way_index(oh, p_dealer, wheel), wheel)
         outcome = 2 - ((pf > df) + (pb > db))
         out[_PLAYER + outcome] += 1
         if strategy:
-            hf, hb = _scores(ph, house_way_index(ph, p_player, wheel), wheel)
+            hf, hb = setting_scores(ph, house_way_index(ph, p_player, wheel), wheel)
             out[_PAIRED + 3 * outcome + 2 - ((hf > df) + (hb > db))] += 1
     return out
 

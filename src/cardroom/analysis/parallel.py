@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import secrets
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from cardroom.errors import CardroomError
 
 R = TypeVar("R")
+Sums = TypeVar("Sums", bound=tuple[Any, ...])
 
 MAX_WORKERS = 1024
 MAX_SEED = 2**128 - 1
@@ -73,6 +75,12 @@ def plan_chunks(total: int, seed: int, chunk_size: int | None = None) -> list[Ch
             for i, start in enumerate(range(0, total, size))]
 
 
+def add_termwise(a: Sums, b: Sums) -> Sums:
+    """A `merge` for `run_chunks`: two chunks' results (tuples of counts and arrays of counts)
+    added term by term."""
+    return cast(Sums, tuple(x + y for x, y in zip(a, b, strict=True)))
+
+
 def check_count(value: int, what: str, minimum: int, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise SimulationError(f"--{what} must be a whole number, not {value!r}")
@@ -85,6 +93,12 @@ def check_count(value: int, what: str, minimum: int, maximum: int | None = None)
 
 def check_seed(seed: int) -> int:
     return check_count(seed, "seed", 0, MAX_SEED)
+
+
+def seed_or_draw(seed: int | None) -> int:
+    """The seed given, checked; with none, one drawn from the OS, for the run to report (and
+    be replayed from)."""
+    return secrets.randbits(64) if seed is None else check_seed(seed)
 
 
 _SHARED: list[tuple[int, ProcessPoolExecutor]] = []

@@ -185,16 +185,22 @@ def dealer_rule_strategy(results: Sequence[HoldingResult]) -> dict[Holding, bool
     return {r.cards: DEALER_DRAWS[r.total] for r in results}
 
 
-@dataclass(frozen=True)
-class MainResult:
-    win: Fraction
-    push: Fraction
-    loss: Fraction
+class _Wager:
+    """A wager's result with its expected value `ev` per unit staked."""
+
     ev: Fraction
 
     @property
     def house_edge(self) -> Fraction:
         return -self.ev
+
+
+@dataclass(frozen=True)
+class MainResult(_Wager):
+    win: Fraction
+    push: Fraction
+    loss: Fraction
+    ev: Fraction
 
 
 def main_result(results: Sequence[HoldingResult], strategy: Strategy,
@@ -211,17 +217,13 @@ def main_result(results: Sequence[HoldingResult], strategy: Strategy,
 
 
 @dataclass(frozen=True)
-class TieResult:
+class TieResult(_Wager):
     probability: Fraction
     pays: int
     commission: Fraction
     ev: Fraction
     break_even_pays: Fraction
     """The payout (to 1) at which the Tie Bet would have no edge either way."""
-
-    @property
-    def house_edge(self) -> Fraction:
-        return -self.ev
 
 
 def tie_result(p_tie: Fraction, pays: int, commission: Fraction) -> TieResult:

@@ -4,7 +4,6 @@ exact values, on one core, local processes or a Dask cluster (same seed, same an
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,10 +19,11 @@ from cardroom.analysis.estimate import Estimate
 from cardroom.analysis.parallel import (
     Chunk,
     SimulationError,
+    add_termwise,
     check_count,
-    check_seed,
     plan_chunks,
     run_chunks,
+    seed_or_draw,
 )
 from cardroom.analysis.super_pan_9 import Holding, analyse, dealer_rule_strategy
 from cardroom.cards import Card
@@ -82,10 +82,6 @@ def simulate_chunk(args: KernelArgs, chunk: Chunk) -> ChunkResult:
     return hist, int(shoes)
 
 
-def merge_chunks(a: ChunkResult, b: ChunkResult) -> ChunkResult:
-    return a[0] + b[0], a[1] + b[1]
-
-
 def _estimate(name: str, hist: IntArray, seats: int, per_round: dict[tuple[int, int], Fraction],
               exact: Fraction) -> Estimate:
     """Rounds are the sampling unit (seats share a dealer hand): mean and variance of the round
@@ -141,12 +137,12 @@ def simulate(rules: SuperPan9Rules, hands: int, seats: int = 7, strategy: str = 
     """Deal at least `hands` player-hands (whole rounds of `seats`) from real shoes."""
     check_count(hands, "hands", 1, MAX_HANDS)
     check_count(seats, "seats", 1, kernel.MAX_SEATS)
-    seed = secrets.randbits(64) if seed is None else check_seed(seed)
+    seed = seed_or_draw(seed)
     plan = strategy_for(strategy, rules)
     args = kernel_args(rules, seats, plan)
     rounds = -(-hands // seats)
     chunks = plan_chunks(rounds, seed)
-    hist, shoes = run_chunks(partial(simulate_chunk, args), chunks, merge_chunks,
+    hist, shoes = run_chunks(partial(simulate_chunk, args), chunks, add_termwise,
                              workers=workers, scheduler=scheduler, progress=progress,
                              description="Super Pan 9 rounds")
     exact = analyse(rules.decks, rules.commission, rules.tie_pays, rules.commission_on_tie_bet)

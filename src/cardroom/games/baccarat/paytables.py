@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
+from typing import Any
 
 from cardroom.data import load_table
 from cardroom.errors import RulesError
@@ -35,21 +36,16 @@ class ProgressiveSchedule:
     claimed_contribution: Decimal
 
 
+def _with_claims(entry: dict[str, Any]) -> dict[str, Any]:
+    """A table's TOML entry, its claimed figures (strings there, to keep their digits) as
+    Decimal."""
+    return {k: Decimal(v) if k.startswith("claimed_") else v for k, v in entry.items()}
+
+
 @cache
 def nine_pay_tables() -> dict[int, NinePayTable]:
     raw = load_table("super9_paytables.toml")["paytables"]
-    return {
-        int(k): NinePayTable(
-            number=int(k),
-            player_unsuited=v["player_unsuited"],
-            player_suited=v["player_suited"],
-            banker_unsuited=v["banker_unsuited"],
-            banker_suited=v["banker_suited"],
-            claimed_edge_player=Decimal(v["claimed_edge_player"]),
-            claimed_edge_banker=Decimal(v["claimed_edge_banker"]),
-        )
-        for k, v in raw.items()
-    }
+    return {int(k): NinePayTable(number=int(k), **_with_claims(v)) for k, v in raw.items()}
 
 
 def nine_pay_table(number: int) -> NinePayTable:
@@ -61,12 +57,4 @@ def nine_pay_table(number: int) -> NinePayTable:
 
 @cache
 def progressive_schedule() -> ProgressiveSchedule:
-    v = load_table("super9_paytables.toml")["progressive"]
-    return ProgressiveSchedule(
-        wager_cents=v["wager_cents"],
-        one_suited_nine=v["one_suited_nine"],
-        both_suited_nine=v["both_suited_nine"],
-        both_suited_ace_eight=v["both_suited_ace_eight"],
-        claimed_edge=Decimal(v["claimed_edge"]),
-        claimed_contribution=Decimal(v["claimed_contribution"]),
-    )
+    return ProgressiveSchedule(**_with_claims(load_table("super9_paytables.toml")["progressive"]))

@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from cardroom.houserules import Departure, HouseRules, Rate, check_commission_policy
-from cardroom.money import CommissionPolicy, Rounding, format_money, format_rate
+from cardroom.houserules import CommissionRules, Departure, HouseRules, Rate
+from cardroom.money import Rounding, format_money, format_rate
 from cardroom.shoe import BurnMode, BurnRule, ShoeSpec
 
 JACKPOT_DECKS = 8
@@ -30,7 +30,7 @@ MIN_CONTRIBUTION = Fraction(1, 5)
 """Super-9: "For every 1$ dropped the house will add a minimum of .20 cents"."""
 
 
-class BaccaratRules(HouseRules):
+class BaccaratRules(CommissionRules, HouseRules):
     decks: int = Field(8, ge=1, le=8)
     commission: Rate = COMMISSION
     commission_rounding: Rounding = Rounding.DOWN
@@ -63,14 +63,10 @@ class BaccaratRules(HouseRules):
         if not 0 <= self.commission <= COMMISSION:
             raise ValueError(f"commission must be between 0% and 5%: {COMMISSION_CLAUSE}; a "
                              "higher commission is no immaterial modification")
-        check_commission_policy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)
-        if self.table_min_cents > self.table_max_cents:
-            raise ValueError("table_min_cents is above table_max_cents")
-        if self.tie_min_cents > self.tie_max_cents:
-            raise ValueError("tie_min_cents is above tie_max_cents")
-        if self.bonus_min_cents > self.bonus_max_cents:
-            raise ValueError("bonus_min_cents is above bonus_max_cents")
+        self.check_commission_policy()
+        self.check_limits(("table_min_cents", "table_max_cents"),
+                          ("tie_min_cents", "tie_max_cents"),
+                          ("bonus_min_cents", "bonus_max_cents"))
         if self.jackpot and self.decks != JACKPOT_DECKS:
             raise ValueError(
                 "the progressive jackpot needs an 8-deck shoe (Super-9 rules); set jackpot = false"
@@ -113,11 +109,6 @@ class BaccaratRules(HouseRules):
     @property
     def shoe_spec(self) -> ShoeSpec:
         return ShoeSpec(packs=self.decks)
-
-    @property
-    def commission_policy(self) -> CommissionPolicy:
-        return CommissionPolicy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)
 
     @property
     def burn_rule(self) -> BurnRule:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom.cards import Card
-from cardroom.errors import RulesError
+from cardroom.errors import RulesError, read_document
 from cardroom.games.pai_gow.evaluate import ACE, Category, category_of, pg_rank
 from cardroom.games.pai_gow.settings import Setting, all_settings, validate_seven
 
@@ -197,12 +197,8 @@ def parse_house_way(data: dict[str, Any], source: str) -> HouseWay:
 
 def load_house_way(path: str | Path) -> HouseWay:
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RulesError(f"{p}: no such house-way file") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise RulesError(f"{p}: cannot read house way: {exc}") from None
+    data = read_document(p, tomllib.loads, tomllib.TOMLDecodeError, "TOML", RulesError,
+                         "house-way file")
     return parse_house_way(data, str(p))
 
 

@@ -17,6 +17,7 @@ from cardroom.games.pai_gow.kernels import (
     JOKER_CODE,
     RANK_OF,
     SUIT_OF,
+    count_rank,
     eval2_codes,
     eval5_codes,
     top_bit_rank,
@@ -147,14 +148,8 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
         b = 1 << (_prank(c) - 2)
         if m4 & b:
             m5 |= b
-        elif m3 & b:
-            m4 |= b
-        elif m2 & b:
-            m3 |= b
-        elif m1 & b:
-            m2 |= b
         else:
-            m1 |= b
+            m1, m2, m3, m4 = count_rank(b, m1, m2, m3, m4)
     singles = m1 & ~m2
     pairs = m2 & ~m3
     trips = m3 & ~m4
@@ -306,6 +301,15 @@ def house_way_index(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: i
             best = i
             best_b = bs
     return best
+
+
+@njit(cache=True, inline="always")
+def setting_scores(h: npt.NDArray[np.int64], i: int, wheel: int) -> tuple[int, int]:
+    """(front score, back score) of setting `i` (FRONT_PAIRS order) of seven card codes."""
+    front = eval2_codes(h[FRONT_I[i]], h[FRONT_J[i]])
+    back = eval5_codes(h[BACK[i, 0]], h[BACK[i, 1]], h[BACK[i, 2]], h[BACK[i, 3]],
+                       h[BACK[i, 4]], wheel)
+    return front, back
 
 
 @njit(cache=True, parallel=True)

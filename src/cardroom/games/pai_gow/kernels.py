@@ -77,6 +77,21 @@ def top_bit_rank(m: int) -> int:
     return 0
 
 
+@njit(cache=True, inline="always")
+def count_rank(b: int, m1: int, m2: int, m3: int, m4: int) -> tuple[int, int, int, int]:
+    """The rank masks after one more card of rank bit `b`: ``m<k>`` holds the ranks seen at
+    least k times (a rank already in `m4` stays there)."""
+    if m3 & b:
+        m4 |= b
+    elif m2 & b:
+        m3 |= b
+    elif m1 & b:
+        m2 |= b
+    else:
+        m1 |= b
+    return m1, m2, m3, m4
+
+
 @njit(cache=True)
 def eval5_codes(c0: int, c1: int, c2: int, c3: int, c4: int, wheel: int) -> int:
     """Score of five card codes; ``wheel`` 1 ranks A-2-3-4-5 second-highest."""
@@ -91,15 +106,7 @@ def eval5_codes(c0: int, c1: int, c2: int, c3: int, c4: int, wheel: int) -> int:
         if c == JOKER_CODE:
             joker = 1
             continue
-        b = 1 << (RANK_OF[c] - 2)
-        if m3 & b:
-            m4 |= b
-        elif m2 & b:
-            m3 |= b
-        elif m1 & b:
-            m2 |= b
-        else:
-            m1 |= b
+        m1, m2, m3, m4 = count_rank(1 << (RANK_OF[c] - 2), m1, m2, m3, m4)
         s = SUIT_OF[c]
         if suit < 0:
             suit = s
@@ -117,17 +124,9 @@ def eval5_codes(c0: int, c1: int, c2: int, c3: int, c4: int, wheel: int) -> int:
             elif sv:
                 best = _STRAIGHT | sv << 15
         # the joker as an ace
-        b = ACE_BIT
-        if m4 & b:
+        if m4 & ACE_BIT:
             return _FIVE_ACES
-        if m3 & b:
-            m4 |= b
-        elif m2 & b:
-            m3 |= b
-        elif m1 & b:
-            m2 |= b
-        else:
-            m1 |= b
+        m1, m2, m3, m4 = count_rank(ACE_BIT, m1, m2, m3, m4)
     elif naturals_distinct:
         sv = STRAIGHT[wheel, m1]
         if flush:

@@ -21,8 +21,7 @@ class PaiGowTableRules(PaiGowRules):
 
     @model_validator(mode="after")
     def _limits(self) -> Self:
-        if self.min_wager_cents > self.max_wager_cents:
-            raise ValueError("min_wager_cents is above max_wager_cents")
+        self.check_limits(("min_wager_cents", "max_wager_cents"))
         return self
 
     def check_wager(self, amount: Cents, what: str) -> None:

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 from pydantic import Field, field_validator
 
-from cardroom.houserules import HouseRules, Rate, check_commission_policy
-from cardroom.money import CommissionPolicy, Rounding
+from cardroom.houserules import CommissionRules, HouseRules, Rate
+from cardroom.money import Rounding
 
 
 class WheelRank(StrEnum):
@@ -47,7 +47,7 @@ class DragonHand(StrEnum):
     PLAYER_SETS = "player-sets"
 
 
-class PaiGowRules(HouseRules):
+class PaiGowRules(CommissionRules, HouseRules):
     wheel: WheelRank = WheelRank.LOWEST
     commission: Rate = Fraction(1, 20)
     commission_rounding: Rounding = Rounding.DOWN
@@ -69,14 +69,8 @@ class PaiGowRules(HouseRules):
         return v
 
     def check_settings(self) -> None:
-        check_commission_policy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)
+        self.check_commission_policy()
 
     @property
     def wheel_second(self) -> bool:
         return self.wheel is WheelRank.SECOND_HIGHEST
-
-    @property
-    def commission_policy(self) -> CommissionPolicy:
-        return CommissionPolicy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)

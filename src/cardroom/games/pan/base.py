@@ -14,7 +14,7 @@ from . import errors as R
 from .errors import PanRuleError
 from .events import ChipsMoved, Dealt, Event, ToppedUp
 from .rules import HAND_SIZE, MAX_SEATS, MIN_SEATS, PanRules
-from .state import DiscardEntry, Phase, SeatSpec, SeatState, Status, check
+from .state import DiscardEntry, Phase, SeatSpec, SeatState, Status, check, take_cards
 
 
 class HandBase(Engine):
@@ -111,6 +111,17 @@ class HandBase(Engine):
         self._log(Dealt(dealer, self.first_hand, tuple(counts)))
 
     # ----- the stock ----------------------------------------------------------------------
+
+    def _check_holds(self, seat: int, cards: Sequence[Card], clause: str) -> None:
+        """Refuse, under `clause`, unless the seat's hand holds `cards`."""
+        if take_cards(self.seats[seat].hand, cards) is None:
+            raise PanRuleError(clause, f"seat {seat} does not hold {' '.join(map(str, cards))}")
+
+    def _clear_false_out(self) -> None:
+        """A false declaration of going out is over: no one stands thrown in after it."""
+        self.false_out = None
+        for x in self.seats:
+            x.threw_in = False
 
     def _from_stock(self, index: int = -1) -> Card:
         """Take a card from the stock (its top unless told): from now on it has been seen."""

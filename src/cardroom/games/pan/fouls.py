@@ -52,9 +52,7 @@ class FoulsMixin(EndingMixin):
                               for i in others):
                 self._redeal("one player caused every other active player to foul (rule 6)")
                 return self.events[mark:]
-            self.false_out = None
-            for x in self.seats:
-                x.threw_in = False
+            self._clear_false_out()
         self._apply_foul(seat)
         return self.events[mark:]
 

@@ -27,8 +27,7 @@ class IrregularitiesMixin(FoulsMixin, MeldingMixin):
         s = self._seat(seat)
         check(s.status is Status.IN and self.last_discarder == seat and not self.turn_started,
               R.FOUL_3, "only the player who just discarded can discard twice")
-        if card not in s.hand:
-            raise PanRuleError(R.FOUL_3, f"seat {seat} does not hold {card}")
+        self._check_holds(seat, (card,), R.FOUL_3)
 
     can_extra_discard = able(verify_extra_discard)
 

@@ -43,10 +43,16 @@ class MeldingMixin(TurnMixin):
                     f"the drawn card {self.drawn} must be melded at once or discarded first")
         return s
 
-    def verify_meld(self, seat: int, cards: Sequence[Card], use_drawn: bool = False) -> None:
+    def _verify_own_meld(self, seat: int, meld: int, use_drawn: bool, clause: str) -> BoardMeld:
+        """The seat's meld number `meld`, in its melding turn."""
         s = self._verify_meld_turn(seat, use_drawn)
-        if not (take_cards(s.hand, cards) is not None):
-            raise PanRuleError(R.MELDS, f"seat {seat} does not hold {' '.join(map(str, cards))}")
+        if not (0 <= meld < len(s.melds)):
+            raise PanRuleError(clause, f"seat {seat} has no meld {meld}")
+        return s.melds[meld]
+
+    def verify_meld(self, seat: int, cards: Sequence[Card], use_drawn: bool = False) -> None:
+        self._verify_meld_turn(seat, use_drawn)
+        self._check_holds(seat, cards, R.MELDS)
         allc = (*cards, self.drawn) if use_drawn and self.drawn else tuple(cards)
         if not (meld_kind(allc) is not None):
             raise PanRuleError(
@@ -83,14 +89,11 @@ class MeldingMixin(TurnMixin):
         return card
 
     def verify_lay_off(self, seat: int, meld: int, card: Card | None = None) -> None:
-        s = self._verify_meld_turn(seat, card is None)
-        if not (0 <= meld < len(s.melds)):
-            raise PanRuleError(R.MELDS, f"seat {seat} has no meld {meld}")
-        m = s.melds[meld]
+        m = self._verify_own_meld(seat, meld, card is None, R.MELDS)
         c = self.drawn if card is None else card
         assert c is not None
-        if card is not None and card not in s.hand:
-            raise PanRuleError(R.MELDS, f"seat {seat} does not hold {card}")
+        if card is not None:
+            self._check_holds(seat, (card,), R.MELDS)
         if not (m.kind is not None and fits(m.cards, m.kind, c, self.rules.strict_set_additions)):
             raise PanRuleError(R.MELDS, f"{c} does not fit the meld {' '.join(map(str, m.cards))}")
 
@@ -121,10 +124,7 @@ class MeldingMixin(TurnMixin):
 
     def verify_borrow(self, seat: int, meld: int, borrowed: Sequence[Card],
                       cards: Sequence[Card], use_drawn: bool = False) -> None:
-        s = self._verify_meld_turn(seat, use_drawn)
-        if not (0 <= meld < len(s.melds)):
-            raise PanRuleError(R.BORROWING, f"seat {seat} has no meld {meld}")
-        m = s.melds[meld]
+        m = self._verify_own_meld(seat, meld, use_drawn, R.BORROWING)
         check(m.kind is not None, R.BORROWING, "cannot borrow from an invalid meld")
         assert m.kind is not None
         left = take_cards(list(m.cards), borrowed)
@@ -133,10 +133,7 @@ class MeldingMixin(TurnMixin):
         assert left is not None
         check(is_valid_on_board(left, m.kind, self.rules.strict_set_additions), R.BORROWING,
               "what is left of the meld must still be a valid meld")
-        if not (take_cards(s.hand, cards) is not None):
-            raise PanRuleError(
-                R.BORROWING,
-                f"seat {seat} does not hold {' '.join(map(str, cards))}")
+        self._check_holds(seat, cards, R.BORROWING)
         allc = (*borrowed, *cards, *((self.drawn,) if use_drawn and self.drawn else ()))
         if not (meld_kind(allc) is not None):
             raise PanRuleError(R.BORROWING, f"{' '.join(map(str, allc))} is no meld")
@@ -170,10 +167,7 @@ class MeldingMixin(TurnMixin):
         return self.events[mark:]
 
     def verify_split(self, seat: int, meld: int, part: Sequence[Card]) -> None:
-        s = self._verify_meld_turn(seat, False)
-        if not (0 <= meld < len(s.melds)):
-            raise PanRuleError(R.SPLITTING, f"seat {seat} has no meld {meld}")
-        m = s.melds[meld]
+        m = self._verify_own_meld(seat, meld, False, R.SPLITTING)
         check(m.kind is not None, R.SPLITTING, "cannot split an invalid meld")
         assert m.kind is not None
         rest = take_cards(list(m.cards), part)

@@ -87,14 +87,14 @@ def _suit_pattern_ok(cards: Sequence[Card]) -> bool:
     return len(suits) == 1 or len(suits) == len(cards)
 
 
+def _three_of_one_rank(cards: tuple[Card, ...]) -> bool:
+    return len(cards) >= 3 and all(c.rank == cards[0].rank for c in cards)
+
+
 @lru_cache(maxsize=65536)
 def _is_new_set(cards: tuple[Card, ...]) -> bool:
-    if len(cards) < 3:
-        return False
-    rank = cards[0].rank
-    if any(c.rank != rank for c in cards):
-        return False
-    return rank in ANY_SUIT_SET_RANKS or _suit_pattern_ok(cards)
+    return _three_of_one_rank(cards) and (cards[0].rank in ANY_SUIT_SET_RANKS
+                                          or _suit_pattern_ok(cards))
 
 
 def is_new_set(cards: Iterable[Card]) -> bool:
@@ -105,7 +105,7 @@ def is_new_set(cards: Iterable[Card]) -> bool:
 
 @lru_cache(maxsize=65536)
 def _is_board_set(cards: tuple[Card, ...], strict: bool) -> bool:
-    if len(cards) < 3 or any(c.rank != cards[0].rank for c in cards):
+    if not _three_of_one_rank(cards):
         return False
     if strict or len(cards) == 3:
         return _is_new_set(cards)

@@ -134,10 +134,9 @@ class TurnMixin(EndingMixin):
         return self.events[mark:]
 
     def verify_discard(self, seat: int, card: Card) -> None:
-        s = self._verify_turn(seat)
+        self._verify_turn(seat)
         if self.forced_discard == seat:
-            if card not in s.hand:
-                raise PanRuleError(R.RULE_13, f"seat {seat} does not hold {card}")
+            self._check_holds(seat, (card,), R.RULE_13)
             return
         check(self.turn_started, R.TURN_4, "draw first")
         check(self.false_out is None or self.false_out == seat, R.FOUL_3,
@@ -156,8 +155,7 @@ class TurnMixin(EndingMixin):
                     R.RULE_17,
                     f"{card} would put seat {nxt} (ten cards spread) out and can be used here")
         else:
-            if card not in s.hand:
-                raise PanRuleError(R.TURN_4, f"seat {seat} does not hold {card}")
+            self._check_holds(seat, (card,), R.TURN_4)
 
     can_discard = able(verify_discard)
 
@@ -185,9 +183,7 @@ class TurnMixin(EndingMixin):
         self._add_discard(DiscardEntry(card, seat, from_stock, pyramid=pyramid))
         self._log(Discarded(seat, card, from_stock))
         if self.false_out == seat:
-            self.false_out = None
-            for x in self.seats:
-                x.threw_in = False
+            self._clear_false_out()
         self._end_turn(seat)
         return self.events[mark:]
 

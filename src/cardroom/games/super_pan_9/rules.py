@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from pydantic import Field
 
-from cardroom.houserules import Departure, HouseRules, Rate, check_commission_policy
+from cardroom.houserules import CommissionRules, Departure, HouseRules, Rate
 from cardroom.money import CommissionPolicy, Rounding
 from cardroom.shoe import ShoeSpec
 
@@ -41,7 +41,7 @@ class IrregularityPolicy(StrEnum):
     """Void every hand of the round and return every wager."""
 
 
-class SuperPan9Rules(HouseRules):
+class SuperPan9Rules(CommissionRules, HouseRules):
     decks: int = Field(default=8, ge=1, le=MAX_DECKS)
     commission: Rate = MAX_COMMISSION
     commission_rounding: Rounding = Rounding.DOWN
@@ -62,12 +62,9 @@ class SuperPan9Rules(HouseRules):
             raise ValueError('commission must be between 0% and 5% (Super Pan 9 rule 8: "Card '
                              'room operators may charge up to a 5% commission on all winning '
                              'bets")')
-        check_commission_policy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)
-        if self.min_wager_cents > self.max_wager_cents:
-            raise ValueError("min_wager_cents is above max_wager_cents")
-        if self.tie_min_cents > self.tie_max_cents:
-            raise ValueError("tie_min_cents is above tie_max_cents")
+        self.check_commission_policy()
+        self.check_limits(("min_wager_cents", "max_wager_cents"),
+                          ("tie_min_cents", "tie_max_cents"))
         if self.cut_card_from_end is not None and self.cut_card_from_end >= self.shoe_size:
             raise ValueError(
                 f"cut_card_from_end {self.cut_card_from_end} does not fit a "
@@ -92,11 +89,6 @@ class SuperPan9Rules(HouseRules):
     @property
     def shoe_spec(self) -> ShoeSpec:
         return ShoeSpec(packs=self.decks, removed_ranks=REMOVED_RANKS)
-
-    @property
-    def commission_policy(self) -> CommissionPolicy:
-        return CommissionPolicy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)
 
     @property
     def tie_commission_policy(self) -> CommissionPolicy:
