@@ -5,7 +5,6 @@ seed of a run, local workers or a Dask scheduler."""
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -52,13 +51,6 @@ def local_workers(workers: int | None, scheduler: str | None) -> int:
         raise SimulationError("use either --workers (local cores) or --scheduler (a Dask "
                               "cluster), not both")
     return 1 if workers is None else check_count(workers, "workers", 1)
-
-
-def run_seed(seed: int | None) -> int:
-    """The seed a run uses: the one given (checked), else one drawn from the OS (reported)."""
-    from cardroom.analysis.parallel import check_seed
-
-    return secrets.randbits(64) if seed is None else check_seed(seed)
 
 
 def rules_with_overrides(model: type[R], rules_file: Path | None, *, what_if: bool = False,

@@ -13,11 +13,11 @@ from rich.table import Table
 from cardroom.analysis.pai_gow_calc import CalcResult, SettingResult, calculate
 from cardroom.analysis.pai_gow_outcomes import outcome_table
 from cardroom.analysis.pai_gow_sim import simulate
-from cardroom.analysis.parallel import progress_bar
+from cardroom.analysis.parallel import progress_bar, seed_or_draw
 from cardroom.cards import format_cards, parse_cards
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app, play_app, simulate_app
-from cardroom.cli.options import local_workers, print_json, rules_with_overrides, run_seed
+from cardroom.cli.options import local_workers, print_json, rules_with_overrides
 from cardroom.errors import CardroomError, RulesError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.houseway import DEFAULT_WAY, house_way, set_hand
@@ -156,7 +156,7 @@ def simulate_command(
     if not 0 <= rate <= parse_rate("5%"):
         raise RulesError(f"commission {commission} must be between 0 and 5%")
     way = house_way(house_way_name)
-    used_seed = run_seed(seed)
+    used_seed = seed_or_draw(seed)
     report = simulate(hands, used_seed, way, rate, wheel_second,
                       local_workers(workers, scheduler), scheduler,
                       progress=not json_out, banking=banking, strategy=player_strategy,

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import play_app, simulate_app
-from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides, run_seed
+from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides
 from cardroom.errors import CardroomError
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import save_history
@@ -31,13 +31,13 @@ def simulate_pan(
     """Bots play N hands: hands per second, average length, conditions made, chips won (95%
     intervals). The same seed gives the same result whatever --workers or --scheduler."""
     from cardroom.analysis.pan_sim import simulate
-    from cardroom.analysis.parallel import check_count
+    from cardroom.analysis.parallel import check_count, seed_or_draw
 
     n_workers = local_workers(workers, scheduler)
     check_count(players, "players", 2, 15)
     check_count(hands, "hands", 1)
     check_count(random_players, "random", 0, players)
-    used_seed = run_seed(seed)
+    used_seed = seed_or_draw(seed)
     settings = rules_with_overrides(PanRules, rules)
     kinds = ["random" if i < random_players else "sound" for i in range(players)]
     report = {**simulate(hands, players, used_seed, kinds, settings, workers=n_workers,

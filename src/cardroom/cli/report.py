@@ -13,7 +13,7 @@ import typer
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
-from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides, run_seed
+from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.rules import PaiGowRules
@@ -105,7 +105,7 @@ def _build(game: str, rules: Path | None, given: dict[str, Any], n_workers: int,
         return super_pan_9.build(rules_with_overrides(
             SuperPan9Rules, rules, decks=given["decks"], commission=given["commission"],
             tie_pays=given["tie_pays"]))
-    from cardroom.analysis.parallel import check_count
+    from cardroom.analysis.parallel import check_count, seed_or_draw
 
     hands = given["hands"]
     if game == "pai-gow":
@@ -114,7 +114,7 @@ def _build(game: str, rules: Path | None, given: dict[str, Any], n_workers: int,
         return pai_gow.build(
             rules_with_overrides(PaiGowRules, rules, commission=given["commission"]),
             check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            run_seed(seed), n_workers, scheduler, progress=not as_json)
+            seed_or_draw(seed), n_workers, scheduler, progress=not as_json)
     if game == "pan":
         from cardroom.analysis.dossier import pan
 
@@ -122,7 +122,7 @@ def _build(game: str, rules: Path | None, given: dict[str, Any], n_workers: int,
         return pan.build(
             rules_with_overrides(PanRules, rules),
             check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            run_seed(seed),
+            seed_or_draw(seed),
             check_count(pan.HANDS_PER_HOUR if per_hour is None else per_hour,
                         "hands-per-hour", 1), n_workers, scheduler, progress=not as_json)
     from cardroom.analysis.dossier import baccarat
