@@ -50,12 +50,14 @@ def duel(hands: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=10_000)
+    ap.add_argument("--hands", type=int, default=10_000,
+                    help="hands of the sound-against-random duel (0: speed only)")
     ap.add_argument("--speed-hands", type=int, default=1000)
     a = ap.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}")
     speed(a.speed_hands)
-    duel(a.hands)
+    if a.hands:
+        duel(a.hands)
 
 
 if __name__ == "__main__":
