@@ -86,6 +86,11 @@ class Event:
         """The hand-history action this event stands for, or None (bookkeeping only)."""
         return None
 
+    def takes_back(self, action: dict[str, Any]) -> bool:
+        """Whether this event takes back an earlier history action: those of the kinds it
+        `supersedes`, or (an event that overrides this) the wagers a seat withdraws."""
+        return action["type"] in self.supersedes
+
     def dealt(self) -> tuple[Card, ...]:
         """The cards this event took from the shoe or deck, in the order they left it."""
         return ()
@@ -120,17 +125,16 @@ def history_pack(events: Iterable[Event]) -> list[str]:
 
 def history_actions(events: Iterable[Event]) -> list[dict[str, Any]]:
     """The hand history's ``actions``, derived from an engine's event log (one hand's events):
-    each event's `history_action` in order; an event that `supersedes` actions (a misdeal)
-    takes back the earlier ones it names. A `Voided` event gives no action: the room writes
-    the void (`cardroom.history.VOID`) with who voided and why.
+    each event's `history_action` in order; an event that `takes_back` earlier actions (a
+    misdeal's redeal, a seat's withdrawn wagers) removes them. A `Voided` event gives no
+    action: the room writes the void (`cardroom.history.VOID`) with who voided and why.
 
     >>> history_actions([Voided("x")])
     []
     """
     out: list[dict[str, Any]] = []
     for ev in events:
-        if ev.supersedes:
-            out = [a for a in out if a["type"] not in ev.supersedes]
+        out = [a for a in out if not ev.takes_back(a)]
         act = ev.history_action()
         if act is not None:
             out.append(act)

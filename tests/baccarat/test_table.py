@@ -8,7 +8,7 @@ from cardroom.cards import Card, parse_cards
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.baccarat.coup import CardDealt, Hand
 from cardroom.games.baccarat.rules import BaccaratRules
-from cardroom.games.baccarat.table import BaccaratTable, CoupSettled, ShoeShuffled
+from cardroom.games.baccarat.table import BaccaratTable, BetsPlaced, CoupSettled, ShoeShuffled
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.shoe import SeededRandom, Shoe
 
@@ -35,6 +35,24 @@ def test_a_refused_bet_changes_nothing() -> None:
         table.place_bets("bob", {B: 500})
     with pytest.raises(IllegalActionError):
         table.deal()
+
+
+def test_bets_come_back_until_the_coup_is_dealt() -> None:
+    """Mini-Baccarat wagers (the wagers clause): a bet on the layout is not in action before
+    the coup is dealt, so its seat may take it back; none to take back is refused."""
+    table = BaccaratTable(BaccaratRules(), SeededRandom(1))
+    table.sit("ann", 10_000)
+    table.place_bets("ann", {B: 500, P9: 100})
+    event = table.withdraw_bets("ann")
+    assert event.returned == 600 and event.clause == BetsPlaced.clause
+    assert table.balances == {"ann": 10_000} and table.bets == {}
+    assert not table.can_withdraw_bets("ann")
+    with pytest.raises(IllegalActionError, match="no bet on this coup"):
+        table.withdraw_bets("ann")
+    table.place_bets("ann", {P: 1_000})
+    table.deal()
+    with pytest.raises(IllegalActionError, match="no bet on this coup"):
+        table.withdraw_bets("ann")
 
 
 def test_bets_settle_at_once_bonus_as_if_there_were_a_main_bet() -> None:

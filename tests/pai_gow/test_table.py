@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.cards import parse_cards
-from cardroom.engine import RuleError
+from cardroom.engine import RuleError, history_actions
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
 from cardroom.games.pai_gow.rules import DragonHand, FoulPolicy
 from cardroom.games.pai_gow.settings import FoulSettingError
@@ -218,6 +218,27 @@ def test_rule_7_dragon_hand_only_if_the_house_allows() -> None:
     assert results[2].dragon and results[2].outcome is Outcome.WIN
     assert results[1].outcome is Outcome.LOSS
     assert t.chips[1] == 10_000 - 1_000 + 475
+
+
+def test_rules_5_and_7_a_wager_and_its_dragon_hand_come_back_until_the_deal() -> None:
+    """Wagers are made before the deal (rule 5); the dragon hand is bought beside the player's
+    own wager (rule 7), so taking the wager back takes the dragon hand too, and the history
+    derived from the log keeps neither. After the deal the engine refuses."""
+    t = table(dragon_hand=DragonHand.HOUSE_WAY)
+    t.sit(1, 10_000)
+    t.sit(3, 10_000)
+    t.place_wager(1, 1_000)
+    t.take_dragon(1, 2, 500)
+    t.place_wager(3, 700)
+    with pytest.raises(IllegalActionError, match="no wager to take back"):
+        t.withdraw_wagers(4)
+    assert t.withdraw_wagers(1).returned == 1_500
+    assert t.wagers == {3: 700} and t.dragon is None and not t.can_withdraw_wagers(1)
+    assert [a["type"] for a in history_actions(t.events)] == ["wager"]
+    t.place_wager(1, 200)
+    t.deal(Script([0]), DECK.cards())
+    with pytest.raises(IllegalActionError, match="dealt"):
+        t.withdraw_wagers(3)
 
 
 def _play_house_hand(t: PaiGowTable) -> None:

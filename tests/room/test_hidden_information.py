@@ -31,6 +31,7 @@ import pytest
 from argon2 import PasswordHasher
 
 from cardroom.cards import JOKER, STANDARD_RANKS, Card, Suit
+from cardroom.engine import history_pack
 from cardroom.history import FORMAT, HIDDEN_CARD
 from cardroom.room import accounts, audit, hands
 from cardroom.room.accounts import Account, Role, create_account
@@ -231,7 +232,7 @@ def pai_gow_hand(t: Table, n: int, rng: random.Random) -> None:
     hand_id = live.hand_id
     assert hand_id is not None
     t.act("alice", {"type": "deal"})
-    deck = [a for a in live.actions if a["type"] == "deal"][-1]["pack"]
+    deck = history_pack(live.engine.events)  # the shuffled deck, as the history keeps it
     t.figure.check(t.reader, deck)
     t.read_views()
     t.read_records(hand_id)

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from cardroom.cards import Card, Rank, Suit, parse_card, parse_cards
+from cardroom.engine import history_actions
 from cardroom.errors import (
     CardParseError,
     CardroomError,
@@ -145,6 +146,25 @@ def test_super_pan_9_rule_5_wager_first_then_three_cards_each_and_dealer() -> No
     assert [len(h.cards) for h in table.seats.values()] == [3, 3]
     assert len(table.dealer_cards) == 3 and table.phase is Phase.PLAYERS
     assert "closed" in refused(table, IllegalActionError, table.place_wager, 3, 1000)
+
+
+def test_super_pan_9_rule_5_wagers_come_back_until_the_deal_and_leave_no_history() -> None:
+    """Rule 5 (wagers, then the deal): until the cards are dealt a seat may take its wager and
+    Tie Bet back; the history derived from the log has no trace of them, and after the deal
+    (or for a seat with no wager) the engine refuses, changing nothing."""
+    table = SuperPan9Table(source=SeededRandom(5))
+    table.place_wager(2, 1000, 200)
+    table.place_wager(5, 2500)
+    assert "no wager" in refused(table, IllegalActionError, table.withdraw_wagers, 3)
+    event = table.withdraw_wagers(2)
+    assert event.returned == 1200 and event.clause == "rule 5 (wagers)"
+    assert list(table.seats) == [5] and not table.can_withdraw_wagers(2)
+    table.place_wager(2, 500)
+    assert [a for a in history_actions(table.events) if a["type"] == "wager"] == [
+        {"type": "wager", "seat": 5, "amount": 2500, "tie": 0},
+        {"type": "wager", "seat": 2, "amount": 500, "tie": 0}]
+    table.deal()
+    assert "dealt" in refused(table, IllegalActionError, table.withdraw_wagers, 5)
 
 
 def test_super_pan_9_rule_5_deal_order_is_round_robin_seat_order_then_dealer() -> None:

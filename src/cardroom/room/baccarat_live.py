@@ -114,8 +114,7 @@ class BaccaratLive(LiveTable[BaccaratTable]):
         return bets
 
     def withdraw_bets(self, who: Account, seat: int) -> None:
-        e = self.engine
-        e.balances[who.username] += sum(e.bets.pop(who.username, {}).values())
+        self.engine.withdraw_bets(who.username)
 
 
     # the coup ------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any, cast
 from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card, parse_cards
+from cardroom.engine import history_actions, history_pack
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.limits import PaiGowTableRules
@@ -65,7 +66,8 @@ def choices_json(cards: tuple[Card, ...], wheel_second: bool) -> list[dict[str, 
 @dataclass
 class PaiGowLive(LiveTable[PaiGowTable]):
     rules: PaiGowTableRules = field(default_factory=PaiGowTableRules)
-    actions: list[dict[str, Any]] = field(default_factory=list)
+    dealt: dict[str, Any] | None = None
+    """The dice and start position of this hand's deal (or the last settled hand's)."""
 
     max_seats = len(PLAYER_SEATS)
     game = GAME
@@ -91,7 +93,7 @@ class PaiGowLive(LiveTable[PaiGowTable]):
             e.dragon is not None and e.dragon[0] == seat))
 
     def new_hand(self) -> None:
-        self.actions = []
+        self.dealt = None
 
     def _cover_check(self, extra: Cents) -> None:
         """A new wager against a player-bank must still be covered by the bank."""
@@ -126,19 +128,11 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         self.engine.verify_place_wager(seat, amount)
         self._cover_check(amount)
         self.engine.place_wager(seat, amount)
-        self.actions.append({"type": "wager", "seat": seat, "amount": amount})
         return self._record(seat)
 
     def withdraw_bets(self, who: Account, seat: int) -> None:
         """The wager, and the dragon hand it carries, go back (the bank stays taken)."""
-        e = self.engine
-        if e.phase is not Phase.BETTING or e.misdealt:
-            raise IllegalActionError("the cards are dealt: wagers can no longer change")
-        e.wagers.pop(seat, None)
-        if e.dragon is not None and e.dragon[0] == seat:
-            e.dragon = None
-        self.actions = [a for a in self.actions if a.get("seat") != seat
-                        or a["type"] not in ("wager", "dragon")]
+        self.engine.withdraw_wagers(seat)
 
     def _dragon(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """The dragon hand (house rule `dragon_hand`): the hand of an open spot, played by a
@@ -158,7 +152,6 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         self.rules.check_wager(amount, "a dragon-hand wager")
         self._cover_check(amount)
         self.engine.take_dragon(seat, spot, amount)
-        self.actions.append({"type": "dragon", "seat": seat, "spot": spot, "amount": amount})
         self.stacks[who.id] -= amount
         self.stake(conn, who, key, request, amount, self._record(seat), "table.dragon",
                    {"spot": spot, "amount": amount})
@@ -189,8 +182,6 @@ class PaiGowLive(LiveTable[PaiGowTable]):
             "table": self.table_id, "hand": hand_id, "seat": seat,
             "dealer_wager": e.last_wagers[seat]})
         self.stacks[who.id] += own
-        self.actions.append({"type": "bank", "seat": seat,
-                             "dealer_wager": e.last_wagers[seat]})
 
     # the deal --------------------------------------------------------------------------------
     def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
@@ -206,8 +197,7 @@ class PaiGowLive(LiveTable[PaiGowTable]):
             "banker": dealt.banker_spot, "dice": list(dealt.dice),
             "start": dealt.start_position})
         self.dealt_by, self.last = who.username, None
-        self.actions.append({"type": "deal", "pack": [str(c) for c in order],
-                             "dice": list(dealt.dice), "start": dealt.start_position})
+        self.dealt = dealt.history_action()
 
     # setting hands --------------------------------------------------------------------------
     def _spot_for(self, who: Account, msg: dict[str, Any]) -> int:
@@ -242,9 +232,6 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         audit.append(conn, who.username, "hand.set", {
             "table": self.table_id, "hand": self.hand_id, "spot": spot,
             "house_way": event.house_way})
-        self.actions.append({"type": kind, "spot": spot,
-                             "front": [str(c) for c in event.setting.front],
-                             "house_way": event.house_way})
         self._maybe_settle(conn)
 
     # settlement -----------------------------------------------------------------------------
@@ -321,13 +308,12 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         """The hand in the shared hand-history format (`cardroom.history`), in cents; the
         pack is the shuffled deck, first card dealt first."""
         involved = sorted(self.before, key=lambda a: self.seat_of[a])
-        deal = [a for a in self.actions if a["type"] == "deal"][-1]  # after a misdeal: redeal
+        events = self.engine.events
         return HandHistory(
             game=GAME, rules=self.rules.model_dump(mode="json"),
             seats=[{"seat": self.seat_of[a], "name": self.seated[a], "account": a,
                     "chips": self.before[a]} for a in involved],
-            pack=list(deal["pack"]),
-            actions=[{k: v for k, v in a.items() if k != "pack"} for a in self.actions],
+            pack=history_pack(events), actions=history_actions(events),
             setup={"unit": "cents"},
             result={"chips": [self.stacks[a] for a in involved],
                     "spots": [{k: v for k, v in s.items() if k not in ("cards", "names")}
@@ -385,10 +371,7 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         audit.append(conn, who.username, "hand.irregularity", {
             "table": self.table_id, "hand": self.hand_id, **note})
         self.irregularities.append(note)
-        if misdeal:  # the redeal replaces the first deal in the hand's history
-            self.actions = [a for a in self.actions
-                            if a["type"] not in ("deal", "set", "house_way")]
-        else:
+        if not misdeal:  # a misdeal: the redeal replaces the deal in the history (`Misdeal`)
             self._maybe_settle(conn)
 
     # views ----------------------------------------------------------------------------------
@@ -447,7 +430,7 @@ class PaiGowLive(LiveTable[PaiGowTable]):
 
     def _deal_view(self) -> dict[str, Any] | None:
         """The dice of this (or the last settled) hand and the spot dealt the first hand."""
-        deal = next((a for a in reversed(self.actions) if a["type"] == "deal"), None)
+        deal = self.dealt
         if deal is None:
             return None
         banker = self.engine.banker_spot if self.hand_id is not None else (

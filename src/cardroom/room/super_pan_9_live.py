@@ -15,11 +15,10 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from cardroom.engine import history_actions, history_pack
 from cardroom.errors import IllegalActionError
 from cardroom.games.super_pan_9 import IrregularityKind, Phase, SuperPan9Rules, SuperPan9Table
 from cardroom.games.super_pan_9.events import (
-    DealerDrew,
-    DealerRevealed,
     RoundSettled,
     ShoeShuffled,
 )
@@ -38,7 +37,6 @@ GAME = "super-pan-9"
 @dataclass
 class SuperPan9Live(LiveTable[SuperPan9Table]):
     rules: SuperPan9Rules = field(default_factory=SuperPan9Rules)
-    actions: list[dict[str, Any]] = field(default_factory=list)
     deal_start: int = 0
     retired: Shoe | None = None  # the shoe this round's deal replaced, published with it
 
@@ -57,9 +55,6 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
         seat = self.seat_of.get(account_id)
         return seat is not None and seat in self.engine.seats and \
             self.engine.phase is not Phase.COMPLETE
-
-    def new_hand(self) -> None:
-        self.actions = []
 
     # wagers ---------------------------------------------------------------------------------
     def parse_bets(self, msg: dict[str, Any]) -> Stake:
@@ -81,15 +76,10 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
             raise IllegalActionError(f"your stack has {format_money(self.stacks[who.id])}: "
                                      f"it cannot cover {format_money(wager + tie)}")
         e.place_wager(seat, wager, tie)
-        self.actions.append({"type": "wager", "seat": seat, "amount": wager, "tie": tie})
         return bets
 
     def withdraw_bets(self, who: Account, seat: int) -> None:
-        if self.engine.phase is not Phase.BETTING:
-            raise IllegalActionError("the cards are dealt: wagers can no longer change")
-        del self.engine.seats[seat]
-        self.actions = [a for a in self.actions
-                        if not (a["type"] == "wager" and a["seat"] == seat)]
+        self.engine.withdraw_wagers(seat)
 
     # the deal and the decisions -------------------------------------------------------------
     def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
@@ -115,7 +105,6 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
         assert shoe is not None
         self.deal_start = shoe.position - 3 * (len(dealt.hands) + 1)
         self.dealt_by, self.last = who.username, None
-        self.actions.append({"type": "deal"})
 
     def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """`draw` or `stand` (rule 6) for the seat in turn. A player acts for their own seat;
@@ -143,7 +132,6 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
             self.engine.stand(seat)
         audit.append(conn, who.username, f"hand.{kind}", {
             "table": self.table_id, "hand": self.hand_id, "seat": seat})
-        self.actions.append({"type": kind, "seat": seat})
         if self.engine.phase is Phase.DEALER:
             self._finish(conn)
 
@@ -152,13 +140,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
         """Rule 7: the dealer reveals and draws on 0-5; rules 4, 8, 9: every wager settles
         in one balanced transaction of the ledger. `returned`: the wagers of hands an
         irregularity voided in this same action (not yet back in `stacks`)."""
-        start = len(self.engine.events)
         settled = self.engine.finish_dealer()
-        for ev in self.engine.events[start:]:
-            if isinstance(ev, DealerRevealed):
-                self.actions.append({"type": "reveal", "cards": [str(c) for c in ev.cards]})
-            elif isinstance(ev, DealerDrew):
-                self.actions.append({"type": "dealer_draw"})
         t = self.table_id
         postings: list[tuple[str, Cents]] = []
         settlements = []
@@ -204,8 +186,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
             game=GAME, rules=self.rules.model_dump(mode="json"),
             seats=[{"seat": self.seat_of[a], "name": self.seated[a], "account": a,
                     "chips": self.before[a]} for a in order],
-            pack=[str(c) for c in shoe.order[self.deal_start:shoe.position]],
-            actions=self.actions,
+            pack=history_pack(self.engine.events), actions=history_actions(self.engine.events),
             setup={"unit": "cents",
                    "shoe": {"commitment": shoe.commitment, "cut_index": shoe.cut_index,
                             "first_card": self.deal_start,

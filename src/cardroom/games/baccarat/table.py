@@ -51,6 +51,15 @@ class BetsPlaced(Event):
 
 
 @dataclass(frozen=True)
+class BetsWithdrawn(Event):
+    """A seat's bets taken back before the coup is dealt (back to its balance)."""
+
+    clause: ClassVar[str] = WAGERS
+    seat: str
+    returned: Cents
+
+
+@dataclass(frozen=True)
 class ShoeShuffled(Event):
     clause: ClassVar[str] = "super-9-baccarat/eight-decks"
     commitment: str
@@ -132,6 +141,20 @@ class BaccaratTable(Engine):
         self.bets[seat] = dict(bets)
         self.balances[seat] -= sum(bets.values())
         return self._log(BetsPlaced(seat, tuple(bets.items())))
+
+    def verify_withdraw_bets(self, seat: str) -> None:
+        if seat not in self.bets:
+            raise RuleError(WAGERS, f"{seat} has no bet on this coup to take back")
+
+    can_withdraw_bets = able(verify_withdraw_bets)
+
+    @action
+    def withdraw_bets(self, seat: str) -> BetsWithdrawn:
+        """Until the coup is dealt a seat may take its bets back (`deal` settles every bet
+        in one step, so a bet on the layout is always one not yet dealt)."""
+        returned = sum(self.bets.pop(seat).values())
+        self.balances[seat] += returned
+        return self._log(BetsWithdrawn(seat, returned))
 
     # the coup ------------------------------------------------------------------------------
     def _ensure_shoe(self) -> Shoe:

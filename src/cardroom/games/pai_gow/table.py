@@ -92,6 +92,19 @@ class DragonTaken(Event):
 
 
 @dataclass(frozen=True)
+class WagersWithdrawn(Event):
+    """A seat's wager, and the dragon hand it carries, taken back before the deal; the hand
+    history keeps no trace of them."""
+
+    clause: ClassVar[str] = WAGERS
+    seat: int
+    returned: Cents
+
+    def takes_back(self, action: dict[str, Any]) -> bool:
+        return action["type"] in ("wager", "dragon") and action.get("seat") == self.seat
+
+
+@dataclass(frozen=True)
 class Dealt(Event):
     """The shuffle and deal: start position, dice (if used), the hand of every position."""
 
@@ -311,6 +324,26 @@ class PaiGowTable(Engine):
     def place_wager(self, seat: int, amount: Cents) -> WagerPlaced:
         self.wagers[seat] = amount
         return self._log(WagerPlaced(seat, amount))
+
+    def verify_withdraw_wagers(self, seat: int) -> None:
+        if self.phase is not Phase.BETTING:
+            raise RuleError(WAGERS, "the cards are dealt: wagers can no longer change")
+        self._no_change_after_misdeal(WAGERS)
+        if seat not in self.wagers:
+            raise RuleError(WAGERS, f"seat {seat} has no wager to take back")
+
+    can_withdraw_wagers = able(verify_withdraw_wagers)
+
+    @action
+    def withdraw_wagers(self, seat: int) -> WagersWithdrawn:
+        """Until the deal a seat may take its wager back, and with it the dragon hand it
+        bought (the dragon hand is played only beside the player's own wager); a bank taken
+        stays taken."""
+        returned = self.wagers.pop(seat)
+        if self.dragon is not None and self.dragon[0] == seat:
+            returned += self.dragon[2]
+            self.dragon = None
+        return self._log(WagersWithdrawn(seat, returned))
 
     # -------------------------------------------------------------- player banking
     def _exposure(self, banker: int) -> Cents:

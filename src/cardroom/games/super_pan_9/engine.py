@@ -35,6 +35,7 @@ from .events import (
     SeatSettled,
     ShoeShuffled,
     WagerPlaced,
+    WagersWithdrawn,
 )
 from .rules import DEALER_DRAWS, MAX_SEATS, IrregularityPolicy, SuperPan9Rules
 from .settlement import Settlement, settle, void_settlement
@@ -149,6 +150,21 @@ class SuperPan9Table(Engine):
     def place_wager(self, seat: int, amount: Cents, tie_amount: Cents = 0) -> WagerPlaced:
         self.seats[seat] = SeatHand(amount, tie_amount)
         return self._log(WagerPlaced(self.round_no, seat, amount, tie_amount))
+
+    def verify_withdraw_wagers(self, seat: int) -> None:
+        if self.phase is not Phase.BETTING:
+            raise RuleError(WAGERS, "the cards are dealt: wagers can no longer change")
+        if seat not in self.seats:
+            raise RuleError(WAGERS, f"seat {seat} has no wager to take back")
+
+    can_withdraw_wagers = able(verify_withdraw_wagers)
+
+    @action
+    def withdraw_wagers(self, seat: int) -> WagersWithdrawn:
+        """Until the deal a seat may take its wager and Tie Bet back (house procedure: a
+        wager is not in action before the cards are dealt)."""
+        hand = self.seats.pop(seat)
+        return self._log(WagersWithdrawn(self.round_no, seat, hand.wager + hand.tie_wager))
 
     # ----- dealing (rules 3, 5) ----------------------------------------------------------
 

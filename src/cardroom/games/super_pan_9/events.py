@@ -53,6 +53,20 @@ class WagerPlaced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class WagersWithdrawn(Event):
+    """A seat's wager and Tie Bet taken back before the deal (they come home; the hand
+    history keeps no trace of them)."""
+
+    clause: ClassVar[str] = WAGERS
+    round_no: int
+    seat: int
+    returned: Cents
+
+    def takes_back(self, action: dict[str, Any]) -> bool:
+        return action["type"] == "wager" and action.get("seat") == self.seat
+
+
+@dataclass(frozen=True, slots=True)
 class HandsDealt(Event):
     """Three cards to each seat with a wager, in seat order, and three to the dealer (rule 5).
     The log is the house's record; viewers get only what `snapshot` lets them see."""
