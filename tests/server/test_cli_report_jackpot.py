@@ -19,7 +19,7 @@ from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
 from cardroom.room.schema import jackpot_pools
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.settings import SELF_SERVICE, GamblingClock
 
 from .test_app import PW
 
@@ -51,7 +51,7 @@ def test_report_jackpot_json_csv_and_a_failed_reconciliation(db_url: str) -> Non
     assert pool["meter"] == 250_000 + 2 * 20 and pool["problems"] == []
     assert pool["tables"] == [{"table_id": 1, "table": "Mini 1", "wagers": 2, "coin_in": 200,
                                "contributed": 40, "reserved": 0}]
-    today = datetime.now(UTC).date().isoformat()
+    today = GamblingClock.from_env().day_of(datetime.now(UTC)).isoformat()  # the room's day
     r = runner.invoke(app, ["report", "jackpot", "--database", db_url, "--csv", "--date",
                             today])
     rows = list(csv.DictReader(io.StringIO(r.output)))
