@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -232,8 +233,38 @@ class GameReplay:
             return False
         return self.result_matches(result)
 
+    def replayed(self) -> Replayed | None:
+        """What the replay settled, in the recorded result's own fields (None: nothing
+        settled); a game without such fields keeps the default."""
+        return None
+
+    settled_key: ClassVar[str] = ""
+    """A field only a settled hand's recorded result has ("": the game records none)."""
+
     def result_matches(self, result: dict[str, Any]) -> bool:
-        return True
+        """Each field the record holds equals the replay's, and its rows (those with an
+        outcome) are the replay's rows, in any order."""
+        again = self.replayed()
+        if again is None:
+            return not self.settled_key or self.settled_key not in result
+        if any(k in result and result[k] != v for k, v in again.fields.items()):
+            return False
+        if again.rows_key not in result:
+            return True
+        recorded = Counter(tuple(r.get(f) for f in again.row_fields)
+                           for r in result[again.rows_key] if r.get("outcome") is not None)
+        return recorded == Counter(again.rows)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A replayed hand's result as its history records it: `fields` (e.g. the dealer's
+    total), and under `rows_key` one row a seat or spot, each the values of `row_fields`."""
+
+    fields: dict[str, Any]
+    rows_key: str
+    row_fields: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
 
 
 def drive(h: HandHistory, adapter: type[GameReplay]) -> ReplayReport:

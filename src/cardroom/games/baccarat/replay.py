@@ -16,7 +16,7 @@ from typing import Any
 
 from cardroom.cards import Card
 from cardroom.errors import CardroomError, ShoeError
-from cardroom.history import GameReplay, HandHistory, HistoryError
+from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.shoe import Shoe
@@ -152,18 +152,15 @@ class Replay(GameReplay):
         return ("tie" if p == b else ("player" if p > b else "banker") + " wins") + \
             f" {p}-{b}; jackpot {self.coup.jackpot_award.name.lower()}"
 
-    def result_matches(self, result: dict[str, Any]) -> bool:
-        settled, names = self.coup, self.names
+    settled_key = "player"
+
+    def replayed(self) -> Replayed | None:
+        settled = self.coup
         if settled is None:
-            return "player" not in result
-        if "player" in result and (result["player"] != [str(c) for c in settled.player]
-                                   or result["banker"] != [str(c) for c in settled.banker]):
-            return False
-        if "settlements" in result:
-            again = [(names.index(seat), s.kind.value, s.outcome, s.won, s.commission)
-                     for seat, s in settled.settlements]
-            recorded = [(r.get("seat"), r.get("kind"), r.get("outcome"), r.get("won"),
-                         r.get("commission")) for r in result["settlements"]]
-            if again != recorded:
-                return False
-        return True
+            return None
+        return Replayed(
+            {"player": [str(c) for c in settled.player],
+             "banker": [str(c) for c in settled.banker]},
+            "settlements", ("seat", "kind", "outcome", "won", "commission"),
+            [(self.names.index(seat), s.kind.value, s.outcome, s.won, s.commission)
+             for seat, s in settled.settlements])

@@ -23,7 +23,7 @@ from typing import Any
 
 from cardroom.cards import parse_card
 from cardroom.engine import RuleError
-from cardroom.history import GameReplay, HandHistory, HistoryError
+from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
 
 from .limits import PaiGowTableRules
@@ -177,19 +177,15 @@ class Replay(GameReplay):
         return f"{banker} banks; " + ", ".join(
             f"{'dragon ' if r.dragon else ''}spot {r.spot} {r.outcome.value}" for r in s.results)
 
-    def result_matches(self, result: dict[str, Any]) -> bool:
+    settled_key = "spots"
+
+    def replayed(self) -> Replayed | None:
         settled = self.result
         if settled is None:
-            return "spots" not in result
-        if "banker_spot" in result and result["banker_spot"] != settled.banker_spot:
-            return False
-        if "spots" in result:
-            again = {r.spot: (r.outcome.value, r.net) for r in settled.results}
-            for s in result["spots"]:
-                if s.get("outcome") is not None and \
-                        again.get(s.get("spot")) != (s.get("outcome"), s.get("net")):
-                    return False
-        return True
+            return None
+        return Replayed({"banker_spot": settled.banker_spot}, "spots",
+                        ("spot", "outcome", "net"),
+                        [(r.spot, r.outcome.value, r.net) for r in settled.results])
 
 
 def _movements(index: int, hand: Replay, s: Settled) -> list[dict[str, Any]]:

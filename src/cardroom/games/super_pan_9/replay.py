@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any
 
 from cardroom.engine import RuleError
-from cardroom.history import GameReplay, HandHistory, HistoryError
+from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.shoe import Shoe
@@ -136,20 +136,16 @@ class Replay(GameReplay):
             f"seat {s.seat} {s.player_total} {s.settlement.outcome.value}"
             for s in self.round.seats)
 
-    def result_matches(self, result: dict[str, Any]) -> bool:
+    settled_key = "settlements"
+
+    def replayed(self) -> Replayed | None:
         settled = self.round
         if settled is None:
-            return "settlements" not in result
-        if "dealer_total" in result and result["dealer_total"] != settled.dealer_total:
-            return False
-        if "settlements" in result:
-            again = sorted((s.seat, s.settlement.outcome.value, s.settlement.net)
-                           for s in settled.seats)
-            recorded = sorted((r.get("seat"), r.get("outcome"), r.get("net"))
-                              for r in result["settlements"])
-            if again != recorded:
-                return False
-        return True
+            return None
+        return Replayed({"dealer_total": settled.dealer_total}, "settlements",
+                        ("seat", "outcome", "net"),
+                        [(s.seat, s.settlement.outcome.value, s.settlement.net)
+                         for s in settled.seats])
 
 
 def _movements(index: int, settled: RoundSettled,
