@@ -234,8 +234,8 @@ class GameReplay:
         return self.result_matches(result)
 
     def replayed(self) -> Replayed | None:
-        """What the replay settled, in the recorded result's own fields (None: nothing
-        settled); a game without such fields keeps the default."""
+        """What the replay settled (asked only once `settled`), in the recorded result's own
+        fields; None for a game whose result records no more than the stacks."""
         return None
 
     settled_key: ClassVar[str] = ""
@@ -244,9 +244,11 @@ class GameReplay:
     def result_matches(self, result: dict[str, Any]) -> bool:
         """Each field the record holds equals the replay's, and its rows (those with an
         outcome) are the replay's rows, in any order."""
+        if not self.settled:
+            return not self.settled_key or self.settled_key not in result
         again = self.replayed()
         if again is None:
-            return not self.settled_key or self.settled_key not in result
+            return True
         if any(k in result and result[k] != v for k, v in again.fields.items()):
             return False
         if again.rows_key not in result:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -280,6 +281,9 @@ def test_the_console_script_exits_2_on_bad_input(tmp_path: Path) -> None:
 
 @pytest.fixture
 def pg_url(tmp_path: Path) -> Iterator[str]:
+    """A PostgreSQL room whose audit key (the session's key file) exists before it is opened,
+    whatever ran before in this worker: `restore` asks for the room's key first."""
+    load_or_create_key(Path(os.environ["CARDROOM_AUDIT_KEY_FILE"]))
     yield from backend_url("postgresql", tmp_path)
 
 

@@ -156,8 +156,7 @@ class Replay(GameReplay):
 
     def replayed(self) -> Replayed | None:
         settled = self.coup
-        if settled is None:
-            return None
+        assert settled is not None  # asked once settled
         return Replayed(
             {"player": [str(c) for c in settled.player],
              "banker": [str(c) for c in settled.banker]},

@@ -181,8 +181,7 @@ class Replay(GameReplay):
 
     def replayed(self) -> Replayed | None:
         settled = self.result
-        if settled is None:
-            return None
+        assert settled is not None  # asked once settled
         return Replayed({"banker_spot": settled.banker_spot}, "spots",
                         ("spot", "outcome", "net"),
                         [(r.spot, r.outcome.value, r.net) for r in settled.results])

@@ -140,8 +140,7 @@ class Replay(GameReplay):
 
     def replayed(self) -> Replayed | None:
         settled = self.round
-        if settled is None:
-            return None
+        assert settled is not None  # asked once settled
         return Replayed({"dealer_total": settled.dealer_total}, "settlements",
                         ("seat", "outcome", "net"),
                         [(s.seat, s.settlement.outcome.value, s.settlement.net)
