@@ -6,6 +6,7 @@ the same model."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,11 +14,12 @@ from typing import Any
 
 import pytest
 
-
 from cardroom.errors import CardroomError
 from cardroom.room.accounts import Account, Role
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.protocol_state import STATES
+from cardroom.room.room import AnyTable
+from cardroom.server.hub import snapshot_texts
 
 from .rooms import make_room
 
@@ -93,9 +95,9 @@ def _moves(game: str) -> list[tuple[int, Message]]:
 
 
 def random_play(storage: Storage, game: str, seed: int, steps: int
-                ) -> Iterator[dict[str, Any]]:
-    """Snapshots for each of `VIEWERS` at a table of `game` after each accepted message of
-    `steps` random ones (a refused one changes nothing, so it shows nothing new)."""
+                ) -> Iterator[tuple[AnyTable, Account | None]]:
+    """The table of `game` and each of `VIEWERS`, after each accepted message of `steps`
+    random ones (a refused one changes nothing, so it shows nothing new)."""
     room, people, t = make_room(storage, game, seed=seed, table=game.title(), cast=CAST,
                                 buyers=PLAYERS)
     assert t is not None
@@ -115,7 +117,7 @@ def random_play(storage: Storage, game: str, seed: int, steps: int
             continue
         live = room.table(t)
         for v in VIEWERS:
-            yield live.snapshot(people[v] if v else None)
+            yield live, people[v] if v else None
 
 
 def storage_at(path: Path) -> Storage:
@@ -126,9 +128,35 @@ def storage_at(path: Path) -> Storage:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_snapshot_is_its_games_model_as_json(tmp_path: Path, game: str) -> None:
+    """The snapshot is the state's JSON; it reads back as the model; what the hub sends is the
+    same JSON."""
     seen = 0
-    for snapshot in random_play(storage_at(tmp_path), game, seed=1, steps=250):
+    for live, viewer in random_play(storage_at(tmp_path), game, seed=1, steps=250):
+        state, snapshot = live.state(viewer), live.snapshot(viewer)
+        assert type(state) is STATES[game]
+        assert snapshot == json.loads(json.dumps(snapshot))
         model = STATES[game].model_validate(snapshot)
+        assert model == state
         assert model.model_dump(mode="json", exclude_unset=True) == snapshot
+        assert json.loads(snapshot_texts(live, [viewer])[0]) == snapshot
         seen += 1
     assert seen > 100
+
+
+@pytest.mark.parametrize(("game", "hand"), [
+    ("baccarat", {"id", "open"}),
+    ("super-pan-9", {"id", "open", "number", "phase"}),
+    ("pai-gow", {"id", "open", "number", "phase"}),
+    ("pan", {"id", "open", "number", "phase"})])
+def test_a_field_a_game_does_not_give_stays_absent(tmp_path: Path, game: str,
+                                                    hand: set[str]) -> None:
+    """Baccarat's hand has no number or phase and its `you` no seat (the models' defaults are
+    not sent); the other games send both."""
+    room, people, t = make_room(storage_at(tmp_path), game, seed=1, table="T", cast=CAST,
+                                buyers=PLAYERS)
+    assert t is not None
+    for viewer in (people["alice"], None):
+        snapshot = room.table(t).snapshot(viewer)
+        assert set(snapshot["hand"]) == hand
+        assert ("seat" in snapshot["you"]) is (game != "baccarat")
+        assert snapshot["last"] is None
