@@ -1,7 +1,7 @@
 """A Super-9 Mini-Baccarat table in the card room: the engine's `BaccaratTable` plays the coup
 (limits, tableau, settlement, jackpot arithmetic); this module moves the money in the ledger,
-keeps hand records and builds what each viewer may see. The lifecycle (seats, wagers, void,
-the transaction every action runs in) is `room.live_table.LiveTable`'s.
+keeps hand records and builds what each viewer may see (`BaccaratState`). The lifecycle
+(seats, wagers, void, the transaction every action runs in) is `room.live_table.LiveTable`'s.
 """
 
 from __future__ import annotations
@@ -34,6 +34,19 @@ from cardroom.room.jackpot import DEFAULT_POOL, load_pool
 from cardroom.room.live_table import LiveTable, Pools, Stake, card_json
 from cardroom.room.messages import MalformedMessage, field_cents
 from cardroom.room.progressive import CoupAwards, PoolState, record_coup
+from cardroom.room.protocol_state import (
+    BaccaratLimits,
+    BaccaratResult,
+    BaccaratSeat,
+    BaccaratState,
+    HandRef,
+    JackpotView,
+    RoadMark,
+    ShoeView,
+    TableRef,
+    VoidedHand,
+    You,
+)
 from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, Shoe
 
@@ -46,7 +59,7 @@ class BaccaratLive(LiveTable[BaccaratTable]):
     rules: BaccaratRules = field(kw_only=True)
     pool_name: str = DEFAULT_POOL
     pool: JackpotPool | None = None  # shared by every jackpot table of the room
-    road: list[dict[str, Any]] = field(default_factory=list)  # this shoe's results, in order
+    road: list[RoadMark] = field(default_factory=list)  # this shoe's results, in order
     _commitment: tuple[object, str] | None = None
 
     max_seats = MAX_SEATS
@@ -174,8 +187,8 @@ class BaccaratLive(LiveTable[BaccaratTable]):
         restart of the room."""
         if new_shoe:
             self.road = []
-        self.road.append({"winner": result["winner"], "player": result["player_total"],
-                          "banker": result["banker_total"]})
+        self.road.append(RoadMark(winner=result["winner"], player=result["player_total"],
+                                  banker=result["banker_total"]))
 
     def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """Baccarat has no decisions: any other message is unknown."""
@@ -235,24 +248,42 @@ class BaccaratLive(LiveTable[BaccaratTable]):
                      "seeded_total": pool.seeded_total} if pool is not None else None,
             seat_fields=[{"account": by_name[name]} for name, _ in before]).to_json()
 
-    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
+    def state(self, viewer: Account | None) -> BaccaratState:
         """What `viewer` may see: public table state, never the shoe's order."""
-        public = self._public()
-        public["seats"] = [{**seat, "you": viewer is not None and aid == viewer.id}
-                           for aid, seat in zip(self._seat_order(), public["seats"],
-                                                strict=True)]
-        return {**public, "you": self._you(viewer)}
+        e, r, pool = self.engine, self.rules, self.engine.pool
+        last = self.last
+        return BaccaratState(
+            type="state", game="baccarat", table=TableRef(id=self.table_id, name=self.name),
+            hand=HandRef(id=self.hand_id, open=self.hand_id is not None),
+            you=self._you(viewer),
+            limits=BaccaratLimits(
+                table_min=r.table_min_cents, table_max=r.table_max_cents,
+                tie_min=r.tie_min_cents, tie_max=r.tie_max_cents, bonus_min=r.bonus_min_cents,
+                bonus_max=r.bonus_max_cents, jackpot_wager=100 if r.jackpot else None,
+                tie_pays=r.tie_pays,
+                commission=f"{r.commission.numerator}/{r.commission.denominator}"),
+            jackpot=JackpotView(posted=pool.posted, meter=pool.meter, pending=pool.locked)
+            if pool else None,
+            seats=[BaccaratSeat(name=name, stack=e.balances.get(name, 0),
+                                bets={k.value: v for k, v in e.bets.get(name, {}).items()},
+                                you=viewer is not None and aid == viewer.id)
+                   for aid, name in sorted(self.seated.items(), key=lambda x: x[1])],
+            shoe=ShoeView(remaining=e.shoe.remaining if e.shoe else None,
+                          commitment=self._shoe_commitment()),
+            last=None if last is None else (
+                VoidedHand if last.get("voided") else BaccaratResult).model_validate(last),
+            road=self.road)
 
     def snapshot_texts(self, viewers: Sequence[Account | None]) -> list[str]:
         """`dumps(snapshot(v))` for each viewer (the same content, keys in another order), the
         public part built and encoded once: only the viewer's own seat flag and `you` differ."""
-        public = self._public()
+        public = self.state(None).model_dump(mode="json", exclude_unset=True)
+        del public["you"]
         seat_rows = public.pop("seats")
-        order = self._seat_order()
         rest = _dumps(public)[1:]
-        plain = [_dumps({**row, "you": False}) for row in seat_rows]
+        plain = [_dumps(row) for row in seat_rows]
         seats_plain = "[" + ",".join(plain) + "]"
-        index = {aid: i for i, aid in enumerate(order)}
+        index = {aid: i for i, aid in enumerate(self._seat_order())}
         out = []
         for viewer in viewers:
             i = index.get(viewer.id) if viewer is not None else None
@@ -262,18 +293,19 @@ class BaccaratLive(LiveTable[BaccaratTable]):
                 mine = plain.copy()
                 mine[i] = _dumps({**seat_rows[i], "you": True})
                 seats_text = "[" + ",".join(mine) + "]"
-            out.append(f'{{"you":{_dumps(self._you(viewer))},"seats":{seats_text},{rest}')
+            you = _dumps(self._you(viewer).model_dump(mode="json"))
+            out.append(f'{{"you":{you},"seats":{seats_text},{rest}')
         return out
 
     def _seat_order(self) -> list[int]:
         return [aid for aid, _ in sorted(self.seated.items(), key=lambda x: x[1])]
 
-    def _you(self, viewer: Account | None) -> dict[str, bool]:
+    def _you(self, viewer: Account | None) -> You:
         e = self.engine
-        return {"seated": viewer is not None and viewer.id in self.seated,
-                "may_deal": viewer is not None and (viewer.may(Permission.DEAL) or (
-                    viewer.username in e.bets)),
-                "may_void": viewer is not None and viewer.may(Permission.VOID)}
+        return You(seated=viewer is not None and viewer.id in self.seated,
+                   may_deal=viewer is not None and (viewer.may(Permission.DEAL) or (
+                       viewer.username in e.bets)),
+                   may_void=viewer is not None and viewer.may(Permission.VOID))
 
     def _shoe_commitment(self) -> str | None:
         """The shoe's commitment (a SHA-256 over the whole order), computed once per shoe."""
@@ -283,31 +315,6 @@ class BaccaratLive(LiveTable[BaccaratTable]):
         if self._commitment is None or self._commitment[0] is not shoe:
             self._commitment = (shoe, shoe.commitment)
         return self._commitment[1]
-
-    def _public(self) -> dict[str, Any]:
-        """Everything every viewer sees alike (seats without the viewer's flag)."""
-        e = self.engine
-        r = self.rules
-        pool = e.pool
-        return {
-            "type": "state", "game": self.game,
-            "table": {"id": self.table_id, "name": self.name},
-            "limits": {"table_min": r.table_min_cents, "table_max": r.table_max_cents,
-                       "tie_min": r.tie_min_cents, "tie_max": r.tie_max_cents,
-                       "bonus_min": r.bonus_min_cents, "bonus_max": r.bonus_max_cents,
-                       "jackpot_wager": 100 if r.jackpot else None, "tie_pays": r.tie_pays,
-                       "commission": f"{r.commission.numerator}/{r.commission.denominator}"},
-            "jackpot": {"posted": pool.posted, "meter": pool.meter, "pending": pool.locked}
-            if pool else None,
-            "hand": {"id": self.hand_id, "open": self.hand_id is not None},
-            "seats": [{"name": name, "stack": e.balances.get(name, 0),
-                       "bets": {k.value: v for k, v in e.bets.get(name, {}).items()}}
-                      for _, name in sorted(self.seated.items(), key=lambda x: x[1])],
-            "shoe": {"remaining": e.shoe.remaining if e.shoe else None,
-                     "commitment": self._shoe_commitment()},
-            "last": self.last,
-            "road": self.road,
-        }
 
 
 def _dumps(data: object) -> str:

@@ -18,7 +18,9 @@ game's state machine (`engine`). What every game does alike is written here once
 Each game adds small hooks, one method each: `from_row` (the table from its registry row),
 `in_play`, `on_seat` / `on_leave`, `parse_bets` / `place_bets` / `withdraw_bets` (the engine's
 side of a wager), `void_engine` (the engine's side of a void) and `history` (the hand's
-shared-format history); and its own `deal`, `act` and `snapshot`.
+shared-format history); and its own `deal`, `act` and `state`: what a viewer may see, built as
+the game's snapshot model (`protocol_state`) from the parts every game shares (`envelope`,
+`viewer_flags`, `players_view`); `snapshot` is that model's JSON, what the page receives.
 """
 
 from __future__ import annotations
@@ -40,6 +42,13 @@ from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.messages import field_cents, field_key
+from cardroom.room.protocol_state import (
+    CardView,
+    HandRef,
+    TablePlayer,
+    TableRef,
+    TableState,
+)
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import seats
 from cardroom.room.tables import TableRow
@@ -51,10 +60,16 @@ Stake = dict[str, Cents]
 Pools = dict[str, JackpotPool]
 
 
-def card_json(card: Card | str) -> dict[str, Any]:
+def card_view(card: Card | str) -> CardView:
     """A card as the page draws it: its image code and its text."""
     c = parse_card(card) if isinstance(card, str) else card
-    return {"code": c.code, "text": str(c)}
+    return CardView(code=c.code, text=str(c))
+
+
+def card_json(card: Card | str) -> dict[str, Any]:
+    """`card_view` as JSON, for the parts the models type as objects (a result, a hand's
+    play)."""
+    return card_view(card).model_dump()
 
 
 def cards_json(cards: list[str] | tuple[Card, ...] | list[Card] | None
@@ -143,8 +158,9 @@ class LiveTable(Generic[E]):
         it through its engine and refuses an unknown one."""
         raise NotImplementedError
 
-    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
-        """What `viewer` may see of the table (never a card it may not see yet)."""
+    def state(self, viewer: Account | None) -> TableState:
+        """What `viewer` may see of the table (never a card it may not see yet), as the game's
+        snapshot model (`protocol_state`); `snapshot` is its JSON."""
         raise NotImplementedError
 
     # restart -----------------------------------------------------------------------------------
@@ -374,21 +390,31 @@ class LiveTable(Generic[E]):
         self.end_hand({"hand": self.hand_id, "number": self.hand_number, **result})
 
     # views ---------------------------------------------------------------------------------------
-    def common_view(self, viewer: Account | None) -> dict[str, Any]:
-        return {
-            "type": "state", "game": self.game,
-            "table": {"id": self.table_id, "name": self.name},
-            "hand": {"id": self.hand_id, "open": self.hand_id is not None,
-                     "number": self.hand_number},
-            "you": {"seated": viewer is not None and viewer.id in self.seated,
-                    "seat": self.seat_of.get(viewer.id) if viewer is not None else None,
-                    "may_deal": viewer is not None and viewer.may(Permission.DEAL),
-                    "may_void": viewer is not None and viewer.may(Permission.VOID)},
-            "last": self.last,
-        }
+    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
+        """What `viewer` may see of the table, as the JSON its page receives: the game's
+        model (`state`) dumped, a field the game did not give (`HandRef.phase` in baccarat)
+        left out."""
+        return self.state(viewer).model_dump(mode="json", exclude_unset=True)
 
-    def players_view(self, viewer: Account | None) -> list[dict[str, Any]]:
+    def envelope(self, phase: str) -> dict[str, Any]:
+        """The fields of `TableState` every game but baccarat fills alike: the table, the hand
+        (its number and `phase`, `idle` between hands), the last result."""
+        return {"type": "state", "game": self.game,
+                "table": TableRef(id=self.table_id, name=self.name),
+                "hand": HandRef(id=self.hand_id, open=self.hand_id is not None,
+                                number=self.hand_number, phase=phase),
+                "last": self.last}
+
+    def viewer_flags(self, viewer: Account | None) -> dict[str, Any]:
+        """The fields of `SeatedYou`: whether and where the viewer sits, whether they may deal
+        (a game widens it) and void."""
+        return {"seated": viewer is not None and viewer.id in self.seated,
+                "seat": self.seat_of.get(viewer.id) if viewer is not None else None,
+                "may_deal": viewer is not None and viewer.may(Permission.DEAL),
+                "may_void": viewer is not None and viewer.may(Permission.VOID)}
+
+    def players_view(self, viewer: Account | None) -> list[TablePlayer]:
         """The seated players in seat order: seat, name, stack, whether it is the viewer."""
-        return [{"seat": self.seat_of[a], "name": n, "stack": self.stacks[a],
-                 "you": viewer is not None and a == viewer.id}
+        return [TablePlayer(seat=self.seat_of[a], name=n, stack=self.stacks[a],
+                            you=viewer is not None and a == viewer.id)
                 for a, n in sorted(self.seated.items(), key=lambda x: self.seat_of[x[0]])]

@@ -1,7 +1,7 @@
 """A Pai Gow table in the card room. The engine (`cardroom.games.pai_gow.table.PaiGowTable`)
 checks every wager, bank, dragon hand and setting, deals with the dice and settles; this module
-moves the money through the ledger, keeps the hand record and builds each viewer's view (the
-engine's own per-spot snapshot decides which cards show).
+moves the money through the ledger, keeps the hand record and builds each viewer's view
+(`PaiGowState`; the engine's own per-spot snapshot decides which cards show).
 
 A hand: seated players wager (a player may take the bank, the engine saying whether the house
 must bank this hand and whether the bank can cover; a player with a wager may play the dragon
@@ -43,8 +43,18 @@ from cardroom.history import HandHistory
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.live_table import LiveTable, Stake, cards_json
+from cardroom.room.live_table import LiveTable, Stake, card_view, cards_json
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
+from cardroom.room.protocol_state import (
+    PaiGowBanker,
+    PaiGowChoice,
+    PaiGowDeal,
+    PaiGowLimits,
+    PaiGowPlayer,
+    PaiGowSpot,
+    PaiGowState,
+    PaiGowYou,
+)
 from cardroom.shoe import fisher_yates
 
 GAME = "pai-gow"
@@ -55,11 +65,11 @@ def setting_json(setting: Setting) -> dict[str, Any]:
             "foul": setting.is_foul}
 
 
-def choices_json(cards: tuple[Card, ...], wheel_second: bool) -> list[dict[str, Any]]:
+def choices(cards: tuple[Card, ...], wheel_second: bool) -> list[PaiGowChoice]:
     """Every way to set a seven-card hand (the 21 front pairs), each with its two hands named
     and whether it is foul: the page names the player's arrangement as they make it."""
-    return [{"front": [str(c) for c in st.front], "high": describe(st.back_score),
-             "low": describe(st.front_score), "foul": st.is_foul}
+    return [PaiGowChoice(front=[str(c) for c in st.front], high=describe(st.back_score),
+                         low=describe(st.front_score), foul=st.is_foul)
             for st in all_settings(cards, wheel_second)]
 
 
@@ -375,67 +385,66 @@ class PaiGowLive(LiveTable[PaiGowTable]):
             self._maybe_settle(conn)
 
     # views ----------------------------------------------------------------------------------
-    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
+    def state(self, viewer: Account | None) -> PaiGowState:
         """What `viewer` may see: the engine's per-spot snapshot decides which hands show
         (your own, the dragon you play; everyone's only at settlement, which is `last`)."""
         e, r = self.engine, self.rules
         seat = self.seat_of.get(viewer.id) if viewer is not None else None
         snap = e.snapshot(seat)
-        spots: list[dict[str, Any]] = []
+        spots: list[PaiGowSpot] = []
         for spot, text in sorted(cast(dict[int, str], snap["hands"]).items()):
             visible = text != "hidden"
             hs = e.settings.get(spot)
             mine = visible and spot != DEALER and e.phase is Phase.SETTING
-            spots.append({"spot": spot, "name": self._name_of(spot),
-                          "cards": cards_json(list(parse_cards(text))) if visible else None,
-                          "card_count": len(e.hands[spot]), "set": hs is not None,
-                          "setting": setting_json(hs.setting) if hs and visible else None,
-                          "mine": mine,
-                          "choices": choices_json(e.hands[spot], r.wheel_second)
-                          if mine and hs is None and len(e.hands[spot]) == 7 else None})
-        view = self.common_view(viewer)
+            spots.append(PaiGowSpot(
+                spot=spot, name=self._name_of(spot),
+                cards=[card_view(c) for c in parse_cards(text)] if visible else None,
+                card_count=len(e.hands[spot]), set=hs is not None,
+                setting=setting_json(hs.setting) if hs and visible else None, mine=mine,
+                choices=choices(e.hands[spot], r.wheel_second)
+                if mine and hs is None and len(e.hands[spot]) == 7 else None))
         bank_refusal = None
         if seat is not None and e.phase is Phase.BETTING:
             try:
                 e.verify_bank(seat)
             except CardroomError as exc:
                 bank_refusal = str(exc)
-        view.update({
-            "limits": {"min": r.min_wager_cents, "max": r.max_wager_cents,
-                       "commission": f"{r.commission.numerator}/{r.commission.denominator}",
-                       "dragon": r.dragon_hand.value, "foul_policy": r.foul_policy.value},
-            "phase": e.phase.value,
-            "deal": self._deal_view(),
-            "banker": {"spot": e.banker_spot, "name": self._name_of(e.banker_spot)
-                       if e.banker_spot != DEALER else "house"},
-            "players": [{**p, "wager": e.wagers.get(p["seat"]),
-                         "dragon": e.dragon[2] if e.dragon and e.dragon[0] == p["seat"]
-                         else None,
-                         "banker": p["seat"] == e.banker_spot}
-                        for p in self.players_view(viewer)],
-            "spots": spots,
-        })
-        view["you"].update({
-            "may_bank": seat is not None and bank_refusal is None and e.phase is Phase.BETTING,
-            "bank_refusal": bank_refusal,
-            "may_dragon": seat is not None and seat in e.wagers and e.dragon is None
-            and r.dragon_hand is not DragonHand.NOT_ALLOWED and e.phase is Phase.BETTING,
-            "may_deal": e.phase is Phase.BETTING and e.can_deal() and (
-                view["you"]["may_deal"] or (viewer is not None and self.in_play(viewer.id))),
-            "to_set": [s["spot"] for s in spots if s["mine"] and not s["set"]
-                       and s["spot"] not in e.out_of_play and self._owns(seat, s["spot"])],
-        })
-        view["hand"]["phase"] = e.phase.value if self.hand_id is not None else "idle"
-        return view
+        flags = self.viewer_flags(viewer)
+        return PaiGowState(
+            **self.envelope(e.phase.value if self.hand_id is not None else "idle"),
+            you=PaiGowYou(
+                **flags | {"may_deal": e.phase is Phase.BETTING and e.can_deal() and (
+                    flags["may_deal"] or (viewer is not None and self.in_play(viewer.id)))},
+                may_bank=seat is not None and bank_refusal is None
+                and e.phase is Phase.BETTING,
+                bank_refusal=bank_refusal,
+                may_dragon=seat is not None and seat in e.wagers and e.dragon is None
+                and r.dragon_hand is not DragonHand.NOT_ALLOWED and e.phase is Phase.BETTING,
+                to_set=[s.spot for s in spots if s.mine and not s.set
+                        and s.spot not in e.out_of_play and self._owns(seat, s.spot)]),
+            limits=PaiGowLimits(
+                min=r.min_wager_cents, max=r.max_wager_cents,
+                commission=f"{r.commission.numerator}/{r.commission.denominator}",
+                dragon=r.dragon_hand.value, foul_policy=r.foul_policy.value),
+            phase=e.phase.value,
+            deal=self._deal_view(),
+            banker=PaiGowBanker(spot=e.banker_spot, name=self._name_of(e.banker_spot)
+                                if e.banker_spot != DEALER else "house"),
+            players=[PaiGowPlayer(**p.model_dump(), wager=e.wagers.get(p.seat),
+                                  dragon=e.dragon[2] if e.dragon and e.dragon[0] == p.seat
+                                  else None,
+                                  banker=p.seat == e.banker_spot)
+                     for p in self.players_view(viewer)],
+            spots=spots)
 
-    def _deal_view(self) -> dict[str, Any] | None:
+    def _deal_view(self) -> PaiGowDeal | None:
         """The dice of this (or the last settled) hand and the spot dealt the first hand."""
         deal = self.dealt
         if deal is None:
             return None
         banker = self.engine.banker_spot if self.hand_id is not None else (
             self.last or {}).get("banker_spot", DEALER)
-        return {"dice": deal["dice"], "first_spot": spot_of_position(deal["start"], banker)}
+        return PaiGowDeal(dice=deal["dice"], first_spot=spot_of_position(deal["start"], banker))
 
     def _owns(self, seat: int | None, spot: int) -> bool:
         d = self.engine.dragon

@@ -70,6 +70,8 @@ from cardroom.room import audit, hands, ledger, pan_fees
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Pools, card_json
 from cardroom.room.messages import MalformedMessage, field_key, field_str
+from cardroom.room.protocol_state import PanPlayer, PanState, PanYou
+from cardroom.room.protocol_state import PanRules as PanRulesView
 from cardroom.room.schema import hand_players, room_tables
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import seats as seats_table
@@ -578,11 +580,10 @@ class PanLive(LiveTable[PanGame]):
         return [{"seat": p, "name": hand.seats[p].name, "chips": c, "agreed": p in g.agreed}
                 for p, c in g.offer.items()]
 
-    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
+    def state(self, viewer: Account | None) -> PanState:
         """What `viewer` may see: the engine's snapshot for their seat (their own hand; every
         meld, the drawn card and the discards; other hands only when played face up)."""
         g, hand = self.engine, self.engine.hand
-        view = self.common_view(viewer)
         me = g.accounts.index(viewer.id) if viewer is not None and hand is not None \
             and viewer.id in g.accounts else None
         play: dict[str, Any] | None = None
@@ -604,23 +605,21 @@ class PanLive(LiveTable[PanGame]):
                     "legal": [t for a in legal if (t := command_text(a)) is not None],
                     "settlement": self._offer_view()}
         pot = sum(self.engine.carried) if hand is None or self.hand_id is None else None
-        view.update({
-            "seq": self.seq,
-            "rules": {"chip_cents": self.chip, "buy_in_chips": self.rules.buy_in_chips,
-                      "outs_chips": self.rules.outs_chips,
-                      "double_condition": self.rules.allow_double_condition},
-            "players": [{"seat": s, "name": self.name_of(a), "stack": self.stacks.get(a, 0),
-                         "bot": a < 0, "you": viewer is not None and a == viewer.id,
-                         "doubles": a in self.engine.doubles}
-                        for s in range(1, self.max_seats + 1)
-                        if (a := self.account_at(s)) is not None],
-            "play": play, "carried_tops": pot, "log": self.log[-20:],
-        })
-        view["you"].update({"hand_seat": me,
-                            "may_deal": self.hand_id is None and viewer is not None and (
-                                viewer.id in self.seated or viewer.may(Permission.DEAL))})
-        view["hand"]["phase"] = play["phase"] if play else "idle"
-        return view
+        return PanState(
+            **self.envelope(play["phase"] if play else "idle"),
+            you=PanYou(**self.viewer_flags(viewer) | {
+                "may_deal": self.hand_id is None and viewer is not None and (
+                    viewer.id in self.seated or viewer.may(Permission.DEAL))}, hand_seat=me),
+            seq=self.seq,
+            rules=PanRulesView(chip_cents=self.chip, buy_in_chips=self.rules.buy_in_chips,
+                               outs_chips=self.rules.outs_chips,
+                               double_condition=self.rules.allow_double_condition),
+            players=[PanPlayer(seat=s, name=self.name_of(a), stack=self.stacks.get(a, 0),
+                               bot=a < 0, you=viewer is not None and a == viewer.id,
+                               doubles=a in self.engine.doubles)
+                     for s in range(1, self.max_seats + 1)
+                     if (a := self.account_at(s)) is not None],
+            play=play, carried_tops=pot, log=self.log[-20:])
 
 
 _SEAT = re.compile(r"\bseat (\d+)('s)?")

@@ -3,10 +3,13 @@ viewer's snapshot after every change at the table, and `{"type": "error", ...}`,
 the sender only.
 
 A snapshot is `TableState` (the envelope and the parts every game shares: the table, the hand,
-what the viewer may do, the last result) with one model per game for the rest. The live
-tables still build snapshots as dicts (`room/*_live.py`: `snapshot`); `check_state`
-validates one against its game's model, so a test holds every key and type of the documented
-protocol to what the tables send (`extra="forbid"`: a key the model does not name fails).
+what the viewer may do, the last result) with one model per game for the rest. Each live table
+builds its snapshot as its game's model (`room/*_live.py`: `state`, the shared parts built once
+in `LiveTable`), so every key and type of the documented protocol is what the tables send; the
+page receives the model's JSON (`LiveTable.snapshot`: `model_dump(mode="json",
+exclude_unset=True)`, so a field with a default the game does not give, `HandRef.number` and
+`phase` in baccarat, is not sent). `check_state` reads a snapshot's JSON back as its game's
+model (`extra="forbid"`: a key the model does not name fails).
 Parts whose inner shape belongs to the game engine (a Pan hand's `play`, a result's details)
 are typed as objects here and described in the game's document.
 """
@@ -42,10 +45,10 @@ class HandRef(Part):
 
     id: int | None
     open: bool
-    number: int | None = Field(None, description="the hand's number at the table (not in "
-                                                 "baccarat)")
-    phase: str | None = Field(None, description="the game's phase, `idle` between hands (not "
-                                                "in baccarat)")
+    number: int | None = Field(default=None,
+                               description="the hand's number at the table (not in baccarat)")
+    phase: str | None = Field(default=None, description="the game's phase, `idle` between hands "
+                                                        "(not in baccarat)")
 
 
 class You(Part):
@@ -66,6 +69,15 @@ class ShoeView(Part):
 
     remaining: int | None
     commitment: str | None
+
+
+class VoidedHand(Part):
+    """The last hand, voided by the floor: every wager went back to its stack."""
+
+    hand: int
+    voided: Literal[True]
+    reason: str
+    by: str = Field(description="who voided it")
 
 
 class TableState(Part):
@@ -145,7 +157,7 @@ class BaccaratState(TableState):
     jackpot: JackpotView | None
     seats: list[BaccaratSeat]
     shoe: ShoeView
-    last: BaccaratResult | None  # type: ignore[assignment]
+    last: BaccaratResult | VoidedHand | None  # type: ignore[assignment]
     road: list[RoadMark] = Field(description="this shoe's coups in order (empty after a new "
                                              "shoe or a restart)")
 

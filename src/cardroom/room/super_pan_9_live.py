@@ -1,6 +1,7 @@
 """A Super Pan 9 table in the card room. The engine (`cardroom.games.super_pan_9`) checks every
 wager and decision and settles each hand; this module moves the money through the ledger, keeps
-the hand record and builds what each viewer may see (the engine's own per-seat snapshot).
+the hand record and builds what each viewer may see (`SuperPan9State`, from the engine's own
+per-seat snapshot).
 
 A round: seated players wager (and tie bet) -> a dealer, the floor or a player with a wager
 deals -> each seat draws one card or stands, in seat order (rule 6) -> when the last seat has
@@ -29,6 +30,7 @@ from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, cards_json
 from cardroom.room.messages import MalformedMessage, field_cents
+from cardroom.room.protocol_state import ShoeView, SuperPan9Limits, SuperPan9State, SuperPan9You
 from cardroom.shoe import Shoe
 
 GAME = "super-pan-9"
@@ -266,32 +268,29 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
                 "dealer": {**d, "cards": cards_json(d["cards"])},
                 "shoe_remaining": snap["shoe_remaining"]}
 
-    def snapshot(self, viewer: Account | None) -> dict[str, Any]:
+    def state(self, viewer: Account | None) -> SuperPan9State:
         """What `viewer` may see: their own cards, others' and the dealer's only as the rules
         reveal them; never the shoe's order."""
-        r = self.rules
+        r, shoe = self.rules, self.engine.shoe
         seat = self.seat_of.get(viewer.id) if viewer is not None else None
-        view = self.common_view(viewer)
         round_view = self._public(seat) if self.hand_id is not None else None
-        view.update({
-            "limits": {"min": r.min_wager_cents, "max": r.max_wager_cents,
-                       "tie_min": r.tie_min_cents if r.tie_bet_offered else None,
-                       "tie_max": r.tie_max_cents if r.tie_bet_offered else None,
-                       "tie_pays": r.tie_pays,
-                       "commission": f"{r.commission.numerator}/{r.commission.denominator}"},
-            "round": round_view,
-            "players": self.players_view(viewer),
-            "shoe": {"commitment": self.engine.shoe.commitment if self.engine.shoe else None,
-                     "remaining": self.engine.shoe.remaining if self.engine.shoe else None},
-        })
         phase = round_view["phase"] if round_view else "idle"
-        view["you"].update({
-            "to_act": round_view is not None and seat is not None
-            and round_view["to_act"] == seat,
-            "may_deal": view["you"]["may_deal"] or (
-                phase == "betting" and seat is not None and seat in self.engine.seats)})
-        view["hand"]["phase"] = phase
-        return view
+        flags = self.viewer_flags(viewer)
+        return SuperPan9State(
+            **self.envelope(phase),
+            you=SuperPan9You(**flags | {"may_deal": flags["may_deal"] or (
+                phase == "betting" and seat is not None and seat in self.engine.seats)},
+                to_act=round_view is not None and seat is not None
+                and round_view["to_act"] == seat),
+            limits=SuperPan9Limits(
+                min=r.min_wager_cents, max=r.max_wager_cents,
+                tie_min=r.tie_min_cents if r.tie_bet_offered else None,
+                tie_max=r.tie_max_cents if r.tie_bet_offered else None, tie_pays=r.tie_pays,
+                commission=f"{r.commission.numerator}/{r.commission.denominator}"),
+            round=round_view,
+            players=self.players_view(viewer),
+            shoe=ShoeView(commitment=shoe.commitment if shoe else None,
+                          remaining=shoe.remaining if shoe else None))
 
 
 __all__ = ["GAME", "SuperPan9Live"]
