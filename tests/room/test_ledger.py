@@ -29,6 +29,17 @@ def test_unbalanced_transaction_is_refused_and_changes_nothing(storage: Storage)
         assert ledger.balances(conn) == {}
 
 
+def test_a_transaction_that_moves_no_money_is_refused_and_changes_nothing(
+        storage: Storage) -> None:
+    """Double entry: a transaction is at least two entries; postings that net to nothing (a
+    stake of zero handed back) are refused, never written as an empty transaction."""
+    with pytest.raises(LedgerError, match="must move money"), storage.unit() as conn:
+        ledger.post(conn, "k0", "void", [(ledger.wagers(1), 0), (ledger.stack(1, 2), 0)],
+                    actor="t")
+    with storage.read() as conn:
+        assert ledger.balances(conn) == {} and ledger.trial_balance(conn).ok
+
+
 def test_protected_account_never_goes_negative(storage: Storage) -> None:
     with storage.unit() as conn:
         ledger.post(conn, "k1", "buy", [(ledger.HOUSE_CAGE, -500), (ledger.wallet(1), 500)],

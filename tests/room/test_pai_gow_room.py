@@ -266,3 +266,22 @@ def test_pai_gow_restart_voids_the_open_hand_and_keeps_the_seats(storage: Storag
         (1, "alice", 20_000), (2, "bob", 20_000)]
     last = play_hand(again, t, p, {"bob": 1_000}, "r")
     assert last["spots"][1]["name"] == "bob"
+
+
+def test_pai_gow_a_hand_whose_only_stake_is_a_bank_is_voided_without_a_transfer(
+        storage: Storage) -> None:
+    """A player who takes the bank takes her wager back (banking clause): a hand voided then
+    holds a stake record with nothing in it, so the void returns nothing and posts no
+    transaction (the ledger refuses one that moves no money), and the hand is voided."""
+    room, p, t = make_room(storage, seed=9)
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 30_000, "key": "a"})
+    room.act(p["bob"], t, {"type": "sit", "buy_in": 30_000, "key": "b"})
+    play_hand(room, t, p, {"alice": 2_000, "bob": 1_000}, "h1")
+    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 2_000}, "key": "h2a"})
+    room.act(p["alice"], t, {"type": "bank", "key": "abank"})
+    hand_id = room.table(t).hand_id
+    before = books(storage)
+    room.act(p["fiona"], t, {"type": "void", "reason": "the dealer dropped the deck"})
+    assert books(storage) == before
+    with storage.read() as conn:
+        assert hands.hand_record(conn, hand_id)["status"] == "voided"

@@ -96,7 +96,7 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
         returned[account_id] = total
         postings += [(ledger.wagers(row.table_id), -total),
                      (ledger.stack(row.table_id, account_id), total)]
-    if postings:
+    if any(returned.values()):  # a stake record can be empty (a player-bank's own seat)
         ledger.post(conn, f"hand:{hand_id}:void", "void", postings, actor=actor,
                     memo=f"void hand {hand_id}: {reason}")
     data = json.loads(row.history)

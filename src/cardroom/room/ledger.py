@@ -169,6 +169,8 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
         if row.fingerprint != fingerprint:
             raise IdempotencyConflict(KEY_REUSED)
         return Posted(row.id, replayed=True)
+    if not entries:
+        raise LedgerError(f"a {kind} transaction must move money: its entries net to nothing")
     if sum(entries.values()) != 0:
         raise LedgerError(f"unbalanced transaction {kind}: entries sum to "
                           f"{format_money(sum(entries.values()))}")
