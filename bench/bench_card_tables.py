@@ -17,6 +17,7 @@ from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SystemRandom
 
 ROUNDS = 20
@@ -33,7 +34,7 @@ def main() -> None:
         players = [create_account(conn, f"player{i}", "correct horse", Role.PLAYER)
                    for i in range(9)]
         for p in players:
-            buy_chips(conn, p, 10**7, f"chips{p.id}")
+            buy_chips(conn, SELF_SERVICE, p, 10**7, f"chips{p.id}")
     sp = room.create_table(owner, "sp", "super-pan-9").table_id
     pg = room.create_table(owner, "pg", "pai-gow").table_id
     for i, p in enumerate(players):

@@ -37,6 +37,7 @@ from cardroom.room.accounts import Account, Role, create_account, hash_password,
 from cardroom.room.baccarat_live import MAX_SEATS
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.hub import COOKIE
 
 
@@ -52,7 +53,7 @@ def setup(database: str, players: int, tables: int) -> list[tuple[int, str, str,
     for i in range(players):
         with room.storage.unit() as conn:
             who = create_account(conn, f"p{i:04d}", "bench password", Role.PLAYER, shared)
-            buy_chips(conn, who, 1_000_000, "bench")
+            buy_chips(conn, SELF_SERVICE, who, 1_000_000, "bench")
             token = open_session(conn, who)
         t = table_ids[i % tables]
         seated = i // tables < MAX_SEATS
