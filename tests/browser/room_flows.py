@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,11 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .page_checks import console_errors, shown_cards
+from .server_thread import running
 
-__all__ = ["ARGS", "CHROMIUM", "PW", "console_errors", "log_in", "owner_opens_table",
-           "player_sits", "seeded_room", "shot", "shown_cards", "skip_without_chromium"]
+__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "log_in",
+           "owner_opens_table", "player_sits", "seeded_room", "shot", "shown_cards",
+           "skip_without_chromium"]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -29,6 +32,27 @@ PW = "correct horse"
 """Every test account's password."""
 SCREENS = os.environ.get("CARDROOM_SCREENSHOTS")
 """Where to keep screenshots of the pages (unset: none are taken)."""
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's headless chromium, driven by Playwright, closed at the end."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def browser_at(room: Room) -> Iterator[tuple[str, Any]]:
+    """The room served on a free local port, and a browser to visit it: (its address, the
+    browser)."""
+    with running(room) as base, chromium() as browser:
+        yield base, browser
 
 
 def seeded_room(tmp_path: Path, seed: int) -> Iterator[Room]:

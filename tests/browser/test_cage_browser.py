@@ -19,10 +19,8 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .room_flows import ARGS, CHROMIUM, PW, console_errors, log_in, skip_without_chromium
-from .server_thread import running
+from .room_flows import PW, browser_at, console_errors, log_in, skip_without_chromium
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
 
 
@@ -65,66 +63,62 @@ def fits(page: Any, shots: Path, name: str) -> None:
 def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         room: Room, tmp_path: Path) -> None:
     shots = Path(os.environ.get("CARDROOM_SCREENSHOTS", tmp_path))
-    with running(room) as base, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            errors = console_errors(page)
-            # the cashier sells alice chips
-            log_in(page, base, "cathy")
-            page.click("text=Cage")
-            page.fill("#sell-player", "alice")
-            page.fill("#sell-amount", "250")
-            page.click("#sell-submit")
-            page.wait_for_selector("text=sold $250.00 of chips to alice")
-            fits(page, shots, "cage")
-            log_out(page)
-            # the floor opens Mini 1; the dealer signs with his password
-            log_in(page, base, "fred")
-            page.click("text=Floor")
-            page.click("#inventory-page")
-            page.fill("#open-counted", "0")
-            sign(page, "open", "dealer", "dan")
-            page.click("#open-submit")
-            page.wait_for_selector("text=opener number 1: $0.00")
-            log_out(page)
-            # the cage fills it: dealer and floor sign on the cashier's form
-            log_in(page, base, "cathy")
-            page.click("text=Cage")
-            page.fill("#fill-amount", "2,000")
-            sign(page, "fill", "dealer", "dan")
-            sign(page, "fill", "floor", "fan")  # a mistyped name is refused...
-            page.click("#fill-submit")
-            page.wait_for_selector("text=the floor supervisor's signature: wrong username "
-                                   "or password")
-            page.fill("#fill-amount", "2,000")
-            sign(page, "fill", "dealer", "dan")
-            sign(page, "fill", "floor", "fred")  # ...the right one signs
-            page.click("#fill-submit")
-            page.wait_for_selector("text=fill slip number 1: $2,000.00")
-            log_out(page)
-            # the floor closes it, counting the tray
-            log_in(page, base, "fred")
-            page.goto(base + "/floor/inventory")
-            page.fill("#close-counted", "1999")
-            sign(page, "close", "dealer", "dan")
-            page.click("#close-submit")
-            page.wait_for_selector("text=does not match the tray of Mini 1")
-            page.fill("#close-counted", "2000")
-            sign(page, "close", "dealer", "dan")
-            page.click("#close-submit")
-            page.wait_for_selector("text=closer number 2: $2,000.00")
-            assert "closed" in page.inner_text("#inventories")
-            fits(page, shots, "inventory")
-            page.click("text=Reports")
-            page.wait_for_selector("#hold-chart")
-            assert "Mini 1" in page.inner_text("table.figures")
-            loaded = page.evaluate("document.querySelector('#hold-chart').naturalWidth")
-            assert loaded > 0  # the SVG chart is drawn, under the page's policy
-            fits(page, shots, "games-report")
-            assert errors == []
-        finally:
-            browser.close()
+    with browser_at(room) as (base, browser):
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors = console_errors(page)
+        # the cashier sells alice chips
+        log_in(page, base, "cathy")
+        page.click("text=Cage")
+        page.fill("#sell-player", "alice")
+        page.fill("#sell-amount", "250")
+        page.click("#sell-submit")
+        page.wait_for_selector("text=sold $250.00 of chips to alice")
+        fits(page, shots, "cage")
+        log_out(page)
+        # the floor opens Mini 1; the dealer signs with his password
+        log_in(page, base, "fred")
+        page.click("text=Floor")
+        page.click("#inventory-page")
+        page.fill("#open-counted", "0")
+        sign(page, "open", "dealer", "dan")
+        page.click("#open-submit")
+        page.wait_for_selector("text=opener number 1: $0.00")
+        log_out(page)
+        # the cage fills it: dealer and floor sign on the cashier's form
+        log_in(page, base, "cathy")
+        page.click("text=Cage")
+        page.fill("#fill-amount", "2,000")
+        sign(page, "fill", "dealer", "dan")
+        sign(page, "fill", "floor", "fan")  # a mistyped name is refused...
+        page.click("#fill-submit")
+        page.wait_for_selector("text=the floor supervisor's signature: wrong username "
+                               "or password")
+        page.fill("#fill-amount", "2,000")
+        sign(page, "fill", "dealer", "dan")
+        sign(page, "fill", "floor", "fred")  # ...the right one signs
+        page.click("#fill-submit")
+        page.wait_for_selector("text=fill slip number 1: $2,000.00")
+        log_out(page)
+        # the floor closes it, counting the tray
+        log_in(page, base, "fred")
+        page.goto(base + "/floor/inventory")
+        page.fill("#close-counted", "1999")
+        sign(page, "close", "dealer", "dan")
+        page.click("#close-submit")
+        page.wait_for_selector("text=does not match the tray of Mini 1")
+        page.fill("#close-counted", "2000")
+        sign(page, "close", "dealer", "dan")
+        page.click("#close-submit")
+        page.wait_for_selector("text=closer number 2: $2,000.00")
+        assert "closed" in page.inner_text("#inventories")
+        fits(page, shots, "inventory")
+        page.click("text=Reports")
+        page.wait_for_selector("#hold-chart")
+        assert "Mini 1" in page.inner_text("table.figures")
+        loaded = page.evaluate("document.querySelector('#hold-chart').naturalWidth")
+        assert loaded > 0  # the SVG chart is drawn, under the page's policy
+        fits(page, shots, "games-report")
+        assert errors == []
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.tray(1)) == 200_000
         assert ledger.balance(conn, ledger.wallet(5)) == 25_000

@@ -14,17 +14,14 @@ from cardroom.room.room import Room
 
 from .page_checks import PageChecks
 from .room_flows import (
-    ARGS,
-    CHROMIUM,
     PW,
+    browser_at,
     log_in,
     owner_opens_table,
     seeded_room,
     skip_without_chromium,
 )
-from .server_thread import running
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
 
 WIDTHS = [(1280, 800), (375, 740)]
@@ -42,33 +39,29 @@ def menu(page: object) -> list[str]:
 
 
 def test_player_pages_and_menus_by_role(room: Room) -> None:
-    with running(room) as base, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            owner = browser.new_page()
-            owner.set_default_timeout(10_000)
-            owner_opens_table(owner, base, "Mini 1", "baccarat")
-            for width, height in WIDTHS:
-                page = browser.new_page(viewport={"width": width, "height": height})
-                page.set_default_timeout(10_000)
-                checks = PageChecks(page)
-                page.goto(base + "/register")
-                checks.check(f"register at {width}")
-                page.fill("#username", f"alice{width}")
-                page.fill("#password", PW)
-                page.click("#register")
-                page.wait_for_url("**/lobby")
-                checks.check(f"lobby at {width}")
-                assert menu(page) == ["Lobby", "Tables", "Cashier", "Hand history"]
-                page.click("#menu-cashier")
-                page.wait_for_url("**/cashier")
-                assert page.get_attribute("#menu-cashier", "aria-current") == "page"
-                checks.check(f"cashier at {width}")
-                page.goto(base + "/login")
-                checks.check(f"log-in at {width}")
-                page.close()
-            log_in(owner, base, "olga")
-            assert menu(owner) == ["Lobby", "Tables", "Cashier", "Cage", "Hand history",
-                                   "Floor", "Jackpot", "Reports", "Staff", "Audit"]
-        finally:
-            browser.close()
+    with browser_at(room) as (base, browser):
+        owner = browser.new_page()
+        owner.set_default_timeout(10_000)
+        owner_opens_table(owner, base, "Mini 1", "baccarat")
+        for width, height in WIDTHS:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(10_000)
+            checks = PageChecks(page)
+            page.goto(base + "/register")
+            checks.check(f"register at {width}")
+            page.fill("#username", f"alice{width}")
+            page.fill("#password", PW)
+            page.click("#register")
+            page.wait_for_url("**/lobby")
+            checks.check(f"lobby at {width}")
+            assert menu(page) == ["Lobby", "Tables", "Cashier", "Hand history"]
+            page.click("#menu-cashier")
+            page.wait_for_url("**/cashier")
+            assert page.get_attribute("#menu-cashier", "aria-current") == "page"
+            checks.check(f"cashier at {width}")
+            page.goto(base + "/login")
+            checks.check(f"log-in at {width}")
+            page.close()
+        log_in(owner, base, "olga")
+        assert menu(owner) == ["Lobby", "Tables", "Cashier", "Cage", "Hand history",
+                               "Floor", "Jackpot", "Reports", "Staff", "Audit"]

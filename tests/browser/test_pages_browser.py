@@ -19,18 +19,15 @@ from cardroom.room.room import Room
 
 from .page_checks import PageChecks
 from .room_flows import (
-    ARGS,
-    CHROMIUM,
     PW,
+    browser_at,
     log_in,
     owner_opens_table,
     seeded_room,
     shot,
     skip_without_chromium,
 )
-from .server_thread import running
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
 
 WIDTHS = [(1280, 900), (375, 740)]
@@ -70,80 +67,76 @@ def pan_hand_with_bots(room: Room, table: int) -> None:
 def test_recall_floor_history_audit_and_404_by_clicks(room: Room, size: tuple[int, int]
                                                       ) -> None:
     width, height = size
-    with running(room) as base, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.set_default_timeout(15_000)
-            owner_opens_table(page, base, "Pan 1", "pan")
-            pan_hand_with_bots(room, 1)
-            checks = PageChecks(page)
-            # recall, stepped
-            log_in(page, base, "alice")
-            page.click("#menu-history")
-            page.wait_for_url("**/history")
-            checks.check("history")
-            shot(page, f"history-{width}.png")
-            page.click("#hands a >> nth=0")
-            page.wait_for_selector("#step-controls:not([hidden])")
-            steps = int(page.get_attribute("body", "data-step") or 0)
-            assert steps > 3 and page.is_visible("#board")
-            checks.check("recall at the end")
-            shot(page, f"recall-{width}.png")
-            page.click("#step-back")
-            assert page.get_attribute("body", "data-step") == str(steps - 1)
-            page.click("#step-first")
-            assert page.inner_text("#step-at") == f"Step 1 of {steps}"
-            assert page.get_attribute("#step-1", "aria-current") == "step"
-            page.click("#step-forward")
-            page.click("#step-forward")
-            assert page.get_attribute("body", "data-step") == "3"
-            checks.check("recall at step 3")
-            page.click("#step-end")
-            assert page.get_attribute("body", "data-step") == str(steps)
-            assert page.is_visible("#download")
-            # a 404 is a page with a way back
-            page.goto(base + "/tables/abc")
-            # the browser reports the page's own 404 status on its console: that one only
-            assert [e for e in checks.errors if "/tables/abc" not in e] == []
-            checks.errors.clear()
-            checks.check("404")
-            assert page.inner_text("#problem") == "There is no table abc."
-            shot(page, f"not-found-{width}.png")
-            page.click("#lobby-link")
-            page.wait_for_url("**/lobby")
-            page.click("#logout")
-            # the floor: a misdeal at a Super Pan 9 table, by its button
-            olga = room.account(1)
-            assert olga is not None
-            sp9 = room.create_table(olga, f"Nine {width}", "super-pan-9").table_id
-            with room.storage.unit() as conn:
-                bob = create_account(conn, f"bob{width}", PW, Role.PLAYER)
-                ledger.post(conn, f"seed-bob{width}", "buy-chips",
-                            [(ledger.HOUSE_CAGE, -50_000), (ledger.wallet(bob.id), 50_000)],
-                            actor="t")
-            room.act(bob, sp9, {"type": "sit", "buy_in": 20_000, "key": "s"})
-            room.act(bob, sp9, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
-            room.act(bob, sp9, {"type": "deal"})
-            log_in(page, base, "olga")
-            page.click("#menu-floor")
-            page.wait_for_url("**/floor")
-            row = f'#floor-tables tr[data-table="{sp9}"]'
-            page.wait_for_selector(f"{row} form.irregular:not([hidden])")
-            checks.check("floor with a hand in play")
-            shot(page, f"floor-{width}.png")
-            page.fill(f"{row} form.irregular input[name=reason]", "two cards stuck together")
-            page.click(f'{row} form.irregular button[value="misdeal"]')
-            page.wait_for_selector("text=Misdeal recorded")
-            assert room.table(sp9).hand_id is None
-            page.wait_for_function(
-                f"() => document.querySelector('{row} td.last').textContent.includes('voided')")
-            checks.check("floor after the misdeal")
-            page.click("#menu-audit")
-            page.wait_for_url("**/audit")
-            checks.check("audit")
-            assert page.is_visible("dl.fields")
-            shot(page, f"audit-{width}.png")
-            checks.finish()
-        finally:
-            browser.close()
+    with browser_at(room) as (base, browser):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.set_default_timeout(15_000)
+        owner_opens_table(page, base, "Pan 1", "pan")
+        pan_hand_with_bots(room, 1)
+        checks = PageChecks(page)
+        # recall, stepped
+        log_in(page, base, "alice")
+        page.click("#menu-history")
+        page.wait_for_url("**/history")
+        checks.check("history")
+        shot(page, f"history-{width}.png")
+        page.click("#hands a >> nth=0")
+        page.wait_for_selector("#step-controls:not([hidden])")
+        steps = int(page.get_attribute("body", "data-step") or 0)
+        assert steps > 3 and page.is_visible("#board")
+        checks.check("recall at the end")
+        shot(page, f"recall-{width}.png")
+        page.click("#step-back")
+        assert page.get_attribute("body", "data-step") == str(steps - 1)
+        page.click("#step-first")
+        assert page.inner_text("#step-at") == f"Step 1 of {steps}"
+        assert page.get_attribute("#step-1", "aria-current") == "step"
+        page.click("#step-forward")
+        page.click("#step-forward")
+        assert page.get_attribute("body", "data-step") == "3"
+        checks.check("recall at step 3")
+        page.click("#step-end")
+        assert page.get_attribute("body", "data-step") == str(steps)
+        assert page.is_visible("#download")
+        # a 404 is a page with a way back
+        page.goto(base + "/tables/abc")
+        # the browser reports the page's own 404 status on its console: that one only
+        assert [e for e in checks.errors if "/tables/abc" not in e] == []
+        checks.errors.clear()
+        checks.check("404")
+        assert page.inner_text("#problem") == "There is no table abc."
+        shot(page, f"not-found-{width}.png")
+        page.click("#lobby-link")
+        page.wait_for_url("**/lobby")
+        page.click("#logout")
+        # the floor: a misdeal at a Super Pan 9 table, by its button
+        olga = room.account(1)
+        assert olga is not None
+        sp9 = room.create_table(olga, f"Nine {width}", "super-pan-9").table_id
+        with room.storage.unit() as conn:
+            bob = create_account(conn, f"bob{width}", PW, Role.PLAYER)
+            ledger.post(conn, f"seed-bob{width}", "buy-chips",
+                        [(ledger.HOUSE_CAGE, -50_000), (ledger.wallet(bob.id), 50_000)],
+                        actor="t")
+        room.act(bob, sp9, {"type": "sit", "buy_in": 20_000, "key": "s"})
+        room.act(bob, sp9, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
+        room.act(bob, sp9, {"type": "deal"})
+        log_in(page, base, "olga")
+        page.click("#menu-floor")
+        page.wait_for_url("**/floor")
+        row = f'#floor-tables tr[data-table="{sp9}"]'
+        page.wait_for_selector(f"{row} form.irregular:not([hidden])")
+        checks.check("floor with a hand in play")
+        shot(page, f"floor-{width}.png")
+        page.fill(f"{row} form.irregular input[name=reason]", "two cards stuck together")
+        page.click(f'{row} form.irregular button[value="misdeal"]')
+        page.wait_for_selector("text=Misdeal recorded")
+        assert room.table(sp9).hand_id is None
+        page.wait_for_function(
+            f"() => document.querySelector('{row} td.last').textContent.includes('voided')")
+        checks.check("floor after the misdeal")
+        page.click("#menu-audit")
+        page.wait_for_url("**/audit")
+        checks.check("audit")
+        assert page.is_visible("dl.fields")
+        shot(page, f"audit-{width}.png")
+        checks.finish()

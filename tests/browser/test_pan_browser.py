@@ -23,18 +23,15 @@ from cardroom.room.room import Room
 
 from .page_checks import PageChecks
 from .room_flows import (
-    ARGS,
-    CHROMIUM,
+    browser_at,
     owner_opens_table,
     player_sits,
     seeded_room,
     shot,
     skip_without_chromium,
 )
-from .server_thread import running
 from .table_flows import pan_step
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
 
 WIDTHS = [(1280, 900), (375, 740)]
@@ -71,50 +68,46 @@ def visible_to(live: PanLive, me: int) -> Counter[str]:
 def test_play_a_whole_pan_hand_against_bots_by_clicks(room: Room, size: tuple[int, int]
                                                       ) -> None:
     width, height = size
-    with running(room) as base, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.set_default_timeout(15_000)
-            owner_opens_table(page, base, "Pan 1", "pan")
-            live = room.table(1)
-            assert isinstance(live, PanLive)
-            checks = PageChecks(page, visible=lambda: visible_to(live, me))
-            me = 0
-            player_sits(page, base, "alice", "20")
-            for n in (1, 2):
-                page.click("#add-bot")
-                page.wait_for_selector(f"#players li:nth-child({n + 1})")
-            checks.check("seated")
-            # the bot at seat 3 deals: alice (seat 1) is first hand; the pack is stacked
-            live.engine.dealer_seat = 3
-            live.engine.next_pack = stacked_pack(HANDS, STOCK, live.rules, first_hand=0)
-            page.click("#deal")
-            page.wait_for_selector("#decide:not([hidden])")
-            alice = next(a for a in live.engine.accounts if a > 0)
-            me = live.engine.accounts.index(alice)
-            assert me == 0
-            pressed: list[str] = []
-            while page.get_attribute("body", "data-state") not in ("settled", "voided"):
-                checks.check(f"step {len(pressed)}")
-                if len(pressed) == 4:
-                    shot(page, f"pan-mid-hand-{width}.png")
-                state = checks.latest
-                assert isinstance(state, dict)
-                seq = page.get_attribute("body", "data-seq")
-                pressed.append(pan_step(page, state))
-                page.wait_for_selector(f"body:not([data-seq='{seq}'])", state="attached")
-                assert len(pressed) < 150, pressed
-            checks.check("settled")
-            assert pressed[:3] == ["play", "draw", "meld"], pressed  # 5h with 5c 5d
-            assert {"meld", "take", "discard"} <= set(pressed), pressed
-            result = page.inner_text("#result")
-            assert "wins" in result and "Every payment of the hand" in result
-            assert " pays " in result
-            log = page.inner_text("#log")
-            assert "bot-2 draws" in log and "bot-3 discards" in log
-            assert "seat 0" not in log and "seat 1 " not in log
-            shot(page, f"pan-settled-{width}.png")
-            checks.finish()
-        finally:
-            browser.close()
+    with browser_at(room) as (base, browser):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.set_default_timeout(15_000)
+        owner_opens_table(page, base, "Pan 1", "pan")
+        live = room.table(1)
+        assert isinstance(live, PanLive)
+        checks = PageChecks(page, visible=lambda: visible_to(live, me))
+        me = 0
+        player_sits(page, base, "alice", "20")
+        for n in (1, 2):
+            page.click("#add-bot")
+            page.wait_for_selector(f"#players li:nth-child({n + 1})")
+        checks.check("seated")
+        # the bot at seat 3 deals: alice (seat 1) is first hand; the pack is stacked
+        live.engine.dealer_seat = 3
+        live.engine.next_pack = stacked_pack(HANDS, STOCK, live.rules, first_hand=0)
+        page.click("#deal")
+        page.wait_for_selector("#decide:not([hidden])")
+        alice = next(a for a in live.engine.accounts if a > 0)
+        me = live.engine.accounts.index(alice)
+        assert me == 0
+        pressed: list[str] = []
+        while page.get_attribute("body", "data-state") not in ("settled", "voided"):
+            checks.check(f"step {len(pressed)}")
+            if len(pressed) == 4:
+                shot(page, f"pan-mid-hand-{width}.png")
+            state = checks.latest
+            assert isinstance(state, dict)
+            seq = page.get_attribute("body", "data-seq")
+            pressed.append(pan_step(page, state))
+            page.wait_for_selector(f"body:not([data-seq='{seq}'])", state="attached")
+            assert len(pressed) < 150, pressed
+        checks.check("settled")
+        assert pressed[:3] == ["play", "draw", "meld"], pressed  # 5h with 5c 5d
+        assert {"meld", "take", "discard"} <= set(pressed), pressed
+        result = page.inner_text("#result")
+        assert "wins" in result and "Every payment of the hand" in result
+        assert " pays " in result
+        log = page.inner_text("#log")
+        assert "bot-2 draws" in log and "bot-3 discards" in log
+        assert "seat 0" not in log and "seat 1 " not in log
+        shot(page, f"pan-settled-{width}.png")
+        checks.finish()

@@ -14,10 +14,8 @@ import pytest
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.room import Room
 
-from .room_flows import ARGS, CHROMIUM, console_errors, seeded_room, skip_without_chromium
-from .server_thread import running
+from .room_flows import browser_at, console_errors, seeded_room, skip_without_chromium
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
 GAMES = ("baccarat", "super-pan-9", "pai-gow", "pan")
 SIZES = {"desktop": (1280, 900), "375": (375, 800)}
@@ -36,31 +34,27 @@ def test_posted_rules_of_every_game_at_desktop_and_phone_width(room: Room, tmp_p
     tables = {g: room.create_table(owner, f"{g} 1", g, fee if g == "pan" else None).table_id
               for g in GAMES}
     shots = Path(os.environ.get("CARDROOM_SCREENSHOTS", tmp_path))
-    with running(room) as base, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            for size, (width, height) in SIZES.items():
-                page = browser.new_context(viewport={"width": width, "height": height}
-                                           ).new_page()
-                errors = console_errors(page)
-                for game, t in tables.items():
-                    page.goto(f"{base}/tables/{t}/rules")
-                    assert page.inner_text("h1").startswith(
-                        {"baccarat": "Mini-Baccarat", "super-pan-9": "Super Pan 9",
-                         "pai-gow": "Pai Gow Poker", "pan": "Panguingue"}[game])
-                    assert page.is_visible("#disputes") and page.is_visible("#limits")
-                    body = page.evaluate("parseFloat(getComputedStyle("
-                                         "document.querySelector('#limits p')).fontSize)")
-                    assert body >= 18, f"{game} at {size}: {body}px type"
-                    wide = page.evaluate("document.documentElement.scrollWidth")
-                    assert wide <= width, f"{game} at {size}: {wide}px wide"
-                    page.screenshot(path=str(shots / f"rules-{game}-{size}.png"),
-                                    full_page=True)
-                if size == "desktop":
-                    page.goto(f"{base}/tables/{tables['pai-gow']}/rules")
-                    assert page.locator("ol.house-way li").count() > 20
-                    page.goto(f"{base}/tables/{tables['pan']}/rules")
-                    assert "$1.00 a hand from each player" in page.inner_text("#limits")
-                assert errors == []
-        finally:
-            browser.close()
+    with browser_at(room) as (base, browser):
+        for size, (width, height) in SIZES.items():
+            page = browser.new_context(viewport={"width": width, "height": height}
+                                       ).new_page()
+            errors = console_errors(page)
+            for game, t in tables.items():
+                page.goto(f"{base}/tables/{t}/rules")
+                assert page.inner_text("h1").startswith(
+                    {"baccarat": "Mini-Baccarat", "super-pan-9": "Super Pan 9",
+                     "pai-gow": "Pai Gow Poker", "pan": "Panguingue"}[game])
+                assert page.is_visible("#disputes") and page.is_visible("#limits")
+                body = page.evaluate("parseFloat(getComputedStyle("
+                                     "document.querySelector('#limits p')).fontSize)")
+                assert body >= 18, f"{game} at {size}: {body}px type"
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                assert wide <= width, f"{game} at {size}: {wide}px wide"
+                page.screenshot(path=str(shots / f"rules-{game}-{size}.png"),
+                                full_page=True)
+            if size == "desktop":
+                page.goto(f"{base}/tables/{tables['pai-gow']}/rules")
+                assert page.locator("ol.house-way li").count() > 20
+                page.goto(f"{base}/tables/{tables['pan']}/rules")
+                assert "$1.00 a hand from each player" in page.inner_text("#limits")
+            assert errors == []

@@ -21,17 +21,14 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 
 from .room_flows import (
-    ARGS,
-    CHROMIUM,
     PW,
+    browser_at,
     console_errors,
     log_in,
     seeded_room,
     skip_without_chromium,
 )
-from .server_thread import running
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
 
 
@@ -63,67 +60,63 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
                             "key": f"b{i}"})
         room.act(alice, t, {"type": "deal"})
     shots = Path(os.environ.get("CARDROOM_SCREENSHOTS", tmp_path))
-    with running(room) as base, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            errors = console_errors(page)
-            log_in(page, base, "fiona")
-            page.goto(base + "/floor/jackpot")
-            change_settings(page, second="fiona")  # one person twice: refused
-            page.wait_for_selector("text=the second approver must be another person")
-            assert room.pools["super9"].contribution_per_wager == 20
-            assert [e for e in errors if "403 (Forbidden)" not in e] == []
-            errors.clear()  # the refusal's 403 is reported in the console: that one is meant
-            change_settings(page, second="olivia")
-            page.wait_for_selector("#changes >> text=fiona + olivia")
-            assert room.pools["super9"].contribution_per_wager == 25
-            assert "contribution 25 cents of each $1" in page.inner_text("#changes")
-            # the meter chart: an SVG image drawn on the server, shown under the CSP
-            page.wait_for_load_state("load")
-            assert page.evaluate("document.querySelector('#meter-chart').naturalWidth") > 0
+    with browser_at(room) as (base, browser):
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors = console_errors(page)
+        log_in(page, base, "fiona")
+        page.goto(base + "/floor/jackpot")
+        change_settings(page, second="fiona")  # one person twice: refused
+        page.wait_for_selector("text=the second approver must be another person")
+        assert room.pools["super9"].contribution_per_wager == 20
+        assert [e for e in errors if "403 (Forbidden)" not in e] == []
+        errors.clear()  # the refusal's 403 is reported in the console: that one is meant
+        change_settings(page, second="olivia")
+        page.wait_for_selector("#changes >> text=fiona + olivia")
+        assert room.pools["super9"].contribution_per_wager == 25
+        assert "contribution 25 cents of each $1" in page.inner_text("#changes")
+        # the meter chart: an SVG image drawn on the server, shown under the CSP
+        page.wait_for_load_state("load")
+        assert page.evaluate("document.querySelector('#meter-chart').naturalWidth") > 0
 
-            bets = {"banker": 500, "progressive": 100}
-            room.act(alice, t, {"type": "bet", "bets": bets, "key": "top"})
-            rig_top_award(room, t)
-            room.act(alice, t, {"type": "deal"})
-            player = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
-            player_errors = console_errors(player)
-            log_in(player, base, "alice")
-            player.goto(f"{base}/tables/{t}")
-            player.wait_for_selector("#jackpot-pending:not([hidden])")
-            assert player.is_disabled('#spots [data-kind="progressive"]')
-            assert "Jackpot $1.00: jackpot of $2,500.00, paid once the hand is verified" in \
-                player.inner_text("#my-results")  # 9-9: the banker wager pushes
-            player.screenshot(path=str(shots / "table-jackpot-pending-375.png"), full_page=True)
+        bets = {"banker": 500, "progressive": 100}
+        room.act(alice, t, {"type": "bet", "bets": bets, "key": "top"})
+        rig_top_award(room, t)
+        room.act(alice, t, {"type": "deal"})
+        player = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
+        player_errors = console_errors(player)
+        log_in(player, base, "alice")
+        player.goto(f"{base}/tables/{t}")
+        player.wait_for_selector("#jackpot-pending:not([hidden])")
+        assert player.is_disabled('#spots [data-kind="progressive"]')
+        assert "Jackpot $1.00: jackpot of $2,500.00, paid once the hand is verified" in \
+            player.inner_text("#my-results")  # 9-9: the banker wager pushes
+        player.screenshot(path=str(shots / "table-jackpot-pending-375.png"), full_page=True)
 
-            page.goto(base + "/floor/jackpot")
-            with room.storage.read() as conn:
-                [hit] = progressive.pending_hits(conn, "super9")
-            row = f"#hit-{hit.id}"
-            assert "jackpot pending" in page.inner_text(row)
-            page.fill(f"{row} form.verify input[name=note]", "recall: As 8s against As 8s")
-            page.fill(f"{row} form.verify input[name=second]", "dan")
-            page.fill(f"{row} form.verify input[name=second_password]", PW)
-            page.screenshot(path=str(shots / "jackpot-controller-desktop.png"), full_page=True)
-            page.click(f"{row} form.verify button")
-            page.wait_for_selector(f"{row} >> text=verified by fiona and dan")
-            wallet = room.wallet(alice)
-            page.click(f"{row} form.pay button")
-            page.wait_for_selector(f"{row} >> text=paid by fiona")
-            assert room.wallet(alice) == wallet + 250_000 and not room.pools["super9"].locked
-            assert "Reconciled with the ledger" in page.inner_text("#reconcile")
-            player.goto(f"{base}/tables/{t}")
-            player.wait_for_selector("#jackpot-pending[hidden]", state="attached")
-            assert not player.is_disabled('#spots [data-kind="progressive"]')
+        page.goto(base + "/floor/jackpot")
+        with room.storage.read() as conn:
+            [hit] = progressive.pending_hits(conn, "super9")
+        row = f"#hit-{hit.id}"
+        assert "jackpot pending" in page.inner_text(row)
+        page.fill(f"{row} form.verify input[name=note]", "recall: As 8s against As 8s")
+        page.fill(f"{row} form.verify input[name=second]", "dan")
+        page.fill(f"{row} form.verify input[name=second_password]", PW)
+        page.screenshot(path=str(shots / "jackpot-controller-desktop.png"), full_page=True)
+        page.click(f"{row} form.verify button")
+        page.wait_for_selector(f"{row} >> text=verified by fiona and dan")
+        wallet = room.wallet(alice)
+        page.click(f"{row} form.pay button")
+        page.wait_for_selector(f"{row} >> text=paid by fiona")
+        assert room.wallet(alice) == wallet + 250_000 and not room.pools["super9"].locked
+        assert "Reconciled with the ledger" in page.inner_text("#reconcile")
+        player.goto(f"{base}/tables/{t}")
+        player.wait_for_selector("#jackpot-pending[hidden]", state="attached")
+        assert not player.is_disabled('#spots [data-kind="progressive"]')
 
-            phone = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
-            phone_errors = console_errors(phone)
-            log_in(phone, base, "fiona")
-            phone.goto(base + "/floor/jackpot")
-            phone.screenshot(path=str(shots / "jackpot-controller-375.png"), full_page=True)
-            wide = phone.evaluate("document.documentElement.scrollWidth")
-            assert errors == [] and player_errors == [] and phone_errors == []
-        finally:
-            browser.close()
+        phone = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
+        phone_errors = console_errors(phone)
+        log_in(phone, base, "fiona")
+        phone.goto(base + "/floor/jackpot")
+        phone.screenshot(path=str(shots / "jackpot-controller-375.png"), full_page=True)
+        wide = phone.evaluate("document.documentElement.scrollWidth")
+        assert errors == [] and player_errors == [] and phone_errors == []
     assert wide <= 375 + 1, f"the jackpot page is {wide}px wide on a phone"

@@ -21,14 +21,12 @@ from cardroom.room.super_pan_9_live import SuperPan9Live
 
 from .page_checks import PageChecks, shown_cards
 from .room_flows import (
-    ARGS,
-    CHROMIUM,
+    browser_at,
     owner_opens_table,
     player_sits,
     seeded_room,
     skip_without_chromium,
 )
-from .server_thread import running
 from .table_flows import (
     change_and_take_back,
     put_chips,
@@ -36,7 +34,6 @@ from .table_flows import (
     super_pan_9_decide,
 )
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = skip_without_chromium()
 
 
@@ -61,71 +58,67 @@ def visible(room: Room, seat: int) -> list[str]:
 
 @pytest.mark.parametrize("width", [1280, 375])
 def test_two_super_pan_9_hands_in_two_browsers(room: Room, width: int) -> None:
-    with running(room) as base, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            a, b = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
-                    for _ in range(2))
-            seen: set[tuple[str, int]] = set()  # axe: once per state for both pages
-            ca = PageChecks(a, lambda: visible(room, 1), seen)
-            cb = PageChecks(b, lambda: visible(room, 2), seen)
-            for page in (a, b):
-                page.set_default_timeout(15_000)
-            owner_opens_table(a, base, "Pan Nine", "super-pan-9")
-            player_sits(a, base, "alice")
-            player_sits(b, base, "bob")
-            live = room.table(1)
-            assert isinstance(live, SuperPan9Live)
-            # until the deal alice may change her placed wager ($5 to $10) or take it back
+    with browser_at(room) as (base, browser):
+        a, b = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
+                for _ in range(2))
+        seen: set[tuple[str, int]] = set()  # axe: once per state for both pages
+        ca = PageChecks(a, lambda: visible(room, 1), seen)
+        cb = PageChecks(b, lambda: visible(room, 2), seen)
+        for page in (a, b):
+            page.set_default_timeout(15_000)
+        owner_opens_table(a, base, "Pan Nine", "super-pan-9")
+        player_sits(a, base, "alice")
+        player_sits(b, base, "bob")
+        live = room.table(1)
+        assert isinstance(live, SuperPan9Live)
+        # until the deal alice may change her placed wager ($5 to $10) or take it back
 
-            def changed() -> None:
-                assert live.engine.seats[1].wager == 1000
+        def changed() -> None:
+            assert live.engine.seats[1].wager == 1000
 
-            change_and_take_back(a, ca, "wager", [500], [500, 500], changed)
-            assert 1 not in live.engine.seats
-            # hand 1: alice $10 and a $1 tie bet, bob $25; bob deals
-            super_pan_9_bet(a, ca, {"wager": [500, 500], "tie": [100]})
-            assert a.inner_text("#stack") == "$189.00"
-            super_pan_9_bet(b, cb, {"wager": [2500]})
-            assert shown_cards(a) == [] and shown_cards(b) == []
-            b.click("#deal")
-            a.wait_for_selector("#decide:not([hidden])")
-            ca.check("dealt")
-            assert a.locator("#dealer-cards img.back").count() == 3
-            assert sorted(shown_cards(a)) == sorted(str(c) for c in live.engine.seats[1].cards)
-            b.wait_for_selector("#result:has-text('Seat 1 (alice) is to act')")
-            assert b.locator("#decide").is_hidden()  # seat 1 acts first (rule 6)
-            super_pan_9_decide(a, ca, draw=False)
-            super_pan_9_decide(b, cb, draw=True)
-            for page, checks in ((a, ca), (b, cb)):
-                page.wait_for_selector("body[data-state=settled]")
-                checks.check("hand 1 settled")
-            assert len(live.engine.seats[2].cards) == 4
-            dealt = [str(c) for s in live.engine.seats.values() for c in s.cards]
-            dealt += [str(c) for c in live.engine.dealer_cards]
-            assert Counter(shown_cards(a)) == Counter(dealt)
-            log = a.inner_text("#dealer-log")
-            assert log.startswith("The dealer turns up ") and ("draws" in log or "stands" in log)
-            mine = a.inner_text("#my-results")
-            assert mine.startswith("Wager $10.00, your total ") and "Tie bet $1.00: " in mine
-            assert "you loss" not in a.inner_text("body")
-            stack = next(p["stack"] for p in live.snapshot(None)["players"]
-                         if p["name"] == "alice")
-            assert a.inner_text("#stack") == format_money(stack)
-            # hand 2: alice repeats her bet with Re-bet and deals; she draws, bob stands
-            a.click("#rebet")
-            assert a.inner_text('[data-kind="wager"] .amount') == "$10.00"
-            a.click("#bet")
-            a.wait_for_selector("#bet", state="hidden")
-            put_chips(b, {"wager": [500]})
-            b.click("#bet")
-            a.wait_for_selector("#deal:not([hidden])")
-            a.click("#deal")
-            super_pan_9_decide(a, ca, draw=True)
-            super_pan_9_decide(b, cb, draw=False)
-            for page, checks in ((a, ca), (b, cb)):
-                page.wait_for_selector('body[data-state=settled][data-hand="2"]')
-                checks.finish()
-            assert a.inner_text("#result").startswith("Hand 2: the dealer has ")
-        finally:
-            browser.close()
+        change_and_take_back(a, ca, "wager", [500], [500, 500], changed)
+        assert 1 not in live.engine.seats
+        # hand 1: alice $10 and a $1 tie bet, bob $25; bob deals
+        super_pan_9_bet(a, ca, {"wager": [500, 500], "tie": [100]})
+        assert a.inner_text("#stack") == "$189.00"
+        super_pan_9_bet(b, cb, {"wager": [2500]})
+        assert shown_cards(a) == [] and shown_cards(b) == []
+        b.click("#deal")
+        a.wait_for_selector("#decide:not([hidden])")
+        ca.check("dealt")
+        assert a.locator("#dealer-cards img.back").count() == 3
+        assert sorted(shown_cards(a)) == sorted(str(c) for c in live.engine.seats[1].cards)
+        b.wait_for_selector("#result:has-text('Seat 1 (alice) is to act')")
+        assert b.locator("#decide").is_hidden()  # seat 1 acts first (rule 6)
+        super_pan_9_decide(a, ca, draw=False)
+        super_pan_9_decide(b, cb, draw=True)
+        for page, checks in ((a, ca), (b, cb)):
+            page.wait_for_selector("body[data-state=settled]")
+            checks.check("hand 1 settled")
+        assert len(live.engine.seats[2].cards) == 4
+        dealt = [str(c) for s in live.engine.seats.values() for c in s.cards]
+        dealt += [str(c) for c in live.engine.dealer_cards]
+        assert Counter(shown_cards(a)) == Counter(dealt)
+        log = a.inner_text("#dealer-log")
+        assert log.startswith("The dealer turns up ") and ("draws" in log or "stands" in log)
+        mine = a.inner_text("#my-results")
+        assert mine.startswith("Wager $10.00, your total ") and "Tie bet $1.00: " in mine
+        assert "you loss" not in a.inner_text("body")
+        stack = next(p["stack"] for p in live.snapshot(None)["players"]
+                     if p["name"] == "alice")
+        assert a.inner_text("#stack") == format_money(stack)
+        # hand 2: alice repeats her bet with Re-bet and deals; she draws, bob stands
+        a.click("#rebet")
+        assert a.inner_text('[data-kind="wager"] .amount') == "$10.00"
+        a.click("#bet")
+        a.wait_for_selector("#bet", state="hidden")
+        put_chips(b, {"wager": [500]})
+        b.click("#bet")
+        a.wait_for_selector("#deal:not([hidden])")
+        a.click("#deal")
+        super_pan_9_decide(a, ca, draw=True)
+        super_pan_9_decide(b, cb, draw=False)
+        for page, checks in ((a, ca), (b, cb)):
+            page.wait_for_selector('body[data-state=settled][data-hand="2"]')
+            checks.finish()
+        assert a.inner_text("#result").startswith("Hand 2: the dealer has ")
