@@ -1,4 +1,5 @@
-"""The one way tests send a form as a browser does: with the CSRF token its page carries."""
+"""The one way tests send a form as a browser does: with the CSRF token its page carries; and
+the one log-in."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
+from cardroom.room.room import Room
+from cardroom.server.app import create_app
+
+PW = "correct horse"
+"""Every test account's password."""
 _TOKEN = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 
 
@@ -27,3 +33,17 @@ class FormClient(TestClient):
         form = dict(data or {})
         form.setdefault("csrf", csrf_token(self))
         return super().post(url, data=form, **kwargs)
+
+
+def log_in(client: TestClient, name: str, password: str = PW) -> None:
+    """Log `client` in as `name` through the log-in form (a 303 to the lobby)."""
+    r = client.post("/login", data={"username": name, "password": password},
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+
+
+def logged_in(room: Room, name: str) -> FormClient:
+    """A new browser on `room`, logged in as `name`."""
+    client = FormClient(create_app(room))
+    log_in(client, name)
+    return client

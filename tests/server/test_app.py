@@ -17,9 +17,7 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient
-
-PW = "correct horse"
+from .forms import PW, FormClient, log_in
 
 
 @pytest.fixture
@@ -27,12 +25,6 @@ def room(storage: Storage) -> Room:
     r = Room(storage, SeededRandom(11), settings=SELF_SERVICE)
     r.start()
     return r
-
-
-def login(client: TestClient, name: str, password: str = PW) -> None:
-    r = client.post("/login", data={"username": name, "password": password},
-                    follow_redirects=False)
-    assert r.status_code == 303, r.text
 
 
 def test_first_run_creates_the_owner_then_closes(room: Room) -> None:
@@ -56,7 +48,7 @@ def test_login_logout_and_rate_limit(room: Room) -> None:
     client = FormClient(create_app(room))
     assert client.post("/login", data={"username": "alice", "password": "nope"}
                        ).status_code == 401
-    login(client, "alice")
+    log_in(client, "alice")
     assert client.get("/lobby", follow_redirects=False).status_code == 200
     client.post("/logout")
     assert client.get("/lobby", follow_redirects=False).headers["location"] == "/login"
@@ -93,8 +85,8 @@ def test_baccarat_hand_over_the_websocket(room: Room) -> None:
     ctx = setup_table(room)
     t = ctx["table"]
     alice, bob = FormClient(create_app(room)), FormClient(create_app(room))
-    login(alice, "alice")
-    login(bob, "bob")
+    log_in(alice, "alice")
+    log_in(bob, "bob")
     r = alice.post("/cashier/buy", data={"amount": "500", "key": "k1"}, follow_redirects=False)
     assert r.status_code == 303
     alice.post("/cashier/buy", data={"amount": "500", "key": "k1"})  # a retried form
@@ -147,8 +139,8 @@ def test_floor_voids_from_the_floor_page(room: Room) -> None:
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": {"player": 5_000}, "key": "b"})
     floor, player = FormClient(create_app(room)), FormClient(create_app(room))
-    login(floor, "fiona")
-    login(player, "alice")
+    log_in(floor, "fiona")
+    log_in(player, "alice")
     assert player.get("/floor").status_code == 403
     assert "Void the hand" in floor.get("/floor").text
     r = floor.post("/floor/void", data={"table_id": t, "reason": "misdeal"})
@@ -163,7 +155,7 @@ def test_floor_warns_when_the_jackpot_passes_its_break_even(room: Room) -> None:
     posting will pass it), another once the posted amount does."""
     setup_table(room)
     floor = FormClient(create_app(room))
-    login(floor, "fiona")
+    log_in(floor, "fiona")
     assert 'id="jackpot-warning"' not in floor.get("/floor").text
     pool = room.pools[DEFAULT_POOL]
     pool.meter = 24_756_774
@@ -181,7 +173,7 @@ def test_floor_warns_when_the_jackpot_passes_its_break_even(room: Room) -> None:
 def test_auditor_reads_everything_and_changes_nothing(room: Room) -> None:
     setup_table(room)
     client = FormClient(create_app(room))
-    login(client, "audrey")
+    log_in(client, "audrey")
     page = client.get("/audit")
     assert "Audit chain intact" in page.text and "The ledger balances" in page.text
     assert client.get("/cashier").status_code == 403

@@ -18,8 +18,8 @@ from cardroom.room.schema import audit_log
 from cardroom.room.settings import GamblingClock
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
-from server.forms import FormClient
-from server.test_app import login, setup_table
+from server.forms import FormClient, log_in
+from server.test_app import setup_table
 
 KEY = bytes(range(32))
 
@@ -30,7 +30,7 @@ def client(storage: Storage) -> tuple[TestClient, Room]:
     room.start()
     setup_table(room)
     c = FormClient(create_app(room))  # logs in with the form's CSRF token
-    login(c, "audrey")
+    log_in(c, "audrey")
     return c, room
 
 

@@ -22,9 +22,7 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.server.frames import MAX_MESSAGE_BYTES
 from cardroom.shoe import SeededRandom
-from server.forms import FormClient
-
-PW = "correct horse"
+from server.forms import PW, logged_in
 
 
 @pytest.fixture
@@ -37,13 +35,6 @@ def room(storage: Storage) -> Room:
         buy_chips(conn, SELF_SERVICE, alice, 100_000, "first")
     r.create_table(owner, "Mini 1", "baccarat")
     return r
-
-
-def client_of(room: Room, name: str) -> TestClient:
-    client = FormClient(create_app(room))
-    r = client.post("/login", data={"username": name, "password": PW}, follow_redirects=False)
-    assert r.status_code == 303
-    return client
 
 
 def refusals(room: Room) -> list[dict[str, Any]]:
@@ -61,7 +52,7 @@ def books(room: Room) -> dict[str, int]:
     "/hands/2147483648", "/hands/99999999999999999999", "/hands/0", "/hands/-1",
     "/hands/1e3", "/tables/2147483648", "/tables/99999999999999999999", "/tables/x"])
 def test_an_id_out_of_range_is_a_404_page(room: Room, path: str) -> None:
-    owner = client_of(room, "olivia")
+    owner = logged_in(room, "olivia")
     r = owner.get(path)
     assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
     assert f"no {path.split('/')[1][:-1]} {path.split('/')[2]}" in r.text
@@ -69,14 +60,14 @@ def test_an_id_out_of_range_is_a_404_page(room: Room, path: str) -> None:
 
 
 def test_a_history_file_id_out_of_range_is_a_json_404(room: Room) -> None:
-    owner = client_of(room, "olivia")
+    owner = logged_in(room, "olivia")
     for hand in ("2147483648", "99999999999999999999"):
         r = owner.get(f"/hands/{hand}/history.json")
         assert r.status_code == 404 and r.json() == {"error": f"there is no hand {hand}"}
 
 
 def test_a_form_with_a_field_missing_is_a_page_not_raw_json(room: Room) -> None:
-    owner = client_of(room, "olivia")
+    owner = logged_in(room, "olivia")
     r = owner.post("/floor/void", data={"reason": "no table id"})
     assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
     assert "nothing was changed" in r.text and "loc" not in r.text
@@ -99,7 +90,7 @@ MALFORMED = [
 @pytest.mark.parametrize(("kind", "frame", "said"), MALFORMED)
 def test_a_malformed_message_is_answered_audited_and_changes_nothing(
         room: Room, kind: str, frame: Any, said: str) -> None:
-    alice = client_of(room, "alice")
+    alice = logged_in(room, "alice")
     before, seen = books(room), len(refusals(room))
     headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
     with TestClient(create_app(room)) as sockets, \
@@ -125,7 +116,7 @@ def test_a_malformed_message_is_answered_audited_and_changes_nothing(
 def test_a_table_socket_that_names_no_table_is_told_so(room: Room, ref: str) -> None:
     """`/ws/tables/x` used to fail the handshake with no word; now the socket opens, says in
     one sentence that there is no such table, audits the refusal and closes."""
-    alice = client_of(room, "alice")
+    alice = logged_in(room, "alice")
     seen = len(refusals(room))
     headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
     with TestClient(create_app(room)) as sockets, \
@@ -139,7 +130,7 @@ def test_a_table_socket_that_names_no_table_is_told_so(room: Room, ref: str) -> 
 def test_a_flood_of_junk_is_answered_but_audited_as_a_count(room: Room) -> None:
     """One client sending junk writes the first few refusals and one summary with the count,
     not one audit entry per message (it wrote 1,740 a second before)."""
-    alice = client_of(room, "alice")
+    alice = logged_in(room, "alice")
     before, seen = books(room), len(refusals(room))
     headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
     sent = 300
@@ -170,7 +161,7 @@ def test_a_server_defect_is_answered_logged_and_the_socket_stays(
         raise ZeroDivisionError("a defect")
 
     monkeypatch.setattr(type(room.table(1)), "deal", broken)
-    alice = client_of(room, "alice")
+    alice = logged_in(room, "alice")
     before = books(room)
     headers = {"cookie": f"{COOKIE}={alice.cookies[COOKIE]}"}
     with TestClient(create_app(room)) as sockets, \

@@ -15,12 +15,10 @@ from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
-from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient
+from .forms import PW, logged_in
 
-PW = "correct horse"
 CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
         ("cathy", Role.CASHIER), ("alice", Role.PLAYER), ("audrey", Role.AUDITOR))
 
@@ -38,13 +36,6 @@ def room(tmp_path: Path) -> Room:
     return r
 
 
-def as_(room: Room, name: str) -> FormClient:
-    client = FormClient(create_app(room))
-    r = client.post("/login", data={"username": name, "password": PW}, follow_redirects=False)
-    assert r.status_code == 303
-    return client
-
-
 def said(r: object) -> dict[str, str]:
     """The message or error a form's redirect carries."""
     location = r.headers["location"]  # type: ignore[attr-defined]
@@ -57,7 +48,7 @@ def refusals(room: Room) -> list[str]:
 
 
 def test_the_cashier_sells_and_the_floor_opens_fills_and_closes(room: Room) -> None:
-    cathy, fred = as_(room, "cathy"), as_(room, "fred")
+    cathy, fred = logged_in(room, "cathy"), logged_in(room, "fred")
     assert "Sell chips" in cathy.get("/cage").text
     r = cathy.post("/cage/sell", data={"player": "alice", "amount": "250", "key": "s1"},
                    follow_redirects=False)
@@ -86,7 +77,7 @@ def test_the_cashier_sells_and_the_floor_opens_fills_and_closes(room: Room) -> N
 
 
 def test_a_cosigner_with_a_wrong_password_or_twice_signing_is_refused(room: Room) -> None:
-    cathy, fred = as_(room, "cathy"), as_(room, "fred")
+    cathy, fred = logged_in(room, "cathy"), logged_in(room, "fred")
     fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
                                              "dealer_password": PW})
     base = {"table_id": "1", "amount": "10", "dealer": "dan", "dealer_password": PW,
@@ -108,7 +99,7 @@ def test_a_cosigner_with_a_wrong_password_or_twice_signing_is_refused(room: Room
 
 
 def test_a_player_may_not_use_the_cage_and_buys_no_chips_alone(room: Room) -> None:
-    alice = as_(room, "alice")
+    alice = logged_in(room, "alice")
     r = alice.get("/cage")
     assert r.status_code == 403 and "may not run the cage" in r.text
     assert "Buy chips and cash them in at the cage" in alice.get("/cashier").text
@@ -119,7 +110,7 @@ def test_a_player_may_not_use_the_cage_and_buys_no_chips_alone(room: Room) -> No
 
 
 def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
-    fred, audrey = as_(room, "fred"), as_(room, "audrey")
+    fred, audrey = logged_in(room, "fred"), logged_in(room, "audrey")
     fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
                                              "dealer_password": PW})
     fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "0", "dealer": "dan",
@@ -139,11 +130,11 @@ def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
     slips = audrey.get("/reports/slips.json").json()
     assert [s["kind"] for s in slips["slips"]] == ["opener", "closer"] and slips["complete"]
     assert audrey.get("/reports/cage.json").json()["reconciled"]
-    assert as_(room, "alice").get("/reports/games").status_code == 403
+    assert logged_in(room, "alice").get("/reports/games").status_code == 403
 
 
 def test_the_staff_page_changes_roles_and_locks_out(room: Room) -> None:
-    olga = as_(room, "olga")
+    olga = logged_in(room, "olga")
     assert "dan" in olga.get("/staff").text
     r = olga.post("/staff/role", data={"username": "dan", "role": "floor"},
                   follow_redirects=False)
@@ -155,7 +146,7 @@ def test_the_staff_page_changes_roles_and_locks_out(room: Room) -> None:
     r = olga.post("/staff/lock", data={"username": "olga", "reason": "x"},
                   follow_redirects=False)
     assert said(r) == {"error": "you cannot lock yourself out"}
-    assert as_(room, "fred").get("/staff").status_code == 403
+    assert logged_in(room, "fred").get("/staff").status_code == 403
 
 
 @pytest.mark.parametrize("flag", [[], ["--self-service-chips"]])

@@ -21,7 +21,7 @@ from cardroom.room.room import Room
 from cardroom.room.schema import jackpot_pools
 from cardroom.room.settings import SELF_SERVICE, GamblingClock
 
-from .test_app import PW
+from .forms import PW
 
 runner = CliRunner()
 

@@ -31,10 +31,8 @@ from cardroom.server.csrf import CSRF_COOKIE
 from cardroom.server.routes import ROUTERS
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient, csrf_token
-from .test_app import login
+from .forms import PW, FormClient, csrf_token, log_in
 
-PW = "correct horse"
 FORMS: dict[str, dict[str, str]] = {
     "/setup": {"username": "eve", "password": PW},
     "/login": {"username": "olga", "password": PW},
@@ -99,7 +97,7 @@ def owner(room: Room) -> FormClient:
         create_account(conn, "olga", PW, Role.OWNER)
         create_account(conn, "fred", PW, Role.FLOOR)
     client = FormClient(create_app(room))
-    login(client, "olga")
+    log_in(client, "olga")
     return client
 
 
@@ -149,7 +147,7 @@ def test_a_token_is_bound_to_its_browser_and_session(room: Room, owner: FormClie
     assert r.status_code == 403
     anonymous = FormClient(create_app(room))
     before_login = csrf_token(anonymous)
-    login(anonymous, "olga")
+    log_in(anonymous, "olga")
     r = TestClient.post(anonymous, "/floor/tables",
                         data={**FORMS["/floor/tables"], "csrf": before_login},
                         follow_redirects=False)
@@ -261,17 +259,17 @@ def test_owner_unlocks_from_the_floor_page(room: Room, owner: FormClient
     with room.storage.unit() as conn:
         create_account(conn, "alice", PW, Role.PLAYER)
     phone = FormClient(create_app(room))  # alice's own browser, logged in before
-    login(phone, "alice")
+    log_in(phone, "alice")
     phone.post("/logout")
     stranger = FormClient(create_app(room))
     for _ in range(6):
         stranger.post("/login", data={"username": "alice", "password": "wrong guess"})
     assert stranger.post("/login", data={"username": "alice", "password": PW}).status_code == 429
-    login(phone, "alice")  # her device cookie keeps her out of the name's back-off
+    log_in(phone, "alice")  # her device cookie keeps her out of the name's back-off
     page = owner.get("/floor").text
     assert 'id="held"' in page and "<td>alice</td>" in page
     r = owner.post("/floor/unlock", data={"username": "alice"})
     assert "Alice may log in again" in r.text and "No name is held back" in r.text
     # the stranger's own address is still backing off; alice from her own address gets in
     alice = FormClient(create_app(room), client=("10.0.0.8", 50000))
-    login(alice, "alice")
+    log_in(alice, "alice")

@@ -26,10 +26,9 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.shoe import SeededRandom
 from server.asgi_socket import AsgiSocket
-from server.forms import FormClient
+from server.forms import PW, FormClient
 from server.hostile import Hostile
 
-PW = "correct horse"
 MESSAGES = 10_000
 
 Step = Callable[[Room, int, Account], None]

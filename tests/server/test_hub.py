@@ -16,7 +16,7 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.hub import Hub, snapshot_texts
 from cardroom.shoe import SeededRandom
 
-PW = "correct horse"
+from .forms import PW
 
 
 class FakeSocket:

@@ -14,9 +14,8 @@ from cardroom.room.room import Room
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient
+from .forms import PW, FormClient
 
-PW = "correct horse"
 SEED = 250_000  # the default Super-9 seed, $2,500
 
 

@@ -15,8 +15,8 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 
-from .forms import FormClient
-from .test_app import PW, cookie_of, login
+from .forms import PW, FormClient, log_in
+from .test_app import cookie_of
 
 
 def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -> None:
@@ -25,7 +25,7 @@ def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -
         alice = create_account(conn, "alice", PW, Role.PLAYER)
         buy_chips(conn, SELF_SERVICE, alice, 50_000, "k")
     client = FormClient(create_app(room))
-    login(client, "alice")
+    log_in(client, "alice")
     assert room.tables == {}
     r = CliRunner().invoke(app, ["tables", "create", "Late Mini", "--database", db_url,
                                  "--json"])
@@ -52,7 +52,7 @@ def test_a_table_created_from_the_cli_is_found_on_first_join(db_url: str) -> Non
     with room.storage.unit() as conn:
         create_account(conn, "alice", PW, Role.PLAYER)
     client = FormClient(create_app(room))
-    login(client, "alice")
+    log_in(client, "alice")
     r = CliRunner().invoke(app, ["tables", "create", "Pan 9 late", "--game", "super-pan-9",
                                  "--database", db_url, "--json"])
     table_id = json.loads(r.output)["id"]

@@ -13,9 +13,7 @@ from cardroom.room.room import Room
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient
-
-PW = "correct horse"
+from .forms import PW, FormClient
 
 
 @pytest.fixture(autouse=True)

@@ -17,8 +17,8 @@ from cardroom.room.settings import TIMEZONE_ENV
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient
-from .test_app import login, setup_table
+from .forms import FormClient, log_in
+from .test_app import setup_table
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def plain(page: str) -> None:
 def test_a_path_that_names_nothing_is_a_page_with_a_way_back(room: Room, path: str) -> None:
     setup_table(room)
     c = FormClient(create_app(room))
-    login(c, "alice")
+    log_in(c, "alice")
     r = c.get(path)
     assert r.status_code == 404
     assert r.headers["content-type"].startswith("text/html")
@@ -62,7 +62,7 @@ def test_a_refused_role_reads_a_sentence_with_its_article(room: Room) -> None:
     """Never "a auditor may not cashier"."""
     setup_table(room)
     c = FormClient(create_app(room))
-    login(c, "audrey")
+    log_in(c, "audrey")
     r = c.get("/cashier")
     assert r.status_code == 403
     assert "an auditor" in r.text and "a auditor" not in r.text
@@ -86,7 +86,7 @@ def test_history_names_tables_and_times_to_the_second_in_the_room_zone(
     fund(room, alice)
     play_a_coup(room, ctx["table"], alice)
     c = FormClient(create_app(room))
-    login(c, "alice")
+    log_in(c, "alice")
     page = c.get("/history").text
     assert "Mini 1" in page and "Mini-Baccarat" in page
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d P[SD]T", page)
@@ -99,7 +99,7 @@ def test_recall_draws_the_cards_and_every_step(room: Room) -> None:
     fund(room, alice)
     hand = play_a_coup(room, ctx["table"], alice)
     c = FormClient(create_app(room))
-    login(c, "alice")
+    log_in(c, "alice")
     page = c.get(f"/hands/{hand}").text
     assert "the result matches" in page
     assert page.count('src="/cards/') >= 4            # player's and banker's hands
@@ -120,7 +120,7 @@ def test_floor_rows_are_live_and_record_an_irregularity(room: Room) -> None:
     room.act(alice, sp9, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, sp9, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
     floor = FormClient(create_app(room))
-    login(floor, "fiona")
+    log_in(floor, "fiona")
     rows = {r["name"]: r for r in floor.get("/floor/tables.json").json()}
     assert rows["Pan Nine"]["game"] == "Super Pan 9" and rows["Pan Nine"]["players"] == 1
     page = floor.get("/floor").text
@@ -144,7 +144,7 @@ def test_the_audit_shows_readable_fields(room: Room) -> None:
     fund(room, alice)
     play_a_coup(room, ctx["table"], alice)
     c = FormClient(create_app(room))
-    login(c, "audrey")
+    log_in(c, "audrey")
     page = c.get("/audit").text
     assert "<dt>buy-in</dt><dd>$200.00</dd>" in page
     assert "<dt>table</dt><dd>Mini 1</dd>" in page

@@ -17,9 +17,7 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient
-
-PW = "correct horse"
+from .forms import PW, FormClient
 
 
 def text_of(html: str) -> str:

@@ -19,12 +19,9 @@ from cardroom.room.db import Storage
 from cardroom.room.jackpot import adjust, post_daily
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
-from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient
-
-PW = "correct horse"
+from .forms import PW, logged_in
 
 
 def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
@@ -37,12 +34,6 @@ def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
         buy_chips(conn, SELF_SERVICE, people["alice"], 100_000, "k")
     t = room.create_table(people["olivia"], "Mini 1", "baccarat").table_id
     return room, people, t
-
-
-def logged_in(room: Room, name: str) -> FormClient:
-    client = FormClient(create_app(room))
-    client.post("/login", data={"username": name, "password": PW})
-    return client
 
 
 def settings_form(**changes: str) -> dict[str, str]:

@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 
 import pytest
 from argon2 import PasswordHasher
-from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
 from cardroom.history import HandHistory, replay
@@ -22,9 +21,7 @@ from cardroom.room.schema import hands as hands_table
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient
-
-PW = "correct horse"
+from .forms import PW, FormClient, log_in
 
 
 @pytest.fixture(autouse=True)
@@ -39,11 +36,6 @@ def room(storage: Storage) -> Room:
     r = Room(storage, SeededRandom(5))
     r.start()
     return r
-
-
-def login(client: TestClient, name: str) -> None:
-    r = client.post("/login", data={"username": name, "password": PW}, follow_redirects=False)
-    assert r.status_code == 303, r.text
 
 
 def people(room: Room) -> dict[str, Account]:
@@ -87,9 +79,9 @@ def test_room_hands_of_every_game_recall_and_export_for_cardroom_replay(
     rec = room.recall(p["alice"], hand_id)
     assert rec.ok and rec.report is not None and rec.report.game == game, rec.problems
     alice, bob, audrey = (FormClient(create_app(room)) for _ in range(3))
-    login(alice, "alice")
-    login(bob, "bob")
-    login(audrey, "audrey")
+    log_in(alice, "alice")
+    log_in(bob, "bob")
+    log_in(audrey, "audrey")
     assert "the result matches" in alice.get(f"/hands/{hand_id}").text
     assert bob.get(f"/hands/{hand_id}").status_code == 403
     assert bob.get(f"/hands/{hand_id}/history.json").status_code == 403
@@ -108,7 +100,7 @@ def test_a_missing_hand_is_a_404_and_a_record_without_history_a_400(room: Room) 
             history=json.dumps({"format": "cardroom-hand-history/1", "game": "pai-gow"}))
             .returning(hands_table.c.id)).scalar_one()
     audrey = FormClient(create_app(room), raise_server_exceptions=False)
-    login(audrey, "audrey")
+    log_in(audrey, "audrey")
     missing = audrey.get("/hands/9999")
     assert missing.status_code == 404 and "There is no hand 9999." in missing.text
     missing_json = audrey.get("/hands/9999/history.json")

@@ -8,8 +8,8 @@ from cardroom.room import ledger
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
 
-from .forms import FormClient
-from .test_app import login, room, setup_table  # noqa: F401  (the room fixture)
+from .forms import FormClient, log_in
+from .test_app import room, setup_table  # noqa: F401  (the room fixture)
 
 
 def test_voided_hand_serves_its_history_file(room: Room) -> None:  # noqa: F811
@@ -23,10 +23,10 @@ def test_voided_hand_serves_its_history_file(room: Room) -> None:  # noqa: F811
     room.act(alice, t, {"type": "bet", "bets": {"player": 5_000}, "key": "b"})
     hand_id = room.table(t).hand_id  # type: ignore[attr-defined]
     floor = FormClient(create_app(room))
-    login(floor, "fiona")
+    log_in(floor, "fiona")
     floor.post("/floor/void", data={"table_id": t, "reason": "misdeal"})
     auditor = FormClient(create_app(room))
-    login(auditor, "audrey")
+    log_in(auditor, "audrey")
     r = auditor.get(f"/hands/{hand_id}/history.json")
     assert r.status_code == 200
     doc = r.json()
