@@ -38,8 +38,9 @@ def test_a_refused_bet_changes_nothing() -> None:
 
 
 def test_bets_come_back_until_the_coup_is_dealt() -> None:
-    """Mini-Baccarat wagers (the wagers clause): a bet on the layout is not in action before
-    the coup is dealt, so its seat may take it back; none to take back is refused."""
+    """mini-baccarat/wagers ("Prior to the deal, each player wagers"): a bet on the layout
+    is not in action before the coup is dealt, so its seat may take it back; none to take
+    back is refused."""
     table = BaccaratTable(BaccaratRules(), SeededRandom(1))
     table.sit("ann", 10_000)
     table.place_bets("ann", {B: 500, P9: 100})

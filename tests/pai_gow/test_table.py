@@ -220,10 +220,10 @@ def test_rule_7_dragon_hand_only_if_the_house_allows() -> None:
     assert t.chips[1] == 10_000 - 1_000 + 475
 
 
-def test_rules_5_and_7_a_wager_and_its_dragon_hand_come_back_until_the_deal() -> None:
-    """Wagers are made before the deal (rule 5); the dragon hand is bought beside the player's
-    own wager (rule 7), so taking the wager back takes the dragon hand too, and the history
-    derived from the log keeps neither. After the deal the engine refuses."""
+def test_clauses_10_and_7_a_wager_and_its_dragon_hand_come_back_until_the_deal() -> None:
+    """Wagers are made before the deal (clause 10, wagers); the dragon hand is bought beside
+    the player's own wager (clause 7), so taking the wager back takes the dragon hand too, and
+    the history derived from the log keeps neither. After the deal the engine refuses."""
     t = table(dragon_hand=DragonHand.HOUSE_WAY)
     t.sit(1, 10_000)
     t.sit(3, 10_000)
