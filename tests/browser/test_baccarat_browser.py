@@ -7,8 +7,6 @@ contrast) and no card that has not left the shoe is ever on the page."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -22,17 +20,8 @@ from .room_flows import (
     browser_at,
     owner_opens_table,
     player_sits,
-    seeded_room,
-    skip_without_chromium,
 )
 from .table_flows import baccarat_hand, change_and_take_back
-
-pytestmark = skip_without_chromium()
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    yield from seeded_room(tmp_path, 5)
 
 
 @pytest.mark.parametrize("width", [1280, 375])

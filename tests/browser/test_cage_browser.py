@@ -19,9 +19,7 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .room_flows import PW, browser_at, console_errors, log_in, skip_without_chromium
-
-pytestmark = skip_without_chromium()
+from .room_flows import PW, browser_at, console_errors, log_in
 
 
 @pytest.fixture

@@ -5,11 +5,6 @@ rules with colour contrast)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks
@@ -18,18 +13,13 @@ from .room_flows import (
     browser_at,
     log_in,
     owner_opens_table,
-    seeded_room,
-    skip_without_chromium,
 )
 
-pytestmark = skip_without_chromium()
+SEED = 3
+"""The room's shuffles (the `room` fixture, tests/browser/conftest.py)."""
+
 
 WIDTHS = [(1280, 800), (375, 740)]
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    yield from seeded_room(tmp_path, 3)
 
 
 def menu(page: object) -> list[str]:

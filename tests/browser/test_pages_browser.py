@@ -7,9 +7,6 @@ log, and a 404 page with a way back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from cardroom.room import ledger
@@ -23,19 +20,10 @@ from .room_flows import (
     browser_at,
     log_in,
     owner_opens_table,
-    seeded_room,
     shot,
-    skip_without_chromium,
 )
 
-pytestmark = skip_without_chromium()
-
 WIDTHS = [(1280, 900), (375, 740)]
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    yield from seeded_room(tmp_path, 5)
 
 
 def pan_hand_with_bots(room: Room, table: int) -> None:

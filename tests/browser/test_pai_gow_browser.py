@@ -10,8 +10,6 @@ settlement only her own seven."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -26,17 +24,11 @@ from .room_flows import (
     browser_at,
     owner_opens_table,
     player_sits,
-    seeded_room,
-    skip_without_chromium,
 )
 from .table_flows import change_and_take_back, pai_gow_arrange, put_chips
 
-pytestmark = skip_without_chromium()
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    yield from seeded_room(tmp_path, 8)
+SEED = 8
+"""The room's shuffles (the `room` fixture, tests/browser/conftest.py)."""
 
 
 def visible(room: Room) -> list[str]:

@@ -12,8 +12,6 @@ forward through the hand."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from pan.helpers import stacked_pack
@@ -26,13 +24,13 @@ from .room_flows import (
     browser_at,
     owner_opens_table,
     player_sits,
-    seeded_room,
     shot,
-    skip_without_chromium,
 )
 from .table_flows import pan_step
 
-pytestmark = skip_without_chromium()
+SEED = 21
+"""The room's shuffles (the `room` fixture, tests/browser/conftest.py)."""
+
 
 WIDTHS = [(1280, 900), (375, 740)]
 HANDS = ["5c 5d 6c 6d 6s 2h 2s Jd Qs 4h",   # alice, first hand
@@ -41,11 +39,6 @@ HANDS = ["5c 5d 6c 6d 6s 2h 2s Jd Qs 4h",   # alice, first hand
 STOCK = "5h Qd 2d"
 """Alice draws 5h (a meld with 5c 5d); the bot after her draws Qd and throws it; the bot
 before her draws 2d, which it cannot use, and throws it: alice takes it (with 2h 2s)."""
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    yield from seeded_room(tmp_path, 21)
 
 
 def visible_to(live: PanLive, me: int) -> Counter[str]:

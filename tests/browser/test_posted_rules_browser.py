@@ -6,24 +6,18 @@ go to $CARDROOM_SCREENSHOTS when it is set (docs/screenshots holds the committed
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.room import Room
 
-from .room_flows import browser_at, console_errors, seeded_room, skip_without_chromium
+from .room_flows import browser_at, console_errors
 
-pytestmark = skip_without_chromium()
+SEED = 7
+"""The room's shuffles (the `room` fixture, tests/browser/conftest.py)."""
+
 GAMES = ("baccarat", "super-pan-9", "pai-gow", "pan")
 SIZES = {"desktop": (1280, 900), "375": (375, 800)}
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    yield from seeded_room(tmp_path, 7)
 
 
 def test_posted_rules_of_every_game_at_desktop_and_phone_width(room: Room, tmp_path: Path

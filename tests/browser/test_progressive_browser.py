@@ -7,11 +7,9 @@ $CARDROOM_SCREENSHOTS when it is set."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from room.rooms import rig_top_award
 
 from cardroom.room import progressive
@@ -25,16 +23,7 @@ from .room_flows import (
     browser_at,
     console_errors,
     log_in,
-    seeded_room,
-    skip_without_chromium,
 )
-
-pytestmark = skip_without_chromium()
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    yield from seeded_room(tmp_path, 5)
 
 
 def change_settings(page: Any, second: str) -> None:

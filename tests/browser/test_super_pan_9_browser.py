@@ -9,8 +9,6 @@ showdown only their own three cards, the dealer's face down."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -24,8 +22,6 @@ from .room_flows import (
     browser_at,
     owner_opens_table,
     player_sits,
-    seeded_room,
-    skip_without_chromium,
 )
 from .table_flows import (
     change_and_take_back,
@@ -34,12 +30,8 @@ from .table_flows import (
     super_pan_9_decide,
 )
 
-pytestmark = skip_without_chromium()
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    yield from seeded_room(tmp_path, 21)
+SEED = 21
+"""The room's shuffles (the `room` fixture, tests/browser/conftest.py)."""
 
 
 def visible(room: Room, seat: int) -> list[str]:
