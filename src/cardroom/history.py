@@ -32,7 +32,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from cardroom.cards import Card, parse_card
 from cardroom.engine import RuleError
@@ -153,7 +153,10 @@ class ReplayReport:
         }
 
 
-class GameReplay:
+Settlement = TypeVar("Settlement")
+
+
+class GameReplay(Generic[Settlement]):
     """One game's replay adapter for `drive`: it builds the game's engine from the history
     (raising `HistoryError` for a history that cannot be set up) and applies one recorded
     action at a time through it; the engine checks every rule.
@@ -180,6 +183,8 @@ class GameReplay:
     def __init__(self, h: HandHistory) -> None:
         self.history = h
         self.movements: list[dict[str, Any]] = []
+        self.result: Settlement | None = None
+        """What the engine's settlement returned; None until the hand is settled."""
 
     def read_seats(self, h: HandHistory, by: str) -> None:
         """`names`, `start` (the chips before the hand), `seat_numbers` and the `pack` as
@@ -207,7 +212,15 @@ class GameReplay:
 
     @property
     def settled(self) -> bool:
-        return False
+        return self.result is not None
+
+    def recorded_seat(self, action: dict[str, Any], key: str = "seat") -> int:
+        """The seat number an action names under `key`, one of the history's seats."""
+        seat = action.get(key)
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                seat not in self.seat_numbers:
+            raise HistoryError(f"{key} {seat!r} is not one of the history's seats")
+        return seat
 
     def finish(self, actions: int) -> None:
         """After the last action: what the table does by itself (nothing by default)."""
@@ -233,9 +246,9 @@ class GameReplay:
             return False
         return self.result_matches(result)
 
-    def replayed(self) -> Replayed | None:
-        """What the replay settled (asked only once `settled`), in the recorded result's own
-        fields; None for a game whose result records no more than the stacks."""
+    def replayed(self, result: Settlement) -> Replayed | None:
+        """What the replay settled (`result`), in the recorded result's own fields; None for
+        a game whose result records no more than the stacks."""
         return None
 
     settled_key: ClassVar[str] = ""
@@ -244,9 +257,9 @@ class GameReplay:
     def result_matches(self, result: dict[str, Any]) -> bool:
         """Each field the record holds equals the replay's, and its rows (those with an
         outcome) are the replay's rows, in any order."""
-        if not self.settled:
+        if self.result is None:
             return not self.settled_key or self.settled_key not in result
-        again = self.replayed()
+        again = self.replayed(self.result)
         if again is None:
             return True
         if any(k in result and result[k] != v for k, v in again.fields.items()):
@@ -269,7 +282,7 @@ class Replayed:
     rows: list[tuple[Any, ...]]
 
 
-def drive(h: HandHistory, adapter: type[GameReplay]) -> ReplayReport:
+def drive(h: HandHistory, adapter: type[GameReplay[Any]]) -> ReplayReport:
     """The one replay loop: apply every action through the game's engine (`adapter`); stop at
     the first illegal one (its index and rule reported, nothing after it applied); a void
     action ends the hand with every stack as it was before; then compare with ``result``."""
@@ -306,7 +319,7 @@ def drive(h: HandHistory, adapter: type[GameReplay]) -> ReplayReport:
                         movements, outcome, failure, matches, unit=r.unit, house=r.house)
 
 
-def _failure(r: GameReplay, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
+def _failure(r: GameReplay[Any], action: dict[str, Any], exc: Exception) -> tuple[str, str]:
     if isinstance(exc, RuleError):
         return exc.clause, str(exc)
     return r.rule_of(action, exc)
@@ -328,7 +341,7 @@ def replay(history: HandHistory) -> ReplayReport:
     if module is None:
         raise HistoryError(f"no replayer for the game {history.game!r} (games: "
                            f"{', '.join(sorted(REPLAYERS))})")
-    adapter: type[GameReplay] = importlib.import_module(module).Replay
+    adapter: type[GameReplay[Any]] = importlib.import_module(module).Replay
     return drive(history, adapter)
 
 

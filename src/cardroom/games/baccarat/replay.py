@@ -73,7 +73,7 @@ def _pool(rules: BaccaratRules, data: Any) -> JackpotPool | None:
         raise HistoryError(f"setup.jackpot malformed: {exc}") from None
 
 
-class Replay(GameReplay):
+class Replay(GameReplay[CoupSettled]):
     """The bets and the deal through `BaccaratTable`; stacks, hands and every settlement
     compared with the recorded result."""
 
@@ -95,7 +95,6 @@ class Replay(GameReplay):
             raise HistoryError(f"the history's cards cannot come from a {rules.decks}-deck "
                                "baccarat shoe (52 cards a deck, no joker): "
                                f"{problem}; nothing was replayed")
-        self.coup: CoupSettled | None = None
 
     def apply(self, index: int, action: dict[str, Any]) -> None:
         table, names, kind = self.table, self.names, action.get("type")
@@ -116,7 +115,7 @@ class Replay(GameReplay):
         table, pack = self.table, self.pack
         table.shoe = Shoe(order=list(pack), cut_index=len(pack) + 1, salt=b"")
         try:
-            self.coup = settled = table.deal()
+            self.result = settled = table.deal()
         except ShoeError:
             raise HistoryError("the recorded cards run out before the coup is complete") \
                 from None
@@ -138,25 +137,19 @@ class Replay(GameReplay):
             return "baccarat rules", str(exc)
         return "history", f"malformed action: {exc}"
 
-    @property
-    def settled(self) -> bool:
-        return self.coup is not None
-
     def final(self) -> list[int]:
         return [self.table.balances[n] for n in self.names]
 
     def outcome(self) -> str:
-        if self.coup is None:
+        if self.result is None:
             return "not dealt"
-        p, b = hand_total(self.coup.player), hand_total(self.coup.banker)
+        p, b = hand_total(self.result.player), hand_total(self.result.banker)
         return ("tie" if p == b else ("player" if p > b else "banker") + " wins") + \
-            f" {p}-{b}; jackpot {self.coup.jackpot_award.name.lower()}"
+            f" {p}-{b}; jackpot {self.result.jackpot_award.name.lower()}"
 
     settled_key = "player"
 
-    def replayed(self) -> Replayed | None:
-        settled = self.coup
-        assert settled is not None  # asked once settled
+    def replayed(self, settled: CoupSettled) -> Replayed | None:
         return Replayed(
             {"player": [str(c) for c in settled.player],
              "banker": [str(c) for c in settled.banker]},

@@ -61,7 +61,7 @@ def _rules(raw: dict[str, Any]) -> PaiGowRules:
     return build_rules(PaiGowRules, raw, "history rules")
 
 
-class Replay(GameReplay):
+class Replay(GameReplay[Settled]):
     game = "pai-gow"
     rule_of_action = RULE_OF_ACTION
     void_shows_no_card = ("a voided hand's history holds no card (dealt hands are hidden "
@@ -80,14 +80,6 @@ class Replay(GameReplay):
                                f"with one joker, 53 cards): {problem}; nothing was replayed")
         for seat, chips in zip(self.seat_numbers, self.start, strict=True):
             self.table.sit(seat, chips)
-        self.result: Settled | None = None
-
-    def seat(self, action: dict[str, Any], key: str = "seat") -> int:
-        seat = action.get(key)
-        if isinstance(seat, bool) or not isinstance(seat, int) or \
-                seat not in self.seat_numbers:
-            raise HistoryError(f"{key} {seat!r} is not one of the history's seats")
-        return seat
 
     def limits(self, amount: Any, what: str) -> None:
         check = getattr(self.rules, "check_wager", None)
@@ -101,9 +93,9 @@ class Replay(GameReplay):
         if kind == "wager":
             amount = action.get("amount")
             self.limits(amount, "a wager")
-            t.place_wager(self.seat(action), amount)  # type: ignore[arg-type]
+            t.place_wager(self.recorded_seat(action), amount)  # type: ignore[arg-type]
         elif kind == "bank":
-            seat = self.seat(action)
+            seat = self.recorded_seat(action)
             stake = action.get("dealer_wager")
             if not isinstance(stake, int) or isinstance(stake, bool):
                 raise HistoryError("a bank needs the house dealer's wager (dealer_wager)")
@@ -112,7 +104,7 @@ class Replay(GameReplay):
         elif kind == "dragon":
             amount, spot = action.get("amount"), action.get("spot")
             self.limits(amount, "a dragon-hand wager")
-            t.take_dragon(self.seat(action), spot, amount)  # type: ignore[arg-type]
+            t.take_dragon(self.recorded_seat(action), spot, amount)  # type: ignore[arg-type]
         elif kind == "deal":
             self.deal(action)
         elif kind in ("set", "house_way"):
@@ -162,10 +154,6 @@ class Replay(GameReplay):
                             f"position {event.start_position}, not {action['start']} (clause 5)")
 
 
-    @property
-    def settled(self) -> bool:
-        return self.result is not None
-
     def final(self) -> list[int]:
         return [self.table.chips[s] for s in self.seat_numbers]
 
@@ -179,9 +167,7 @@ class Replay(GameReplay):
 
     settled_key = "spots"
 
-    def replayed(self) -> Replayed | None:
-        settled = self.result
-        assert settled is not None  # asked once settled
+    def replayed(self, settled: Settled) -> Replayed | None:
         return Replayed({"banker_spot": settled.banker_spot}, "spots",
                         ("spot", "outcome", "net"),
                         [(r.spot, r.outcome.value, r.net) for r in settled.results])

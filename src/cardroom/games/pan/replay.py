@@ -141,7 +141,7 @@ def apply_action(hand: PanHand, action: dict[str, Any]) -> None:
         raise PanRuleError("hand history", f"bad arguments for {kind}: {exc}") from None
 
 
-class Replay(GameReplay):
+class Replay(GameReplay[None]):
     """Every recorded action applied through `PanHand` (the movements are its `ChipsMoved`
     events); a Pan history has no void action (a voided Pan hand is not written)."""
 

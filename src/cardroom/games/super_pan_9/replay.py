@@ -38,7 +38,7 @@ RULE_OF_ACTION = {
 """The clause a refusal that is not the engine's `RuleError` (a malformed amount) reports."""
 
 
-class Replay(GameReplay):
+class Replay(GameReplay[RoundSettled]):
     """The engine with the recorded cards as its shoe, the stacks and the seat index."""
 
     game = "super-pan-9"
@@ -63,30 +63,24 @@ class Replay(GameReplay):
         order = [*self.pack, *sorted(rest.elements())]
         self.shoe = Shoe(order=order, cut_index=len(order) + 1, salt=b"")
         self.table = SuperPan9Table(rules, shoe=self.shoe)
-        self.round: RoundSettled | None = None
-
-    def index_of(self, seat: Any) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or \
-                seat not in self.seat_numbers:
-            raise HistoryError(f"seat {seat!r} is not one of the history's seats")
-        return self.seat_numbers.index(seat)
 
     def apply(self, index: int, action: dict[str, Any]) -> None:
         t, kind = self.table, action.get("type")
         if kind == "wager":
-            i = self.index_of(action.get("seat"))
+            seat = self.recorded_seat(action)
+            i = self.seat_numbers.index(seat)
             amount, tie = action.get("amount"), action.get("tie", 0)
-            t.verify_place_wager(self.seat_numbers[i], amount, tie)  # type: ignore[arg-type]
+            t.verify_place_wager(seat, amount, tie)  # type: ignore[arg-type]
             assert isinstance(amount, int) and isinstance(tie, int)
             if amount + tie > self.stacks[i]:
-                raise RuleError(WAGERS, f"seat {self.seat_numbers[i]}'s stack of "
+                raise RuleError(WAGERS, f"seat {seat}'s stack of "
                                 f"{self.stacks[i]} cents cannot cover {amount + tie}")
-            t.place_wager(self.seat_numbers[i], amount, tie)
+            t.place_wager(seat, amount, tie)
             self.stacks[i] -= amount + tie
         elif kind == "deal":
             t.deal()
         elif kind in ("draw", "stand"):
-            seat = self.seat_numbers[self.index_of(action.get("seat"))]
+            seat = self.recorded_seat(action)
             t.draw(seat) if kind == "draw" else t.stand(seat)
         elif kind == "reveal":
             t.reveal()
@@ -105,20 +99,16 @@ class Replay(GameReplay):
                                "cards")
 
     def settle(self) -> None:
-        self.round = settled = self.table.settle()
+        self.result = settled = self.table.settle()
         for s in settled.seats:
             self.stacks[self.seat_numbers.index(s.seat)] += s.settlement.returned
 
-    @property
-    def settled(self) -> bool:
-        return self.round is not None
-
     def finish(self, actions: int) -> None:
         """The settlement follows the dealer's turn (rules 4, 8, 9)."""
-        if self.round is None and self.table.phase is Phase.REVEALED:
+        if self.result is None and self.table.phase is Phase.REVEALED:
             self.settle()
-        if self.round is not None:
-            self.movements = _movements(actions - 1, self.round, self.seat_numbers)
+        if self.result is not None:
+            self.movements = _movements(actions - 1, self.result, self.seat_numbers)
 
     def void_problem(self, h: HandHistory) -> str | None:
         if self.shoe.position != len(self.pack):
@@ -130,17 +120,15 @@ class Replay(GameReplay):
         return list(self.stacks)
 
     def outcome(self) -> str:
-        if self.round is None:
+        if self.result is None:
             return f"unfinished ({self.table.phase.value})"
-        return f"dealer {self.round.dealer_total}; " + ", ".join(
+        return f"dealer {self.result.dealer_total}; " + ", ".join(
             f"seat {s.seat} {s.player_total} {s.settlement.outcome.value}"
-            for s in self.round.seats)
+            for s in self.result.seats)
 
     settled_key = "settlements"
 
-    def replayed(self) -> Replayed | None:
-        settled = self.round
-        assert settled is not None  # asked once settled
+    def replayed(self, settled: RoundSettled) -> Replayed | None:
         return Replayed({"dealer_total": settled.dealer_total}, "settlements",
                         ("seat", "outcome", "net"),
                         [(s.seat, s.settlement.outcome.value, s.settlement.net)
