@@ -5,12 +5,13 @@ from these models by `scripts/protocol_schema.py`).
 Inbound: `read(game, msg)` checks a message against the model of its `type` for the table's
 game before the table sees it, and refuses a malformed one with one plain sentence for the
 person (`MalformedMessage`: "the table could not read that request: the buy-in is not an
-amount of money"), never a field name. Each model says, per field, the sentence its refusal
-gives (`refusals`). Types are strict (an amount is a JSON integer of cents: not `true`, not
-`1.5`, not `"100"`); fields a model does not name are ignored, as they always were. A type the
-game does not know goes on to the table, which answers "unknown action ..." (Pan answers a
-`bet` with why it has none). What needs the table's state (a seat's turn, the limits, a card
-in a hand, the `seq` of a Pan decision being the current one) is the table's to check.
+amount of money"), never a field name. A field's type carries the sentence its refusal gives
+(`Refuses`), or its model names it (`refusals`). Types are strict (an amount is a JSON integer
+of cents: not `true`, not `1.5`, not `"100"`); fields a model does not name are ignored, as they
+always were. A type the game does not know goes on to the table, which answers "unknown
+action ..." (Pan answers a `bet` with why it has none). What needs the table's state (a seat's
+turn, the limits, a card in a hand, the `seq` of a Pan decision being the current one) is the
+table's to check.
 
 Outbound: `TableState` (the envelope and the parts every game shares) with one model per
 game's snapshot, `Refusal` (`{"type": "error", ...}`, to the sender only).
@@ -19,6 +20,7 @@ game's snapshot, `Refusal` (`{"type": "error", ...}`, to the sender only).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import (
@@ -43,18 +45,27 @@ def _not_blank(text: str) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class Refuses:
+    """A field type's refusal: the end of the sentence refusing a value of that type."""
+
+    sentence: str
+
+
 Amount = Annotated[int, Field(description="an amount of money in integer cents")]
+BuyIn = Annotated[Amount, Refuses("the buy-in is not an amount of money")]
 Key = Annotated[str, StringConstraints(min_length=1, max_length=MAX_KEY),
                 AfterValidator(_not_blank),
                 Field(description="the request's idempotency key: a retry with the same key "
-                                  "and the same request is applied once")]
+                                  "and the same request is applied once"),
+                Refuses(f"the request's reference must be a text of 1 to {MAX_KEY} characters")]
 Reason = Annotated[str, StringConstraints(min_length=1, max_length=400),
-                   AfterValidator(_not_blank)]
+                   AfterValidator(_not_blank),
+                   Refuses("the reason must be a text of 1 to 400 characters")]
 ShortReason = Annotated[str, StringConstraints(min_length=1, max_length=200),
-                        AfterValidator(_not_blank)]
+                        AfterValidator(_not_blank), Refuses("the reason must be a short text")]
 Number = Annotated[int, Field(description="a seat or spot number")]
-
-KEY_REFUSAL = f"the request's reference must be a text of 1 to {MAX_KEY} characters"
+Spot = Annotated[Number | None, Refuses("choose a spot by its number")]
 
 
 class Message(BaseModel):
@@ -62,7 +73,8 @@ class Message(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
     refusals: ClassVar[dict[str, str]] = {}
-    """Per field (`bets.*`: a value inside it), the end of the sentence refusing it."""
+    """Per field (`bets.*`: a value inside it), the end of the sentence refusing it, where
+    the field's type does not say it (`Refuses`)."""
 
 
 # every game ---------------------------------------------------------------------------------
@@ -70,17 +82,14 @@ class Sit(Message):
     """Take a seat, buying in from the wallet."""
 
     type: Literal["sit"]
-    buy_in: Amount
+    buy_in: BuyIn
     key: Key
-    refusals: ClassVar[dict[str, str]] = {"buy_in": "the buy-in is not an amount of money",
-                                          "key": KEY_REFUSAL}
 
 
 class Keyed(Message):
     """A message whose only field is its key."""
 
     key: Key
-    refusals: ClassVar[dict[str, str]] = {"key": KEY_REFUSAL}
 
 
 class Leave(Keyed):
@@ -100,8 +109,6 @@ class Void(Message):
 
     type: Literal["void"]
     reason: Reason
-    refusals: ClassVar[dict[str, str]] = {
-        "reason": "the reason must be a text of 1 to 400 characters"}
 
 
 # Mini-Baccarat -------------------------------------------------------------------------------
@@ -113,7 +120,7 @@ class BaccaratBet(Message):
     key: Key
     bets: Annotated[dict[str, Amount], Field(min_length=1, max_length=len(WagerKind))]
     refusals: ClassVar[dict[str, str]] = {
-        "key": KEY_REFUSAL, "bets": "the bets must name each wager with its amount",
+        "bets": "the bets must name each wager with its amount",
         "bets.*": "a bet is not an amount of money"}
 
 
@@ -142,7 +149,7 @@ class SuperPan9Bet(Message):
     key: Key
     bets: SuperPan9Stakes
     refusals: ClassVar[dict[str, str]] = {
-        "key": KEY_REFUSAL, "bets": "the bets must be a wager, with or without a Tie Bet",
+        "bets": "the bets must be a wager, with or without a Tie Bet",
         "bets.tie": "the Tie Bet is not an amount of money",
         "bets.wager": "the wager is not an amount of money"}
 
@@ -176,7 +183,7 @@ class SuperPan9Irregularity(Message):
     reason: ShortReason
     refusals: ClassVar[dict[str, str]] = {
         "kind": f"the irregularity must be one of: {', '.join(k.value for k in IrregularityKind)}",
-        "seat": "choose a seat by its number", "reason": "the reason must be a short text"}
+        "seat": "choose a seat by its number"}
 
 
 # Pai Gow Poker -------------------------------------------------------------------------------
@@ -193,7 +200,7 @@ class PaiGowBet(Message):
     key: Key
     refusals: ClassVar[dict[str, str]] = {
         "bets": "the bet must be one amount, on the wager",
-        "bets.wager": "the wager is not an amount of money", "key": KEY_REFUSAL}
+        "bets.wager": "the wager is not an amount of money"}
 
 
 class PaiGowChangeBets(PaiGowBet):
@@ -209,11 +216,10 @@ class Dragon(Message):
 
     type: Literal["dragon"]
     amount: Amount
-    spot: Number | None = Field(None, description="the open spot; none: the first one")
+    spot: Spot = Field(None, description="the open spot; none: the first one")
     key: Key
     refusals: ClassVar[dict[str, str]] = {
-        "amount": "the dragon hand's wager is not an amount of money",
-        "spot": "choose a spot by its number", "key": KEY_REFUSAL}
+        "amount": "the dragon hand's wager is not an amount of money"}
 
 
 class Bank(Keyed):
@@ -226,19 +232,17 @@ class SetHand(Message):
     """Set a hand: the two cards of the front hand (the other five are the back)."""
 
     type: Literal["set"]
-    spot: Number | None = Field(None, description="the spot set: the seat's own (none), or "
-                                                  "the dragon spot it plays")
+    spot: Spot = Field(None, description="the spot set: the seat's own (none), or the dragon "
+                                         "spot it plays")
     front: list[str] = Field(description="the front hand's two cards, e.g. [\"As\", \"Kd\"]")
-    refusals: ClassVar[dict[str, str]] = {"spot": "choose a spot by its number",
-                                          "front": "the front hand must be two cards"}
+    refusals: ClassVar[dict[str, str]] = {"front": "the front hand must be two cards"}
 
 
 class HouseWay(Message):
     """Ask for the house way to set the hand."""
 
     type: Literal["house_way"]
-    spot: Number | None = None
-    refusals: ClassVar[dict[str, str]] = {"spot": "choose a spot by its number"}
+    spot: Spot = None
 
 
 class PaiGowIrregularity(Message):
@@ -247,12 +251,11 @@ class PaiGowIrregularity(Message):
     type: Literal["irregularity"]
     kind: Literal["misdeal", "exposed-card", "wrong-card-count"]
     reason: ShortReason
-    spot: Number | None = Field(None, description="the spot affected (not for a misdeal)")
+    spot: Spot = Field(None, description="the spot affected (not for a misdeal)")
     card: str | None = Field(None, description="the card exposed (exposed-card)")
     count: int | None = Field(None, description="the cards the spot holds (wrong-card-count)")
     refusals: ClassVar[dict[str, str]] = {
         "kind": "the irregularity must be a misdeal, an exposed card or a wrong card count",
-        "reason": "the reason must be a short text", "spot": "choose a spot by its number",
         "card": "that is not a card", "count": "the count of cards must be a number"}
 
 
@@ -262,11 +265,10 @@ class PanSit(Message):
 
     type: Literal["sit"]
     doubles: bool = Field(False, description="play double condition")
-    buy_in: Amount
+    buy_in: BuyIn
     key: Key
     refusals: ClassVar[dict[str, str]] = {
-        "doubles": "the choice of double condition must be yes or no",
-        "buy_in": "the buy-in is not an amount of money", "key": KEY_REFUSAL}
+        "doubles": "the choice of double condition must be yes or no"}
 
 
 class Bot(Keyed):
@@ -351,7 +353,10 @@ def refusal(model: type[Message], exc: ValidationError) -> str:
         for name in (f"{loc[0]}.{loc[1]}", f"{loc[0]}.*"):
             if name in model.refusals:
                 return model.refusals[name]
-    return model.refusals.get(loc[0] if loc else "", "it is not a table request")
+    top = loc[0] if loc else ""
+    field = model.model_fields.get(top)
+    own = [m.sentence for m in field.metadata if isinstance(m, Refuses)] if field else []
+    return model.refusals.get(top) or next(iter(own), "it is not a table request")
 
 
 def inbound_schema(game: str) -> dict[str, Any]:
