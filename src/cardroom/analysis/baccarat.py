@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from cardroom.analysis.wager import Outcome, Wager
 from cardroom.games.baccarat.paytables import nine_pay_table, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.tableau import Tableau, standard_tableau
@@ -211,38 +212,14 @@ class _CoupEnumerator:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """One way a wager can end: its net result per unit staked and its sequence count."""
+class WagerMath(Wager):
+    """A wager's exact distribution over the coups' six-card sequences, beside the designer's
+    claim."""
 
-    label: str
-    net: Fraction
-    count: int
-
-
-@dataclass(frozen=True)
-class WagerMath:
-    name: str
-    outcomes: tuple[Outcome, ...]
-    total: int
-    house_edge: Fraction
     claimed_edge_percent: Decimal | None = None
     note: str = ""
     break_even_jackpot_cents: Fraction | None = None
     """Progressive only: the top award at which a lone bettor's expected return is 100%."""
-
-    def probability(self, label: str) -> Fraction:
-        return sum((Fraction(o.count, self.total) for o in self.outcomes if o.label == label),
-                   Fraction(0))
-
-    @property
-    def variance(self) -> Fraction:
-        mean = sum((o.net * o.count for o in self.outcomes), Fraction(0)) / self.total
-        square = sum((o.net * o.net * o.count for o in self.outcomes), Fraction(0)) / self.total
-        return square - mean * mean
-
-    @property
-    def std_dev(self) -> float:
-        return math.sqrt(self.variance)
 
     @property
     def exact_percent_2dp(self) -> Decimal:
@@ -331,9 +308,8 @@ def _break_even_json(w: WagerMath) -> dict[str, object]:
 
 def _wager(name: str, outcomes: list[Outcome], total: int, claim: Decimal | None = None,
            edge: Fraction | None = None, note: str = "") -> WagerMath:
-    mean = sum((o.net * o.count for o in outcomes), Fraction(0)) / total
-    return WagerMath(name, tuple(o for o in outcomes if o.count), total,
-                     -mean if edge is None else edge, claim, note)
+    wager = WagerMath.exact(name, [o for o in outcomes if o.count], total, edge)
+    return dataclasses.replace(wager, claimed_edge_percent=claim, note=note)
 
 
 def _nine_wager(name: str, suited_pays: int, unsuited_pays: int, suited: int, nines: int,

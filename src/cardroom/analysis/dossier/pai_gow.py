@@ -11,9 +11,9 @@ from typing import Any
 
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
 from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
-from cardroom.analysis.dossier.stats import Award, figures
 from cardroom.analysis.pai_gow_optimal import DealerTable, dealer_table
 from cardroom.analysis.pai_gow_sim import MAX_OTHERS, SimReport, simulate
+from cardroom.analysis.wager import Outcome, Wager
 from cardroom.games.pai_gow.houseway import house_way
 from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.money import Rounding, format_money, round_div
@@ -48,9 +48,9 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
     data: dict[str, Any] = {"game": "pai-gow", "rules": rules.model_dump(mode="json"),
                             "hands": hands, "seed": seed, "simulation": True}
     n = base.win + base.push + base.loss
-    fig = figures("player", [Award("win", 1 - rules.commission, Fraction(base.win, n)),
-                             Award("push", Fraction(0), Fraction(base.push, n)),
-                             Award("lose", Fraction(-1), Fraction(base.loss, n))])
+    fig = Wager.exact("player", [Outcome("win", 1 - rules.commission, base.win),
+                                 Outcome("push", Fraction(0), base.push),
+                                 Outcome("lose", Fraction(-1), base.loss)], n)
     edge, half = base.house_edge
     data["house_edge_ci95"] = [edge - half, edge + half]
     sections = (
