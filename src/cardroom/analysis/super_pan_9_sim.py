@@ -16,15 +16,7 @@ import numpy.typing as npt
 
 from cardroom.analysis import super_pan_9_kernel as kernel
 from cardroom.analysis.estimate import Estimate
-from cardroom.analysis.parallel import (
-    Chunk,
-    SimulationError,
-    add_termwise,
-    check_count,
-    plan_chunks,
-    run_chunks,
-    seed_or_draw,
-)
+from cardroom.analysis.parallel import Chunk, SimulationError, check_count, run_seeded
 from cardroom.analysis.super_pan_9 import Holding, analyse, dealer_rule_strategy
 from cardroom.cards import Card
 from cardroom.games.super_pan_9.cards import card_value
@@ -137,14 +129,12 @@ def simulate(rules: SuperPan9Rules, hands: int, seats: int = 7, strategy: str = 
     """Deal at least `hands` player-hands (whole rounds of `seats`) from real shoes."""
     check_count(hands, "hands", 1, MAX_HANDS)
     check_count(seats, "seats", 1, kernel.MAX_SEATS)
-    seed = seed_or_draw(seed)
     plan = strategy_for(strategy, rules)
     args = kernel_args(rules, seats, plan)
     rounds = -(-hands // seats)
-    chunks = plan_chunks(rounds, seed)
-    hist, shoes = run_chunks(partial(simulate_chunk, args), chunks, add_termwise,
-                             workers=workers, scheduler=scheduler, progress=progress,
-                             description="Super Pan 9 rounds")
+    (hist, shoes), seed = run_seeded(partial(simulate_chunk, args), rounds, seed,
+                                     workers=workers, scheduler=scheduler, progress=progress,
+                                     description="Super Pan 9 rounds")
     exact = analyse(rules.decks, rules.commission, rules.tie_pays, rules.commission_on_tie_bet)
     main_exact = exact.optimal if strategy == "optimal" else exact.dealer_rule
     tie_exact = exact.tie if strategy == "optimal" else exact.tie_dealer_rule
