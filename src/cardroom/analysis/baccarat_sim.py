@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom.analysis import baccarat_kernel as kernel
-from cardroom.analysis.estimate import Estimate
+from cardroom.analysis.estimate import Estimate, sample_moments
 from cardroom.analysis.parallel import Chunk, SimulationError, check_count, run_seeded
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import CoupResult, Winner, card_value, play_coup
@@ -144,10 +144,7 @@ def estimates(counts: IntArray, rules: BaccaratRules,
         seen.append((key, int(flat[key])))
     out = []
     for name, values in class_values(rules).items():
-        s1 = sum((values[key] * c for key, c in seen), Fraction(0))
-        s2 = sum((values[key] ** 2 * c for key, c in seen), Fraction(0))
-        mean = s1 / n
-        variance = (s2 - s1 * s1 / n) / (n - 1)
+        mean, variance = sample_moments(((values[key], c) for key, c in seen), n)
         edge = 1 - rules.jackpot_contribution - mean if name == "progressive" else -mean
         out.append(Estimate(name, edge, math.sqrt(variance / n),
                             None if exact is None else exact.get(name)))

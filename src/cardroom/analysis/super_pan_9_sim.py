@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom.analysis import super_pan_9_kernel as kernel
-from cardroom.analysis.estimate import Estimate
+from cardroom.analysis.estimate import Estimate, sample_moments
 from cardroom.analysis.parallel import Chunk, SimulationError, check_count, run_seeded
 from cardroom.analysis.super_pan_9 import Holding, analyse, dealer_rule_strategy
 from cardroom.cards import Card
@@ -79,14 +79,8 @@ def _estimate(name: str, hist: IntArray, seats: int, per_round: dict[tuple[int, 
     """Rounds are the sampling unit (seats share a dealer hand): mean and variance of the round
     return, divided by the seats."""
     n = int(hist.sum())
-    total = Fraction(0)
-    square = Fraction(0)
-    for (w, lo), x in per_round.items():
-        k = int(hist[w * kernel.HIST_SIDE + lo])
-        total += k * x
-        square += k * x * x
-    mean = total / n
-    var = (square / n - mean * mean) * Fraction(n, max(n - 1, 1))
+    mean, var = sample_moments(((x, int(hist[w * kernel.HIST_SIDE + lo]))
+                                for (w, lo), x in per_round.items()), n)
     return Estimate(name, -float(mean) / seats, math.sqrt(float(var) / n) / seats, exact)
 
 
