@@ -22,6 +22,7 @@ from math import factorial, prod
 from typing import Any
 
 from cardroom.analysis.removal import removed_counts
+from cardroom.analysis.wager import Tally
 from cardroom.cards import Card
 from cardroom.errors import RulesError
 from cardroom.games.super_pan_9.cards import REMOVED_RANKS, card_value
@@ -85,19 +86,6 @@ def _as_counts(h: Sequence[int]) -> Counts:
 
 
 @dataclass(frozen=True, slots=True)
-class Tally:
-    """Counts of ordered completions (over a holding's common denominator)."""
-
-    win: int
-    push: int
-    loss: int
-
-    def ev(self, denom: int, commission: Fraction) -> Fraction:
-        """Expected return per unit wagered: winners paid even money less commission (rule 8)."""
-        return Fraction(self.win * (1 - commission) - self.loss) / denom
-
-
-@dataclass(frozen=True, slots=True)
 class HoldingResult:
     cards: Holding
     total: int
@@ -105,9 +93,11 @@ class HoldingResult:
     """Ordered ways to be dealt this holding from the full shoe."""
     denom: int
     stand: Tally
+    """Counts of ordered completions (over the holding's common denominator)."""
     draw: Tally
 
     def ev(self, draw: bool, commission: Fraction) -> Fraction:
+        """Rule 8: winners are paid even money less commission."""
         return (self.draw if draw else self.stand).ev(self.denom, commission)
 
     def gain_from_drawing(self, commission: Fraction) -> Fraction:

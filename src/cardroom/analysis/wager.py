@@ -102,6 +102,24 @@ class Wager:
         return math.ceil((Z95_ONE_SIDED * self.std_dev / float(self.house_edge)) ** 2)
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Cases (or hands) in which an even-money wager won, pushed and lost."""
+
+    win: int
+    push: int
+    loss: int
+
+    @property
+    def total(self) -> int:
+        return self.win + self.push + self.loss
+
+    def ev(self, denom: int, commission: Fraction) -> Fraction:
+        """Expected return per unit wagered over `denom` cases: winners paid even money less
+        `commission`."""
+        return Fraction(self.win * (1 - commission) - self.loss) / denom
+
+
 def _mean(outcomes: Iterable[Outcome], total: int) -> Fraction:
     """E[net] per unit staked."""
     return sum((o.net * o.count for o in outcomes), Fraction(0)) / total
