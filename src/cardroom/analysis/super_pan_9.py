@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from math import factorial, prod
+from math import factorial, perm, prod
 from typing import Any
 
 from cardroom.analysis.removal import removed_counts
@@ -61,17 +61,10 @@ def shoe_after(decks: int, removed: Iterable[Card]) -> Counts:
     return tuple(base)
 
 
-def falling(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
 def ordered_ways(need: Sequence[int], avail: Sequence[int]) -> int:
     """Ordered card sequences (distinct physical cards) whose values form the multiset `need`."""
     arrangements = factorial(sum(need)) // prod(factorial(k) for k in need)
-    return arrangements * prod(falling(a, k) for a, k in zip(avail, need, strict=True))
+    return arrangements * prod(perm(a, k) for a, k in zip(avail, need, strict=True))
 
 
 def holdings() -> list[Holding]:
@@ -151,7 +144,7 @@ def analyse_holdings(shoe: Counts) -> tuple[HoldingResult, ...]:
     if len(shoe) != VALUES or min(shoe) < 0 or sum(shoe) < 8:
         raise RulesError("a shoe needs seven value counts and at least eight cards")
     n = sum(shoe)
-    denom = falling(n - 3, 5)
+    denom = perm(n - 3, 5)
     out = []
     for cards in holdings():
         h = _as_counts(cards)
