@@ -36,7 +36,7 @@ from cardroom.analysis.parallel import (
     plan_chunks,
     run_chunks,
 )
-from cardroom.analysis.wager import Tally
+from cardroom.analysis.wager import Tally, frac
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import (
     compile_house_way,
@@ -302,7 +302,7 @@ class SimReport:
         data: dict[str, Any] = {
                 "hands": self.hands, "seed": self.seed, "house_way": self.way,
                 "player_strategy": self.strategy, "banked_hands": self.banked,
-                "commission": f"{self.commission.numerator}/{self.commission.denominator}",
+                "commission": frac(self.commission),
                 "win": ci(self.rate(self.player.win)), "push": ci(self.rate(self.player.push)),
                 "loss": ci(self.rate(self.player.loss)), "house_edge": ci(self.house_edge)}
         gain = self.optimal_gain

@@ -22,7 +22,7 @@ from math import factorial, perm, prod
 from typing import Any
 
 from cardroom.analysis.removal import removed_counts
-from cardroom.analysis.wager import Tally
+from cardroom.analysis.wager import Tally, frac
 from cardroom.cards import Card
 from cardroom.errors import RulesError
 from cardroom.games.super_pan_9.cards import REMOVED_RANKS, card_value
@@ -235,10 +235,6 @@ def posted_table(results: Sequence[HoldingResult], commission: Fraction) -> Post
     return PostedTable(by_total, exceptions)
 
 
-def _fmt(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
-
-
 OTHERS_EXPLANATION = (
     "None. Other players' cards are face down, so a player's decision and the dealer's rule "
     "never depend on them; by exchangeability of a shuffled shoe, the cards a player and the "
@@ -282,12 +278,12 @@ class SuperPan9Analysis:
             o, d = self.optimal, self.dealer_rule
             return {
                 "name": "main", "strategy": "optimal",
-                "house_edge": float(o.house_edge), "house_edge_exact": _fmt(o.house_edge),
+                "house_edge": float(o.house_edge), "house_edge_exact": frac(o.house_edge),
                 "win": float(o.win), "push": float(o.push), "loss": float(o.loss),
-                "win_exact": _fmt(o.win), "push_exact": _fmt(o.push),
-                "loss_exact": _fmt(o.loss),
+                "win_exact": frac(o.win), "push_exact": frac(o.push),
+                "loss_exact": frac(o.loss),
                 "dealer_rule": {
-                    "house_edge": float(d.house_edge), "house_edge_exact": _fmt(d.house_edge),
+                    "house_edge": float(d.house_edge), "house_edge_exact": frac(d.house_edge),
                     "win": float(d.win), "push": float(d.push), "loss": float(d.loss),
                 },
             }
@@ -296,14 +292,14 @@ class SuperPan9Analysis:
         return {
             "game": "super-pan-9",
             "decks": self.decks,
-            "commission": _fmt(self.commission),
+            "commission": frac(self.commission),
             "tie_pays": self.tie_pays,
             "wagers": [main_entry(), {
                 "name": "tie", "pays": t.pays,
-                "house_edge": float(t.house_edge), "house_edge_exact": _fmt(t.house_edge),
-                "probability": float(t.probability), "probability_exact": _fmt(t.probability),
+                "house_edge": float(t.house_edge), "house_edge_exact": frac(t.house_edge),
+                "probability": float(t.probability), "probability_exact": frac(t.probability),
                 "break_even_pays": float(t.break_even_pays),
-                "break_even_pays_exact": _fmt(t.break_even_pays),
+                "break_even_pays_exact": frac(t.break_even_pays),
                 "house_edge_dealer_rule": float(self.tie_dealer_rule.house_edge),
             }],
             "strategy": {

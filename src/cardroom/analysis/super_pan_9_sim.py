@@ -18,6 +18,7 @@ from cardroom.analysis import super_pan_9_kernel as kernel
 from cardroom.analysis.estimate import Estimate, sample_moments
 from cardroom.analysis.parallel import Chunk, SimulationError, check_count, run_seeded
 from cardroom.analysis.super_pan_9 import Holding, analyse, dealer_rule_strategy
+from cardroom.analysis.wager import frac
 from cardroom.cards import Card
 from cardroom.games.super_pan_9.cards import card_value
 from cardroom.games.super_pan_9.engine import SuperPan9Table
@@ -105,14 +106,13 @@ class SimulationReport:
             assert e.exact is not None
             return {"name": e.name, "house_edge": e.house_edge, "ci95": [e.ci_low, e.ci_high],
                     "exact": float(e.exact),
-                    "exact_fraction": f"{e.exact.numerator}/{e.exact.denominator}",
+                    "exact_fraction": frac(e.exact),
                     "exact_within_ci": e.exact_within_ci}
 
         return {"game": "super-pan-9", "decks": self.rules.decks, "seats": self.seats,
                 "strategy": self.strategy, "hands": self.hands, "rounds": self.rounds,
                 "shoes": self.shoes, "seed": self.seed,
-                "commission": f"{self.rules.commission.numerator}/"
-                              f"{self.rules.commission.denominator}",
+                "commission": frac(self.rules.commission),
                 "tie_pays": self.rules.tie_pays,
                 "wagers": [entry(self.main), entry(self.tie)]}
 

@@ -120,6 +120,11 @@ class Tally:
         return Fraction(self.win * (1 - commission) - self.loss) / denom
 
 
+def frac(x: Fraction) -> str:
+    """An exact figure as the JSON reports write it, "n/d" (a float would lose digits)."""
+    return f"{x.numerator}/{x.denominator}"
+
+
 def _mean(outcomes: Iterable[Outcome], total: int) -> Fraction:
     """E[net] per unit staked."""
     return sum((o.net * o.count for o in outcomes), Fraction(0)) / total

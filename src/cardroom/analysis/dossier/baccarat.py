@@ -13,7 +13,8 @@ from cardroom.analysis.baccarat_counting import LABELS, CountingReport, counting
 from cardroom.analysis.baccarat_depleted import DepletedShoe, full_composition
 from cardroom.analysis.dossier.charts import bar_chart, line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
+from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
+from cardroom.analysis.wager import frac
 from cardroom.errors import WagerError
 from cardroom.games.baccarat.limits import check_bets
 from cardroom.games.baccarat.paytables import nine_pay_table, nine_pay_tables, progressive_schedule

@@ -10,10 +10,10 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
+from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
 from cardroom.analysis.pai_gow_optimal import DealerTable, dealer_table
 from cardroom.analysis.pai_gow_sim import MAX_OTHERS, SimReport, simulate
-from cardroom.analysis.wager import Outcome, Wager
+from cardroom.analysis.wager import Outcome, Wager, frac
 from cardroom.games.pai_gow.houseway import house_way
 from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.money import Rounding, format_money, round_div

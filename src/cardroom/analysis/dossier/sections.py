@@ -8,7 +8,7 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import line_chart
 from cardroom.analysis.dossier.model import Section, TableData
-from cardroom.analysis.wager import HORIZONS, Wager
+from cardroom.analysis.wager import HORIZONS, Wager, frac
 from cardroom.money import format_money
 
 HOLD_NOTE = ("Hold is the house's expected win as a share of the money wagered, a push counted "
@@ -24,10 +24,6 @@ CHART_HANDS = [int(10 ** (k / 4)) for k in range(8, 21)]
 
 def pct(x: Fraction | float, places: int = 4) -> str:
     return f"{float(x) * 100:.{places}f}%"
-
-
-def frac(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def wagers_section(figs: Sequence[Wager], most_cents: dict[str, int] | None,

@@ -8,9 +8,9 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
+from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
 from cardroom.analysis.super_pan_9 import SuperPan9Analysis, analyse, tie_result
-from cardroom.analysis.wager import Wager
+from cardroom.analysis.wager import Wager, frac
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.money import format_money
 
