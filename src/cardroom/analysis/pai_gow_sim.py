@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from cardroom.analysis.estimate import Z95
 from cardroom.analysis.pai_gow_optimal import (
     DealerTable,
     PackedTable,
@@ -44,7 +45,6 @@ from cardroom.games.pai_gow.houseway_kernel import (
     setting_scores,
 )
 
-Z95 = 1.959963984540054
 MAX_HANDS = 10**12
 
 
