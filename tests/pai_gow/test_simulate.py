@@ -18,6 +18,7 @@ from cardroom.analysis.pai_gow_optimal import (
     joint_from_hands,
 )
 from cardroom.analysis.pai_gow_sim import simulate
+from cardroom.analysis.wager import Tally
 from cardroom.cli import app
 from cardroom.errors import CardroomError
 from cardroom.games.pai_gow.houseway import house_way
@@ -30,8 +31,8 @@ def test_same_seed_same_answer_and_counts_add_up() -> None:
     way = house_way("trump-plaza")
     a = simulate(150_000, 11, way, Fraction(1, 20))
     b = simulate(150_000, 11, way, Fraction(1, 20))
-    assert (a.win, a.push, a.loss) == (b.win, b.push, b.loss)
-    assert a.win + a.push + a.loss == 150_000
+    assert a.player == b.player
+    assert a.player.total == 150_000
 
 
 def test_house_edge_near_published_figures() -> None:
@@ -62,9 +63,9 @@ def test_banking_every_other_hand_and_copies_favour_the_banker() -> None:
     wins the copies (clause 10 note), so wins outnumber losses on the banked hands."""
     r = simulate(200_000, 9, house_way("trump-plaza"), Fraction(1, 20), banking=True)
     assert r.banked == 100_000
-    assert r.win + r.push + r.loss == 100_000
-    assert r.bank_win > r.bank_loss
-    assert r.win < r.loss  # and the other way round when the house banks
+    assert r.player.total == 100_000
+    assert r.bank.win > r.bank.loss
+    assert r.player.win < r.player.loss  # and the other way round when the house banks
     assert "as_banker" in r.to_json()
 
 
@@ -88,8 +89,8 @@ def test_optimal_is_paired_with_the_house_way_on_the_same_hands(
     opt = simulate(120_000, 4, way, Fraction(1, 20), strategy="optimal", table=sample_table)
     hw = simulate(120_000, 4, way, Fraction(1, 20))
     paired = [opt.counts[3 + 3 * k:6 + 3 * k] for k in range(3)]  # rows: optimal outcome
-    assert [sum(col) for col in zip(*paired, strict=True)] == [hw.win, hw.push, hw.loss]
-    assert [sum(row) for row in paired] == [opt.win, opt.push, opt.loss]
+    assert Tally(*(sum(col) for col in zip(*paired, strict=True))) == hw.player
+    assert Tally(*(sum(row) for row in paired)) == opt.player
     assert opt.house_way_edge is not None and opt.optimal_gain is not None
     assert abs(opt.house_way_edge[0] - hw.house_edge[0]) < 1e-12
     gain, half = opt.optimal_gain
@@ -104,10 +105,10 @@ def test_banking_clause_bank_plays_the_other_players_and_the_house_dealer() -> N
     way = house_way("trump-plaza")
     r = simulate(100_000, 12, way, Fraction(1, 20), banking=True, others=3)
     assert r.banked == 50_000
-    assert r.bank_win + r.bank_push + r.bank_loss == 4 * 50_000
+    assert r.bank.total == 4 * 50_000
     net = r.bank_net()
     assert sum(net.values()) == 50_000 and set(net) <= set(range(-4, 5))
-    assert sum(k * c for k, c in net.items()) == r.bank_win - r.bank_loss
+    assert sum(k * c for k, c in net.items()) == r.bank.win - r.bank.loss
     data = r.to_json()["as_banker"]
     assert data["other_players"] == 3
     mean, _ = r.bank_result

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from cardroom.analysis.wager import Outcome, Wager, frac
 from cardroom.games.baccarat.paytables import nine_pay_table, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.tableau import Tableau, standard_tableau
@@ -211,38 +212,14 @@ class _CoupEnumerator:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """One way a wager can end: its net result per unit staked and its sequence count."""
+class WagerMath(Wager):
+    """A wager's exact distribution over the coups' six-card sequences, beside the designer's
+    claim."""
 
-    label: str
-    net: Fraction
-    count: int
-
-
-@dataclass(frozen=True)
-class WagerMath:
-    name: str
-    outcomes: tuple[Outcome, ...]
-    total: int
-    house_edge: Fraction
     claimed_edge_percent: Decimal | None = None
     note: str = ""
     break_even_jackpot_cents: Fraction | None = None
     """Progressive only: the top award at which a lone bettor's expected return is 100%."""
-
-    def probability(self, label: str) -> Fraction:
-        return sum((Fraction(o.count, self.total) for o in self.outcomes if o.label == label),
-                   Fraction(0))
-
-    @property
-    def variance(self) -> Fraction:
-        mean = sum((o.net * o.count for o in self.outcomes), Fraction(0)) / self.total
-        square = sum((o.net * o.net * o.count for o in self.outcomes), Fraction(0)) / self.total
-        return square - mean * mean
-
-    @property
-    def std_dev(self) -> float:
-        return math.sqrt(self.variance)
 
     @property
     def exact_percent_2dp(self) -> Decimal:
@@ -277,10 +254,10 @@ class BaccaratReport:
             "game": "baccarat",
             "decks": self.rules.decks,
             "paytable": self.rules.paytable,
-            "commission": _frac(self.rules.commission),
+            "commission": frac(self.rules.commission),
             "tie_pays": self.rules.tie_pays,
             "jackpot_seed_cents": self.rules.jackpot_seed_cents,
-            "jackpot_contribution": _frac(self.rules.jackpot_contribution),
+            "jackpot_contribution": frac(self.rules.jackpot_contribution),
             "sequences": c.total,
             "outcomes": {
                 "banker": _prob_json(c.banker_wins, c.total),
@@ -292,27 +269,23 @@ class BaccaratReport:
         }
 
 
-def _frac(f: Fraction) -> str:
-    return f"{f.numerator}/{f.denominator}"
-
-
 def _prob_json(count: int, total: int) -> dict[str, object]:
     p = Fraction(count, total)
-    return {"sequences": count, "probability": float(p), "probability_exact": _frac(p)}
+    return {"sequences": count, "probability": float(p), "probability_exact": frac(p)}
 
 
 def _wager_json(w: WagerMath) -> dict[str, object]:
     return {
         "name": w.name,
         "house_edge": float(w.house_edge),
-        "house_edge_exact": _frac(w.house_edge),
+        "house_edge_exact": frac(w.house_edge),
         "house_edge_percent": str(w.exact_percent_2dp),
         "std_dev": w.std_dev,
         "claimed_edge_percent": None if w.claimed_edge_percent is None
         else str(w.claimed_edge_percent),
         "claim_holds": w.claim_holds,
         "outcomes": [
-            {"label": o.label, "net": _frac(o.net), **_prob_json(o.count, w.total)}
+            {"label": o.label, "net": frac(o.net), **_prob_json(o.count, w.total)}
             for o in w.outcomes
         ],
         "note": w.note,
@@ -326,14 +299,13 @@ def _break_even_json(w: WagerMath) -> dict[str, object]:
     be = w.break_even_jackpot_cents
     if be is None:
         return {}
-    return {"break_even_jackpot_cents": math.ceil(be), "break_even_jackpot_cents_exact": _frac(be)}
+    return {"break_even_jackpot_cents": math.ceil(be), "break_even_jackpot_cents_exact": frac(be)}
 
 
 def _wager(name: str, outcomes: list[Outcome], total: int, claim: Decimal | None = None,
            edge: Fraction | None = None, note: str = "") -> WagerMath:
-    mean = sum((o.net * o.count for o in outcomes), Fraction(0)) / total
-    return WagerMath(name, tuple(o for o in outcomes if o.count), total,
-                     -mean if edge is None else edge, claim, note)
+    wager = WagerMath.exact(name, [o for o in outcomes if o.count], total, edge)
+    return dataclasses.replace(wager, claimed_edge_percent=claim, note=note)
 
 
 def _nine_wager(name: str, suited_pays: int, unsuited_pays: int, suited: int, nines: int,

@@ -33,14 +33,7 @@ from cardroom.analysis.baccarat_depleted import (
 )
 from cardroom.analysis.baccarat_sim import KernelTables, kernel_tables
 from cardroom.analysis.estimate import Z95
-from cardroom.analysis.parallel import (
-    Chunk,
-    add_termwise,
-    check_count,
-    plan_chunks,
-    run_chunks,
-    seed_or_draw,
-)
+from cardroom.analysis.parallel import Chunk, check_count, run_seeded
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import card_value
 from cardroom.games.baccarat.paytables import nine_pay_table
@@ -396,14 +389,13 @@ def counting_report(rules: BaccaratRules, coups: int, seed: int | None = None, *
     local cores or a Dask cluster) and `states` sampled shoe states checked exactly."""
     check_count(coups, "coups", 2)
     check_count(states, "states", 2)
-    seed = seed_or_draw(seed)
     shoe = DepletedShoe()
     effects = removal_effects(rules, shoe)
     counts = tuple(best_count(effects, w) for w in SIDE_BETS)
     tables = counter_tables(rules, counts, effects.base)
-    merged = run_chunks(partial(count_chunk, tables), plan_chunks(coups, seed), add_termwise,
-                        workers=workers, scheduler=scheduler, progress=progress,
-                        description="counting coups")
+    merged, seed = run_seeded(partial(count_chunk, tables), coups, seed, workers=workers,
+                              scheduler=scheduler, progress=progress,
+                              description="counting coups")
     checks = cross_check(rules, counts, effects.base, states, seed, shoe)
     return CountingReport(rules, effects, counts, tuple(counter_results(rules, merged)),
                           tuple(checks), int(merged[1].sum()), merged[4], seed)

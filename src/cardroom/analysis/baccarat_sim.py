@@ -23,16 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom.analysis import baccarat_kernel as kernel
-from cardroom.analysis.estimate import Estimate
-from cardroom.analysis.parallel import (
-    Chunk,
-    SimulationError,
-    add_termwise,
-    check_count,
-    plan_chunks,
-    run_chunks,
-    seed_or_draw,
-)
+from cardroom.analysis.estimate import Estimate, sample_moments
+from cardroom.analysis.parallel import Chunk, SimulationError, check_count, run_seeded
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import CoupResult, Winner, card_value, play_coup
 from cardroom.games.baccarat.paytables import nine_pay_table
@@ -47,7 +39,6 @@ from cardroom.games.baccarat.wagers import (
 from cardroom.shoe import BurnMode, Shoe
 
 IntArray = npt.NDArray[np.int64]
-"""The two-sided 95% normal quantile."""
 MAX_HANDS = 10**13
 WAGER_NAMES = ("player", "banker", "tie", "player_9", "banker_9", "progressive")
 
@@ -153,10 +144,7 @@ def estimates(counts: IntArray, rules: BaccaratRules,
         seen.append((key, int(flat[key])))
     out = []
     for name, values in class_values(rules).items():
-        s1 = sum((values[key] * c for key, c in seen), Fraction(0))
-        s2 = sum((values[key] ** 2 * c for key, c in seen), Fraction(0))
-        mean = s1 / n
-        variance = (s2 - s1 * s1 / n) / (n - 1)
+        mean, variance = sample_moments(((values[key], c) for key, c in seen), n)
         edge = 1 - rules.jackpot_contribution - mean if name == "progressive" else -mean
         out.append(Estimate(name, edge, math.sqrt(variance / n),
                             None if exact is None else exact.get(name)))
@@ -207,12 +195,11 @@ def simulate(rules: BaccaratRules, hands: int, seed: int | None = None, *, worke
     is drawn from the OS and reported, so that any run can be replayed.
     """
     check_count(hands, "hands", 2, MAX_HANDS)
-    seed = seed_or_draw(seed)
     tables = kernel_tables(rules)
-    chunks = plan_chunks(hands, seed, chunk_size)
-    counts, shoes = run_chunks(partial(simulate_chunk, tables), chunks, add_termwise,
-                               workers=workers, scheduler=scheduler, progress=progress,
-                               description="baccarat coups")
+    (counts, shoes), seed = run_seeded(partial(simulate_chunk, tables), hands, seed,
+                                       chunk_size=chunk_size, workers=workers,
+                                       scheduler=scheduler, progress=progress,
+                                       description="baccarat coups")
     edges = exact_edges(rules) if exact else None
     return SimulationReport(rules, hands, seed, shoes, counts, estimates(counts, rules, edges))
 

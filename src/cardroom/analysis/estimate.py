@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -36,3 +37,13 @@ class Estimate:
         if self.exact is None:
             return None
         return self.ci_low <= float(self.exact) <= self.ci_high
+
+
+def sample_moments(tally: Iterable[tuple[Fraction, int]], n: int) -> tuple[Fraction, Fraction]:
+    """Exact mean and sample variance (n - 1 in the denominator, at least 1) of `n` observed
+    values given as (value, times seen) pairs."""
+    total = square = Fraction(0)
+    for value, times in tally:
+        total += value * times
+        square += value * value * times
+    return total / n, (square - total * total / n) / max(n - 1, 1)

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from cardroom.analysis.estimate import Z95
 from cardroom.analysis.pai_gow_optimal import (
     DealerTable,
     PackedTable,
@@ -36,6 +37,7 @@ from cardroom.analysis.parallel import (
     plan_chunks,
     run_chunks,
 )
+from cardroom.analysis.wager import Tally, frac
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import (
     compile_house_way,
@@ -43,7 +45,6 @@ from cardroom.games.pai_gow.houseway_kernel import (
     setting_scores,
 )
 
-Z95 = 1.959963984540054
 MAX_HANDS = 10**12
 
 
@@ -201,29 +202,15 @@ class SimReport:
     others: int = 0
 
     @property
-    def win(self) -> int:
-        return self.counts[_PLAYER]
+    def player(self) -> Tally:
+        """The player's hands won, pushed and lost, on the hands the house banks."""
+        return Tally(*self.counts[_PLAYER:_PLAYER + 3])
 
     @property
-    def push(self) -> int:
-        return self.counts[_PLAYER + 1]
-
-    @property
-    def loss(self) -> int:
-        return self.counts[_PLAYER + 2]
-
-    @property
-    def bank_win(self) -> int:
-        """Opponent hands the player-banker beat (all opponents of all banked hands)."""
-        return self.counts[_BANK]
-
-    @property
-    def bank_push(self) -> int:
-        return self.counts[_BANK + 1]
-
-    @property
-    def bank_loss(self) -> int:
-        return self.counts[_BANK + 2]
+    def bank(self) -> Tally:
+        """Opponent hands the player-banker beat, pushed and lost (all opponents of all banked
+        hands)."""
+        return Tally(*self.counts[_BANK:_BANK + 3])
 
     @property
     def banked(self) -> int:
@@ -244,7 +231,8 @@ class SimReport:
         return 1 - float(self.commission)
 
     def _player_values(self) -> dict[float, int]:
-        return {self._keep: self.win, 0.0: self.push, -1.0: self.loss}
+        p = self.player
+        return {self._keep: p.win, 0.0: p.push, -1.0: p.loss}
 
     def _bank_values(self) -> dict[float, int]:
         """The bank's result per banked hand: commission on the net win."""
@@ -314,9 +302,9 @@ class SimReport:
         data: dict[str, Any] = {
                 "hands": self.hands, "seed": self.seed, "house_way": self.way,
                 "player_strategy": self.strategy, "banked_hands": self.banked,
-                "commission": f"{self.commission.numerator}/{self.commission.denominator}",
-                "win": ci(self.rate(self.win)), "push": ci(self.rate(self.push)),
-                "loss": ci(self.rate(self.loss)), "house_edge": ci(self.house_edge)}
+                "commission": frac(self.commission),
+                "win": ci(self.rate(self.player.win)), "push": ci(self.rate(self.player.push)),
+                "loss": ci(self.rate(self.player.loss)), "house_edge": ci(self.house_edge)}
         gain = self.optimal_gain
         hw = self.house_way_edge
         if gain is not None and hw is not None:
@@ -324,11 +312,11 @@ class SimReport:
             data["optimal_gain_over_house_way"] = ci(gain)
         if self.banked:
             data["player_edge"] = ci(self.player_edge)
-            n = self.bank_win + self.bank_push + self.bank_loss
+            bank = self.bank
             data["as_banker"] = {
                 "other_players": self.others,
-                "win": self.bank_win / n, "push": self.bank_push / n,
-                "loss": self.bank_loss / n, "result_per_banked_hand": ci(self.bank_result),
+                "win": bank.win / bank.total, "push": bank.push / bank.total,
+                "loss": bank.loss / bank.total, "result_per_banked_hand": ci(self.bank_result),
                 "net_units": {str(k): c for k, c in sorted(self.bank_net().items())}}
         return data
 

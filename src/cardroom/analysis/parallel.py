@@ -192,6 +192,19 @@ def run_chunks(
     return merged
 
 
+def run_seeded(job: Callable[[Chunk], Sums], total: int, seed: int | None, *,
+               chunk_size: int | None = None, workers: int = 1, scheduler: str | None = None,
+               progress: bool = False, description: str = "simulating") -> tuple[Sums, int]:
+    """`run_chunks` over `total` hands from `seed`, or from one drawn from the OS, the chunks'
+    counts added term by term: the counts, and the seed for the run to report (and be
+    replayed from)."""
+    seed = seed_or_draw(seed)
+    counts = run_chunks(job, plan_chunks(total, seed, chunk_size), add_termwise,
+                        workers=workers, scheduler=scheduler, progress=progress,
+                        description=description)
+    return counts, seed
+
+
 def _run_dask(job: Callable[[Chunk], R], chunks: Sequence[Chunk], address: str,
               results: dict[int, R], advance: Callable[[int], None]) -> None:
     import distributed

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from math import factorial, prod
+from math import factorial, perm, prod
 from typing import Any
 
 from cardroom.analysis.removal import removed_counts
+from cardroom.analysis.wager import Tally, frac
 from cardroom.cards import Card
 from cardroom.errors import RulesError
 from cardroom.games.super_pan_9.cards import REMOVED_RANKS, card_value
@@ -60,17 +61,10 @@ def shoe_after(decks: int, removed: Iterable[Card]) -> Counts:
     return tuple(base)
 
 
-def falling(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
 def ordered_ways(need: Sequence[int], avail: Sequence[int]) -> int:
     """Ordered card sequences (distinct physical cards) whose values form the multiset `need`."""
     arrangements = factorial(sum(need)) // prod(factorial(k) for k in need)
-    return arrangements * prod(falling(a, k) for a, k in zip(avail, need, strict=True))
+    return arrangements * prod(perm(a, k) for a, k in zip(avail, need, strict=True))
 
 
 def holdings() -> list[Holding]:
@@ -85,19 +79,6 @@ def _as_counts(h: Sequence[int]) -> Counts:
 
 
 @dataclass(frozen=True, slots=True)
-class Tally:
-    """Counts of ordered completions (over a holding's common denominator)."""
-
-    win: int
-    push: int
-    loss: int
-
-    def ev(self, denom: int, commission: Fraction) -> Fraction:
-        """Expected return per unit wagered: winners paid even money less commission (rule 8)."""
-        return Fraction(self.win * (1 - commission) - self.loss) / denom
-
-
-@dataclass(frozen=True, slots=True)
 class HoldingResult:
     cards: Holding
     total: int
@@ -105,9 +86,11 @@ class HoldingResult:
     """Ordered ways to be dealt this holding from the full shoe."""
     denom: int
     stand: Tally
+    """Counts of ordered completions (over the holding's common denominator)."""
     draw: Tally
 
     def ev(self, draw: bool, commission: Fraction) -> Fraction:
+        """Rule 8: winners are paid even money less commission."""
         return (self.draw if draw else self.stand).ev(self.denom, commission)
 
     def gain_from_drawing(self, commission: Fraction) -> Fraction:
@@ -161,7 +144,7 @@ def analyse_holdings(shoe: Counts) -> tuple[HoldingResult, ...]:
     if len(shoe) != VALUES or min(shoe) < 0 or sum(shoe) < 8:
         raise RulesError("a shoe needs seven value counts and at least eight cards")
     n = sum(shoe)
-    denom = falling(n - 3, 5)
+    denom = perm(n - 3, 5)
     out = []
     for cards in holdings():
         h = _as_counts(cards)
@@ -252,10 +235,6 @@ def posted_table(results: Sequence[HoldingResult], commission: Fraction) -> Post
     return PostedTable(by_total, exceptions)
 
 
-def _fmt(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
-
-
 OTHERS_EXPLANATION = (
     "None. Other players' cards are face down, so a player's decision and the dealer's rule "
     "never depend on them; by exchangeability of a shuffled shoe, the cards a player and the "
@@ -299,12 +278,12 @@ class SuperPan9Analysis:
             o, d = self.optimal, self.dealer_rule
             return {
                 "name": "main", "strategy": "optimal",
-                "house_edge": float(o.house_edge), "house_edge_exact": _fmt(o.house_edge),
+                "house_edge": float(o.house_edge), "house_edge_exact": frac(o.house_edge),
                 "win": float(o.win), "push": float(o.push), "loss": float(o.loss),
-                "win_exact": _fmt(o.win), "push_exact": _fmt(o.push),
-                "loss_exact": _fmt(o.loss),
+                "win_exact": frac(o.win), "push_exact": frac(o.push),
+                "loss_exact": frac(o.loss),
                 "dealer_rule": {
-                    "house_edge": float(d.house_edge), "house_edge_exact": _fmt(d.house_edge),
+                    "house_edge": float(d.house_edge), "house_edge_exact": frac(d.house_edge),
                     "win": float(d.win), "push": float(d.push), "loss": float(d.loss),
                 },
             }
@@ -313,14 +292,14 @@ class SuperPan9Analysis:
         return {
             "game": "super-pan-9",
             "decks": self.decks,
-            "commission": _fmt(self.commission),
+            "commission": frac(self.commission),
             "tie_pays": self.tie_pays,
             "wagers": [main_entry(), {
                 "name": "tie", "pays": t.pays,
-                "house_edge": float(t.house_edge), "house_edge_exact": _fmt(t.house_edge),
-                "probability": float(t.probability), "probability_exact": _fmt(t.probability),
+                "house_edge": float(t.house_edge), "house_edge_exact": frac(t.house_edge),
+                "probability": float(t.probability), "probability_exact": frac(t.probability),
                 "break_even_pays": float(t.break_even_pays),
-                "break_even_pays_exact": _fmt(t.break_even_pays),
+                "break_even_pays_exact": frac(t.break_even_pays),
                 "house_edge_dealer_rule": float(self.tie_dealer_rule.house_edge),
             }],
             "strategy": {

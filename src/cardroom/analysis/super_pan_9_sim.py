@@ -15,17 +15,10 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom.analysis import super_pan_9_kernel as kernel
-from cardroom.analysis.estimate import Estimate
-from cardroom.analysis.parallel import (
-    Chunk,
-    SimulationError,
-    add_termwise,
-    check_count,
-    plan_chunks,
-    run_chunks,
-    seed_or_draw,
-)
+from cardroom.analysis.estimate import Estimate, sample_moments
+from cardroom.analysis.parallel import Chunk, SimulationError, check_count, run_seeded
 from cardroom.analysis.super_pan_9 import Holding, analyse, dealer_rule_strategy
+from cardroom.analysis.wager import frac
 from cardroom.cards import Card
 from cardroom.games.super_pan_9.cards import card_value
 from cardroom.games.super_pan_9.engine import SuperPan9Table
@@ -87,14 +80,8 @@ def _estimate(name: str, hist: IntArray, seats: int, per_round: dict[tuple[int, 
     """Rounds are the sampling unit (seats share a dealer hand): mean and variance of the round
     return, divided by the seats."""
     n = int(hist.sum())
-    total = Fraction(0)
-    square = Fraction(0)
-    for (w, lo), x in per_round.items():
-        k = int(hist[w * kernel.HIST_SIDE + lo])
-        total += k * x
-        square += k * x * x
-    mean = total / n
-    var = (square / n - mean * mean) * Fraction(n, max(n - 1, 1))
+    mean, var = sample_moments(((x, int(hist[w * kernel.HIST_SIDE + lo]))
+                                for (w, lo), x in per_round.items()), n)
     return Estimate(name, -float(mean) / seats, math.sqrt(float(var) / n) / seats, exact)
 
 
@@ -119,14 +106,13 @@ class SimulationReport:
             assert e.exact is not None
             return {"name": e.name, "house_edge": e.house_edge, "ci95": [e.ci_low, e.ci_high],
                     "exact": float(e.exact),
-                    "exact_fraction": f"{e.exact.numerator}/{e.exact.denominator}",
+                    "exact_fraction": frac(e.exact),
                     "exact_within_ci": e.exact_within_ci}
 
         return {"game": "super-pan-9", "decks": self.rules.decks, "seats": self.seats,
                 "strategy": self.strategy, "hands": self.hands, "rounds": self.rounds,
                 "shoes": self.shoes, "seed": self.seed,
-                "commission": f"{self.rules.commission.numerator}/"
-                              f"{self.rules.commission.denominator}",
+                "commission": frac(self.rules.commission),
                 "tie_pays": self.rules.tie_pays,
                 "wagers": [entry(self.main), entry(self.tie)]}
 
@@ -137,14 +123,12 @@ def simulate(rules: SuperPan9Rules, hands: int, seats: int = 7, strategy: str = 
     """Deal at least `hands` player-hands (whole rounds of `seats`) from real shoes."""
     check_count(hands, "hands", 1, MAX_HANDS)
     check_count(seats, "seats", 1, kernel.MAX_SEATS)
-    seed = seed_or_draw(seed)
     plan = strategy_for(strategy, rules)
     args = kernel_args(rules, seats, plan)
     rounds = -(-hands // seats)
-    chunks = plan_chunks(rounds, seed)
-    hist, shoes = run_chunks(partial(simulate_chunk, args), chunks, add_termwise,
-                             workers=workers, scheduler=scheduler, progress=progress,
-                             description="Super Pan 9 rounds")
+    (hist, shoes), seed = run_seeded(partial(simulate_chunk, args), rounds, seed,
+                                     workers=workers, scheduler=scheduler, progress=progress,
+                                     description="Super Pan 9 rounds")
     exact = analyse(rules.decks, rules.commission, rules.tie_pays, rules.commission_on_tie_bet)
     main_exact = exact.optimal if strategy == "optimal" else exact.dealer_rule
     tie_exact = exact.tie if strategy == "optimal" else exact.tie_dealer_rule

@@ -169,8 +169,8 @@ def simulate_command(
     table.add_column("")
     table.add_column("observed", justify="right")
     table.add_column("95% interval", justify="right")
-    rows = [("win", report.rate(report.win)), ("push", report.rate(report.push)),
-            ("loss", report.rate(report.loss))]
+    rows = [("win", report.rate(report.player.win)), ("push", report.rate(report.player.push)),
+            ("loss", report.rate(report.player.loss))]
     if report.banked:
         rows += [("edge, house banks", report.player_edge),
                  ("bank result/hand", report.bank_result),
@@ -184,10 +184,10 @@ def simulate_command(
         table.add_row(name, f"{v:.4%}", f"{v - h:.4%} .. {v + h:.4%}")
     console.print(table)
     if report.banked:
-        n = report.bank_win + report.bank_push + report.bank_loss
+        n = report.bank.total
         console.print(f"as banker ({report.banked:,} hands, {report.others} other players and "
-                      f"the house dealer), per opponent hand: bank won {report.bank_win / n:.4%}, "
-                      f"push {report.bank_push / n:.4%}, lost {report.bank_loss / n:.4%}")
+                      f"the house dealer), per opponent hand: bank won {report.bank.win / n:.4%}, "
+                      f"push {report.bank.push / n:.4%}, lost {report.bank.loss / n:.4%}")
 
 
 @play_app.command("pai-gow")

@@ -13,8 +13,8 @@ from cardroom.analysis.baccarat_counting import LABELS, CountingReport, counting
 from cardroom.analysis.baccarat_depleted import DepletedShoe, full_composition
 from cardroom.analysis.dossier.charts import bar_chart, line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
-from cardroom.analysis.dossier.stats import Award, WagerFigures, figures
+from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
+from cardroom.analysis.wager import frac
 from cardroom.errors import WagerError
 from cardroom.games.baccarat.limits import check_bets
 from cardroom.games.baccarat.paytables import nine_pay_table, nine_pay_tables, progressive_schedule
@@ -25,13 +25,6 @@ from cardroom.money import format_money
 CONTRIBUTIONS = (Fraction(1, 5), Fraction(1, 4), Fraction(3, 10), Fraction(2, 5), Fraction(1, 2))
 SEEDS_CENTS = (250_000, 500_000, 1_000_000, 2_500_000, 5_000_000)
 """The seeds compared: the document's $2,500 minimum and above (a lower seed is refused)."""
-
-
-def wager_figures(w: WagerMath) -> WagerFigures:
-    """A wager's figures from its exact outcome counts (the progressive's top award valued at
-    the seed, its edge charging the contribution, as `analyze` defines it)."""
-    awards = [Award(o.label, o.net, Fraction(o.count, w.total)) for o in w.outcomes]
-    return figures(w.name, awards, w.house_edge)
 
 
 def max_payout_cents(rules: BaccaratRules) -> dict[str, int]:
@@ -117,8 +110,7 @@ def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
           scheduler: str | None = None, progress: bool = False) -> Dossier:
     counts = DepletedShoe().counts(full_composition(rules.decks), rules.decks)
     report = analyze(rules, counts=counts)
-    figs = [wager_figures(w) for w in report.wagers
-            if rules.jackpot or w.name != "progressive"]
+    figs = [w for w in report.wagers if rules.jackpot or w.name != "progressive"]
     counting = counting_report(rules, coups, seed, states=50, workers=workers,
                                scheduler=scheduler, progress=progress)
     data: dict[str, Any] = {"game": "baccarat", "rules": rules.model_dump(mode="json")}
@@ -152,7 +144,7 @@ def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
                    tuple(sections), data)
 
 
-def _wagers_section(rules: BaccaratRules, figs: list[WagerFigures],
+def _wagers_section(rules: BaccaratRules, figs: list[WagerMath],
                     data: dict[str, Any]) -> Section:
     exposure = max_hand_exposure_cents(rules)
     data["max_hand_exposure_cents"] = exposure

@@ -10,10 +10,10 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
-from cardroom.analysis.dossier.stats import Award, figures
+from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
 from cardroom.analysis.pai_gow_optimal import DealerTable, dealer_table
 from cardroom.analysis.pai_gow_sim import MAX_OTHERS, SimReport, simulate
+from cardroom.analysis.wager import Outcome, Wager, frac
 from cardroom.games.pai_gow.houseway import house_way
 from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.money import Rounding, format_money, round_div
@@ -47,10 +47,10 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
     banked = [run(banking=True, others=k) for k in range(MAX_OTHERS + 1)]
     data: dict[str, Any] = {"game": "pai-gow", "rules": rules.model_dump(mode="json"),
                             "hands": hands, "seed": seed, "simulation": True}
-    n = base.win + base.push + base.loss
-    fig = figures("player", [Award("win", 1 - rules.commission, Fraction(base.win, n)),
-                             Award("push", Fraction(0), Fraction(base.push, n)),
-                             Award("lose", Fraction(-1), Fraction(base.loss, n))])
+    p = base.player
+    fig = Wager.exact("player", [Outcome("win", 1 - rules.commission, p.win),
+                                 Outcome("push", Fraction(0), p.push),
+                                 Outcome("lose", Fraction(-1), p.loss)], p.total)
     edge, half = base.house_edge
     data["house_edge_ci95"] = [edge - half, edge + half]
     sections = (
@@ -140,8 +140,8 @@ def rounded_edge(p_win: Fraction, p_loss: Fraction, bet_cents: int, rate: Fracti
 
 
 def _rounding_section(rules: PaiGowRules, base: SimReport, data: dict[str, Any]) -> Section:
-    n = base.win + base.push + base.loss
-    p_win, p_loss = Fraction(base.win, n), Fraction(base.loss, n)
+    p = base.player
+    p_win, p_loss = Fraction(p.win, p.total), Fraction(p.loss, p.total)
     rows = []
     entries = []
     for unit in UNITS_CENTS:

@@ -8,9 +8,9 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import bar_chart, line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.sections import frac
 from cardroom.analysis.pan_conditions import condition_odds
 from cardroom.analysis.pan_sim import SimReport, simulate
+from cardroom.analysis.wager import frac
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.rules import HAND_SIZE, PanRules
 from cardroom.money import format_money

@@ -8,7 +8,7 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import line_chart
 from cardroom.analysis.dossier.model import Section, TableData
-from cardroom.analysis.dossier.stats import HORIZONS, WagerFigures
+from cardroom.analysis.wager import HORIZONS, Wager, frac
 from cardroom.money import format_money
 
 HOLD_NOTE = ("Hold is the house's expected win as a share of the money wagered, a push counted "
@@ -26,11 +26,7 @@ def pct(x: Fraction | float, places: int = 4) -> str:
     return f"{float(x) * 100:.{places}f}%"
 
 
-def frac(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
-
-
-def wagers_section(figs: Sequence[WagerFigures], most_cents: dict[str, int] | None,
+def wagers_section(figs: Sequence[Wager], most_cents: dict[str, int] | None,
                    data: dict[str, Any], notes: Sequence[str]) -> Section:
     """Edge per unit and per hand, hold, element of risk, std dev, the largest win at the
     limits (None: the house rules set none), and every award's probability; the numbers go
@@ -43,10 +39,10 @@ def wagers_section(figs: Sequence[WagerFigures], most_cents: dict[str, int] | No
         rows.append((f.name, pct(f.house_edge), pct(f.house_edge), pct(f.house_edge),
                      "-" if eor is None else pct(eor), f"{f.std_dev:.4f}",
                      "no limit set" if most_cents is None else format_money(most_cents[f.name])))
-        for a in f.awards:
+        for a in f.outcomes:
+            p = f.chance(a)
             award_rows.append((f.name, a.label.replace("_", " "), f"{float(a.net):+g}",
-                               f"{float(a.probability):.10f}",
-                               f"1 in {float(1 / a.probability):,.2f}"))
+                               f"{float(p):.10f}", f"1 in {float(1 / p):,.2f}"))
         entries.append({
             "name": f.name, "house_edge": float(f.house_edge),
             "house_edge_exact": frac(f.house_edge), "house_edge_per_hand": float(f.house_edge),
@@ -55,8 +51,8 @@ def wagers_section(figs: Sequence[WagerFigures], most_cents: dict[str, int] | No
             "std_dev": f.std_dev,
             "max_payout_cents": None if most_cents is None else most_cents[f.name],
             "awards": [{"label": a.label, "net": frac(a.net),
-                        "probability": float(a.probability),
-                        "probability_exact": frac(a.probability)} for a in f.awards],
+                        "probability": float(f.chance(a)),
+                        "probability_exact": frac(f.chance(a))} for a in f.outcomes],
         })
     data["wagers"] = entries
     return Section("Every wager", (*notes, HOLD_NOTE), (
@@ -68,7 +64,7 @@ def wagers_section(figs: Sequence[WagerFigures], most_cents: dict[str, int] | No
     ))
 
 
-def volatility_section(figs: Sequence[WagerFigures], charted: Sequence[WagerFigures],
+def volatility_section(figs: Sequence[Wager], charted: Sequence[Wager],
                        data: dict[str, Any], notes: Sequence[str] = ()) -> Section:
     """The 95% bands after 1,000-100,000 hands and the hands until the house is ahead, with a
     chart of the bands per 100 units for the `charted` wagers; numbers in data["volatility"]."""

@@ -8,9 +8,9 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.sections import frac, pct, volatility_section, wagers_section
-from cardroom.analysis.dossier.stats import Award, WagerFigures, figures
+from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
 from cardroom.analysis.super_pan_9 import SuperPan9Analysis, analyse, tie_result
+from cardroom.analysis.wager import Wager, frac
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.money import format_money
 
@@ -21,14 +21,14 @@ RULES_TIE_PAYS = 8
 """Rule 9: the Tie Bet "pays 8 to 1"."""
 
 
-def wager_figures(report: SuperPan9Analysis) -> list[WagerFigures]:
+def wager_figures(report: SuperPan9Analysis) -> list[Wager]:
     """The main wager (optimal strategy) and the Tie Bet from the exact probabilities."""
     m, t = report.optimal, report.tie
-    main = figures("main", [Award("win", 1 - report.commission, m.win),
-                            Award("push", Fraction(0), m.push),
-                            Award("lose", Fraction(-1), m.loss)])
-    tie = figures("tie", [Award("win", t.pays * (1 - t.commission), t.probability),
-                          Award("lose", Fraction(-1), 1 - t.probability)])
+    main = Wager.from_probabilities("main", [("win", 1 - report.commission, m.win),
+                                             ("push", Fraction(0), m.push),
+                                             ("lose", Fraction(-1), m.loss)])
+    tie = Wager.from_probabilities("tie", [("win", t.pays * (1 - t.commission), t.probability),
+                                           ("lose", Fraction(-1), 1 - t.probability)])
     return [main, tie]
 
 
@@ -65,7 +65,7 @@ def build(rules: SuperPan9Rules) -> Dossier:
     return Dossier("super-pan-9", "Math dossier: Super Pan 9", cover, sections, data)
 
 
-def _wagers_section(rules: SuperPan9Rules, figs: list[WagerFigures],
+def _wagers_section(rules: SuperPan9Rules, figs: list[Wager],
                     data: dict[str, Any]) -> Section:
     most = max_payouts_cents(rules)
     exposure = max(most.values())
