@@ -80,6 +80,12 @@ def check_replay(game: Game, h: Hand) -> None:
     assert report.actions_applied == len(history.actions)
 
 
+def check_clauses(game: Game, h: Hand) -> None:
+    """Engine protocol: every event of the log names the rule clause it applies."""
+    unnamed = {type(ev).__name__ for ev in h.engine.events if not ev.clause}
+    assert not unnamed, f"{game.name}: events naming no clause: {sorted(unnamed)}"
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_random_legal_play_keeps_the_protocol(name: str) -> None:
     game = GAMES[name]
@@ -96,6 +102,7 @@ def test_random_legal_play_keeps_the_protocol(name: str) -> None:
         game.play(h, step)
         step()
         check_replay(game, h)
+        check_clauses(game, h)
         h = game.next_hand(h)
         total = game.money(h)
 

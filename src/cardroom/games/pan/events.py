@@ -4,10 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar
 
 from cardroom.cards import Card, card_label, cards_label
 from cardroom.engine import Event as ProtocolEvent
+from cardroom.games.pan.errors import (
+    CHIPS,
+    CONDITIONS,
+    DECLARATIONS,
+    FORCING,
+    FOUL_8,
+    FOUL_CALLED,
+    GOING_OUT,
+    MELDS,
+    NOTED,
+    PAYS_1,
+    ROTATION,
+    STOCK_OUT,
+    TURN_1,
+    TURN_4,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +50,7 @@ def _plain(v: object) -> Any:
 @dataclass(frozen=True, slots=True)
 class ToppedUp(Event):
     """Each player's top (double condition players two, the second kept apart)."""
+    clause: ClassVar[str] = DECLARATIONS
     seat: int
     single: int
     double: int
@@ -41,6 +58,7 @@ class ToppedUp(Event):
 
 @dataclass(frozen=True, slots=True)
 class Dealt(Event):
+    clause: ClassVar[str] = ROTATION
     dealer: int
     first_hand: int
     counts: tuple[int, ...]
@@ -48,6 +66,7 @@ class Dealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class Declared(Event):
+    clause: ClassVar[str] = DECLARATIONS
     seat: int
     play: bool
     changed: bool
@@ -56,6 +75,7 @@ class Declared(Event):
 @dataclass(frozen=True, slots=True)
 class CountCorrected(Event):
     """House rule 8: a wrong card count found before the player's first action."""
+    clause: ClassVar[str] = FOUL_8
     seat: int
     had: int
     outcome: str
@@ -64,6 +84,7 @@ class CountCorrected(Event):
 
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
+    clause: ClassVar[str] = TURN_1
     seat: int
     card: Card
 
@@ -71,12 +92,14 @@ class Drew(Event):
 @dataclass(frozen=True, slots=True)
 class Took(Event):
     """The previous player's unused stock card, taken only to meld it at once."""
+    clause: ClassVar[str] = TURN_1
     seat: int
     card: Card
 
 
 @dataclass(frozen=True, slots=True)
 class Melded(Event):
+    clause: ClassVar[str] = MELDS
     seat: int
     meld: int
     cards: tuple[Card, ...]
@@ -86,6 +109,7 @@ class Melded(Event):
 
 @dataclass(frozen=True, slots=True)
 class ConditionMade(Event):
+    clause: ClassVar[str] = CONDITIONS
     seat: int
     meld: int
     units: int
@@ -94,6 +118,7 @@ class ConditionMade(Event):
 
 @dataclass(frozen=True, slots=True)
 class ChipsMoved(Event):
+    clause: ClassVar[str] = CHIPS
     payer: int | None
     payee: int | None
     chips: int
@@ -102,6 +127,7 @@ class ChipsMoved(Event):
 
 @dataclass(frozen=True, slots=True)
 class CollectionLost(Event):
+    clause: ClassVar[str] = PAYS_1
     seat: int
     units: int
     why: str
@@ -109,6 +135,7 @@ class CollectionLost(Event):
 
 @dataclass(frozen=True, slots=True)
 class Discarded(Event):
+    clause: ClassVar[str] = TURN_4
     seat: int
     card: Card
     from_stock: bool
@@ -117,6 +144,7 @@ class Discarded(Event):
 @dataclass(frozen=True, slots=True)
 class Irregularity(Event):
     """Something a player did that the house rules make a cause for calling the hand foul."""
+    clause: ClassVar[str] = NOTED
     seat: int
     cause: str
     detail: str
@@ -124,6 +152,7 @@ class Irregularity(Event):
 
 @dataclass(frozen=True, slots=True)
 class FoulCalled(Event):
+    clause: ClassVar[str] = FOUL_CALLED
     caller: int | None
     seat: int
     causes: tuple[str, ...]
@@ -132,6 +161,7 @@ class FoulCalled(Event):
 
 @dataclass(frozen=True, slots=True)
 class Forced(Event):
+    clause: ClassVar[str] = FORCING
     forcer: int
     seat: int
     card: Card
@@ -141,16 +171,19 @@ class Forced(Event):
 
 @dataclass(frozen=True, slots=True)
 class StockReshuffled(Event):
+    clause: ClassVar[str] = STOCK_OUT
     cards: int
 
 
 @dataclass(frozen=True, slots=True)
 class WentOut(Event):
+    clause: ClassVar[str] = GOING_OUT
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
+    clause: ClassVar[str] = GOING_OUT
     winner: int | None
     reason: str
     split_with: int | None
