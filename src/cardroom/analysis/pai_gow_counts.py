@@ -73,7 +73,7 @@ def _best_of_drops(t: npt.NDArray[np.int8], off: npt.NDArray[np.int64], drops: i
 
 
 @njit(cache=True, inline="always")
-def _first_below(h: npt.NDArray[np.int64], top: int) -> None:
+def first_below(h: npt.NDArray[np.int64], top: int) -> None:
     """Into h[1..]: the first hand, in colex order, whose highest card is `top` (h[0], the
     smallest card, is the caller's innermost loop)."""
     m = h.shape[0]
@@ -83,7 +83,7 @@ def _first_below(h: npt.NDArray[np.int64], top: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _next_below(h: npt.NDArray[np.int64]) -> bool:
+def next_below(h: npt.NDArray[np.int64]) -> bool:
     """h[1..m-2] advanced to the next combination in colex order below the fixed h[m-1] (the
     order of nested loops, the highest outermost); False after the last."""
     for i in range(1, h.shape[0] - 1):
@@ -96,7 +96,7 @@ def _next_below(h: npt.NDArray[np.int64]) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _rank_above(h: npt.NDArray[np.int64], b: npt.NDArray[np.int64], shift: int) -> int:
+def rank_above(h: npt.NDArray[np.int64], b: npt.NDArray[np.int64], shift: int) -> int:
     """Colex rank terms of h[1..] at positions shifted by `shift` (0: the hand without h[0];
     1: the whole hand's rank less its smallest card's term)."""
     s = 0
@@ -111,15 +111,15 @@ def _table6(t5: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[n
     for f in prange(5, N):
         h = np.empty(6, dtype=np.int64)
         off = np.empty(5, dtype=np.int64)
-        _first_below(h, f)
+        first_below(h, f)
         more = True
         while more:
-            base = _rank_above(h, b, 1)
-            drop0 = t5[_rank_above(h, b, 0)]
+            base = rank_above(h, b, 1)
+            drop0 = t5[rank_above(h, b, 0)]
             _drop_offsets(h, b, off)
             for a in range(h[1]):
                 t[base + a] = _best_of_drops(t5, off, 5, a, drop0)
-            more = _next_below(h)
+            more = next_below(h)
     return t
 
 
@@ -131,14 +131,14 @@ def _count7(t6: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[n
         h = np.empty(7, dtype=np.int64)
         off = np.empty(6, dtype=np.int64)
         acc = per[g]
-        _first_below(h, g)
+        first_below(h, g)
         more = True
         while more:
-            drop0 = t6[_rank_above(h, b, 0)]
+            drop0 = t6[rank_above(h, b, 0)]
             _drop_offsets(h, b, off)
             for a in range(h[1]):
                 acc[_best_of_drops(t6, off, 6, a, drop0)] += 1
-            more = _next_below(h)
+            more = next_below(h)
     return per
 
 
