@@ -22,7 +22,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from cardroom.analysis.pai_gow_optimal import one_task_at_a_time, seven_card_tasks
+from cardroom.analysis.pai_gow_optimal import (
+    first_hand,
+    next_hand,
+    one_task_at_a_time,
+    seven_card_tasks,
+)
 from cardroom.analysis.pai_gow_outcomes import FULL_DECK, OutcomeTable, outcome_table
 from cardroom.cards import Card
 from cardroom.games.pai_gow.houseway import HouseWay, set_hand
@@ -41,32 +46,21 @@ def _dealer_counts(rest: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel:
                    pfront: npt.NDArray[np.int64], pback: npt.NDArray[np.int64],
                    tasks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """counts[s, k]: dealer hands against which setting s wins (k=0), pushes (1), loses (2)."""
-    n = rest.shape[0]
     nt = tasks.shape[0]
     per = np.zeros((nt, 21, 3), dtype=np.int64)
     for t in prange(nt):
-        a = tasks[t, 0]
-        b = tasks[t, 1]
         h = np.empty(7, dtype=np.int64)
-        h[0] = rest[a]
-        h[1] = rest[b]
         acc = per[t]
-        for c in range(b + 1, n):
-            h[2] = rest[c]
-            for d in range(c + 1, n):
-                h[3] = rest[d]
-                for e in range(d + 1, n):
-                    h[4] = rest[e]
-                    for f in range(e + 1, n):
-                        h[5] = rest[f]
-                        for g in range(f + 1, n):
-                            h[6] = rest[g]
-                            df, db = setting_scores(h, house_way_index(h, p, wheel), wheel)
-                            for s in range(21):
-                                if pback[s] < 0:
-                                    continue
-                                wins = (pfront[s] > df) + (pback[s] > db)
-                                acc[s, 2 - wins] += 1
+        at = first_hand(rest, tasks[t], h)
+        more = True
+        while more:
+            df, db = setting_scores(h, house_way_index(h, p, wheel), wheel)
+            for s in range(21):
+                if pback[s] < 0:
+                    continue
+                wins = (pfront[s] > df) + (pback[s] > db)
+                acc[s, 2 - wins] += 1
+            more = next_hand(rest, at, h)
     return per.sum(axis=0)
 
 

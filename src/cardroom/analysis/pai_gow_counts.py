@@ -72,26 +72,54 @@ def _best_of_drops(t: npt.NDArray[np.int8], off: npt.NDArray[np.int64], drops: i
     return best
 
 
+@njit(cache=True, inline="always")
+def first_below(h: npt.NDArray[np.int64], top: int) -> None:
+    """Into h[1..]: the first hand, in colex order, whose highest card is `top` (h[0], the
+    smallest card, is the caller's innermost loop)."""
+    m = h.shape[0]
+    for k in range(1, m - 1):
+        h[k] = k
+    h[m - 1] = top
+
+
+@njit(cache=True, inline="always")
+def next_below(h: npt.NDArray[np.int64]) -> bool:
+    """h[1..m-2] advanced to the next combination in colex order below the fixed h[m-1] (the
+    order of nested loops, the highest outermost); False after the last."""
+    for i in range(1, h.shape[0] - 1):
+        if h[i] + 1 < h[i + 1]:
+            h[i] += 1
+            for j in range(1, i):
+                h[j] = j
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def rank_above(h: npt.NDArray[np.int64], b: npt.NDArray[np.int64], shift: int) -> int:
+    """Colex rank terms of h[1..] at positions shifted by `shift` (0: the hand without h[0];
+    1: the whole hand's rank less its smallest card's term)."""
+    s = 0
+    for i in range(1, h.shape[0]):
+        s += b[h[i], i + shift]
+    return s
+
+
 @njit(cache=True, parallel=True)
 def _table6(t5: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
     t = np.empty(b[N, 6], dtype=np.int8)
     for f in prange(5, N):
         h = np.empty(6, dtype=np.int64)
         off = np.empty(5, dtype=np.int64)
-        h[5] = f
-        for e in range(4, f):
-            h[4] = e
-            for d in range(3, e):
-                h[3] = d
-                for c in range(2, d):
-                    h[2] = c
-                    for bb in range(1, c):
-                        h[1] = bb
-                        base = b[bb, 2] + b[c, 3] + b[d, 4] + b[e, 5] + b[f, 6]
-                        drop0 = t5[b[bb, 1] + b[c, 2] + b[d, 3] + b[e, 4] + b[f, 5]]
-                        _drop_offsets(h, b, off)
-                        for a in range(bb):
-                            t[base + a] = _best_of_drops(t5, off, 5, a, drop0)
+        first_below(h, f)
+        more = True
+        while more:
+            base = rank_above(h, b, 1)
+            drop0 = t5[rank_above(h, b, 0)]
+            _drop_offsets(h, b, off)
+            for a in range(h[1]):
+                t[base + a] = _best_of_drops(t5, off, 5, a, drop0)
+            more = next_below(h)
     return t
 
 
@@ -101,24 +129,16 @@ def _count7(t6: npt.NDArray[np.int8], b: npt.NDArray[np.int64]) -> npt.NDArray[n
     per = np.zeros((N, 10), dtype=np.int64)
     for g in prange(6, N):
         h = np.empty(7, dtype=np.int64)
-        h[6] = g
         off = np.empty(6, dtype=np.int64)
         acc = per[g]
-        for f in range(5, g):
-            h[5] = f
-            for e in range(4, f):
-                h[4] = e
-                for d in range(3, e):
-                    h[3] = d
-                    for c in range(2, d):
-                        h[2] = c
-                        for bb in range(1, c):
-                            h[1] = bb
-                            drop0 = t6[b[bb, 1] + b[c, 2] + b[d, 3] + b[e, 4] + b[f, 5]
-                                       + b[g, 6]]
-                            _drop_offsets(h, b, off)
-                            for a in range(bb):
-                                acc[_best_of_drops(t6, off, 6, a, drop0)] += 1
+        first_below(h, g)
+        more = True
+        while more:
+            drop0 = t6[rank_above(h, b, 0)]
+            _drop_offsets(h, b, off)
+            for a in range(h[1]):
+                acc[_best_of_drops(t6, off, 6, a, drop0)] += 1
+            more = next_below(h)
     return per
 
 

@@ -90,31 +90,57 @@ def dealer_cell(h: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: int,
     return int(np.searchsorted(fvals, df)), int(np.searchsorted(bvals, db))
 
 
+@njit(cache=True, inline="always")
+def first_hand(deck: npt.NDArray[np.int64], task: npt.NDArray[np.int64],
+               h: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Deal into `h` the first hand of a `seven_card_tasks` task (its first two cards' indices
+    into `deck`, then the next five); returns the hand's indices, for `next_hand`."""
+    at = np.empty(7, dtype=np.int64)
+    at[0] = task[0]
+    for k in range(1, 7):
+        at[k] = task[1] + k - 1
+    for k in range(7):
+        h[k] = deck[at[k]]
+    return at
+
+
+@njit(cache=True, inline="always")
+def next_hand(deck: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
+              h: npt.NDArray[np.int64]) -> bool:
+    """The task's next hand in lexicographic order (that of five nested loops over its last
+    five cards): `at[2:]` advanced to the next combination, its changed cards dealt into `h`;
+    False after the task's last hand."""
+    n = deck.shape[0]
+    i = 6
+    while i >= 2 and at[i] == n - 7 + i:
+        i -= 1
+    if i < 2:
+        return False
+    x = at[i]
+    while i < 7:
+        x += 1
+        at[i] = x
+        h[i] = deck[x]
+        i += 1
+    return True
+
+
 @njit(cache=True, parallel=True)
 def _enumerate_joint(deck: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel: int,
                      fvals: npt.NDArray[np.int64], bvals: npt.NDArray[np.int64],
                      tasks: npt.NDArray[np.int64], threads: int) -> npt.NDArray[np.int64]:
     """joint[f, b]: seven-card hands of `deck` the house way sets to front value f, back b
     (one accumulator per thread)."""
-    n = deck.shape[0]
     per = np.zeros((threads, fvals.shape[0], bvals.shape[0]), dtype=np.int64)
     for t in prange(tasks.shape[0]):
         acc = per[numba.get_thread_id()]  # type: ignore[attr-defined]
         h = np.empty(7, dtype=np.int64)
-        h[0] = deck[tasks[t, 0]]
-        h[1] = deck[tasks[t, 1]]
-        for c in range(tasks[t, 1] + 1, n):
-            h[2] = deck[c]
-            for d in range(c + 1, n):
-                h[3] = deck[d]
-                for e in range(d + 1, n):
-                    h[4] = deck[e]
-                    for f in range(e + 1, n):
-                        h[5] = deck[f]
-                        for g in range(f + 1, n):
-                            h[6] = deck[g]
-                            fi, bi = dealer_cell(h, p, wheel, fvals, bvals)
-                            acc[fi, bi] += 1
+        at = first_hand(deck, tasks[t], h)
+        more = True
+        while more:
+            fi, bi = dealer_cell(h, p, wheel, fvals, bvals)
+            acc[fi, bi] += 1
+            more = next_hand(deck, at, h)
     return per.sum(axis=0)
 
 

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from cardroom.analysis.pai_gow_counts import first_below, next_below, rank_above
 from cardroom.analysis.pai_gow_optimal import (
     DealerTable,
     back_values,
@@ -63,21 +64,20 @@ def _keys_with_top(deck: npt.NDArray[np.int64], g: int, p: npt.NDArray[np.int64]
     nb = bvals.shape[0]
     for f in prange(5, g):
         h = np.empty(7, dtype=np.int64)
-        h[6] = deck[g]
-        h[5] = deck[f]
-        for e in range(4, f):
-            h[4] = deck[e]
-            for d in range(3, e):
-                h[3] = deck[d]
-                for c in range(2, d):
-                    h[2] = deck[c]
-                    for bb in range(1, c):
-                        h[1] = deck[bb]
-                        base = b[bb, 2] + b[c, 3] + b[d, 4] + b[e, 5] + b[f, 6] + b[g, 7]
-                        for a in range(bb):
-                            h[0] = deck[a]
-                            fi, bi = dealer_cell(h, p, wheel, fvals, bvals)
-                            keys[base + a] = fi * nb + bi
+        at = np.empty(7, dtype=np.int64)  # the positions in `deck` of h's cards
+        at[6] = g
+        below = at[:6]  # walked below the second highest position, f
+        first_below(below, f)
+        more = True
+        while more:
+            for k in range(1, 7):
+                h[k] = deck[at[k]]
+            base = rank_above(at, b, 1)
+            for a in range(at[1]):
+                h[0] = deck[a]
+                fi, bi = dealer_cell(h, p, wheel, fvals, bvals)
+                keys[base + a] = fi * nb + bi
+            more = next_below(below)
     return None
 
 
