@@ -74,7 +74,7 @@ def test_table_counts_are_identical_to_the_direct_enumeration(tmp_path: Path, se
     assert (table_counts(seven, table, wheel) == expected).all()
     result = calculate(seven, way, wheel_second=wheel, table=table)
     assert result.dealer_hands == comb(15, 7)
-    assert [(r.win, r.push, r.loss) for r in result.settings] == [
+    assert [(r.tally.win, r.tally.push, r.tally.loss) for r in result.settings] == [
         tuple(int(x) for x in expected[r.index]) for r in result.settings]
 
 

@@ -29,6 +29,7 @@ from cardroom.analysis.pai_gow_optimal import (
     seven_card_tasks,
 )
 from cardroom.analysis.pai_gow_outcomes import FULL_DECK, OutcomeTable, outcome_table
+from cardroom.analysis.wager import Tally
 from cardroom.cards import Card
 from cardroom.games.pai_gow.houseway import HouseWay, set_hand
 from cardroom.games.pai_gow.houseway_kernel import (
@@ -68,16 +69,11 @@ def _dealer_counts(rest: npt.NDArray[np.int64], p: npt.NDArray[np.int64], wheel:
 class SettingResult:
     setting: Setting
     index: int
-    win: int
-    push: int
-    loss: int
+    tally: Tally
+    """The dealer hands this setting beats, ties (copies) and loses to."""
     ev: Fraction
     optimal: bool
     house_way: bool
-
-    @property
-    def total(self) -> int:
-        return self.win + self.push + self.loss
 
 
 @dataclass(frozen=True)
@@ -145,16 +141,13 @@ def calculate(cards: Sequence[Card], way: HouseWay, commission: Fraction = Fract
     for i, s in enumerate(settings):
         if s.is_foul:
             continue
-        win, push, loss = (int(x) for x in counts[i])
-        if win + push + loss != dealer_hands:  # pragma: no cover - an enumeration bug
+        tally = Tally(*(int(x) for x in counts[i]))
+        if tally.total != dealer_hands:  # pragma: no cover - an enumeration bug
             raise AssertionError("dealer hands miscounted")
-        ev = Fraction(win) * (1 - commission) / dealer_hands - Fraction(loss, dealer_hands)
-        rows.append((i, s, win, push, loss, ev))
+        rows.append((i, s, tally, tally.ev(dealer_hands, commission)))
     best = max(ev for *_, ev in rows)
-    results = tuple(
-        SettingResult(s, i, win, push, loss, ev, ev == best, i == hw)
-        for i, s, win, push, loss, ev in rows
-    )
+    results = tuple(SettingResult(s, i, tally, ev, ev == best, i == hw)
+                    for i, s, tally, ev in rows)
     return CalcResult(seven, way.name, commission, dealer_hands, results)
 
 

@@ -113,7 +113,7 @@ def _calc_json(result: CalcResult, rows: list[SettingResult], way: str, rate: Fr
         "settings": [{
             "front": [str(c) for c in r.setting.front],
             "back": [str(c) for c in r.setting.back],
-            "win": r.win, "push": r.push, "loss": r.loss,
+            "win": r.tally.win, "push": r.tally.push, "loss": r.tally.loss,
             "ev": f"{r.ev.numerator}/{r.ev.denominator}", "ev_decimal": f"{float(r.ev):.6f}",
             "optimal": r.optimal, "house_way": r.house_way} for r in rows],
         "seconds": round(elapsed, 2)}
@@ -126,9 +126,10 @@ def _print_calc(result: CalcResult, rows: list[SettingResult], way: str, elapsed
         table.add_column(col, justify="right" if col in ("win", "push", "loss", "EV") else "left")
     for r in rows:
         marks = " ".join(m for m, on in (("optimal", r.optimal), ("house way", r.house_way)) if on)
-        n = r.total
+        t = r.tally
         table.add_row(format_cards(r.setting.front), format_cards(r.setting.back),
-                      f"{r.win / n:.4%}", f"{r.push / n:.4%}", f"{r.loss / n:.4%}",
+                      f"{t.win / t.total:.4%}", f"{t.push / t.total:.4%}",
+                      f"{t.loss / t.total:.4%}",
                       f"{float(r.ev):+.5f}", marks)
     console.print(table)
     console.print(f"exact over all dealer hands in {elapsed:.1f} s")
