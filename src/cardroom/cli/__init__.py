@@ -13,7 +13,7 @@ from rich.console import Console
 
 from cardroom.errors import CardroomError
 
-COMMAND_MODULES = ("baccarat", "baccarat_sim", "backup", "pai_gow", "pan", "replay", "report",
+COMMAND_MODULES = ("baccarat", "backup", "pai_gow", "pan", "replay", "report",
                    "room", "room_reports", "super_pan_9")
 """The modules that add their commands to the apps of `cli/apps.py` when imported."""
 OWNERS = {"pai-gow": ("pai_gow",), "replay": ("replay",), "backup": ("backup",),

@@ -1,20 +1,30 @@
-"""`cardroom analyze baccarat` and `cardroom play baccarat`."""
+"""Mini-Baccarat's commands: `cardroom analyze baccarat` (exact edges, a depleted shoe, the
+card-counting exposure), `cardroom simulate baccarat` and `cardroom play baccarat`."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
+from cardroom.analysis.wager import frac
 from cardroom.cards import format_cards, parse_cards
 from cardroom.cli import options as opt
-from cardroom.cli.apps import analyze_app, play_app
-from cardroom.cli.baccarat_counting import DEFAULT_COUPS, DEFAULT_STATES, run_counting
-from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
+from cardroom.cli.apps import analyze_app, play_app, simulate_app
+from cardroom.cli.options import (
+    console,
+    json_or_modifications,
+    local_workers,
+    modifications_json,
+    print_json,
+    print_modifications,
+    rules_with_overrides,
+)
 from cardroom.errors import CardroomError, WagerError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -22,6 +32,12 @@ from cardroom.games.baccarat.table import BaccaratTable, CardsBurned, CoupSettle
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import Cents, format_money, parse_money
 from cardroom.shoe import SeededRandom, SystemRandom
+
+if TYPE_CHECKING:
+    from cardroom.analysis.baccarat_counting import CountingReport
+
+DEFAULT_COUPS = 100_000_000
+DEFAULT_STATES = 200
 
 Paytable = Annotated[int | None, typer.Option(help="Super-9 pay table 1, 2 or 3.")]
 Commission = Annotated[str | None, typer.Option(help="Banker commission, e.g. 5% or 0.05.")]
@@ -207,3 +223,153 @@ def _show_coup(events: Sequence[object], settled: CoupSettled) -> None:
         table.add_row(s.kind.value, format_money(s.stake), s.outcome, format_money(s.won),
                       format_money(s.commission) if s.commission else "")
     console.print(table)
+
+
+
+def run_counting(rules: BaccaratRules, coups: int, states: int, seed: int | None, workers: int,
+                 scheduler: str | None, as_json: bool) -> None:
+    from cardroom.analysis.baccarat_counting import counting_report
+
+    report = counting_report(rules, coups, seed, states=states, workers=workers,
+                             scheduler=scheduler, progress=not as_json)
+    if as_json:
+        print_json(report.to_json())
+        return
+    print_counting(report)
+
+
+def _signed_pct(x: float) -> str:
+    return f"{x * 100:+.4f}%"
+
+
+def print_counting(report: CountingReport) -> None:
+    from cardroom.analysis.baccarat_counting import SIDE_BETS, WAGERS
+
+    rules = report.rules
+    console.print(f"[bold]Card counting, Super-9 Mini-Baccarat[/bold]: {rules.decks} decks, "
+                  f"pay table {rules.paytable}, progressive valued with the top award at the "
+                  f"seed ${rules.jackpot_seed_cents / 100:,.2f}", highlight=False)
+    eor = Table(title="Effects of removal: change in the player's expectation per unit when one "
+                      "card is taken from the full shoe (each rank: the same in all four suits)")
+    eor.add_column("card")
+    for w in WAGERS:
+        eor.add_column(w, justify="right")
+    by_rank: dict[str, list[str]] = {}
+    for card, effects in report.effects.by_card.items():
+        row = [_signed_pct(float(effects[w])) for w in WAGERS]
+        rank = card.rank.symbol
+        if by_rank.get(rank, row) != row:
+            rank = str(card)
+        by_rank.setdefault(rank, row)
+    for name, row in by_rank.items():
+        eor.add_row(name, *row)
+    eor.add_row("off the top", *[_signed_pct(float(report.effects.base[w])) for w in WAGERS],
+                end_section=True)
+    console.print(eor)
+    counts = Table(title="Best linear count per side bet (tags by value: 0 = ten and pictures)")
+    for col in ("wager", *(str(v) for v in range(10)), "betting correlation"):
+        counts.add_column(col, justify="right")
+    for c in report.counts:
+        counts.add_row(c.wager, *(str(t) for t in c.tags), f"{c.betting_correlation:.3f}")
+    console.print(counts)
+    sim = Table(title=f"A counter who bets only at a positive count: {report.coups:,} coups "
+                      f"from {report.shoes:,} shoes (seed {report.seed})")
+    for col in ("wager", "counter's edge", "95% CI", "coups bet", "units per 100 coups",
+                "shown beatable from"):
+        sim.add_column(col, justify="right")
+    for r in report.counters:
+        low, high = r.ci
+        sim.add_row(r.wager, "never bet" if r.edge is None else _signed_pct(float(r.edge)),
+                    "" if r.edge is None else f"{_signed_pct(low)} .. {_signed_pct(high)}",
+                    f"{r.fraction_bet:.3%}", f"{r.units_per_100_coups:+.4f}",
+                    "-" if r.needed_penetration is None else f"{r.needed_penetration:.1%}")
+    console.print(sim)
+    check = Table(title="Cross-check on sampled shoe states: the count's estimate against the "
+                        "exact depleted-shoe edge")
+    for col in ("wager", "states", "correlation", "mean abs error", "bet decision agrees",
+                "exact edge where the count bets"):
+        check.add_column(col, justify="right")
+    for x in report.checks:
+        check.add_row(x.wager, str(x.states), f"{x.correlation:.3f}",
+                      _signed_pct(x.mean_abs_error).lstrip("+"), f"{x.decisions_agree:.1%}",
+                      "-" if x.exact_mean_when_bet is None else _signed_pct(x.exact_mean_when_bet))
+    console.print(check)
+    assert [r.wager for r in report.counters] == list(SIDE_BETS)
+    for r in report.counters:
+        console.print(r.answer(), highlight=False, soft_wrap=True)
+
+
+PROGRESS_FROM = 10_000_000
+"""Runs of at least this many coups show a progress bar (on stderr, when it is a terminal)."""
+
+
+def _pct(x: float | Fraction) -> str:
+    return f"{float(x) * 100:.4f}%"
+
+
+@simulate_app.command("baccarat")
+def simulate_baccarat(
+    hands: Annotated[int, typer.Option(help="Coups to deal (at least 2).")],
+    seed: opt.RunSeed = None,
+    workers: opt.Workers = None,
+    scheduler: opt.Scheduler = None,
+    decks: opt.Decks = None,
+    paytable: Paytable = None,
+    commission: Commission = None,
+    tie_pays: TiePays = None,
+    jackpot_seed: JackpotSeed = None,
+    jackpot_contribution: JackpotContribution = None,
+    rules: opt.RulesFile = None,
+    as_json: opt.AsJson = False,
+) -> None:
+    """Deal real shuffled shoes to the cut card; every wager's observed house edge with a 95%
+    confidence interval, beside the exact value."""
+    from cardroom.analysis.baccarat_sim import simulate
+    from cardroom.analysis.parallel import check_count
+
+    n_workers = local_workers(workers, scheduler)
+    check_count(hands, "hands", 2)
+    settings = what_if_rules(rules, decks, paytable, commission, tie_pays, jackpot_seed,
+                             jackpot_contribution)
+    report = simulate(settings, hands, seed, workers=n_workers, scheduler=scheduler,
+                      progress=hands >= PROGRESS_FROM, exact=True)
+    where = f"Dask scheduler {scheduler}" if scheduler else f"{n_workers} local worker(s)"
+    if as_json:
+        wagers: list[dict[str, Any]] = []
+        for w in report.wagers:
+            assert w.exact is not None and isinstance(w.house_edge, Fraction)
+            wagers.append({
+                "name": w.name,
+                "house_edge": float(w.house_edge),
+                "house_edge_observed_exact": frac(w.house_edge),
+                "ci95_low": w.ci_low,
+                "ci95_high": w.ci_high,
+                "std_error": w.std_error,
+                "exact_house_edge": float(w.exact),
+                "exact_house_edge_exact": frac(w.exact),
+                "exact_within_ci": w.exact_within_ci,
+            })
+        print_json({"game": "baccarat", "decks": settings.decks, "hands": report.hands,
+                    "seed": report.seed, "shoes": report.shoes, "run_on": where,
+                    "outcomes": report.winners, "wagers": wagers,
+                    **modifications_json(settings)})
+        return
+    print_modifications(settings)
+    console.print(f"Mini-Baccarat / Super-9, {settings.decks} decks: {report.hands:,} coups "
+                  f"from {report.shoes:,} shoes (seed {report.seed}, {where})", highlight=False)
+    table = Table(title="House edge per unit staked")
+    for col in ("wager", "observed", "95% CI", "exact", "exact in CI"):
+        table.add_column(col, justify="left" if col == "wager" else "right", no_wrap=True)
+    for w in report.wagers:
+        assert w.exact is not None
+        inside = "[green]yes[/green]" if w.exact_within_ci else "[bold red]no[/bold red]"
+        table.add_row(w.name, _pct(w.house_edge), f"{_pct(w.ci_low)} .. {_pct(w.ci_high)}",
+                      _pct(w.exact), inside)
+    console.print(table)
+    won = report.winners
+    console.print(", ".join(f"{k} {v:,} ({v / report.hands:.6f})" for k, v in won.items()),
+                  highlight=False)
+    console.print("Exact values are off the top of a full shoe; the simulation deals to the cut "
+                  "card. The progressive's edge counts a jackpot at the seed "
+                  "(1 - contribution - E[for-1 award + seed on a jackpot]).", markup=False,
+                  highlight=False)
