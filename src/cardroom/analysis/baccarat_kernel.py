@@ -37,8 +37,6 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)
 
 IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-StateArray = npt.NDArray[np.uint64]
 
 
 @njit(cache=True, nogil=True, inline="always")

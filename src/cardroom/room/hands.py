@@ -1,5 +1,9 @@
 """Hand records: open a hand when its first wager goes down, keep its wagers, close it settled
-(with its history) or voided (wagers returned, who and why logged)."""
+(with its history) or voided (wagers returned, who and why logged).
+
+A closed hand's record is its history in the shared format (`cardroom.history`), with the
+room's fields beside it (`status`; a void's `voided_by` and `reason`). While a hand is open
+its row keeps the wagers down (`wagers`), so a void or a restart can return them."""
 
 from __future__ import annotations
 
@@ -23,11 +27,6 @@ from cardroom.room.schema import (
     room_tables,
     seats,
 )
-
-HISTORY_FORMAT = FORMAT
-"""A closed hand's record is its history in the shared format (`cardroom.history`), with the
-room's fields beside it (`status`; a void's `voided_by` and `reason`). While a hand is open
-its row keeps the wagers down (`wagers`), so a void or a restart can return them."""
 
 
 def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:

@@ -78,10 +78,6 @@ class Hub:
             self.sockets[table_id][ws] = who
             await ws.send_text(snapshot_texts(live, [who])[0])
 
-    async def broadcast(self, room: Room, table_id: int) -> None:
-        async with self.locks[table_id]:
-            await self._send_update(room, table_id)
-
     async def _send_update(self, room: Room, table_id: int) -> None:
         live = room.table(table_id)
         viewers = list(self.sockets[table_id].items())

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from cardroom.cards import Card
 from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
-from cardroom.games.baccarat.coup import CardDealt, Coup, CoupResult
+from cardroom.games.baccarat.coup import Coup, CoupResult
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.limits import check_bets
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -83,7 +83,6 @@ class CoupSettled(Event):
     jackpot_award: ProgressiveAward
 
 
-TableEvent = SeatTaken | BetsPlaced | ShoeShuffled | CardsBurned | CardDealt | CoupSettled
 
 
 @dataclass

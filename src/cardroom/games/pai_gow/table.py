@@ -216,8 +216,6 @@ class Misdeal(Event):
     """The redeal replaces the first deal (and any setting) in the hand's history."""
 
 
-PaiGowEvent = (WagerPlaced | BankTaken | DragonTaken | Dealt | Collected | HandSet | CardExposed
-         | WrongCardCount | HandVoided | Misdeal | Settled)
 
 
 def position_of_spot(spot: int, banker_spot: int) -> int:

@@ -203,5 +203,3 @@ def boards(h: HandHistory) -> list[dict[str, Any]]:
     return out
 
 
-def card_list(text: list[str]) -> list[Card]:
-    return [parse_card(c) for c in text]

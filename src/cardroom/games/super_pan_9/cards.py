@@ -10,8 +10,6 @@ from cardroom.errors import CardParseError
 REMOVED_RANKS = frozenset({Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN})
 """Rule 1: "all 7's, 8's, 9's, and 10's are removed. Joker cards are also not used"."""
 
-VALUE_CLASSES = 7
-"""Values a card of this shoe can have: 0 (J, Q, K), 1 (ace), 2..6."""
 
 
 def card_value(card: Card) -> int:

@@ -174,6 +174,3 @@ class RoundStarted(Event):
     round_no: int
 
 
-SuperPan9Event = (ShoeShuffled | WagerPlaced | HandsDealt | PlayerDrew | PlayerStood
-                  | DealerRevealed | DealerDrew | RoundSettled | IrregularityHandled
-                  | RoundStarted)
