@@ -23,6 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from cardroom.analysis.wager import Outcome, Wager, frac
+from cardroom.games.baccarat.coup import Hand, next_to_draw
 from cardroom.games.baccarat.paytables import nine_pay_table, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.tableau import Tableau, standard_tableau
@@ -120,8 +121,6 @@ class _CoupEnumerator:
         self.used = [0] * 10
         self.n = sum(self.remaining)
         self.out = CoupCounts(decks=decks, total=falling(self.n, 6))
-        self.player_draws = [tableau.player_draws(t) for t in range(10)]
-        self.natural = [tableau.is_natural(t) for t in range(10)]
 
     def take(self, v: int) -> int:
         """Deal a card of value v; returns how many such cards there were to choose from."""
@@ -135,47 +134,25 @@ class _CoupEnumerator:
         self.used[v] -= 1
 
     def run(self) -> CoupCounts:
-        for p1 in range(10):
-            w1 = self.take(p1)
-            for b1 in range(10):
-                w2 = w1 * self.take(b1)
-                for p2 in range(10):
-                    w3 = w2 * self.take(p2)
-                    for b2 in range(10):
-                        w4 = w3 * self.take(b2)
-                        if w4:
-                            self.finish((p1, p2), (b1, b2), w4)
-                        self.give(b2)
-                    self.give(p2)
-                self.give(b1)
-            self.give(p1)
+        self.walk((), (), 1)
         return self.out
 
-    def finish(self, player: tuple[int, int], banker: tuple[int, int], weight: int) -> None:
-        """Finish a coup from its first four card values, per the tableau."""
-        pt, bt = sum(player) % 10, sum(banker) % 10
-        if self.natural[pt] or self.natural[bt]:
+    def walk(self, player: tuple[int, ...], banker: tuple[int, ...], weight: int) -> None:
+        """Every way to go on from these card values: the next card to whichever hand the
+        coup's flow (`next_to_draw`, the engine's) names, each value as often as the shoe
+        holds it."""
+        hand = next_to_draw(self.tab, player, banker)
+        if hand is None:
             self.leaf(player, banker, weight)
             return
-        if not self.player_draws[pt]:
-            self.banker_turn(player, banker, None, weight)
-            return
-        for p3 in range(10):
-            if self.remaining[p3]:
-                w = weight * self.take(p3)
-                self.banker_turn((*player, p3), banker, p3, w)
-                self.give(p3)
-
-    def banker_turn(self, player: tuple[int, ...], banker: tuple[int, int], third: int | None,
-                    weight: int) -> None:
-        """The banker draws or stands per the tableau, given the player's third card."""
-        if not self.tab.banker_draws(sum(banker) % 10, third):
-            self.leaf(player, banker, weight)
-            return
-        for b3 in range(10):
-            if self.remaining[b3]:
-                self.leaf(player, (*banker, b3), weight * self.take(b3))
-                self.give(b3)
+        for v in range(10):
+            if self.remaining[v]:
+                w = weight * self.take(v)
+                if hand is Hand.PLAYER:
+                    self.walk((*player, v), banker, w)
+                else:
+                    self.walk(player, (*banker, v), w)
+                self.give(v)
 
     def leaf(self, player: tuple[int, ...], banker: tuple[int, ...], weight: int) -> None:
         """Record a finished coup: its six-card-sequence count and, on a nine, the suited

@@ -6,7 +6,7 @@ Each card is an immutable event in the coup's log.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar
@@ -40,6 +40,26 @@ def hand_total(cards: tuple[Card, ...]) -> int:
     return sum(card_value(c) for c in cards) % 10
 
 
+def next_to_draw(tableau: Tableau, player: Sequence[int], banker: Sequence[int]) -> Hand | None:
+    """Who gets the next card, from the values dealt so far; None once the coup is complete.
+
+    The coup's flow, written once (mini-baccarat/two-hands): player, banker, player, banker,
+    then the player's third card and the banker's as the tableau calls for them. The engine
+    (`Coup`) and the exact count (`analysis.baccarat.count_coups`) both walk it."""
+    n_p, n_b = len(player), len(banker)
+    if n_p + n_b < 4:
+        return Hand.PLAYER if n_p == n_b else Hand.BANKER
+    p2, b2 = sum(player[:2]) % 10, sum(banker[:2]) % 10
+    if tableau.is_natural(p2) or tableau.is_natural(b2):
+        return None
+    player_drew = tableau.player_draws(p2)
+    if player_drew and n_p == 2:
+        return Hand.PLAYER
+    if n_b == 3:
+        return None
+    return Hand.BANKER if tableau.banker_draws(b2, player[2] if player_drew else None) else None
+
+
 @dataclass(frozen=True)
 class CardDealt(Event):
     clause: ClassVar[str] = "mini-baccarat/two-hands (two cards each, a third by the tableau)"
@@ -61,19 +81,8 @@ class Coup:
     events: list[CardDealt] = field(default_factory=list)
 
     def next_hand(self) -> Hand | None:
-        n_p, n_b = len(self.player), len(self.banker)
-        if n_p + n_b < 4:
-            return Hand.PLAYER if n_p == n_b else Hand.BANKER
-        p2, b2 = hand_total(self.player[:2]), hand_total(self.banker[:2])
-        if self.tableau.is_natural(p2) or self.tableau.is_natural(b2):
-            return None
-        player_drew = self.tableau.player_draws(p2)
-        if player_drew and n_p == 2:
-            return Hand.PLAYER
-        if n_b == 3:
-            return None
-        third = card_value(self.player[2]) if player_drew else None
-        return Hand.BANKER if self.tableau.banker_draws(b2, third) else None
+        return next_to_draw(self.tableau, [card_value(c) for c in self.player],
+                            [card_value(c) for c in self.banker])
 
     @property
     def complete(self) -> bool:
