@@ -13,6 +13,7 @@ import pytest
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import format_money
 from cardroom.room.baccarat_live import BaccaratLive
+from cardroom.room.protocol_state import BaccaratResult
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks, shown_cards
@@ -53,9 +54,9 @@ def test_two_baccarat_hands_with_chips(room: Room, width: int) -> None:
         assert shown_cards(page) == []
         baccarat_hand(page, checks, 1, {"player": [500, 500], "player_9": [100],
                                         "progressive": [100]})
-        assert live.last is not None
-        coup = [*live.last["player"], *live.last["banker"]]
-        assert Counter(shown_cards(page)) == Counter(c["text"] for c in coup)
+        assert isinstance(live.last, BaccaratResult)
+        coup = [*live.last.player, *live.last.banker]
+        assert Counter(shown_cards(page)) == Counter(c.text for c in coup)
         kinds = page.eval_on_selector_all("#my-results li", "els => els.map(e => "
                                           "e.textContent)")
         assert [k.split(" $")[0] for k in kinds] == ["Player", "Player 9", "Jackpot"]
@@ -79,7 +80,7 @@ def test_two_baccarat_hands_with_chips(room: Room, width: int) -> None:
         assert page.locator("#bead-plate span").count() == 2
         banker = page.inner_text("#my-results li")
         assert banker.startswith("Banker $25.00: ")
-        if live.last is not None and live.last["winner"] == "banker":
+        if isinstance(live.last, BaccaratResult) and live.last.winner == "banker":
             assert "commission" in banker
         # a dropped connection: the page reconnects and is whole again, seat kept
         page.evaluate("window.cardroomSocket.close()")

@@ -17,6 +17,7 @@ from cardroom.games.pai_gow.settings import all_settings, legal_settings
 from cardroom.games.pai_gow.table import Phase
 from cardroom.money import format_money
 from cardroom.room.pai_gow_live import PaiGowLive
+from cardroom.room.protocol_state import PaiGowResult
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks, shown_cards
@@ -38,8 +39,9 @@ def visible(room: Room) -> list[str]:
         return []
     if live.engine.phase is Phase.SETTING:
         return [str(c) for c in live.engine.hands.get(1, ())]
-    last = live.last or {}
-    return [c["text"] for s in last.get("spots", []) for c in s.get("cards") or []]
+    last = live.last
+    return [c.text for s in last.spots for c in s.cards] if isinstance(last, PaiGowResult) \
+        else []
 
 
 def deal(page: object, checks: PageChecks) -> None:
@@ -83,8 +85,9 @@ def test_two_pai_gow_hands_with_chips(room: Room, width: int) -> None:
         page.wait_for_selector("body[data-state=settled]")
         checks.check("hand 1 settled")
         dealer = live.engine.settings.get(0)
+        assert isinstance(live.last, PaiGowResult)
         assert Counter(shown_cards(page)) == Counter(
-            c["text"] for s in (live.last or {})["spots"] for c in s["cards"])
+            c.text for s in live.last.spots for c in s.cards)
         assert "Set the house way." in page.inner_text("#dealer")
         assert page.locator("#dealer .cards").count() == 2  # low and high rows
         assert dealer is None  # the engine moved on; the page keeps the result

@@ -17,6 +17,7 @@ import pytest
 from pan.helpers import stacked_pack
 
 from cardroom.room.pan_live import PanLive
+from cardroom.room.protocol_state import PanResult
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks
@@ -52,8 +53,8 @@ def visible_to(live: PanLive, me: int) -> Counter[str]:
         cards.append(str(hand.drawn))
     if hand.discards:
         cards.append(str(hand.discards[-1].card))
-    if live.last and live.hand_id is None:
-        cards += [c["text"] for m in live.last.get("winner_spreads", []) for c in m]
+    if isinstance(live.last, PanResult) and live.hand_id is None:
+        cards += [c.text for m in live.last.winner_spreads for c in m]
     return Counter(cards)
 
 

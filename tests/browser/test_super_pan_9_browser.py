@@ -14,6 +14,7 @@ import pytest
 
 from cardroom.games.super_pan_9 import Phase
 from cardroom.money import format_money
+from cardroom.room.protocol_state import SuperPan9Result
 from cardroom.room.room import Room
 from cardroom.room.super_pan_9_live import SuperPan9Live
 
@@ -43,9 +44,10 @@ def visible(room: Room, seat: int) -> list[str]:
     e = live.engine
     if e.phase in (Phase.PLAYERS, Phase.DEALER):
         return [str(c) for c in e.seats[seat].cards] if seat in e.seats else []
-    last = live.last or {}
-    return [c["text"] for s in [*last.get("seats", []), last.get("dealer", {})]
-            for c in s.get("cards") or []]
+    last = live.last
+    if not isinstance(last, SuperPan9Result):
+        return []
+    return [c.text for s in [*last.seats, last.dealer] for c in s.cards or []]
 
 
 @pytest.mark.parametrize("width", [1280, 375])

@@ -35,9 +35,10 @@ from cardroom.engine import history_pack
 from cardroom.history import FORMAT, HIDDEN_CARD
 from cardroom.room import accounts, audit, hands
 from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.baccarat_live import BaccaratLive, card_json
+from cardroom.room.baccarat_live import BaccaratLive
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, open_database
+from cardroom.room.live_table import card_json
 from cardroom.room.pai_gow_live import PaiGowLive
 from cardroom.room.pan_live import PanLive
 from cardroom.room.recall import history_of
@@ -266,7 +267,7 @@ def pan_hand(t: Table, n: int, rng: random.Random) -> None:
     hand = live.engine.hand
     assert hand is not None and live.hand_number == n + 1
     t.figure.check(t.reader, hand.pack)  # the whole pack of this deal
-    hand_id = live.hand_id if live.hand_id is not None else live.last["hand"]
+    hand_id = live.hand_id if live.hand_id is not None else live.last.hand
     while live.hand_id is not None:
         t.read_views()
         t.read_records(hand_id)
@@ -332,7 +333,7 @@ def test_a_pan_players_history_json_does_not_tell_the_next_deal(tmp_path: Any) -
     live: PanLive = t.live
     hand, next_pack = live.engine.hand, live.engine.next_pack
     assert hand is not None and next_pack is not None
-    replay = t.room.recall(t.people["alice"], live.last["hand"] if live.last else 0)
+    replay = t.room.recall(t.people["alice"], live.last.hand if live.last else 0)
     assert replay.ok
     doc = history_of(replay.record).to_json()
     unseen = sum(o is not None for o in hand.stock_origin)

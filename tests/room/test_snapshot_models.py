@@ -17,11 +17,20 @@ import pytest
 from cardroom.errors import CardroomError
 from cardroom.room.accounts import Account, Role
 from cardroom.room.db import Storage, make_engine, migrate
-from cardroom.room.protocol_state import STATES
+from cardroom.room.protocol_state import (
+    STATES,
+    PanState,
+    SuperPan9Result,
+    SuperPan9State,
+    SuperPan9VoidedSettlement,
+)
 from cardroom.room.room import AnyTable
 from cardroom.server.hub import snapshot_texts
 
+from . import test_super_pan_9_room as sp9
 from .rooms import make_room
+from .test_pan_last_player import alone_after_a_foul
+from .test_pan_room import say
 
 GAMES = ("baccarat", "super-pan-9", "pai-gow", "pan")
 PLAYERS = ("alice", "bob", "carol")
@@ -163,3 +172,24 @@ def test_a_field_a_game_does_not_give_stays_absent(tmp_path: Path, game: str,
         assert set(snapshot["hand"]) == hand
         assert ("seat" in snapshot["you"]) is (game != "baccarat")
         assert snapshot["last"] is None
+
+
+def test_the_parts_random_play_does_not_reach_are_their_models_too(tmp_path: Path) -> None:
+    """A Pan settlement on offer (foul rule 5A) and a Super Pan 9 round settled with a hand an
+    irregularity voided: the seeds above reach neither."""
+    (tmp_path / "pan").mkdir()
+    (tmp_path / "sp9").mkdir()
+    room, p, t, _me, him = alone_after_a_foul(storage_at(tmp_path / "pan"))
+    say(room, p["alice"], t, f"settle {him} 3")
+    state = room.table(t).state(p["bob"])
+    assert isinstance(state, PanState) and state.play is not None and state.play.settlement
+    assert PanState.model_validate(room.table(t).snapshot(p["bob"])) == state
+    room, p, t = sp9.make_room(storage_at(tmp_path / "sp9"))
+    sp9.start_round(room, p, t)
+    room.act(p["fiona"], t, {"type": "irregularity", "kind": "exposed-card", "seat": 1,
+                             "reason": "dealer exposed a card"})
+    room.act(p["bob"], t, {"type": "stand"})
+    state = room.table(t).state(p["bob"])
+    assert isinstance(state, SuperPan9State) and isinstance(state.last, SuperPan9Result)
+    assert any(isinstance(s, SuperPan9VoidedSettlement) for s in state.last.settlements)
+    assert SuperPan9State.model_validate(room.table(t).snapshot(p["bob"])) == state

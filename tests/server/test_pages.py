@@ -75,7 +75,7 @@ def play_a_coup(room: Room, t: int, alice: Account) -> int:
     room.act(alice, t, {"type": "deal"})
     last = room.table(t).last
     assert last is not None
-    return int(last["hand"])
+    return last.hand
 
 
 def test_history_names_tables_and_times_to_the_second_in_the_room_zone(

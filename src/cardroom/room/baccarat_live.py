@@ -31,20 +31,20 @@ from cardroom.money import Cents
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.jackpot import DEFAULT_POOL, load_pool
-from cardroom.room.live_table import LiveTable, Pools, Stake, card_json
+from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
 from cardroom.room.messages import MalformedMessage, field_cents
 from cardroom.room.progressive import CoupAwards, PoolState, record_coup
 from cardroom.room.protocol_state import (
     BaccaratLimits,
     BaccaratResult,
     BaccaratSeat,
+    BaccaratSettlement,
     BaccaratState,
     HandRef,
     JackpotView,
     RoadMark,
     ShoeView,
     TableRef,
-    VoidedHand,
     You,
 )
 from cardroom.room.tables import TableRow
@@ -55,7 +55,7 @@ BETS = "the bets must name each wager with its amount"
 
 
 @dataclass
-class BaccaratLive(LiveTable[BaccaratTable]):
+class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult]):
     rules: BaccaratRules = field(kw_only=True)
     pool_name: str = DEFAULT_POOL
     pool: JackpotPool | None = None  # shared by every jackpot table of the room
@@ -160,35 +160,36 @@ class BaccaratLive(LiveTable[BaccaratTable]):
             self.stacks[aid] = e.balances[name]
         held = pool is not None and pool.hold_top_award
         p, b = hand_total(settled.player), hand_total(settled.banker)
-        self.close_hand(conn, history, {
-            "player": [card_json(c) for c in settled.player],
-            "banker": [card_json(c) for c in settled.banker],
-            "player_total": p, "banker_total": b,
-            "winner": "tie" if p == b else ("player" if p > b else "banker"),
-            "jackpot_award": settled.jackpot_award.name.lower(),
-            "settlements": [{"seat": seat, "kind": s.kind.value, "stake": s.stake,
-                             "outcome": s.outcome, "won": s.won,
-                             "commission": s.commission, "returned": s.returned,
-                             "pending": s.outcome == "jackpot" and held}
-                            for seat, s in settled.settlements]}, {
+        result = BaccaratResult(
+            **self.settled_hand(),
+            player=[card_view(c) for c in settled.player],
+            banker=[card_view(c) for c in settled.banker],
+            player_total=p, banker_total=b,
+            winner="tie" if p == b else ("player" if p > b else "banker"),
+            jackpot_award=settled.jackpot_award.name.lower(),
+            settlements=[BaccaratSettlement(seat=seat, kind=s.kind.value, stake=s.stake,
+                                            outcome=s.outcome, won=s.won,
+                                            commission=s.commission, returned=s.returned,
+                                            pending=s.outcome == "jackpot" and held)
+                         for seat, s in settled.settlements])
+        self.close_hand(conn, history, result, {
             "player": [str(c) for c in settled.player],
             "banker": [str(c) for c in settled.banker],
             "jackpot_award": settled.jackpot_award.name.lower()},
             postings=postings, actor=who.username)
-        assert self.last is not None
-        self._score(any(isinstance(ev, ShoeShuffled) for ev in e.events[start:]), self.last)
+        self._score(any(isinstance(ev, ShoeShuffled) for ev in e.events[start:]), result)
         del e.events[:]
         if pool is not None:
             del pool.events[:]
 
-    def _score(self, new_shoe: bool, result: dict[str, Any]) -> None:
+    def _score(self, new_shoe: bool, result: BaccaratResult) -> None:
         """The shoe's scoreboard (the bead plate and big road a baccarat table posts): one
         entry per coup of this shoe, started again with each new shoe; not kept over a
         restart of the room."""
         if new_shoe:
             self.road = []
-        self.road.append(RoadMark(winner=result["winner"], player=result["player_total"],
-                                  banker=result["banker_total"]))
+        self.road.append(RoadMark(winner=result.winner, player=result.player_total,
+                                  banker=result.banker_total))
 
     def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
         """Baccarat has no decisions: any other message is unknown."""
@@ -251,7 +252,6 @@ class BaccaratLive(LiveTable[BaccaratTable]):
     def state(self, viewer: Account | None) -> BaccaratState:
         """What `viewer` may see: public table state, never the shoe's order."""
         e, r, pool = self.engine, self.rules, self.engine.pool
-        last = self.last
         return BaccaratState(
             type="state", game="baccarat", table=TableRef(id=self.table_id, name=self.name),
             hand=HandRef(id=self.hand_id, open=self.hand_id is not None),
@@ -270,8 +270,7 @@ class BaccaratLive(LiveTable[BaccaratTable]):
                    for aid, name in sorted(self.seated.items(), key=lambda x: x[1])],
             shoe=ShoeView(remaining=e.shoe.remaining if e.shoe else None,
                           commitment=self._shoe_commitment()),
-            last=None if last is None else (
-                VoidedHand if last.get("voided") else BaccaratResult).model_validate(last),
+            last=self.last,
             road=self.road)
 
     def snapshot_texts(self, viewers: Sequence[Account | None]) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from cardroom.games.super_pan_9.events import IrregularityKind
 from cardroom.room.posted_rules import TITLES
+from cardroom.room.protocol_state import BaccaratResult, HandResult, PanResult, VoidedHand
 from cardroom.room.tables import TableRow
 
 IRREGULARITY_GAMES = ("super-pan-9", "pai-gow")
@@ -17,20 +18,19 @@ IRREGULARITIES = {IrregularityKind.MISDEAL.value: "Misdeal",
                   IrregularityKind.WRONG_CARD_COUNT.value: "Wrong card count"}
 
 
-def last_result(last: dict[str, Any] | None) -> str:
+def last_result(last: HandResult | VoidedHand | None) -> str:
     """The table's last hand in a few plain words."""
-    if not last:
+    if last is None:
         return ""
-    number = last.get("number", last.get("hand"))
-    if last.get("voided"):
-        return f"Hand {number} voided by {last.get('by')}: {last.get('reason')}"
-    winner = last.get("winner")
-    if winner == "tie":
-        return f"Hand {number}: a tie"
-    if isinstance(winner, str) and winner:
-        return f"Hand {number}: {winner} wins" + (
-            f" ({last['reason']})" if isinstance(last.get("reason"), str) else "")
-    return f"Hand {number} settled"
+    if isinstance(last, VoidedHand):
+        return f"Hand {last.hand} voided by {last.by}: {last.reason}"
+    if isinstance(last, BaccaratResult) and last.winner == "tie":
+        return f"Hand {last.number}: a tie"
+    if isinstance(last, BaccaratResult | PanResult) and last.winner:
+        return f"Hand {last.number}: {last.winner} wins" + (
+            f" ({last.reason})" if isinstance(last, PanResult) and last.reason is not None
+            else "")
+    return f"Hand {last.number} settled"
 
 
 def table_summary(row: TableRow, live: Any | None) -> dict[str, Any]:

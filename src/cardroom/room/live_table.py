@@ -45,9 +45,11 @@ from cardroom.room.messages import field_cents, field_key
 from cardroom.room.protocol_state import (
     CardView,
     HandRef,
+    HandResult,
     TablePlayer,
     TableRef,
     TableState,
+    VoidedHand,
 )
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import seats
@@ -55,6 +57,7 @@ from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, SystemRandom
 
 E = TypeVar("E")
+R = TypeVar("R", bound=HandResult)
 Stake = dict[str, Cents]
 """A seat's wagers on the hand by name ("banker", "wager", "tie", "dragon"...), in cents."""
 Pools = dict[str, JackpotPool]
@@ -67,14 +70,13 @@ def card_view(card: Card | str) -> CardView:
 
 
 def card_json(card: Card | str) -> dict[str, Any]:
-    """`card_view` as JSON, for the parts the models type as objects (a result, a hand's
-    play)."""
+    """`card_view` as JSON, for a replay's steps (`recall`)."""
     return card_view(card).model_dump()
 
 
-def cards_json(cards: list[str] | tuple[Card, ...] | list[Card] | None
-               ) -> list[dict[str, Any]] | None:
-    return None if cards is None else [card_json(c) for c in cards]
+def cards_view(cards: list[str] | tuple[Card, ...] | list[Card] | None
+               ) -> list[CardView] | None:
+    return None if cards is None else [card_view(c) for c in cards]
 
 
 def seat_text(seat: int, username: str) -> str:
@@ -83,8 +85,9 @@ def seat_text(seat: int, username: str) -> str:
 
 
 @dataclass
-class LiveTable(Generic[E]):
-    """The base of every game's live table; `E` is the game's engine (state machine)."""
+class LiveTable(Generic[E, R]):
+    """The base of every game's live table; `E` is the game's engine (state machine), `R`
+    its settled hand's public result."""
 
     table_id: int
     name: str
@@ -94,7 +97,7 @@ class LiveTable(Generic[E]):
     stacks: dict[int, Cents] = field(default_factory=dict)  # account -> chips not in play
     hand_id: int | None = None
     hand_number: int = 0
-    last: dict[str, Any] | None = None  # the last hand's result (or void), shown to all
+    last: R | VoidedHand | None = None  # the last hand's result (or void), shown to all
     before: dict[int, Cents] = field(default_factory=dict)  # stacks before the hand's wagers
     dealt_by: str = ""
     irregularities: list[dict[str, Any]] = field(default_factory=list)
@@ -355,10 +358,10 @@ class LiveTable(Generic[E]):
         for aid, total in returned.items():
             if aid in self.stacks:
                 self.stacks[aid] += total
-        self.end_hand({"hand": self.hand_id, "voided": True, "reason": reason,
-                       "by": who.username})
+        self.end_hand(VoidedHand(hand=self.hand_id, voided=True, reason=reason,
+                                 by=who.username))
 
-    def end_hand(self, last: dict[str, Any]) -> None:
+    def end_hand(self, last: R | VoidedHand) -> None:
         """The hand is closed (settled or void): `last` is what every viewer sees of it."""
         self.last = last
         self.hand_id = None
@@ -369,12 +372,13 @@ class LiveTable(Generic[E]):
         return {"table": self.name, "table_id": self.table_id, "hand_number": self.hand_number,
                 **({"dealt_by": self.dealt_by} if self.dealt_by else {})}
 
-    def close_hand(self, conn: Connection, history: dict[str, Any], result: dict[str, Any],
+    def close_hand(self, conn: Connection, history: dict[str, Any], result: R,
                    detail: dict[str, Any], postings: list[tuple[str, Cents]] | None = None,
                    actor: str = "dealer") -> None:
         """Settle the hand in progress: `postings` as one balanced transaction, the history
         (the game's document with the room's fields) closes the record, `hand.settled` in
-        the audit log (`detail`), and `result` becomes `last`."""
+        the audit log (`detail`), and `result` (built by the game with `settled_hand`)
+        becomes `last`."""
         assert self.hand_id is not None
         if postings is not None:
             ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings,
@@ -387,7 +391,12 @@ class LiveTable(Generic[E]):
         hands.close_settled(conn, self.hand_id, history)
         audit.append(conn, actor, "hand.settled", {"table": self.table_id,
                                                    "hand": self.hand_id, **detail})
-        self.end_hand({"hand": self.hand_id, "number": self.hand_number, **result})
+        self.end_hand(result)
+
+    def settled_hand(self) -> dict[str, int]:
+        """The `HandResult` fields of the hand in progress: its id and number."""
+        assert self.hand_id is not None
+        return {"hand": self.hand_id, "number": self.hand_number}
 
     # views ---------------------------------------------------------------------------------------
     def snapshot(self, viewer: Account | None) -> dict[str, Any]:

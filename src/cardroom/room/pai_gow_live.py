@@ -43,14 +43,18 @@ from cardroom.history import HandHistory
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.live_table import LiveTable, Stake, card_view, cards_json
+from cardroom.room.live_table import LiveTable, Stake, card_view
 from cardroom.room.messages import MalformedMessage, field_cents, field_key
 from cardroom.room.protocol_state import (
     PaiGowBanker,
     PaiGowChoice,
     PaiGowDeal,
     PaiGowLimits,
+    PaiGowNames,
     PaiGowPlayer,
+    PaiGowResult,
+    PaiGowResultSpot,
+    PaiGowSetting,
     PaiGowSpot,
     PaiGowState,
     PaiGowYou,
@@ -60,9 +64,9 @@ from cardroom.shoe import fisher_yates
 GAME = "pai-gow"
 
 
-def setting_json(setting: Setting) -> dict[str, Any]:
-    return {"front": cards_json(list(setting.front)), "back": cards_json(list(setting.back)),
-            "foul": setting.is_foul}
+def setting_view(setting: Setting) -> PaiGowSetting:
+    return PaiGowSetting(front=[card_view(c) for c in setting.front],
+                         back=[card_view(c) for c in setting.back], foul=setting.is_foul)
 
 
 def choices(cards: tuple[Card, ...], wheel_second: bool) -> list[PaiGowChoice]:
@@ -74,7 +78,7 @@ def choices(cards: tuple[Card, ...], wheel_second: bool) -> list[PaiGowChoice]:
 
 
 @dataclass
-class PaiGowLive(LiveTable[PaiGowTable]):
+class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
     rules: PaiGowTableRules = field(default_factory=PaiGowTableRules)
     dealt: dict[str, Any] | None = None
     """The dice and start position of this hand's deal (or the last settled hand's)."""
@@ -295,26 +299,27 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         return self.seated.get(aid, "?") if aid else "?"
 
     def _result(self, settled: Settled, shown: dict[int, list[Any]],
-                settings: dict[int, HandSet]) -> dict[str, Any]:
+                settings: dict[int, HandSet]) -> PaiGowResult:
         """Every hand in play, as set, shown at settlement; outcomes and nets."""
         outcome = {r.spot: r for r in settled.results}
         spots = []
         for spot in sorted(shown):
             hs = settings.get(spot)
             r = outcome.get(spot)
-            spots.append({
-                "spot": spot, "name": self._name_of(spot), "cards": cards_json(shown[spot]),
-                "setting": setting_json(hs.setting) if hs else None,
-                "names": {"high": describe(hs.setting.back_score),
-                          "low": describe(hs.setting.front_score)} if hs else None,
-                "house_way": hs.house_way if hs else None,
-                "banker": spot == settled.banker_spot,
-                "outcome": r.outcome.value if r else None, "wager": r.wager if r else None,
-                "commission": r.commission if r else None, "net": r.net if r else None})
-        return {"banker_spot": settled.banker_spot, "banker_net": settled.banker_net,
-                "banker_commission": settled.banker_commission, "spots": spots}
+            spots.append(PaiGowResultSpot(
+                spot=spot, name=self._name_of(spot), cards=[card_view(c) for c in shown[spot]],
+                setting=setting_view(hs.setting) if hs else None,
+                names=PaiGowNames(high=describe(hs.setting.back_score),
+                                  low=describe(hs.setting.front_score)) if hs else None,
+                house_way=hs.house_way if hs else None,
+                banker=spot == settled.banker_spot,
+                outcome=r.outcome.value if r else None, wager=r.wager if r else None,
+                commission=r.commission if r else None, net=r.net if r else None))
+        return PaiGowResult(**self.settled_hand(), banker_spot=settled.banker_spot,
+                            banker_net=settled.banker_net,
+                            banker_commission=settled.banker_commission, spots=spots)
 
-    def history(self, result: dict[str, Any]) -> dict[str, Any]:
+    def history(self, result: PaiGowResult) -> dict[str, Any]:
         """The hand in the shared hand-history format (`cardroom.history`), in cents; the
         pack is the shuffled deck, first card dealt first."""
         involved = sorted(self.before, key=lambda a: self.seat_of[a])
@@ -326,10 +331,9 @@ class PaiGowLive(LiveTable[PaiGowTable]):
             pack=history_pack(events), actions=history_actions(events),
             setup={"unit": "cents"},
             result={"chips": [self.stacks[a] for a in involved],
-                    "spots": [{k: v for k, v in s.items() if k not in ("cards", "names")}
-                              for s in result["spots"]],
-                    "banker_spot": result["banker_spot"],
-                    "banker_commission": result["banker_commission"]}).to_json()
+                    "spots": [s.model_dump(exclude={"cards", "names"}) for s in result.spots],
+                    "banker_spot": result.banker_spot,
+                    "banker_commission": result.banker_commission}).to_json()
 
     # irregularities -------------------------------------------------------------------------
     def _irregularity(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
@@ -400,7 +404,7 @@ class PaiGowLive(LiveTable[PaiGowTable]):
                 spot=spot, name=self._name_of(spot),
                 cards=[card_view(c) for c in parse_cards(text)] if visible else None,
                 card_count=len(e.hands[spot]), set=hs is not None,
-                setting=setting_json(hs.setting) if hs and visible else None, mine=mine,
+                setting=setting_view(hs.setting) if hs and visible else None, mine=mine,
                 choices=choices(e.hands[spot], r.wheel_second)
                 if mine and hs is None and len(e.hands[spot]) == 7 else None))
         bank_refusal = None
@@ -443,7 +447,7 @@ class PaiGowLive(LiveTable[PaiGowTable]):
         if deal is None:
             return None
         banker = self.engine.banker_spot if self.hand_id is not None else (
-            self.last or {}).get("banker_spot", DEALER)
+            self.last.banker_spot if isinstance(self.last, PaiGowResult) else DEALER)
         return PaiGowDeal(dice=deal["dice"], first_spot=spot_of_position(deal["start"], banker))
 
     def _owns(self, seat: int | None, spot: int) -> bool:

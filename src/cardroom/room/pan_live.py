@@ -68,9 +68,19 @@ from cardroom.houserules import build_rules
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger, pan_fees
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.live_table import LiveTable, Pools, card_json
+from cardroom.room.live_table import LiveTable, Pools, card_view
 from cardroom.room.messages import MalformedMessage, field_key, field_str
-from cardroom.room.protocol_state import PanPlayer, PanState, PanYou
+from cardroom.room.protocol_state import (
+    PanActionView,
+    PanNet,
+    PanOffer,
+    PanPlay,
+    PanPlayer,
+    PanResult,
+    PanSeat,
+    PanState,
+    PanYou,
+)
 from cardroom.room.protocol_state import PanRules as PanRulesView
 from cardroom.room.schema import hand_players, room_tables
 from cardroom.room.schema import hands as hands_table
@@ -116,7 +126,7 @@ class PanGame:
 
 
 @dataclass
-class PanLive(LiveTable[PanGame]):
+class PanLive(LiveTable[PanGame, PanResult]):
     rules: PanRules = field(default_factory=PanRules)
     seq: int = 0
     log: list[str] = field(default_factory=list)  # what happened, public, newest last
@@ -526,16 +536,16 @@ class PanLive(LiveTable[PanGame]):
                             f"{format_money(charge.cents)}")
         winner = hand.winner
         names = [s.name for s in hand.seats]
-        self.close_hand(conn, doc, {
-            "reason": hand.end_reason,
-            "winner": None if winner is None else hand.seats[winner].name,
+        self.close_hand(conn, doc, PanResult(
+            **self.settled_hand(), reason=hand.end_reason,
+            winner=None if winner is None else hand.seats[winner].name,
             # the winner's spreads lie face up on the table; every payment of the hand
-            "winner_spreads": [] if winner is None else
-            [[card_json(c) for c in m.cards] for m in hand.seats[winner].melds],
-            "payments": [line for ev in hand.events if isinstance(ev, ChipsMoved)
-                         and (line := event_line(ev, names)) is not None],
-            "net": [{"name": s.name, "chips": s.chips - s.start_chips,
-                     "cents": (s.chips - s.start_chips) * self.chip} for s in hand.seats]}, {
+            winner_spreads=[] if winner is None else
+            [[card_view(c) for c in m.cards] for m in hand.seats[winner].melds],
+            payments=[line for ev in hand.events if isinstance(ev, ChipsMoved)
+                      and (line := event_line(ev, names)) is not None],
+            net=[PanNet(name=s.name, chips=s.chips - s.start_chips,
+                        cents=(s.chips - s.start_chips) * self.chip) for s in hand.seats]), {
             "winner": hand.winner, "reason": hand.end_reason,
             "chips": [s.chips for s in hand.seats]})
         g.dealer_seat = g.order[next_dealer(hand.n, winner, hand.dealer)]
@@ -572,12 +582,12 @@ class PanLive(LiveTable[PanGame]):
             [PanAction(Kind.ACCEPT_SETTLEMENT), PanAction(Kind.DECLINE_SETTLEMENT)]
             if asked else [])
 
-    def _offer_view(self) -> list[dict[str, Any]] | None:
+    def _offer_view(self) -> list[PanOffer] | None:
         """The settlement on offer (foul rule 5A): who is asked to pay what, who agreed."""
         g, hand = self.engine, self.engine.hand
         if g.offer is None or hand is None:
             return None
-        return [{"seat": p, "name": hand.seats[p].name, "chips": c, "agreed": p in g.agreed}
+        return [PanOffer(seat=p, name=hand.seats[p].name, chips=c, agreed=p in g.agreed)
                 for p, c in g.offer.items()]
 
     def state(self, viewer: Account | None) -> PanState:
@@ -586,27 +596,25 @@ class PanLive(LiveTable[PanGame]):
         g, hand = self.engine, self.engine.hand
         me = g.accounts.index(viewer.id) if viewer is not None and hand is not None \
             and viewer.id in g.accounts else None
-        play: dict[str, Any] | None = None
+        play: PanPlay | None = None
         if hand is not None and self.hand_id is not None:
             snap = hand.snapshot(me)
             legal, names = self._legal(me), [s.name for s in hand.seats]
-            seats = []
-            for s in snap["seats"]:
-                seats.append({**s, "table_seat": g.order[s["seat"]],
-                              "bot": g.accounts[s["seat"]] < 0,
-                              "hand": None if s["hand"] is None
-                              else [card_json(c) for c in s["hand"]],
-                              "melds": [[card_json(c) for c in m] for m in s["melds"]]})
-            play = {**snap, "seats": seats, "to_act": hand.to_act,
-                    "drawn": card_json(snap["drawn"]) if snap["drawn"] else None,
-                    "top_discard": card_json(snap["top_discard"])
-                    if snap["top_discard"] else None,
-                    "actions": [a.to_json(names) for a in legal],
-                    "legal": [t for a in legal if (t := command_text(a)) is not None],
-                    "settlement": self._offer_view()}
+            seats = [PanSeat(**s | {
+                "table_seat": g.order[s["seat"]], "bot": g.accounts[s["seat"]] < 0,
+                "hand": None if s["hand"] is None else [card_view(c) for c in s["hand"]],
+                "melds": [[card_view(c) for c in m] for m in s["melds"]]})
+                for s in snap["seats"]]
+            play = PanPlay(**snap | {
+                "seats": seats, "to_act": hand.to_act,
+                "drawn": card_view(snap["drawn"]) if snap["drawn"] else None,
+                "top_discard": card_view(snap["top_discard"]) if snap["top_discard"] else None,
+                "actions": [PanActionView(**a.to_json(names)) for a in legal],
+                "legal": [t for a in legal if (t := command_text(a)) is not None],
+                "settlement": self._offer_view()})
         pot = sum(self.engine.carried) if hand is None or self.hand_id is None else None
         return PanState(
-            **self.envelope(play["phase"] if play else "idle"),
+            **self.envelope(play.phase if play else "idle"),
             you=PanYou(**self.viewer_flags(viewer) | {
                 "may_deal": self.hand_id is None and viewer is not None and (
                     viewer.id in self.seated or viewer.may(Permission.DEAL))}, hand_seat=me),

@@ -10,8 +10,8 @@ page receives the model's JSON (`LiveTable.snapshot`: `model_dump(mode="json",
 exclude_unset=True)`, so a field with a default the game does not give, `HandRef.number` and
 `phase` in baccarat, is not sent). `check_state` reads a snapshot's JSON back as its game's
 model (`extra="forbid"`: a key the model does not name fails).
-Parts whose inner shape belongs to the game engine (a Pan hand's `play`, a result's details)
-are typed as objects here and described in the game's document.
+The parts the game engine shapes (the last result, a Super Pan 9 round, a Pan hand's `play`)
+are models too, built where the room turns the engine's snapshot into what the page draws.
 """
 
 from __future__ import annotations
@@ -78,6 +78,16 @@ class VoidedHand(Part):
     voided: Literal[True]
     reason: str
     by: str = Field(description="who voided it")
+    irregularity: str | None = Field(
+        default=None, description="Super Pan 9: the irregularity that voided every hand "
+                                  "(absent otherwise)")
+
+
+class HandResult(Part):
+    """The last hand's public result, settled: each game adds its own fields."""
+
+    hand: int
+    number: int = Field(description="the hand's number at the table")
 
 
 class TableState(Part):
@@ -88,8 +98,9 @@ class TableState(Part):
     table: TableRef
     hand: HandRef
     you: You
-    last: dict[str, Any] | None = Field(description="the last hand's public result (the "
-                                                    "game's document describes it)")
+    last: HandResult | VoidedHand | None = Field(description="the last hand's public result "
+                                                             "(each game narrows it to its "
+                                                             "own), or its void")
 
 
 # Mini-Baccarat -------------------------------------------------------------------------------
@@ -131,9 +142,7 @@ class BaccaratSettlement(Part):
     """A top award's share held until the hand is verified (not yet in the stack)."""
 
 
-class BaccaratResult(Part):
-    hand: int
-    number: int
+class BaccaratResult(HandResult):
     player: list[CardView]
     banker: list[CardView]
     player_total: int
@@ -157,7 +166,7 @@ class BaccaratState(TableState):
     jackpot: JackpotView | None
     seats: list[BaccaratSeat]
     shoe: ShoeView
-    last: BaccaratResult | VoidedHand | None  # type: ignore[assignment]
+    last: BaccaratResult | VoidedHand | None
     road: list[RoadMark] = Field(description="this shoe's coups in order (empty after a new "
                                              "shoe or a restart)")
 
@@ -183,13 +192,81 @@ class SuperPan9Limits(Part):
     commission: str = Field(description="the commission on a winning wager, as a fraction")
 
 
+class SuperPan9Seat(Part):
+    """A seat's hand as the viewer may see it: its cards (and total) only when the rules
+    show them (the viewer's own; everyone's at the showdown), else only their count."""
+
+    seat: int
+    wager: Cents
+    tie_wager: Cents
+    card_count: int
+    cards: list[CardView] | None = Field(description="None while hidden from the viewer")
+    total: int | None
+    acted: bool
+    drew: bool
+    voided: bool
+    result: str | None = Field(description="the outcome, once settled")
+    net: Cents | None = Field(description="what the hand won or lost, once settled")
+    name: str
+
+
+class SuperPan9Dealer(Part):
+    """The dealer's hand: its cards and total once the dealer reveals."""
+
+    card_count: int
+    cards: list[CardView] | None
+    total: int | None
+
+
+class SuperPan9Round(Part):
+    phase: str
+    to_act: int | None = Field(description="the seat to draw or stand")
+    seats: list[SuperPan9Seat]
+    dealer: SuperPan9Dealer
+    shoe_remaining: int | None
+
+
+class SuperPan9Settlement(Part):
+    seat: int
+    name: str
+    account: int
+    outcome: str
+    total: int | None
+    wager: Cents
+    commission: Cents
+    tie_wager: Cents
+    tie_commission: Cents
+    net: Cents
+    returned: Cents
+
+
+class SuperPan9VoidedSettlement(Part):
+    """A hand an irregularity voided: its wagers went back when it was recorded."""
+
+    seat: int
+    name: str
+    account: int
+    outcome: str
+    voided: Literal[True]
+    wager: Cents
+    tie_wager: Cents
+    net: Cents
+    returned: Cents
+
+
+class SuperPan9Result(HandResult):
+    settlements: list[SuperPan9Settlement | SuperPan9VoidedSettlement]
+    dealer_total: int
+    seats: list[SuperPan9Seat] = Field(description="every hand shown, as at the showdown")
+    dealer: SuperPan9Dealer
+
+
 class SuperPan9State(TableState):
     game: Literal["super-pan-9"]
     you: SuperPan9You
     limits: SuperPan9Limits
-    round: dict[str, Any] | None = Field(description="the round as the viewer may see it: "
-                                                     "phase, seat to act, seats (cards shown "
-                                                     "as the rules reveal them), dealer")
+    round: SuperPan9Round | None = Field(description="the round as the viewer may see it")
+    last: SuperPan9Result | VoidedHand | None
     players: list[TablePlayer]
     shoe: ShoeView
 
@@ -231,13 +308,22 @@ class PaiGowChoice(Part):
     foul: bool
 
 
+class PaiGowSetting(Part):
+    """A hand as set: the two-card front (low) hand and the five-card back (high) hand."""
+
+    front: list[CardView]
+    back: list[CardView]
+    foul: bool
+
+
 class PaiGowSpot(Part):
     spot: int
     name: str
     cards: list[CardView] | None = Field(description="None while hidden from the viewer")
     card_count: int
     set: bool
-    setting: dict[str, Any] | None
+    setting: PaiGowSetting | None = Field(description="the hand as set, when the viewer may "
+                                                      "see it")
     mine: bool
     choices: list[PaiGowChoice] | None = Field(description="the viewer's own unset hand: every "
                                                            "way to set it, named")
@@ -248,8 +334,38 @@ class PaiGowDeal(Part):
     first_spot: int = Field(description="the spot dealt the first hand (0: the dealer)")
 
 
+class PaiGowNames(Part):
+    high: str
+    low: str
+
+
+class PaiGowResultSpot(Part):
+    """A hand at the settlement, shown: as set, its outcome and net (None for a hand that
+    was not set or not in play)."""
+
+    spot: int
+    name: str
+    cards: list[CardView]
+    setting: PaiGowSetting | None
+    names: PaiGowNames | None
+    house_way: bool | None
+    banker: bool
+    outcome: str | None
+    wager: Cents | None
+    commission: Cents | None
+    net: Cents | None
+
+
+class PaiGowResult(HandResult):
+    banker_spot: int = Field(description="the banker's spot (0: the dealer)")
+    banker_net: Cents
+    banker_commission: Cents
+    spots: list[PaiGowResultSpot]
+
+
 class PaiGowState(TableState):
     game: Literal["pai-gow"]
+    last: PaiGowResult | VoidedHand | None
     you: PaiGowYou
     limits: PaiGowLimits
     phase: str
@@ -277,18 +393,94 @@ class PanPlayer(TablePlayer):
     doubles: bool
 
 
+class PanSeat(Part):
+    """A seat of the hand (`seat`: its index in the hand's order, from 0)."""
+
+    seat: int
+    name: str
+    chips: int
+    doubles: bool
+    status: str = Field(description="in, passed, dead, fouled, self-fouled, busted or out")
+    declared: bool | None = Field(description="whether the seat plays (None: not yet "
+                                              "declared)")
+    hand: list[CardView] | None = Field(description="the viewer's own hand, or one played "
+                                                    "face up; None while hidden")
+    hand_count: int
+    melds: list[list[CardView]] = Field(description="the seat's spreads as they lie")
+    spread_value: int
+    table_seat: int = Field(description="the seat's number at the table")
+    bot: bool
+
+
+class PanActionView(Part):
+    """A legal action of the viewer, as the page sends it back (`{"type": "pan", "action":
+    ...}`); which fields matter depends on `kind` (the Pan document describes each)."""
+
+    kind: str
+    cards: list[str]
+    meld: int | None
+    borrowed: list[str]
+    seat: int | None = Field(description="the hand seat the action is aimed at")
+    use: bool | None
+    drawn: bool
+    choose: bool = Field(description="the player picks the cards (or chips) before sending")
+    label: str = Field(description="the button's label, in plain words")
+
+
+class PanOffer(Part):
+    """A foul hand asked to pay under a settlement on offer (foul rule 5A)."""
+
+    seat: int
+    name: str
+    chips: int
+    agreed: bool
+
+
+class PanPlay(Part):
+    """The hand as the viewer may see it."""
+
+    phase: str
+    current: int | None = Field(description="the hand seat whose turn it is")
+    dealer: int
+    first_hand: int
+    drawn: CardView | None = Field(description="the card drawn from the stock, face up")
+    top_discard: CardView | None
+    stock: int = Field(description="cards left in the stock")
+    tops: int
+    double_tops: int
+    seats: list[PanSeat]
+    to_act: int | None = Field(description="the hand seat to decide now")
+    actions: list[PanActionView] = Field(description="the viewer's legal actions, typed, "
+                                                     "with button labels")
+    legal: list[str] = Field(description="the same actions as commands of the terminal's "
+                                         "grammar (the actions that need a choice have none)")
+    settlement: list[PanOffer] | None = Field(description="a settlement on offer (foul rule "
+                                                          "5A): who is asked to pay what, "
+                                                          "who agreed")
+
+
+class PanNet(Part):
+    name: str
+    chips: int
+    cents: Cents
+
+
+class PanResult(HandResult):
+    reason: str | None = Field(description="why the hand ended, in words")
+    winner: str | None
+    winner_spreads: list[list[CardView]] = Field(description="the winner's spreads, face up")
+    payments: list[str] = Field(description="every payment of the hand, in words")
+    net: list[PanNet] = Field(description="each seat's chips won or lost")
+
+
 class PanState(TableState):
     game: Literal["pan"]
     you: PanYou
     seq: int = Field(description="the moment of the game: a decision (`pan`) names it")
     rules: PanRules
     players: list[PanPlayer]
-    play: dict[str, Any] | None = Field(description="the hand as the viewer may see it: "
-                                                    "seats, melds, the drawn card, the top "
-                                                    "discard, the seat to act, the viewer's "
-                                                    "legal actions (`actions`, typed, with "
-                                                    "button labels; `legal`, as commands), "
-                                                    "a settlement on offer")
+    play: PanPlay | None = Field(description="the hand as the viewer may see it")
+    last: PanResult | VoidedHand | None
     carried_tops: int | None
     log: list[str]
 

@@ -29,7 +29,7 @@ from cardroom.room.schema import room_tables
 from cardroom.room.settings import RoomSettings
 from cardroom.shoe import RandomSource, SystemRandom
 
-AnyTable = LiveTable[Any]
+AnyTable = LiveTable[Any, Any]
 """A live table of any game (`room.live_table.LiveTable`)."""
 
 

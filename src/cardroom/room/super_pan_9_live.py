@@ -28,16 +28,28 @@ from cardroom.history import HandHistory
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.live_table import LiveTable, Stake, cards_json
+from cardroom.room.live_table import LiveTable, Stake, cards_view
 from cardroom.room.messages import MalformedMessage, field_cents
-from cardroom.room.protocol_state import ShoeView, SuperPan9Limits, SuperPan9State, SuperPan9You
+from cardroom.room.protocol_state import (
+    ShoeView,
+    SuperPan9Dealer,
+    SuperPan9Limits,
+    SuperPan9Result,
+    SuperPan9Round,
+    SuperPan9Seat,
+    SuperPan9Settlement,
+    SuperPan9State,
+    SuperPan9VoidedSettlement,
+    SuperPan9You,
+    VoidedHand,
+)
 from cardroom.shoe import Shoe
 
 GAME = "super-pan-9"
 
 
 @dataclass
-class SuperPan9Live(LiveTable[SuperPan9Table]):
+class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result]):
     rules: SuperPan9Rules = field(default_factory=SuperPan9Rules)
     deal_start: int = 0
     retired: Shoe | None = None  # the shoe this round's deal replaced, published with it
@@ -145,7 +157,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
         settled = self.engine.finish_dealer()
         t = self.table_id
         postings: list[tuple[str, Cents]] = []
-        settlements = []
+        settlements: list[SuperPan9Settlement | SuperPan9VoidedSettlement] = []
         for s in settled.seats:
             aid = self.account_at(s.seat)
             assert aid is not None
@@ -153,31 +165,32 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
             stake = st.wager + st.tie_wager
             commission = st.commission + st.tie_commission
             if self.engine.seats[s.seat].voided:  # returned when the irregularity was recorded
-                settlements.append({"seat": s.seat, "name": self.seated[aid], "account": aid,
-                                    "outcome": st.outcome.value, "voided": True,
-                                    "wager": st.wager, "tie_wager": st.tie_wager,
-                                    "net": 0, "returned": st.returned})
+                settlements.append(SuperPan9VoidedSettlement(
+                    seat=s.seat, name=self.seated[aid], account=aid,
+                    outcome=st.outcome.value, voided=True, wager=st.wager,
+                    tie_wager=st.tie_wager, net=0, returned=st.returned))
                 self.stacks[aid] += (returned or {}).get(aid, 0)
                 continue
             postings += [(ledger.wagers(t), -stake), (ledger.stack(t, aid), st.returned),
                          (ledger.HOUSE_COMMISSION, commission),
                          (ledger.tray(t), -(st.net + commission))]
             self.stacks[aid] += st.returned
-            settlements.append({
-                "seat": s.seat, "name": self.seated[aid], "account": aid,
-                "outcome": st.outcome.value, "total": s.player_total, "wager": st.wager,
-                "commission": st.commission, "tie_wager": st.tie_wager,
-                "tie_commission": st.tie_commission, "net": st.net, "returned": st.returned})
+            settlements.append(SuperPan9Settlement(
+                seat=s.seat, name=self.seated[aid], account=aid,
+                outcome=st.outcome.value, total=s.player_total, wager=st.wager,
+                commission=st.commission, tie_wager=st.tie_wager,
+                tie_commission=st.tie_commission, net=st.net, returned=st.returned))
         public = self._public(None)
-        self.close_hand(conn, self.history(settled, settlements), {
-            "settlements": settlements, "dealer_total": settled.dealer_total,
-            "seats": public["seats"], "dealer": public["dealer"]}, {
+        self.close_hand(conn, self.history(settled, settlements), SuperPan9Result(
+            **self.settled_hand(), settlements=settlements,
+            dealer_total=settled.dealer_total, seats=public.seats, dealer=public.dealer), {
             "dealer": [str(c) for c in self.engine.dealer_cards],
             "dealer_total": settled.dealer_total,
-            "nets": {str(x["account"]): x["net"] for x in settlements}}, postings=postings)
+            "nets": {str(x.account): x.net for x in settlements}}, postings=postings)
         del self.engine.events[:]
 
-    def history(self, settled: RoundSettled, settlements: list[dict[str, Any]]
+    def history(self, settled: RoundSettled,
+                settlements: list[SuperPan9Settlement | SuperPan9VoidedSettlement]
                 ) -> dict[str, Any]:
         """The round in the shared hand-history format (`cardroom.history`), amounts in
         cents; the pack is exactly the cards dealt, in the order they left the shoe."""
@@ -193,7 +206,8 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
                    "shoe": {"commitment": shoe.commitment, "cut_index": shoe.cut_index,
                             "first_card": self.deal_start,
                             **({"retired": self.retired.retired()} if self.retired else {})}},
-            result={"chips": [self.stacks[a] for a in order], "settlements": settlements,
+            result={"chips": [self.stacks[a] for a in order],
+                    "settlements": [s.model_dump() for s in settlements],
                     "dealer_total": settled.dealer_total}).to_json()
 
     # irregularities -------------------------------------------------------------------------
@@ -228,8 +242,8 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
             for account, total in hands.void_hand(conn, hand_id, who.username,
                                                   f"{kind.value}: {reason}").items():
                 self.stacks[account] += total
-            self.end_hand({"hand": hand_id, "voided": True, "reason": reason,
-                           "by": who.username, "irregularity": kind.value})
+            self.end_hand(VoidedHand(hand=hand_id, voided=True, reason=reason,
+                                     by=who.username, irregularity=kind.value))
             self.engine.new_round()
             del self.engine.events[:]
             return
@@ -254,19 +268,19 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
                 self.stacks[aid] += total
 
     # views ----------------------------------------------------------------------------------
-    def _public(self, viewer_seat: int | None) -> dict[str, Any]:
+    def _public(self, viewer_seat: int | None) -> SuperPan9Round:
         """The engine's snapshot for `viewer_seat` (it decides which cards show), with the
         cards as the page draws them and the seat's player named."""
         snap = self.engine.snapshot(viewer_seat)
         seats = []
         for s in snap["seats"]:
             aid = self.account_at(s["seat"])
-            seats.append({**s, "name": self.seated.get(aid, "?") if aid else "?",
-                          "cards": cards_json(s["cards"])})
+            seats.append(SuperPan9Seat(**s | {"name": self.seated.get(aid, "?") if aid else "?",
+                                              "cards": cards_view(s["cards"])}))
         d = snap["dealer"]
-        return {"phase": snap["phase"], "to_act": snap["to_act"], "seats": seats,
-                "dealer": {**d, "cards": cards_json(d["cards"])},
-                "shoe_remaining": snap["shoe_remaining"]}
+        return SuperPan9Round(phase=snap["phase"], to_act=snap["to_act"], seats=seats,
+                              dealer=SuperPan9Dealer(**d | {"cards": cards_view(d["cards"])}),
+                              shoe_remaining=snap["shoe_remaining"])
 
     def state(self, viewer: Account | None) -> SuperPan9State:
         """What `viewer` may see: their own cards, others' and the dealer's only as the rules
@@ -274,14 +288,14 @@ class SuperPan9Live(LiveTable[SuperPan9Table]):
         r, shoe = self.rules, self.engine.shoe
         seat = self.seat_of.get(viewer.id) if viewer is not None else None
         round_view = self._public(seat) if self.hand_id is not None else None
-        phase = round_view["phase"] if round_view else "idle"
+        phase = round_view.phase if round_view else "idle"
         flags = self.viewer_flags(viewer)
         return SuperPan9State(
             **self.envelope(phase),
             you=SuperPan9You(**flags | {"may_deal": flags["may_deal"] or (
                 phase == "betting" and seat is not None and seat in self.engine.seats)},
                 to_act=round_view is not None and seat is not None
-                and round_view["to_act"] == seat),
+                and round_view.to_act == seat),
             limits=SuperPan9Limits(
                 min=r.min_wager_cents, max=r.max_wager_cents,
                 tie_min=r.tie_min_cents if r.tie_bet_offered else None,
