@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from room.storage_fixture import db_url  # noqa: F401  (both databases)
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
@@ -63,7 +62,7 @@ def test_check_deploy_fails_on_broken_files(tmp_path: Path) -> None:
     assert "nginx-cardroom.conf: braces do not balance" in out
 
 
-def test_the_documented_commands_run(db_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_the_documented_commands_run(db_url: str, tmp_path: Path) -> None:
     """Each `cardroom` line of docs/deployment.md but `serve` (checked by its --help), in the
     page's order, with /etc/cardroom and /var/lib/cardroom moved into `tmp_path`."""
     lines = [w for w in check_deploy_module().doc_commands() if w[:1] != ["serve"]]

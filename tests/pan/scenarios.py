@@ -14,7 +14,7 @@ from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import save_history
 
-from .helpers import all_play, c, cs, make_hand
+from .helpers import all_play, c, cs, make_hand, spread_to_go_out
 
 H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
 H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
@@ -60,22 +60,36 @@ def going_out() -> PanHand:
     return hand
 
 
-def _collected() -> PanHand:
-    hand = make_hand([H0, GO_OUT, H2], "3c Jd")
+def p0_collects(stock: str = "3c Jd") -> PanHand:
+    """Three play; p0 draws the 3c to his pair of 3c and collects for the meld (the seats'
+    chips then 23, 17, 17)."""
+    hand = make_hand([H0, GO_OUT, H2], stock)
     all_play(hand)
     hand.draw(0)
     hand.meld(0, cs("3c 3c"), use_drawn=True)
     hand.collect(0)
+    assert [s.chips for s in hand.seats] == [23, 17, 17]
     return hand
 
 
-def _p1_out(hand: PanHand) -> PanHand:
-    hand.draw(1)
-    hand.meld(1, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(1, cs("Ac 2c 3c"))
-    hand.meld(1, cs("4h 4h 4h"))
-    hand.lay_off(1, 0, c("Qd"))
+def p1_goes_out(hand: PanHand) -> PanHand:
+    """p1, dealt GO_OUT, draws the Jd, spreads all eleven cards and goes out."""
+    spread_to_go_out(hand, 1)
     hand.go_out(1)
+    return hand
+
+
+def ten_spread() -> PanHand:
+    """p0 has ten cards spread and none in hand after discarding Qd."""
+    hand = make_hand([GO_OUT, H1, H2], "Jd Kc Kc Kc 4h")
+    all_play(hand)
+    hand.draw(0)
+    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.collect(0)
+    hand.discard(0, c("Qd"))
+    assert not hand.seats[0].hand and hand.seats[0].melded_count == 10
     return hand
 
 
@@ -86,23 +100,23 @@ def foul_3a_wrong_count() -> PanHand:
     hand.draw(0)
     hand.discard(0, c("Kc"))
     hand.call_foul(1, 0)
-    return _p1_out(hand)
+    return p1_goes_out(hand)
 
 
 def foul_3b_two_discards() -> PanHand:
-    hand = _collected()
+    hand = p0_collects()
     hand.discard(0, c("Js"))
     hand.extra_discard(0, c("Qc"))
     hand.call_foul(2, 0)
-    return _p1_out(hand)
+    return p1_goes_out(hand)
 
 
 def foul_3c_card_on_the_floor() -> PanHand:
-    hand = _collected()
+    hand = p0_collects()
     hand.drop_card(0, c("Qc"))
     hand.discard(0, c("Js"))
     hand.call_foul(1, 0)
-    return _p1_out(hand)
+    return p1_goes_out(hand)
 
 
 def foul_3d_invalid_meld() -> PanHand:
@@ -130,11 +144,11 @@ def foul_3e_deck_card_in_hand() -> PanHand:
     hand.keep_drawn(0)
     hand.discard(0, c("Qc"))
     hand.call_foul(1, 0)
-    return _p1_out(hand)
+    return p1_goes_out(hand)
 
 
 def foul_3f_false_out_redeal() -> PanHand:
-    hand = _collected()
+    hand = p0_collects()
     hand.declare_out(0)
     hand.throw_in(1)
     hand.throw_in(2)
@@ -143,7 +157,7 @@ def foul_3f_false_out_redeal() -> PanHand:
 
 
 def foul_15_board_card() -> PanHand:
-    hand = _collected()
+    hand = p0_collects()
     hand.remove_board_card(0, 0, c("3c"))
     hand.offer_split(1)
     hand.accept_split(2)
@@ -151,10 +165,10 @@ def foul_15_board_card() -> PanHand:
 
 
 def foul_self_declared() -> PanHand:
-    hand = _collected()
+    hand = p0_collects()
     hand.discard(0, c("Js"))
     hand.declare_own_foul(0)
-    return _p1_out(hand)
+    return p1_goes_out(hand)
 
 
 def wrong_counts_rule_8() -> PanHand:
@@ -229,7 +243,7 @@ def foul_3f_cascade() -> PanHand:
     hand.foul_by_false_out(2)
     hand.call_foul(1, 0)
     hand.play_face_up(1)
-    return _p1_out(hand)
+    return p1_goes_out(hand)
 
 
 # Rule 14B: the 5h puts p1 out (on 2h 3h 4h: outs only) and p2 out (on his hearts valle set:
@@ -282,7 +296,7 @@ def double_condition() -> PanHand:
     hand.meld(0, cs("3c 3c"), use_drawn=True)
     hand.collect(0)
     hand.discard(0, c("Js"))
-    return _p1_out(hand)
+    return p1_goes_out(hand)
 
 
 SCENARIOS: dict[str, Callable[[], PanHand]] = {

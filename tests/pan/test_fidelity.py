@@ -18,7 +18,7 @@ from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.uses import card_uses
 
 from .helpers import all_play, c, cs, make_hand
-from .test_house_rules import _ten_spread
+from .scenarios import ten_spread
 
 H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
 H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
@@ -134,7 +134,7 @@ def test_pan_house_rule_14a_hand_card_discarded_to_pyramid_is_forced_back() -> N
     player may choose to end the hand for the lower pay rate": the Qd, discarded from the
     hand, is forced back by p1 (three players, not head up) and p0 goes out on it. (p0
     spread ten cards and discarded the Qd that would have put him out on 5d-6d-7d-Jd.)"""
-    hand = _ten_spread()
+    hand = ten_spread()
     assert not hand.head_up
     hand.force_back(1, 0)
     assert hand.winner == 0 and hand.end_reason == "went out on a card forced back"

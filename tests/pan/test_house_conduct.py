@@ -13,7 +13,7 @@ from cardroom.games.pan.events import ChipsMoved, ToppedUp
 from cardroom.games.pan.rules import PanRules
 
 from .helpers import GO_OUT, all_play, c, cs, make_hand, spread_to_go_out, stacked_pack
-from .test_house_rules import _p0_collects, _p1_goes_out
+from .scenarios import p0_collects, p1_goes_out
 
 H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
 H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
@@ -23,7 +23,7 @@ def test_pan_house_pays_rule_4_any_active_player_asks_the_value_of_a_spread() ->
     """Pays rule 4: "Any active player may ask the dealer the value of a spread": every
     player's view carries the value of every spread, and it is what the spread collected
     from each player (2 chips for 3c 3c 3c)."""
-    hand = _p0_collects()
+    hand = p0_collects()
     paid = [20 - 1 - s.chips for s in hand.seats[1:]]
     assert paid == [2, 2]
     for viewer in (0, 1, 2, None):
@@ -36,7 +36,7 @@ def test_pan_house_pan_rule_3_dealer_calls_the_outs_as_the_hand_lays() -> None:
     cards so as to accrue greater value": a foul hand pays the winner the value of its
     spread as it lay when it was fouled, plus 2 (foul rule 1B), the value every player's view
     showed; nothing on a foul hand may be laid or moved afterwards."""
-    hand = _p0_collects()
+    hand = p0_collects()
     hand.drop_card(0, c("Qc"))            # foul rule 3C: a card thrown on the floor
     hand.discard(0, c("Js"))
     hand.call_foul(1, 0)
@@ -46,7 +46,7 @@ def test_pan_house_pan_rule_3_dealer_calls_the_outs_as_the_hand_lays() -> None:
     with pytest.raises(PanRuleError):
         hand.meld(0, cs("4h 5h 6d"))      # no rearranging a foul hand
     before = hand.seats[0].chips
-    _p1_goes_out(hand)
+    p1_goes_out(hand)
     foul_pay = [e for e in hand.events if isinstance(e, ChipsMoved) and e.payer == 0
                 and e.payee == 1 and "as it lies" in e.reason]
     assert [e.chips for e in foul_pay] == [called + 2]

@@ -15,31 +15,7 @@ from cardroom.games.pan.table import must_change_seat, next_dealer, next_pack
 from cardroom.shoe import SeededRandom
 
 from .helpers import all_play, c, cs, make_hand
-
-H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
-H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
-H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
-GO_OUT = "Ac 2c 3c 4h 4h 4h 5d 6d 7d Qd"
-
-
-def _p0_collects(stock: str = "3c Jd") -> PanHand:
-    hand = make_hand([H0, GO_OUT, H2], stock)
-    all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("3c 3c"), use_drawn=True)
-    hand.collect(0)
-    assert [s.chips for s in hand.seats] == [23, 17, 17]
-    return hand
-
-
-def _p1_goes_out(hand: PanHand) -> None:
-    hand.draw(1)
-    hand.meld(1, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(1, cs("Ac 2c 3c"))
-    hand.meld(1, cs("4h 4h 4h"))
-    hand.lay_off(1, 0, c("Qd"))
-    hand.go_out(1)
-
+from .scenarios import GO_OUT, H0, H1, H2, p0_collects, p1_goes_out, ten_spread
 
 # ----- foul hands -------------------------------------------------------------------------
 
@@ -47,23 +23,23 @@ def _p1_goes_out(hand: PanHand) -> None:
 def test_pan_house_foul_rule_1_penalty_repay_collections_value_as_it_lies_plus_2() -> None:
     """1A: repay collections to the active hands; 1B: not liable for later pay, pays the
     winner the value of the hand as it lies plus 2 chips, no bust-out."""
-    hand = _p0_collects()
+    hand = p0_collects()
     hand.drop_card(0, c("Qc"))            # 3C: a card thrown on the floor
     hand.discard(0, c("Js"))
     hand.call_foul(1, 0)
     assert hand.seats[0].status is Status.FOULED
     assert [s.chips for s in hand.seats] == [19, 19, 19]
-    _p1_goes_out(hand)
+    p1_goes_out(hand)
     # p1: 19 + 2 (conditions from p2 only) + 2 outs (p2) + 2 + 2 (p0: value 2 plus 2) + 3 tops
     assert [s.chips for s in hand.seats] == [15, 30, 15]
 
 
 def test_pan_house_foul_rule_2_self_declared_foul_pays_everything_including_bust_out() -> None:
-    hand = _p0_collects()
+    hand = p0_collects()
     hand.discard(0, c("Js"))
     hand.declare_own_foul(0)
     assert hand.seats[0].status is Status.SELF_FOULED
-    _p1_goes_out(hand)
+    p1_goes_out(hand)
     assert [s.chips for s in hand.seats] == [19, 28, 13]
 
 
@@ -158,19 +134,19 @@ def test_pan_house_foul_rule_3e_card_from_the_deck_put_in_the_hand() -> None:
 
 
 def test_pan_house_foul_rule_3f_false_out_declarer_repays_and_pays_the_outs() -> None:
-    hand = _p0_collects()
+    hand = p0_collects()
     hand.declare_out(0)
     hand.throw_in(2)
     hand.call_foul(1, 0)                     # not everyone threw in: no redeal
     assert hand.seats[0].status is Status.FOULED
     assert not hand.seats[2].threw_in        # p2 rearranges and plays on
-    _p1_goes_out(hand)
+    p1_goes_out(hand)
     # p0 repaid 2 + 2 and pays the outs (2), not value plus 2
     assert hand.seats[0].chips == 19 - 2
 
 
 def test_pan_house_foul_rule_6_one_player_fouls_all_others_tops_stay_redeal() -> None:
-    hand = _p0_collects()
+    hand = p0_collects()
     hand.declare_out(0)
     hand.throw_in(1)
     hand.throw_in(2)
@@ -363,20 +339,6 @@ def test_pan_house_rule_13_hand_discard_forced_back_until_discarder_touches_deck
     assert not hand.can_force_back(1, 0)
 
 
-def _ten_spread() -> PanHand:
-    """p0 has ten cards spread and none in hand after discarding Qd."""
-    hand = make_hand([GO_OUT, H1, H2], "Jd Kc Kc Kc 4h")
-    all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(0, cs("Ac 2c 3c"))
-    hand.meld(0, cs("4h 4h 4h"))
-    hand.collect(0)
-    hand.discard(0, c("Qd"))
-    assert not hand.seats[0].hand and hand.seats[0].melded_count == 10
-    return hand
-
-
 def test_pan_house_rule_14_out_card_not_forced_back_outside_three_cases() -> None:
     """Rule 14: a card forced back (rule 13) makes the player discard again; when the only
     card left fits his spread, that discard was no choice, so it is not a pyramid attempt and
@@ -410,7 +372,7 @@ def test_pan_house_rule_14c_out_card_forced_back_head_up() -> None:
 
 
 def test_pan_house_rule_14a_pyramid_attempt_out_card_forced_back() -> None:
-    hand = _ten_spread()
+    hand = ten_spread()
     for s in (1, 2):
         hand.draw(s)
         hand.discard(s, hand.drawn)  # type: ignore[arg-type]
@@ -418,7 +380,7 @@ def test_pan_house_rule_14a_pyramid_attempt_out_card_forced_back() -> None:
     assert hand.drawn == c("Kc")
     hand.discard(0, c("Kc"))
     assert not hand.can_force_back(1, 0)          # Kc fits nothing
-    hand2 = _ten_spread()
+    hand2 = ten_spread()
     for s in (1, 2):
         hand2.draw(s)
         hand2.discard(s, hand2.drawn)  # type: ignore[arg-type]
@@ -430,14 +392,14 @@ def test_pan_house_rule_14a_pyramid_attempt_out_card_forced_back() -> None:
 
 
 def test_pan_house_rule_14b_same_card_puts_two_out_forced_on_lower_pay() -> None:
-    hand = _ten_spread()
+    hand = ten_spread()
     # seat 1 lays the same card off for more: forced on seat 0 is allowed only if p0's out
     # pays less than the other's
     assert hand.out_value(0, c("4h")) == 2 + 1
 
 
-def test_pan_house_rule_17_no_out_card_to_a_player_with_ten_spread() -> None:
-    hand = _ten_spread()
+def test_pan_house_rule_17_no_out_card_to_a_player_withten_spread() -> None:
+    hand = ten_spread()
     hand.draw(1)
     hand.discard(1, c("Kc"))
     hand.stock.append(c("4h"))
@@ -578,7 +540,7 @@ def test_pan_house_foul_rule_3f_players_fouled_by_a_false_out_keep_collections_p
 def test_pan_house_foul_rule_6_every_other_player_fouled_by_a_false_out_redeal() -> None:
     """Rule 6 with the 3F cascade: one player fouled by the false declaration and the other
     gathering his cards are every other active player: the tops stay, the hand is redealt."""
-    hand = _p0_collects()
+    hand = p0_collects()
     hand.declare_out(0)
     hand.foul_by_false_out(2)
     hand.throw_in(1)

@@ -1,6 +1,7 @@
 """A started room with its people and, optionally, one table: the one `make_room` the room
 tests share (each game's tests keep their own seed and cast, so their dealt cards and ledger
-stay as they were)."""
+stay as they were); and what the banked games' room tests do at a table (a view, the books,
+the refusals, a Super Pan 9 round dealt, Pai Gow hands set)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from cardroom.cards import parse_cards
+from sqlalchemy import select
+
+from cardroom.cards import parse_card, parse_cards
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.pai_gow.settings import legal_settings
+from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
+from cardroom.room.schema import audit_log
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom, Shoe
 
@@ -63,6 +69,56 @@ def rig_top_award(room: Room, table_id: int) -> None:
 def tid(room: Room) -> int:
     """The id of the room's first table."""
     return next(iter(room.tables))
+
+
+def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:
+    """Table `t` as `who` sees it (None: a spectator)."""
+    return room.table(t).snapshot(who)
+
+
+def books(storage: Storage) -> dict[str, int]:
+    """Every account's balance, once the ledger is checked balanced and the audit chain whole."""
+    with storage.read() as conn:
+        assert ledger.trial_balance(conn).ok
+        assert audit.verify(conn).ok
+        return ledger.balances(conn)
+
+
+def refused_count(storage: Storage) -> int:
+    """How many refusals the audit log holds."""
+    with storage.read() as conn:
+        return len(list(conn.execute(select(audit_log.c.seq).where(
+            audit_log.c.action == "refused"))))
+
+
+def seat_view(snap: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Seat `seat` of a Super Pan 9 snapshot's round."""
+    return next(s for s in snap["round"]["seats"] if s["seat"] == seat)
+
+
+def start_round(room: Room, p: dict[str, Account], t: int) -> None:
+    """At the Super Pan 9 table `t`: alice (wager $10, tie $1) and bob (wager $20) sit with
+    $200 each and the round is dealt."""
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "sa"})
+    room.act(p["bob"], t, {"type": "sit", "buy_in": 20_000, "key": "sb"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000, "tie": 100},
+                             "key": "ba"})
+    room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 2_000}, "key": "bb"})
+    room.act(p["alice"], t, {"type": "deal"})
+
+
+def set_all(room: Room, t: int, people: list[Account], manual: bool = False) -> None:
+    """At the Pai Gow table `t`, each player sets every hand they must: a legal setting of
+    their own choosing (the first one listed) or the house way."""
+    for who in people:
+        for spot in view(room, t, who)["you"]["to_set"]:
+            if not manual:
+                room.act(who, t, {"type": "house_way", "spot": spot})
+                continue
+            mine = next(s for s in view(room, t, who)["spots"] if s["spot"] == spot)
+            cards = [parse_card(c["text"]) for c in mine["cards"]]
+            front = legal_settings(cards)[0].front
+            room.act(who, t, {"type": "set", "spot": spot, "front": [str(c) for c in front]})
 
 
 baccarat_room = partial(make_room, game="baccarat", seed=7, table="Mini 1",

@@ -27,13 +27,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
-from argon2 import PasswordHasher
-
 from cardroom.cards import JOKER, STANDARD_RANKS, Card, Suit
 from cardroom.engine import history_pack
 from cardroom.history import FORMAT, HIDDEN_CARD
-from cardroom.room import accounts, audit, hands
+from cardroom.room import audit, hands
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.baccarat_live import BaccaratLive
 from cardroom.room.cashier import buy_chips
@@ -57,12 +54,6 @@ TEXT: dict[Card | str, str] = {c: str(c) for c in [
 CARD_TEXTS = frozenset(TEXT.values())
 WORD = re.compile(r"[A-Za-z0-9?]+")
 PW = "seven unseen cards in a row"
-
-
-@pytest.fixture(autouse=True)
-def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=8,
-                                                            parallelism=1))
 
 
 # ----- the reader -------------------------------------------------------------------------

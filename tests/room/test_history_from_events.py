@@ -7,14 +7,12 @@ the dragon hand, settings by the player and by the house way, and a misdeal's re
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 
 from cardroom.engine import history_actions, history_pack
-from cardroom.room import accounts, hands
+from cardroom.room import hands
 from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
@@ -22,13 +20,6 @@ from cardroom.room.room import Room
 from .rooms import pai_gow_room, super_pan_9_room
 
 Checked = list[tuple[dict[str, Any], list[dict[str, Any]], list[str]]]
-
-
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64,
-                                                            parallelism=1))
-    yield
 
 
 def watch(monkeypatch: pytest.MonkeyPatch, room: Room) -> Checked:

@@ -12,13 +12,9 @@ import pytest
 from cardroom.errors import CardroomError
 from cardroom.room import audit, hands, ledger
 from cardroom.room.db import Storage
-from room.test_pai_gow_room import (  # noqa: F401 (cheap_hashes: the fixture)
-    books,
-    cheap_hashes,
-    make_room,
-    set_all,
-    view,
-)
+
+from .rooms import books, set_all, view
+from .rooms import pai_gow_room as make_room
 
 
 def start(room: object, p: dict[str, object], t: int) -> None:

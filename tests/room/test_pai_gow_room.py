@@ -7,56 +7,21 @@ bank's net win), not read from the code under test."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 
 from cardroom.cards import parse_card
 from cardroom.errors import CardroomError
-from cardroom.games.pai_gow.settings import all_settings, legal_settings
-from cardroom.room import accounts, audit, hands, ledger
+from cardroom.games.pai_gow.settings import all_settings
+from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
+from .rooms import books, set_all, view
 from .rooms import pai_gow_room as make_room
-
-
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64,
-                                                            parallelism=1))
-    yield
-
-
-
-
-def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:
-    return room.table(t).snapshot(who)
-
-
-def books(storage: Storage) -> dict[str, int]:
-    with storage.read() as conn:
-        assert ledger.trial_balance(conn).ok
-        assert audit.verify(conn).ok
-        return ledger.balances(conn)
-
-
-def set_all(room: Room, t: int, people: list[Account], manual: bool = False) -> None:
-    """Each player sets every hand they must: a legal setting of their own choosing (the
-    first one listed) or the house way."""
-    for who in people:
-        for spot in view(room, t, who)["you"]["to_set"]:
-            if not manual:
-                room.act(who, t, {"type": "house_way", "spot": spot})
-                continue
-            mine = next(s for s in view(room, t, who)["spots"] if s["spot"] == spot)
-            cards = [parse_card(c["text"]) for c in mine["cards"]]
-            front = legal_settings(cards)[0].front
-            room.act(who, t, {"type": "set", "spot": spot, "front": [str(c) for c in front]})
 
 
 def expected_net(outcome: str, wager: int) -> int:

@@ -10,30 +10,14 @@ import re
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 
 from cardroom.errors import CardroomError
-from cardroom.room import accounts
 from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
-from cardroom.room.pan_live import PanLive
 from cardroom.room.room import Room
 
+from .pan_play import CHIP, pan
 from .rooms import pan_room as make_room
-
-CHIP = 100
-
-
-@pytest.fixture(autouse=True)
-def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=8,
-                                                            parallelism=1))
-
-
-def pan(room: Room, t: int) -> PanLive:
-    live = room.table(t)
-    assert isinstance(live, PanLive)
-    return live
 
 
 def press(room: Room, who: Account, t: int, action: dict[str, Any]) -> None:

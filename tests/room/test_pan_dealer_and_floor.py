@@ -9,9 +9,8 @@ from cardroom.errors import CardroomError
 from cardroom.room import hands
 from cardroom.room.db import Storage
 
-from .test_pan_room import CHIP, books, cheap_hashing, make_room, pan, say, simple_move
-
-__all__ = ["cheap_hashing"]
+from .pan_play import CHIP, books, pan, say, simple_move
+from .rooms import pan_room as make_room
 
 
 def test_pan_room_pan_rule_4_the_dealer_directs_action_no_hand_waits_on_no_one(

@@ -12,18 +12,8 @@ from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .test_pan_room import (
-    CHIP,
-    books,
-    cheap_hashing,
-    check_books,
-    make_room,
-    pan,
-    say,
-    simple_move,
-)
-
-__all__ = ["cheap_hashing"]
+from .pan_play import CHIP, books, check_books, pan, say, simple_move
+from .rooms import pan_room as make_room
 
 
 def test_pan_room_straight_condition_table_refuses_a_doubles_seat(storage: Storage) -> None:

@@ -19,7 +19,8 @@ from cardroom.room.db import Storage
 from cardroom.room.pan_fees import fee_account, fees_collected
 from cardroom.room.room import Room
 
-from .test_pan_room import CHIP, make_room, pan, play_out, say
+from .pan_play import CHIP, pan, play_out, say
+from .rooms import pan_room as make_room
 
 ONE_CHIP_BUY_IN = {"buy_in_chips": 1, "modifications": [{
     "id": "one-chip-buy-in", "clause": "Pan: the buy-in is 20 chips",

@@ -13,9 +13,8 @@ from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 
-from .test_pan_room import CHIP, books, cheap_hashing, check_books, make_room, pan, say
-
-__all__ = ["cheap_hashing"]
+from .pan_play import CHIP, books, check_books, pan, say
+from .rooms import pan_room as make_room
 
 
 def alone_after_a_foul(storage: Storage) -> tuple[Room, dict[str, Account], int, int, int]:

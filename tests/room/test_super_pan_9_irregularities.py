@@ -15,15 +15,9 @@ from cardroom.room import audit, ledger
 from cardroom.room.db import Storage
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import ledger_transactions as transactions
-from room.test_super_pan_9_room import (  # noqa: F401 (cheap_hashes: the fixture)
-    books,
-    cheap_hashes,
-    make_room,
-    refused_count,
-    seat_view,
-    start_round,
-    view,
-)
+
+from .rooms import books, refused_count, seat_view, start_round, view
+from .rooms import super_pan_9_room as make_room
 
 
 def tx_count(storage: Storage) -> int:

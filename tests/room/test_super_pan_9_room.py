@@ -6,71 +6,29 @@ code under test."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from sqlalchemy import select
 
 from cardroom.errors import CardroomError
-from cardroom.room import accounts, audit, hands, ledger
-from cardroom.room.accounts import Account
+from cardroom.room import audit, hands, ledger
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
-from cardroom.room.schema import audit_log
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.super_pan_9_live import SuperPan9Live
 from cardroom.shoe import SeededRandom
 
+from .rooms import books, refused_count, start_round, view
 from .rooms import super_pan_9_room as make_room
 
 VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "J": 0, "Q": 0, "K": 0}
 """Rule 2, written out independently of the engine."""
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64,
-                                                            parallelism=1))
-    yield
-
-
 def total(cards: list[dict[str, Any]]) -> int:
     """Rule 5: the last digit of the sum of the card values."""
     return sum(VALUES[c["text"][:-1]] for c in cards) % 10
-
-
-
-
-def view(room: Room, t: int, who: Account | None) -> dict[str, Any]:
-    return room.table(t).snapshot(who)
-
-
-def seat_view(snap: dict[str, Any], seat: int) -> dict[str, Any]:
-    return next(s for s in snap["round"]["seats"] if s["seat"] == seat)
-
-
-def books(storage: Storage) -> dict[str, int]:
-    with storage.read() as conn:
-        assert ledger.trial_balance(conn).ok
-        assert audit.verify(conn).ok
-        return ledger.balances(conn)
-
-
-def refused_count(storage: Storage) -> int:
-    with storage.read() as conn:
-        return len(list(conn.execute(select(audit_log.c.seq).where(
-            audit_log.c.action == "refused"))))
-
-
-def start_round(room: Room, p: dict[str, Account], t: int) -> None:
-    room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "sa"})
-    room.act(p["bob"], t, {"type": "sit", "buy_in": 20_000, "key": "sb"})
-    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000, "tie": 100},
-                             "key": "ba"})
-    room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 2_000}, "key": "bb"})
-    room.act(p["alice"], t, {"type": "deal"})
 
 
 def expected_net(player: int, dealer: int, wager: int, tie: int) -> int:

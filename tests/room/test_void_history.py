@@ -12,8 +12,7 @@ from cardroom.room.recall import replay as recall
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .rooms import baccarat_room, pai_gow_room, super_pan_9_room, tid
-from .test_super_pan_9_room import start_round
+from .rooms import baccarat_room, pai_gow_room, start_round, super_pan_9_room, tid
 
 
 def _check(storage: Storage, hand_id: int, by: str, reason: str, stacks: list[int]) -> None:

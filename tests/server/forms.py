@@ -1,5 +1,5 @@
-"""The one way tests send a form as a browser does: with the CSRF token its page carries; and
-the one log-in."""
+"""The one way tests send a form as a browser does: with the CSRF token its page carries; the
+one log-in and its session cookie for a socket; and the baccarat table the page tests share."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
+from cardroom.room.accounts import Role, create_account
 from cardroom.room.room import Room
-from cardroom.server.app import create_app
+from cardroom.server.app import COOKIE, create_app
 
 PW = "correct horse"
 """Every test account's password."""
@@ -47,3 +48,19 @@ def logged_in(room: Room, name: str) -> FormClient:
     client = FormClient(create_app(room))
     log_in(client, name)
     return client
+
+
+def cookie_of(client: TestClient) -> dict[str, str]:
+    """The header that carries `client`'s session to a WebSocket opened by another client."""
+    return {"cookie": f"{COOKIE}={client.cookies[COOKIE]}"}
+
+
+def setup_table(room: Room) -> dict[str, Any]:
+    """The owner (olivia), two players, a floor person and the auditor, and a baccarat table
+    ("Mini 1"): the people by name and the table's id."""
+    with room.storage.unit() as conn:
+        people = {n: create_account(conn, n, PW, r) for n, r in [
+            ("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
+            ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)]}
+    live = room.create_table(people["olivia"], "Mini 1", "baccarat")
+    return {"people": people, "table": live.table_id}

@@ -3,28 +3,13 @@ hand over the WebSocket, refusals to that client only, floor void, recall, audit
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-from fastapi.testclient import TestClient
-
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
-from cardroom.room.db import Storage
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
-from cardroom.shoe import SeededRandom
 
-from .forms import PW, FormClient, log_in
-
-
-@pytest.fixture
-def room(storage: Storage) -> Room:
-    r = Room(storage, SeededRandom(11), settings=SELF_SERVICE)
-    r.start()
-    return r
+from .forms import PW, FormClient, cookie_of, log_in, setup_table
 
 
 def test_first_run_creates_the_owner_then_closes(room: Room) -> None:
@@ -66,19 +51,6 @@ def test_forged_session_is_refused_and_audited(room: Room) -> None:
         assert ws.receive_json()["type"] == "error"
     with room.storage.read() as conn:
         assert [e.action for e in audit.entries(conn)] == ["refused", "refused"]
-
-
-def cookie_of(client: TestClient) -> dict[str, str]:
-    return {"cookie": f"{COOKIE}={client.cookies[COOKIE]}"}
-
-
-def setup_table(room: Room) -> dict[str, Any]:
-    with room.storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, r) for n, r in [
-            ("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
-            ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)]}
-    live = room.create_table(people["olivia"], "Mini 1", "baccarat")
-    return {"people": people, "table": live.table_id}
 
 
 def test_baccarat_hand_over_the_websocket(room: Room) -> None:

@@ -18,8 +18,7 @@ from cardroom.room.schema import audit_log
 from cardroom.room.settings import GamblingClock
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
-from server.forms import FormClient, log_in
-from server.test_app import setup_table
+from server.forms import FormClient, log_in, setup_table
 
 KEY = bytes(range(32))
 

@@ -3,11 +3,9 @@ only drops by an award or a logged adjustment approved by two people)."""
 
 from __future__ import annotations
 
-import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from cardroom.room import accounts, audit, ledger
+from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
@@ -17,12 +15,6 @@ from cardroom.shoe import SeededRandom
 from .forms import PW, FormClient
 
 SEED = 250_000  # the default Super-9 seed, $2,500
-
-
-@pytest.fixture(autouse=True)
-def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=8,
-                                                            parallelism=1))
 
 
 def adjust(client: TestClient, second: str, password: str, amount: str = "10",

@@ -15,8 +15,7 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 
-from .forms import PW, FormClient, log_in
-from .test_app import cookie_of
+from .forms import PW, FormClient, cookie_of, log_in
 
 
 def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -> None:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from argon2 import PasswordHasher
 from starlette.websockets import WebSocketDisconnect
 
-from cardroom.room import accounts
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
@@ -14,12 +12,6 @@ from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, FormClient
-
-
-@pytest.fixture(autouse=True)
-def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=8,
-                                                            parallelism=1))
 
 
 def test_logout_closes_that_sessions_table_sockets(storage: Storage) -> None:

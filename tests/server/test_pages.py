@@ -17,8 +17,7 @@ from cardroom.room.settings import TIMEZONE_ENV
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import FormClient, log_in
-from .test_app import setup_table
+from .forms import FormClient, log_in, setup_table
 
 
 @pytest.fixture

@@ -5,15 +5,13 @@ a 500."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from argon2 import PasswordHasher
 from sqlalchemy import insert
 
 from cardroom.history import HandHistory, replay
-from cardroom.room import accounts, ledger
+from cardroom.room import ledger
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
@@ -22,13 +20,6 @@ from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, FormClient, log_in
-
-
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64,
-                                                            parallelism=1))
-    yield
 
 
 @pytest.fixture

@@ -8,11 +8,10 @@ from cardroom.room import ledger
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
 
-from .forms import FormClient, log_in
-from .test_app import room, setup_table  # noqa: F401  (the room fixture)
+from .forms import FormClient, log_in, setup_table
 
 
-def test_voided_hand_serves_its_history_file(room: Room) -> None:  # noqa: F811
+def test_voided_hand_serves_its_history_file(room: Room) -> None:
     ctx = setup_table(room)
     t, alice = ctx["table"], ctx["people"]["alice"]
     with room.storage.unit() as conn:

@@ -1,0 +1,73 @@
+"""Playing a Pan table in the room, as the room's Pan tests do: the table's engine, its books
+(stacks and tops, checked balanced), a decision by name, a plain player's move, and a hand
+played out with the books checked after every step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardroom.room import ledger
+from cardroom.room.accounts import Account
+from cardroom.room.db import Storage
+from cardroom.room.pan_live import PanLive
+from cardroom.room.room import Room
+
+CHIP = 100
+"""The default house rules: a chip is $1."""
+
+
+def pan(room: Room, t: int) -> PanLive:
+    live = room.table(t)
+    assert isinstance(live, PanLive)
+    return live
+
+
+def books(storage: Storage, t: int) -> dict[str, int]:
+    with storage.read() as conn:
+        assert ledger.trial_balance(conn).ok
+        return ledger.balances(conn, f"stack:{t}:") | {"tops": ledger.balance(
+            conn, ledger.wagers(t))}
+
+
+def say(room: Room, who: Account, t: int, command: str) -> dict[str, Any]:
+    snap = pan(room, t).snapshot(who)
+    room.act(who, t, {"type": "pan", "command": command, "seq": snap["seq"]})
+    return pan(room, t).snapshot(who)
+
+
+def simple_move(legal: list[str]) -> str:
+    """A plain player: plays, draws, discards the drawn card or the first card it may."""
+    for first in ("play", "draw"):
+        if first in legal:
+            return first
+    discards = [c for c in legal if c.startswith("discard")]
+    return discards[0] if discards else legal[0]
+
+
+def check_books(room: Room, t: int) -> None:
+    """After every step the ledger holds what the engine says: conditions, tops and outs are
+    posted as they are paid, not at the end of the hand."""
+    live = pan(room, t)
+    b = books(room.storage, t)
+    hand = live.engine.hand
+    assert hand is not None
+    for a, s in zip(live.engine.accounts, hand.seats, strict=True):
+        assert b[ledger.stack(t, a)] == s.chips * CHIP
+    if hand.phase.value != "complete":
+        assert b["tops"] == (hand.tops_single + hand.tops_double) * CHIP
+
+
+def play_out(room: Room, people: list[Account], t: int, limit: int = 400) -> None:
+    for _ in range(limit):
+        if pan(room, t).hand_id is None:
+            return
+        for who in people:
+            legal = pan(room, t).snapshot(who)["play"]["legal"]
+            mine = [c for c in legal if not c.startswith(("force", "foul"))]
+            if mine:
+                say(room, who, t, simple_move(mine))
+                check_books(room, t)
+                break
+        else:
+            raise AssertionError("nobody may act but the hand is not over")
+    raise AssertionError("the hand did not finish")
