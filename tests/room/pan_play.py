@@ -12,6 +12,8 @@ from cardroom.room.db import Storage
 from cardroom.room.pan_live import PanLive
 from cardroom.room.room import Room
 
+from .rooms import pan_room
+
 CHIP = 100
 """The default house rules: a chip is $1."""
 
@@ -71,3 +73,27 @@ def play_out(room: Room, people: list[Account], t: int, limit: int = 400) -> Non
         else:
             raise AssertionError("nobody may act but the hand is not over")
     raise AssertionError("the hand did not finish")
+
+
+def alone_after_a_foul(storage: Storage) -> tuple[Room, dict[str, Account], int, int, int]:
+    """Alice and Bob play; Bob declares his own hand foul (rule 2) at his first chance:
+    Alice is the one player left. Returns the room, the people, the table, and the hand
+    seats of Alice and Bob."""
+    room, p, t = pan_room(storage)
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["alice"], t, {"type": "deal"})
+    live = pan(room, t)
+    for _ in range(40):
+        bob = pan(room, t).snapshot(p["bob"])["play"]
+        if "foul self" in bob["legal"]:
+            say(room, p["bob"], t, "foul self")
+            break
+        for who in (p["alice"], p["bob"]):
+            legal = pan(room, t).snapshot(who)["play"]["legal"]
+            mine = [c for c in legal if c in ("play", "draw") or c.startswith("discard")]
+            if mine:
+                say(room, who, t, mine[0])
+                break
+    me, him = (live.engine.accounts.index(p[x].id) for x in ("alice", "bob"))
+    return room, p, t, me, him

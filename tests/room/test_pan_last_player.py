@@ -9,36 +9,9 @@ import pytest
 
 from cardroom.errors import CardroomError
 from cardroom.room import ledger
-from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
-from cardroom.room.room import Room
 
-from .pan_play import CHIP, books, check_books, pan, say
-from .rooms import pan_room as make_room
-
-
-def alone_after_a_foul(storage: Storage) -> tuple[Room, dict[str, Account], int, int, int]:
-    """Alice and Bob play; Bob declares his own hand foul (rule 2) at his first chance:
-    Alice is the one player left. Returns the room, the people, the table, and the hand
-    seats of Alice and Bob."""
-    room, p, t = make_room(storage)
-    for who in ("alice", "bob"):
-        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
-    room.act(p["alice"], t, {"type": "deal"})
-    live = pan(room, t)
-    for _ in range(40):
-        bob = pan(room, t).snapshot(p["bob"])["play"]
-        if "foul self" in bob["legal"]:
-            say(room, p["bob"], t, "foul self")
-            break
-        for who in (p["alice"], p["bob"]):
-            legal = pan(room, t).snapshot(who)["play"]["legal"]
-            mine = [c for c in legal if c in ("play", "draw") or c.startswith("discard")]
-            if mine:
-                say(room, who, t, mine[0])
-                break
-    me, him = (live.engine.accounts.index(p[x].id) for x in ("alice", "bob"))
-    return room, p, t, me, him
+from .pan_play import CHIP, alone_after_a_foul, books, check_books, pan, say
 
 
 def test_pan_room_foul_rule_5_the_one_left_chooses_and_is_not_put_face_up(

@@ -27,10 +27,8 @@ from cardroom.room.protocol_state import (
 from cardroom.room.room import AnyTable
 from cardroom.server.hub import snapshot_texts
 
-from . import test_super_pan_9_room as sp9
-from .rooms import make_room
-from .test_pan_last_player import alone_after_a_foul
-from .test_pan_room import say
+from .pan_play import alone_after_a_foul, say
+from .rooms import make_room, start_round, super_pan_9_room
 
 GAMES = ("baccarat", "super-pan-9", "pai-gow", "pan")
 PLAYERS = ("alice", "bob", "carol")
@@ -184,8 +182,8 @@ def test_the_parts_random_play_does_not_reach_are_their_models_too(tmp_path: Pat
     state = room.table(t).state(p["bob"])
     assert isinstance(state, PanState) and state.play is not None and state.play.settlement
     assert PanState.model_validate(room.table(t).snapshot(p["bob"])) == state
-    room, p, t = sp9.make_room(storage_at(tmp_path / "sp9"))
-    sp9.start_round(room, p, t)
+    room, p, t = super_pan_9_room(storage_at(tmp_path / "sp9"))
+    start_round(room, p, t)
     room.act(p["fiona"], t, {"type": "irregularity", "kind": "exposed-card", "seat": 1,
                              "reason": "dealer exposed a card"})
     room.act(p["bob"], t, {"type": "stand"})
