@@ -16,7 +16,7 @@ from cardroom.errors import CardroomError
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
-from cardroom.room.pan_fees import fee_account, fees_collected
+from cardroom.room.pan_fees import fees_collected
 from cardroom.room.room import Room
 
 from .pan_play import CHIP, pan, play_out, say
@@ -37,7 +37,7 @@ def fee_table(storage: Storage, fee: dict[str, Any], extra: dict[str, Any] | Non
 def fees_held(storage: Storage, t: int) -> int:
     with storage.read() as conn:
         assert ledger.trial_balance(conn).ok
-        return ledger.balance(conn, fee_account(t))
+        return ledger.balance(conn, ledger.fees(t))
 
 
 def fee_audits(storage: Storage) -> list[dict[str, Any]]:

@@ -70,6 +70,15 @@ def wagers(table_id: int) -> str:
     return f"wagers:{table_id}"
 
 
+FEES_PREFIX = "house:fees:pan:"
+
+
+def fees(table_id: int) -> str:
+    """The house account that holds one Pan table's fees, and nothing else (WAC 230-15-075:
+    apart from every other house account)."""
+    return f"{FEES_PREFIX}{table_id}"
+
+
 def jackpot(pool: str) -> str:
     return f"jackpot:{pool}"
 

@@ -26,7 +26,6 @@ from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents
 from cardroom.room import ledger, table_books
-from cardroom.room.pan_fees import fee_account
 from cardroom.room.schema import (
     hands,
     ledger_accounts,
@@ -216,7 +215,7 @@ def games_report(conn: Connection, clock: GamblingClock, day: date) -> GamesRepo
     tables = _tables(conn)
     sessions = _sessions(conn, start, end)
     house = _house_by_table(conn, start, end)
-    fees = _account_moves(conn, [fee_account(t) for t, _, _ in tables], start, end)
+    fees = _account_moves(conn, [ledger.fees(t) for t, _, _ in tables], start, end)
     played: dict[int, int] = dict(conn.execute(
         select(hands.c.table_id, func.count()).where(
             hands.c.status == "settled", hands.c.closed_at >= start, hands.c.closed_at < end)
@@ -234,7 +233,7 @@ def games_report(conn: Connection, clock: GamblingClock, day: date) -> GamesRepo
         count = table_books.drop_count(conn, t, day)
         if count is not None:
             line.drop, line.counted = count.cash + count.markers, True
-        line.fees = fees.get(fee_account(t), 0)
+        line.fees = fees.get(ledger.fees(t), 0)
         for name_, cents in house.get(t, {}).items():
             setattr(line, name_, cents)
         line.hands = int(played.get(t, 0))

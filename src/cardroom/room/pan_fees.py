@@ -25,13 +25,6 @@ from cardroom.room.schema import (
     pan_fee_periods,
 )
 
-FEES_PREFIX = "house:fees:pan:"
-
-
-def fee_account(table_id: int) -> str:
-    """The house account that holds one Pan table's fees, and nothing else."""
-    return f"{FEES_PREFIX}{table_id}"
-
 
 @dataclass(frozen=True)
 class Charge:
@@ -97,7 +90,7 @@ def collect(conn: Connection, table_id: int, table_name: str, hand_id: int,
     ledger.post(conn, f"fee:{table_id}:{charge.kind}:{hand_id}:{charge.account}",
                 f"fee-{charge.kind}",
                 [(ledger.stack(table_id, charge.account), -charge.cents),
-                 (fee_account(table_id), charge.cents)], actor="dealer",
+                 (ledger.fees(table_id), charge.cents)], actor="dealer",
                 memo=f"{table_name} hand {hand_id}: {charge.kind} fee "
                      f"{format_money(charge.cents)}")
     audit.append(conn, "dealer", "fee.collected", {
@@ -142,10 +135,10 @@ def fees_collected(conn: Connection) -> list[FeeLine]:
                ledger_transactions.c.created_at, ledger_entries.c.amount)
         .join(ledger_entries, ledger_entries.c.account_id == ledger_accounts.c.id)
         .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.tx_id)
-        .where(ledger_accounts.c.name.startswith(FEES_PREFIX, autoescape=True)))
+        .where(ledger_accounts.c.name.startswith(ledger.FEES_PREFIX, autoescape=True)))
     sums: dict[tuple[date, int, str], list[int]] = {}
     for r in rows:
-        key = (r.created_at.date(), int(r.name[len(FEES_PREFIX):]),
+        key = (r.created_at.date(), int(r.name[len(ledger.FEES_PREFIX):]),
                str(r.kind).removeprefix("fee-"))
         total = sums.setdefault(key, [0, 0])
         total[0] += int(r.amount)
