@@ -33,7 +33,7 @@ from cardroom.analysis.baccarat_depleted import (
 )
 from cardroom.analysis.baccarat_sim import KernelTables, kernel_tables
 from cardroom.analysis.estimate import Z95
-from cardroom.analysis.parallel import Chunk, check_count, run_seeded
+from cardroom.analysis.parallel import Chunk, check_count, run_seeded, seed_or_draw
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import card_value
 from cardroom.games.baccarat.paytables import nine_pay_table
@@ -389,6 +389,7 @@ def counting_report(rules: BaccaratRules, coups: int, seed: int | None = None, *
     local cores or a Dask cluster) and `states` sampled shoe states checked exactly."""
     check_count(coups, "coups", 2)
     check_count(states, "states", 2)
+    seed = seed_or_draw(seed)  # a bad seed is refused before any work
     shoe = DepletedShoe()
     effects = removal_effects(rules, shoe)
     counts = tuple(best_count(effects, w) for w in SIDE_BETS)
