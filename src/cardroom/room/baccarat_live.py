@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Never, Self
 
 from sqlalchemy.engine import Connection
 
@@ -32,8 +32,8 @@ from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.jackpot import DEFAULT_POOL, load_pool
 from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
-from cardroom.room.messages import MalformedMessage, field_cents
 from cardroom.room.progressive import CoupAwards, PoolState, record_coup
+from cardroom.room.protocol import Bet, ChangeBets, Deal
 from cardroom.room.protocol_state import (
     BaccaratLimits,
     BaccaratResult,
@@ -51,11 +51,12 @@ from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, Shoe
 
 MAX_SEATS = 7
-BETS = "the bets must name each wager with its amount"
 
 
 @dataclass
-class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult]):
+class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
+    """Baccarat has no decisions: no message of its own (`act`)."""
+
     rules: BaccaratRules = field(kw_only=True)
     pool_name: str = DEFAULT_POOL
     pool: JackpotPool | None = None  # shared by every jackpot table of the room
@@ -116,11 +117,10 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult]):
     def on_leave(self, account_id: int, seat: int) -> None:
         self.engine.balances.pop(self.seated[account_id], None)
 
-    def parse_bets(self, msg: dict[str, Any]) -> Stake:
-        raw = msg.get("bets")
-        if not isinstance(raw, dict) or not raw or len(raw) > len(WagerKind):
-            raise MalformedMessage(BETS)
-        return {WagerKind.parse(str(k)).value: field_cents(raw, k, "a bet") for k in raw}
+    def stake_of(self, msg: Bet | ChangeBets) -> Stake:
+        """The wagers by their names (an alias read as its wager's own)."""
+        assert isinstance(msg.bets, dict)  # baccarat's `bet` and `change_bets` name them
+        return {WagerKind.parse(name).value: cents for name, cents in msg.bets.items()}
 
     def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
         self.engine.place_bets(who.username, {WagerKind(k): v for k, v in bets.items()})
@@ -131,7 +131,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult]):
 
 
     # the coup ------------------------------------------------------------------------------------
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def deal(self, conn: Connection, who: Account, msg: Deal) -> None:
         """Deal and settle the coup. Seated players with wagers down may call for the deal
         (a self-dealt mini table); dealers and the floor may too."""
         e, pool = self.engine, self.engine.pool
@@ -190,10 +190,6 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult]):
             self.road = []
         self.road.append(RoadMark(winner=result.winner, player=result.player_total,
                                   banker=result.banker_total))
-
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
-        """Baccarat has no decisions: any other message is unknown."""
-        raise IllegalActionError(f"unknown action {str(msg.get('type'))[:30]!r}")
 
     def _settlement(self, settled: CoupSettled
                     ) -> tuple[list[tuple[str, Cents]], CoupAwards]:

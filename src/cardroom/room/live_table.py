@@ -16,11 +16,12 @@ game's state machine (`engine`). What every game does alike is written here once
   (the settlement posted, the history recorded, the audit entry, `last` shown to everyone).
 
 Each game adds small hooks, one method each: `from_row` (the table from its registry row),
-`in_play`, `on_seat` / `on_leave`, `parse_bets` / `place_bets` / `withdraw_bets` (the engine's
+`in_play`, `on_seat` / `on_leave`, `stake_of` / `place_bets` / `withdraw_bets` (the engine's
 side of a wager), `void_engine` (the engine's side of a void) and `history` (the hand's
-shared-format history); and its own `deal`, `act` and `state`: what a viewer may see, built as
-the game's snapshot model (`protocol_state`) from the parts every game shares (`envelope`,
-`viewer_flags`, `players_view`); `snapshot` is that model's JSON, what the page receives.
+shared-format history); and its own `deal`, `act` (its own messages, `M`, each read by its
+model in `room.protocol`) and `state`: what a viewer may see, built as the game's snapshot
+model (`protocol_state`) from the parts every game shares (`envelope`, `viewer_flags`,
+`players_view`); `snapshot` is that model's JSON, what the page receives.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, NoReturn, Self, TypeVar
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
@@ -41,7 +42,7 @@ from cardroom.houserules import HouseRules, build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.messages import field_cents, field_key
+from cardroom.room.protocol import Bet, ChangeBets, Deal, Leave, Message, PanSit, Sit
 from cardroom.room.protocol_state import (
     CardView,
     HandRef,
@@ -58,6 +59,7 @@ from cardroom.shoe import RandomSource, SystemRandom
 
 E = TypeVar("E")
 R = TypeVar("R", bound=HandResult)
+M = TypeVar("M", bound=Message)
 Stake = dict[str, Cents]
 """A seat's wagers on the hand by name ("banker", "wager", "tie", "dragon"...), in cents."""
 Pools = dict[str, JackpotPool]
@@ -85,9 +87,9 @@ def seat_text(seat: int, username: str) -> str:
 
 
 @dataclass
-class LiveTable(Generic[E, R]):
+class LiveTable(Generic[E, R, M]):
     """The base of every game's live table; `E` is the game's engine (state machine), `R`
-    its settled hand's public result."""
+    its settled hand's public result, `M` the messages of its own that `act` reads."""
 
     table_id: int
     name: str
@@ -132,8 +134,8 @@ class LiveTable(Generic[E, R]):
         other tables); each game adds its own."""
         return [self.source]
 
-    def parse_bets(self, msg: dict[str, Any]) -> Stake:
-        """The wagers of a `bet` or `change_bets` message (empty: none)."""
+    def stake_of(self, msg: Bet | ChangeBets) -> Stake:
+        """The wagers of a `bet` or `change_bets` message, by name (empty: none)."""
         raise IllegalActionError(f"{self.game} has no wagers to place")
 
     def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
@@ -152,14 +154,18 @@ class LiveTable(Generic[E, R]):
         engine.void(reason)
         del engine.events[:]
 
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def deal(self, conn: Connection, who: Account, msg: Deal) -> None:
         """`{"type": "deal"}`: the game's deal (and, for baccarat, the whole coup)."""
         raise NotImplementedError
 
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
-        """Any other message of the game (draw, stand, set a hand, bank...): the table checks
-        it through its engine and refuses an unknown one."""
+    def act(self, conn: Connection, who: Account, msg: M) -> None:
+        """Any other message of the game (draw, stand, set a hand, bank...), read by its model
+        (`M`, the game's own): the table checks it through its engine."""
         raise NotImplementedError
+
+    def unknown(self, kind: str) -> NoReturn:
+        """Refuse a message of a type this game does not read (`protocol.read` gave none)."""
+        raise IllegalActionError(f"unknown action {kind[:30]!r}")
 
     def state(self, viewer: Account | None) -> TableState:
         """What `viewer` may see of the table (never a card it may not see yet), as the game's
@@ -234,9 +240,9 @@ class LiveTable(Generic[E, R]):
             raise IllegalActionError("you are not seated at this table")
         return self.seat_of[who.id]
 
-    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def sit(self, conn: Connection, who: Account, msg: Sit | PanSit) -> None:
         who.require(Permission.PLAY)
-        buy_in, key = field_cents(msg, "buy_in", "the buy-in"), field_key(msg)
+        buy_in, key = msg.buy_in, msg.key
         if who.id in self.seated:
             raise IllegalActionError("you are already seated at this table")
         free = self._free_seats()
@@ -256,12 +262,12 @@ class LiveTable(Generic[E, R]):
                                                        "buy_in": buy_in})
         self.restore_seat(who.id, seat_text(free[0], who.username), buy_in)
 
-    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def leave(self, conn: Connection, who: Account, msg: Leave) -> None:
         seat = self.require_seated(who)
         if self.in_play(who.id):
             raise IllegalActionError("you have chips in play: wait for the hand to settle")
         amount = self.stacks[who.id]
-        key = f"leave:{self.table_id}:{who.id}:{field_key(msg)}"
+        key = f"leave:{self.table_id}:{who.id}:{msg.key}"
         if amount:
             ledger.post(conn, key, "leave", [(ledger.stack(self.table_id, who.id), -amount),
                                              (ledger.wallet(who.id), amount)],
@@ -305,35 +311,41 @@ class LiveTable(Generic[E, R]):
             return {}
         return dict(hands.open_wagers(conn, self.hand_id).get(who.id, {}))
 
-    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
-        """`{"type": "bet", "bets": {name: cents, ...}, "key": K}`: the seat's wagers on the
-        coming hand (the first wager opens it)."""
+    def wager_request(self, conn: Connection, who: Account, msg: Bet | ChangeBets,
+                      prefix: str) -> tuple[int, str, Stake] | None:
+        """A player's `bet` or `change_bets`: their seat, the request's ledger key and its
+        wagers; None for a retried request (already applied once: the same key and wagers)."""
         who.require(Permission.PLAY)
         seat = self.require_seated(who)
-        key = f"bet:{self.table_id}:{who.id}:{field_key(msg)}"
-        bets = self.parse_bets(msg)
-        request = {"bets": bets}
-        if ledger.replayed(conn, key, "wager", request):
-            return  # a retried request: already applied once
+        key = f"{prefix}:{self.table_id}:{who.id}:{msg.key}"
+        bets = self.stake_of(msg)
+        if ledger.replayed(conn, key, "wager", {"bets": bets}):
+            return None
+        return seat, key, bets
+
+    def bet(self, conn: Connection, who: Account, msg: Bet) -> None:
+        """`{"type": "bet", "bets": {name: cents, ...}, "key": K}`: the seat's wagers on the
+        coming hand (the first wager opens it)."""
+        asked = self.wager_request(conn, who, msg, "bet")
+        if asked is None:
+            return
+        seat, key, bets = asked
         self.open_hand(conn)
         self.before.setdefault(who.id, self.stacks[who.id])
         record = self.place_bets(who, seat, bets)
         self.stacks[who.id] -= sum(bets.values())
-        self.stake(conn, who, key, request, sum(bets.values()), record, "table.bet",
+        self.stake(conn, who, key, {"bets": bets}, sum(bets.values()), record, "table.bet",
                    {"bets": bets})
 
-    def change_bets(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def change_bets(self, conn: Connection, who: Account, msg: ChangeBets) -> None:
         """`{"type": "change_bets", "bets": {name: cents, ...}, "key": K}` (issue 13): until
         the deal, the seat's wagers are replaced by these; `"bets": {}` withdraws them. The
         difference moves between the stack and the wagers in one balanced transaction,
         audited as `table.bet` with the wagers it replaced."""
-        who.require(Permission.PLAY)
-        seat = self.require_seated(who)
-        key = f"change:{self.table_id}:{who.id}:{field_key(msg)}"
-        bets = self.parse_bets(msg) if msg.get("bets") != {} else {}
-        request = {"bets": bets}
-        if ledger.replayed(conn, key, "wager", request):
+        asked = self.wager_request(conn, who, msg, "change")
+        if asked is None:
             return
+        seat, key, bets = asked
         old = self.staked(conn, who)
         if not old:
             raise IllegalActionError("you have no wager on this hand to change")
@@ -341,7 +353,7 @@ class LiveTable(Generic[E, R]):
         self.stacks[who.id] += sum(old.values())
         record = self.place_bets(who, seat, bets) if bets else {}
         self.stacks[who.id] -= sum(bets.values())
-        self.stake(conn, who, key, request, sum(bets.values()) - sum(old.values()), record,
+        self.stake(conn, who, key, {"bets": bets}, sum(bets.values()) - sum(old.values()), record,
                    "table.bet", {"bets": bets, "replaces": old})
         if not record:  # withdrawn: no longer in this hand's seats
             self.before.pop(who.id, None)

@@ -1,11 +1,9 @@
-"""Strict parsing of what a client sends to a table: anything unexpected is refused clearly."""
+"""The refusal of a message a table cannot read, and the first look at one (a JSON object with
+a `type`); its fields are read by the game's model (`room.protocol`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardroom.errors import CardroomError
-from cardroom.money import Cents
 
 MAX_KEY = 100
 
@@ -16,29 +14,6 @@ class MalformedMessage(CardroomError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(f"the table could not read that request: {reason}")
-
-
-def field_str(msg: dict[str, Any], name: str, what: str, *, required: bool = True,
-              limit: int = 400) -> str:
-    """The text `msg[name]`; `what` names it for a person ("the reason")."""
-    value = msg.get(name)
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise MalformedMessage(f"{what} must be a text of 1 to {limit} characters")
-    return value.strip()
-
-
-def field_cents(msg: dict[str, Any], name: str, what: str) -> Cents:
-    """The amount `msg[name]` (in cents on the wire); `what` names it for a person."""
-    value = msg.get(name)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedMessage(f"{what} is not an amount of money")
-    return value
-
-
-def field_key(msg: dict[str, Any]) -> str:
-    return field_str(msg, "key", "the request's reference", limit=MAX_KEY)
 
 
 def message_type(msg: object) -> str:

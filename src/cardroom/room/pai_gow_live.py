@@ -44,7 +44,18 @@ from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, card_view
-from cardroom.room.messages import MalformedMessage, field_cents, field_key
+from cardroom.room.messages import MalformedMessage
+from cardroom.room.protocol import (
+    Bank,
+    Bet,
+    ChangeBets,
+    Deal,
+    Dragon,
+    HouseWay,
+    PaiGowIrregularity,
+    PaiGowStakes,
+    SetHand,
+)
 from cardroom.room.protocol_state import (
     PaiGowBanker,
     PaiGowChoice,
@@ -78,7 +89,8 @@ def choices(cards: tuple[Card, ...], wheel_second: bool) -> list[PaiGowChoice]:
 
 
 @dataclass
-class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
+class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
+                           Dragon | Bank | SetHand | HouseWay | PaiGowIrregularity]):
     rules: PaiGowTableRules = field(default_factory=PaiGowTableRules)
     dealt: dict[str, Any] | None = None
     """The dice and start position of this hand's deal (or the last settled hand's)."""
@@ -128,11 +140,9 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
         return stake
 
     # wagers, the dragon hand, the bank ------------------------------------------------------
-    def parse_bets(self, msg: dict[str, Any]) -> Stake:
-        raw = msg.get("bets")
-        if not isinstance(raw, dict) or set(raw) != {"wager"}:
-            raise MalformedMessage("the bet must be one amount, on the wager")
-        return {"wager": field_cents(raw, "wager", "the wager")}
+    def stake_of(self, msg: Bet | ChangeBets) -> Stake:
+        """The wager (`change_bets` with none: withdrawn)."""
+        return {"wager": msg.bets.wager} if isinstance(msg.bets, PaiGowStakes) else {}
 
     def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
         amount = bets["wager"]
@@ -148,15 +158,12 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
         """The wager, and the dragon hand it carries, go back (the bank stays taken)."""
         self.engine.withdraw_wagers(seat)
 
-    def _dragon(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def _dragon(self, conn: Connection, who: Account, msg: Dragon) -> None:
         """The dragon hand (house rule `dragon_hand`): the hand of an open spot, played by a
         player who has a wager on their own hand, for a second wager."""
         seat = self.require_seated(who)
-        amount = field_cents(msg, "amount", "the dragon hand's wager")
-        stated = msg.get("spot")
-        if stated is not None and (isinstance(stated, bool) or not isinstance(stated, int)):
-            raise MalformedMessage("choose a spot by its number")
-        key = f"dragon:{self.table_id}:{who.id}:{field_key(msg)}"
+        amount, stated = msg.amount, msg.spot
+        key = f"dragon:{self.table_id}:{who.id}:{msg.key}"
         request = {"amount": amount, "spot": stated}
         if ledger.replayed(conn, key, "wager", request):
             return  # a retried request: already applied once
@@ -170,11 +177,11 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
         self.stake(conn, who, key, request, amount, self._record(seat), "table.dragon",
                    {"spot": spot, "amount": amount})
 
-    def _bank(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def _bank(self, conn: Connection, who: Account, msg: Bank) -> None:
         """Player banking: the engine refuses it when the house must bank this hand, when the
         player had no wager last hand (the dealer's stake), or when the bank cannot cover."""
         seat = self.require_seated(who)
-        key = f"bank:{self.table_id}:{who.id}:{field_key(msg)}"
+        key = f"bank:{self.table_id}:{who.id}:{msg.key}"
         if ledger.replayed(conn, key, "wager-returned", {}):
             return  # a retried request: already applied once
         e = self.engine
@@ -198,7 +205,7 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
         self.stacks[who.id] += own
 
     # the deal --------------------------------------------------------------------------------
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def deal(self, conn: Connection, who: Account, msg: Deal) -> None:
         """A dealer, the floor, or a player with chips in the hand may call for the deal."""
         if not (who.may(Permission.DEAL) or self.in_play(who.id)):
             raise IllegalActionError("only a dealer or a player in the hand may deal")
@@ -214,33 +221,29 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
         self.dealt = dealt.history_action()
 
     # setting hands --------------------------------------------------------------------------
-    def _spot_for(self, who: Account, msg: dict[str, Any]) -> int:
-        """The spot this player sets: their own seat, or the dragon spot they play."""
+    def _spot_for(self, who: Account, msg: SetHand | HouseWay) -> int:
+        """The spot this player sets: their own seat (no spot named), or the dragon spot they
+        play."""
         seat = self.require_seated(who)
-        spot = msg.get("spot", seat)
-        if isinstance(spot, bool) or not isinstance(spot, int):
-            raise MalformedMessage("choose a spot by its number")
+        if msg.spot is None and "spot" in msg.model_fields_set:
+            raise MalformedMessage("choose a spot by its number")  # named, but as nothing
+        spot = seat if msg.spot is None else msg.spot
         d = self.engine.dragon
         if spot != seat and not (d is not None and d[0] == seat and d[1] == spot):
             raise IllegalActionError(f"spot {spot} is not your hand")
         return spot
 
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
-        kind = str(msg.get("type"))
-        if kind == "bank":
+    def act(self, conn: Connection, who: Account,
+            msg: Dragon | Bank | SetHand | HouseWay | PaiGowIrregularity) -> None:
+        if isinstance(msg, Bank):
             return self._bank(conn, who, msg)
-        if kind == "dragon":
+        if isinstance(msg, Dragon):
             return self._dragon(conn, who, msg)
-        if kind == "irregularity":
+        if isinstance(msg, PaiGowIrregularity):
             return self._irregularity(conn, who, msg)
-        if kind not in ("set", "house_way"):
-            raise IllegalActionError(f"unknown action {kind[:30]!r}")
         spot = self._spot_for(who, msg)
-        if kind == "set":
-            front = msg.get("front")
-            if not isinstance(front, list) or not all(isinstance(c, str) for c in front):
-                raise MalformedMessage('the front hand must be two cards')
-            event = self.engine.set_hand(spot, parse_cards(" ".join(front)))
+        if isinstance(msg, SetHand):
+            event = self.engine.set_hand(spot, parse_cards(" ".join(msg.front)))
         else:
             event = self.engine.ask_house_way(spot)
         audit.append(conn, who.username, "hand.set", {
@@ -336,7 +339,8 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
                     "banker_commission": result.banker_commission}).to_json()
 
     # irregularities -------------------------------------------------------------------------
-    def _irregularity(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def _irregularity(self, conn: Connection, who: Account, msg: PaiGowIrregularity
+                      ) -> None:
         """`{"type": "irregularity", "kind": "misdeal" | "exposed-card" | "wrong-card-count",
         "spot": n, "card": "Ah" (exposed-card), "count": n (wrong-card-count), "reason": text}`
         from a dealer or the floor. The engine applies the house rules: a misdeal collects the
@@ -348,39 +352,28 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult]):
             raise IllegalActionError("only a dealer or the floor may record an irregularity")
         if self.hand_id is None:
             raise IllegalActionError("no hand is in progress at this table")
-        kind, reason = msg.get("kind"), msg.get("reason")
-        if kind not in ("misdeal", "exposed-card", "wrong-card-count"):
-            raise MalformedMessage('the irregularity must be a misdeal, an exposed '
-                                   'card or a wrong card count')
-        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
-            raise MalformedMessage('the reason must be a short text')
-        spot = msg.get("spot")
-        if kind != "misdeal" and (isinstance(spot, bool) or not isinstance(spot, int)):
-            raise MalformedMessage("choose a spot by its number")
+        kind, reason, spot = msg.kind, msg.reason, msg.spot
         e = self.engine
         note: dict[str, Any] = {"kind": kind, "by": who.username, "reason": reason}
         if kind == "misdeal":
             e.verify_declare_misdeal(reason)
-        elif kind == "exposed-card":
-            card_text = msg.get("card")
-            if not isinstance(card_text, str):
-                raise MalformedMessage("that is not a card")
-            [card] = parse_cards(card_text)
-            e.verify_expose_card(cast(int, spot), card, True)
-            note.update(spot=spot, card=str(card))  # public now (house rule), or a misdeal
-        else:
-            count = msg.get("count")
-            e.verify_report_card_count(cast(int, spot), cast(int, count))
-            note.update(spot=spot, count=count)
-        if kind == "misdeal":
             e.declare_misdeal(reason)
+        elif spot is None:
+            raise MalformedMessage("choose a spot by its number")
         elif kind == "exposed-card":
-            e.expose_card(cast(int, spot), card, True)
+            if msg.card is None:
+                raise MalformedMessage("that is not a card")
+            [card] = parse_cards(msg.card)
+            e.verify_expose_card(spot, card, True)
+            note.update(spot=spot, card=str(card))  # public now (house rule), or a misdeal
+            e.expose_card(spot, card, True)
         else:
-            e.report_card_count(cast(int, spot), cast(int, count))
+            e.verify_report_card_count(spot, cast(int, msg.count))
+            note.update(spot=spot, count=msg.count)
+            e.report_card_count(spot, cast(int, msg.count))
         misdeal = e.phase is Phase.BETTING
         note["result"] = "misdeal" if misdeal else (
-            e.out_of_play[cast(int, spot)].value if cast(int, spot) in e.out_of_play
+            e.out_of_play[spot].value if spot is not None and spot in e.out_of_play
             else "plays")
         audit.append(conn, who.username, "hand.irregularity", {
             "table": self.table_id, "hand": self.hand_id, **note})

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Self
+from typing import Any, NoReturn, Self
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
@@ -69,7 +69,8 @@ from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger, pan_fees
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Pools, card_view
-from cardroom.room.messages import MalformedMessage, field_key, field_str
+from cardroom.room.protocol import Bot as AddBot
+from cardroom.room.protocol import Deal, Leave, PanCommand, PanSit, RaiseCondition, Sit
 from cardroom.room.protocol_state import (
     PanActionView,
     PanNet,
@@ -126,7 +127,7 @@ class PanGame:
 
 
 @dataclass
-class PanLive(LiveTable[PanGame, PanResult]):
+class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand]):
     rules: PanRules = field(default_factory=PanRules)
     seq: int = 0
     log: list[str] = field(default_factory=list)  # what happened, public, newest last
@@ -192,17 +193,13 @@ class PanLive(LiveTable[PanGame, PanResult]):
             self.seq += 1
 
     # seats --------------------------------------------------------------------------------
-    def sit(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
-        buy_in = msg.get("buy_in")
-        doubles = msg.get("doubles", False)
-        if not isinstance(doubles, bool):
-            raise MalformedMessage('the choice of double condition must be yes or no')
+    def sit(self, conn: Connection, who: Account, msg: Sit | PanSit) -> None:
+        doubles = isinstance(msg, PanSit) and msg.doubles
         if doubles and not self.rules.allow_double_condition:
             raise IllegalActionError("this table plays straight condition only: no double "
                                      "condition")
         least = self.rules.buy_in_chips * (2 if doubles else 1)
-        if isinstance(buy_in, int) and not isinstance(buy_in, bool) and (
-                buy_in % self.chip or buy_in < least * self.chip):
+        if msg.buy_in % self.chip or msg.buy_in < least * self.chip:
             raise WagerError(f"a Pan buy-in is whole chips of {format_money(self.chip)}, at least "
                              f"{least} chips" + (" (twice the minimum buy-in for double "
                                                  "condition)" if doubles else ""))
@@ -230,7 +227,7 @@ class PanLive(LiveTable[PanGame, PanResult]):
     def on_leave(self, account_id: int, seat: int) -> None:
         self.engine.doubles.discard(account_id)
 
-    def leave(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def leave(self, conn: Connection, who: Account, msg: Leave) -> None:
         super().leave(conn, who, msg)
         if not self.seated:
             self._bots_cash_out(conn)
@@ -249,7 +246,7 @@ class PanLive(LiveTable[PanGame, PanResult]):
         self.engine.bots.clear()
         self.engine.brains.clear()
 
-    def add_bot(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def add_bot(self, conn: Connection, who: Account, msg: AddBot) -> None:
         """A seated player or the floor seats a bot between hands, funded by the house."""
         if not (who.id in self.seated or who.may(Permission.OPEN_TABLES)):
             raise IllegalActionError("only a seated player or the floor may seat a bot")
@@ -258,7 +255,7 @@ class PanLive(LiveTable[PanGame, PanResult]):
         free = self._free_seats()
         if not free:
             raise IllegalActionError(f"the table is full ({self.max_seats} seats)")
-        seat, key = free[0], field_key(msg)
+        seat, key = free[0], msg.key
         buy_in = self.rules.buy_in_chips * self.chip
         posted = ledger.post(conn, f"bot:{self.table_id}:{who.id}:{key}", "buy-in",
                              [(ledger.HOUSE_BANK, -buy_in),
@@ -313,14 +310,15 @@ class PanLive(LiveTable[PanGame, PanResult]):
             return self.engine.bots.get(-account, f"bot-{-account}")
         return self.seated.get(account, "?")
 
-    def bet(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
-        raise IllegalActionError("Pan has no wagers: the tops are taken from every seat when "
-                                 "the hand is dealt")
-
-    change_bets = bet
+    def unknown(self, kind: str) -> NoReturn:
+        """A wager (`bet`, `change_bets`) is refused with why Pan has none."""
+        if kind in ("bet", "change_bets"):
+            raise IllegalActionError("Pan has no wagers: the tops are taken from every seat "
+                                     "when the hand is dealt")
+        super().unknown(kind)
 
     # the deal -------------------------------------------------------------------------------
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def deal(self, conn: Connection, who: Account, msg: Deal) -> None:
         """Start a hand: a seated player, a dealer or the floor may; two or more seats with a
         chip play (a player short of the tops sits out)."""
         if not (who.id in self.seated or who.may(Permission.DEAL)):
@@ -380,18 +378,13 @@ class PanLive(LiveTable[PanGame, PanResult]):
         self._play_on(conn)
 
     # decisions ---------------------------------------------------------------------------------
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "bot":
+    def act(self, conn: Connection, who: Account,
+            msg: AddBot | RaiseCondition | PanCommand) -> None:
+        if isinstance(msg, AddBot):
             return self.add_bot(conn, who, msg)
-        if kind == "raise_condition":
+        if isinstance(msg, RaiseCondition):
             return self.raise_condition(conn, who)
-        if kind != "pan":
-            raise IllegalActionError(f"unknown action {str(kind)[:30]!r}")
-        seq = msg.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, int):
-            raise MalformedMessage("it does not say which moment of the game it answers")
-        if seq != self.seq:
+        if msg.seq != self.seq:
             raise IllegalActionError("that was a stale action: the table has moved on since "
                                      "you chose; nothing was done, look again and choose")
         g, hand = self.engine, self.engine.hand
@@ -399,10 +392,11 @@ class PanLive(LiveTable[PanGame, PanResult]):
             raise IllegalActionError("no hand is in play at this table")
         if who.id not in g.accounts:
             raise IllegalActionError("you are not playing this hand")
-        if msg.get("action") is not None:
-            chosen = action_from_json(msg["action"])
+        if msg.action is not None:
+            chosen = action_from_json(msg.action)
         else:
-            chosen = parse_command(hand, field_str(msg, "command", "the Pan command", limit=200))
+            assert msg.command is not None  # the model reads one of the two
+            chosen = parse_command(hand, msg.command)
         me = g.accounts.index(who.id)
         acted = len(hand.actions)
         try:

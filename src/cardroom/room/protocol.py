@@ -45,6 +45,12 @@ def _not_blank(text: str) -> str:
     return text
 
 
+def _trimmed(text: str) -> str:
+    """A text that may not be blank, read without the spaces around it (as the table keeps a
+    key, a void's reason, a Pan command)."""
+    return _not_blank(text).strip()
+
+
 @dataclass(frozen=True)
 class Refuses:
     """A field type's refusal: the end of the sentence refusing a value of that type."""
@@ -55,12 +61,12 @@ class Refuses:
 Amount = Annotated[int, Field(description="an amount of money in integer cents")]
 BuyIn = Annotated[Amount, Refuses("the buy-in is not an amount of money")]
 Key = Annotated[str, StringConstraints(min_length=1, max_length=MAX_KEY),
-                AfterValidator(_not_blank),
+                AfterValidator(_trimmed),
                 Field(description="the request's idempotency key: a retry with the same key "
                                   "and the same request is applied once"),
                 Refuses(f"the request's reference must be a text of 1 to {MAX_KEY} characters")]
 Reason = Annotated[str, StringConstraints(min_length=1, max_length=400),
-                   AfterValidator(_not_blank),
+                   AfterValidator(_trimmed),
                    Refuses("the reason must be a text of 1 to 400 characters")]
 ShortReason = Annotated[str, StringConstraints(min_length=1, max_length=200),
                         AfterValidator(_not_blank), Refuses("the reason must be a short text")]
@@ -293,7 +299,7 @@ class PanCommand(Message):
     action: dict[str, Any] | None = Field(None, description="a typed action, as `play.actions` "
                                           "lists them (less `label` and `choose`)")
     command: Annotated[str, StringConstraints(min_length=1, max_length=200),
-                       AfterValidator(_not_blank)] | None = None
+                       AfterValidator(_trimmed)] | None = None
     seq: int = Field(description="the table's `seq` the decision answers")
     refusals: ClassVar[dict[str, str]] = {
         "action": "the action could not be read: choose it again",
@@ -307,6 +313,11 @@ class PanCommand(Message):
             raise ValueError("an action or a command")
         return self
 
+
+Bet = BaccaratBet | SuperPan9Bet | PaiGowBet
+"""A `bet` of any game that takes wagers."""
+ChangeBets = BaccaratChangeBets | SuperPan9ChangeBets | PaiGowChangeBets
+"""A `change_bets` of any game that takes wagers (each a subclass of its game's `bet`)."""
 
 INBOUND: dict[str, tuple[type[Message], ...]] = {
     "baccarat": (Sit, Leave, BaccaratBet, BaccaratChangeBets, Deal, Void),

@@ -29,7 +29,7 @@ from cardroom.room.schema import room_tables
 from cardroom.room.settings import RoomSettings
 from cardroom.shoe import RandomSource, SystemRandom
 
-AnyTable = LiveTable[Any, Any]
+AnyTable = LiveTable[Any, Any, Any]
 """A live table of any game (`room.live_table.LiveTable`)."""
 
 
@@ -170,13 +170,10 @@ class Room:
             if kind in PLAY and table_id in self.closed:
                 raise CardroomError(f"{live.name} is closed: the floor opens it with a table "
                                     "inventory before play")
-            handler = {"sit": live.sit, "leave": live.leave, "bet": live.bet,
-                       "change_bets": live.change_bets, "deal": live.deal}.get(kind, live.act)
+            if read is None:
+                live.unknown(kind)
             with live.transaction(), self.storage.unit() as conn:
-                if isinstance(read, protocol.Void):
-                    live.void(conn, who, read.reason.strip())
-                else:
-                    handler(conn, who, msg)
+                _handle(live, conn, who, read)
         except CardroomError as exc:
             if refusals is None:
                 self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
@@ -233,6 +230,28 @@ class Room:
     def account(self, account_id: int) -> Account | None:
         with self.storage.read() as conn:
             return get_account(conn, account_id)
+
+
+def _handle(live: AnyTable, conn: Connection, who: Account, msg: protocol.Message) -> None:
+    """The message, read by its model, to the table's handler of it: the lifecycle's own, or
+    the game's `act` for the rest."""
+    match msg:
+        case protocol.Sit() | protocol.PanSit():
+            live.sit(conn, who, msg)
+        case protocol.Leave():
+            live.leave(conn, who, msg)
+        # a `change_bets` model is its game's `bet` model's subclass: it is matched first
+        case (protocol.BaccaratChangeBets() | protocol.SuperPan9ChangeBets()
+              | protocol.PaiGowChangeBets()):
+            live.change_bets(conn, who, msg)
+        case protocol.BaccaratBet() | protocol.SuperPan9Bet() | protocol.PaiGowBet():
+            live.bet(conn, who, msg)
+        case protocol.Deal():
+            live.deal(conn, who, msg)
+        case protocol.Void():
+            live.void(conn, who, msg.reason)
+        case _:
+            live.act(conn, who, msg)
 
 
 def _kind(msg: object) -> str:

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.engine import history_actions, history_pack
 from cardroom.errors import IllegalActionError
-from cardroom.games.super_pan_9 import IrregularityKind, Phase, SuperPan9Rules, SuperPan9Table
+from cardroom.games.super_pan_9 import Phase, SuperPan9Rules, SuperPan9Table
 from cardroom.games.super_pan_9.events import (
     RoundSettled,
     ShoeShuffled,
@@ -29,7 +29,15 @@ from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, cards_view
-from cardroom.room.messages import MalformedMessage, field_cents
+from cardroom.room.protocol import (
+    Bet,
+    ChangeBets,
+    Deal,
+    Draw,
+    Stand,
+    SuperPan9Irregularity,
+    SuperPan9Stakes,
+)
 from cardroom.room.protocol_state import (
     ShoeView,
     SuperPan9Dealer,
@@ -49,7 +57,8 @@ GAME = "super-pan-9"
 
 
 @dataclass
-class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result]):
+class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
+                              Draw | Stand | SuperPan9Irregularity]):
     rules: SuperPan9Rules = field(default_factory=SuperPan9Rules)
     deal_start: int = 0
     retired: Shoe | None = None  # the shoe this round's deal replaced, published with it
@@ -71,14 +80,12 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result]):
             self.engine.phase is not Phase.COMPLETE
 
     # wagers ---------------------------------------------------------------------------------
-    def parse_bets(self, msg: dict[str, Any]) -> Stake:
-        """`{"bets": {"wager": cents, "tie": cents}}`: the main wager and the optional Tie
-        Bet."""
-        raw = msg.get("bets")
-        if not isinstance(raw, dict) or "wager" not in raw or set(raw) - {"wager", "tie"}:
-            raise MalformedMessage("the bets must be a wager, with or without a Tie Bet")
-        tie = field_cents(raw, "tie", "the Tie Bet") if "tie" in raw else 0
-        return {"wager": field_cents(raw, "wager", "the wager"), **({"tie": tie} if tie else {})}
+    def stake_of(self, msg: Bet | ChangeBets) -> Stake:
+        """The main wager and the Tie Bet, if any (`change_bets` with none: withdrawn)."""
+        if not isinstance(msg.bets, SuperPan9Stakes):
+            return {}
+        tie = msg.bets.tie
+        return {"wager": msg.bets.wager, **({"tie": tie} if tie else {})}
 
     def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
         wager, tie = bets["wager"], bets.get("tie", 0)
@@ -96,7 +103,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result]):
         self.engine.withdraw_wagers(seat)
 
     # the deal and the decisions -------------------------------------------------------------
-    def deal(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def deal(self, conn: Connection, who: Account, msg: Deal) -> None:
         """Seated players with a wager may call for the deal, as may a dealer or the floor."""
         seat = self.seat_of.get(who.id)
         if not (who.may(Permission.DEAL) or (seat is not None and seat in self.engine.seats)):
@@ -120,19 +127,17 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result]):
         self.deal_start = shoe.position - 3 * (len(dealt.hands) + 1)
         self.dealt_by, self.last = who.username, None
 
-    def act(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def act(self, conn: Connection, who: Account,
+            msg: Draw | Stand | SuperPan9Irregularity) -> None:
         """`draw` or `stand` (rule 6) for the seat in turn. A player acts for their own seat;
         a dealer or the floor may only stand a seat whose player does not act."""
-        kind = str(msg.get("type"))
-        if kind == "irregularity":
+        if isinstance(msg, SuperPan9Irregularity):
             return self.irregularity(conn, who, msg)
-        if kind not in ("draw", "stand"):
-            raise IllegalActionError(f"unknown action {kind[:30]!r}")
         seat = self.seat_of.get(who.id)
         if seat is None or seat not in self.engine.seats:
             if not who.may(Permission.DEAL):
                 raise IllegalActionError("you have no hand at this table")
-            if kind == "draw":
+            if isinstance(msg, Draw):
                 raise IllegalActionError("a dealer may stand a seat that does not act, never "
                                          "draw for it")
             turn = self.engine.to_act
@@ -140,11 +145,11 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result]):
                 raise IllegalActionError("no seat is to act now")
             seat = turn
         self.engine.verify_act(seat)
-        if kind == "draw":
+        if isinstance(msg, Draw):
             self.engine.draw(seat)
         else:
             self.engine.stand(seat)
-        audit.append(conn, who.username, f"hand.{kind}", {
+        audit.append(conn, who.username, f"hand.{msg.type}", {
             "table": self.table_id, "hand": self.hand_id, "seat": seat})
         if self.engine.phase is Phase.DEALER:
             self._finish(conn)
@@ -212,7 +217,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result]):
 
     # irregularities -------------------------------------------------------------------------
 
-    def irregularity(self, conn: Connection, who: Account, msg: dict[str, Any]) -> None:
+    def irregularity(self, conn: Connection, who: Account, msg: SuperPan9Irregularity) -> None:
         """`{"type": "irregularity", "kind": "misdeal" | "exposed-card" | "wrong-card-count",
         "seat": n (absent: the deal or the dealer's hand), "reason": text}` from a dealer or
         the floor. The engine applies the house policy (`irregularity_policy`): the affected
@@ -222,15 +227,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result]):
             raise IllegalActionError("only a dealer or the floor may record an irregularity")
         if self.hand_id is None:
             raise IllegalActionError("no hand is in progress at this table")
-        raw_kind, seat, reason = msg.get("kind"), msg.get("seat"), msg.get("reason")
-        kinds = [k.value for k in IrregularityKind]
-        if raw_kind not in kinds:
-            raise MalformedMessage(f"the irregularity must be one of: {', '.join(kinds)}")
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise MalformedMessage('choose a seat by its number')
-        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
-            raise MalformedMessage('the reason must be a short text')
-        kind = IrregularityKind(raw_kind)
+        kind, seat, reason = msg.kind, msg.seat, msg.reason
         self.engine.verify_irregularity(kind, seat)
         hand_id, t = self.hand_id, self.table_id
         event = self.engine.record_irregularity(kind, seat, f"{who.username}: {reason}")
