@@ -74,11 +74,17 @@ def cs(text: str) -> tuple[Card, ...]:
     return tuple(parse_cards(text))
 
 
-def spread_to_go_out(hand: PanHand, seat: int) -> None:
-    """`seat`, dealt GO_OUT, draws the Jd and spreads all eleven cards: 5d-6d-7d-J (then the
-    Qd laid off), A-2-3 of clubs (1) and 4h 4h 4h (1); he may then go out."""
+def spread_go_out_melds(hand: PanHand, seat: int) -> None:
+    """`seat`, dealt GO_OUT, draws the Jd and spreads 5d-6d-7d-J, A-2-3 of clubs (1) and
+    4h 4h 4h (1); the Qd is the one card left in the hand."""
     hand.draw(seat)
     hand.meld(seat, cs("5d 6d 7d"), use_drawn=True)
     hand.meld(seat, cs("Ac 2c 3c"))
     hand.meld(seat, cs("4h 4h 4h"))
+
+
+def spread_to_go_out(hand: PanHand, seat: int) -> None:
+    """`spread_go_out_melds`, then the Qd laid off on the diamonds: all eleven cards spread,
+    he may go out."""
+    spread_go_out_melds(hand, seat)
     hand.lay_off(seat, 0, c("Qd"))

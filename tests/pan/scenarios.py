@@ -14,7 +14,7 @@ from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import save_history
 
-from .helpers import all_play, c, cs, make_hand, spread_to_go_out
+from .helpers import all_play, c, cs, make_hand, spread_go_out_melds, spread_to_go_out
 
 H0 = "3c 3c 4h 5h Kd Qc 2s 6d 7d Js"
 H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
@@ -51,11 +51,7 @@ def every_condition(rules: PanRules | None = None) -> PanHand:
 def going_out() -> PanHand:
     hand = make_hand([GO_OUT, H1, H2], "Jd")
     all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(0, cs("Ac 2c 3c"))
-    hand.meld(0, cs("4h 4h 4h"))
-    hand.lay_off(0, 0, c("Qd"))
+    spread_to_go_out(hand, 0)
     hand.go_out(0)
     return hand
 
@@ -83,10 +79,7 @@ def ten_spread() -> PanHand:
     """p0 has ten cards spread and none in hand after discarding Qd."""
     hand = make_hand([GO_OUT, H1, H2], "Jd Kc Kc Kc 4h")
     all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(0, cs("Ac 2c 3c"))
-    hand.meld(0, cs("4h 4h 4h"))
+    spread_go_out_melds(hand, 0)
     hand.collect(0)
     hand.discard(0, c("Qd"))
     assert not hand.seats[0].hand and hand.seats[0].melded_count == 10

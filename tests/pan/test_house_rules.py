@@ -14,7 +14,7 @@ from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.table import must_change_seat, next_dealer, next_pack
 from cardroom.shoe import SeededRandom
 
-from .helpers import all_play, c, cs, make_hand
+from .helpers import all_play, c, cs, make_hand, spread_go_out_melds
 from .scenarios import GO_OUT, H0, H1, H2, p0_collects, p1_goes_out, ten_spread
 
 # ----- foul hands -------------------------------------------------------------------------
@@ -361,10 +361,7 @@ def test_pan_house_rule_14_out_card_not_forced_back_outside_three_cases() -> Non
 def test_pan_house_rule_14c_out_card_forced_back_head_up() -> None:
     hand = make_hand([GO_OUT, H1], "Jd Kc 4h")
     all_play(hand)
-    hand.draw(0)
-    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
-    hand.meld(0, cs("Ac 2c 3c"))
-    hand.meld(0, cs("4h 4h 4h"))
+    spread_go_out_melds(hand, 0)
     hand.collect(0)
     hand.discard(0, c("Qd"))
     hand.force_back(1, 0)
