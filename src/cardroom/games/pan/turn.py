@@ -177,10 +177,7 @@ class TurnMixin(EndingMixin):
         else:
             s.hand.remove(card)
         self._lose_pending(seat)
-        # rule 14A: a card (drawn or from the hand) that would have put him out, discarded by
-        # choice, is an attempt to pyramid: it may be forced back to end the hand
-        pyramid = not s.hand and bool(self.fitting_melds(seat, card))
-        self._add_discard(DiscardEntry(card, seat, from_stock, pyramid=pyramid))
+        self._add_discard(DiscardEntry(card, seat, from_stock, chosen=True))
         self._log(Discarded(seat, card, from_stock))
         if self.false_out == seat:
             self._clear_false_out()
