@@ -125,3 +125,26 @@ def test_pan_house_rule_14a_discard_while_able_to_go_out_is_pyramiding() -> None
     assert hand.forced_discard is None and not hand.seats[1].hand
     assert [m.cards for m in hand.seats[1].melds] == [
         cs("Kc Kd Kh"), cs("2h 3h 4h 5h"), cs("5c 5c 5c 5c")]
+
+
+def test_pan_house_rule_17_only_a_player_with_ten_cards_spread() -> None:
+    """Rule 17 protects "a player with ten cards spread on the board": p1 has nine spread and
+    the 2h in hand, so the 5c p0 could use (with his 5c 5c) would put him out, but p0 may
+    discard it to him."""
+    hand = make_hand(["5c 5c Jh Jh 2s 2s 6h Qs 7d 3d", "3h 4h 5h 5c 5c 5c Kc Kd 2h Qh",
+                      P2_JUNK], "Qc Kh 5s 5c")
+    all_play(hand)
+    hand.draw(0)
+    hand.discard(0, c("Qc"))
+    hand.draw(1)
+    hand.meld(1, cs("Kc Kd"), use_drawn=True)
+    hand.meld(1, cs("3h 4h 5h"))
+    hand.meld(1, cs("5c 5c 5c"))
+    hand.collect(1)
+    hand.discard(1, c("Qh"))
+    hand.draw(2)
+    hand.discard(2, c("5s"))
+    hand.draw(0)
+    assert hand.goes_out_with(1, c("5c")) and hand.card_uses(0, c("5c"))
+    hand.discard(0, c("5c"))
+    assert hand.current == 1

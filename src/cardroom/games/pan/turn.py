@@ -149,8 +149,8 @@ class TurnMixin(EndingMixin):
             check(self.drawn_kind == "stock", R.TURN_1,
                   "a card taken from the previous player must be melded at once")
             nxt = self.next_in(seat)
-            if nxt is not None and nxt != seat and self.goes_out_with(nxt, card) \
-                    and self.card_uses(seat, card):
+            if nxt is not None and nxt != seat and not self.seats[nxt].hand \
+                    and self.card_uses(seat, card) and self.goes_out_with(nxt, card):
                 raise PanRuleError(
                     R.RULE_17,
                     f"{card} would put seat {nxt} (ten cards spread) out and can be used here")
