@@ -55,3 +55,17 @@ def test_pan_foul_rule_5b_face_up_hand_is_played_to_completion_after_a_collectio
     hand.lay_off(0, 0, c("Qd"))
     hand.go_out(0)
     assert hand.winner == 0 and hand.end_reason == "went out"
+
+
+FACE_UP_3H = "3h 3h 3h Ac 2c 5d 6d 7d Qs 7s"
+
+
+def test_pan_foul_rule_5b_face_up_usable_drawn_card_may_not_be_discarded() -> None:
+    """5B: face up, "using any and all cards which may be used in the quickest way": the drawn
+    3h melds with his 3h 3h 3h, so discarding it is refused; he melds it."""
+    hand = _p0_face_up(FACE_UP_3H, "3h", "self")
+    with pytest.raises(PanRuleError) as e:
+        hand.discard(0, c("3h"))
+    assert e.value.rule == R.FOUL_5 and hand.drawn == c("3h")
+    hand.meld(0, cs("3h 3h 3h"), use_drawn=True)
+    assert hand.seats[0].melds[0].cards == cs("3h 3h 3h 3h")

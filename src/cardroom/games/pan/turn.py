@@ -154,6 +154,11 @@ class TurnMixin(EndingMixin):
                 raise PanRuleError(
                     R.RULE_17,
                     f"{card} would put seat {nxt} (ten cards spread) out and can be used here")
+            if self.face_up and self.card_uses(seat, card):
+                # foul rule 5B: face up, "using any and all cards which may be used in the
+                # quickest way to put the hand out"
+                raise PanRuleError(R.FOUL_5, f"played face up, every card that can be used "
+                                   f"must be used: {card} can be melded")
         else:
             self._check_holds(seat, (card,), R.TURN_4)
 
