@@ -4,11 +4,19 @@ included) and, with cards still in the hand, of every way to meld them all."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
+from cardroom.cards import Card, Suit
 from cardroom.games.pan import errors as R
+from cardroom.games.pan.cards import PAN_RANKS
 from cardroom.games.pan.engine import PanHand, Phase
 from cardroom.games.pan.errors import PanRuleError
+from cardroom.games.pan.melds import MeldKind, is_valid_on_board
+from cardroom.games.pan.outs import Meld, best_out
+from cardroom.games.pan.rules import PanRules
 
 from .helpers import all_play, c, cs, make_hand
 
@@ -148,3 +156,90 @@ def test_pan_house_rule_17_only_a_player_with_ten_cards_spread() -> None:
     assert hand.goes_out_with(1, c("5c")) and hand.card_uses(0, c("5c"))
     hand.discard(0, c("5c"))
     assert hand.current == 1
+
+
+# ----- the search: every way out found, and only real ones ------------------------------------
+
+SUITS = [Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES]
+
+
+def _final_meld(rng: random.Random) -> tuple[tuple[Card, ...], MeldKind]:
+    """A meld of three to six cards: a sequence, a one-suit set or a set of different suits."""
+    n = rng.randint(3, 6)
+    suit = rng.choice(SUITS)
+    if rng.random() < 0.5:
+        start = rng.randint(0, len(PAN_RANKS) - n)
+        return tuple(Card(r, suit) for r in PAN_RANKS[start:start + n]), MeldKind.SEQUENCE
+    rank = rng.choice(PAN_RANKS)
+    if rng.random() < 0.5:
+        return tuple(Card(rank, suit) for _ in range(n)), MeldKind.SET
+    return tuple(Card(rank, x) for x in rng.sample(SUITS, rng.randint(3, 4))), MeldKind.SET
+
+
+def _take_apart(rng: random.Random, cards: tuple[Card, ...], kind: MeldKind
+                ) -> tuple[tuple[Card, ...] | None, list[Card]]:
+    """What stays on the board of a final meld and the cards taken off it: all of it (a meld
+    from the hand), cards from the ends of a sequence, or any cards of a set, three left."""
+    if rng.random() < 0.3:
+        return None, list(cards)
+    k = rng.randint(0, len(cards) - 3)
+    if kind is MeldKind.SET:
+        idx = set(rng.sample(range(len(cards)), k))
+        return (tuple(x for i, x in enumerate(cards) if i not in idx),
+                [cards[i] for i in idx])
+    low = rng.randint(0, k)
+    return cards[low:len(cards) - (k - low)], [*cards[:low], *cards[len(cards) - (k - low):]]
+
+
+def test_pan_out_search_finds_every_way_out_and_only_real_ones() -> None:
+    """Rules 12, 14, 17 ask "does this card put this player out": on random final spreads
+    taken apart (whole melds back in the hand, end cards of sequences, cards of sets), the
+    loose cards can always be melded back, so the search must find a plan; the plan's spread
+    is the cards of both, every meld valid. A card with no partner anywhere spoils it."""
+    rng = random.Random(20)
+    rules = PanRules()
+    found = 0
+    for _ in range(300):
+        board: list[Meld] = []
+        loose: list[Card] = []
+        for _ in range(rng.randint(2, 3)):
+            cards, kind = _final_meld(rng)
+            kept, taken = _take_apart(rng, cards, kind)
+            if kept is not None:
+                board.append((kept, kind))
+            loose += taken
+        if not loose:
+            continue
+        rng.shuffle(loose)
+        plan = best_out(loose[0], loose[1:], board, rules)
+        assert plan is not None, (loose, board)
+        found += 1
+        spread = [list(m) for m, _ in board]
+        kinds: list[MeldKind | None] = [k for _, k in board]
+        for x, use in plan.steps:
+            if use[0] == "lay_off":
+                spread[use[1]].append(x)
+                continue
+            borrowed = use[2] if use[0] == "borrow" else ()
+            for b in borrowed:
+                spread[use[1]].remove(b)
+            new = [x, *borrowed, *(use[1] if use[0] == "meld" else use[3])]
+            spread.append(new)
+            kinds.append(MeldKind.SET if len({y.rank for y in new}) == 1
+                         else MeldKind.SEQUENCE)
+        assert Counter(y for m in spread for y in m) == Counter(
+            [*loose, *(y for m, _ in board for y in m)])
+        assert all(k is not None and is_valid_on_board(m, k)
+                   for m, k in zip(spread, kinds, strict=True))
+        stray = Card(PAN_RANKS[0], Suit.SPADES)
+        if all(y.rank != stray.rank and y.suit != stray.suit
+               for y in [*loose, *(y for m, _ in board for y in m)]):
+            assert best_out(stray, loose, board, rules) is None
+    assert found >= 250
+
+
+def test_pan_out_search_melds_in_the_order_that_works() -> None:
+    """The 3h goes on 5h-6h-7h only after the 4h in the hand: the card and his hand put him
+    out, though the card alone has no use."""
+    plan = best_out(c("3h"), [c("4h")], [(cs("5h 6h 7h"), MeldKind.SEQUENCE)], PanRules())
+    assert plan is not None and [x for x, _ in plan.steps] == [c("4h"), c("3h")]
