@@ -394,3 +394,37 @@ def test_pan_double_condition_needs_twice_the_minimum_buy_in() -> None:
     hand = make_hand([H0, H1, H2], rules=rules, chips=[40, 40, 20],
                      doubles=[True, True, False])
     assert (hand.tops_single, hand.tops_double) == (3, 2)
+
+
+# ----- declarations and a dead hand (foul rule 8A; issue 20) ----------------------------------
+
+
+def _p0_passes_p1_dead() -> PanHand:
+    """p0 passes; p1's eight-card hand is declared dead before he acts (foul rule 8A)."""
+    hand = make_hand([H0, "Ac 2c 6h 6h 4s 4s Jd Jd", H2], "", deal_counts=[10, 8, 10])
+    hand.declare(0, False)
+    hand.correct_count(1)
+    assert hand.seats[1].status is Status.DEAD
+    return hand
+
+
+def test_pan_declarations_dead_hand_is_not_the_next_player_acting() -> None:
+    """House header: "A player may change his declaration until the next player has acted";
+    foul rule 8A: p1's dead hand is the dealer's correction, not p1 acting. The hand does not
+    end with p2 taking the tops undeclared: p0 may still change, and p2 declares."""
+    hand = _p0_passes_p1_dead()
+    assert hand.phase is Phase.DECLARING and hand.winner is None and hand.to_act == 2
+    hand.change_declaration(0)
+    hand.declare(2, True)
+    assert hand.phase is Phase.PLAYING and hand.in_players() == [0, 2]
+    assert hand.current == 0
+
+
+def test_pan_declarations_after_a_dead_hand_the_one_left_declaring_takes_the_tops() -> None:
+    """p0 passed and p1's hand is dead: p2's declaration is his act, which closes p0's window;
+    the one left takes the tops (p0's and p2's antes; p1's was returned)."""
+    hand = _p0_passes_p1_dead()
+    hand.declare(2, True)
+    assert hand.phase is Phase.COMPLETE and hand.winner == 2
+    assert not hand.can_change_declaration(0)
+    assert [s.chips for s in hand.seats] == [19, 20, 21]

@@ -340,21 +340,28 @@ def test_pan_house_rule_13_hand_discard_forced_back_until_discarder_touches_deck
 
 
 def test_pan_house_rule_14_out_card_not_forced_back_outside_three_cases() -> None:
-    """Rule 14: a card forced back (rule 13) makes the player discard again; when the only
-    card left fits his spread, that discard was no choice, so it is not a pyramid attempt and
-    (three players, one card putting one player out) it may not be forced back."""
-    hand = make_hand(["Ac 2c 3c 4h 4h 4h 4h 4h 5d 6d", H1, H2], "7d Kc")
+    """Rule 13: p0 discards a 4h that fits his set while holding the Kc, which fits nothing
+    (he could not go out): it is forced back and he discards again, the Kc (ten spread).
+    Rule 14: p2's stock 4h, which p0 overlooks, would put him out; three players, one card
+    putting one player out, not his own discard: it may not be forced on him."""
+    hand = make_hand(["Ac 2c 3c 4h 4h 4h 4h Kc 5d 6d", H1, H2], "7d Kc 4h Qs")
     all_play(hand)
     hand.draw(0)
     hand.meld(0, cs("5d 6d"), use_drawn=True)
     hand.meld(0, cs("Ac 2c 3c"))
     hand.meld(0, cs("4h 4h 4h"))
     hand.discard(0, c("4h"))
-    hand.force_back(1, 0)                     # rule 13: he still holds a 4h
-    hand.discard(0, c("4h"))                  # the forced discard, his last card
-    assert not hand.seats[0].hand
+    hand.force_back(1, 0)                     # rule 13: not out, he still holds the Kc
+    assert hand.forced_discard == 0 and hand.phase is Phase.PLAYING
+    hand.discard(0, c("Kc"))                  # the forced discard, his last card
+    assert not hand.seats[0].hand and hand.seats[0].melded_count == 10
+    for s in (1, 2):
+        hand.draw(s)
+        hand.discard(s, hand.drawn)  # type: ignore[arg-type]
+    hand.draw(0)
+    assert hand.goes_out_with(0, c("4h"))
     with pytest.raises(PanRuleError) as e:
-        hand.force_back(2, 0)
+        hand.force_option_card(1, True)
     assert e.value.rule == R.RULE_14
 
 

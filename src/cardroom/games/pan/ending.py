@@ -96,11 +96,11 @@ class EndingMixin(PaysMixin):
             # hand is left, as when one player fouls all the others (rule 6)
             self._redeal("no active hand is left: the tops remain and the hand is redealt "
                          "(rule 6)")
-        elif len(live) == 1:
+        elif len(live) == 1 and not self.face_up:
             # foul rule 5: one player left "as a result of one or more fouled hands", a
-            # self-declared foul (rule 2) included: he settles (5A) or plays face up (5B)
-            if any(s.status in (Status.FOULED, Status.SELF_FOULED) for s in self.seats) \
-                    and not self.face_up:
+            # self-declared foul (rule 2) included: he settles (5A) or plays face up (5B),
+            # and a hand played face up is played "to completion": only going out ends it
+            if any(s.status in (Status.FOULED, Status.SELF_FOULED) for s in self.seats):
                 self.phase = Phase.LAST_PLAYER
                 self.current = live[0]
             else:

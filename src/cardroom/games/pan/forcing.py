@@ -70,18 +70,17 @@ class ForcingMixin(MeldingMixin):
         self._to_stock([drawn], bottom=False)
         self.drawn_kind = "taken"
         self._log(Forced(forcer, cur, top.card, R.RULE_12, "forced to use the option card"))
-        s = self.seats[cur]
+        if self.goes_out_with(cur, top.card):
+            self._meld_out(cur, top.card, "forced lay off", "went out on a forced card")
+            return self.events[mark:]
         fitting = self.fitting_melds(cur, top.card)
         if not fitting:
             # usable only by borrowing from a spread: it is his to meld at once, as a card
             # taken from the previous player (which borrow is his choice)
             self.drawn = top.card
             return self.events[mark:]
-        mi = fitting[0]
         self.turn_actions += 1
-        self._add_to_meld(cur, mi, top.card, "forced lay off")
-        if not s.hand:
-            self._finish(cur, "went out on a forced card")
+        self._add_to_meld(cur, fitting[0], top.card, "forced lay off")
         return self.events[mark:]
 
     def _force_back_entry(self, seat: int) -> DiscardEntry | None:
@@ -111,9 +110,10 @@ class ForcingMixin(MeldingMixin):
         else:
             check(not d.touched, R.RULE_13,
                   "the player has touched the deck: his hand discard can no longer be forced")
-        if not self.fitting_melds(seat, d.card):
+        out = self.goes_out_with(seat, d.card)
+        if not out and not self.fitting_melds(seat, d.card):
             raise PanRuleError(R.RULE_13, f"{d.card} fits none of seat {seat}'s melds")
-        if not s.hand and not (self._out_force_allowed(seat, d.card, d.pyramid)):
+        if out and not self._out_force_allowed(seat, d.card, d.chosen):
             raise PanRuleError(R.RULE_14, f"{d.card} is an out card for seat {seat}")
 
     can_force_back = able(verify_force_back)
@@ -127,14 +127,10 @@ class ForcingMixin(MeldingMixin):
         assert d is not None
         self.discards.remove(d)
         self._drop_live(d)
-        s = self.seats[seat]
-        mi = self.fitting_melds(seat, d.card)[0]
         self._log(Forced(forcer, seat, d.card, R.RULE_13, "forced back onto the spread"))
-        self._add_to_meld(seat, mi, d.card, "forced back")
-        if not s.hand:
-            if self.current == seat:
-                self.turn_started = False
-            self._finish(seat, "went out on a card forced back")
+        if self.goes_out_with(seat, d.card):
+            self._meld_out(seat, d.card, "forced back", "went out on a card forced back")
         else:
+            self._add_to_meld(seat, self.fitting_melds(seat, d.card)[0], d.card, "forced back")
             self.forced_discard = seat
         return self.events[mark:]

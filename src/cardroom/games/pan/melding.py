@@ -70,17 +70,23 @@ class MeldingMixin(TurnMixin):
         s = self.seats[seat]
         rest = take_cards(s.hand, cards)
         assert rest is not None
-        allc = (*cards, self.drawn) if use_drawn and self.drawn else tuple(cards)
-        kind = meld_kind(allc)
-        assert kind is not None
         deck_card = self._use_drawn() if use_drawn else None
         s.hand = rest
-        m = BoardMeld(sort_meld(allc, kind), kind, use_drawn, deck_card)
+        self._new_meld(seat, (*cards, *((deck_card,) if deck_card else ())), deck_card,
+                       "meld", "laid down")
+        return self.events[mark:]
+
+    def _new_meld(self, seat: int, cards: Sequence[Card], deck_card: Card | None,
+                  action: str, why: str) -> None:
+        """A new meld of `cards` (already out of the hand), paying its value as it lies."""
+        s = self.seats[seat]
+        kind = meld_kind(cards)
+        assert kind is not None
+        m = BoardMeld(sort_meld(cards, kind), kind, deck_card is not None, deck_card)
         s.melds.append(m)
         self.turn_actions += 1
-        self._log(Melded(seat, len(s.melds) - 1, m.cards, "meld", True))
-        self._hit(seat, len(s.melds) - 1, lay_down_units(m.cards, kind, self.rules), "laid down")
-        return self.events[mark:]
+        self._log(Melded(seat, len(s.melds) - 1, m.cards, action, True))
+        self._hit(seat, len(s.melds) - 1, lay_down_units(m.cards, kind, self.rules), why)
 
     def _use_drawn(self) -> Card:
         card = self.drawn
@@ -146,25 +152,44 @@ class MeldingMixin(TurnMixin):
         """Take cards from one's own meld to make a new meld, leaving a valid meld."""
         mark = len(self.events)
         s = self.seats[seat]
-        m = s.melds[meld]
+        rest = take_cards(s.hand, cards)
+        assert rest is not None
+        deck_card = self._use_drawn() if use_drawn else None
+        s.hand = rest
+        self._borrow_into(seat, meld, borrowed, (*cards, *((deck_card,) if deck_card else ())),
+                          deck_card)
+        return self.events[mark:]
+
+    def _borrow_into(self, seat: int, meld: int, borrowed: Sequence[Card],
+                     cards: Sequence[Card], deck_card: Card | None) -> None:
+        """`borrowed` from the seat's meld with `cards` (already out of the hand) make a new
+        meld, paying its value."""
+        m = self.seats[seat].melds[meld]
         assert m.kind is not None
         left = take_cards(list(m.cards), borrowed)
-        rest = take_cards(s.hand, cards)
-        assert left is not None and rest is not None
-        deck_card = self._use_drawn() if use_drawn else None
-        allc = (*borrowed, *cards, *((deck_card,) if deck_card else ()))
-        kind = meld_kind(allc)
-        assert kind is not None
+        assert left is not None
         m.cards = sort_meld(left, m.kind)
-        s.hand = rest
-        new = BoardMeld(sort_meld(allc, kind), kind, use_drawn, deck_card)
-        s.melds.append(new)
-        self.turn_actions += 1
         self._log(Melded(seat, meld, m.cards, "borrowed from", True))
-        self._log(Melded(seat, len(s.melds) - 1, new.cards, "borrow", True))
-        self._hit(seat, len(s.melds) - 1, lay_down_units(new.cards, kind, self.rules),
-                  "laid down by borrowing")
-        return self.events[mark:]
+        self._new_meld(seat, (*borrowed, *cards), deck_card, "borrow", "laid down by borrowing")
+
+    def _meld_out(self, seat: int, card: Card, action: str, reason: str) -> None:
+        """`card` and his whole hand melded as they pay him best (`out_plan`, the dealer
+        laying them for him); he is out."""
+        plan = self.out_plan(seat, card)
+        assert plan is not None
+        s = self.seats[seat]
+        for x, use in plan.steps:
+            if use[0] == "lay_off":
+                self._add_to_meld(seat, use[1], x, action)
+            elif use[0] == "meld":
+                self._new_meld(seat, (x, *use[1]), None, action, "laid down")
+            else:
+                self._borrow_into(seat, use[1], use[2], (x, *use[3]), None)
+        s.hand = []
+        if self.current == seat:
+            self.drawn = None
+            self.turn_started = False
+        self._finish(seat, reason)
 
     def verify_split(self, seat: int, meld: int, part: Sequence[Card]) -> None:
         m = self._verify_own_meld(seat, meld, False, R.SPLITTING)

@@ -8,7 +8,8 @@ from typing import Any
 from cardroom.cards import Card
 
 from .base import HandBase
-from .melds import addition_units, fits, meld_value
+from .melds import fits, meld_value
+from .outs import OutPlan, best_out
 from .rules import HAND_SIZE
 from .state import DiscardEntry, Status
 from .uses import Use, card_uses
@@ -46,21 +47,27 @@ class QueriesMixin(HandBase):
         return card_uses(card, s.hand, [(m.cards, m.kind) for m in s.melds],
                          self.rules.strict_set_additions)
 
-    def goes_out_with(self, seat: int, card: Card) -> bool:
-        """Would laying `card` off put `seat` out (ten cards spread, none in hand)?"""
+    def out_plan(self, seat: int, card: Card) -> OutPlan | None:
+        """How `card` puts `seat` out, if it does (`outs.best_out`): the one answer to "does
+        this card put this player out" for rules 12, 14 (A, B, C) and 17. He must be in with
+        a correct count and valid melds, and the card and every card in his hand must meld
+        at once (lay-offs, hand melds, borrowing)."""
         s = self.seats[seat]
-        return (s.status is Status.IN and not s.hand and s.melded_count == HAND_SIZE
-                and any(u[0] == "lay_off" for u in self.card_uses(seat, card)))
+        if s.status is not Status.IN or s.card_count != HAND_SIZE \
+                or any(not m.valid for m in s.melds):
+            return None
+        return best_out(card, s.hand, [(m.cards, m.kind) for m in s.melds], self.rules)
+
+    def goes_out_with(self, seat: int, card: Card) -> bool:
+        """Would `card` put `seat` out (`out_plan`)?"""
+        return self.out_plan(seat, card) is not None
 
     def out_value(self, seat: int, card: Card) -> int:
-        """Chips per player for going out with `card`: outs plus what the card's lay-off pays."""
-        melds = self.seats[seat].melds
-        best = 0
-        for mi in self.fitting_melds(seat, card):
-            m = melds[mi]
-            assert m.kind is not None
-            best = max(best, addition_units(m.cards, (*m.cards, card), m.kind, self.rules))
-        return self.rules.outs_chips + best
+        """Chips per player for going out with `card`: the outs plus what melding the card
+        (and the rest of his hand) pays, laid as it pays most (rule 14B compares them)."""
+        plan = self.out_plan(seat, card)
+        assert plan is not None, "not an out card"
+        return self.rules.outs_chips + plan.units
 
     def snapshot(self, viewer: int | None) -> dict[str, Any]:
         """What `viewer` may see: his own hand, everyone's melds, the exposed drawn card, the

@@ -70,7 +70,10 @@ class DiscardEntry:
     from_stock: bool
     drawers: set[int] = field(default_factory=set)
     touched: bool = False
-    pyramid: bool = False  # rule 14A: discarded by choice when it would have put him out
+    chosen: bool = False
+    """Discarded by choice, not the discard owed after a card was forced back on him: if it
+    puts him out (his spread and hand unchanged while it may be forced back), discarding it
+    was an attempt to pyramid (rule 14A)."""
 
 
 @dataclass

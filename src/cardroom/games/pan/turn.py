@@ -149,11 +149,16 @@ class TurnMixin(EndingMixin):
             check(self.drawn_kind == "stock", R.TURN_1,
                   "a card taken from the previous player must be melded at once")
             nxt = self.next_in(seat)
-            if nxt is not None and nxt != seat and self.goes_out_with(nxt, card) \
-                    and self.card_uses(seat, card):
+            if nxt is not None and nxt != seat and not self.seats[nxt].hand \
+                    and self.card_uses(seat, card) and self.goes_out_with(nxt, card):
                 raise PanRuleError(
                     R.RULE_17,
                     f"{card} would put seat {nxt} (ten cards spread) out and can be used here")
+            if self.face_up and self.card_uses(seat, card):
+                # foul rule 5B: face up, "using any and all cards which may be used in the
+                # quickest way to put the hand out"
+                raise PanRuleError(R.FOUL_5, f"played face up, every card that can be used "
+                                   f"must be used: {card} can be melded")
         else:
             self._check_holds(seat, (card,), R.TURN_4)
 
@@ -177,10 +182,7 @@ class TurnMixin(EndingMixin):
         else:
             s.hand.remove(card)
         self._lose_pending(seat)
-        # rule 14A: a card (drawn or from the hand) that would have put him out, discarded by
-        # choice, is an attempt to pyramid: it may be forced back to end the hand
-        pyramid = not s.hand and bool(self.fitting_melds(seat, card))
-        self._add_discard(DiscardEntry(card, seat, from_stock, pyramid=pyramid))
+        self._add_discard(DiscardEntry(card, seat, from_stock, chosen=True))
         self._log(Discarded(seat, card, from_stock))
         if self.false_out == seat:
             self._clear_false_out()

@@ -1,0 +1,71 @@
+"""Foul rule 5B (issue 20): the one player left after fouls who opts to "play the hand to
+completion ... face up, under the supervision of the dealer, using any and all cards which
+may be used in the quickest way to put the hand out"."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.games.pan import errors as R
+from cardroom.games.pan.engine import PanHand, Phase, Status
+from cardroom.games.pan.errors import PanRuleError
+
+from .helpers import GO_OUT, all_play, c, cs, make_hand
+
+H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
+H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
+
+
+def _p0_face_up(p0: str, drawn: str, fouls: str) -> PanHand:
+    """p0 and the others draw and discard a Kc; p0 draws `drawn`; the others' hands are
+    fouled (`fouls`: "self", p1 calls his own hand foul, two players; "called", p1 and p2
+    threw a card on the floor, 3C, and p0 calls both foul); p0 plays on face up (5B)."""
+    n = 2 if fouls == "self" else 3
+    hand = make_hand([p0, H1, H2][:n], "Kc " * n + drawn)
+    all_play(hand)
+    for seat in range(n):
+        hand.draw(seat)
+        if seat and fouls == "called":
+            hand.drop_card(seat, hand.seats[seat].hand[0])
+        hand.discard(seat, c("Kc"))
+    hand.draw(0)
+    if fouls == "self":
+        hand.declare_own_foul(1)
+    else:
+        hand.call_foul(0, 1)
+        hand.call_foul(0, 2)
+    assert hand.phase is Phase.LAST_PLAYER
+    hand.play_face_up(0)
+    return hand
+
+
+@pytest.mark.parametrize("fouls", ["self", "called"])
+def test_pan_foul_rule_5b_face_up_hand_is_played_to_completion_after_a_collection(
+        fouls: str) -> None:
+    """5B: "He may opt to play the hand to completion": calling for the A-2-3 of clubs (a
+    condition) with eight cards still in his hand does not end the hand; it ends when he
+    goes out, all eleven cards spread."""
+    hand = _p0_face_up(GO_OUT, "Jd", fouls)
+    hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
+    hand.meld(0, cs("Ac 2c 3c"))
+    hand.collect(0)
+    assert hand.phase is Phase.PLAYING and hand.winner is None and hand.current == 0
+    assert len(hand.seats[0].hand) == 4 and hand.seats[0].status is Status.IN
+    hand.meld(0, cs("4h 4h 4h"))
+    hand.lay_off(0, 0, c("Qd"))
+    hand.go_out(0)
+    assert hand.winner == 0 and hand.end_reason == "went out"
+
+
+FACE_UP_3H = "3h 3h 3h Ac 2c 5d 6d 7d Qs 7s"
+
+
+def test_pan_foul_rule_5b_face_up_usable_drawn_card_may_not_be_discarded() -> None:
+    """5B: face up, "using any and all cards which may be used in the quickest way": the drawn
+    3h melds with his 3h 3h 3h, so discarding it is refused; he melds it."""
+    hand = _p0_face_up(FACE_UP_3H, "3h", "self")
+    with pytest.raises(PanRuleError) as e:
+        hand.discard(0, c("3h"))
+    assert e.value.rule == R.FOUL_5 and hand.drawn == c("3h")
+    hand.meld(0, cs("3h 3h 3h"), use_drawn=True)
+    assert hand.seats[0].melds[0].cards == cs("3h 3h 3h 3h")
