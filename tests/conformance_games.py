@@ -25,8 +25,9 @@ from cardroom.games.baccarat.table import BaccaratTable, BetsPlaced, CoupSettled
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.games.pai_gow.rules import DragonHand, PaiGowRules
 from cardroom.games.pai_gow.table import DEALER, PLAYER_SEATS, PaiGowTable, Phase
-from cardroom.games.pan.bots import RandomBot, play_hand
+from cardroom.games.pan.bots import RandomBot
 from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.driver import play_hand
 from cardroom.games.pan.engine import PanHand, SeatSpec
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import PanRules

@@ -5,13 +5,20 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Sequence
+from itertools import pairwise
 
 import pytest
 from typer.testing import CliRunner
 
-from cardroom.analysis import parallel
+from cardroom.analysis import pan_sim, parallel
 from cardroom.analysis.pan_sim import simulate
+from cardroom.cards import Card
 from cardroom.cli import app, main
+from cardroom.games.pan.driver import PanTable
+from cardroom.games.pan.engine import PanHand, SeatSpec
+from cardroom.games.pan.rules import PanRules
+from cardroom.games.pan.table import next_dealer
 
 runner = CliRunner()
 
@@ -21,6 +28,32 @@ def test_bots_play_whole_hands_and_chips_are_conserved() -> None:
     r = simulate(40, 6, seed=11, kinds=["sound", "random"] * 3)
     assert sum(r.chips) == 0
     assert sum(r.endings.values()) == 40
+
+
+def test_simulation_plays_each_chunk_at_the_one_table_driver(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20: the simulation plays as the room and the terminal do, through
+    `driver.PanTable`: each hand of a chunk is dealt from the pack the hand before left (with
+    the house rules' packet reshuffle the stock's unseen top keeps its order on top of the
+    next pack) and the winner is first hand."""
+    dealt: list[PanHand] = []
+
+    class Recording(PanTable):
+        def deal(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
+                 pack: Sequence[Card] | None = None, record: bool = True) -> PanHand:
+            hand = super().deal(rules, seats, dealer, pack, record)
+            dealt.append(hand)
+            return hand
+
+    monkeypatch.setattr(pan_sim, "PanTable", Recording)
+    r = simulate(4, 3, seed=4, rules=PanRules(reshuffle="packet"), chunk_hands=4)
+    assert r.hands == 4 and len(dealt) == 4 and sum(r.chips) == 0
+    for before, after in pairwise(dealt):
+        stock_top_first = before.stock[::-1]
+        used = len(before.pack) - len(before.stock)
+        kept = stock_top_first[:len(stock_top_first) - used]
+        assert len(kept) > 150 and list(after.pack[:len(kept)]) == kept
+        assert after.dealer == next_dealer(3, before.winner, before.dealer)
 
 
 def test_sound_bot_collects_more_than_random_legal_player() -> None:

@@ -22,8 +22,9 @@ from cardroom.analysis.pan_conditions import condition_odds
 from cardroom.analysis.pan_sim import payments
 from cardroom.cards import Card
 from cardroom.cli import app
-from cardroom.games.pan.bots import SoundBot, play_hand
+from cardroom.games.pan.bots import SoundBot
 from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.driver import play_hand
 from cardroom.games.pan.engine import PanHand, SeatSpec
 from cardroom.games.pan.melds import conditions_of, meld_kind
 from cardroom.games.pan.rules import PanRules

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from cardroom.cli import app, main
 from cardroom.games.pan import errors as R
-from cardroom.games.pan.bots import SoundBot, play_hand
+from cardroom.games.pan.bots import SoundBot
 from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.driver import play_hand
 from cardroom.games.pan.engine import PanHand, SeatSpec
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import PanRules

@@ -266,3 +266,34 @@ def test_play_pan_foul_rule_5b_face_up(monkeypatch: pytest.MonkeyPatch) -> None:
     out = _play(["--bots", "1"], ["play", "draw", "discard", "foul 1", "face up", "quit"])
     after = out.split("legal: settle SEAT CHIPS")[1]
     assert "legal: draw" in after             # his turn again, now face up
+
+
+def test_play_pan_a_redeal_carries_the_tops_to_the_next_hand(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """House foul rule 6: "the Tops remain and the hand is redealt". Bot1 declares out
+    falsely (3F), the human throws his hand in and calls the foul (no terminal command makes a
+    false out or a throw-in: the test double drives the engine for both): a redeal, one chip
+    of tops from each seat left on the table. The next hand is dealt with them (issue 20:
+    the terminal lost them, players ended with 38 of their 40 chips): bot1 passes, the human
+    takes 4 chips of tops, and the two stacks still hold all 40 chips."""
+    bot = Scripted()
+
+    def false_out_then_pass(hand: PanHand, seat: int) -> None:
+        hand.declare_out(seat)
+        hand.throw_in(0)
+        hand.call_foul(0, seat)
+        bot.play = False  # in the redeal bot1 passes
+
+    bot.plans = [false_out_then_pass]
+    _table(monkeypatch, TWO, "Kc Qd", dealer=1, bots=[bot])
+    out = _play(["--bots", "1", "--history-dir", str(tmp_path)],
+                ["play", "draw", "discard", "y", "play", "n"])
+    assert "every other active player to foul (rule 6)" in out
+    assert "the tops stay for the redeal (foul rule 6): 2 chip(s) go to the next hand" in out
+    second = out.split("another hand?")[1]
+    assert "tops: 4" in second
+    assert "4 chip(s) tops -> you (tops)" in second
+    assert "seat 0 you: +3 chips, 22 on the table" in second
+    assert "seat 1 bot1: -1 chips, 18 on the table" in second
+    h2 = load_history(tmp_path / "pan-hand-2.json")
+    assert h2.setup["carried_tops"] == [2, 0] and replay(h2).ok

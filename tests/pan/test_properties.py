@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.cards import Rank
-from cardroom.games.pan.bots import Bot, RandomBot, SoundBot, play_hand
+from cardroom.games.pan.bots import Bot, RandomBot, SoundBot
 from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.driver import play_hand
 from cardroom.games.pan.engine import PanHand, Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.replay import history_of

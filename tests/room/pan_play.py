@@ -37,6 +37,14 @@ def say(room: Room, who: Account, t: int, command: str) -> dict[str, Any]:
     return pan(room, t).snapshot(who)
 
 
+def alice_and_bots(room: Room, alice: Account, t: int, bots: int) -> PanLive:
+    """Alice sits down with 20 chips and seats `bots` house bots; nothing is dealt yet."""
+    room.act(alice, t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    for i in range(bots):
+        room.act(alice, t, {"type": "bot", "key": f"b{i + 1}"})
+    return pan(room, t)
+
+
 def simple_move(legal: list[str]) -> str:
     """A plain player: plays, draws, discards the drawn card or the first card it may."""
     for first in ("play", "draw"):

@@ -16,7 +16,7 @@ from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 
-from .pan_play import CHIP, pan
+from .pan_play import CHIP, alice_and_bots, pan
 from .rooms import pan_room as make_room
 
 
@@ -75,10 +75,8 @@ def test_refusals_name_the_player_not_a_seat_index(storage: Storage) -> None:
     """An engine refusal reaches the player with names: "bot-2", never "seat 1"."""
     room, p, t = make_room(storage)
     alice = p["alice"]
-    room.act(alice, t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
-    room.act(alice, t, {"type": "bot", "key": "b1"})
+    live = alice_and_bots(room, alice, t, 1)
     room.act(alice, t, {"type": "deal"})
-    live = pan(room, t)
     hand = live.engine.hand
     assert hand is not None
     me = live.engine.accounts.index(alice.id)

@@ -1,8 +1,10 @@
-"""The simulation behind `cardroom simulate pan`: whole hands played by bots
-(`cardroom.games.pan.bots.play_hand`), in seeded chunks.
+"""The simulation behind `cardroom simulate pan`: whole hands played by bots at the one Pan
+table driver (`cardroom.games.pan.driver.PanTable`, as the room and the terminal play), in
+seeded chunks.
 
-Shuffles here use numpy's seeded generator so runs can be reproduced: simulation only, never
-live play (live shuffles use `cardroom.shoe.fisher_yates` with `SystemRandom`).
+Shuffles here use a `random.Random` seeded from the chunk's seed sequence so runs can be
+reproduced: simulation only, never live play (live shuffles use `cardroom.shoe.fisher_yates`
+with `SystemRandom`).
 """
 
 from __future__ import annotations
@@ -16,15 +18,17 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from cardroom.analysis.parallel import Chunk, SimulationError, plan_chunks, run_chunks
-from cardroom.games.pan.bots import Bot, RandomBot, SoundBot, play_hand
+from cardroom.cards import Card
+from cardroom.games.pan.bots import Bot, RandomBot, SoundBot
 from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.driver import PanTable, RngSource
 from cardroom.games.pan.engine import PanHand, SeatSpec
 from cardroom.games.pan.events import ChipsMoved, ConditionMade, Drew, Took, ToppedUp
 from cardroom.games.pan.melds import conditions_of
 from cardroom.games.pan.rules import PanRules
+from cardroom.games.pan.table import next_dealer
+from cardroom.shoe import fisher_yates
 
 PAID_FOR = {"condition": "conditions", "outs": "outs",
             "foul hand: value as it lies plus 2 (foul rule 1B)": "outs"}
@@ -127,24 +131,26 @@ class SimJob:
 
 
 def run_chunk(job: SimJob, chunk: Chunk) -> SimReport:
-    """Play one chunk's hands. Its random streams come from the chunk's own seed sequence
-    (simulation-only PRNGs), and the deal rotates by the hand's number in the whole run."""
-    packs, others = chunk.seed_sequence().spawn(2)
-    perm = np.random.default_rng(packs)
-    words = [int(w) for w in others.generate_state(job.players + 1, np.uint64)]
-    rng = random.Random(words[0])
+    """Play one chunk's hands at one table (`PanTable`): the first pack shuffled, then each
+    hand dealt from the pack the last one left, with the tops a redeal carried, the winner
+    first hand. Its random streams come from the chunk's own seed sequence (simulation-only
+    PRNGs); the chunk's first dealer is the seat its first hand's number in the run gives."""
+    words = [int(w) for w in chunk.generator_state(job.players + 1)]
+    source = RngSource(random.Random(words[0]))
     bots: list[Bot] = [SoundBot() if k == "sound" else RandomBot(random.Random(words[i + 1]))
                        for i, k in enumerate(job.kinds)]
-    base = pan_pack(job.rules)
     n = job.players
     report = SimReport(chunk.size, n, 0.0, 0, [0] * n, list(job.kinds), [0] * n)
     specs = [SeatSpec(f"{k}{i}", job.chips) for i, k in enumerate(job.kinds)]
     t0 = time.perf_counter()
-    first = chunk.index * job.chunk_hands
-    for h in range(chunk.size):
-        pack = [base[i] for i in perm.permutation(len(base))]
-        hand = PanHand(job.rules, specs, dealer=(first + h) % n, pack=pack, record=False)
-        play_hand(hand, bots, rng)
+    table = PanTable()
+    dealer = chunk.index * job.chunk_hands % n
+    first: list[Card] | None = fisher_yates(pan_pack(job.rules), source)
+    for _ in range(chunk.size):
+        hand = table.deal(job.rules, specs, dealer, first, record=False)
+        first = None
+        table.play(bots, source)
+        dealer = next_dealer(n, hand.winner, hand.dealer)
         for i, d in enumerate(hand.chips_delta()):
             report.chips[i] += d
             report.chips_sq[i] += d * d
@@ -169,8 +175,8 @@ def simulate(hands: int, players: int, seed: int, kinds: Sequence[str] | None = 
              rules: PanRules | None = None, chips: int = 40, *, workers: int = 1,
              scheduler: str | None = None, chunk_hands: int = CHUNK_HANDS,
              progress: bool = False) -> SimReport:
-    """Play `hands` independent hands (every seat starts each hand with `chips`), rotating
-    the deal, in seeded chunks (`cardroom.analysis.parallel`): in this process, on `workers`
+    """Play `hands` hands (every seat starts each hand with `chips`; each chunk one table,
+    `run_chunk`), in seeded chunks (`cardroom.analysis.parallel`): in this process, on `workers`
     local processes or on the Dask scheduler at `scheduler`, with the same result (a progress
     bar on a terminal with `progress`). Reports
     chips won per seat (with a 95% interval) and how often each condition was made;

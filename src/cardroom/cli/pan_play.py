@@ -1,8 +1,9 @@
 """Pan in the terminal: one human and bots, hand after hand.
 
 Before each prompt the human's legal actions are listed. While bots act, the human gets a say
-whenever he may force a card (house rules 12 and 13) or call a hand foul (rule 3). Between
-hands the pack is made as the house rules say (`table.pack_after`), the winner is first hand,
+whenever he may force a card (house rules 12 and 13) or call a hand foul (rule 3). The table
+is `games.pan.driver.PanTable`, as in the room: the bots' turns, the offers they answer, the
+pack between hands and the tops a redeal carries (foul rule 6). The winner is first hand,
 and, when players are waiting, the seat rule for the player who panned (Pan rule 2) moves the
 human after his one more hand.
 """
@@ -17,9 +18,10 @@ from rich.markup import escape
 
 from cardroom.cards import Card, format_cards
 from cardroom.errors import CardroomError
-from cardroom.games.pan.bots import Bot, SoundBot, advance
+from cardroom.games.pan.bots import Bot, SoundBot
 from cardroom.games.pan.cards import pan_pack, sort_key
-from cardroom.games.pan.commands import apply_command, legal_commands, reactions
+from cardroom.games.pan.commands import legal_commands, parse_command, reactions
+from cardroom.games.pan.driver import PanTable
 from cardroom.games.pan.engine import PanHand, Phase, SeatSpec
 from cardroom.games.pan.events import (
     ChipsMoved,
@@ -34,7 +36,7 @@ from cardroom.games.pan.events import (
 )
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import PanRules
-from cardroom.games.pan.table import must_change_seat, next_dealer, pack_after
+from cardroom.games.pan.table import must_change_seat, next_dealer
 from cardroom.history import HandHistory
 from cardroom.shoe import RandomSource, SeededRandom, SystemRandom, fisher_yates
 
@@ -99,8 +101,11 @@ class Session:
             Player(f"bot{i}", rules.buy_in_chips, new_bot(i)) for i in range(1, bots + 1)]
         self.me = 0
         self.hands_since_pan: int | None = None
-        self.hand: PanHand | None = None
+        self.table = PanTable()
         self.seen = 0
+
+    def bots(self) -> list[Bot | None]:
+        return [p.bot for p in self.players]
 
     # ----- output -------------------------------------------------------------------------
 
@@ -176,34 +181,13 @@ class Session:
             if word == "actions":
                 continue
             try:
-                apply_command(hand, self.me, text, self.agree)
+                self.table.act(self.me, parse_command(hand, text), self.bots())
             except (CardroomError, IndexError) as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/red]", highlight=False,
                                    soft_wrap=True)
                 continue
             self.show_events(hand)
-            self.answer_offer(hand)
             return True
-
-    def agree(self, seat: int, chips: int) -> bool:
-        """A foul bot's answer to the human's settlement (foul rule 5A)."""
-        assert self.hand is not None
-        bot = self.players[seat].bot
-        return bot is None or bot.agree_settlement(self.hand, seat, chips)
-
-    def answer_offer(self, hand: PanHand) -> None:
-        """The human offered to split the tops: the other player in action answers."""
-        if hand.split_offer != self.me or hand.phase is not Phase.PLAYING:
-            return
-        other = next(i for i in hand.in_players() if i != self.me)
-        bot = self.players[other].bot
-        if bot is None:
-            return
-        if bot.answer_split(hand, other):
-            hand.accept_split(other)
-        else:
-            hand.decline_split(other)
-        self.show_events(hand)
 
     def window(self, hand: PanHand) -> None:
         """The human may force a card or call a foul while another player acts."""
@@ -213,24 +197,23 @@ class Session:
 
     # ----- a hand -------------------------------------------------------------------------
 
-    def play_hand(self, dealer: int, pack: list[Card]) -> PanHand:
+    def play_hand(self, dealer: int, pack: list[Card] | None) -> PanHand:
+        """One hand, on `pack` (the first) or the pack the last hand left, with the tops it
+        carried."""
         specs = [SeatSpec(p.name, p.chips) for p in self.players]
-        hand = self.hand = PanHand(self.rules, specs, dealer, pack)
+        hand = self.table.deal(self.rules, specs, dealer, pack)
         self.seen = 0
         self.board(hand)
-        bots = [p.bot for p in self.players]
-        last_top = None
         while True:
-            last_top = advance(hand, bots, self.source, last_top,
-                               after=lambda _: self.show_events(hand),
-                               window=lambda: self.window(hand))
+            self.table.play(self.bots(), self.source, after=lambda _: self.show_events(hand),
+                            window=lambda: self.window(hand))
             if hand.phase is Phase.COMPLETE:
                 return hand
             self.decide(hand)
             self.show_events(hand)
 
     def decide(self, hand: PanHand) -> None:
-        """The human's decision is due (the bots' turns are played by `advance`)."""
+        """The human's decision is due (the bots' turns are played by the table)."""
         if hand.phase is Phase.LAST_PLAYER:
             self.console.print("you are the only hand left after fouls: settle with the foul "
                                "hands (foul rule 5A) or play face up (5B)")
@@ -243,10 +226,12 @@ class Session:
     def run(self) -> list[HandHistory]:
         histories: list[HandHistory] = []
         self.console.print(HELP, markup=False, highlight=False)
-        dealer, pack = first_deal(self.rules, len(self.players), self.source)
+        dealer, dealt = first_deal(self.rules, len(self.players), self.source)
+        pack: list[Card] | None = dealt
         try:
             while True:
                 hand = self.play_hand(dealer, pack)
+                pack = None
                 histories.append(history_of(hand))
                 self.settle(hand)
                 if any(p.chips <= 0 for p in self.players) or \
@@ -256,10 +241,10 @@ class Session:
                 self.seat_rule(hand.winner)
                 first = None if winner is None else self.players.index(winner)
                 dealer = next_dealer(len(self.players), first, dealer)
-                pack = pack_after(hand, self.source)
         except _Quit:
-            if self.hand is not None and self.hand.phase is not Phase.COMPLETE:
-                histories.append(history_of(self.hand))
+            hand_left = self.table.hand
+            if hand_left is not None and hand_left.phase is not Phase.COMPLETE:
+                histories.append(history_of(hand_left))
             return histories
 
     def settle(self, hand: PanHand) -> None:
@@ -269,6 +254,10 @@ class Session:
                                f"{hand.seats[i].chips} on the table", highlight=False)
         for p, s in zip(self.players, hand.seats, strict=True):
             p.chips = s.chips
+        if any(self.table.carried):
+            self.console.print(f"the tops stay for the redeal (foul rule 6): "
+                               f"{sum(self.table.carried)} chip(s) go to the next hand",
+                               highlight=False)
 
     def seat_rule(self, winner: int | None) -> None:
         """Pan rule 2: when players are waiting, the player who panned plays ONE more hand in

@@ -1,6 +1,8 @@
 """A Pan table in the card room: players against each other, bots filling seats. The engine
 (`cardroom.games.pan`) checks every decision and moves the chips; this module keeps the ledger
-in step with it, keeps the hand record, runs the bots, and builds what each viewer may see.
+in step with it, keeps the hand record, and builds what each viewer may see; the table across
+hands (the bots' turns, the offers they answer, the next pack, the carried tops, the void) is
+the one Pan table driver, `games.pan.driver.PanTable`, as the terminal's and the simulation's.
 
 Money: a Pan chip is `chip_cents` of the table's house rules. A seat's chips are its table
 stack (`stack:<table>:<account>`; a bot, a house proposition player funded by `house:bank`,
@@ -47,23 +49,22 @@ from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card
 from cardroom.errors import IllegalActionError, WagerError
-from cardroom.games.pan.bots import Bot, SoundBot, advance
+from cardroom.games.pan.bots import Bot, SoundBot
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.commands import (
     Kind,
     PanAction,
     action_from_json,
-    apply_action,
     command_text,
-    legal_actions,
     parse_command,
 )
-from cardroom.games.pan.engine import DiscardEntry, PanHand, Phase, SeatSpec
+from cardroom.games.pan.driver import PanTable
+from cardroom.games.pan.engine import Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, event_line
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, WA_MAX_CHIP_CENTS, PanRules
-from cardroom.games.pan.table import next_dealer, pack_after
+from cardroom.games.pan.table import next_dealer
 from cardroom.houserules import build_rules
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger, pan_fees
@@ -92,8 +93,6 @@ from cardroom.shoe import RandomSource, fisher_yates
 GAME = "pan"
 DOUBLES = ":doubles"
 """The suffix of a doubles player's seat row ("3:alice:doubles")."""
-MAX_STEPS = 20_000
-"""Bot steps in one request before the room gives up (a bug guard, never reached in play)."""
 
 
 def shuffled_pack(rules: PanRules, source: RandomSource) -> list[Card]:
@@ -107,23 +106,23 @@ def bot_id(seat: int) -> int:
 
 
 @dataclass
-class PanGame:
-    """Everything the checkpoint must restore together: the hand, the bots, the rotation."""
+class PanGame(PanTable):
+    """Everything the checkpoint must restore together: the table (`PanTable`: the hand, the
+    next pack, the carried tops, a settlement on offer), the seats, the bots, the rotation."""
 
-    hand: PanHand | None = None
     order: list[int] = field(default_factory=list)  # table seat of each hand seat
     accounts: list[int] = field(default_factory=list)  # account (or bot id) of each hand seat
     bots: dict[int, str] = field(default_factory=dict)  # table seat -> bot name
     brains: dict[int, Bot] = field(default_factory=dict)
     dealer_seat: int | None = None  # table seat of the next hand's dealer
-    next_pack: list[Card] | None = None
-    carried: tuple[int, int] = (0, 0)
-    last_top: DiscardEntry | None = None
     synced: list[int] = field(default_factory=list)  # chips per hand seat in the ledger
     events_seen: int = 0
     doubles: set[int] = field(default_factory=set)  # accounts that chose double condition
-    offer: dict[int, int] | None = None  # foul rule 5A: hand seat -> chips offered to pay
-    agreed: set[int] = field(default_factory=set)  # hand seats that accepted the offer
+
+    def brains_by_hand_seat(self) -> list[Bot | None]:
+        """The bot of each seat of the hand in play, None for a person."""
+        return [self.brains.get(self.order[i]) if a < 0 else None
+                for i, a in enumerate(self.accounts)]
 
 
 @dataclass
@@ -349,6 +348,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         specs = [SeatSpec(self.name_of(a), self.stacks[a] // self.chip,
                           a in g.doubles and self.stacks[a] // self.chip >= twice)
                  for a in accounts]
+        pack: list[Card] | None = None  # the pack the last hand left
         if g.dealer_seat is None or g.next_pack is None:
             dealer = self.source.randbelow(len(occupied))
             pack = self.new_pack(self.rules, self.source)
@@ -356,10 +356,9 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             # the next dealer's seat (Pan rotation), or the next seat on if it is empty
             later = [i for i, s in enumerate(occupied) if s >= g.dealer_seat]
             dealer = later[0] if later else 0
-            pack = g.next_pack
-        hand = PanHand(self.rules, specs, dealer, pack, carried_tops=g.carried)
-        g.hand, g.order, g.accounts = hand, occupied, accounts
-        g.synced, g.events_seen, g.last_top = [s.chips for s in specs], 0, None
+        g.deal(self.rules, specs, dealer, pack)
+        g.order, g.accounts = occupied, accounts
+        g.synced, g.events_seen = [s.chips for s in specs], 0
         hand_id, number = hands.open_hand(conn, self.table_id)
         self.hand_id, self.hand_number = hand_id, number
         for charge in fees.charges:
@@ -400,13 +399,11 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         me = g.accounts.index(who.id)
         acted = len(hand.actions)
         try:
-            answer = self._settlement(hand, me, chosen)
-            if answer is None:
-                apply_action(hand, me, chosen)
-            else:
-                self.log.append(answer)
+            g.act(me, chosen, g.brains_by_hand_seat())
         except PanRuleError as exc:
             raise IllegalActionError(_named_seats(str(exc), hand.seats)) from None
+        if (line := _settlement_line(hand.seats, me, chosen)) is not None:
+            self.log.append(line)
         audit.append(conn, who.username, "pan.action", {
             "table": self.table_id, "hand": self.hand_id, "action": hand.actions[-1]
             if len(hand.actions) > acted else chosen.kind.value})
@@ -414,64 +411,18 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
 
     def _play_on(self, conn: Connection) -> None:
         """After a person's action (or the deal): the chips it moved are posted, the bots
-        play (`bots.advance`, each step posted) until a person's decision is due, and a hand
+        play (`PanTable.play`, each step posted) until a person's decision is due, and a hand
         that is over is closed."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         hand_id = self.hand_id
         self.log += self._sync(conn, hand_id)
-        bots = [g.brains.get(g.order[i]) if a < 0 else None for i, a in enumerate(g.accounts)]
-        g.last_top = advance(hand, bots, self.source, g.last_top,
-                             after=lambda _: self.log.extend(self._sync(conn, hand_id)))
+        g.play(g.brains_by_hand_seat(), self.source,
+               after=lambda _: self.log.extend(self._sync(conn, hand_id)))
         del self.log[:-40]
         self._stacks_from_engine()
         if hand.phase is Phase.COMPLETE:
             self._finish(conn)
-
-    def _settlement(self, hand: PanHand, me: int, a: PanAction) -> str | None:
-        """Foul rule 5A at the table: an offer by the player left alone, a foul hand's
-        answer (a line for the log); None for any other action, which the engine applies.
-        Playing face up withdraws an offer (5B)."""
-        g = self.engine
-        name = hand.seats[me].name
-        if a.kind is Kind.FACE_UP:
-            hand.verify_play_face_up(me)
-            g.offer, g.agreed = None, set()
-            return None
-        if a.kind in (Kind.ACCEPT_SETTLEMENT, Kind.DECLINE_SETTLEMENT):
-            if g.offer is None or me not in g.offer or me in g.agreed:
-                raise IllegalActionError("no settlement offer waits for your answer")
-            assert hand.current is not None
-            if a.kind is Kind.DECLINE_SETTLEMENT:
-                g.offer, g.agreed = None, set()
-                return f"{name} declines the settlement"
-            g.agreed.add(me)
-            self._settle_if_agreed(hand, hand.current)
-            return f"{name} accepts the settlement"
-        if a.kind is not Kind.SETTLE:
-            return None
-        offer = dict(a.payments)
-        if not offer:
-            raise IllegalActionError("say what each foul hand pays")
-        hand.verify_settle(me, offer)
-        for p, chips in offer.items():
-            brain = self.engine.brains.get(g.order[p]) if g.accounts[p] < 0 else None
-            if brain is not None and not brain.agree_settlement(hand, p, chips):
-                raise IllegalActionError(
-                    f"{hand.seats[p].name} refuses to pay {chips} chip(s): a settlement "
-                    "must be mutually satisfactory (foul rule 5A)")
-        g.offer, g.agreed = offer, {p for p in offer if g.accounts[p] < 0}
-        self._settle_if_agreed(hand, me)
-        return f"{name} offers a settlement: " + ", ".join(
-            f"{hand.seats[p].name} pays {c} chip{'s' if c != 1 else ''}"
-            for p, c in offer.items())
-
-    def _settle_if_agreed(self, hand: PanHand, seat: int) -> None:
-        """Every foul hand asked has agreed: the settlement is made (5A)."""
-        g = self.engine
-        if g.offer is not None and set(g.offer) <= g.agreed:
-            offer, g.offer, g.agreed = g.offer, None, set()
-            hand.settle(seat, offer)
 
     # the books ----------------------------------------------------------------------------
     def _sync(self, conn: Connection, hand_id: int) -> list[str]:
@@ -514,7 +465,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
 
     def _finish(self, conn: Connection) -> None:
         """The hand is over: its history closes the record, the rake is collected; the next
-        hand's pack, dealer and carried tops are made ready."""
+        hand's dealer is made ready (its pack and carried tops: `PanTable.play`)."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         doc = history_of(hand).to_json()
@@ -543,8 +494,6 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             "winner": hand.winner, "reason": hand.end_reason,
             "chips": [s.chips for s in hand.seats]})
         g.dealer_seat = g.order[next_dealer(hand.n, winner, hand.dealer)]
-        g.next_pack = pack_after(hand, self.source)
-        g.carried = hand.tops_carry
         for seat in [s for s in g.bots if self.stacks.get(bot_id(s), 0) < self.chip]:
             g.bots.pop(seat, None)
             g.brains.pop(seat, None)
@@ -552,12 +501,11 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
 
     # irregularities -----------------------------------------------------------------------------
     def void_engine(self, reason: str) -> None:
-        """Every stack goes back to what it was before the hand (the tops it paid,
-        conditions and all: the ledger's void posts it); the next pack is made as after any
-        hand."""
+        """The engine voids the hand (`PanTable.void`, the engine protocol's `void`): every
+        stack as it was before the hand (the tops it paid, conditions and all: the ledger's
+        void posts it), the carried tops kept; the next pack is made as after any hand."""
         g = self.engine
-        assert g.hand is not None
-        g.next_pack = pack_after(g.hand, self.source)
+        g.void(reason, self.source)
         g.hand, g.accounts, g.order = None, [], []
 
     def void(self, conn: Connection, who: Account, reason: str) -> None:
@@ -565,17 +513,6 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         self.log.append(f"hand voided by {who.username}: {reason}")
 
     # views --------------------------------------------------------------------------------------
-    def _legal(self, me: int | None) -> list[PanAction]:
-        """The engine's legal actions for `me`, and the answer to a settlement offered to
-        `me`."""
-        g, hand = self.engine, self.engine.hand
-        if me is None or hand is None:
-            return []
-        asked = g.offer is not None and me in g.offer and me not in g.agreed
-        return legal_actions(hand, me) + (
-            [PanAction(Kind.ACCEPT_SETTLEMENT), PanAction(Kind.DECLINE_SETTLEMENT)]
-            if asked else [])
-
     def _offer_view(self) -> list[PanOffer] | None:
         """The settlement on offer (foul rule 5A): who is asked to pay what, who agreed."""
         g, hand = self.engine, self.engine.hand
@@ -593,7 +530,8 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         play: PanPlay | None = None
         if hand is not None and self.hand_id is not None:
             snap = hand.snapshot(me)
-            legal, names = self._legal(me), [s.name for s in hand.seats]
+            legal = [] if me is None else g.legal(me)
+            names = [s.name for s in hand.seats]
             seats = [PanSeat(**s | {
                 "table_seat": g.order[s["seat"]], "bot": g.accounts[s["seat"]] < 0,
                 "hand": None if s["hand"] is None else [card_view(c) for c in s["hand"]],
@@ -634,6 +572,20 @@ def _named_seats(text: str, seats: list[Any]) -> str:
         i = int(m.group(1))
         return (seats[i].name + (m.group(2) or "")) if i < len(seats) else m.group(0)
     return _SEAT.sub(name, text)
+
+
+def _settlement_line(seats: list[Any], me: int, a: PanAction) -> str | None:
+    """The log's line for a settlement offered, accepted or declined by `me` (foul rule
+    5A)."""
+    name = seats[me].name
+    if a.kind is Kind.ACCEPT_SETTLEMENT:
+        return f"{name} accepts the settlement"
+    if a.kind is Kind.DECLINE_SETTLEMENT:
+        return f"{name} declines the settlement"
+    if a.kind is not Kind.SETTLE:
+        return None
+    return f"{name} offers a settlement: " + ", ".join(
+        f"{seats[p].name} pays {c} chip{'s' if c != 1 else ''}" for p, c in a.payments)
 
 
 def carried_tops(conn: Connection, table_id: int, pot: int) -> tuple[int, int]:

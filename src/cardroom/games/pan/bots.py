@@ -11,16 +11,13 @@ break a holding without paying him anything.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, Protocol
 
 from cardroom.cards import Card
-from cardroom.errors import IllegalActionError
-from cardroom.shoe import RandomSource, fisher_yates
 
 from .cards import ORDER, VALLE_RANKS
-from .engine import DiscardEntry, PanHand, Phase, Status
+from .engine import PanHand, Phase, Status
 from .melds import addition_units, lay_down_units, meld_kind, triple_ok
 from .rules import PanRules
 
@@ -48,112 +45,6 @@ class Bot(Protocol):
 
     def agree_settlement(self, hand: PanHand, seat: int, chips: int) -> bool:
         """This foul hand is asked to pay `chips` in a settlement (foul rule 5A)."""
-
-
-MAX_STEPS = 20_000
-"""Steps in one `advance` before it gives up: a bug in a bot or the engine, never play."""
-
-
-class RngSource:
-    """A seeded `random.Random` as a `RandomSource` (simulations and tests): `fisher_yates`
-    with it shuffles exactly as `rng.shuffle` would."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def randbelow(self, n: int) -> int:
-        return self.rng.randrange(n)
-
-
-def reshuffle_if_empty(hand: PanHand, source: RandomSource) -> bool:
-    """The stock is empty when a turn is to start: every discard but the top one, shuffled by
-    `source`, becomes the new stock. Whether it did."""
-    if hand.phase is not Phase.PLAYING or hand.stock or hand.turn_started:
-        return False
-    hand.reshuffle_stock(fisher_yates([d.card for d in hand.discards[:-1]], source))
-    return True
-
-
-def _nothing(*_: object) -> None:
-    return None
-
-
-def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
-            last_top: DiscardEntry | None = None,
-            after: Callable[[int | None], None] = _nothing,
-            window: Callable[[], None] = _nothing) -> DiscardEntry | None:
-    """The one driver of a hand's bots (the room's table, the terminal and the simulation):
-    play the hand's own steps (the stock reshuffled, the only hand left after fouls playing
-    face up, foul rule 5B) and every bot's turn until the hand is over or a person's decision
-    is due (`bots[seat]` is None for a person).
-
-    A new discard first goes round the other bots in seat order (force it back, rule 13), then
-    to `window` (the people's chance to react); after a bot draws, the other bots may force
-    the option card (rule 12), then `window`. `after(seat)` follows every step (`None`: the
-    reactions to a discard). Returns the discard last reacted to: pass it in again next time.
-    """
-    for _ in range(MAX_STEPS):
-        if hand.phase is Phase.COMPLETE:
-            return last_top
-        top = hand.discards[-1] if hand.discards else None
-        if top is not None and top is not last_top:
-            last_top = top
-            if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
-                for i, bot in enumerate(bots):
-                    if bot is not None and i != top.seat and hand.phase is Phase.PLAYING:
-                        bot.react(hand, i)
-                        if hand.forced_discard is not None:
-                            break
-            after(None)
-            if hand.forced_discard is None:
-                window()
-            continue
-        seat = hand.to_act
-        assert seat is not None
-        bot = bots[seat]
-        if hand.phase is Phase.LAST_PLAYER and bot is None:
-            return last_top  # a person left alone by fouls: settle (5A) or face up (5B)
-        if hand.phase is Phase.LAST_PLAYER:
-            hand.play_face_up(seat)
-        elif reshuffle_if_empty(hand, source):
-            pass
-        elif bot is None:
-            return last_top  # a person's decision
-        elif hand.phase is Phase.DECLARING:
-            bot.declare(hand, seat)
-        elif hand.forced_discard == seat:
-            bot.forced_discard(hand, seat)
-        else:
-            if not hand.turn_started:  # started already: left alone by fouls, face up
-                bot.start(hand, seat)
-                option_window(hand, seat, bots)
-                window()
-            if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
-                bot.finish(hand, seat)
-        after(seat)
-    raise IllegalActionError("the bots did not finish their turns: the hand is left for the "
-                             "floor")
-
-
-def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand:
-    """Drive a hand to its end with one bot per seat (`advance`)."""
-    advance(hand, bots, RngSource(rng))
-    return hand
-
-
-def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
-    """Right after `seat` draws, every other active player in turn may force the option card
-    (None: a seat asked separately, the human)."""
-    if hand.drawn_kind != "stock" or hand.option_resolved:
-        return
-    top = hand.option_card()
-    if top is None or not hand.fitting_melds(seat, top.card):
-        return
-    for other in hand.in_players():
-        bot = bots[other]
-        if bot is not None and other != seat and hand.current == seat \
-                and not hand.option_resolved:
-            bot.react_option(hand, other)
 
 
 def foul_liability(hand: PanHand, winner: int, seat: int) -> int:

@@ -29,10 +29,6 @@ class CommandError(CardroomError):
     """A command or action that cannot be read (the engine's own errors name the rule)."""
 
 
-AgreeFn = Callable[[int, int], bool]
-"""Whether foul seat `p` agrees to pay `chips` in a settlement (foul rule 5A)."""
-
-
 class Kind(StrEnum):
     """Every kind of Pan action a seat may take."""
 
@@ -414,25 +410,16 @@ def action_from_json(data: object) -> PanAction:
                      payments=tuple((p[0], p[1]) for p in raw))
 
 
-def _settle(hand: PanHand, me: int, payments: dict[int, int], agree: AgreeFn | None) -> None:
-    """Foul rule 5A: the payments each foul hand makes; every payer must agree."""
-    hand.verify_settle(me, payments)
-    for p, chips in payments.items():
-        if agree is not None and not agree(p, chips):
-            raise CommandError(f"seat {p} refuses to pay {chips} chip(s): a settlement must be "
-                               "mutually satisfactory (foul rule 5A)")
-    hand.settle(me, payments)
-
-
 def _need(value: int | None, what: str) -> int:
     if value is None:
         raise CommandError(f"the action does not say {what}")
     return value
 
 
-def apply_action(hand: PanHand, me: int, a: PanAction, agree: AgreeFn | None = None) -> None:
-    """Apply one typed action for seat `me`; a bad action raises and changes nothing.
-    `agree` answers for the foul hands in a settlement (None: they agree)."""
+def apply_action(hand: PanHand, me: int, a: PanAction) -> None:
+    """Apply one typed action for seat `me`; a bad action raises and changes nothing. A
+    settlement is made as offered (the foul hands' agreement is the table's to ask:
+    `driver.PanTable.act`)."""
     k, use_drawn = a.kind, hand.drawn is not None
     simple: dict[Kind, Callable[[int], object]] = {
         Kind.OFFER_SPLIT: hand.offer_split, Kind.ACCEPT_SPLIT: hand.accept_split,
@@ -445,7 +432,7 @@ def apply_action(hand: PanHand, me: int, a: PanAction, agree: AgreeFn | None = N
     elif k in (Kind.PLAY, Kind.PASS):
         hand.declare(me, k is Kind.PLAY)
     elif k is Kind.SETTLE:
-        _settle(hand, me, dict(a.payments), agree)
+        hand.settle(me, dict(a.payments))
     elif k is Kind.MELD:
         hand.meld(me, a.cards, use_drawn=use_drawn)
     elif k is Kind.LAY_OFF:
@@ -466,10 +453,6 @@ def apply_action(hand: PanHand, me: int, a: PanAction, agree: AgreeFn | None = N
         hand.force_back(me, _need(a.seat, "on whom"))
     elif k is Kind.CALL_FOUL:
         hand.call_foul(me, _need(a.seat, "whose hand"))
-    else:  # the settlement's answers: only a room table keeps an offer open
+    else:  # the settlement's answers: only a table keeps an offer open (`driver.PanTable`)
         raise CommandError("no settlement offer waits for your answer")
 
-
-def apply_command(hand: PanHand, me: int, text: str, agree: AgreeFn | None = None) -> None:
-    """Apply one typed command for seat `me`; a bad command raises and changes nothing."""
-    apply_action(hand, me, parse_command(hand, text), agree)

@@ -1,0 +1,268 @@
+"""The one Pan table driver, with no I/O: the room's table (`room/pan_live.py`), the terminal
+(`cli/pan_play.py`) and the simulation (`analysis/pan_sim.py`) all play through it.
+
+`advance` plays a hand's own steps and its bots' turns (forced discards, the empty stock
+reshuffled, the only hand left after fouls put face up) until a person must decide.
+`PanTable` keeps a table from one hand to the next: it deals each hand on the pack the last
+one left (`table.pack_after`) with the tops a redeal carried (foul rule 6), plays the bots,
+applies a person's actions with the offers the others must answer (a settlement, foul rule
+5A; splitting the tops, pays rule 2) and voids through the engine. Its callers seat the
+players, pick the dealer (`table.next_dealer`), and show or record what happened.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from cardroom.cards import Card
+from cardroom.engine import Voided
+from cardroom.errors import IllegalActionError
+from cardroom.shoe import RandomSource, fisher_yates
+
+from . import errors as R
+from .bots import Bot
+from .commands import Kind, PanAction, apply_action, legal_actions
+from .engine import DiscardEntry, PanHand, Phase, SeatSpec
+from .errors import PanRuleError
+from .rules import PanRules
+from .table import pack_after
+
+MAX_STEPS = 20_000
+"""Steps in one `advance` before it gives up: a bug in a bot or the engine, never play."""
+
+
+class RngSource:
+    """A seeded `random.Random` as a `RandomSource` (simulations and tests): `fisher_yates`
+    with it shuffles exactly as `rng.shuffle` would."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def randbelow(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+
+def reshuffle_if_empty(hand: PanHand, source: RandomSource) -> bool:
+    """The stock is empty when a turn is to start: every discard but the top one, shuffled by
+    `source`, becomes the new stock. Whether it did."""
+    if hand.phase is not Phase.PLAYING or hand.stock or hand.turn_started:
+        return False
+    hand.reshuffle_stock(fisher_yates([d.card for d in hand.discards[:-1]], source))
+    return True
+
+
+def _nothing(*_: object) -> None:
+    return None
+
+
+def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
+            last_top: DiscardEntry | None = None,
+            after: Callable[[int | None], None] = _nothing,
+            window: Callable[[], None] = _nothing) -> DiscardEntry | None:
+    """Play the hand's own steps (the stock reshuffled, the only hand left after fouls
+    playing face up, foul rule 5B) and every bot's turn until the hand is over or a person's
+    decision is due (`bots[seat]` is None for a person).
+
+    A new discard first goes round the other bots in seat order (force it back, rule 13), then
+    to `window` (the people's chance to react); after a bot draws, the other bots may force
+    the option card (rule 12), then `window`. `after(seat)` follows every step (`None`: the
+    reactions to a discard). Returns the discard last reacted to: pass it in again next time.
+    """
+    for _ in range(MAX_STEPS):
+        if hand.phase is Phase.COMPLETE:
+            return last_top
+        top = hand.discards[-1] if hand.discards else None
+        if top is not None and top is not last_top:
+            last_top = top
+            if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
+                for i, bot in enumerate(bots):
+                    if bot is not None and i != top.seat and hand.phase is Phase.PLAYING:
+                        bot.react(hand, i)
+                        if hand.forced_discard is not None:
+                            break
+            after(None)
+            if hand.forced_discard is None:
+                window()
+            continue
+        seat = hand.to_act
+        assert seat is not None
+        bot = bots[seat]
+        if hand.phase is Phase.LAST_PLAYER and bot is None:
+            return last_top  # a person left alone by fouls: settle (5A) or face up (5B)
+        if hand.phase is Phase.LAST_PLAYER:
+            hand.play_face_up(seat)
+        elif reshuffle_if_empty(hand, source):
+            pass
+        elif bot is None:
+            return last_top  # a person's decision
+        elif hand.phase is Phase.DECLARING:
+            bot.declare(hand, seat)
+        elif hand.forced_discard == seat:
+            bot.forced_discard(hand, seat)
+        else:
+            if not hand.turn_started:  # started already: left alone by fouls, face up
+                bot.start(hand, seat)
+                option_window(hand, seat, bots)
+                window()
+            if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
+                bot.finish(hand, seat)
+        after(seat)
+    raise IllegalActionError("the bots did not finish their turns: the hand is left for the "
+                             "floor")
+
+
+def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
+    """Right after `seat` draws, every other active player in turn may force the option card
+    (None: a seat asked separately, the human)."""
+    if hand.drawn_kind != "stock" or hand.option_resolved:
+        return
+    top = hand.option_card()
+    if top is None or not hand.fitting_melds(seat, top.card):
+        return
+    for other in hand.in_players():
+        bot = bots[other]
+        if bot is not None and other != seat and hand.current == seat \
+                and not hand.option_resolved:
+            bot.react_option(hand, other)
+
+
+def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand:
+    """Drive one hand alone to its end with one bot per seat (`advance`), shuffling with
+    `rng` (tests)."""
+    advance(hand, bots, RngSource(rng))
+    return hand
+
+
+@dataclass
+class PanTable:
+    """A Pan table from one hand to the next (see the module docstring). `bots` has one entry
+    per seat of the hand, None for a person."""
+
+    hand: PanHand | None = None
+    next_pack: list[Card] | None = None
+    """The pack the next hand is dealt from, made when the hand before it ended."""
+    carried: tuple[int, int] = (0, 0)
+    """The tops, single and double, the last hand left for the next (a redeal, rule 6)."""
+    last_top: DiscardEntry | None = None
+    offer: dict[int, int] | None = None
+    """Foul rule 5A: the chips each foul hand is asked to pay in the settlement on offer."""
+    agreed: set[int] = field(default_factory=set)
+    """The foul hands that accepted the settlement on offer."""
+
+    def deal(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
+             pack: Sequence[Card] | None = None, record: bool = True) -> PanHand:
+        """The next hand, dealt from `pack` (a table's first hand) or else from the pack the
+        last hand left, with the tops it carried: "the Tops remain and the hand is redealt"
+        (foul rule 6)."""
+        cards = self.next_pack if pack is None else pack
+        if cards is None:
+            raise IllegalActionError("no pack to deal from: give the table's first pack")
+        hand = PanHand(rules, seats, dealer, cards, carried_tops=self.carried, record=record)
+        self.hand, self.next_pack, self.carried, self.last_top = hand, None, (0, 0), None
+        self.offer, self.agreed = None, set()
+        return hand
+
+    def play(self, bots: Sequence[Bot | None], source: RandomSource,
+             after: Callable[[int | None], None] = _nothing,
+             window: Callable[[], None] = _nothing) -> PanHand:
+        """The bots play (`advance`) until a person must decide or the hand is over; a hand
+        over leaves the next pack (shuffled by `source`) and the tops it carries."""
+        hand = self._hand()
+        self.last_top = advance(hand, bots, source, self.last_top, after, window)
+        self._close(source)
+        return hand
+
+    def legal(self, seat: int) -> list[PanAction]:
+        """The seat's legal actions: the engine's, and the answers to a settlement it is
+        asked to pay."""
+        if self.hand is None:
+            return []
+        asked = self.offer is not None and seat in self.offer and seat not in self.agreed
+        return legal_actions(self.hand, seat) + (
+            [PanAction(Kind.ACCEPT_SETTLEMENT), PanAction(Kind.DECLINE_SETTLEMENT)]
+            if asked else [])
+
+    def act(self, seat: int, action: PanAction, bots: Sequence[Bot | None]) -> None:
+        """A person's action; a refused one raises and changes nothing. A settlement (foul
+        rule 5A) is an offer: the bots among the foul hands answer at once, people with
+        accept or decline, and it is made when every foul hand asked has agreed; playing face
+        up (5B) withdraws it. An offer to split the tops (pays rule 2) is answered at once by
+        the other player's bot. Every other action goes to the engine."""
+        hand = self._hand()
+        if action.kind is Kind.SETTLE:
+            self._offer(seat, dict(action.payments), bots)
+        elif action.kind in (Kind.ACCEPT_SETTLEMENT, Kind.DECLINE_SETTLEMENT):
+            self._answer(seat, action.kind is Kind.ACCEPT_SETTLEMENT)
+        else:
+            apply_action(hand, seat, action)
+            if action.kind is Kind.FACE_UP:
+                self.offer, self.agreed = None, set()
+            elif action.kind is Kind.OFFER_SPLIT:
+                self._answer_split(bots)
+
+    def void(self, reason: str, source: RandomSource) -> Voided:
+        """The hand voided through the engine (`Engine.void`: every chip back, the carried
+        tops kept for the next hand); the next pack is made as after any hand."""
+        voided = self._hand().void(reason)
+        self._close(source)
+        return voided
+
+    # ----- inside ---------------------------------------------------------------------------
+
+    def _hand(self) -> PanHand:
+        if self.hand is None:
+            raise IllegalActionError("no hand is in play at this table")
+        return self.hand
+
+    def _close(self, source: RandomSource) -> None:
+        """Once, when the hand is over: the next pack and the tops carried to it."""
+        hand = self.hand
+        if hand is not None and hand.phase is Phase.COMPLETE and self.next_pack is None:
+            self.next_pack = pack_after(hand, source)
+            self.carried = hand.tops_carry
+            self.offer, self.agreed = None, set()
+
+    def _offer(self, seat: int, payments: dict[int, int], bots: Sequence[Bot | None]) -> None:
+        hand = self._hand()
+        if not payments:
+            raise PanRuleError(R.FOUL_5, "say what each foul hand pays")
+        hand.verify_settle(seat, payments)
+        for p, chips in payments.items():
+            bot = bots[p]
+            if bot is not None and not bot.agree_settlement(hand, p, chips):
+                raise PanRuleError(R.FOUL_5, f"seat {p} refuses to pay {chips} chip(s): a "
+                                   "settlement must be mutually satisfactory (5A)")
+        self.offer, self.agreed = payments, {p for p in payments if bots[p] is not None}
+        self._settle_if_agreed(seat)
+
+    def _answer(self, seat: int, agree: bool) -> None:
+        hand = self._hand()
+        if self.offer is None or seat not in self.offer or seat in self.agreed:
+            raise PanRuleError(R.FOUL_5, "no settlement offer waits for your answer")
+        if not agree:
+            self.offer, self.agreed = None, set()
+            return
+        self.agreed.add(seat)
+        assert hand.current is not None
+        self._settle_if_agreed(hand.current)
+
+    def _settle_if_agreed(self, seat: int) -> None:
+        if self.offer is not None and set(self.offer) <= self.agreed:
+            offer, self.offer, self.agreed = self.offer, None, set()
+            self._hand().settle(seat, offer)
+
+    def _answer_split(self, bots: Sequence[Bot | None]) -> None:
+        hand = self._hand()
+        offerer = hand.split_offer
+        if offerer is None or hand.phase is not Phase.PLAYING:
+            return
+        other = next(i for i in hand.in_players() if i != offerer)
+        bot = bots[other]
+        if bot is None:
+            return
+        if bot.answer_split(hand, other):
+            hand.accept_split(other)
+        else:
+            hand.decline_split(other)
