@@ -11,6 +11,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import pytest
@@ -75,8 +76,9 @@ def test_award_probabilities(built: Dossier) -> None:
 
 
 def test_volatility_bands_and_hands_to_be_ahead(built: Dossier) -> None:
-    """n x edge +/- 1.96 sd sqrt(n); ahead from the least n with n edge - 1.645 sd sqrt(n) >= 0,
-    both recomputed here from the published edge and the std dev above."""
+    """n x edge +/- 1.959964 sd sqrt(n); ahead from the least n with
+    n edge - 1.644854 sd sqrt(n) >= 0, both recomputed here from the published edge and the
+    std dev above."""
     sd = math.sqrt(P_PLAYER + P_BANKER - (P_PLAYER - P_BANKER) ** 2)
     edge = P_BANKER - P_PLAYER
     player = next(v for v in built.data["volatility"] if v["name"] == "player")
@@ -87,6 +89,19 @@ def test_volatility_bands_and_hands_to_be_ahead(built: Dossier) -> None:
     n = player["hands_to_be_ahead"]
     assert n * edge - 1.644854 * sd * math.sqrt(n) >= 0
     assert (n - 1) * edge - 1.644854 * sd * math.sqrt(n - 1) < 0
+
+
+def test_the_volatility_note_states_the_quantiles_the_figures_use(built: Dossier) -> None:
+    """The text said "± 1.96 sd" and "(1.645 sd / edge)²" while the numbers used 1.959964 and
+    1.644854: it states the normal quantiles that are computed with (97.5th and 95th
+    percentiles, here from the standard library), and no rounded stand-in."""
+    z95, z90 = NormalDist().inv_cdf(0.975), NormalDist().inv_cdf(0.95)
+    assert f"{z95:.6f}" == "1.959964" and f"{z90:.6f}" == "1.644854"
+    volatility = next(s for s in built.sections if s.title == "Volatility")
+    note = volatility.notes[0]
+    assert "± 1.959964 sd √n" in note and "(1.644854 sd / edge)²" in note
+    page = render(built)
+    assert "1.96 sd" not in page and "1.645 sd" not in page
 
 
 def test_claims_of_the_rules_document(built: Dossier) -> None:

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the normal distribution."""
+"""The normal quantile of a two-sided 95% interval (97.5th percentile): every 95% interval
+and band of the analyses is ± Z95 standard errors."""
+Z95_ONE_SIDED = 1.6448536269514722
+"""The normal quantile of a one-sided 95% bound (95th percentile)."""
 
 
 @dataclass(frozen=True)

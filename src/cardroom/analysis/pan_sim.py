@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from cardroom.analysis.estimate import Z95
 from cardroom.analysis.parallel import Chunk, SimulationError, plan_chunks, run_chunks
 from cardroom.games.pan.bots import Bot, RandomBot, SoundBot, play_hand
 from cardroom.games.pan.cards import pan_pack
@@ -112,7 +113,7 @@ def _mean_half(total: int, squares: int, n: int) -> tuple[float, float]:
     if n < 2:
         return (mean, 0.0)
     var = (squares - n * mean * mean) / (n - 1)
-    return (mean, 1.96 * math.sqrt(max(var, 0.0) / n))
+    return (mean, Z95 * math.sqrt(max(var, 0.0) / n))
 
 
 @dataclass(frozen=True)

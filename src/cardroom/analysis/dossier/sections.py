@@ -8,6 +8,7 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import line_chart
 from cardroom.analysis.dossier.model import Section, TableData
+from cardroom.analysis.estimate import Z95, Z95_ONE_SIDED
 from cardroom.analysis.wager import HORIZONS, Wager, frac
 from cardroom.money import format_money
 
@@ -15,9 +16,10 @@ HOLD_NOTE = ("Hold is the house's expected win as a share of the money wagered, 
              "as wagered (the per-hand edge); the element of risk divides the edge by the "
              "chance that the wager is decided. A negative edge favours the player.")
 VOLATILITY_NOTE = ("The house's total result in units after n one-unit wagers, 95% band by the "
-                   "normal approximation (n x edge ± 1.96 sd √n). The house is ahead with 95% "
-                   "confidence (one-sided) from (1.645 sd / edge)² hands, never when the wager "
-                   "favours the player.")
+                   f"normal approximation: n x edge ± {Z95:.6f} sd √n ({Z95:.6f} is the normal "
+                   "distribution's 97.5th percentile). The house is ahead with 95% confidence "
+                   f"(one-sided) from ({Z95_ONE_SIDED:.6f} sd / edge)² hands (its 95th "
+                   "percentile), never when the wager favours the player.")
 CHART_HANDS = [int(10 ** (k / 4)) for k in range(8, 21)]
 """100 to 100,000 hands, four points a decade."""
 
