@@ -105,16 +105,22 @@ def test_the_volatility_note_states_the_quantiles_the_figures_use(built: Dossier
 
 
 def test_claims_of_the_rules_document(built: Dossier) -> None:
-    """Pay table 1: Player-9 4.13% (right), Banker-9 7.48% (wrong), progressive 21.65%
-    (wrong); pay table 3: Player-9 1.52% (right)."""
-    claims = {c["name"]: (c["claimed_percent"], c["right"]) for c in built.data["claims"]}
+    """Pay table 1: Player-9 4.13% (exact 4.1255%), Banker-9 7.48% (wrong: exact 7.4670%),
+    progressive 21.65% (exact 21.6572%: agrees to the two places stated); pay table 3:
+    Player-9 1.52% (exact 1.5151%)."""
+    claims = {c["name"]: (c["claimed_percent"], c["agrees"]) for c in built.data["claims"]}
     assert claims == {"player_9": ("4.13", True), "banker_9": ("7.48", False),
-                      "progressive": ("21.65", False)}
+                      "progressive": ("21.65", True)}
     tables = {(t["paytable"], t["wager"]): t for t in built.data["paytables"]}
     assert len(tables) == 6
     assert tables[(3, "player_9")]["claimed_percent"] == "1.52"
-    assert tables[(3, "player_9")]["right"] is True
+    assert tables[(3, "player_9")]["agrees"] is True
     assert tables[(2, "banker_9")]["claimed_percent"] == "4.91"
+    assert tables[(2, "banker_9")]["agrees"] is False
+    claims_section = next(s for s in built.sections if s.title == "The designer's claims")
+    verdicts = {row[0]: row[-1] for row in claims_section.tables[0].rows}
+    assert verdicts["progressive"] == "agrees to the precision stated"
+    assert verdicts["banker_9"] == "wrong"
 
 
 def test_progressive_meter_contribution_and_seed(built: Dossier) -> None:

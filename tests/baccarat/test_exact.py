@@ -4,11 +4,18 @@ engine over every ordering of small shoes."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
 
-from cardroom.analysis.baccarat import CoupCounts, analyze, count_coups, count_coups_of
+from cardroom.analysis.baccarat import (
+    CoupCounts,
+    agrees_to_stated_precision,
+    analyze,
+    count_coups,
+    count_coups_of,
+)
 from cardroom.cards import Card, Rank, Suit
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import ProgressiveAward
@@ -84,16 +91,33 @@ def test_progressive_edge_definition() -> None:
 
 
 def test_designer_claims_are_printed_and_the_wrong_ones_marked() -> None:
-    """The Player-9 claims (4.13%, 1.52%) round to the exact edges; the Banker-9 claims and the
-    progressive's 21.65% do not (exact: 7.47%, 4.89%, 21.66% to two places)."""
+    """The Player-9 claims (4.13%, 1.52%) and the progressive's 21.65% (exact 21.6572%, cut to
+    two places) agree to the precision stated; the Banker-9 claims do not (exact 7.4670% and
+    4.8889%: 7.48% and 4.91% are neither rounding of them)."""
     one = analyze(BaccaratRules(paytable=1))
     three = analyze(BaccaratRules(paytable=3))
-    assert one.wager("player_9").claim_holds is True
-    assert three.wager("player_9").claim_holds is True
-    assert one.wager("banker_9").claim_holds is False
-    assert three.wager("banker_9").claim_holds is False
-    assert one.wager("progressive").claim_holds is False
-    assert one.wager("player").claim_holds is None
+    assert one.wager("player_9").claim_agrees is True
+    assert three.wager("player_9").claim_agrees is True
+    assert one.wager("banker_9").claim_agrees is False
+    assert three.wager("banker_9").claim_agrees is False
+    assert one.wager("progressive").claim_agrees is True
+    assert one.wager("player").claim_agrees is None
+
+
+@pytest.mark.parametrize("claim, exact, agrees", [
+    ("21.65", Fraction(21657, 1000), True),     # the progressive's claim: cut, not rounded
+    ("21.65", Fraction(21645, 1000), True),     # rounded up
+    ("21.65", Fraction(2165, 100), True),
+    ("21.65", Fraction(2166, 100), False),      # one whole unit of the last place away
+    ("21.65", Fraction(2164, 100), False),
+    ("7.48", Fraction(7467, 1000), False),
+    ("4.1", Fraction(41255, 10000), True),       # one place stated: within 0.1
+    ("4", Fraction(49, 10), True),
+    ("4", Fraction(5), False),
+])
+def test_a_claim_agrees_when_it_is_the_exact_figure_rounded_either_way_to_its_places(
+        claim: str, exact: Fraction, agrees: bool) -> None:
+    assert agrees_to_stated_precision(Decimal(claim), exact) is agrees
 
 
 @pytest.mark.parametrize("ranks", [(Rank.KING, Rank.ACE, Rank.EIGHT),

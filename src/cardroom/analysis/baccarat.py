@@ -200,17 +200,29 @@ class WagerMath(Wager):
 
     @property
     def exact_percent_2dp(self) -> Decimal:
-        """The exact edge in percent, rounded half-up to two places like the claims."""
+        """The exact edge in percent, rounded half-up to two places (the JSON's
+        `house_edge_percent`)."""
         value = self.house_edge * 100
         return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
             Decimal("0.01"), rounding=ROUND_HALF_UP)
 
     @property
-    def claim_holds(self) -> bool | None:
-        """Does the designer's claim round to the exact value? None if there is no claim."""
+    def claim_agrees(self) -> bool | None:
+        """Does the designer's claim agree with the exact edge to the precision it states?
+        None if there is no claim."""
         if self.claimed_edge_percent is None:
             return None
-        return self.exact_percent_2dp == self.claimed_edge_percent
+        return agrees_to_stated_precision(self.claimed_edge_percent, self.house_edge * 100)
+
+
+def agrees_to_stated_precision(claim: Decimal, exact: Fraction) -> bool:
+    """A figure written to d decimal places agrees with the exact value when it is that value
+    rounded to d places, down or up (21.65 for 21.6572): they differ by less than one unit of
+    the claim's last place. Compared exactly, so no float rounding decides a verdict."""
+    exponent = claim.as_tuple().exponent
+    if not isinstance(exponent, int):
+        raise ValueError(f"a claim must be a finite number, not {claim}")
+    return abs(Fraction(claim) - exact) < Fraction(10) ** exponent
 
 
 @dataclass(frozen=True)
@@ -260,7 +272,7 @@ def _wager_json(w: WagerMath) -> dict[str, object]:
         "std_dev": w.std_dev,
         "claimed_edge_percent": None if w.claimed_edge_percent is None
         else str(w.claimed_edge_percent),
-        "claim_holds": w.claim_holds,
+        "claim_agrees": w.claim_agrees,
         "outcomes": [
             {"label": o.label, "net": frac(o.net), **_prob_json(o.count, w.total)}
             for o in w.outcomes

@@ -122,9 +122,9 @@ def analyze_baccarat(
         table.add_column(col)
     for w in report.wagers:
         claim = "" if w.claimed_edge_percent is None else f"{w.claimed_edge_percent}%"
-        if w.claim_holds is False:
-            claim = f"[bold red]{claim} ≠ {w.exact_percent_2dp}%[/bold red]"
-        elif w.claim_holds:
+        if w.claim_agrees is False:
+            claim = f"[bold red]{claim} ≠ {float(w.house_edge) * 100:.4f}%[/bold red]"
+        elif w.claim_agrees:
             claim = f"[green]{claim} ✓[/green]"
         first = True
         for o in w.outcomes:

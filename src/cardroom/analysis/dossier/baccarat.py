@@ -171,18 +171,24 @@ def _claims_section(report: BaccaratReport, data: dict[str, Any]) -> Section:
     for w in report.wagers:
         if w.claimed_edge_percent is None:
             continue
-        verdict = "right" if w.claim_holds else "wrong"
-        rows.append((w.name, f"{w.claimed_edge_percent}%", f"{w.exact_percent_2dp}%",
-                     pct(w.house_edge, 6), verdict))
+        rows.append((w.name, f"{w.claimed_edge_percent}%", pct(w.house_edge, 6),
+                     _verdict(w.claim_agrees)))
         entries.append({"name": w.name, "claimed_percent": str(w.claimed_edge_percent),
-                        "exact_percent_2dp": str(w.exact_percent_2dp),
-                        "exact": frac(w.house_edge), "right": bool(w.claim_holds)})
+                        "exact": frac(w.house_edge), "agrees": bool(w.claim_agrees)})
     data["claims"] = entries
     notes = ("The designer's house edges from the Super-9 rules document, each compared with "
-             "the exact figure rounded half-up to the claim's two places.",)
+             "the exact figure at the precision the claim states: a claim written to two "
+             "places agrees when it is the exact figure rounded to two places, down or up "
+             "(it differs by less than 0.01 point; compared exactly, as fractions).",)
     return Section("The designer's claims", notes, (
-        TableData("Claims under the analysed pay table", ("wager", "claimed", "exact (2 places)",
-                                                          "exact", "verdict"), tuple(rows)),))
+        TableData("Claims under the analysed pay table", ("wager", "claimed", "exact",
+                                                          "verdict"), tuple(rows)),))
+
+
+def _verdict(agrees: bool | None) -> str:
+    if agrees is None:
+        return "-"
+    return "agrees to the precision stated" if agrees else "wrong"
 
 
 def _paytables_section(rules: BaccaratRules, counts: CoupCounts,
@@ -195,14 +201,13 @@ def _paytables_section(rules: BaccaratRules, counts: CoupCounts,
                                        ("banker_9", table.banker_unsuited, table.banker_suited)):
             w = r.wager(name)
             claim = w.claimed_edge_percent
-            verdict = "" if claim is None else ("right" if w.claim_holds else "wrong")
             rows.append((f"table {number}", name, f"{unsuited} to 1", f"{suited} to 1",
                          pct(w.house_edge), "-" if claim is None else f"{claim}%",
-                         verdict or "-"))
+                         _verdict(w.claim_agrees)))
             entries.append({"paytable": number, "wager": name, "house_edge": float(w.house_edge),
                             "house_edge_exact": frac(w.house_edge),
                             "claimed_percent": None if claim is None else str(claim),
-                            "right": w.claim_holds})
+                            "agrees": w.claim_agrees})
     data["paytables"] = entries
     return Section("Every Super-9 pay table", (), (
         TableData("Player-9 and Banker-9 under pay tables 1-3", (
