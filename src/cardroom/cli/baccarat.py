@@ -242,6 +242,13 @@ def _signed_pct(x: float) -> str:
     return f"{x * 100:+.4f}%"
 
 
+def _turning_cut(behind: float | None, ahead: float | None) -> str:
+    """The bracket on the cut where the counter's edge turns positive (95% at each cut)."""
+    if ahead is None:
+        return "-"
+    return f"by {ahead:.1%}" if behind is None else f"{behind:.1%} to {ahead:.1%}"
+
+
 def print_counting(report: CountingReport) -> None:
     from cardroom.analysis.baccarat_counting import SIDE_BETS, WAGERS
 
@@ -275,14 +282,14 @@ def print_counting(report: CountingReport) -> None:
     sim = Table(title=f"A counter who bets only at a positive count: {report.coups:,} coups "
                       f"from {report.shoes:,} shoes (seed {report.seed})")
     for col in ("wager", "counter's edge", "95% CI", "coups bet", "units per 100 coups",
-                "shown beatable from"):
+                "edge turns positive (cut)"):
         sim.add_column(col, justify="right")
     for r in report.counters:
         low, high = r.ci
         sim.add_row(r.wager, "never bet" if r.edge is None else _signed_pct(float(r.edge)),
                     "" if r.edge is None else f"{_signed_pct(low)} .. {_signed_pct(high)}",
                     f"{r.fraction_bet:.3%}", f"{r.units_per_100_coups:+.4f}",
-                    "-" if r.needed_penetration is None else f"{r.needed_penetration:.1%}")
+                    _turning_cut(r.behind_until, r.ahead_from))
     console.print(sim)
     check = Table(title="Cross-check on sampled shoe states: the count's estimate against the "
                         "exact depleted-shoe edge")
