@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,6 +41,12 @@ class Estimate:
         if self.exact is None:
             return None
         return self.ci_low <= float(self.exact) <= self.ci_high
+
+
+def proportion_half_width(k: int, n: int) -> float:
+    """The 95% half-width of a rate observed as k in n (normal approximation)."""
+    p = k / n
+    return Z95 * math.sqrt(p * (1 - p) / n)
 
 
 def sample_moments(tally: Iterable[tuple[Fraction, int]], n: int) -> tuple[Fraction, Fraction]:
