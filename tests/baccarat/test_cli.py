@@ -35,6 +35,21 @@ def test_analyze_json_shape_and_published_edges() -> None:
     assert wagers["progressive"]["claim_agrees"] is True  # 21.65% for 21.6572%, to 2 places
 
 
+def test_analyze_shows_the_nines_split_into_two_and_three_card_suited_and_plain() -> None:
+    """Player-9/Banker-9 nines by kind: a two-card nine is a natural, 16,384 ordered value
+    pairs (4,096 of one suit) times the 414 x 413 x 412 x 411 continuations."""
+    data = json.loads(runner.invoke(app, ["analyze", "baccarat", "--json"]).output)
+    rest = 414 * 413 * 412 * 411
+    for hand in ("player", "banker"):
+        nines = data["nines"][hand]
+        assert nines["two-card suited"]["sequences"] == 4_096 * rest
+        assert nines["two-card plain"]["sequences"] == 12_288 * rest
+        assert set(nines) == {"two-card suited", "two-card plain", "three-card suited",
+                              "three-card plain"}
+    text = runner.invoke(app, ["analyze", "baccarat"]).output
+    assert "three-card suited" in text and "two-card plain" in text
+
+
 def test_analyze_options_change_the_math() -> None:
     out = runner.invoke(app, ["analyze", "baccarat", "--json", "--tie-pays", "9",
                               "--commission", "4%", "--paytable", "3"])

@@ -19,7 +19,9 @@ import pytest
 from cardroom.analysis.dossier import baccarat as dossier
 from cardroom.analysis.dossier.html import render
 from cardroom.analysis.dossier.model import Dossier
+from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.money import format_money
 
 # Published: 8 decks, standard tableau.
 P_BANKER, P_PLAYER, P_TIE = 0.458597422632763, 0.446246609343597, 0.095155968023640
@@ -137,6 +139,52 @@ def test_progressive_meter_contribution_and_seed(built: Dossier) -> None:
     assert prog["break_even_jackpot_cents"] == math.ceil(be)
     # at the break-even meter: the return at the seed plus P(top) x the meter's growth is 100%
     assert prog["return_at_seed"] + float(P_TOP * (be - 250_000) / 100) == pytest.approx(1)
+
+
+def test_break_even_when_bettors_share_the_top_award(built: Dossier) -> None:
+    """Super-9, "If the top jackpot hits all players who have a progressive bet will share
+    equally in the progressive jackpot" ($90,000 with 9 players: $10,000 each). With k seats
+    sharing, each gets J / k and his for-1 awards (10, 125 and 250 for 1, the rules' pay
+    table) as before, so at the break-even J_k: 10 p1 + 125 p2 + 250 p3 + P(top) x J_k / k / $1
+    = 1, exactly, P(top) by hand combinatorics. The least posted amount in cents not behind is
+    checked against the jackpot pool's own shares (rounded down to the cent)."""
+    prog = built.data["progressive"]
+    awards = {a["label"]: Fraction(a["probability_exact"])
+              for a in wager(built, "progressive")["awards"]}
+    fixed = (10 * awards["one_suited_nine"] + 125 * awards["both_suited_nine"]
+             + 250 * awards["both_suited_ace_eight"])
+    lone = Fraction(prog["break_even_jackpot_cents_exact"])
+    rows = prog["break_even_by_sharers"]
+    assert [r["sharers"] for r in rows] == [1, 2, 3, 4, 5, 6, 7]
+    for r in rows:
+        k, exact = r["sharers"], Fraction(r["jackpot_cents_exact"])
+        assert fixed + P_TOP * exact / k / 100 == 1
+        least = r["least_posted_cents"]
+        share = JackpotPool(seed=250_000, contribution_per_wager=20, posted=least).shares(k)
+        short = JackpotPool(seed=250_000, contribution_per_wager=20, posted=least - 1).shares(k)
+        assert share[0] >= lone > short[0]
+    assert Fraction(rows[6]["jackpot_cents_exact"]) == 7 * lone
+    page = render(built)
+    assert "Break-even top award by the number of jackpot bettors who share it" in page
+    assert format_money(rows[6]["least_posted_cents"]) in page
+    assert format_money(rows[6]["least_posted_cents"]) == "$1,732,974.25"  # 7 x $247,567.75
+
+
+def test_nines_split_into_two_and_three_card_suited_and_plain(built: Dossier) -> None:
+    """Player-9 and Banker-9 pay two- and three-card nines alike: the dossier splits them. A
+    two-card nine is a natural: 16,384 ordered value pairs of 416 x 415 total nine, 4,096 of
+    them in one suit; every kind adds up to the wager's awards."""
+    nines = built.data["nines"]
+    pairs = 416 * 415
+    for hand, name in (("player", "player_9"), ("banker", "banker_9")):
+        split = {k: Fraction(v["probability_exact"]) for k, v in nines[hand].items()}
+        assert split["two-card suited"] == Fraction(4_096, pairs)
+        assert split["two-card plain"] == Fraction(16_384 - 4_096, pairs)
+        awards = {a["label"]: Fraction(a["probability_exact"])
+                  for a in wager(built, name)["awards"]}
+        assert split["two-card suited"] + split["three-card suited"] == awards["suited nine"]
+        assert split["two-card plain"] + split["three-card plain"] == awards["nine"]
+    assert "Nines by how they are made" in render(built)
 
 
 @pytest.mark.parametrize("paytable, exposure", [(1, 610_900), (2, 610_900), (3, 620_900)])

@@ -17,6 +17,7 @@ from cardroom.analysis.baccarat import (
     count_coups_of,
 )
 from cardroom.cards import Card, Rank, Suit
+from cardroom.games.baccarat.coup import Hand
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import ProgressiveAward
 from cardroom.houserules import build_what_if_rules
@@ -70,6 +71,26 @@ def test_jackpot_count_by_hand_combinatorics(eight: CoupCounts) -> None:
     other_suits = 4 * 3 * 2 * 2 * (8 * 8) * (8 * 8) * 412 * 411
     assert eight.both_suited_ace_eight_same_suit == jackpot
     assert eight.both_suited_ace_eight_other_suits == other_suits
+
+
+@pytest.mark.parametrize("hand", [Hand.PLAYER, Hand.BANKER])
+def test_super_9_nines_split_into_two_and_three_card_nines(eight: CoupCounts,
+                                                           hand: Hand) -> None:
+    """Player-9 / Banker-9 (Super-9: "it does not matter if it is a two card total of 9 or three
+    card total of 9 however for suited 9 payouts all cards ... must be suited"): a hand's nines
+    split by how they are made. A two-card nine is a natural and stands, so it is the final
+    hand whatever the other hand holds: the ordered value pairs totalling 9 (0-9 and 9-0 with
+    128 x 32 cards each, 1-8 ... 8-1 with 32 x 32 each: 16,384), all in one suit 4 x (2 x 32 x
+    8 + 8 x 8 x 8) = 4,096 of them, times the 414 x 413 x 412 x 411 continuations. The
+    three-card nines are the rest of the wager's nines."""
+    rest = 414 * 413 * 412 * 411
+    split = eight.nines(hand)
+    assert split["two-card suited"] == 4_096 * rest
+    assert split["two-card plain"] == (16_384 - 4_096) * rest
+    total = eight.count(player_total=9) if hand is Hand.PLAYER else eight.count(banker_total=9)
+    suited = eight.player_suited_nine if hand is Hand.PLAYER else eight.banker_suited_nine
+    assert split["three-card suited"] == suited - 4_096 * rest
+    assert sum(split.values()) == total and min(split.values()) > 0
 
 
 def test_a_wager_edge_is_minus_its_expected_net_and_probabilities_sum_to_one() -> None:

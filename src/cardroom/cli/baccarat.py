@@ -26,7 +26,7 @@ from cardroom.cli.options import (
     rules_with_overrides,
 )
 from cardroom.errors import CardroomError, WagerError
-from cardroom.games.baccarat.coup import CardDealt, hand_total
+from cardroom.games.baccarat.coup import CardDealt, Hand, hand_total
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import BaccaratTable, CardsBurned, CoupSettled, ShoeShuffled
 from cardroom.games.baccarat.wagers import WagerKind
@@ -116,6 +116,13 @@ def analyze_baccarat(
                         ("Tie", c.ties)):
         head.add_row(name, f"{count:,}", f"{count / c.total:.15f}")
     console.print(head)
+    nines = Table(title="Nines (Player-9 and Banker-9 pay every one): probability per coup")
+    for col in ("nine", "Player", "Banker"):
+        nines.add_column(col, justify="right" if col != "nine" else "left")
+    player, banker = c.nines(Hand.PLAYER), c.nines(Hand.BANKER)
+    for kind, k in player.items():
+        nines.add_row(kind, f"{k / c.total:.10f}", f"{banker[kind] / c.total:.10f}")
+    console.print(nines)
     table = Table(title=f"Wagers (pay table {settings.paytable}, commission "
                         f"{float(settings.commission) * 100:g}%, tie {settings.tie_pays} to 1)")
     for col in ("wager", "award", "probability", "house edge", "std dev", "claimed"):
