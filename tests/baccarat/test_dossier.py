@@ -15,6 +15,7 @@ from statistics import NormalDist
 from typing import Any
 
 import pytest
+from dossier_checks import check_provenance
 
 from cardroom.analysis.dossier import baccarat as dossier
 from cardroom.analysis.dossier.html import render
@@ -259,3 +260,11 @@ def test_cli_bad_arguments_one_error_line_exit_2(args: tuple[str, ...], message:
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(message), result.stderr
+
+
+def test_the_dossier_states_its_provenance(built: Dossier) -> None:
+    """Date, cardroom version and commit, both rule documents with their hashes, the card
+    counter's seed; built by a Python call, it says it has no command."""
+    prov = built.to_json()["provenance"]
+    check_provenance(prov, render(built), "baccarat", [3])
+    assert prov["command"].startswith("none: built by a Python call")

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from dossier_checks import check_provenance
 
 from cardroom.analysis import pai_gow_optimal as po
 from cardroom.analysis.dossier import pai_gow as dossier
@@ -125,3 +126,8 @@ def test_a_published_figure_is_cited_with_its_source_and_only_where_it_applies(
     other = dossier.build(rules, 20_000, seed=1, table=small_table(rules))
     page = render(other)
     assert "2.7% to 2.9%" not in page and "Published" not in page
+
+
+def test_the_dossier_states_its_provenance(built: Dossier) -> None:
+    """Date, version, commit, the Pai Gow rules with their hash, the seed of every run."""
+    check_provenance(built.to_json()["provenance"], render(built), "pai-gow", [1])

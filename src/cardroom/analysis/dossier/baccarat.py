@@ -19,6 +19,7 @@ from cardroom.analysis.baccarat_counting import LABELS, CountingReport, counting
 from cardroom.analysis.baccarat_depleted import DepletedShoe, full_composition
 from cardroom.analysis.dossier.charts import bar_chart, line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
+from cardroom.analysis.dossier.provenance import Origin, stamp
 from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
 from cardroom.analysis.wager import frac
 from cardroom.errors import WagerError
@@ -116,7 +117,9 @@ def progressive_return(counts: CoupCounts, jackpot_cents: int) -> Fraction:
 
 
 def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
-          scheduler: str | None = None, progress: bool = False) -> Dossier:
+          scheduler: str | None = None, progress: bool = False,
+          origin: Origin | None = None) -> Dossier:
+    """`origin`: the command line that asked for it (None: a Python call)."""
     counts = DepletedShoe().counts(full_composition(rules.decks), rules.decks)
     report = analyze(rules, counts=counts)
     figs = [w for w in report.wagers if rules.jackpot or w.name != "progressive"]
@@ -150,7 +153,9 @@ def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
                    "fractions); card counting by simulation over real shoes, labelled"),
     )
     return Dossier("baccarat", "Math dossier: Mini-Baccarat and Super-9", cover,
-                   tuple(sections), data)
+                   tuple(sections), stamp("baccarat", origin, (
+                       ("card-counting simulation and its sampled shoe states",
+                        counting.seed),)), data)
 
 
 def _wagers_section(rules: BaccaratRules, figs: list[WagerMath],

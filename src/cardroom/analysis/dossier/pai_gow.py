@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
+from cardroom.analysis.dossier.provenance import Origin, stamp
 from cardroom.analysis.dossier.sections import (
     Simulated,
     pct,
@@ -43,9 +44,10 @@ def _ci(value: float, half: float) -> str:
 
 def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
           scheduler: str | None = None, progress: bool = False,
-          table: DealerTable | None = None) -> Dossier:
+          table: DealerTable | None = None, origin: Origin | None = None) -> Dossier:
     """`table`: the house way's full-deck table for the optimal player (by default the cached
-    one, counted once with a progress bar if the cache lacks it)."""
+    one, counted once with a progress bar if the cache lacks it); `origin`: the command line
+    that asked for it (None: a Python call)."""
     way = house_way(rules.house_way)
     if table is None:
         table = dealer_table(way, rules.wheel_second, progress=progress)
@@ -92,7 +94,9 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
         ("Wheel", "A-2-3-4-5 second highest" if rules.wheel_second else "A-2-3-4-5 lowest"),
         ("Method", f"simulation over {hands:,} hands per figure, 95% intervals (labelled)"),
     )
-    return Dossier("pai-gow", "Math dossier: Pai Gow Poker (simulation)", cover, sections, data)
+    return Dossier("pai-gow", "Math dossier: Pai Gow Poker (simulation)", cover, sections,
+                   stamp("pai-gow", origin, (("every simulation run (the same hands for each "
+                                               "figure)", seed),)), data)
 
 
 def _optimal_section(report: SimReport, data: dict[str, Any], published: bool) -> Section:
