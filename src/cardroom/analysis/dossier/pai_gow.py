@@ -77,7 +77,7 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
             f"({way.title}) against the dealer's; house edge {_ci(edge, half)} (95%)."
             + (f" {PUBLISHED_HOUSE_WAY}" if published else ""),
             "Every figure of this section is a rate observed in the simulation, shown with "
-            "its 95% interval (in the JSON: `*_simulated` ratios and `*_ci95`).",
+            "its 95% interval (the JSON names them *_simulated, beside *_ci95 intervals).",
             "Maximum exposure of one hand: the player's wager less commission; the house "
             "rules set no table limit."), Simulated(hands, half)),
         volatility_section([fig], [fig], data, ("From the simulated rates.",)),

@@ -61,7 +61,7 @@ class Provenance:
 
     def rows(self) -> tuple[tuple[str, str], ...]:
         """The cover's lines, as (heading, text)."""
-        docs = tuple((f"Rule document: {d.file}", f"{d.title}; {d.version}; SHA-256 {d.sha256}")
+        docs = tuple(("Rule document", f"{d.file}: {d.title}; {d.version}; SHA-256 {d.sha256}")
                      for d in self.documents)
         return (
             ("Generated", self.generated),
