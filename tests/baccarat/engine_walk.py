@@ -7,7 +7,7 @@ from collections import Counter
 
 from cardroom.analysis.baccarat import CoupCounts, falling
 from cardroom.cards import Card
-from cardroom.games.baccarat.coup import Coup
+from cardroom.games.baccarat.coup import Coup, Hand
 from cardroom.games.baccarat.wagers import is_suited_nine, progressive_award
 
 
@@ -26,6 +26,11 @@ def walk_engine(cards: list[Card]) -> tuple[Counter[tuple[int, int]], Counter[ob
             other[progressive_award(r)] += w
             other["p9"] += w * is_suited_nine(r.player, r.player_total)
             other["b9"] += w * is_suited_nine(r.banker, r.banker_total)
+            for side, cards_, total in (("p", r.player, r.player_total),
+                                        ("b", r.banker, r.banker_total)):
+                if total == 9:
+                    suited = "suited" if len({c.suit for c in cards_}) == 1 else "plain"
+                    other[(side, len(cards_), suited)] += w
             return
         for i, c in enumerate(left):
             nxt = Coup(coup.tableau, coup.player, coup.banker)
@@ -43,5 +48,9 @@ def assert_same_as_walk(fast: CoupCounts, cards: list[Card]) -> None:
             if fast.by_totals[p][b]} == dict(totals)
     assert fast.player_suited_nine == other["p9"]
     assert fast.banker_suited_nine == other["b9"]
+    for side, hand in (("p", Hand.PLAYER), ("b", Hand.BANKER)):
+        assert fast.nines(hand) == {
+            f"{n}-card {kind}": other[(side, cards, kind)]
+            for n, cards in (("two", 2), ("three", 3)) for kind in ("suited", "plain")}
     for award, count in fast.progressive().items():
         assert count == other[award], award

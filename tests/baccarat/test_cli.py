@@ -31,7 +31,23 @@ def test_analyze_json_shape_and_published_edges() -> None:
     assert round(wagers["banker"]["house_edge"] * 100, 4) == 1.0579
     p, q = map(int, wagers["tie"]["house_edge_exact"].split("/"))
     assert round(p / q * 100, 4) == 14.3596
-    assert wagers["banker_9"]["claim_holds"] is False
+    assert wagers["banker_9"]["claim_agrees"] is False
+    assert wagers["progressive"]["claim_agrees"] is True  # 21.65% for 21.6572%, to 2 places
+
+
+def test_analyze_shows_the_nines_split_into_two_and_three_card_suited_and_plain() -> None:
+    """Player-9/Banker-9 nines by kind: a two-card nine is a natural, 16,384 ordered value
+    pairs (4,096 of one suit) times the 414 x 413 x 412 x 411 continuations."""
+    data = json.loads(runner.invoke(app, ["analyze", "baccarat", "--json"]).output)
+    rest = 414 * 413 * 412 * 411
+    for hand in ("player", "banker"):
+        nines = data["nines"][hand]
+        assert nines["two-card suited"]["sequences"] == 4_096 * rest
+        assert nines["two-card plain"]["sequences"] == 12_288 * rest
+        assert set(nines) == {"two-card suited", "two-card plain", "three-card suited",
+                              "three-card plain"}
+    text = runner.invoke(app, ["analyze", "baccarat"]).output
+    assert "three-card suited" in text and "two-card plain" in text
 
 
 def test_analyze_options_change_the_math() -> None:
@@ -63,10 +79,12 @@ def test_analysis_names_each_hypothetical_departure_from_the_documents(tmp_path:
 
 
 def test_analyze_text_marks_wrong_claims() -> None:
+    """Banker-9's 7.48% is wrong (exact 7.4670%); Player-9's 4.13% and the progressive's
+    21.65% (exact 21.6572%) agree to the two places they state."""
     out = runner.invoke(app, ["analyze", "baccarat"])
     assert out.exit_code == 0
-    assert out.output.count("≠") == 2 and out.output.count("✓") == 1
-    assert "7.48%" in out.output and "21.65%" in out.output
+    assert out.output.count("≠") == 1 and out.output.count("✓") == 2
+    assert "7.48% ≠" in out.output and "21.65% ✓" in out.output
 
 
 @pytest.mark.parametrize("args", [["--decks", "0"], ["--decks", "99"], ["--paytable", "7"],

@@ -121,6 +121,34 @@ def test_counting_report_and_the_operator_answer() -> None:
     assert same.to_json() == report.to_json()
 
 
+def test_the_cut_where_the_counter_gets_ahead_is_a_bracket_not_a_run_size_artefact() -> None:
+    """"Ahead with 95% confidence from a cut at X" moved with the run's size (81.2% at 2x10^5
+    coups, 50.0% at 10^7): the shallowest cut whose interval clears zero is a property of the
+    run. The answer now gives the bracket on the cut where the edge turns positive: after the
+    deepest cut shown behind, at or before the shallowest shown ahead. Runs of 2x10^5 and
+    10^6 coups give brackets that overlap, and the longer run's is no wider."""
+    small = counting_report(RULES, 200_000, seed=14, states=2)
+    large = counting_report(RULES, 1_000_000, seed=14, states=2)
+    for short, long in zip(small.counters, large.counters, strict=True):
+        for r in (short, long):
+            assert "ahead with 95% confidence from a cut" not in r.answer()
+            if r.ahead_from is not None:
+                low = 0.0 if r.behind_until is None else r.behind_until
+                assert low < r.ahead_from
+                assert f"{r.ahead_from:.1%} (95% at each half-deck" in r.answer()
+            else:
+                assert r.behind_until is None and "the cut from which" not in r.answer()
+    p9_short, p9_long = small.counters[0], large.counters[0]
+    assert p9_short.ahead_from is not None and p9_long.ahead_from is not None
+    lows = [0.0 if r.behind_until is None else r.behind_until for r in (p9_short, p9_long)]
+    assert max(lows) < min(p9_short.ahead_from, p9_long.ahead_from)  # the brackets overlap
+    assert p9_long.ahead_from - lows[1] <= p9_short.ahead_from - lows[0]
+    counters = large.to_json()["counters"]
+    assert counters[0]["ahead_from_cut"] == p9_long.ahead_from
+    assert counters[0]["behind_until_cut"] == p9_long.behind_until
+    assert "needed_penetration" not in counters[0]
+
+
 def test_cli_counting_json() -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["analyze", "baccarat", "--counting", "--coups", "20000",

@@ -11,14 +11,18 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import pytest
+from dossier_checks import check_provenance
 
 from cardroom.analysis.dossier import baccarat as dossier
 from cardroom.analysis.dossier.html import render
 from cardroom.analysis.dossier.model import Dossier
+from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.money import format_money
 
 # Published: 8 decks, standard tableau.
 P_BANKER, P_PLAYER, P_TIE = 0.458597422632763, 0.446246609343597, 0.095155968023640
@@ -75,8 +79,9 @@ def test_award_probabilities(built: Dossier) -> None:
 
 
 def test_volatility_bands_and_hands_to_be_ahead(built: Dossier) -> None:
-    """n x edge +/- 1.96 sd sqrt(n); ahead from the least n with n edge - 1.645 sd sqrt(n) >= 0,
-    both recomputed here from the published edge and the std dev above."""
+    """n x edge +/- 1.959964 sd sqrt(n); ahead from the least n with
+    n edge - 1.644854 sd sqrt(n) >= 0, both recomputed here from the published edge and the
+    std dev above."""
     sd = math.sqrt(P_PLAYER + P_BANKER - (P_PLAYER - P_BANKER) ** 2)
     edge = P_BANKER - P_PLAYER
     player = next(v for v in built.data["volatility"] if v["name"] == "player")
@@ -89,17 +94,36 @@ def test_volatility_bands_and_hands_to_be_ahead(built: Dossier) -> None:
     assert (n - 1) * edge - 1.644854 * sd * math.sqrt(n - 1) < 0
 
 
+def test_the_volatility_note_states_the_quantiles_the_figures_use(built: Dossier) -> None:
+    """The text said "± 1.96 sd" and "(1.645 sd / edge)²" while the numbers used 1.959964 and
+    1.644854: it states the normal quantiles that are computed with (97.5th and 95th
+    percentiles, here from the standard library), and no rounded stand-in."""
+    z95, z90 = NormalDist().inv_cdf(0.975), NormalDist().inv_cdf(0.95)
+    assert f"{z95:.6f}" == "1.959964" and f"{z90:.6f}" == "1.644854"
+    volatility = next(s for s in built.sections if s.title == "Volatility")
+    note = volatility.notes[0]
+    assert "± 1.959964 sd √n" in note and "(1.644854 sd / edge)²" in note
+    page = render(built)
+    assert "1.96 sd" not in page and "1.645 sd" not in page
+
+
 def test_claims_of_the_rules_document(built: Dossier) -> None:
-    """Pay table 1: Player-9 4.13% (right), Banker-9 7.48% (wrong), progressive 21.65%
-    (wrong); pay table 3: Player-9 1.52% (right)."""
-    claims = {c["name"]: (c["claimed_percent"], c["right"]) for c in built.data["claims"]}
+    """Pay table 1: Player-9 4.13% (exact 4.1255%), Banker-9 7.48% (wrong: exact 7.4670%),
+    progressive 21.65% (exact 21.6572%: agrees to the two places stated); pay table 3:
+    Player-9 1.52% (exact 1.5151%)."""
+    claims = {c["name"]: (c["claimed_percent"], c["agrees"]) for c in built.data["claims"]}
     assert claims == {"player_9": ("4.13", True), "banker_9": ("7.48", False),
-                      "progressive": ("21.65", False)}
+                      "progressive": ("21.65", True)}
     tables = {(t["paytable"], t["wager"]): t for t in built.data["paytables"]}
     assert len(tables) == 6
     assert tables[(3, "player_9")]["claimed_percent"] == "1.52"
-    assert tables[(3, "player_9")]["right"] is True
+    assert tables[(3, "player_9")]["agrees"] is True
     assert tables[(2, "banker_9")]["claimed_percent"] == "4.91"
+    assert tables[(2, "banker_9")]["agrees"] is False
+    claims_section = next(s for s in built.sections if s.title == "The designer's claims")
+    verdicts = {row[0]: row[-1] for row in claims_section.tables[0].rows}
+    assert verdicts["progressive"] == "agrees to the precision stated"
+    assert verdicts["banker_9"] == "wrong"
 
 
 def test_progressive_meter_contribution_and_seed(built: Dossier) -> None:
@@ -116,6 +140,52 @@ def test_progressive_meter_contribution_and_seed(built: Dossier) -> None:
     assert prog["break_even_jackpot_cents"] == math.ceil(be)
     # at the break-even meter: the return at the seed plus P(top) x the meter's growth is 100%
     assert prog["return_at_seed"] + float(P_TOP * (be - 250_000) / 100) == pytest.approx(1)
+
+
+def test_break_even_when_bettors_share_the_top_award(built: Dossier) -> None:
+    """Super-9, "If the top jackpot hits all players who have a progressive bet will share
+    equally in the progressive jackpot" ($90,000 with 9 players: $10,000 each). With k seats
+    sharing, each gets J / k and his for-1 awards (10, 125 and 250 for 1, the rules' pay
+    table) as before, so at the break-even J_k: 10 p1 + 125 p2 + 250 p3 + P(top) x J_k / k / $1
+    = 1, exactly, P(top) by hand combinatorics. The least posted amount in cents not behind is
+    checked against the jackpot pool's own shares (rounded down to the cent)."""
+    prog = built.data["progressive"]
+    awards = {a["label"]: Fraction(a["probability_exact"])
+              for a in wager(built, "progressive")["awards"]}
+    fixed = (10 * awards["one_suited_nine"] + 125 * awards["both_suited_nine"]
+             + 250 * awards["both_suited_ace_eight"])
+    lone = Fraction(prog["break_even_jackpot_cents_exact"])
+    rows = prog["break_even_by_sharers"]
+    assert [r["sharers"] for r in rows] == [1, 2, 3, 4, 5, 6, 7]
+    for r in rows:
+        k, exact = r["sharers"], Fraction(r["jackpot_cents_exact"])
+        assert fixed + P_TOP * exact / k / 100 == 1
+        least = r["least_posted_cents"]
+        share = JackpotPool(seed=250_000, contribution_per_wager=20, posted=least).shares(k)
+        short = JackpotPool(seed=250_000, contribution_per_wager=20, posted=least - 1).shares(k)
+        assert share[0] >= lone > short[0]
+    assert Fraction(rows[6]["jackpot_cents_exact"]) == 7 * lone
+    page = render(built)
+    assert "Break-even top award by the number of jackpot bettors who share it" in page
+    assert format_money(rows[6]["least_posted_cents"]) in page
+    assert format_money(rows[6]["least_posted_cents"]) == "$1,732,974.25"  # 7 x $247,567.75
+
+
+def test_nines_split_into_two_and_three_card_suited_and_plain(built: Dossier) -> None:
+    """Player-9 and Banker-9 pay two- and three-card nines alike: the dossier splits them. A
+    two-card nine is a natural: 16,384 ordered value pairs of 416 x 415 total nine, 4,096 of
+    them in one suit; every kind adds up to the wager's awards."""
+    nines = built.data["nines"]
+    pairs = 416 * 415
+    for hand, name in (("player", "player_9"), ("banker", "banker_9")):
+        split = {k: Fraction(v["probability_exact"]) for k, v in nines[hand].items()}
+        assert split["two-card suited"] == Fraction(4_096, pairs)
+        assert split["two-card plain"] == Fraction(16_384 - 4_096, pairs)
+        awards = {a["label"]: Fraction(a["probability_exact"])
+                  for a in wager(built, name)["awards"]}
+        assert split["two-card suited"] + split["three-card suited"] == awards["suited nine"]
+        assert split["two-card plain"] + split["three-card plain"] == awards["nine"]
+    assert "Nines by how they are made" in render(built)
 
 
 @pytest.mark.parametrize("paytable, exposure", [(1, 610_900), (2, 610_900), (3, 620_900)])
@@ -190,3 +260,11 @@ def test_cli_bad_arguments_one_error_line_exit_2(args: tuple[str, ...], message:
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(message), result.stderr
+
+
+def test_the_dossier_states_its_provenance(built: Dossier) -> None:
+    """Date, cardroom version and commit, both rule documents with their hashes, the card
+    counter's seed; built by a Python call, it says it has no command."""
+    prov = built.to_json()["provenance"]
+    check_provenance(prov, render(built), "baccarat", [3])
+    assert prov["command"].startswith("none: built by a Python call")

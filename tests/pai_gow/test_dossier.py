@@ -4,11 +4,14 @@ published-figures.md), and the commission-rounding table recomputed by hand."""
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
+from dossier_checks import check_provenance
 
 from cardroom.analysis import pai_gow_optimal as po
 from cardroom.analysis.dossier import pai_gow as dossier
@@ -80,3 +83,51 @@ def test_banking_wheel_and_page(built: Dossier) -> None:
     assert sorted(w["wheel_second_highest"] for w in built.data["wheel"]) == [False, True]
     page = render(built)
     assert "SIMULATION" in page and page.count("<svg") == 1 and "<script" not in page
+
+
+def keys(node: Any) -> set[str]:
+    """Every key of a JSON tree."""
+    if isinstance(node, dict):
+        return set(node).union(*(keys(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(keys(v) for v in node))
+    return set()
+
+
+def test_simulated_figures_are_labelled_simulated_with_their_intervals(built: Dossier) -> None:
+    """No key says `_exact` where a simulated ratio stands: the player's edge is
+    `house_edge_simulated` (the observed loss rate less 95% of the win rate) with its 95%
+    interval, each award's observed rate `probability_simulated` with
+    1.959964 sqrt(p (1 - p) / n); the page's tables say SIMULATION and show the ± intervals."""
+    assert not any(k.endswith("_exact") for k in keys(built.data))
+    wager = built.data["wagers"][0]
+    rates = built.data["commission_rounding"]
+    p_win, p_loss = Fraction(rates["p_win"]), Fraction(rates["p_loss"])
+    assert Fraction(wager["house_edge_simulated"]) == p_loss - p_win * Fraction(95, 100)
+    assert wager["house_edge_ci95"] == pytest.approx(built.data["house_edge_ci95"], abs=1e-15)
+    n = built.data["hands"]
+    for award in wager["awards"]:
+        p = float(Fraction(award["probability_simulated"]))
+        low, high = award["probability_ci95"]
+        assert (high - low) / 2 == pytest.approx(1.959964 * math.sqrt(p * (1 - p) / n),
+                                                 rel=1e-6)
+    section = built.sections[0]
+    assert all("SIMULATION over 1,000,000 hands" in t.caption for t in section.tables)
+    assert all(" ± " in cell for row in section.tables[0].rows for cell in row[1:4])
+
+
+def test_a_published_figure_is_cited_with_its_source_and_only_where_it_applies(
+        built: Dossier) -> None:
+    """The published range (about 2.7% to 2.9%, house way against house way at 5% commission)
+    is cited with its source; at a 4% commission it does not apply and is not cited."""
+    notes = [n for s in built.sections for n in s.notes if "2.7% to 2.9%" in n]
+    assert notes and all("published-figures.md" in n and "5% commission" in n for n in notes)
+    rules = PaiGowRules(commission=Fraction(4, 100))
+    other = dossier.build(rules, 20_000, seed=1, table=small_table(rules))
+    page = render(other)
+    assert "2.7% to 2.9%" not in page and "Published" not in page
+
+
+def test_the_dossier_states_its_provenance(built: Dossier) -> None:
+    """Date, version, commit, the Pai Gow rules with their hash, the seed of every run."""
+    check_provenance(built.to_json()["provenance"], render(built), "pai-gow", [1])

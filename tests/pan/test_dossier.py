@@ -15,6 +15,7 @@ from itertools import combinations, combinations_with_replacement
 from math import comb, prod
 
 import pytest
+from dossier_checks import check_provenance
 from typer.testing import CliRunner
 
 from cardroom.analysis.dossier import pan as dossier
@@ -181,3 +182,12 @@ def test_cli_refuses_bad_or_foreign_options(args: list[str]) -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:"), result.stderr
 
+
+def test_the_dossier_states_its_provenance(small: tuple[dict[str, object], str]) -> None:
+    """Through the command line: the JSON and the page both carry it, the command spelling
+    out every setting and the seed."""
+    data, html = small
+    prov = data["provenance"]
+    assert isinstance(prov, dict)
+    assert "--hands 6 --hands-per-hour 30 --seed 5" in prov["command"]
+    check_provenance(prov, html, "pan", [5])

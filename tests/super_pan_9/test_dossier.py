@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from dossier_checks import check_provenance
 
 from cardroom.analysis.dossier import super_pan_9 as dossier
 from cardroom.analysis.dossier.html import render
@@ -82,3 +83,8 @@ def test_cli_refuses_a_baccarat_option() -> None:
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 2
     assert result.stderr.strip() == "error: --paytable does not apply to the super-pan-9 dossier"
+
+
+def test_the_dossier_states_its_provenance(built: Dossier) -> None:
+    """Exact throughout: no seed."""
+    check_provenance(built.to_json()["provenance"], render(built), "super-pan-9", [])

@@ -52,6 +52,27 @@ class CoupCounts:
     both_suited_nine: int = 0
     both_suited_ace_eight_same_suit: int = 0
     both_suited_ace_eight_other_suits: int = 0
+    player_two_card_nine: int = 0
+    player_two_card_suited_nine: int = 0
+    banker_two_card_nine: int = 0
+    banker_two_card_suited_nine: int = 0
+    """Nines of two cards (a natural nine stands, so it is the final hand), all and suited;
+    the three-card nines are the rest."""
+
+    def nines(self, hand: Hand) -> dict[str, int]:
+        """A hand's final nines by how they are made: two or three cards, suited (every card
+        one suit) or plain; the Super-9 wagers pay every one of them (suited at the suited
+        pay), so these are the sequences behind each Player-9 or Banker-9 award."""
+        player = hand is Hand.PLAYER
+        total = self.count(player_total=NINE_TOTAL) if player else \
+            self.count(banker_total=NINE_TOTAL)
+        suited = self.player_suited_nine if player else self.banker_suited_nine
+        two = self.player_two_card_nine if player else self.banker_two_card_nine
+        two_suited = self.player_two_card_suited_nine if player else \
+            self.banker_two_card_suited_nine
+        return {"two-card suited": two_suited, "two-card plain": two - two_suited,
+                "three-card suited": suited - two_suited,
+                "three-card plain": total - two - (suited - two_suited)}
 
     def count(self, player_total: int | None = None, banker_total: int | None = None) -> int:
         rows = range(10) if player_total is None else [player_total]
@@ -165,9 +186,17 @@ class _CoupEnumerator:
         if pt != NINE_TOTAL and bt != NINE_TOTAL:
             return
         if pt == NINE_TOTAL:
-            out.player_suited_nine += 4 * self.suited(((player, 0),)) * continuations
+            suited = 4 * self.suited(((player, 0),)) * continuations
+            out.player_suited_nine += suited
+            if len(player) == 2:
+                out.player_two_card_nine += weight * continuations
+                out.player_two_card_suited_nine += suited
         if bt == NINE_TOTAL:
-            out.banker_suited_nine += 4 * self.suited(((banker, 0),)) * continuations
+            suited = 4 * self.suited(((banker, 0),)) * continuations
+            out.banker_suited_nine += suited
+            if len(banker) == 2:
+                out.banker_two_card_nine += weight * continuations
+                out.banker_two_card_suited_nine += suited
         if pt == NINE_TOTAL and bt == NINE_TOTAL:
             same = 4 * self.suited(((player, 0), (banker, 0))) * continuations
             other = 12 * self.suited(((player, 0), (banker, 1))) * continuations
@@ -200,17 +229,29 @@ class WagerMath(Wager):
 
     @property
     def exact_percent_2dp(self) -> Decimal:
-        """The exact edge in percent, rounded half-up to two places like the claims."""
+        """The exact edge in percent, rounded half-up to two places (the JSON's
+        `house_edge_percent`)."""
         value = self.house_edge * 100
         return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
             Decimal("0.01"), rounding=ROUND_HALF_UP)
 
     @property
-    def claim_holds(self) -> bool | None:
-        """Does the designer's claim round to the exact value? None if there is no claim."""
+    def claim_agrees(self) -> bool | None:
+        """Does the designer's claim agree with the exact edge to the precision it states?
+        None if there is no claim."""
         if self.claimed_edge_percent is None:
             return None
-        return self.exact_percent_2dp == self.claimed_edge_percent
+        return agrees_to_stated_precision(self.claimed_edge_percent, self.house_edge * 100)
+
+
+def agrees_to_stated_precision(claim: Decimal, exact: Fraction) -> bool:
+    """A figure written to d decimal places agrees with the exact value when it is that value
+    rounded to d places, down or up (21.65 for 21.6572): they differ by less than one unit of
+    the claim's last place. Compared exactly, so no float rounding decides a verdict."""
+    exponent = claim.as_tuple().exponent
+    if not isinstance(exponent, int):
+        raise ValueError(f"a claim must be a finite number, not {claim}")
+    return abs(Fraction(claim) - exact) < Fraction(10) ** exponent
 
 
 @dataclass(frozen=True)
@@ -242,6 +283,9 @@ class BaccaratReport:
                 "tie": _prob_json(c.ties, c.total),
             },
             "totals": c.by_totals,
+            "nines": {hand.name.lower(): {kind: _prob_json(k, c.total)
+                                          for kind, k in c.nines(hand).items()}
+                      for hand in (Hand.PLAYER, Hand.BANKER)},
             "wagers": [_wager_json(w) for w in self.wagers],
         }
 
@@ -260,7 +304,7 @@ def _wager_json(w: WagerMath) -> dict[str, object]:
         "std_dev": w.std_dev,
         "claimed_edge_percent": None if w.claimed_edge_percent is None
         else str(w.claimed_edge_percent),
-        "claim_holds": w.claim_holds,
+        "claim_agrees": w.claim_agrees,
         "outcomes": [
             {"label": o.label, "net": frac(o.net), **_prob_json(o.count, w.total)}
             for o in w.outcomes
@@ -362,3 +406,20 @@ def progressive_break_even_cents(c: CoupCounts) -> Fraction | None:
                 Fraction(0))
     p_top = Fraction(by_award[ProgressiveAward.JACKPOT], c.total)
     return (1 - fixed) / p_top * progressive_schedule().wager_cents
+
+
+def shared_break_even_cents(c: CoupCounts, sharers: int) -> tuple[Fraction, int] | None:
+    """The top award at which one of `sharers` jackpot bettors breaks even, when all of them
+    hit it together (Super-9: "If the top jackpot hits all players who have a progressive bet
+    will share equally"; every seat plays the same coup, so every seat with a jackpot wager on
+    it hits): each gets the posted amount divided by `sharers`, his for-1 awards unchanged, so
+    the exact break-even is `sharers` times the lone bettor's. Also the least posted amount in
+    whole cents at which he is not behind: the pool pays each share rounded down to the cent
+    (`JackpotPool.shares`: cents that do not divide stay in the meter), so his share must reach
+    the lone break-even rounded up, `sharers` x that. None if the top award cannot happen."""
+    if sharers < 1:
+        raise ValueError("a top award is shared by at least one bettor")
+    lone = progressive_break_even_cents(c)
+    if lone is None:
+        return None
+    return lone * sharers, math.ceil(lone) * sharers

@@ -217,9 +217,14 @@ class CounterResult:
     """The counter's mean net per unit bet (None if he never bet)."""
     std_error: float
     penetration: float
-    needed_penetration: float | None
+    ahead_from: float | None
     """The shallowest cut (in half-decks, as a share of the shoe) at which the counter's edge
     on the coups before it is above zero with 95% confidence in this run; None if at none."""
+    behind_until: float | None
+    """The deepest cut shallower than `ahead_from` at which that edge is below zero with 95%
+    confidence; None if none is. The cut where the edge turns positive lies after it and at
+    or before `ahead_from`: a bracket that a longer run narrows, where either end alone moves
+    with the run's size."""
     by_depth: tuple[tuple[float, int, Fraction | None, int], ...]
     """(penetration, bets, edge, coups dealt) of a counter whose shoe is cut at each
     half-deck (the coups whose first card lies before the cut)."""
@@ -259,9 +264,19 @@ class CounterResult:
                f"{self.fraction_bet:.3%} of coups, {self.units_per_100_coups:+.4f} units per "
                "100 coups dealt")
         verdict = {True: "yes", False: "no", None: "not shown either way"}[self.beatable]
-        need = ("" if self.needed_penetration is None
-                else f"; ahead with 95% confidence from a cut at {self.needed_penetration:.1%}")
-        return f"{label}: {verdict}, {at}: {how}{need}."
+        return f"{label}: {verdict}, {at}: {how}{self._turning_cut()}."
+
+    def _turning_cut(self) -> str:
+        """Where the edge turns positive as the cut goes deeper, with its uncertainty."""
+        if self.ahead_from is None:
+            return ""
+        where = ("; the cut from which his edge on the coups before it is positive lies "
+                 "between ")
+        if self.behind_until is None:
+            return (f"{where}the top of the shoe and {self.ahead_from:.1%} (95% at each "
+                    "half-deck; no shallower cut shows him behind)")
+        return (f"{where}{self.behind_until:.1%} and {self.ahead_from:.1%} (95% at each "
+                "half-deck; a longer run narrows it)")
 
 
 def _edge(tally: IntArray, nets: tuple[Fraction, ...]) -> tuple[int, Fraction | None, float]:
@@ -284,14 +299,17 @@ def counter_results(rules: BaccaratRules, merged: ChunkResult) -> list[CounterRe
     for k, name in enumerate(SIDE_BETS):
         n, edge, se = _edge(house[k], nets[name])
         depth = []
-        needed = None
+        ahead = behind = None
         for end in range(HALF_DECK, size + 1, HALF_DECK):
             m, e, s = _edge(bets[k, :end].sum(axis=0), nets[name])
             depth.append((end / size, m, e, int(coups[:end].sum())))
-            if needed is None and e is not None and float(e) - Z95 * s > 0:
-                needed = end / size
-        out.append(CounterResult(name, n, house_coups, edge, se, cut / size, needed,
-                                 tuple(depth)))
+            if ahead is None and e is not None:
+                if float(e) - Z95 * s > 0:
+                    ahead = end / size
+                elif float(e) + Z95 * s < 0:
+                    behind = end / size
+        out.append(CounterResult(name, n, house_coups, edge, se, cut / size, ahead,
+                                 behind if ahead is not None else None, tuple(depth)))
     return out
 
 
@@ -370,7 +388,8 @@ class CountingReport:
                 "ci95": list(r.ci) if r.edge is not None else None,
                 "bets": r.bets, "coups": r.coups, "fraction_bet": r.fraction_bet,
                 "units_per_100_coups": r.units_per_100_coups, "penetration": r.penetration,
-                "beatable": r.beatable, "needed_penetration": r.needed_penetration,
+                "beatable": r.beatable, "ahead_from_cut": r.ahead_from,
+                "behind_until_cut": r.behind_until,
                 "answer": r.answer(),
                 "by_depth": [{"penetration": p, "bets": b, "coups": n,
                               "edge": None if e is None else float(e)}

@@ -30,8 +30,10 @@ MAX_SHOE = 416
 """Eight decks: the largest shoe whose six-card sequence count fits in int64."""
 _SUITED = 100
 """Kernel output: 100 by-totals cells, then player suited nine, banker suited nine, both
-suited nine, both suited A-8 of one suit, both suited A-8 of two suits."""
-_OUT_SIZE = _SUITED + 5
+suited nine, both suited A-8 of one suit, both suited A-8 of two suits, then the two-card
+nines: player, banker, player suited, banker suited."""
+_TWO_CARD = _SUITED + 5
+_OUT_SIZE = _TWO_CARD + 4
 
 Composition = npt.NDArray[np.int64]
 """Cards left by value class (0 for tens and pictures, 1-9) and suit (clubs..spades)."""
@@ -111,6 +113,10 @@ def _leaf(cards: Any, kp: int, kb: int, pt: int, bt: int, weight: Any, cont: Any
     """Tally a finished coup; a coup with a nine is queued for `_suited_counts` (kept out of
     the hot loop, which stays small enough to compile tight)."""
     out[pt * 10 + bt] += weight * cont
+    if pt == 9 and kp == 2:
+        out[_TWO_CARD] += weight * cont
+    if bt == 9 and kb == 2:
+        out[_TWO_CARD + 1] += weight * cont
     if pt == 9 or bt == 9:
         row = nines[n_nines[0]]
         for i in range(6):
@@ -142,10 +148,16 @@ def _suited_counts(nines: Any, count: int, by_suit: Any, table: Any, out: Any) -
         hb = b0 * 10 + b1 if b2 < 0 else 100 + b0 * 100 + b1 * 10 + b2
         if pt == 9:
             free = _second_hand(by_suit, SUITS, p0, p1, p2, b0, b1, b2)
-            out[_SUITED] += table[hp, SUITS] * free * cont
+            suited = table[hp, SUITS] * free * cont
+            out[_SUITED] += suited
+            if p2 < 0:
+                out[_TWO_CARD + 2] += suited
         if bt == 9:
             free = _second_hand(by_suit, SUITS, b0, b1, b2, p0, p1, p2)
-            out[_SUITED + 1] += table[hb, SUITS] * free * cont
+            suited = table[hb, SUITS] * free * cont
+            out[_SUITED + 1] += suited
+            if b2 < 0:
+                out[_TWO_CARD + 3] += suited
         if pt == 9 and bt == 9:
             same = np.int64(0)
             diagonal = np.int64(0)
@@ -260,7 +272,8 @@ class DepletedShoe:
         self.banker_draws = tab.banker_matrix()
 
     def raw(self, comp: Composition) -> npt.NDArray[np.int64]:
-        """The kernel's integer counts (100 by-totals cells, then the five suited counts)."""
+        """The kernel's integer counts (100 by-totals cells, the five suited counts, the four
+        two-card nine counts)."""
         n = int(comp.sum())
         if n > MAX_SHOE or n < 6 or int(comp.min()) < 0:
             raise RemovalError(f"a shoe for exact analysis holds 6 to {MAX_SHOE} cards, not {n}")
@@ -278,4 +291,7 @@ class DepletedShoe:
             player_suited_nine=raw[_SUITED], banker_suited_nine=raw[_SUITED + 1],
             both_suited_nine=raw[_SUITED + 2],
             both_suited_ace_eight_same_suit=raw[_SUITED + 3],
-            both_suited_ace_eight_other_suits=raw[_SUITED + 4])
+            both_suited_ace_eight_other_suits=raw[_SUITED + 4],
+            player_two_card_nine=raw[_TWO_CARD], banker_two_card_nine=raw[_TWO_CARD + 1],
+            player_two_card_suited_nine=raw[_TWO_CARD + 2],
+            banker_two_card_suited_nine=raw[_TWO_CARD + 3])

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
 Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the normal distribution."""
+"""The normal quantile of a two-sided 95% interval (97.5th percentile): every 95% interval
+and band of the analyses is ± Z95 standard errors."""
+Z95_ONE_SIDED = 1.6448536269514722
+"""The normal quantile of a one-sided 95% bound (95th percentile)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,12 @@ class Estimate:
         if self.exact is None:
             return None
         return self.ci_low <= float(self.exact) <= self.ci_high
+
+
+def proportion_half_width(k: int, n: int) -> float:
+    """The 95% half-width of a rate observed as k in n (normal approximation)."""
+    p = k / n
+    return Z95 * math.sqrt(p * (1 - p) / n)
 
 
 def sample_moments(tally: Iterable[tuple[Fraction, int]], n: int) -> tuple[Fraction, Fraction]:

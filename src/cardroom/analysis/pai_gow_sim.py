@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from cardroom.analysis.estimate import Z95
+from cardroom.analysis.estimate import Z95, proportion_half_width
 from cardroom.analysis.pai_gow_optimal import (
     DealerTable,
     PackedTable,
@@ -223,8 +223,7 @@ class SimReport:
     def rate(self, k: int) -> tuple[float, float]:
         """Observed rate among the hands the house banked, and its 95% half-width."""
         n = self.hands - self.banked
-        p = k / n
-        return p, Z95 * math.sqrt(p * (1 - p) / n)
+        return k / n, proportion_half_width(k, n)
 
     @property
     def _keep(self) -> float:

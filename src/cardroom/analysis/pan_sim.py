@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from cardroom.analysis.estimate import Z95
 from cardroom.analysis.parallel import Chunk, SimulationError, plan_chunks, run_chunks
 from cardroom.cards import Card
 from cardroom.games.pan.bots import Bot, RandomBot, SoundBot
@@ -116,7 +117,7 @@ def _mean_half(total: int, squares: int, n: int) -> tuple[float, float]:
     if n < 2:
         return (mean, 0.0)
     var = (squares - n * mean * mean) / (n - 1)
-    return (mean, 1.96 * math.sqrt(max(var, 0.0) / n))
+    return (mean, Z95 * math.sqrt(max(var, 0.0) / n))
 
 
 @dataclass(frozen=True)

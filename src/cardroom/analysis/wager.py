@@ -5,9 +5,9 @@ wager's `total` equally likely cases end so (an exact analysis counts card seque
 counts keep every figure an exact Fraction). House edge = -E[net] unless the analysis charges
 more (the progressive's contribution); element of risk = house edge / P(the wager is decided),
 pushes excluded; standard deviation per unit. Volatility uses the normal approximation to the
-house's total over n independent hands (n x edge +/- 1.96 sd sqrt(n), in units); the house is
-ahead with 95% confidence once n x edge >= 1.645 sd sqrt(n), a one-sided bound:
-n >= (1.645 sd / edge)^2.
+house's total over n independent hands (n x edge +/- Z95 sd sqrt(n), in units); the house is
+ahead with 95% confidence once n x edge >= Z95_ONE_SIDED sd sqrt(n), a one-sided bound:
+n >= (Z95_ONE_SIDED sd / edge)^2 (the quantiles in `estimate`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Self
 
-from cardroom.analysis.estimate import Z95
+from cardroom.analysis.estimate import Z95, Z95_ONE_SIDED
 
-Z95_ONE_SIDED = 1.6448536269514722
 HORIZONS = (1_000, 10_000, 100_000)
 
 

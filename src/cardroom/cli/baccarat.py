@@ -26,7 +26,7 @@ from cardroom.cli.options import (
     rules_with_overrides,
 )
 from cardroom.errors import CardroomError, WagerError
-from cardroom.games.baccarat.coup import CardDealt, hand_total
+from cardroom.games.baccarat.coup import CardDealt, Hand, hand_total
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import BaccaratTable, CardsBurned, CoupSettled, ShoeShuffled
 from cardroom.games.baccarat.wagers import WagerKind
@@ -116,15 +116,22 @@ def analyze_baccarat(
                         ("Tie", c.ties)):
         head.add_row(name, f"{count:,}", f"{count / c.total:.15f}")
     console.print(head)
+    nines = Table(title="Nines (Player-9 and Banker-9 pay every one): probability per coup")
+    for col in ("nine", "Player", "Banker"):
+        nines.add_column(col, justify="right" if col != "nine" else "left")
+    player, banker = c.nines(Hand.PLAYER), c.nines(Hand.BANKER)
+    for kind, k in player.items():
+        nines.add_row(kind, f"{k / c.total:.10f}", f"{banker[kind] / c.total:.10f}")
+    console.print(nines)
     table = Table(title=f"Wagers (pay table {settings.paytable}, commission "
                         f"{float(settings.commission) * 100:g}%, tie {settings.tie_pays} to 1)")
     for col in ("wager", "award", "probability", "house edge", "std dev", "claimed"):
         table.add_column(col)
     for w in report.wagers:
         claim = "" if w.claimed_edge_percent is None else f"{w.claimed_edge_percent}%"
-        if w.claim_holds is False:
-            claim = f"[bold red]{claim} ≠ {w.exact_percent_2dp}%[/bold red]"
-        elif w.claim_holds:
+        if w.claim_agrees is False:
+            claim = f"[bold red]{claim} ≠ {float(w.house_edge) * 100:.4f}%[/bold red]"
+        elif w.claim_agrees:
             claim = f"[green]{claim} ✓[/green]"
         first = True
         for o in w.outcomes:
@@ -242,6 +249,13 @@ def _signed_pct(x: float) -> str:
     return f"{x * 100:+.4f}%"
 
 
+def _turning_cut(behind: float | None, ahead: float | None) -> str:
+    """The bracket on the cut where the counter's edge turns positive (95% at each cut)."""
+    if ahead is None:
+        return "-"
+    return f"by {ahead:.1%}" if behind is None else f"{behind:.1%} to {ahead:.1%}"
+
+
 def print_counting(report: CountingReport) -> None:
     from cardroom.analysis.baccarat_counting import SIDE_BETS, WAGERS
 
@@ -275,14 +289,14 @@ def print_counting(report: CountingReport) -> None:
     sim = Table(title=f"A counter who bets only at a positive count: {report.coups:,} coups "
                       f"from {report.shoes:,} shoes (seed {report.seed})")
     for col in ("wager", "counter's edge", "95% CI", "coups bet", "units per 100 coups",
-                "shown beatable from"):
+                "edge turns positive (cut)"):
         sim.add_column(col, justify="right")
     for r in report.counters:
         low, high = r.ci
         sim.add_row(r.wager, "never bet" if r.edge is None else _signed_pct(float(r.edge)),
                     "" if r.edge is None else f"{_signed_pct(low)} .. {_signed_pct(high)}",
                     f"{r.fraction_bet:.3%}", f"{r.units_per_100_coups:+.4f}",
-                    "-" if r.needed_penetration is None else f"{r.needed_penetration:.1%}")
+                    _turning_cut(r.behind_until, r.ahead_from))
     console.print(sim)
     check = Table(title="Cross-check on sampled shoe states: the count's estimate against the "
                         "exact depleted-shoe edge")

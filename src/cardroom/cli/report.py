@@ -87,44 +87,61 @@ def report_math(
             raise CardroomError(f"--{name.replace('_', '-')} does not apply to the {game} "
                                 "dossier")
     with worker_pool(n_workers):  # a dossier's runs share their worker processes
-        dossier = _build(game, rules, given, n_workers, scheduler, seed, as_json)
+        dossier = _build(game, rules, given, n_workers, scheduler, seed, as_json, out)
     if out is not None:
         out.write_text(render(dossier), encoding="utf-8")
         if not as_json:
             console.print(f"dossier written to {out}", highlight=False)
     if as_json:
-        print_json(dossier.data)
+        print_json(dossier.to_json())
 
 
 def _build(game: str, rules: Path | None, given: dict[str, Any], n_workers: int,
-           scheduler: str | None, seed: int | None, as_json: bool) -> Dossier:
-    """The dossier of `game` with the settings `given` (those that apply to it)."""
+           scheduler: str | None, seed: int | None, as_json: bool, out: Path | None) -> Dossier:
+    """The dossier of `game` with the settings `given` (those that apply to it), stamped with
+    the command that reproduces it: every setting given, the run size and the seed spelled
+    out (a drawn seed included), so that defaults changing later cannot change its figures."""
+    from cardroom.analysis.dossier.provenance import Origin
+    from cardroom.analysis.parallel import check_count, seed_or_draw
+
+    def origin(*run: tuple[str, object]) -> Origin:
+        settings = [(name, value) for name, value in given.items()
+                    if value is not None and name not in dict(run)]
+        command = ["cardroom", "report", "math", game, *(["--rules", str(rules)] if rules
+                                                         else [])]
+        for name, value in [*settings, *run]:
+            command += [f"--{name.replace('_', '-')}", str(value)]
+        command += [*(["--out", str(out)] if out is not None else []),
+                    *(["--json"] if as_json else [])]
+        return Origin(tuple(command), rules)
+
     if game == "super-pan-9":
         from cardroom.analysis.dossier import super_pan_9
 
         return super_pan_9.build(rules_with_overrides(
             SuperPan9Rules, rules, decks=given["decks"], commission=given["commission"],
-            tie_pays=given["tie_pays"]))
-    from cardroom.analysis.parallel import check_count, seed_or_draw
-
+            tie_pays=given["tie_pays"]), origin())
+    used_seed = seed_or_draw(seed)
     hands = given["hands"]
     if game == "pai-gow":
         from cardroom.analysis.dossier import pai_gow
 
+        n = check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2)
         return pai_gow.build(
             rules_with_overrides(PaiGowRules, rules, commission=given["commission"]),
-            check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            seed_or_draw(seed), n_workers, scheduler, progress=not as_json)
+            n, used_seed, n_workers, scheduler, progress=not as_json,
+            origin=origin(("hands", n), ("seed", used_seed)))
     if game == "pan":
         from cardroom.analysis.dossier import pan
 
         per_hour = given["hands_per_hour"]
+        n = check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2)
+        pace = check_count(pan.HANDS_PER_HOUR if per_hour is None else per_hour,
+                           "hands-per-hour", 1)
         return pan.build(
-            rules_with_overrides(PanRules, rules),
-            check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2),
-            seed_or_draw(seed),
-            check_count(pan.HANDS_PER_HOUR if per_hour is None else per_hour,
-                        "hands-per-hour", 1), n_workers, scheduler, progress=not as_json)
+            rules_with_overrides(PanRules, rules), n, used_seed, pace, n_workers, scheduler,
+            progress=not as_json,
+            origin=origin(("hands", n), ("hands_per_hour", pace), ("seed", used_seed)))
     from cardroom.analysis.dossier import baccarat
 
     decks, jackpot_seed, coups = given["decks"], given["jackpot_seed"], given["coups"]
@@ -134,8 +151,10 @@ def _build(game: str, rules: Path | None, given: dict[str, Any], n_workers: int,
         jackpot_contribution=given["jackpot_contribution"],
         jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
         jackpot=False if decks not in (None, 8) else None)
-    return baccarat.build(settings, DOSSIER_COUPS if coups is None else coups, seed,
-                          n_workers, scheduler, progress=not as_json)
+    n = DOSSIER_COUPS if coups is None else coups
+    return baccarat.build(settings, n, used_seed, n_workers, scheduler,
+                          progress=not as_json,
+                          origin=origin(("coups", n), ("seed", used_seed)))
 
 
 def _check_writable(path: Path) -> None:

@@ -8,14 +8,22 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from cardroom.analysis.baccarat import BaccaratReport, CoupCounts, WagerMath, analyze
+from cardroom.analysis.baccarat import (
+    BaccaratReport,
+    CoupCounts,
+    WagerMath,
+    analyze,
+    shared_break_even_cents,
+)
 from cardroom.analysis.baccarat_counting import LABELS, CountingReport, counting_report
 from cardroom.analysis.baccarat_depleted import DepletedShoe, full_composition
 from cardroom.analysis.dossier.charts import bar_chart, line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
+from cardroom.analysis.dossier.provenance import Origin, stamp
 from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
 from cardroom.analysis.wager import frac
 from cardroom.errors import WagerError
+from cardroom.games.baccarat.coup import Hand
 from cardroom.games.baccarat.limits import check_bets
 from cardroom.games.baccarat.paytables import nine_pay_table, nine_pay_tables, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -23,6 +31,8 @@ from cardroom.games.baccarat.wagers import ProgressiveAward, WagerKind, fixed_aw
 from cardroom.money import format_money
 
 CONTRIBUTIONS = (Fraction(1, 5), Fraction(1, 4), Fraction(3, 10), Fraction(2, 5), Fraction(1, 2))
+SHARERS = tuple(range(1, 8))
+"""Jackpot bettors who can share a top award: one to the seven seats of a table."""
 SEEDS_CENTS = (250_000, 500_000, 1_000_000, 2_500_000, 5_000_000)
 """The seeds compared: the document's $2,500 minimum and above (a lower seed is refused)."""
 
@@ -107,7 +117,9 @@ def progressive_return(counts: CoupCounts, jackpot_cents: int) -> Fraction:
 
 
 def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
-          scheduler: str | None = None, progress: bool = False) -> Dossier:
+          scheduler: str | None = None, progress: bool = False,
+          origin: Origin | None = None) -> Dossier:
+    """`origin`: the command line that asked for it (None: a Python call)."""
     counts = DepletedShoe().counts(full_composition(rules.decks), rules.decks)
     report = analyze(rules, counts=counts)
     figs = [w for w in report.wagers if rules.jackpot or w.name != "progressive"]
@@ -141,7 +153,9 @@ def build(rules: BaccaratRules, coups: int, seed: int | None, workers: int = 1,
                    "fractions); card counting by simulation over real shoes, labelled"),
     )
     return Dossier("baccarat", "Math dossier: Mini-Baccarat and Super-9", cover,
-                   tuple(sections), data)
+                   tuple(sections), stamp("baccarat", origin, (
+                       ("card-counting simulation and its sampled shoe states",
+                        counting.seed),)), data)
 
 
 def _wagers_section(rules: BaccaratRules, figs: list[WagerMath],
@@ -171,18 +185,24 @@ def _claims_section(report: BaccaratReport, data: dict[str, Any]) -> Section:
     for w in report.wagers:
         if w.claimed_edge_percent is None:
             continue
-        verdict = "right" if w.claim_holds else "wrong"
-        rows.append((w.name, f"{w.claimed_edge_percent}%", f"{w.exact_percent_2dp}%",
-                     pct(w.house_edge, 6), verdict))
+        rows.append((w.name, f"{w.claimed_edge_percent}%", pct(w.house_edge, 6),
+                     _verdict(w.claim_agrees)))
         entries.append({"name": w.name, "claimed_percent": str(w.claimed_edge_percent),
-                        "exact_percent_2dp": str(w.exact_percent_2dp),
-                        "exact": frac(w.house_edge), "right": bool(w.claim_holds)})
+                        "exact": frac(w.house_edge), "agrees": bool(w.claim_agrees)})
     data["claims"] = entries
     notes = ("The designer's house edges from the Super-9 rules document, each compared with "
-             "the exact figure rounded half-up to the claim's two places.",)
+             "the exact figure at the precision the claim states: a claim written to two "
+             "places agrees when it is the exact figure rounded to two places, down or up "
+             "(it differs by less than 0.01 point; compared exactly, as fractions).",)
     return Section("The designer's claims", notes, (
-        TableData("Claims under the analysed pay table", ("wager", "claimed", "exact (2 places)",
-                                                          "exact", "verdict"), tuple(rows)),))
+        TableData("Claims under the analysed pay table", ("wager", "claimed", "exact",
+                                                          "verdict"), tuple(rows)),))
+
+
+def _verdict(agrees: bool | None) -> str:
+    if agrees is None:
+        return "-"
+    return "agrees to the precision stated" if agrees else "wrong"
 
 
 def _paytables_section(rules: BaccaratRules, counts: CoupCounts,
@@ -195,19 +215,38 @@ def _paytables_section(rules: BaccaratRules, counts: CoupCounts,
                                        ("banker_9", table.banker_unsuited, table.banker_suited)):
             w = r.wager(name)
             claim = w.claimed_edge_percent
-            verdict = "" if claim is None else ("right" if w.claim_holds else "wrong")
             rows.append((f"table {number}", name, f"{unsuited} to 1", f"{suited} to 1",
                          pct(w.house_edge), "-" if claim is None else f"{claim}%",
-                         verdict or "-"))
+                         _verdict(w.claim_agrees)))
             entries.append({"paytable": number, "wager": name, "house_edge": float(w.house_edge),
                             "house_edge_exact": frac(w.house_edge),
                             "claimed_percent": None if claim is None else str(claim),
-                            "right": w.claim_holds})
+                            "agrees": w.claim_agrees})
     data["paytables"] = entries
-    return Section("Every Super-9 pay table", (), (
+    return Section("Every Super-9 pay table", (NINES_NOTE,), (
         TableData("Player-9 and Banker-9 under pay tables 1-3", (
             "pay table", "wager", "nine pays", "suited nine pays", "house edge", "claimed",
-            "verdict"), tuple(rows)),))
+            "verdict"), tuple(rows)),
+        _nines_table(counts, data)))
+
+
+NINES_NOTE = ("Player-9 and Banker-9 pay on the hand's final total of nine, \"a two card total "
+              "of 9 or three card total of 9\", at the suited pay when every card of the hand "
+              "is one suit. Their nines by how they are made, exactly (a two-card nine is a "
+              "natural and always the final hand):")
+
+
+def _nines_table(counts: CoupCounts, data: dict[str, Any]) -> TableData:
+    player, banker = counts.nines(Hand.PLAYER), counts.nines(Hand.BANKER)
+    rows = tuple((kind, f"{p / counts.total:.10f}", f"1 in {counts.total / p:,.2f}",
+                  f"{banker[kind] / counts.total:.10f}", f"1 in {counts.total / banker[kind]:,.2f}")
+                 for kind, p in player.items())
+    data["nines"] = {hand.name.lower(): {
+        kind: {"sequences": k, "probability": k / counts.total,
+               "probability_exact": frac(Fraction(k, counts.total))}
+        for kind, k in counts.nines(hand).items()} for hand in (Hand.PLAYER, Hand.BANKER)}
+    return TableData("Nines by how they are made (probability per coup)", (
+        "nine", "Player", "Player frequency", "Banker", "Banker frequency"), rows)
 
 
 def _progressive_section(rules: BaccaratRules, counts: CoupCounts, report: BaccaratReport,
@@ -237,22 +276,39 @@ def _progressive_section(rules: BaccaratRules, counts: CoupCounts, report: Bacca
                        counts=counts).wager("progressive").house_edge
         seed_rows.append((format_money(s), pct(edge)))
         entries_s.append({"seed_cents": s, "house_edge": float(edge)})
+    shared_rows = []
+    entries_shared = []
+    for k in SHARERS:
+        shared = shared_break_even_cents(counts, k)
+        assert shared is not None  # the lone break-even exists
+        exact, least = shared
+        shared_rows.append((str(k), f"{float(exact) / 100:,.4f}", format_money(least)))
+        entries_shared.append({"sharers": k, "jackpot_cents_exact": frac(exact),
+                               "least_posted_cents": least})
     data["progressive"] = {
         "break_even_jackpot_cents": math.ceil(be), "break_even_jackpot_cents_exact": frac(be),
         "return_at_seed": float(progressive_return(counts, seed)),
+        "break_even_by_sharers": entries_shared,
         "by_contribution": entries_c, "by_seed": entries_s,
     }
     notes = (
         f"Break-even top award: {format_money(math.ceil(be))} (exactly {float(be) / 100:,.4f} "
         "dollars): a lone jackpot bettor's expected return is 100% there, the for-1 awards at "
-        "their pays and the top award at that amount, not shared. Above it the wager favours "
-        "the player; the floor should watch the posted meter against it.",
+        "their pays and the top award at that amount. Above it the wager favours the player; "
+        "the floor should watch the posted meter against it.",
+        "When several bettors hit the top award they share it equally (the rules): every seat "
+        "plays the same coup, so every seat with a jackpot wager on it hits, and each gets the "
+        "posted amount divided by their number, rounded down to the cent. The break-even "
+        "grows in proportion (table below, 1 to 7 seats).",
         f"At the seed a lone bettor gets back "
         f"{pct(progressive_return(counts, seed), 2)} of each $1.",
         "The house edge charges the contribution (returned to players through the meter) and "
         "the seed (the house's cost of each top award).",
     )
     return Section("The progressive", notes, (
+        TableData("Break-even top award by the number of jackpot bettors who share it", (
+            "bettors sharing", "exact break-even ($)", "least posted jackpot not behind"),
+            tuple(shared_rows)),
         TableData("House edge by contribution to the meter (seed as analysed)",
                   ("per $1 to the meter", "house edge"), tuple(contribution_rows)),
         TableData("House edge by seed (contribution as analysed)", ("seed", "house edge"),

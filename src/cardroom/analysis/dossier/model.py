@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardroom.analysis.dossier.provenance import Provenance
+
 
 @dataclass(frozen=True)
 class TableData:
@@ -30,5 +32,10 @@ class Dossier:
     rules: tuple[tuple[str, str], ...]
     """The house rules analysed, as (setting, value) for the cover."""
     sections: tuple[Section, ...]
+    provenance: Provenance
     data: dict[str, Any] = field(default_factory=dict)
     """Every figure as numbers (exact fractions as "n/d" strings beside floats)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures and, under "provenance", where they come from."""
+        return {**self.data, "provenance": self.provenance.to_json()}

@@ -10,7 +10,13 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
-from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
+from cardroom.analysis.dossier.provenance import Origin, stamp
+from cardroom.analysis.dossier.sections import (
+    Simulated,
+    pct,
+    volatility_section,
+    wagers_section,
+)
 from cardroom.analysis.pai_gow_optimal import DealerTable, dealer_table
 from cardroom.analysis.pai_gow_sim import MAX_OTHERS, SimReport, simulate
 from cardroom.analysis.wager import Outcome, Wager, frac
@@ -19,6 +25,16 @@ from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.money import Rounding, format_money, round_div
 
 BETS_CENTS = (500, 700, 1_000, 1_300, 2_500, 10_000)
+PUBLISHED_SOURCE = ("the project's reference digest of published figures "
+                    "(shared/reference/published-figures.md, \"Pai Gow Poker\"), which names no "
+                    "primary publication")
+PUBLISHED_COMMISSION = Fraction(5, 100)
+"""The published figures are for a 5% commission: at any other they are not cited."""
+PUBLISHED_HOUSE_WAY = ("Published simulations of house way against house way with 5% "
+                       "commission put the player's house edge at about 2.7% to 2.9%; source: "
+                       f"{PUBLISHED_SOURCE}.")
+PUBLISHED_OPTIMAL = ("Published simulations put optimal setting about 0.2% below the house way; "
+                     f"source: {PUBLISHED_SOURCE}.")
 UNITS_CENTS = (1, 25, 100)
 
 
@@ -28,9 +44,10 @@ def _ci(value: float, half: float) -> str:
 
 def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
           scheduler: str | None = None, progress: bool = False,
-          table: DealerTable | None = None) -> Dossier:
+          table: DealerTable | None = None, origin: Origin | None = None) -> Dossier:
     """`table`: the house way's full-deck table for the optimal player (by default the cached
-    one, counted once with a progress bar if the cache lacks it)."""
+    one, counted once with a progress bar if the cache lacks it); `origin`: the command line
+    that asked for it (None: a Python call)."""
     way = house_way(rules.house_way)
     if table is None:
         table = dealer_table(way, rules.wheel_second, progress=progress)
@@ -53,15 +70,18 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
                                  Outcome("lose", Fraction(-1), p.loss)], p.total)
     edge, half = base.house_edge
     data["house_edge_ci95"] = [edge - half, edge + half]
+    published = rules.commission == PUBLISHED_COMMISSION
     sections = (
         wagers_section([fig], None, data, (
             f"SIMULATION: {hands:,} hands (seed {seed}), the player setting by the house way "
-            f"({way.title}) against the dealer's; house edge {_ci(edge, half)} (95%). "
-            "Published simulations put it at about 2.7% to 2.9%.",
+            f"({way.title}) against the dealer's; house edge {_ci(edge, half)} (95%)."
+            + (f" {PUBLISHED_HOUSE_WAY}" if published else ""),
+            "Every figure of this section is a rate observed in the simulation, shown with "
+            "its 95% interval (the JSON names them *_simulated, beside *_ci95 intervals).",
             "Maximum exposure of one hand: the player's wager less commission; the house "
-            "rules set no table limit.")),
+            "rules set no table limit."), Simulated(hands, half)),
         volatility_section([fig], [fig], data, ("From the simulated rates.",)),
-        _optimal_section(optimal, data),
+        _optimal_section(optimal, data, published),
         _banking_section(banked, data),
         _wheel_section(rules, base, other_wheel, data),
         _rounding_section(rules, base, data),
@@ -74,10 +94,12 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
         ("Wheel", "A-2-3-4-5 second highest" if rules.wheel_second else "A-2-3-4-5 lowest"),
         ("Method", f"simulation over {hands:,} hands per figure, 95% intervals (labelled)"),
     )
-    return Dossier("pai-gow", "Math dossier: Pai Gow Poker (simulation)", cover, sections, data)
+    return Dossier("pai-gow", "Math dossier: Pai Gow Poker (simulation)", cover, sections,
+                   stamp("pai-gow", origin, (("every simulation run (the same hands for each "
+                                               "figure)", seed),)), data)
 
 
-def _optimal_section(report: SimReport, data: dict[str, Any]) -> Section:
+def _optimal_section(report: SimReport, data: dict[str, Any], published: bool) -> Section:
     edge, gain, hw = report.house_edge, report.optimal_gain, report.house_way_edge
     assert gain is not None and hw is not None  # an optimal run pairs every hand
     data["optimal"] = {name: {"value": v, "ci95_half_width": h} for name, (v, h) in (
@@ -87,7 +109,8 @@ def _optimal_section(report: SimReport, data: dict[str, Any]) -> Section:
         "expected result against the dealer's house way over the full 53-card deck (the "
         "dealer's 154,143,080 possible hands counted once and cached: about 48 s on two cores "
         "the first time, then read from the cache); it ignores the removal of the player's own "
-        "seven cards. The gain is paired hand by hand against the house way.",), (
+        "seven cards. The gain is paired hand by hand against the house way.",
+        *([PUBLISHED_OPTIMAL] if published else [])), (
         TableData("House edge by the player's setting (95%)", ("player sets by", "house edge"), (
             ("the optimal setter", _ci(*edge)), ("the house way, same hands", _ci(*hw)),
             ("gain of the optimal setter", _ci(*gain)))),))

@@ -8,6 +8,7 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import bar_chart, line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
+from cardroom.analysis.dossier.provenance import Origin, stamp
 from cardroom.analysis.pan_conditions import condition_odds
 from cardroom.analysis.pan_sim import SimReport, simulate
 from cardroom.analysis.wager import frac
@@ -30,7 +31,9 @@ RAKE_PERCENT = 10
 
 
 def build(rules: PanRules, hands: int, seed: int, hands_per_hour: int = HANDS_PER_HOUR,
-          workers: int = 1, scheduler: str | None = None, progress: bool = False) -> Dossier:
+          workers: int = 1, scheduler: str | None = None, progress: bool = False,
+          origin: Origin | None = None) -> Dossier:
+    """`origin`: the command line that asked for it (None: a Python call)."""
     data: dict[str, Any] = {"game": "pan", "rules": rules.model_dump(mode="json"),
                             "hands_per_seat_count": hands, "seed": seed,
                             "hands_per_hour": hands_per_hour}
@@ -53,7 +56,8 @@ def build(rules: PanRules, hands: int, seed: int, hands_per_hour: int = HANDS_PE
                    "sound bots at every seat, 95% intervals"),
         ("Fee income", f"assumes {hands_per_hour} hands an hour (--hands-per-hour)"),
     )
-    return Dossier("pan", "Math dossier: Panguingue", cover, sections, data)
+    return Dossier("pan", "Math dossier: Panguingue", cover, sections,
+                   stamp("pan", origin, (("the bots' hands at every seat count", seed),)), data)
 
 
 def _conditions_section(rules: PanRules, data: dict[str, Any]) -> Section:

@@ -8,6 +8,7 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import line_chart
 from cardroom.analysis.dossier.model import Dossier, Section, TableData
+from cardroom.analysis.dossier.provenance import Origin, stamp
 from cardroom.analysis.dossier.sections import pct, volatility_section, wagers_section
 from cardroom.analysis.super_pan_9 import SuperPan9Analysis, analyse, tie_result
 from cardroom.analysis.wager import Wager, frac
@@ -39,7 +40,8 @@ def max_payouts_cents(rules: SuperPan9Rules) -> dict[str, int]:
     return {"main": main, "tie": tie_win - rules.tie_commission_policy.charge(tie_win)}
 
 
-def build(rules: SuperPan9Rules) -> Dossier:
+def build(rules: SuperPan9Rules, origin: Origin | None = None) -> Dossier:
+    """`origin`: the command line that asked for it (None: a Python call)."""
     report = analyse(rules.decks, rules.commission, rules.tie_pays, rules.commission_on_tie_bet)
     figs = wager_figures(report)
     data: dict[str, Any] = {"game": "super-pan-9", "rules": rules.model_dump(mode="json")}
@@ -62,7 +64,8 @@ def build(rules: SuperPan9Rules) -> Dossier:
         ("Method", "exact enumeration over the finite shoe by composition (integer counts, "
                    "fractions); the player draws by the optimal strategy"),
     )
-    return Dossier("super-pan-9", "Math dossier: Super Pan 9", cover, sections, data)
+    return Dossier("super-pan-9", "Math dossier: Super Pan 9", cover, sections,
+                   stamp("super-pan-9", origin), data)
 
 
 def _wagers_section(rules: SuperPan9Rules, figs: list[Wager],
