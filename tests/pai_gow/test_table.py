@@ -7,6 +7,7 @@ import pytest
 from cardroom.cards import parse_cards
 from cardroom.engine import RuleError, history_actions
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
+from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.rules import DragonHand, FoulPolicy
 from cardroom.games.pai_gow.settings import FoulSettingError
 from cardroom.games.pai_gow.table import (
@@ -383,3 +384,59 @@ def test_rule_5_the_wheel_is_one_roll_and_a_recorded_one_is_checked() -> None:
     assert e.value.clause.startswith("clauses 4, 5") and not t.hands
     dealt = t.deal(order=DECK.cards(), wheel=((6, 6, 6), start_from_dice((6, 6, 6))))
     assert dealt.dice == (6, 6, 6) and dealt.start_position == 4  # 18 counted round twice
+
+
+def test_clause_10_the_engine_takes_one_wager_a_seat_within_the_table_limits() -> None:
+    """Clause 10 (wagers) and the posted wagering limits (WAC 230-15-140): the engine itself,
+    not only the room, refuses a second wager from one seat, and a $9,000 wager or a $5 dragon
+    hand at a $10-$1,000 table (issue 20); the replay of such a history is refused by the same
+    engine check, with the sentence the room shows."""
+    t = PaiGowTable(PaiGowTableRules(min_wager_cents=1_000, max_wager_cents=100_000,
+                                     dragon_hand=DragonHand.PLAYER_SETS,
+                                     shuffle_machine=True, use_dice=False))
+    t.sit(1, 2_000_000)
+    with pytest.raises(WagerError, match=r"^a wager of \$9,000.00 is outside the table limits, "
+                                         r"\$10.00 to \$1,000.00$"):
+        t.place_wager(1, 900_000)
+    t.place_wager(1, 1_000)
+    with pytest.raises(WagerError, match=r"^you already have a wager on this hand$"):
+        t.place_wager(1, 2_000)
+    with pytest.raises(WagerError, match=r"^a dragon-hand wager of \$5.00 is outside"):
+        t.take_dragon(1, 4, 500)
+    assert t.wagers == {1: 1_000} and t.dragon is None
+
+
+def test_banking_a_new_wager_must_be_covered_by_the_player_banker() -> None:
+    """Banking clause: "The player-banker must have enough chips in front of them to payoff all
+    potential winning wagers": the engine refuses a wager or dragon hand the bank cannot
+    cover, and the dragon hand's player may not bank against it (issue 20: these lived in the
+    room only)."""
+    t, _ = _seat_1_banks(100_000, 1_000, 1_000)
+    t.sit(3, 200_000)
+    assert t.exposure(1) == 2_000  # seat 2's wager and the house dealer's
+    with pytest.raises(WagerError, match=r"^the player-banker cannot cover this wager: the "
+                                         r"bank needs \$1,020.00, has \$1,000.00$"):
+        t.place_wager(3, 100_000)
+    t.place_wager(3, 98_000)
+    assert t.exposure(1) == 100_000 and t.chips[1] == 100_000
+    d = table(dragon_hand=DragonHand.PLAYER_SETS)
+    d.sit(2, 10_000)
+    d.place_wager(2, 1_000)
+    d.take_dragon(2, 5, 1_000)
+    d.last_wagers[2] = 1_000
+    with pytest.raises(IllegalActionError, match=r"^you play the dragon hand: you cannot bank "
+                                                  r"against it$"):
+        d.bank(2)
+
+
+def test_a_seat_with_chips_in_the_hand_cannot_leave() -> None:
+    """The engine keeps a seat with a wager (or the bank) until the hand settles; a seat that
+    leaves takes its last wager (the house dealer's stake were it to bank) with it."""
+    t = table()
+    t.sit(1, 10_000)
+    t.place_wager(1, 1_000)
+    with pytest.raises(IllegalActionError, match="chips in play"):
+        t.leave(1)
+    t.withdraw_wagers(1)
+    t.leave(1)
+    assert 1 not in t.chips and t.open_spots() == [1, 2, 3, 4, 5, 6]

@@ -170,6 +170,17 @@ def test_pai_gow_table_limits_refuse_a_small_wager() -> None:
     assert "table limits" in report.failure.message
 
 
+def test_pai_gow_clause_10_a_second_wager_from_one_seat_is_refused_by_the_engine() -> None:
+    """Clause 10 (wagers), issue 20: the replay, like the room, refuses a seat's second wager at
+    that action (the engine refuses it; the replay checks nothing by hand)."""
+    data = raw(PAI_GOW)
+    data["actions"].insert(1, {"type": "wager", "seat": 2, "amount": 3000})
+    report = replay(history(data))
+    assert report.failure is not None and report.failure.index == 1
+    assert report.failure.rule == "clause 10 (wagers)"
+    assert report.failure.message == "you already have a wager on this hand"
+
+
 def test_pai_gow_banking_the_house_banks_every_other_hand() -> None:
     data = raw(PAI_GOW)
     data["setup"]["player_banked_last"] = True
