@@ -86,6 +86,9 @@ class SuperPan9Table(Engine):
         self.round_no = 1
         self.phase = Phase.BETTING
         self.seats: dict[int, SeatHand] = {}
+        self.chips: dict[int, Cents] = {}
+        """The chips of each seated player, wagers down included (`sit`); a seat nobody sat
+        at (the simulations) wagers without a stack to cover."""
         self.dealer_cards: list[Card] = []
         self.dealer_revealed = False
         self.dealer_drew = False
@@ -106,6 +109,25 @@ class SuperPan9Table(Engine):
     @property
     def dealer_total(self) -> int:
         return hand_total(self.dealer_cards)
+
+    # ----- seats -------------------------------------------------------------------------
+
+    def sit(self, seat: int, chips: Cents) -> None:
+        """A player sits at `seat` with `chips` (the room's stack, a replay's starting chips)."""
+        if not 1 <= seat <= MAX_SEATS:
+            raise RuleError("rule 1", f"no seat {seat}: a table has seats 1 to {MAX_SEATS} "
+                            "(rule 1)")
+        self.chips[seat] = require_cents(chips, "chips")
+
+    def in_hand(self, seat: int) -> bool:
+        """Whether the seat has a wager in the round not yet settled."""
+        return seat in self.seats and self.phase is not Phase.COMPLETE
+
+    def leave(self, seat: int) -> None:
+        """The player gets up: not with a wager in the round."""
+        if self.in_hand(seat):
+            raise RuleError(WAGERS, "you have chips in play: wait for the hand to settle")
+        self.chips.pop(seat, None)
 
     # ----- wagers (rule 5) ---------------------------------------------------------------
 
@@ -138,6 +160,10 @@ class SuperPan9Table(Engine):
                 WAGERS,
                 f"a {r.shoe_size}-card shoe cannot serve more than {self.seat_capacity} seats"
             )
+        has = self.chips.get(seat)
+        if has is not None and amount + tie_amount > has:
+            raise WagerRefused(WAGERS, f"your stack has {format_money(has)}: it cannot cover "
+                               f"{format_money(amount + tie_amount)}")
 
     @property
     def seat_capacity(self) -> int:
@@ -325,6 +351,8 @@ class SuperPan9Table(Engine):
                 continue
             hand.settlement = settle(hand.total, dealer_total, hand.wager, hand.tie_wager,
                                      self.rules)
+            if seat in self.chips:
+                self.chips[seat] += hand.settlement.net
             out.append(SeatSettled(seat, hand.total, dealer_total, hand.settlement))
         self.phase = Phase.COMPLETE
         return self._log(RoundSettled(self.round_no, dealer_total, tuple(out)))
