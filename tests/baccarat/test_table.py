@@ -49,11 +49,11 @@ def test_bets_come_back_until_the_coup_is_dealt() -> None:
     assert event.returned == 600 and event.clause == BetsPlaced.clause
     assert table.balances == {"ann": 10_000} and table.bets == {}
     assert not table.can_withdraw_bets("ann")
-    with pytest.raises(IllegalActionError, match="no bet on this coup"):
+    with pytest.raises(IllegalActionError, match="you have no wager on this hand to change"):
         table.withdraw_bets("ann")
     table.place_bets("ann", {P: 1_000})
     table.deal()
-    with pytest.raises(IllegalActionError, match="no bet on this coup"):
+    with pytest.raises(IllegalActionError, match="you have no wager on this hand to change"):
         table.withdraw_bets("ann")
 
 

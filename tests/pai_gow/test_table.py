@@ -231,7 +231,7 @@ def test_clauses_10_and_7_a_wager_and_its_dragon_hand_come_back_until_the_deal()
     t.place_wager(1, 1_000)
     t.take_dragon(1, 2, 500)
     t.place_wager(3, 700)
-    with pytest.raises(IllegalActionError, match="no wager to take back"):
+    with pytest.raises(IllegalActionError, match="no wager on this hand to change"):
         t.withdraw_wagers(4)
     assert t.withdraw_wagers(1).returned == 1_500
     assert t.wagers == {3: 700} and t.dragon is None and not t.can_withdraw_wagers(1)

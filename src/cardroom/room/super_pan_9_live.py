@@ -135,9 +135,10 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         if isinstance(msg, SuperPan9Irregularity):
             return self.irregularity(conn, who, msg)
         seat = self.seat_of.get(who.id)
-        if seat is None or seat not in self.engine.seats:
-            if not who.may(Permission.DEAL):
-                raise IllegalActionError("you have no hand at this table")
+        staff = who.may(Permission.DEAL)
+        if seat is None and not staff:
+            raise IllegalActionError("you have no hand at this table")
+        if seat is None or (seat not in self.engine.seats and staff):
             if isinstance(msg, Draw):
                 raise IllegalActionError("a dealer may stand a seat that does not act, never "
                                          "draw for it")
@@ -145,7 +146,6 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             if turn is None:
                 raise IllegalActionError("no seat is to act now")
             seat = turn
-        self.engine.verify_act(seat)
         if isinstance(msg, Draw):
             self.engine.draw(seat)
         else:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from cardroom.cards import Card
-from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
+from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.baccarat.coup import Coup, CoupResult
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.limits import check_bets
@@ -157,7 +157,7 @@ class BaccaratTable(Engine):
 
     def verify_withdraw_bets(self, seat: str) -> None:
         if seat not in self.bets:
-            raise RuleError(WAGERS, f"{seat} has no bet on this coup to take back")
+            raise RuleError(WAGERS, NO_WAGER)
 
     can_withdraw_bets = able(verify_withdraw_bets)
 

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from cardroom.cards import Card, format_cards
-from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
+from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.pai_gow.houseway import HouseWay, house_way, set_hand
 from cardroom.games.pai_gow.rules import (
     DragonHand,
@@ -345,11 +345,11 @@ class PaiGowTable(Engine):
         return self._log(WagerPlaced(seat, amount))
 
     def verify_withdraw_wagers(self, seat: int) -> None:
+        if seat not in self.wagers:
+            raise RuleError(WAGERS, NO_WAGER)
         if self.phase is not Phase.BETTING:
             raise RuleError(WAGERS, "the cards are dealt: wagers can no longer change")
         self._no_change_after_misdeal(WAGERS)
-        if seat not in self.wagers:
-            raise RuleError(WAGERS, f"seat {seat} has no wager to take back")
 
     can_withdraw_wagers = able(verify_withdraw_wagers)
 

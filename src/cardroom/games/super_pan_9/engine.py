@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from cardroom.cards import Card
-from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
+from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.money import Cents, format_money, require_cents
 from cardroom.shoe import RandomSource, Shoe
 
@@ -178,10 +178,10 @@ class SuperPan9Table(Engine):
         return self._log(WagerPlaced(self.round_no, seat, amount, tie_amount))
 
     def verify_withdraw_wagers(self, seat: int) -> None:
+        if seat not in self.seats or self.phase is Phase.COMPLETE:
+            raise RuleError(WAGERS, NO_WAGER)
         if self.phase is not Phase.BETTING:
             raise RuleError(WAGERS, "the cards are dealt: wagers can no longer change")
-        if seat not in self.seats:
-            raise RuleError(WAGERS, f"seat {seat} has no wager to take back")
 
     can_withdraw_wagers = able(verify_withdraw_wagers)
 
@@ -244,14 +244,14 @@ class SuperPan9Table(Engine):
     # ----- player decisions (rule 6) -----------------------------------------------------
 
     def verify_act(self, seat: int) -> None:
+        hand = self.seats.get(seat)
+        if hand is None:
+            raise RuleError(ONE_CARD, "you have no hand at this table")
         if self.phase in (Phase.REVEALED, Phase.COMPLETE) or self.dealer_revealed:
             raise RuleError("rule 7", "the dealer has revealed; players can no longer act "
                             "(rule 7)")
         if self.phase is Phase.BETTING:
             raise RuleError(ONE_CARD, "no cards have been dealt yet")
-        hand = self.seats.get(seat)
-        if hand is None:
-            raise RuleError(ONE_CARD, f"seat {seat} has no hand this round")
         if hand.voided:
             raise RuleError(ONE_CARD, f"seat {seat}'s hand was voided")
         if hand.acted:
