@@ -261,8 +261,10 @@ def test_banking_house_banks_at_least_every_other_hand_and_banker_covers() -> No
         t.bank(1)  # the dealer's stake is seat 1's previous wager: there was none
     _play_house_hand(t)
     t.place_wager(1, 2_000)
-    with pytest.raises(WagerError, match="cannot cover"):
-        t.bank(2)  # 1,000 in chips cannot cover seat 1's 2,000 and the dealer's 500
+    with pytest.raises(WagerError, match=r"^seat 2 cannot cover the wagers: needs \$25.00 to "
+                                         r"pay every winning wager, has \$10.00$"):
+        t.bank(2)  # 1,000 in chips cannot cover seat 1's 2,000 and the dealer's 500 (in
+        # dollars: a person reads it on the table's page)
     assert t.banker_spot == DEALER
     t.wagers.clear()
     t.place_wager(2, 500)

@@ -333,8 +333,8 @@ class PaiGowTable(Engine):
             raise WagerRefused(WAGERS, "a wager must be positive")
         self.rules.check_wager(amount, "a wager")
         if amount > self.chips[seat]:
-            raise WagerRefused(WAGERS, f"seat {seat} has {self.chips[seat]} cents, cannot wager "
-                               f"{amount}")
+            raise WagerRefused(WAGERS, f"seat {seat} has {format_money(self.chips[seat])}, "
+                               f"cannot wager {format_money(amount)}")
         self._bank_covers(amount)
 
     can_place_wager = able(verify_place_wager)
@@ -408,8 +408,9 @@ class PaiGowTable(Engine):
                                f"on the previous hand: seat {seat} had no wager then")
         need = self.exposure(seat)
         if self.chips[seat] < need:
-            raise WagerRefused(BANKING, f"seat {seat} cannot cover the wagers: needs {need} cents "
-                               f"to pay every winning wager, has {self.chips[seat]}")
+            raise WagerRefused(BANKING, f"seat {seat} cannot cover the wagers: needs "
+                               f"{format_money(need)} to pay every winning wager, has "
+                               f"{format_money(self.chips[seat])}")
 
     can_bank = able(verify_bank)
 
@@ -436,7 +437,8 @@ class PaiGowTable(Engine):
             raise RuleError(DRAGON, f"spot {spot} is not an open spot")
         require_cents(amount, "wager")
         if amount <= 0 or amount + self.wagers[seat] > self.chips[seat]:
-            raise WagerRefused(DRAGON, f"seat {seat} cannot wager {amount} more on a dragon hand")
+            raise WagerRefused(DRAGON, f"seat {seat} cannot wager {format_money(amount)} more on "
+                               "a dragon hand")
         self.rules.check_wager(amount, "a dragon-hand wager")
         self._bank_covers(amount)
 
@@ -470,7 +472,8 @@ class PaiGowTable(Engine):
         if self.banker_spot != DEALER:
             need = self.exposure(self.banker_spot)
             if self.chips[self.banker_spot] < need:
-                raise WagerRefused(DEAL, f"the player-banker cannot cover {need} cents of wagers")
+                raise WagerRefused(DEAL, f"the player-banker cannot cover {format_money(need)} "
+                                         "of wagers")
 
     can_deal = able(verify_deal)
 
