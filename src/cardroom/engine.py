@@ -141,6 +141,10 @@ def history_actions(events: Iterable[Event]) -> list[dict[str, Any]]:
     return out
 
 
+NO_WAGER = "you have no wager on this hand to change"
+"""Every banked game's refusal to change (or take back) the wagers of a seat that has none."""
+
+
 class RuleError(IllegalActionError):
     """An action a rule refuses: `clause` names the rule, `message` says why in one sentence.
 

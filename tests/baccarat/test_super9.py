@@ -6,6 +6,8 @@ from datetime import date
 
 import pytest
 
+from cardroom.analysis.baccarat import analyze, count_coups
+from cardroom.analysis.baccarat_depleted import DepletedShoe, full_composition
 from cardroom.cards import parse_cards
 from cardroom.errors import CardroomError, WagerError
 from cardroom.games.baccarat.coup import CoupResult
@@ -13,6 +15,7 @@ from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.limits import check_bets
 from cardroom.games.baccarat.paytables import nine_pay_table
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.baccarat.table import BaccaratTable
 from cardroom.games.baccarat.wagers import (
     ProgressiveAward,
     WagerKind,
@@ -20,6 +23,7 @@ from cardroom.games.baccarat.wagers import (
     settle_wager,
 )
 from cardroom.houserules import build_rules
+from cardroom.shoe import SeededRandom
 
 P, B, T = WagerKind.PLAYER, WagerKind.BANKER, WagerKind.TIE
 P9, B9, JP = WagerKind.PLAYER_9, WagerKind.BANKER_9, WagerKind.PROGRESSIVE
@@ -227,6 +231,26 @@ def test_super9_jackpot_needs_eight_decks() -> None:
         build_rules(BaccaratRules, {"decks": 6})
     with pytest.raises(WagerError, match="does not offer"):
         check_bets({B: 500, JP: 100}, BaccaratRules(decks=6, jackpot=False))
+
+
+def test_super9_more_or_fewer_than_eight_decks_without_the_progressive() -> None:
+    """Super-9: "If the progressive jackpot is not used the house may use more or fewer than 8
+    standard decks" (issue 20): nine decks without the jackpot are a table's shoe, dealt and
+    figured exactly by both enumerations; with the jackpot the refusal quotes the clause."""
+    rules = build_rules(BaccaratRules, {"decks": 9, "jackpot": False}, "table")
+    table = BaccaratTable(rules, source=SeededRandom(9))
+    table.sit("ann", 10_000)
+    table.place_bets("ann", {B: 500})
+    table.deal()
+    assert table.shoe is not None and len(table.shoe.order) == 9 * 52
+    counts = count_coups(9)
+    assert counts.total == 468 * 467 * 466 * 465 * 464 * 463  # six-card sequences, 468 cards
+    assert DepletedShoe().counts(full_composition(9), 9) == counts
+    assert analyze(rules, counts=counts).counts.decks == 9
+    with pytest.raises(CardroomError, match=r'not 9 decks \(Super-9 rules: "Eight standard 52 '
+                                            r'card decks of cards are used if using the '
+                                            r'progressive jackpot"\)'):
+        build_rules(BaccaratRules, {"decks": 9}, "table")
 
 
 def test_mini_baccarat_either_player_or_banker_not_both() -> None:

@@ -7,6 +7,7 @@ import pytest
 from cardroom.cards import Card, parse_cards
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.baccarat.coup import CardDealt, Hand
+from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import BaccaratTable, BetsPlaced, CoupSettled, ShoeShuffled
 from cardroom.games.baccarat.wagers import WagerKind
@@ -48,11 +49,11 @@ def test_bets_come_back_until_the_coup_is_dealt() -> None:
     assert event.returned == 600 and event.clause == BetsPlaced.clause
     assert table.balances == {"ann": 10_000} and table.bets == {}
     assert not table.can_withdraw_bets("ann")
-    with pytest.raises(IllegalActionError, match="no bet on this coup"):
+    with pytest.raises(IllegalActionError, match="you have no wager on this hand to change"):
         table.withdraw_bets("ann")
     table.place_bets("ann", {P: 1_000})
     table.deal()
-    with pytest.raises(IllegalActionError, match="no bet on this coup"):
+    with pytest.raises(IllegalActionError, match="you have no wager on this hand to change"):
         table.withdraw_bets("ann")
 
 
@@ -89,6 +90,33 @@ def test_jackpot_shared_by_every_hand_with_a_jackpot_wager() -> None:
     # 3 x 83,333 cents paid; the odd cent stays; the house reseeds $2,500.
     assert table.pool.meter == 250_000 + 3 * 20 - 3 * share + 250_000 == 250_061
     assert table.pool.posted == 250_000 - 3 * share + 250_000 == 250_001
+
+
+def test_a_top_award_held_until_verified_is_not_in_the_balance() -> None:
+    """Super-9 progressive (the top award paid once verified, the room's controller; issue 20:
+    the room took the share back out of the engine's balances): a pool that holds its top
+    award settles the coup, "for 1", the jackpot wager gone, the share pending."""
+    pool = JackpotPool(250_000, 20, hold_top_award=True)
+    table = BaccaratTable(BaccaratRules(), SeededRandom(1), pool=pool)
+    table.restore_seat("a", 10_000)
+    table.place_bets("a", {B: 500, JP: 100})
+    rigged(table, "As As 8s 8s")
+    settled = table.deal()
+    assert [s.returned for _, s in settled.settlements if s.kind is JP] == [250_000]
+    assert table.balances["a"] == 10_000 - 100 and pool.locked
+
+
+def test_a_seat_with_bets_down_cannot_leave_and_a_restored_seat_may_hold_nothing() -> None:
+    """A seat the room's books hold comes back with its chips, none at all included; it may
+    not get up with bets on the layout (issue 20: the room wrote the balances itself)."""
+    table = BaccaratTable(BaccaratRules(), SeededRandom(1))
+    table.restore_seat("broke", 0)
+    table.restore_seat("ann", 10_000)
+    table.place_bets("ann", {B: 500})
+    with pytest.raises(IllegalActionError, match="chips in play"):
+        table.leave("ann")
+    table.leave("broke")
+    assert table.balances == {"ann": 9_500}
 
 
 def test_deals_to_the_cut_card_then_one_more_coup_then_reshuffles() -> None:

@@ -7,6 +7,7 @@ import pytest
 from cardroom.cards import parse_cards
 from cardroom.engine import RuleError, history_actions
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
+from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.rules import DragonHand, FoulPolicy
 from cardroom.games.pai_gow.settings import FoulSettingError
 from cardroom.games.pai_gow.table import (
@@ -230,7 +231,7 @@ def test_clauses_10_and_7_a_wager_and_its_dragon_hand_come_back_until_the_deal()
     t.place_wager(1, 1_000)
     t.take_dragon(1, 2, 500)
     t.place_wager(3, 700)
-    with pytest.raises(IllegalActionError, match="no wager to take back"):
+    with pytest.raises(IllegalActionError, match="no wager on this hand to change"):
         t.withdraw_wagers(4)
     assert t.withdraw_wagers(1).returned == 1_500
     assert t.wagers == {3: 700} and t.dragon is None and not t.can_withdraw_wagers(1)
@@ -260,8 +261,10 @@ def test_banking_house_banks_at_least_every_other_hand_and_banker_covers() -> No
         t.bank(1)  # the dealer's stake is seat 1's previous wager: there was none
     _play_house_hand(t)
     t.place_wager(1, 2_000)
-    with pytest.raises(WagerError, match="cannot cover"):
-        t.bank(2)  # 1,000 in chips cannot cover seat 1's 2,000 and the dealer's 500
+    with pytest.raises(WagerError, match=r"^seat 2 cannot cover the wagers: needs \$25.00 to "
+                                         r"pay every winning wager, has \$10.00$"):
+        t.bank(2)  # 1,000 in chips cannot cover seat 1's 2,000 and the dealer's 500 (in
+        # dollars: a person reads it on the table's page)
     assert t.banker_spot == DEALER
     t.wagers.clear()
     t.place_wager(2, 500)
@@ -383,3 +386,59 @@ def test_rule_5_the_wheel_is_one_roll_and_a_recorded_one_is_checked() -> None:
     assert e.value.clause.startswith("clauses 4, 5") and not t.hands
     dealt = t.deal(order=DECK.cards(), wheel=((6, 6, 6), start_from_dice((6, 6, 6))))
     assert dealt.dice == (6, 6, 6) and dealt.start_position == 4  # 18 counted round twice
+
+
+def test_clause_10_the_engine_takes_one_wager_a_seat_within_the_table_limits() -> None:
+    """Clause 10 (wagers) and the posted wagering limits (WAC 230-15-140): the engine itself,
+    not only the room, refuses a second wager from one seat, and a $9,000 wager or a $5 dragon
+    hand at a $10-$1,000 table (issue 20); the replay of such a history is refused by the same
+    engine check, with the sentence the room shows."""
+    t = PaiGowTable(PaiGowTableRules(min_wager_cents=1_000, max_wager_cents=100_000,
+                                     dragon_hand=DragonHand.PLAYER_SETS,
+                                     shuffle_machine=True, use_dice=False))
+    t.sit(1, 2_000_000)
+    with pytest.raises(WagerError, match=r"^a wager of \$9,000.00 is outside the table limits, "
+                                         r"\$10.00 to \$1,000.00$"):
+        t.place_wager(1, 900_000)
+    t.place_wager(1, 1_000)
+    with pytest.raises(WagerError, match=r"^you already have a wager on this hand$"):
+        t.place_wager(1, 2_000)
+    with pytest.raises(WagerError, match=r"^a dragon-hand wager of \$5.00 is outside"):
+        t.take_dragon(1, 4, 500)
+    assert t.wagers == {1: 1_000} and t.dragon is None
+
+
+def test_banking_a_new_wager_must_be_covered_by_the_player_banker() -> None:
+    """Banking clause: "The player-banker must have enough chips in front of them to payoff all
+    potential winning wagers": the engine refuses a wager or dragon hand the bank cannot
+    cover, and the dragon hand's player may not bank against it (issue 20: these lived in the
+    room only)."""
+    t, _ = _seat_1_banks(100_000, 1_000, 1_000)
+    t.sit(3, 200_000)
+    assert t.exposure(1) == 2_000  # seat 2's wager and the house dealer's
+    with pytest.raises(WagerError, match=r"^the player-banker cannot cover this wager: the "
+                                         r"bank needs \$1,020.00, has \$1,000.00$"):
+        t.place_wager(3, 100_000)
+    t.place_wager(3, 98_000)
+    assert t.exposure(1) == 100_000 and t.chips[1] == 100_000
+    d = table(dragon_hand=DragonHand.PLAYER_SETS)
+    d.sit(2, 10_000)
+    d.place_wager(2, 1_000)
+    d.take_dragon(2, 5, 1_000)
+    d.last_wagers[2] = 1_000
+    with pytest.raises(IllegalActionError, match=r"^you play the dragon hand: you cannot bank "
+                                                  r"against it$"):
+        d.bank(2)
+
+
+def test_a_seat_with_chips_in_the_hand_cannot_leave() -> None:
+    """The engine keeps a seat with a wager (or the bank) until the hand settles; a seat that
+    leaves takes its last wager (the house dealer's stake were it to bank) with it."""
+    t = table()
+    t.sit(1, 10_000)
+    t.place_wager(1, 1_000)
+    with pytest.raises(IllegalActionError, match="chips in play"):
+        t.leave(1)
+    t.withdraw_wagers(1)
+    t.leave(1)
+    assert 1 not in t.chips and t.open_spots() == [1, 2, 3, 4, 5, 6]

@@ -114,6 +114,18 @@ def test_super_pan_9_rule_5_wager_over_the_table_limit_is_refused() -> None:
     assert report.actions_applied == 0 and report.final_chips == report.start_chips
 
 
+def test_super_pan_9_rule_5_a_wager_its_stack_cannot_cover_is_refused_by_the_engine() -> None:
+    """Rule 5 (a player places a wager, from the chips in front of them), issue 20: bob sat
+    with $50.00; a $40.00 wager and a $20.00 Tie Bet are refused by the engine, in the words
+    the room uses."""
+    data = raw(SP9)
+    data["actions"][1].update(amount=4_000, tie=2_000)
+    report = replay(history(data))
+    assert report.failure is not None and report.failure.index == 1
+    assert report.failure.rule == "rule 5 (wagers)"
+    assert report.failure.message == "your stack has $50.00: it cannot cover $60.00"
+
+
 def test_super_pan_9_a_card_no_36_card_shoe_holds_is_refused() -> None:
     data = raw(SP9)
     data["pack"][0] = "Td"
@@ -168,6 +180,17 @@ def test_pai_gow_table_limits_refuse_a_small_wager() -> None:
     report = replay(history(data))
     assert report.failure is not None and report.failure.index == 1
     assert "table limits" in report.failure.message
+
+
+def test_pai_gow_clause_10_a_second_wager_from_one_seat_is_refused_by_the_engine() -> None:
+    """Clause 10 (wagers), issue 20: the replay, like the room, refuses a seat's second wager at
+    that action (the engine refuses it; the replay checks nothing by hand)."""
+    data = raw(PAI_GOW)
+    data["actions"].insert(1, {"type": "wager", "seat": 2, "amount": 3000})
+    report = replay(history(data))
+    assert report.failure is not None and report.failure.index == 1
+    assert report.failure.rule == "clause 10 (wagers)"
+    assert report.failure.message == "you already have a wager on this hand"
 
 
 def test_pai_gow_banking_the_house_banks_every_other_hand() -> None:

@@ -114,6 +114,15 @@ def test_play_refuses_a_bad_wager_and_changes_nothing() -> None:
     assert "You leave with $200.00" in result.stdout
 
 
+def test_play_rule_5_the_engine_refuses_a_wager_the_bankroll_cannot_cover() -> None:
+    """Rule 5 (issue 20): the terminal seats its player at the engine with the bankroll, and
+    the engine refuses a wager it cannot cover, in the room's words."""
+    result = runner.invoke(app, ["play", "super-pan-9", "--seed", "4", "--players", "0",
+                                 "--bankroll", "200", "--tie", "1"], input="200\nq\n")
+    assert result.exit_code == 0
+    assert "error: your stack has $200.00: it cannot cover $201.00" in result.stdout
+
+
 def test_play_bad_options_exit_2(monkeypatch: pytest.MonkeyPatch,
                                  capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_main(monkeypatch, capsys, "play", "super-pan-9", "--players", "9")

@@ -406,3 +406,24 @@ def test_super_pan_9_snapshot_hides_what_the_viewer_may_not_see() -> None:
     table.settle()
     after = {s["seat"]: s for s in table.snapshot(2)["seats"]}
     assert after[1]["cards"] == ["4s", "5s", "Ks"] and after[1]["result"] == "win"
+
+
+def test_rule_5_the_engine_refuses_a_wager_the_stack_cannot_cover() -> None:
+    """Rule 5, "players place a wager" from their chips (issue 20: the check lived in the room,
+    the replay and the terminal): a seated player's wager and Tie Bet together must be covered
+    by the chips in front of them, which the settlement then changes by the net."""
+    table = SuperPan9Table(source=SeededRandom(5))
+    table.sit(2, 1_500)
+    with pytest.raises(WagerError, match=r"^your stack has \$15.00: it cannot cover \$16.00$"):
+        table.place_wager(2, 1_000, 600)
+    assert not table.seats
+    table.place_wager(2, 1_000, 500)
+    with pytest.raises(IllegalActionError, match="chips in play"):
+        table.leave(2)
+    table.deal()
+    while (seat := table.to_act) is not None:
+        table.stand(seat)
+    settled = table.finish_dealer()
+    assert table.chips[2] == 1_500 + settled.seats[0].settlement.net
+    table.leave(2)
+    assert table.chips == {}

@@ -5,7 +5,7 @@ which a depleted shoe does not. Here the shoe is a 10 x 4 table of card counts (
 suit) and the coups are walked at the value level as before; at a leaf where a hand totals
 nine, the card sequences whose hand is suited are counted suit by suit from the table. Every
 count is an exact integer (int64 is enough: the largest, the six-card sequences of a full
-8-deck shoe, is 4.998e18 < 9.22e18); `CoupCounts` and the wagers' Fractions are built from them.
+16-deck shoe, is 3.26e17 < 9.22e18); `CoupCounts` and the wagers' Fractions are built from them.
 """
 
 from __future__ import annotations
@@ -21,13 +21,15 @@ from cardroom.analysis.baccarat import CoupCounts, falling
 from cardroom.analysis.removal import RemovalError, removed_counts
 from cardroom.cards import Card, Rank, Suit
 from cardroom.games.baccarat.coup import card_value
+from cardroom.games.baccarat.rules import MAX_DECKS
 from cardroom.games.baccarat.tableau import PLAYER_STOOD, Tableau, standard_tableau
 from cardroom.shoe import ShoeSpec
 
 VALUES = 10
 SUITS = 4
-MAX_SHOE = 416
-"""Eight decks: the largest shoe whose six-card sequence count fits in int64."""
+MAX_SHOE = 52 * MAX_DECKS
+"""The largest shoe the house rules allow (`MAX_DECKS`); its six-card sequence count, 3.26e17,
+fits in int64 (a shoe up to 27 decks would)."""
 _SUITED = 100
 """Kernel output: 100 by-totals cells, then player suited nine, banker suited nine, both
 suited nine, both suited A-8 of one suit, both suited A-8 of two suits, then the two-card

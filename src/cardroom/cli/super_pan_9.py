@@ -168,6 +168,7 @@ def play_super_pan_9(
                      settings.commission_on_tie_bet)
     by_cards = {r.cards: r for r in report.results}
     table = SuperPan9Table(settings, SeededRandom(seed) if seed is not None else SystemRandom())
+    table.sit(seat, chips)  # the engine refuses a wager the chips cannot cover
     console.print(f"[bold]Super Pan 9[/bold], {settings.decks} decks; you are seat {seat}, "
                   f"with {players} computer player(s). Commission "
                   f"{float(settings.commission) * 100:g}%, Tie Bet {settings.tie_pays} to 1.",
@@ -186,8 +187,6 @@ def play_super_pan_9(
             break
         try:
             amount = parse_money(answer) if answer else default
-            if amount + tie_bet > chips:
-                raise CardroomError(f"you have only {format_money(chips)}")
             table.place_wager(seat, amount, tie_bet)
         except CardroomError as exc:
             console.print(f"[red]error:[/red] {exc}", highlight=False)
@@ -219,7 +218,7 @@ def play_super_pan_9(
         settled = table.finish_dealer()
         _show(table.snapshot(seat), seat)
         mine = next(x.settlement for x in settled.seats if x.seat == seat)
-        chips += mine.net
+        chips = table.chips[seat]
         verb = {"win": "win", "loss": "lose", "push": "tie (push)",
                 "void": "are void"}[mine.outcome.value]
         console.print(f"  you {verb}: {format_money(mine.net)} "

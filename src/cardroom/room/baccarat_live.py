@@ -68,9 +68,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
     rules_model = BaccaratRules
 
     def __post_init__(self) -> None:
-        self.engine = BaccaratTable(self.rules, source=self.source, pool=self.pool)
-        if not self.rules.jackpot:
-            self.engine.pool = None
+        self.engine = BaccaratTable(self.rules, source=self.source,
+                                    pool=self.pool if self.rules.jackpot else None)
 
     @classmethod
     def from_row(cls, conn: Connection, row: TableRow, source: RandomSource,
@@ -112,10 +111,10 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         return self.seated.get(account_id) in self.engine.bets
 
     def on_seat(self, account_id: int, seat: int, stack: Cents) -> None:
-        self.engine.balances[self.seated[account_id]] = stack
+        self.engine.restore_seat(self.seated[account_id], stack)
 
     def on_leave(self, account_id: int, seat: int) -> None:
-        self.engine.balances.pop(self.seated[account_id], None)
+        self.engine.leave(self.seated[account_id])
 
     def stake_of(self, msg: Bet | ChangeBets) -> Stake:
         """The wagers by their names (an alias read as its wager's own)."""
@@ -147,10 +146,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         retired = history["setup"]["shoe"].get("retired")
         if retired is not None:
             audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id, **retired})
-        postings, awards = self._settlement(settled)
-        for seat, s in settled.settlements:  # a top award is paid once verified
-            if s.outcome == "jackpot":
-                e.balances[seat] -= s.returned
+        postings, awards = self._settlement(settled)  # a top award is paid once verified
         if pool is not None and pool_before is not None and awards.wagers:
             hit = record_coup(conn, self.pool_name, pool, pool_before, self.table_id,
                               self.hand_id, awards, payer=ledger.tray(self.table_id))
@@ -238,9 +234,13 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
             shoe["retired"] = shoe_before.retired()
         by_name = {name: aid for aid, name in self.seated.items()}
         before = [(name, self.before[by_name[name]]) for name, _ in bets]
+        # a top award the pool holds until verified (then paid to the wallet): the coup paid it
+        pool_now = self.engine.pool
+        held = {seat: s.returned for seat, s in settled.settlements if s.outcome == "jackpot"
+                and pool_now is not None and pool_now.hold_top_award}
         return coup_history(
             self.rules, before, bets, dealt, settled,
-            [self.engine.balances[name] for name, _ in before], shoe=shoe,
+            [self.engine.balances[name] + held.get(name, 0) for name, _ in before], shoe=shoe,
             jackpot={"meter": pool.meter, "posted": pool.posted,
                      "seeded_total": pool.seeded_total} if pool is not None else None,
             seat_fields=[{"account": by_name[name]} for name, _ in before]).to_json()

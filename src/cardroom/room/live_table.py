@@ -347,9 +347,7 @@ class LiveTable(Generic[E, R, M]):
             return
         seat, key, bets = asked
         old = self.staked(conn, who)
-        if not old:
-            raise IllegalActionError("you have no wager on this hand to change")
-        self.withdraw_bets(who, seat)
+        self.withdraw_bets(who, seat)  # the engine refuses a seat with no wager
         self.stacks[who.id] += sum(old.values())
         record = self.place_bets(who, seat, bets) if bets else {}
         self.stacks[who.id] -= sum(bets.values())

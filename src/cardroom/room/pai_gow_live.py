@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card, parse_cards
 from cardroom.engine import history_actions, history_pack
-from cardroom.errors import CardroomError, IllegalActionError, WagerError
+from cardroom.errors import CardroomError, IllegalActionError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.rules import DragonHand
@@ -40,7 +40,7 @@ from cardroom.games.pai_gow.table import (
     spot_of_position,
 )
 from cardroom.history import HandHistory
-from cardroom.money import Cents, format_money
+from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, card_view
@@ -109,27 +109,14 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         self.engine.sit(seat, stack)
 
     def on_leave(self, account_id: int, seat: int) -> None:
-        self.engine.chips.pop(seat, None)
-        self.engine.last_wagers.pop(seat, None)
+        self.engine.leave(seat)
 
     def in_play(self, account_id: int) -> bool:
         seat = self.seat_of.get(account_id)
-        e = self.engine
-        return seat is not None and (seat in e.wagers or seat == e.banker_spot or (
-            e.dragon is not None and e.dragon[0] == seat))
+        return seat is not None and self.engine.in_hand(seat)
 
     def new_hand(self) -> None:
         self.dealt = None
-
-    def _cover_check(self, extra: Cents) -> None:
-        """A new wager against a player-bank must still be covered by the bank."""
-        e = self.engine
-        if e.banker_spot != DEALER:
-            need = e._exposure(e.banker_spot) + extra
-            if e.chips[e.banker_spot] < need:
-                has = format_money(e.chips[e.banker_spot])
-                raise WagerError(f"the player-banker cannot cover this wager: the bank needs "
-                                 f"{format_money(need)}, has {has}")
 
     def _record(self, seat: int) -> Stake:
         """The seat's stake as the open hand's record keeps it (its wager, its dragon)."""
@@ -145,13 +132,9 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         return {"wager": msg.bets.wager} if isinstance(msg.bets, PaiGowStakes) else {}
 
     def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
-        amount = bets["wager"]
-        if seat in self.engine.wagers:
-            raise WagerError("you already have a wager on this hand")
-        self.rules.check_wager(amount, "a wager")
-        self.engine.verify_place_wager(seat, amount)
-        self._cover_check(amount)
-        self.engine.place_wager(seat, amount)
+        """The engine refuses a second wager, one outside the table limits, one the seat's
+        chips or a player-bank cannot cover."""
+        self.engine.place_wager(seat, bets["wager"])
         return self._record(seat)
 
     def withdraw_bets(self, who: Account, seat: int) -> None:
@@ -167,11 +150,8 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         request = {"amount": amount, "spot": stated}
         if ledger.replayed(conn, key, "wager", request):
             return  # a retried request: already applied once
-        open_spots = [s for s in PLAYER_SEATS if s not in self.engine.chips]
+        open_spots = self.engine.open_spots()
         spot = stated if stated is not None else (open_spots[0] if open_spots else 0)
-        self.engine.verify_take_dragon(seat, spot, amount)
-        self.rules.check_wager(amount, "a dragon-hand wager")
-        self._cover_check(amount)
         self.engine.take_dragon(seat, spot, amount)
         self.stacks[who.id] -= amount
         self.stake(conn, who, key, request, amount, self._record(seat), "table.dragon",
@@ -185,10 +165,7 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         if ledger.replayed(conn, key, "wager-returned", {}):
             return  # a retried request: already applied once
         e = self.engine
-        if e.dragon is not None and e.dragon[0] == seat:
-            raise IllegalActionError("you play the dragon hand: you cannot bank against it")
         own = e.wagers.get(seat, 0)
-        e.verify_bank(seat)
         e.bank(seat)
         hand_id = self.open_hand(conn)
         self.before.setdefault(who.id, self.stacks[who.id])

@@ -25,7 +25,7 @@ from cardroom.games.super_pan_9.events import (
 )
 from cardroom.games.super_pan_9.rules import MAX_SEATS
 from cardroom.history import HandHistory
-from cardroom.money import Cents, format_money
+from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, cards_view
@@ -74,10 +74,15 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         shoe = self.engine.shoe
         return [self.source, self.rules, *([shoe.order] if shoe is not None else [])]
 
+    def on_seat(self, account_id: int, seat: int, stack: Cents) -> None:
+        self.engine.sit(seat, stack)
+
+    def on_leave(self, account_id: int, seat: int) -> None:
+        self.engine.leave(seat)
+
     def in_play(self, account_id: int) -> bool:
         seat = self.seat_of.get(account_id)
-        return seat is not None and seat in self.engine.seats and \
-            self.engine.phase is not Phase.COMPLETE
+        return seat is not None and self.engine.in_hand(seat)
 
     # wagers ---------------------------------------------------------------------------------
     def stake_of(self, msg: Bet | ChangeBets) -> Stake:
@@ -92,11 +97,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         e = self.engine
         if e.phase is Phase.COMPLETE:
             e.new_round()  # the last round's showdown stays in `last`
-        e.verify_place_wager(seat, wager, tie)
-        if wager + tie > self.stacks[who.id]:
-            raise IllegalActionError(f"your stack has {format_money(self.stacks[who.id])}: "
-                                     f"it cannot cover {format_money(wager + tie)}")
-        e.place_wager(seat, wager, tie)
+        e.place_wager(seat, wager, tie)  # the engine knows the seat's stack (`on_seat`)
         return bets
 
     def withdraw_bets(self, who: Account, seat: int) -> None:
@@ -134,9 +135,10 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         if isinstance(msg, SuperPan9Irregularity):
             return self.irregularity(conn, who, msg)
         seat = self.seat_of.get(who.id)
-        if seat is None or seat not in self.engine.seats:
-            if not who.may(Permission.DEAL):
-                raise IllegalActionError("you have no hand at this table")
+        staff = who.may(Permission.DEAL)
+        if seat is None and not staff:
+            raise IllegalActionError("you have no hand at this table")
+        if seat is None or (seat not in self.engine.seats and staff):
             if isinstance(msg, Draw):
                 raise IllegalActionError("a dealer may stand a seat that does not act, never "
                                          "draw for it")
@@ -144,7 +146,6 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             if turn is None:
                 raise IllegalActionError("no seat is to act now")
             seat = turn
-        self.engine.verify_act(seat)
         if isinstance(msg, Draw):
             self.engine.draw(seat)
         else:

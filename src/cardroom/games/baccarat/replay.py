@@ -85,10 +85,9 @@ class Replay(GameReplay[CoupSettled]):
         super().__init__(h)
         rules = build_rules(BaccaratRules, h.rules, "history rules")
         self.table = table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
-        if not rules.jackpot:
-            table.pool = None
         self.read_seats(h, "name")
-        table.balances.update(zip(self.names, self.start, strict=True))
+        for name, chips in zip(self.names, self.start, strict=True):
+            table.restore_seat(name, chips)
         # the coup's cards, checked against the shoe before any action: 52 a deck, no joker
         problem = rules.shoe_spec.pack_problem(self.pack, whole=False)
         if problem is not None:

@@ -13,6 +13,11 @@ from cardroom.shoe import BurnMode, BurnRule, ShoeSpec
 
 JACKPOT_DECKS = 8
 """Super-9: "Eight standard 52 card decks of cards are used if using the progressive jackpot"."""
+JACKPOT_DECKS_CLAUSE = ('Super-9 rules: "Eight standard 52 card decks of cards are used if using '
+                        'the progressive jackpot"')
+MAX_DECKS = 16
+"""Super-9: "If the progressive jackpot is not used the house may use more or fewer than 8
+standard decks"; the rules set no largest shoe, the house rules stop at 16 decks (832 cards)."""
 
 
 MAX_COUP_CARDS = 6
@@ -31,7 +36,7 @@ MIN_CONTRIBUTION = Fraction(1, 5)
 
 
 class BaccaratRules(CommissionRules, HouseRules):
-    decks: int = Field(8, ge=1, le=8)
+    decks: int = Field(JACKPOT_DECKS, ge=1, le=MAX_DECKS)
     commission: Rate = COMMISSION
     commission_rounding: Rounding = Rounding.DOWN
     commission_unit_cents: int = Field(1, ge=1, le=100)
@@ -69,8 +74,9 @@ class BaccaratRules(CommissionRules, HouseRules):
                           ("bonus_min_cents", "bonus_max_cents"))
         if self.jackpot and self.decks != JACKPOT_DECKS:
             raise ValueError(
-                "the progressive jackpot needs an 8-deck shoe (Super-9 rules); set jackpot = false"
-            )
+                f"the progressive jackpot needs an 8-deck shoe, not {self.decks} decks "
+                f"({JACKPOT_DECKS_CLAUSE}); without it (jackpot = false) the house may use more "
+                "or fewer decks")
         if self.jackpot and self.jackpot_seed_cents < JACKPOT_SEED_CENTS:
             raise ValueError(
                 f"jackpot_seed_cents must be at least {format_money(JACKPOT_SEED_CENTS)} "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from cardroom.cards import Card
-from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
+from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.baccarat.coup import Coup, CoupResult
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.limits import check_bets
@@ -119,6 +119,20 @@ class BaccaratTable(Engine):
         self.balances[seat] = buy_in
         return self._log(SeatTaken(seat, buy_in))
 
+    def restore_seat(self, seat: str, chips: Cents) -> None:
+        """A seat whose chips someone else keeps the books of (the card room's cashier, which
+        took the buy-in): the seat with those chips, none at all included (a player who has
+        lost every chip stays seated), and no buy-in of the table's own."""
+        if not seat:
+            raise RuleError(SEATS, "a seat needs a name")
+        self.balances[seat] = require_cents(chips, "chips")
+
+    def leave(self, seat: str) -> None:
+        """The player gets up with the balance: not with bets on the layout."""
+        if seat in self.bets:
+            raise RuleError(WAGERS, "you have chips in play: wait for the hand to settle")
+        self.balances.pop(seat, None)
+
     # bets ----------------------------------------------------------------------------------
     def verify_place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> None:
         if seat not in self.balances:
@@ -143,7 +157,7 @@ class BaccaratTable(Engine):
 
     def verify_withdraw_bets(self, seat: str) -> None:
         if seat not in self.bets:
-            raise RuleError(WAGERS, f"{seat} has no bet on this coup to take back")
+            raise RuleError(WAGERS, NO_WAGER)
 
     can_withdraw_bets = able(verify_withdraw_bets)
 
@@ -200,11 +214,13 @@ class BaccaratTable(Engine):
             if award is ProgressiveAward.JACKPOT:
                 shares = dict(zip(jackpot_hands, self.pool.award(len(jackpot_hands)),
                                   strict=True))
+        held = self.pool is not None and self.pool.hold_top_award
         settled: list[tuple[str, Settlement]] = []
         for seat, bets in self.bets.items():
             for kind, stake in bets.items():
                 s = settle_wager(kind, stake, result, self.rules, shares.get(seat, 0))
-                self.balances[seat] += s.returned
+                if not (held and s.outcome == "jackpot"):  # paid once verified: not yet
+                    self.balances[seat] += s.returned
                 settled.append((seat, s))
         self.bets = {}
         return self._log(CoupSettled(self.coup_number, result.player, result.banker,

@@ -7,10 +7,11 @@ from typing import Self
 
 from pydantic import Field, model_validator
 
-from cardroom.errors import WagerError
+from cardroom.engine import WagerRefused
 from cardroom.money import Cents, format_money
 
 from .rules import PaiGowRules
+from .table import WAGERS
 
 
 class PaiGowTableRules(PaiGowRules):
@@ -25,8 +26,9 @@ class PaiGowTableRules(PaiGowRules):
         return self
 
     def check_wager(self, amount: Cents, what: str) -> None:
-        """The table limits, for the live table and for replay."""
+        """The table limits, which the engine (`PaiGowTable`) applies at the table and in
+        replay alike."""
         if not self.min_wager_cents <= amount <= self.max_wager_cents:
-            raise WagerError(f"{what} of {format_money(amount)} is outside the table limits, "
-                             f"{format_money(self.min_wager_cents)} to "
-                             f"{format_money(self.max_wager_cents)}")
+            raise WagerRefused(WAGERS, f"{what} of {format_money(amount)} is outside the table "
+                               f"limits, {format_money(self.min_wager_cents)} to "
+                               f"{format_money(self.max_wager_cents)}")

@@ -1,5 +1,6 @@
 """Pai Gow hand histories (`cardroom.history`): replaying one hand through the table engine
-(`PaiGowTable`), which checks every wager, bank, dragon hand, the deal and every setting.
+(`PaiGowTable`), which checks every wager (the table limits of the history's rules too), bank,
+dragon hand, the deal and every setting.
 
 A Pai Gow history holds one hand. Amounts are cents (``setup.unit``); ``seats`` are the
 players in the hand (``seat`` is the engine's spot 1-6, ``chips`` the chips at the table
@@ -51,8 +52,8 @@ RULE_OF_ACTION = {
     "deal": "clauses 4, 5 (the deal)", "set": "clause 6 (setting a hand)",
     "house_way": "clause 6 (the house way)", "settle": SETTLEMENT,
 }
-"""The clause a refusal that is not the engine's `RuleError` (a card not in the hand, a table
-limit) reports."""
+"""The clause a refusal that is not the engine's `RuleError` (a card not in the hand)
+reports."""
 
 
 def _rules(raw: dict[str, Any]) -> PaiGowRules:
@@ -81,18 +82,12 @@ class Replay(GameReplay[Settled]):
         for seat, chips in zip(self.seat_numbers, self.start, strict=True):
             self.table.sit(seat, chips)
 
-    def limits(self, amount: Any, what: str) -> None:
-        check = getattr(self.rules, "check_wager", None)
-        if check is not None and isinstance(amount, int):
-            check(amount, what)
-
     def apply(self, index: int, action: dict[str, Any]) -> None:
         t, kind = self.table, action.get("type")
         if self.result is not None:
             raise RuleError("clause 10 (settlement)", "the hand is settled: no action may follow")
         if kind == "wager":
             amount = action.get("amount")
-            self.limits(amount, "a wager")
             t.place_wager(self.recorded_seat(action), amount)  # type: ignore[arg-type]
         elif kind == "bank":
             seat = self.recorded_seat(action)
@@ -103,7 +98,6 @@ class Replay(GameReplay[Settled]):
             t.bank(seat)
         elif kind == "dragon":
             amount, spot = action.get("amount"), action.get("spot")
-            self.limits(amount, "a dragon-hand wager")
             t.take_dragon(self.recorded_seat(action), spot, amount)  # type: ignore[arg-type]
         elif kind == "deal":
             self.deal(action)

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pydantic import Field, field_validator
 
 from cardroom.houserules import CommissionRules, HouseRules, Rate
-from cardroom.money import Rounding
+from cardroom.money import Cents, Rounding
 
 
 class WheelRank(StrEnum):
@@ -70,6 +70,11 @@ class PaiGowRules(CommissionRules, HouseRules):
 
     def check_settings(self) -> None:
         self.check_commission_policy()
+
+    def check_wager(self, amount: Cents, what: str) -> None:
+        """The table limits on a wager (`what`: "a wager", "a dragon-hand wager"): the game's
+        own rules set none; a room table's rules add them (`limits.PaiGowTableRules`). The
+        engine asks before it takes any wager."""
 
     @property
     def wheel_second(self) -> bool:

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from cardroom.cards import Card, format_cards
-from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
+from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.pai_gow.houseway import HouseWay, house_way, set_hand
 from cardroom.games.pai_gow.rules import (
     DragonHand,
@@ -28,7 +28,7 @@ from cardroom.games.pai_gow.rules import (
     WrongCountPolicy,
 )
 from cardroom.games.pai_gow.settings import FoulSettingError, Setting, make_setting
-from cardroom.money import Cents, require_cents
+from cardroom.money import Cents, format_money, require_cents
 from cardroom.shoe import RandomSource, ShoeSpec, SystemRandom, fisher_yates
 
 DEALER = 0
@@ -296,6 +296,23 @@ class PaiGowTable(Engine):
             raise RuleError(WAGERS, f"seat {seat} does not exist: up to six players, seats 1-6")
         self.chips[seat] = require_cents(chips, "chips")
 
+    def in_hand(self, seat: int) -> bool:
+        """Whether the seat has chips in the hand: a wager, the bank or the dragon hand."""
+        return seat in self.wagers or seat == self.banker_spot or (
+            self.dragon is not None and self.dragon[0] == seat)
+
+    def leave(self, seat: int) -> None:
+        """The player gets up: not with chips in the hand; the seat's last wager (the house
+        dealer's stake were it to bank) goes with it."""
+        if self.in_hand(seat):
+            raise RuleError(WAGERS, "you have chips in play: wait for the hand to settle")
+        self.chips.pop(seat, None)
+        self.last_wagers.pop(seat, None)
+
+    def open_spots(self) -> list[int]:
+        """The player spots nobody sits at (clause 7: a dragon hand is played at one)."""
+        return [s for s in PLAYER_SEATS if s not in self.chips]
+
     def _no_change_after_misdeal(self, clause: str) -> None:
         if self.misdealt:
             raise RuleError(clause, "after a misdeal the same wagers are dealt again: "
@@ -309,12 +326,16 @@ class PaiGowTable(Engine):
             raise RuleError(WAGERS, f"no player sits at seat {seat}")
         if seat == self.banker_spot:
             raise RuleError(WAGERS, "the player-banker does not wager against the bank")
+        if seat in self.wagers:
+            raise WagerRefused(WAGERS, "you already have a wager on this hand")
         require_cents(amount, "wager")
         if amount <= 0:
             raise WagerRefused(WAGERS, "a wager must be positive")
+        self.rules.check_wager(amount, "a wager")
         if amount > self.chips[seat]:
-            raise WagerRefused(WAGERS, f"seat {seat} has {self.chips[seat]} cents, cannot wager "
-                               f"{amount}")
+            raise WagerRefused(WAGERS, f"seat {seat} has {format_money(self.chips[seat])}, "
+                               f"cannot wager {format_money(amount)}")
+        self._bank_covers(amount)
 
     can_place_wager = able(verify_place_wager)
 
@@ -324,11 +345,11 @@ class PaiGowTable(Engine):
         return self._log(WagerPlaced(seat, amount))
 
     def verify_withdraw_wagers(self, seat: int) -> None:
+        if seat not in self.wagers:
+            raise RuleError(WAGERS, NO_WAGER)
         if self.phase is not Phase.BETTING:
             raise RuleError(WAGERS, "the cards are dealt: wagers can no longer change")
         self._no_change_after_misdeal(WAGERS)
-        if seat not in self.wagers:
-            raise RuleError(WAGERS, f"seat {seat} has no wager to take back")
 
     can_withdraw_wagers = able(verify_withdraw_wagers)
 
@@ -344,18 +365,31 @@ class PaiGowTable(Engine):
         return self._log(WagersWithdrawn(seat, returned))
 
     # -------------------------------------------------------------- player banking
-    def _exposure(self, banker: int) -> Cents:
+    def exposure(self, banker: int) -> Cents:
+        """What `banker` would pay were every wager against the bank to win: the players'
+        wagers, the house dealer's (the banker's last wager) and the dragon hand's."""
         exposure = sum(a for s, a in self.wagers.items() if s != banker)
         exposure += self.last_wagers.get(banker, 0)  # the house dealer's wager
         if self.dragon:
             exposure += self.dragon[2]
         return exposure
 
+    def _bank_covers(self, extra: Cents) -> None:
+        """Banking clause: a player-banker covers every wager, a new one (`extra`) too."""
+        if self.banker_spot == DEALER:
+            return
+        need, has = self.exposure(self.banker_spot) + extra, self.chips[self.banker_spot]
+        if has < need:
+            raise WagerRefused(BANKING, f"the player-banker cannot cover this wager: the bank "
+                               f"needs {format_money(need)}, has {format_money(has)}")
+
     def verify_bank(self, seat: int) -> None:
         """Banking clause: one "Banker" button a hand (a seat that holds it cannot take it
         again, nor another seat take it from it); the house banks at least every other hand;
         the player-banker must cover every wager, the house dealer's included (his last wager
-        on the previous hand)."""
+        on the previous hand); the player of the dragon hand does not bank against it."""
+        if self.dragon is not None and self.dragon[0] == seat:
+            raise RuleError(BANKING, "you play the dragon hand: you cannot bank against it")
         if self.phase is not Phase.BETTING:
             raise RuleError(BANKING, "the bank is taken before the deal")
         self._no_change_after_misdeal(BANKING)
@@ -372,10 +406,11 @@ class PaiGowTable(Engine):
         if not self.last_wagers.get(seat):
             raise WagerRefused(BANKING, "the house dealer wagers what the player-banker wagered "
                                f"on the previous hand: seat {seat} had no wager then")
-        need = self._exposure(seat)
+        need = self.exposure(seat)
         if self.chips[seat] < need:
-            raise WagerRefused(BANKING, f"seat {seat} cannot cover the wagers: needs {need} cents "
-                               f"to pay every winning wager, has {self.chips[seat]}")
+            raise WagerRefused(BANKING, f"seat {seat} cannot cover the wagers: needs "
+                               f"{format_money(need)} to pay every winning wager, has "
+                               f"{format_money(self.chips[seat])}")
 
     can_bank = able(verify_bank)
 
@@ -402,7 +437,10 @@ class PaiGowTable(Engine):
             raise RuleError(DRAGON, f"spot {spot} is not an open spot")
         require_cents(amount, "wager")
         if amount <= 0 or amount + self.wagers[seat] > self.chips[seat]:
-            raise WagerRefused(DRAGON, f"seat {seat} cannot wager {amount} more on a dragon hand")
+            raise WagerRefused(DRAGON, f"seat {seat} cannot wager {format_money(amount)} more on "
+                               "a dragon hand")
+        self.rules.check_wager(amount, "a dragon-hand wager")
+        self._bank_covers(amount)
 
     can_take_dragon = able(verify_take_dragon)
 
@@ -432,9 +470,10 @@ class PaiGowTable(Engine):
         if not [s for s in self.wagers if s != self.banker_spot]:
             raise RuleError(DEAL, "no player has a wager against the bank")
         if self.banker_spot != DEALER:
-            need = self._exposure(self.banker_spot)
+            need = self.exposure(self.banker_spot)
             if self.chips[self.banker_spot] < need:
-                raise WagerRefused(DEAL, f"the player-banker cannot cover {need} cents of wagers")
+                raise WagerRefused(DEAL, f"the player-banker cannot cover {format_money(need)} "
+                                         "of wagers")
 
     can_deal = able(verify_deal)
 

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from cardroom.cards import Card
-from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
+from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.money import Cents, format_money, require_cents
 from cardroom.shoe import RandomSource, Shoe
 
@@ -86,6 +86,9 @@ class SuperPan9Table(Engine):
         self.round_no = 1
         self.phase = Phase.BETTING
         self.seats: dict[int, SeatHand] = {}
+        self.chips: dict[int, Cents] = {}
+        """The chips of each seated player, wagers down included (`sit`); a seat nobody sat
+        at (the simulations) wagers without a stack to cover."""
         self.dealer_cards: list[Card] = []
         self.dealer_revealed = False
         self.dealer_drew = False
@@ -106,6 +109,25 @@ class SuperPan9Table(Engine):
     @property
     def dealer_total(self) -> int:
         return hand_total(self.dealer_cards)
+
+    # ----- seats -------------------------------------------------------------------------
+
+    def sit(self, seat: int, chips: Cents) -> None:
+        """A player sits at `seat` with `chips` (the room's stack, a replay's starting chips)."""
+        if not 1 <= seat <= MAX_SEATS:
+            raise RuleError("rule 1", f"no seat {seat}: a table has seats 1 to {MAX_SEATS} "
+                            "(rule 1)")
+        self.chips[seat] = require_cents(chips, "chips")
+
+    def in_hand(self, seat: int) -> bool:
+        """Whether the seat has a wager in the round not yet settled."""
+        return seat in self.seats and self.phase is not Phase.COMPLETE
+
+    def leave(self, seat: int) -> None:
+        """The player gets up: not with a wager in the round."""
+        if self.in_hand(seat):
+            raise RuleError(WAGERS, "you have chips in play: wait for the hand to settle")
+        self.chips.pop(seat, None)
 
     # ----- wagers (rule 5) ---------------------------------------------------------------
 
@@ -138,6 +160,10 @@ class SuperPan9Table(Engine):
                 WAGERS,
                 f"a {r.shoe_size}-card shoe cannot serve more than {self.seat_capacity} seats"
             )
+        has = self.chips.get(seat)
+        if has is not None and amount + tie_amount > has:
+            raise WagerRefused(WAGERS, f"your stack has {format_money(has)}: it cannot cover "
+                               f"{format_money(amount + tie_amount)}")
 
     @property
     def seat_capacity(self) -> int:
@@ -152,10 +178,10 @@ class SuperPan9Table(Engine):
         return self._log(WagerPlaced(self.round_no, seat, amount, tie_amount))
 
     def verify_withdraw_wagers(self, seat: int) -> None:
+        if seat not in self.seats or self.phase is Phase.COMPLETE:
+            raise RuleError(WAGERS, NO_WAGER)
         if self.phase is not Phase.BETTING:
             raise RuleError(WAGERS, "the cards are dealt: wagers can no longer change")
-        if seat not in self.seats:
-            raise RuleError(WAGERS, f"seat {seat} has no wager to take back")
 
     can_withdraw_wagers = able(verify_withdraw_wagers)
 
@@ -218,14 +244,14 @@ class SuperPan9Table(Engine):
     # ----- player decisions (rule 6) -----------------------------------------------------
 
     def verify_act(self, seat: int) -> None:
+        hand = self.seats.get(seat)
+        if hand is None:
+            raise RuleError(ONE_CARD, "you have no hand at this table")
         if self.phase in (Phase.REVEALED, Phase.COMPLETE) or self.dealer_revealed:
             raise RuleError("rule 7", "the dealer has revealed; players can no longer act "
                             "(rule 7)")
         if self.phase is Phase.BETTING:
             raise RuleError(ONE_CARD, "no cards have been dealt yet")
-        hand = self.seats.get(seat)
-        if hand is None:
-            raise RuleError(ONE_CARD, f"seat {seat} has no hand this round")
         if hand.voided:
             raise RuleError(ONE_CARD, f"seat {seat}'s hand was voided")
         if hand.acted:
@@ -325,6 +351,8 @@ class SuperPan9Table(Engine):
                 continue
             hand.settlement = settle(hand.total, dealer_total, hand.wager, hand.tie_wager,
                                      self.rules)
+            if seat in self.chips:
+                self.chips[seat] += hand.settlement.net
             out.append(SeatSettled(seat, hand.total, dealer_total, hand.settlement))
         self.phase = Phase.COMPLETE
         return self._log(RoundSettled(self.round_no, dealer_total, tuple(out)))

@@ -63,6 +63,8 @@ class Replay(GameReplay[RoundSettled]):
         order = [*self.pack, *sorted(rest.elements())]
         self.shoe = Shoe(order=order, cut_index=len(order) + 1, salt=b"")
         self.table = SuperPan9Table(rules, shoe=self.shoe)
+        for seat, chips in zip(self.seat_numbers, self.start, strict=True):
+            self.table.sit(seat, chips)
 
     def apply(self, index: int, action: dict[str, Any]) -> None:
         t, kind = self.table, action.get("type")
@@ -70,12 +72,7 @@ class Replay(GameReplay[RoundSettled]):
             seat = self.recorded_seat(action)
             i = self.seat_numbers.index(seat)
             amount, tie = action.get("amount"), action.get("tie", 0)
-            t.verify_place_wager(seat, amount, tie)  # type: ignore[arg-type]
-            assert isinstance(amount, int) and isinstance(tie, int)
-            if amount + tie > self.stacks[i]:
-                raise RuleError(WAGERS, f"seat {seat}'s stack of "
-                                f"{self.stacks[i]} cents cannot cover {amount + tie}")
-            t.place_wager(seat, amount, tie)
+            t.place_wager(seat, amount, tie)  # type: ignore[arg-type]
             self.stacks[i] -= amount + tie
         elif kind == "deal":
             t.deal()
