@@ -15,16 +15,20 @@ from cardroom.errors import CardroomError
 
 Cents = int
 
-_MONEY = re.compile(r"^\$?(\d{1,12})(?:\.(\d{1,2}))?$")
+_MONEY = re.compile(r"\$?([1-9][0-9]{0,2}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]{1,2}))?")
+"""Dollars in ASCII digits, commas only between groups of three (1,000 and 12,345.67, never
+0,01, 1,0,0 or 1000,0), and at most two digits of cents."""
+MAX_DOLLAR_DIGITS = 12
 
 
 def parse_money(text: str) -> Cents:
-    """"$12.50", "12.5" or "12" into cents; anything else is refused (no floats)."""
-    m = _MONEY.match(text.strip().replace(",", ""))
-    if not m:
+    """"$12.50", "12.5", "12" or "1,000" into cents; anything else is refused (no floats, no
+    digits of other scripts, no stray commas: "0,01" is not a dollar)."""
+    m = _MONEY.fullmatch(text.strip())
+    whole = m.group(1).replace(",", "") if m else ""
+    if m is None or len(whole) > MAX_DOLLAR_DIGITS:
         raise CardroomError(f"bad amount {text!r}: use dollars and cents, e.g. 25 or 12.50")
-    whole, frac = m.group(1), (m.group(2) or "").ljust(2, "0")
-    return int(whole) * 100 + int(frac)
+    return int(whole) * 100 + int((m.group(2) or "").ljust(2, "0"))
 
 
 def format_money(cents: Cents) -> str:
