@@ -43,6 +43,25 @@ def require_cents(value: object, what: str = "amount") -> Cents:
     return value
 
 
+MAX_FORM_CENTS = 100_000_000
+"""The most one form may carry ($1,000,000): a slip, a count, a buy-in at a table, a jackpot
+adjustment or reset. More is a typing error, not a transfer."""
+
+
+def form_amount(amount: Cents, what: str, allow_zero: bool = False) -> Cents:
+    """`amount` if it is whole cents, more than nothing (or nothing, with `allow_zero`) and at
+    most `MAX_FORM_CENTS`; else refused in one sentence that names `what`."""
+    require_cents(amount, what)
+    if amount < 0 or (amount == 0 and not allow_zero):
+        raise CardroomError(f"{what} must be more than nothing" if not allow_zero else
+                            f"{what} cannot be less than nothing")
+    if amount > MAX_FORM_CENTS:
+        raise CardroomError(f"{what} of {format_money(amount)} is more than one form may "
+                            f"carry ({format_money(MAX_FORM_CENTS)}): a typing error, not a "
+                            "transfer")
+    return amount
+
+
 def parse_rate(text: str | int | Fraction) -> Fraction:
     """"5%", "0.05" or "1/20" as an exact fraction."""
     if isinstance(text, Fraction):
