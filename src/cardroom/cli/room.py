@@ -56,7 +56,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
                          name="audit-anchors").start()
     _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
     config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies),
-                            log_level="warning", ws_max_size=MAX_FRAME_BYTES)
+                            log_level="warning", ws_max_size=MAX_FRAME_BYTES,
+                            server_header=False)  # no `server: uvicorn` banner
     uvicorn.Server(config).run(sockets=[sock])
 
 
