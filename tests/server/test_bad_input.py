@@ -164,6 +164,16 @@ def test_a_player_is_refused_before_any_table_is_looked_up(room: Room, path: str
     assert len(refusals(room)) == seen + 1 + len(BEYOND_THE_BOOKS)
 
 
+@pytest.mark.parametrize("seat", ["\u00b2", "\u0663", "x"])
+def test_a_seat_not_in_ascii_digits_is_refused_in_a_sentence(room: Room, seat: str) -> None:
+    """The floor's irregularity form read its seat with `str.isdigit`, which passes "²" and
+    Arabic-Indic digits that `int` then fails on: a 500. Refused in a sentence now."""
+    owner = logged_in(room, "olivia")
+    r = owner.post("/floor/irregularity", data={"table_id": "1", "kind": "misdeal",
+                                                "reason": "r", "seat": seat})
+    assert r.status_code == 200 and "Choose a seat by its number" in r.text
+
+
 def test_a_form_with_a_field_missing_is_a_page_not_raw_json(room: Room) -> None:
     owner = logged_in(room, "olivia")
     r = owner.post("/floor/void", data={"reason": "no table id"})
