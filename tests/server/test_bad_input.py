@@ -174,6 +174,29 @@ def test_a_seat_not_in_ascii_digits_is_refused_in_a_sentence(room: Room, seat: s
     assert r.status_code == 200 and "Choose a seat by its number" in r.text
 
 
+SUPERSCRIPT_TWO = "\u00b2"
+"""A character `str.isdigit` passes and `int` cannot read."""
+JACKPOT_SETTINGS = {"pool": "super9", "seed": "3000", "contribution": SUPERSCRIPT_TWO,
+                    "reserve_rate": "0", "reserve_limit": "0", "reason": "x",
+                    "second": "olivia", "second_password": PW}
+
+
+@pytest.mark.parametrize(("path", "form", "status", "said"), [
+    (f"/cards/{SUPERSCRIPT_TWO}.svg", None, 404, "no such card"),
+    (f"/audit?table={SUPERSCRIPT_TWO}", None, 400, "The table number must be a whole number."),
+    ("/floor/jackpot/settings", JACKPOT_SETTINGS, 400,
+     "The contribution is a whole number of cents of each $1, such as 20."),
+])
+def test_a_number_in_digits_that_are_not_ascii_is_refused_in_a_sentence(
+        room: Room, path: str, form: dict[str, str] | None, status: int, said: str) -> None:
+    """Issue 26 (bad inputs): numbers read with `str.isdigit` let "²" through to `int`, which
+    failed: a 500 for a card image or the jackpot's contribution, the parser's own words on
+    the audit page. Every number a person types is read in ASCII digits (`cardroom.digits`)."""
+    owner = logged_in(room, "olivia")
+    r = owner.post(path, data=form) if form else owner.get(path)
+    assert r.status_code == status and said in r.text, (r.status_code, r.text[-300:])
+
+
 def test_a_form_with_a_field_missing_is_a_page_not_raw_json(room: Room) -> None:
     owner = logged_in(room, "olivia")
     r = owner.post("/floor/void", data={"reason": "no table id"})

@@ -16,16 +16,12 @@ from fastapi import Form, Path
 from pydantic import BeforeValidator
 from pydantic_core import PydanticCustomError
 
+from cardroom.digits import whole_number
+
 MAX_ROW_ID = 2**31 - 1
 """The largest id the books' `Integer` keys hold on both databases."""
 REFUSED_ID = "refused_id"
 """The validation error type of an id out of range or not a number."""
-
-
-def whole_number(text: str) -> int | None:
-    """The number `text` writes in ASCII digits (no sign, no other script's digits), or None."""
-    text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def row_id(text: str) -> int | None:

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Form
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room import staff as staff_books
@@ -19,7 +20,7 @@ from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
-from cardroom.server.ids import FormTableId, whole_number
+from cardroom.server.ids import FormTableId
 
 router = APIRouter()
 FloorStaff = Annotated[Account, require(Permission.VOID, Permission.OPEN_TABLES,
