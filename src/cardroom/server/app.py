@@ -95,12 +95,16 @@ async def _http(request: Request, exc: Exception) -> Response:
 
 async def _invalid(request: Request, exc: Exception) -> Response:
     """An id out of range or not a number is refused as an id that names nothing (a 404 in
-    the path, a 400 in a form); a form with a field missing or malformed is a 400 that says
-    so (never FastAPI's raw JSON)."""
+    the path; a 400 in a form, audited as the form's other refusals are); a form with a field
+    missing or malformed is a 400 that says so (never FastAPI's raw JSON)."""
     assert isinstance(exc, RequestValidationError)
     refused = id_refusal(exc.errors())
     if refused is not None:
-        return Page(request).error(*refused)
+        status, reason = refused
+        if status == 400:
+            room_of(request).refused(maybe_viewer(request), f"page {request.url.path}",
+                                     reason)
+        return Page(request).error(status, reason)
     return Page(request).error(400, "the request was incomplete or malformed: nothing was "
                                     "changed")
 
