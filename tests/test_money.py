@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardroom.errors import CardroomError
 from cardroom.money import (
@@ -29,6 +31,44 @@ def test_parse_money(text: str, cents: int) -> None:
 def test_bad_amounts_are_refused(bad: str) -> None:
     with pytest.raises(CardroomError):
         parse_money(bad)
+
+
+@pytest.mark.parametrize("bad", ["0,01", "1,0,0", "1000,0", "1,000,00", "0,001", ",100",
+                                 "100,", "1,,000", "12,34.56", "1 000",
+                                 "\u0661\u0660\u0660\u0660\u0660\u0660\u0660",
+                                 "\uff11\uff10\uff10", "\u0967\u0966", "1\u0660"])
+def test_stray_commas_and_other_scripts_digits_are_refused(bad: str) -> None:
+    """Issue 26: money fields stripped every comma and read any Unicode digit, so `0,01` was
+    $1.00, `1,0,0` $100 and Arabic-Indic `1000000` a $1,000,000 fill. Only ASCII digits, with
+    commas only between groups of three."""
+    with pytest.raises(CardroomError):
+        parse_money(bad)
+
+
+@given(st.integers(min_value=0, max_value=10**14 - 1))
+def test_every_amount_reads_back_as_written_with_or_without_its_commas(cents: int) -> None:
+    """Any amount a page shows ("$12,345.67") is read back as itself, commas or none."""
+    shown = format_money(cents)
+    assert parse_money(shown) == cents
+    assert parse_money(shown.replace(",", "")) == cents
+
+
+@given(st.integers(min_value=1_000, max_value=10**12 - 1), st.data())
+def test_a_comma_out_of_its_place_is_refused(dollars: int, data: st.DataObject) -> None:
+    """A comma anywhere but between groups of three digits (counted from the point) is
+    refused, never dropped."""
+    digits = str(dollars)
+    places = [i for i in range(1, len(digits)) if (len(digits) - i) % 3 != 0]
+    at = data.draw(st.sampled_from(places))
+    with pytest.raises(CardroomError):
+        parse_money(digits[:at] + "," + digits[at:])
+
+
+@given(st.characters(categories=["Nd"]).filter(lambda c: not "0" <= c <= "9"))
+def test_a_digit_of_another_script_is_refused(digit: str) -> None:
+    for text in (digit, "1" + digit, digit * 3 + ".00"):
+        with pytest.raises(CardroomError):
+            parse_money(text)
 
 
 def test_format_money() -> None:

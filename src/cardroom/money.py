@@ -15,16 +15,20 @@ from cardroom.errors import CardroomError
 
 Cents = int
 
-_MONEY = re.compile(r"^\$?(\d{1,12})(?:\.(\d{1,2}))?$")
+_MONEY = re.compile(r"\$?([1-9][0-9]{0,2}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]{1,2}))?")
+"""Dollars in ASCII digits, commas only between groups of three (1,000 and 12,345.67, never
+0,01, 1,0,0 or 1000,0), and at most two digits of cents."""
+MAX_DOLLAR_DIGITS = 12
 
 
 def parse_money(text: str) -> Cents:
-    """"$12.50", "12.5" or "12" into cents; anything else is refused (no floats)."""
-    m = _MONEY.match(text.strip().replace(",", ""))
-    if not m:
+    """"$12.50", "12.5", "12" or "1,000" into cents; anything else is refused (no floats, no
+    digits of other scripts, no stray commas: "0,01" is not a dollar)."""
+    m = _MONEY.fullmatch(text.strip())
+    whole = m.group(1).replace(",", "") if m else ""
+    if m is None or len(whole) > MAX_DOLLAR_DIGITS:
         raise CardroomError(f"bad amount {text!r}: use dollars and cents, e.g. 25 or 12.50")
-    whole, frac = m.group(1), (m.group(2) or "").ljust(2, "0")
-    return int(whole) * 100 + int(frac)
+    return int(whole) * 100 + int((m.group(2) or "").ljust(2, "0"))
 
 
 def format_money(cents: Cents) -> str:
@@ -37,6 +41,25 @@ def require_cents(value: object, what: str = "amount") -> Cents:
     if isinstance(value, bool) or not isinstance(value, int):
         raise CardroomError(f"{what} must be a whole number of cents, not {value!r}")
     return value
+
+
+MAX_FORM_CENTS = 100_000_000
+"""The most one form may carry ($1,000,000): a slip, a count, a buy-in at a table, a jackpot
+adjustment or reset. More is a typing error, not a transfer."""
+
+
+def form_amount(amount: Cents, what: str, allow_zero: bool = False) -> Cents:
+    """`amount` if it is whole cents, more than nothing (or nothing, with `allow_zero`) and at
+    most `MAX_FORM_CENTS`; else refused in one sentence that names `what`."""
+    require_cents(amount, what)
+    if amount < 0 or (amount == 0 and not allow_zero):
+        raise CardroomError(f"{what} must be more than nothing" if not allow_zero else
+                            f"{what} cannot be less than nothing")
+    if amount > MAX_FORM_CENTS:
+        raise CardroomError(f"{what} of {format_money(amount)} is more than one form may "
+                            f"carry ({format_money(MAX_FORM_CENTS)}): a typing error, not a "
+                            "transfer")
+    return amount
 
 
 def parse_rate(text: str | int | Fraction) -> Fraction:

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 import threading
@@ -18,6 +19,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from server.serve_process import served
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 
@@ -318,3 +320,36 @@ def test_a_failed_postgres_restore_changes_nothing(
     refused(in_process(monkeypatch, capsys, "restore", str(tmp_path / "room.backup"),
                        "--database", pg_url, "--force"), "pg_restore failed: ")
     assert chain(pg_url) == before
+
+
+def test_a_restore_is_refused_while_a_server_holds_the_books(db_url: str, tmp_path: Path
+                                                              ) -> None:
+    """Issue 26: `cardroom restore --force` under a running server replaced the books the
+    server had in memory (a player's next sit failed with an internal error, her chips stuck).
+    While `cardroom serve` runs, the restore is one `error:` line, exit 2, and changes nothing;
+    once the server has stopped, the same restore goes through."""
+    file = tmp_path / "room.backup"
+    with served(db_url):
+        done = cardroom("backup", "--database", db_url, "--out", str(file))
+        assert done.returncode == 0, done  # a backup reads while the room plays
+        source = chain(db_url)
+        refused(cardroom("restore", str(file), "--database", db_url, "--force"),
+                "a card-room server is running on these books: stop it before restoring")
+        assert chain(db_url) == source
+    done = cardroom("restore", str(file), "--database", db_url, "--force")
+    assert done.returncode == 0, done
+    assert chain(db_url)[len(source)].action == "room.restored"
+
+
+def test_a_backup_is_readable_by_its_owner_only(db_url: str, tmp_path: Path) -> None:
+    """Issue 26: the backup (password hashes, every hand, the audit log) was written 0644
+    under the usual umask; it is created 0600 before anything is written to it."""
+    open_database(db_url).engine.dispose()  # an empty room
+    file = tmp_path / "room.backup"
+    old = os.umask(0o022)
+    try:
+        done = cardroom("backup", "--database", db_url, "--out", str(file))
+    finally:
+        os.umask(old)
+    assert done.returncode == 0, done
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600

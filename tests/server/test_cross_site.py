@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -32,6 +33,7 @@ from cardroom.server.routes import ROUTERS
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, FormClient, csrf_token, log_in
+from .serve_process import served
 
 FORMS: dict[str, dict[str, str]] = {
     "/setup": {"username": "eve", "password": PW},
@@ -193,6 +195,17 @@ def test_security_headers_on_every_response(room: Room, owner: FormClient,
     assert h["x-frame-options"] == "DENY" and h["x-content-type-options"] == "nosniff"
     assert h["referrer-policy"] == "same-origin"
     assert "strict-transport-security" not in h
+
+
+def test_the_served_room_sends_no_server_banner(tmp_path: Path) -> None:
+    """Issue 26: every response of `cardroom serve` said `server: uvicorn`. It names no
+    software now: pages, files, errors, a refused method."""
+    with served(str(tmp_path / "room.sqlite3")) as base:
+        replies = [httpx.get(base + path) for path in ("/login", "/static/style.css",
+                                                        "/no-such-page", "/hands/1")]
+        replies.append(httpx.delete(base + "/login"))
+    assert [r.status_code for r in replies] == [200, 200, 404, 303, 405]
+    assert all("server" not in r.headers for r in replies)
 
 
 def test_secure_cookies_mark_every_cookie_and_send_hsts(room: Room) -> None:

@@ -25,7 +25,9 @@ def adjust(client: TestClient, second: str, password: str, amount: str = "10",
         follow_redirects=False).status_code
 
 
-def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
+def jackpot_room(storage: Storage) -> tuple[Room, FormClient]:
+    """A room with a baccarat table (which creates and seeds the pool), two floor
+    supervisors, a player and the auditor; and fred's browser, logged in."""
     room = Room(storage, SeededRandom(5))
     room.start()
     with storage.unit() as conn:
@@ -33,9 +35,14 @@ def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
         for name, role in (("fred", Role.FLOOR), ("fiona", Role.FLOOR),
                            ("alice", Role.PLAYER), ("audrey", Role.AUDITOR)):
             create_account(conn, name, PW, role)
-    room.create_table(owner, "Mini 1", "baccarat")  # creates and seeds the pool
+    room.create_table(owner, "Mini 1", "baccarat")
     fred = FormClient(create_app(room))
     fred.post("/login", data={"username": "fred", "password": PW})
+    return room, fred
+
+
+def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
+    room, fred = jackpot_room(storage)
     assert "Meter" in fred.get("/floor/jackpot").text
     assert adjust(fred, "fiona", "wrong password") == 400
     assert adjust(fred, "fred", PW) == 400  # the same person twice
@@ -61,3 +68,25 @@ def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
     player = FormClient(create_app(room))
     player.post("/login", data={"username": "alice", "password": PW})
     assert player.get("/floor/jackpot").status_code == 403
+
+
+def test_an_adjustment_is_bounded_like_every_money_form(storage: Storage) -> None:
+    """Issue 26: two people added $123,456,789,012 to the meter. An adjustment either way is
+    at most what one form may carry ($1,000,000: a typing error, not a transfer), as a slip,
+    a count or a buy-in is; refused in one sentence, nothing moved."""
+    room, fred = jackpot_room(storage)
+    for amount, direction, key in (("123,456,789,012", "add", "k1"),
+                                   ("1,000,000.01", "add", "k2"),
+                                   ("1,000,000.01", "remove", "k3")):
+        r = fred.post("/floor/jackpot/adjust", data={
+            "direction": direction, "amount": amount, "reason": "meter misread",
+            "second": "fiona", "second_password": PW, "key": key}, follow_redirects=False)
+        assert r.status_code == 400
+        assert "is more than one form may carry ($1,000,000.00)" in r.text
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.jackpot("super9")) == SEED
+        assert not [e for e in audit.entries(conn) if e.action == "jackpot.adjust"]
+    assert room.pools["super9"].meter == SEED
+    assert adjust(fred, "fiona", PW, "1,000,000", key="k4") == 303  # the bound itself passes
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.jackpot("super9")) == SEED + 100_000_000

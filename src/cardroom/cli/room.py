@@ -44,20 +44,23 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     import uvicorn
 
     from cardroom.room.room import Room
+    from cardroom.room.serving import serving
     from cardroom.room.settings import GamblingClock, RoomSettings
     from cardroom.server.app import create_app
     from cardroom.server.frames import MAX_FRAME_BYTES
 
-    room = Room.open(database, audit_key_file=audit_key_file,
-                     settings=RoomSettings(self_service_chips, GamblingClock.from_env()))
-    sock = listen(host, port)
-    if anchors is not None:
-        threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
-                         name="audit-anchors").start()
-    _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
-    config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies),
-                            log_level="warning", ws_max_size=MAX_FRAME_BYTES)
-    uvicorn.Server(config).run(sockets=[sock])
+    with serving(database):  # held until the server stops: no restore under it
+        room = Room.open(database, audit_key_file=audit_key_file,
+                         settings=RoomSettings(self_service_chips, GamblingClock.from_env()))
+        sock = listen(host, port)
+        if anchors is not None:
+            threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
+                             name="audit-anchors").start()
+        _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
+        config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies),
+                                log_level="warning", ws_max_size=MAX_FRAME_BYTES,
+                                server_header=False)  # no `server: uvicorn` banner
+        uvicorn.Server(config).run(sockets=[sock])
 
 
 def listen(host: str, port: int) -> socket.socket:

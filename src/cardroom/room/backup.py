@@ -18,9 +18,10 @@ import re
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
@@ -33,6 +34,7 @@ from cardroom.room.audit_key import AuditKeyError, key_path, load_key
 from cardroom.room.db import database_url, not_an_address, safe_name, unreachable
 from cardroom.room.integrity import open_keyed
 from cardroom.room.room import Room
+from cardroom.room.serving import not_served
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_DUMP_MAGIC = b"PGDMP"
@@ -70,6 +72,7 @@ def backup(database: str | None, out: Path) -> Backup:
     partial = out.with_name(out.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
+        _create_private(partial)
         if url.get_backend_name() == "sqlite":
             _sqlite_backup(_sqlite_path(url, must_exist=True), partial)
         else:
@@ -87,7 +90,9 @@ def restore(file: Path, database: str | None, force: bool = False,
     key (`key_file`, as `audit_key.key_path` finds it) must be at hand before anything is
     written: the restore's own entries are MACed with it, and a SQLite backup whose chain is
     signed with another key is refused before it is copied (a PostgreSQL archive is checked
-    once restored, before anything is appended)."""
+    once restored, before anything is appended). Once the backup is read and before anything
+    is written, refused while a server holds the books (`serving.not_served`): a running
+    server keeps the books it has in memory."""
     if not file.is_file():
         raise CardroomError(f"there is no backup file {file}")
     key = load_key(key_path(key_file))
@@ -95,27 +100,32 @@ def restore(file: Path, database: str | None, force: bool = False,
         magic = f.read(len(SQLITE_MAGIC))
     url = _url(database)
     kind = url.get_backend_name()
+    put_back: Callable[[], None]
     if magic.startswith(PG_DUMP_MAGIC):
         if kind != "postgresql":
             raise CardroomError(f"{file} is a PostgreSQL backup; restore it to a "
                                 "postgresql:// database")
-        _pg_restore(file, url, force)
+        put_back = partial(_pg_restore, file, _pg_archive_schema(file), url, force)
     elif magic == SQLITE_MAGIC:
         if kind != "sqlite":
             raise CardroomError(f"{file} is a SQLite backup; restore it to a SQLite file")
-        _sqlite_restore(file, _sqlite_path(url, must_exist=False), force, key)
+        _sqlite_check(file, key)
+        put_back = partial(_sqlite_restore, file, _sqlite_path(url, must_exist=False), force)
     else:
         raise CardroomError(f"{file} is not a card-room backup (neither a SQLite database "
                             "nor a pg_dump archive)")
-    sha256 = digest(file)
-    storage = open_keyed(url.render_as_string(hide_password=False), key_file, create=False)
-    try:
-        with storage.unit() as conn:
-            audit.append(conn, "recovery", "room.restored", {"backup": file.name,
-                                                             "sha256": sha256})
-        voided = Room(storage).recover()
-    finally:
-        storage.engine.dispose()
+    with not_served(database):
+        put_back()
+        sha256 = digest(file)
+        storage = open_keyed(url.render_as_string(hide_password=False), key_file,
+                             create=False)
+        try:
+            with storage.unit() as conn:
+                audit.append(conn, "recovery", "room.restored", {"backup": file.name,
+                                                                 "sha256": sha256})
+            voided = Room(storage).recover()
+        finally:
+            storage.engine.dispose()
     return Restored(Backup(kind, sha256), voided)
 
 
@@ -155,12 +165,24 @@ def _sqlite_backup(source: Path, partial: Path) -> None:
         raise CardroomError(f"could not back up {source}: {exc}") from None
 
 
-def _sqlite_restore(file: Path, target: Path, force: bool, key: bytes) -> None:
+def _sqlite_check(file: Path, key: bytes) -> None:
+    """The backup is a card room, intact, and its chain signed with `key`."""
     try:
-        with closing(sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)) as src:
+        with closing(_read_only(file)) as src:
             _require_sqlite_room(src, f"{file} is not a card-room backup")
             _require_intact(src, f"{file} is damaged (it failed SQLite's integrity check)")
             _require_key(src, file, key)
+    except sqlite3.Error as exc:
+        raise CardroomError(f"could not restore {file}: {exc}") from None
+
+
+def _read_only(file: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)
+
+
+def _sqlite_restore(file: Path, target: Path, force: bool) -> None:
+    try:
+        with closing(_read_only(file)) as src:
             target.parent.mkdir(parents=True, exist_ok=True)
             with closing(sqlite3.connect(target, timeout=10)) as dst:
                 if not force and _sqlite_holds_data(dst):
@@ -213,12 +235,15 @@ def _pg_dump(url: URL, partial: Path) -> None:
     _pg_tool("pg_dump", url, ["--format=custom", f"--schema={schema}", f"--file={partial}"])
 
 
-def _pg_restore(file: Path, url: URL, force: bool) -> None:
-    listing = _pg_tool("pg_restore", None, ["--list", str(file)])
-    found = _DUMP_TABLE.search(listing)
+def _pg_archive_schema(file: Path) -> str:
+    """The schema a card-room archive holds (read from its listing, without a database)."""
+    found = _DUMP_TABLE.search(_pg_tool("pg_restore", None, ["--list", str(file)]))
     if found is None:
         raise CardroomError(f"{file} is not a card-room backup")
-    schema = found.group(1)
+    return found.group(1)
+
+
+def _pg_restore(file: Path, schema: str, url: URL, force: bool) -> None:
     with _pg_connection(url) as conn:
         # Would the room find the restored schema? Asked inside a transaction rolled back.
         quoted = conn.dialect.identifier_preparer.quote_schema(schema)
@@ -294,6 +319,12 @@ def _shown(url: URL) -> str:
 
 
 # both -----------------------------------------------------------------------------------------
+def _create_private(partial: Path) -> None:
+    """The backup file, made readable by its owner only before anything is written to it
+    (it holds password hashes, every hand and the audit log); the copy fills it in place."""
+    os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def _publish(partial: Path, out: Path) -> None:
     """Move a finished backup to its name, synced, so a crash never leaves half a backup
     under the final name."""

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 from cardroom.analysis.baccarat import count_coups, progressive_break_even_cents
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import DEFAULT_POOL, JACKPOT_DECKS
-from cardroom.money import Cents, format_money
+from cardroom.money import Cents, form_amount, format_money, require_cents
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import LedgerError
@@ -111,9 +111,11 @@ def log_change(conn: Connection, name: str, kind: str, first: Account, second: A
 
 def adjust(conn: Connection, first: Account, second: Account, name: str, pool: JackpotPool,
            amount: Cents, reason: str, key: str) -> None:
-    """A two-person correction of the meter, posted against the house adjustments account."""
+    """A two-person correction of the meter, posted against the house adjustments account;
+    either way at most what one form may carry (`money.MAX_FORM_CENTS`)."""
     first.require(Permission.ADJUST_JACKPOT)
     second.require(Permission.ADJUST_JACKPOT)
+    form_amount(abs(require_cents(amount, "a jackpot adjustment")), "a jackpot adjustment")
     request = {"amount": amount, "reason": reason,
                "approvers": [first.username, second.username]}
     if ledger.replayed(conn, f"jackpot-adjust:{name}:{key}", "jackpot-adjust", request):

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS, MIN_CONTRIBUTION
-from cardroom.money import Cents, format_money
+from cardroom.money import Cents, form_amount, format_money
 from cardroom.room import audit, hands, ledger, recall
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
@@ -75,14 +75,14 @@ class Settings:
             raise CardroomError(f"the reset amount must be at least "
                                 f"{format_money(JACKPOT_SEED_CENTS)} (Super-9 rules: the "
                                 "progressive is seeded with $2,500 by the house)")
+        form_amount(self.seed, "the reset amount")
         if not MIN_CONTRIBUTION_CENTS <= self.contribution <= 100:
             raise CardroomError("the contribution must be between 20 cents and $1 of each $1 "
                                 "wager (Super-9 rules: at least 20 cents of every $1)")
         if self.reserve_rate < 0 or self.contribution + self.reserve_rate > 100:
             raise CardroomError("the hidden rate cannot be negative, and with the "
                                 "contribution it cannot pass $1 of each $1 wager")
-        if self.reserve_limit < 0:
-            raise CardroomError("the hidden limit cannot be negative")
+        form_amount(self.reserve_limit, "the hidden limit", allow_zero=True)
         if self.reserve_rate and not self.reserve_limit:
             raise CardroomError("a hidden rate needs a hidden limit above zero")
 

@@ -27,7 +27,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.money import Cents, format_money, require_cents
+from cardroom.money import Cents, form_amount, format_money
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
@@ -51,8 +51,6 @@ FORMS = {"inventory": "table inventory slip", "fill": "fill slip", "credit": "cr
          "error": "notification of error"}
 DROP_KINDS = {"cash": "drop-cash", "marker": "drop-marker"}
 MOVES = {"fill": "fill", "credit": "credit"}
-MAX_AMOUNT = 100_000_000
-"""The most one slip may carry ($1,000,000): a typing slip, not a real transfer."""
 NOT_MOVED_BY_PLAY = frozenset({"fill", "credit", "fill-void", "credit-void", "tray-variance",
                                "tray-variance-void", *DROP_KINDS.values()})
 """Ledger kinds that move a tray's chips other than by play (what is left is the table's win
@@ -123,17 +121,6 @@ def _signers(**signers: Account) -> None:
             parts = " and the ".join(p for p, w in signers.items() if w.username == name)
             raise CardroomError(f"the {parts} must be different people: {name} cannot sign "
                                 "one slip twice")
-
-
-def _amount(amount: Cents, what: str, allow_zero: bool = False) -> Cents:
-    require_cents(amount, what)
-    if amount < 0 or (amount == 0 and not allow_zero):
-        raise CardroomError(f"{what} must be more than nothing" if not allow_zero else
-                            f"{what} cannot be less than nothing")
-    if amount > MAX_AMOUNT:
-        raise CardroomError(f"{what} of {format_money(amount)} is more than one slip may carry "
-                            f"({format_money(MAX_AMOUNT)})")
-    return amount
 
 
 def _table_name(conn: Connection, table_id: int) -> str:
@@ -268,7 +255,7 @@ def open_table(conn: Connection, table_id: int, dealer: Account, floor: Account,
     sign the opener; a difference is a notification of error, and the books take the count."""
     _signers(dealer=dealer, floor=floor)
     name = _table_name(conn, table_id)
-    _amount(counted, "the opening count", allow_zero=True)
+    form_amount(counted, "the opening count", allow_zero=True)
     if current_opener(conn, table_id) is not None:
         raise CardroomError(f"{name} is already open")
     closer = last_closer(conn, table_id)
@@ -302,7 +289,7 @@ def close_table(conn: Connection, table_id: int, dealer: Account, floor: Account
     """Count the tray into a closer; refused unless the count is what the tray holds."""
     _signers(dealer=dealer, floor=floor)
     name = _table_name(conn, table_id)
-    _amount(counted, "the closing count", allow_zero=True)
+    form_amount(counted, "the closing count", allow_zero=True)
     opener = _require_open(conn, table_id, name)
     if _hand_in_progress(conn, table_id):
         raise CardroomError(f"a hand is in progress at {name}: finish or void it before "
@@ -336,7 +323,7 @@ def _move(conn: Connection, kind: str, table_id: int, cashier: Account, dealer: 
           floor: Account, amount: Cents, number: int | None) -> Slip:
     _signers(cashier=cashier, dealer=dealer, floor=floor)
     name = _table_name(conn, table_id)
-    _amount(amount, f"a {kind}")
+    form_amount(amount, f"a {kind}")
     _require_open(conn, table_id, name)
     sign = 1 if kind == "fill" else -1
     slip_number = _number(conn, kind, number)
@@ -442,7 +429,7 @@ def drop_buy_in(conn: Connection, dealer: Account, table_id: int, player: Accoun
         raise CardroomError("a buy-in at the table is paid in cash or by a marker")
     if player.role is not Role.PLAYER:
         raise CardroomError(f"{player.username} is not a player")
-    _amount(amount, "a buy-in")
+    form_amount(amount, "a buy-in")
     if not 0 < len(key) <= MAX_KEY:
         raise CardroomError("this form has no valid request key: reload the page")
     _require_open(conn, table_id, name)
@@ -507,8 +494,8 @@ def count_drop(conn: Connection, clock: GamblingClock, table_id: int, day: date,
         raise CardroomError(f"a drop box is counted by two different people: "
                             f"{first.username} cannot count it twice")
     name = _table_name(conn, table_id)
-    _amount(cash, "the cash counted", allow_zero=True)
-    _amount(markers, "the markers counted", allow_zero=True)
+    form_amount(cash, "the cash counted", allow_zero=True)
+    form_amount(markers, "the markers counted", allow_zero=True)
     if conn.execute(select(drop_counts.c.id).where(drop_counts.c.table_id == table_id,
                                                    drop_counts.c.gambling_day == day)).first():
         raise CardroomError(f"the drop box of {name} for {day.isoformat()} is already counted")

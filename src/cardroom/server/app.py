@@ -37,7 +37,7 @@ from cardroom.server.audit_view import AuditProgress
 from cardroom.server.deps import Page, client_of, maybe_viewer, room_of, sentence
 from cardroom.server.headers import SecurityHeaders
 from cardroom.server.hub import COOKIE, Hub
-from cardroom.server.ids import path_not_found
+from cardroom.server.ids import id_refusal
 from cardroom.server.routes import ROUTERS
 
 __all__ = ["COOKIE", "create_app"]
@@ -94,12 +94,17 @@ async def _http(request: Request, exc: Exception) -> Response:
 
 
 async def _invalid(request: Request, exc: Exception) -> Response:
-    """An id out of range or not a number is a 404 like any id that names nothing; a form with
-    a field missing or malformed is a 400 that says so (never FastAPI's raw JSON)."""
+    """An id out of range or not a number is refused as an id that names nothing (a 404 in
+    the path; a 400 in a form, audited as the form's other refusals are); a form with a field
+    missing or malformed is a 400 that says so (never FastAPI's raw JSON)."""
     assert isinstance(exc, RequestValidationError)
-    missing = path_not_found(exc.errors())
-    if missing is not None:
-        return Page(request).error(404, missing)
+    refused = id_refusal(exc.errors())
+    if refused is not None:
+        status, reason = refused
+        if status == 400:
+            room_of(request).refused(maybe_viewer(request), f"page {request.url.path}",
+                                     reason)
+        return Page(request).error(status, reason)
     return Page(request).error(400, "the request was incomplete or malformed: nothing was "
                                     "changed")
 

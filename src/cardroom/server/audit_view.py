@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from cardroom.digits import whole_number
 from cardroom.money import format_money
 from cardroom.room import audit, integrity
 
@@ -32,9 +33,10 @@ def _day(text: str, what: str) -> date | None:
 def _number(text: str, what: str) -> int | None:
     if not text:
         return None
-    if not text.isdigit() or int(text) > _MAX_SEQ:
+    number = whole_number(text)
+    if number is None or number > _MAX_SEQ:
         raise ValueError(f"The {what} must be a whole number.")
-    return int(text)
+    return number
 
 
 def audit_filter(q: Mapping[str, str]) -> audit.Filter:

@@ -1,36 +1,66 @@
-"""Ids in URLs: range-checked before they reach the database, so a huge or malformed id is a
-404 like any id that names nothing (not an integer overflow in SQLite or PostgreSQL)."""
+"""Ids from a request, wherever they come from (a URL path, a form field, a query string, the
+table socket's URL): range-checked before they reach the database, so a huge or malformed id
+is refused in one sentence like an id that names nothing, never an integer overflow in SQLite
+(from 2^63) or PostgreSQL (from 2^31) answered with a 500.
+
+A route declares an id with one of the types below (`TableId`, `HandId`, `HitId` in a path;
+`FormTableId`, `SlipNumber`, `NextSlipNumber` in a form); `id_refusal` turns their refusal
+into the page's sentence (`app._invalid`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from fastapi import Path
+from fastapi import Form, Path
+from pydantic import BeforeValidator
+from pydantic_core import PydanticCustomError
+
+from cardroom.digits import whole_number
 
 MAX_ROW_ID = 2**31 - 1
 """The largest id the books' `Integer` keys hold on both databases."""
-
-RowId = Annotated[int, Path(ge=1, le=MAX_ROW_ID)]
-"""A table's or hand's id in a URL path."""
+REFUSED_ID = "refused_id"
+"""The validation error type of an id out of range or not a number."""
 
 
 def row_id(text: str) -> int | None:
-    """The id a URL segment names, or None when it names no row (not a plain number, or out
-    of range): for the table WebSocket, whose refusal must be a message, not a failed
+    """The id `text` names, or None when it names no row (not a plain number, or out of
+    range): for the table WebSocket too, whose refusal must be a message, not a failed
     handshake."""
-    if not (text.isascii() and text.isdigit()):
-        return None
-    value = int(text)
-    return value if 1 <= value <= MAX_ROW_ID else None
+    value = whole_number(text)
+    return value if value is not None and 1 <= value <= MAX_ROW_ID else None
 
 
-def path_not_found(errors: Sequence[Any]) -> str | None:
-    """The 404 message for a request whose URL names no row ("there is no hand 99999999999"),
-    or None when the validation errors are not in the path."""
+def _checked(refusal: str) -> BeforeValidator:
+    """A validator that lets through a row id only; `refusal` (e.g. "there is no table {}")
+    is the sentence for anything else, with the value as sent."""
+    def check(value: object) -> int:
+        found = row_id(value) if isinstance(value, str) else None
+        if found is None:
+            raise PydanticCustomError(REFUSED_ID, refusal.format(str(value).strip()[:40]))
+        return found
+    return BeforeValidator(check)
+
+
+TableId = Annotated[int, Path(), _checked("there is no table {}")]
+"""A table's id in a URL path."""
+HandId = Annotated[int, Path(), _checked("there is no hand {}")]
+HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
+FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
+"""The table a form names (its `table_id` field)."""
+SlipNumber = Annotated[int, Form(), _checked("{} is not a slip number")]
+"""A slip's number in a form."""
+NextSlipNumber = Annotated[int | None, Form(), _checked("{} is not a slip number")]
+"""The number of a slip a form makes: left empty, the next of its series."""
+
+
+def id_refusal(errors: Sequence[Any]) -> tuple[int, str] | None:
+    """The status and sentence for a request refused for an id ("there is no hand
+    99999999999": 404 for an id in the path, 400 in a form or query string), or None when
+    no id was refused."""
     for error in errors:
-        loc: tuple[object, ...] = tuple(error.get("loc", ())) if isinstance(error, dict) else ()
-        if len(loc) == 2 and loc[0] == "path":
-            what = str(loc[1]).removesuffix("_id")
-            return f"there is no {what.replace('_', ' ')} {str(error.get('input', ''))[:40]}"
+        if isinstance(error, dict) and error.get("type") == REFUSED_ID:
+            where = tuple(error.get("loc", ()))[:1]
+            return (404 if where == ("path",) else 400), str(error.get("msg", ""))
     return None

@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi.responses import Response
 
+from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.money import parse_money
@@ -50,9 +51,10 @@ def second_person(room: Room, client: str, name: str, password: str) -> Account:
 
 
 def whole_cents(text: str, what: str) -> int:
-    if not text.strip().isdigit() or len(text.strip()) > 3:
+    cents = whole_number(text)
+    if cents is None or len(text.strip()) > 3:
         raise CardroomError(f"the {what} is a whole number of cents of each $1, such as 20")
-    return int(text)
+    return cents
 
 
 def change_settings(room: Room, who: Account, client: str, form: dict[str, str]) -> None:

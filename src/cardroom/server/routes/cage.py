@@ -30,6 +30,7 @@ from cardroom.room.operations_report import CAGE_KINDS, cage_report
 from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
 from cardroom.server.deps import Client, Render, RoomDep, require
+from cardroom.server.ids import FormTableId, NextSlipNumber, SlipNumber
 
 router = APIRouter()
 Cashier = Annotated[Account, require(Permission.CAGE)]
@@ -66,10 +67,6 @@ def player(conn: Connection, name: str) -> Account:
     if found is None:
         raise NotFound(f"there is no player named {name.strip()[:40]!r}")
     return found
-
-
-def _number(text: str) -> int | None:
-    return int(text) if text.strip().isdigit() else None
 
 
 # the cage ------------------------------------------------------------------------------------
@@ -115,13 +112,13 @@ def _slip_route(kind: str) -> Callable[..., Response]:
     (back), the slip signed by the cashier, the dealer and the floor supervisor."""
     move = table_books.fill if kind == "fill" else table_books.credit
 
-    def route(room: RoomDep, who: Cashier, client: Client, table_id: int = Form(...),
-              amount: str = Form(...), number: str = Form(""), dealer: str = Form(...),
+    def route(room: RoomDep, who: Cashier, client: Client, table_id: FormTableId,
+              amount: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
               dealer_password: str = Form(...), floor: str = Form(...),
               floor_password: str = Form(...)) -> Response:
         def work(conn: Connection) -> table_books.Slip:
             return move(conn, table_id, who, signers[0], signers[1], parse_money(amount),
-                        _number(number))
+                        number)
         try:
             signers = (cosigner(room, client, "dealer", dealer, dealer_password),
                        cosigner(room, client, "floor supervisor", floor, floor_password))
@@ -139,7 +136,7 @@ for _kind in ("fill", "credit"):
 
 
 @router.post("/cage/count", response_model=None)
-def cage_count(room: RoomDep, who: Counter, client: Client, table_id: int = Form(...),
+def cage_count(room: RoomDep, who: Counter, client: Client, table_id: FormTableId,
                day: str = Form(...), cash: str = Form(...), markers: str = Form("0"),
                second: str = Form(...), second_password: str = Form(...)) -> Response:
     try:
@@ -178,8 +175,8 @@ def inventory(room: RoomDep, page: Render,
 def _inventory_route(kind: str) -> Callable[..., Response]:
     """The route of `/floor/inventory/<kind>`: open (count the tray against the last closer)
     or close (count the tray into a closer); the dealer signs with the floor."""
-    def route(room: RoomDep, who: Floor, client: Client, table_id: int = Form(...),
-              counted: str = Form(...), number: str = Form(""), dealer: str = Form(...),
+    def route(room: RoomDep, who: Floor, client: Client, table_id: FormTableId,
+              counted: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
               dealer_password: str = Form(...)) -> Response:
         try:
             signer = cosigner(room, client, "dealer", dealer, dealer_password)
@@ -191,9 +188,9 @@ def _inventory_route(kind: str) -> Callable[..., Response]:
             cents = parse_money(counted)
             if kind == "close":
                 slip = table_books.close_table(conn, table_id, signer, who, cents,
-                                               _number(number))
+                                               number)
                 return f"closer number {slip.number}: {format_money(slip.amount)}"
-            opening = table_books.open_table(conn, table_id, signer, who, cents, _number(number))
+            opening = table_books.open_table(conn, table_id, signer, who, cents, number)
             said = f"opener number {opening.opener.number}: {format_money(cents)}"
             if opening.error is not None:
                 said += (f"; notification of error number {opening.error.number}: "
@@ -209,19 +206,16 @@ for _kind in ("open", "close"):
 
 
 @router.post("/floor/inventory/void", response_model=None)
-def void(room: RoomDep, who: Floor, series: str = Form(...), number: str = Form(...),
+def void(room: RoomDep, who: Floor, number: SlipNumber, series: str = Form(...),
          reason: str = Form(...)) -> Response:
-    def work(conn: Connection) -> table_books.Slip:
-        n = _number(number)
-        if n is None:
-            raise CardroomError(f"{number.strip()[:20]!r} is not a slip number")
-        return table_books.void_slip(conn, who, series, n, reason)
-    return done(room, who, "slip.void", work, "/floor/inventory",
+    return done(room, who, "slip.void",
+                lambda conn: table_books.void_slip(conn, who, series, number, reason),
+                "/floor/inventory",
                 lambda s: f"{s.form} number {s.number} is void")
 
 
 @router.post("/floor/inventory/drop", response_model=None)
-def drop(room: RoomDep, who: Dealer, table_id: int = Form(...),
+def drop(room: RoomDep, who: Dealer, table_id: FormTableId,
          player_name: str = Form(..., alias="player"), amount: str = Form(...),
          form: str = Form("cash"), key: str = Form(...)) -> Response:
     def work(conn: Connection) -> str:

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Form
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room import staff as staff_books
@@ -19,10 +20,15 @@ from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
+from cardroom.server.ids import FormTableId
 
 router = APIRouter()
 FloorStaff = Annotated[Account, require(Permission.VOID, Permission.OPEN_TABLES,
                                         to="use the floor page")]
+Voider = Annotated[Account, require(Permission.VOID)]
+"""Who may void a hand: checked before the table is looked up."""
+Dealer = Annotated[Account, require(Permission.DEAL, to="record an irregularity")]
+"""Who may record an irregularity (a dealer or the floor): checked before the lookup."""
 
 
 def floor_back(message: str = "", error: str = "") -> Response:
@@ -62,7 +68,7 @@ def floor_create(room: RoomDep, who: Viewer, name: str = Form(...), game: str = 
 
 
 @router.post("/floor/void", response_model=None)
-async def floor_void(room: RoomDep, hub: HubDep, who: Viewer, table_id: int = Form(...),
+async def floor_void(room: RoomDep, hub: HubDep, who: Voider, table_id: FormTableId,
                      reason: str = Form(...)) -> Response:
     try:
         await hub.act(room, who, table_id, {"type": "void", "reason": reason})
@@ -82,17 +88,18 @@ def floor_tables(room: RoomDep, who: FloorStaff) -> Response:
 
 
 @router.post("/floor/irregularity", response_model=None)
-async def floor_irregularity(room: RoomDep, hub: HubDep, who: Viewer,
-                             table_id: int = Form(...), kind: str = Form(...),
+async def floor_irregularity(room: RoomDep, hub: HubDep, who: Dealer,
+                             table_id: FormTableId, kind: str = Form(...),
                              reason: str = Form(...), seat: str = Form("")) -> Response:
     """The floor's irregularity buttons: the table protocol's `irregularity` message (Super
     Pan 9 and Pai Gow tables)."""
     try:
-        if seat.strip() and not seat.strip().isdigit():
+        number = whole_number(seat)
+        if seat.strip() and number is None:
             raise CardroomError("choose a seat by its number, or none for the whole deal")
         await hub.act(room, who, table_id, {
             "type": "irregularity", "kind": kind, "reason": reason.strip()[:200],
-            "seat": int(seat) if seat.strip() else None})
+            "seat": number})
     except PermissionDenied:
         raise
     except CardroomError as exc:

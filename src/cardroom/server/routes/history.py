@@ -12,7 +12,7 @@ from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.recall import history_of, recall_page
 from cardroom.room.timezone import zone_name
 from cardroom.server.deps import Render, RoomDep, Viewer
-from cardroom.server.ids import RowId
+from cardroom.server.ids import HandId
 
 router = APIRouter()
 
@@ -24,14 +24,14 @@ def history(room: RoomDep, who: Viewer, page: Render, all: bool = False) -> HTML
 
 
 @router.get("/hands/{hand_id}", response_class=HTMLResponse)
-def hand(room: RoomDep, who: Viewer, page: Render, hand_id: RowId) -> HTMLResponse:
+def hand(room: RoomDep, who: Viewer, page: Render, hand_id: HandId) -> HTMLResponse:
     replay = room.recall(who, hand_id)
     return page("hand.html", who, replay=replay, record=replay.record,
                 **recall_page(replay))
 
 
 @router.get("/hands/{hand_id}/history.json", response_model=None)
-def hand_history_file(room: RoomDep, who: Viewer, hand_id: RowId) -> Response:
+def hand_history_file(room: RoomDep, who: Viewer, hand_id: HandId) -> Response:
     """The hand's history in the shared format, for `cardroom replay FILE`."""
     try:
         document = history_of(room.recall(who, hand_id).record).to_json()

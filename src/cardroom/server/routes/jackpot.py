@@ -25,7 +25,7 @@ from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
 from cardroom.server import progressive_pages
 from cardroom.server.deps import Client, Page, Render, RoomDep, Viewer, require
-from cardroom.server.ids import RowId
+from cardroom.server.ids import HitId
 from cardroom.server.routes.floor import floor_back
 
 router = APIRouter()
@@ -131,7 +131,7 @@ def jackpot_settings(room: RoomDep, page: Render, client: Client, who: Adjuster,
 
 
 @router.post("/floor/jackpot/hits/{hit_id}/verify", response_model=None)
-def jackpot_verify(room: RoomDep, page: Render, client: Client, who: Viewer, hit_id: RowId,
+def jackpot_verify(room: RoomDep, page: Render, client: Client, who: Viewer, hit_id: HitId,
                    note: str = Form(...), second: str = Form(...),
                    second_password: str = Form(...)) -> Response:
     """A floor supervisor and a second member of staff verify a pending top award."""
@@ -140,7 +140,7 @@ def jackpot_verify(room: RoomDep, page: Render, client: Client, who: Viewer, hit
 
 
 @router.post("/floor/jackpot/hits/{hit_id}/surveillance", response_model=None)
-def jackpot_surveillance(room: RoomDep, page: Render, who: Viewer, hit_id: RowId,
+def jackpot_surveillance(room: RoomDep, page: Render, who: Viewer, hit_id: HitId,
                          note: str = Form(...)) -> Response:
     """The surveillance check of a hit (required before paying a win over $3,000)."""
     return controller_action(page, room, who, "jackpot.surveillance", lambda: (
@@ -148,7 +148,7 @@ def jackpot_surveillance(room: RoomDep, page: Render, who: Viewer, hit_id: RowId
 
 
 @router.post("/floor/jackpot/hits/{hit_id}/pay", response_model=None)
-def jackpot_pay(room: RoomDep, page: Render, who: Adjuster, hit_id: RowId) -> Response:
+def jackpot_pay(room: RoomDep, page: Render, who: Adjuster, hit_id: HitId) -> Response:
     return controller_action(page, room, who, "jackpot.pay", lambda: (
         room.pay_jackpot(who, hit_id)))
 

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardroom.cards import Card
+from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room import audit
@@ -147,8 +148,9 @@ def card_image(code: str) -> Response:
     if code == "back":
         svg = back_svg()
     else:
-        if not code.isdigit() or not 0 <= int(code) <= 52:  # 52: the joker
+        number = whole_number(code)
+        if number is None or not 0 <= number <= 52:  # 52: the joker
             return Response("no such card", status_code=404)
-        svg = card_svg(Card.from_code(int(code)))
+        svg = card_svg(Card.from_code(number))
     return Response(svg, media_type="image/svg+xml",
                     headers={"Cache-Control": "public, max-age=86400"})

@@ -19,7 +19,7 @@ from cardroom.room.tables import list_tables
 from cardroom.server.deps import Client, HubDep, MaybeViewer, Render, RoomDep, Viewer, session_of
 from cardroom.server.frames import read_frame
 from cardroom.server.hub import COOKIE
-from cardroom.server.ids import RowId, row_id
+from cardroom.server.ids import TableId, row_id
 
 SESSION_RECHECK_S = 10.0
 """A table socket re-checks its session (expiry, log-out) at most this often."""
@@ -36,13 +36,13 @@ def refusal(message: str, key: str | None = None) -> str:
 
 
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
-def table_page(room: RoomDep, who: Viewer, page: Render, table_id: RowId) -> HTMLResponse:
+def table_page(room: RoomDep, who: Viewer, page: Render, table_id: TableId) -> HTMLResponse:
     live = room.table(table_id)
     return page(f"table_{live.game}.html", who, table=live, wallet=room.wallet(who))
 
 
 @router.get("/tables/{table_id}/rules", response_class=HTMLResponse)
-def table_rules(room: RoomDep, who: MaybeViewer, page: Render, table_id: RowId
+def table_rules(room: RoomDep, who: MaybeViewer, page: Render, table_id: TableId
                 ) -> HTMLResponse:
     """The table's posted rules (WAC 230-15-060): public, no log-in needed."""
     with room.storage.read() as conn:
