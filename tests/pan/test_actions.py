@@ -150,6 +150,17 @@ def test_the_command_grammar_reads_as_typed_actions() -> None:
         parse_command(hand, "discard ,,")
 
 
+@pytest.mark.parametrize("typed", ["force back \u00b2", "lay \u0661", "settle 1 \uff13",
+                                   "force back \u0661"])
+def test_a_number_not_in_ascii_digits_is_refused_as_a_command(typed: str) -> None:
+    """Bad input (issue 26, Unicode digits): a seat or meld number typed as "²", an
+    Arabic-Indic or a full-width digit is refused in a plain sentence, as every other unreadable
+    number is, instead of reaching `int` (which fails on "²" and reads an Arabic-Indic one as 1)."""
+    hand = make_hand(HANDS, "4d", rules=PanRules())
+    with pytest.raises(CommandError):
+        parse_command(hand, typed)
+
+
 def test_the_table_log_tells_draws_melds_discards_in_plain_words() -> None:
     """Every player's action, bots' included, as a line of the table log: names, not seat
     numbers; cards with their suit symbols."""

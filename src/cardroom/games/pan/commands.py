@@ -18,6 +18,7 @@ from itertools import combinations
 from typing import Any
 
 from cardroom.cards import Card, cards_label, format_cards, parse_card, parse_cards
+from cardroom.digits import whole_number
 from cardroom.errors import CardParseError, CardroomError
 
 from .bots import hand_melds
@@ -248,15 +249,17 @@ def _cards(text: str, what: str) -> list[Card]:
 
 
 def _meld_number(word: str) -> int:
-    if not word.isdigit():
+    number = whole_number(word)
+    if number is None:
         raise CommandError(f"{word!r} is not a meld number (the number in [brackets])")
-    return int(word)
+    return number
 
 
 def _seat_number(word: str, hand: PanHand) -> int:
-    if not word.isdigit() or int(word) >= hand.n:
+    number = whole_number(word)
+    if number is None or number >= hand.n:
         raise CommandError(f"{word!r} is not a seat (0 to {hand.n - 1})")
-    return int(word)
+    return number
 
 
 def command_text(a: PanAction) -> str | None:
@@ -324,7 +327,8 @@ def _parse_with_arguments(hand: PanHand, cmd: str, args: list[str]) -> PanAction
     if cmd == "take":
         return PanAction(Kind.TAKE)
     if cmd == "settle":
-        if not args or len(args) % 2 or not all(a.isdigit() for a in args):
+        numbers = [whole_number(a) for a in args]
+        if not args or len(args) % 2 or None in numbers:
             raise CommandError("settle SEAT CHIPS [SEAT CHIPS ...], e.g. settle 1 3")
         return PanAction(Kind.SETTLE, payments=tuple(
             (_seat_number(args[i], hand), int(args[i + 1])) for i in range(0, len(args), 2)))
