@@ -5,13 +5,10 @@ new passwords and names follow the policy."""
 
 from __future__ import annotations
 
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from argon2 import PasswordHasher
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
@@ -20,34 +17,9 @@ from cardroom.room.db import Storage
 from cardroom.room.errors import AuthError, PermissionDenied, Throttled
 from cardroom.room.throttle import Backoff
 
+from .hashers import CountingHasher
+
 PW = "correct horse"
-
-
-class CountingHasher:
-    """argon2 at its smallest cost, made slow like the production one, counting the checks."""
-
-    def __init__(self, delay_s: float) -> None:
-        self.inner = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-        self.delay_s = delay_s
-        self.checks = 0
-        self.lock = threading.Lock()
-
-    def hash(self, password: str) -> str:
-        return self.inner.hash(password)
-
-    def verify(self, stored: str, password: str) -> bool:
-        with self.lock:
-            self.checks += 1
-        time.sleep(self.delay_s)
-        return self.inner.verify(stored, password)
-
-
-@pytest.fixture
-def hasher(monkeypatch: pytest.MonkeyPatch) -> CountingHasher:
-    h = CountingHasher(delay_s=0.02)
-    monkeypatch.setattr(acc, "_hasher", h)
-    monkeypatch.setattr(acc, "_dummy", [])
-    return h
 
 
 def attempt(storage: Storage, name: str, password: str, client: str,

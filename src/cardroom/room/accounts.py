@@ -202,13 +202,19 @@ def find_account(conn: Connection, username: str) -> Account | None:
     return Account(r.id, r.username, Role(r.role)) if r and r.active else None
 
 
-def _wait_sentence(wait: timedelta) -> str:
+def wait_sentence(wait: timedelta) -> str:
     minutes = max(1, math.ceil(wait.total_seconds() / 60))
     return f"{minutes} minute{'s' if minutes > 1 else ''}"
 
 
 def _name_key(name: str) -> str:
     return f"login-name:{name}"
+
+
+def signature_key(name: str, requester: int | None = None) -> str:
+    """The bucket of `name`'s signatures asked for by the staff account `requester`
+    (`room.signatures`); without one, the prefix of all of them."""
+    return f"sign:{name}:" + ("" if requester is None else str(requester))
 
 
 def _device_key(account_id: int, token: str) -> str:
@@ -225,6 +231,16 @@ def _trusted_device(conn: Connection, token: str | None, now: datetime) -> int |
         return None
     created = r.created_at if r.created_at.tzinfo else r.created_at.replace(tzinfo=UTC)
     return int(r.account_id) if now - created < DEVICE_LIFETIME else None
+
+
+def password_matches(stored: str | None, password: str) -> bool:
+    """Whether `password` is the one hashed in `stored` (the slow argon2 check: call it outside
+    the room's write transaction). None (no such account) is checked against a dummy hash, so
+    that a wrong name costs as much as a wrong password."""
+    try:
+        return bool(_hasher.verify(stored or _dummy_hash(), password)) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def authenticate(storage: Storage, username: str, password: str, client: str,
@@ -244,12 +260,8 @@ def authenticate(storage: Storage, username: str, password: str, client: str,
             buckets = [(_name_key(name), PER_NAME), (f"login-client:{client}", PER_CLIENT)]
         wait = throttle.take(conn, buckets, now)
     if wait is not None:
-        raise LoginBackOff(f"too many failed log-ins: try again in {_wait_sentence(wait)}")
-    try:
-        _hasher.verify(r.password_hash if r else _dummy_hash(), password)
-        ok = r is not None and bool(r.active)
-    except (VerificationError, InvalidHashError):
-        ok = False
+        raise LoginBackOff(f"too many failed log-ins: try again in {wait_sentence(wait)}")
+    ok = password_matches(r.password_hash if r else None, password) and bool(r and r.active)
     with storage.unit() as conn:
         if ok and r is not None:
             for key, _ in buckets:
@@ -280,11 +292,13 @@ def held_names(conn: Connection) -> list[tuple[str, datetime]]:
 
 
 def unlock(conn: Connection, who: Account, username: str) -> None:
-    """Clear a name's back-off and its devices' (the owner's remedy); audited."""
+    """Clear a name's back-off, its devices' and its signatures' (the owner's remedy);
+    audited."""
     who.require(Permission.MANAGE_STAFF)
     name = username.strip().lower()[:40]
     r = conn.execute(select(accounts.c.id).where(accounts.c.username == name)).first()
     dropped = throttle.clear(conn, _name_key(name))
+    dropped += throttle.clear(conn, signature_key(name), prefix=True)
     if r is not None:
         dropped += throttle.clear(conn, f"login-device:{r.id}:", prefix=True)
     if not dropped:
@@ -300,7 +314,7 @@ def register_player(storage: Storage, username: str, password: str, client: str)
                              datetime.now(UTC))
         if wait is not None:
             raise Throttled("too many accounts opened from here: try again in "
-                                f"{_wait_sentence(wait)}")
+                                f"{wait_sentence(wait)}")
         account = create_account(conn, username, password, Role.PLAYER)
         audit.append(conn, account.username, "account.register", {"client": client[:64]})
     return account
