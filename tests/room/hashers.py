@@ -13,15 +13,19 @@ from cardroom.room import accounts as acc
 
 
 class CountingHasher:
-    """argon2 at its smallest cost, made slow like the production one, counting the checks."""
+    """argon2 at its smallest cost, made slow like the production one, counting the checks
+    and the hashes."""
 
     def __init__(self, delay_s: float) -> None:
         self.inner = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
         self.delay_s = delay_s
         self.checks = 0
+        self.hashes = 0
         self.lock = threading.Lock()
 
     def hash(self, password: str) -> str:
+        with self.lock:
+            self.hashes += 1
         return self.inner.hash(password)
 
     def verify(self, stored: str, password: str) -> bool:

@@ -174,17 +174,37 @@ def check_new_credentials(username: str, password: str) -> str:
     return name
 
 
+@dataclass(frozen=True)
+class NewCredentials:
+    """A name and a password that passed the checks, with the password's argon2 hash."""
+    username: str
+    password_hash: str
+
+
+def new_credentials(username: str, password: str, password_hash: str | None = None
+                    ) -> NewCredentials:
+    """The slow half of opening an account (zxcvbn's judgement and argon2's hash, most of a
+    second of CPU), which needs no database: the server runs it before, never inside, the
+    room's write transaction. `password_hash` lets a caller reuse one hash (benchmarks)."""
+    name = check_new_credentials(username, password)
+    return NewCredentials(name, password_hash or hash_password(password))
+
+
+def insert_account(conn: Connection, made: NewCredentials, role: Role) -> Account:
+    """The fast half: the account in the books (CardroomError when the name is taken)."""
+    if conn.execute(select(accounts.c.id).where(accounts.c.username == made.username)).first():
+        raise CardroomError(f"the username {made.username!r} is taken")
+    new_id = conn.execute(insert(accounts).values(
+        username=made.username, password_hash=made.password_hash, role=role.value,
+        active=True, created_at=datetime.now(UTC)).returning(accounts.c.id)).scalar_one()
+    return Account(new_id, made.username, role)
+
+
 def create_account(conn: Connection, username: str, password: str, role: Role,
                    password_hash: str | None = None) -> Account:
-    """`password_hash` lets a caller reuse one hash (benchmarks); normal callers omit it."""
-    name = check_new_credentials(username, password)
-    if conn.execute(select(accounts.c.id).where(accounts.c.username == name)).first():
-        raise CardroomError(f"the username {name!r} is taken")
-    new_id = conn.execute(insert(accounts).values(
-        username=name, password_hash=password_hash or hash_password(password),
-        role=role.value, active=True, created_at=datetime.now(UTC))
-        .returning(accounts.c.id)).scalar_one()
-    return Account(new_id, name, role)
+    """Both halves in `conn`'s transaction: for the command line, tests and benchmarks, where
+    nothing else waits on the writer. The server's forms call them apart."""
+    return insert_account(conn, new_credentials(username, password, password_hash), role)
 
 
 def count_accounts(conn: Connection) -> int:
@@ -306,16 +326,32 @@ def unlock(conn: Connection, who: Account, username: str) -> None:
     audit.append(conn, who.username, "login.unlock", {"username": name})
 
 
-def register_player(storage: Storage, username: str, password: str, client: str) -> Account:
-    """A new player account; at most a few per client address before a back-off (a refused
-    name or password does not count)."""
+def _registrations(client: str) -> list[tuple[str, Backoff]]:
+    return [(f"register:{client[:64]}", REGISTRATIONS)]
+
+
+def _too_many_registrations(wait: timedelta) -> Throttled:
+    return Throttled(f"too many accounts opened from here: try again in {wait_sentence(wait)}")
+
+
+def registration_allowed(storage: Storage, client: str) -> None:
+    """Throttled when this address must still wait to open an account: read (no writer) and
+    asked before the slow work of a new password, so a refusal costs no hashing."""
+    with storage.read() as conn:
+        wait = throttle.wait_left(conn, _registrations(client), datetime.now(UTC))
+    if wait is not None:
+        raise _too_many_registrations(wait)
+
+
+def register_player(storage: Storage, made: NewCredentials, client: str) -> Account:
+    """A new player account from credentials already checked and hashed (`new_credentials`,
+    outside the writer); at most a few per client address before a back-off, counted here in
+    the writer (a refused name or password does not count)."""
     with storage.unit() as conn:
-        wait = throttle.take(conn, [(f"register:{client[:64]}", REGISTRATIONS)],
-                             datetime.now(UTC))
+        wait = throttle.take(conn, _registrations(client), datetime.now(UTC))
         if wait is not None:
-            raise Throttled("too many accounts opened from here: try again in "
-                                f"{wait_sentence(wait)}")
-        account = create_account(conn, username, password, Role.PLAYER)
+            raise _too_many_registrations(wait)
+        account = insert_account(conn, made, Role.PLAYER)
         audit.append(conn, account.username, "account.register", {"client": client[:64]})
     return account
 

@@ -8,17 +8,20 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.engine import Connection
 
+from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room import staff as people
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.room import Room
 from cardroom.room.staff import StaffRow
+from cardroom.server import password_work
 from cardroom.server.deps import HubDep, Render, RoomDep, require
 from cardroom.server.hub import Hub
-from cardroom.server.routes.cage import done
+from cardroom.server.routes.cage import back, done
 
 router = APIRouter()
 Owner = Annotated[Account, require(Permission.MANAGE_STAFF)]
@@ -38,12 +41,31 @@ def _do(room: Room, who: Account, action: str, work: Callable[[Connection], Any]
     return done(room, who, action, work, "/staff", said)
 
 
+async def hire_staff(room: Room, who: Account, username: str, password: str, role: str
+                     ) -> Account:
+    """A new account: its password judged and hashed in the password threads, then the account
+    written in one transaction; a refusal is audited and raised (CardroomError)."""
+    try:
+        made = await password_work.new_credentials(username, password)
+    except CardroomError as exc:
+        await run_in_threadpool(room.refused, who, "staff.hire", str(exc))
+        raise
+    return await run_in_threadpool(room.operate, who, "staff.hire",
+                                   lambda c: people.hire(c, who, made, role))
+
+
+def hired(made: Account) -> str:
+    return f"{made.role.value} {made.username} created"
+
+
 @router.post("/staff/hire", response_model=None)
-def hire(room: RoomDep, who: Owner, username: str = Form(...), password: str = Form(...),
-         role: str = Form(...)) -> Response:
-    return _do(room, who, "staff.hire",
-               lambda c: people.hire(c, who, username, password, role),
-               lambda a: f"{a.role.value} {a.username} created")
+async def hire(room: RoomDep, who: Owner, username: str = Form(...),
+               password: str = Form(...), role: str = Form(...)) -> Response:
+    try:
+        made = await hire_staff(room, who, username, password, role)
+    except CardroomError as exc:
+        return back("/staff", error=str(exc))
+    return back("/staff", message=hired(made))
 
 
 async def _ending_sessions(room: Room, hub: Hub, who: Account, action: str,
