@@ -8,14 +8,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardroom.room import audit
 from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, FormClient, log_in
+from .forms import PW, FormClient, log_in, seated_player
 
 
 def test_logout_closes_that_sessions_table_sockets(storage: Storage) -> None:
@@ -52,13 +50,7 @@ def test_a_demoted_or_locked_out_floor_socket_cannot_void_after_the_change(
     socket opened before the change; the socket now closes at once, the hand stands."""
     room = Room(storage, SeededRandom(5))
     room.start()
-    with storage.unit() as conn:
-        owner = create_account(conn, "olga", PW, Role.OWNER)
-        create_account(conn, "fred", PW, Role.FLOOR)
-        alice = create_account(conn, "alice", PW, Role.PLAYER)
-        buy_chips(conn, SELF_SERVICE, alice, 50_000, "chips")
-    table = room.create_table(owner, "Mini 1", "baccarat").table_id
-    room.act(alice, table, {"type": "sit", "buy_in": 10_000, "key": "s"})
+    alice, table = seated_player(room, ("fred", Role.FLOOR))
     room.act(alice, table, {"type": "bet", "bets": {"banker": 1_000}, "key": "b"})
     app = create_app(room)
     olga, fred = FormClient(app), FormClient(app)

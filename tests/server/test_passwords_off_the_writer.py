@@ -15,14 +15,11 @@ from argon2 import PasswordHasher
 
 from cardroom.room import accounts as acc
 from cardroom.room import audit
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 
-from .forms import PW, FormClient, csrf_token, log_in
+from .forms import FormClient, csrf_token, log_in, seated_player
 
 NEW_PASSWORD = "a phrase of unrelated words"
 
@@ -67,12 +64,7 @@ def while_stuck(monkeypatch: pytest.MonkeyPatch, post: Callable[[], httpx.Respon
 
 def seated_table(room: Room) -> Callable[[], object]:
     """Alice seated at a baccarat table: her bet, as a write to try."""
-    with room.storage.unit() as conn:
-        owner = create_account(conn, "olga", PW, Role.OWNER)
-        alice = create_account(conn, "alice", PW, Role.PLAYER)
-        buy_chips(conn, SELF_SERVICE, alice, 50_000, "chips")
-    table = room.create_table(owner, "Mini 1", "baccarat").table_id
-    room.act(alice, table, {"type": "sit", "buy_in": 10_000, "key": "s"})
+    alice, table = seated_player(room)
     return lambda: room.act(alice, table, {"type": "bet", "bets": {"banker": 1_000},
                                            "key": "b"})
 
