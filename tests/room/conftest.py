@@ -5,4 +5,5 @@ import os
 
 os.environ["CARDROOM_INSECURE_FAST_HASHING"] = "1"
 
+from room.hashers import hasher  # noqa: F401
 from room.storage_fixture import db_url, storage  # noqa: F401

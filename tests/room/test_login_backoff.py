@@ -5,13 +5,10 @@ new passwords and names follow the policy."""
 
 from __future__ import annotations
 
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from argon2 import PasswordHasher
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
@@ -20,34 +17,9 @@ from cardroom.room.db import Storage
 from cardroom.room.errors import AuthError, PermissionDenied, Throttled
 from cardroom.room.throttle import Backoff
 
+from .hashers import CountingHasher
+
 PW = "correct horse"
-
-
-class CountingHasher:
-    """argon2 at its smallest cost, made slow like the production one, counting the checks."""
-
-    def __init__(self, delay_s: float) -> None:
-        self.inner = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-        self.delay_s = delay_s
-        self.checks = 0
-        self.lock = threading.Lock()
-
-    def hash(self, password: str) -> str:
-        return self.inner.hash(password)
-
-    def verify(self, stored: str, password: str) -> bool:
-        with self.lock:
-            self.checks += 1
-        time.sleep(self.delay_s)
-        return self.inner.verify(stored, password)
-
-
-@pytest.fixture
-def hasher(monkeypatch: pytest.MonkeyPatch) -> CountingHasher:
-    h = CountingHasher(delay_s=0.02)
-    monkeypatch.setattr(acc, "_hasher", h)
-    monkeypatch.setattr(acc, "_dummy", [])
-    return h
 
 
 def attempt(storage: Storage, name: str, password: str, client: str,
@@ -182,12 +154,23 @@ def test_the_rooms_own_names_cannot_be_opened(name: str, storage: Storage) -> No
         assert acc.count_accounts(conn) == 0
 
 
+def register(storage: Storage, name: str, client: str) -> str:
+    """As the registration form does: the back-off asked first, the password checked and
+    hashed outside the writer, then the account in the books."""
+    acc.registration_allowed(storage, client)
+    return acc.register_player(storage, acc.new_credentials(name, PW), client).username
+
+
 def test_registration_backs_off_per_client(storage: Storage, hasher: CountingHasher) -> None:
     for i in range(acc.REGISTRATIONS.free):
-        acc.register_player(storage, f"player{i}", PW, "10.5.0.1")
+        register(storage, f"player{i}", "10.5.0.1")
+    hashed = hasher.hashes
     with pytest.raises(Throttled, match="too many accounts opened from here"):
-        acc.register_player(storage, "player9", PW, "10.5.0.1")
-    assert acc.register_player(storage, "player9", PW, "10.5.0.2").username == "player9"
+        register(storage, "player9", "10.5.0.1")
+    assert hasher.hashes == hashed  # refused before any slow work (issue 26)
+    with pytest.raises(Throttled, match="too many accounts opened from here"):
+        acc.register_player(storage, acc.new_credentials("player9", PW), "10.5.0.1")
+    assert register(storage, "player9", "10.5.0.2") == "player9"
     with pytest.raises(CardroomError, match="taken"):  # a refused one does not count
-        acc.register_player(storage, "player9", PW, "10.5.0.3")
-    acc.register_player(storage, "player10", PW, "10.5.0.3")
+        register(storage, "player9", "10.5.0.3")
+    register(storage, "player10", "10.5.0.3")

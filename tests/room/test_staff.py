@@ -7,7 +7,7 @@ import pytest
 
 from cardroom.errors import CardroomError
 from cardroom.room import audit, staff
-from cardroom.room.accounts import Role, authenticate
+from cardroom.room.accounts import Role, authenticate, new_credentials
 from cardroom.room.db import Storage
 from cardroom.room.errors import AuthError, PermissionDenied
 
@@ -18,7 +18,7 @@ def test_the_owner_hires_changes_roles_locks_and_reinstates(storage: Storage) ->
     room, p, _ = cage_room(storage)
     owner = p["olivia"]
     made = room.operate(owner, "staff.hire",
-                        lambda c: staff.hire(c, owner, "carmen", PW, "cashier"))
+                        lambda c: staff.hire(c, owner, new_credentials("carmen", PW), "cashier"))
     assert made.role is Role.CASHIER
     row = room.operate(owner, "staff.role", lambda c: staff.change_role(c, owner, "dan",
                                                                         "floor"))

@@ -7,6 +7,7 @@ import os
 os.environ["CARDROOM_INSECURE_FAST_HASHING"] = "1"
 
 import pytest
+from room.hashers import hasher  # noqa: F401
 from room.storage_fixture import db_url, storage  # noqa: F401
 
 from cardroom.room.db import Storage

@@ -1,5 +1,5 @@
 """The one way tests send a form as a browser does: with the CSRF token its page carries; the
-one log-in and its session cookie for a socket; and the baccarat table the page tests share."""
+one log-in and its session cookie for a socket; and the baccarat tables the page tests share."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
+from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 
 PW = "correct horse"
@@ -64,3 +66,17 @@ def setup_table(room: Room) -> dict[str, Any]:
             ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)]}
     live = room.create_table(people["olivia"], "Mini 1", "baccarat")
     return {"people": people, "table": live.table_id}
+
+
+def seated_player(room: Room, *staff: tuple[str, Role]) -> tuple[Account, int]:
+    """The owner (olga), the `staff` named, and alice seated with $100 at a baccarat table
+    ("Mini 1"): alice and the table's id."""
+    with room.storage.unit() as conn:
+        owner = create_account(conn, "olga", PW, Role.OWNER)
+        for name, role in staff:
+            create_account(conn, name, PW, role)
+        alice = create_account(conn, "alice", PW, Role.PLAYER)
+        buy_chips(conn, SELF_SERVICE, alice, 50_000, "chips")
+    table = room.create_table(owner, "Mini 1", "baccarat").table_id
+    room.act(alice, table, {"type": "sit", "buy_in": 10_000, "key": "s"})
+    return alice, table

@@ -37,6 +37,7 @@ def assert_one_error_line(r: subprocess.CompletedProcess[str], says: str) -> Non
      "is not a database path or URL"),
     (("serve", "--port", "99999"), "--port"),
     (("serve", "--port", "0"), "--port"),
+    (("serve", "--trusted-proxy", "nginx"), "--trusted-proxy 'nginx' is not an IP address"),
 ])
 def test_bad_argument_is_one_error_line_and_exit_2(args: tuple[str, ...], says: str) -> None:
     assert_one_error_line(run(*args), says)

@@ -3,6 +3,7 @@ room's commands. Exit status: 0 all is well, 1 a check found a problem, 2 a user
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import socket
 import threading
@@ -39,7 +40,11 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
           self_service_chips: Annotated[bool, typer.Option(
               "--self-service-chips", help="players buy and cash out their own chips on the "
               "cashier page: for demonstration and free-play rooms only (a real room's "
-              "players buy chips at the cage or at a table)")] = False) -> None:
+              "players buy chips at the cage or at a table)")] = False,
+          trusted_proxy: Annotated[list[str] | None, typer.Option(
+              "--trusted-proxy", help="the address (or network, e.g. 10.0.0.0/24) of a proxy "
+              "in front of the room whose X-Forwarded-For names the client; repeat for "
+              "several. From anyone else the header is ignored")] = None) -> None:
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
@@ -49,6 +54,7 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     from cardroom.server.app import create_app
     from cardroom.server.frames import MAX_FRAME_BYTES
 
+    proxies = trusted_proxies(trusted_proxy or [])
     with serving(database):  # held until the server stops: no restore under it
         room = Room.open(database, audit_key_file=audit_key_file,
                          settings=RoomSettings(self_service_chips, GamblingClock.from_env()))
@@ -57,10 +63,25 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
             threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
                              name="audit-anchors").start()
         _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
-        config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies),
+        config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies,
+                                           trusted_proxies=proxies),
                                 log_level="warning", ws_max_size=MAX_FRAME_BYTES,
-                                server_header=False)  # no `server: uvicorn` banner
+                                server_header=False,  # no `server: uvicorn` banner
+                                proxy_headers=False)  # the app believes only `--trusted-proxy`
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def trusted_proxies(given: list[str]) -> list[str]:
+    """Each `--trusted-proxy` as an IP address or network, or one clear error (uvicorn would
+    take a typing error for a host name and trust nothing, or the wrong thing)."""
+    proxies = []
+    for text in given:
+        try:
+            proxies.append(str(ipaddress.ip_network(text.strip(), strict=False)))
+        except ValueError:
+            raise CardroomError(f"--trusted-proxy {text[:60]!r} is not an IP address or "
+                                "network") from None
+    return proxies
 
 
 def listen(host: str, port: int) -> socket.socket:

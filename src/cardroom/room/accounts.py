@@ -174,17 +174,37 @@ def check_new_credentials(username: str, password: str) -> str:
     return name
 
 
+@dataclass(frozen=True)
+class NewCredentials:
+    """A name and a password that passed the checks, with the password's argon2 hash."""
+    username: str
+    password_hash: str
+
+
+def new_credentials(username: str, password: str, password_hash: str | None = None
+                    ) -> NewCredentials:
+    """The slow half of opening an account (zxcvbn's judgement and argon2's hash, most of a
+    second of CPU), which needs no database: the server runs it before, never inside, the
+    room's write transaction. `password_hash` lets a caller reuse one hash (benchmarks)."""
+    name = check_new_credentials(username, password)
+    return NewCredentials(name, password_hash or hash_password(password))
+
+
+def insert_account(conn: Connection, made: NewCredentials, role: Role) -> Account:
+    """The fast half: the account in the books (CardroomError when the name is taken)."""
+    if conn.execute(select(accounts.c.id).where(accounts.c.username == made.username)).first():
+        raise CardroomError(f"the username {made.username!r} is taken")
+    new_id = conn.execute(insert(accounts).values(
+        username=made.username, password_hash=made.password_hash, role=role.value,
+        active=True, created_at=datetime.now(UTC)).returning(accounts.c.id)).scalar_one()
+    return Account(new_id, made.username, role)
+
+
 def create_account(conn: Connection, username: str, password: str, role: Role,
                    password_hash: str | None = None) -> Account:
-    """`password_hash` lets a caller reuse one hash (benchmarks); normal callers omit it."""
-    name = check_new_credentials(username, password)
-    if conn.execute(select(accounts.c.id).where(accounts.c.username == name)).first():
-        raise CardroomError(f"the username {name!r} is taken")
-    new_id = conn.execute(insert(accounts).values(
-        username=name, password_hash=password_hash or hash_password(password),
-        role=role.value, active=True, created_at=datetime.now(UTC))
-        .returning(accounts.c.id)).scalar_one()
-    return Account(new_id, name, role)
+    """Both halves in `conn`'s transaction: for the command line, tests and benchmarks, where
+    nothing else waits on the writer. The server's forms call them apart."""
+    return insert_account(conn, new_credentials(username, password, password_hash), role)
 
 
 def count_accounts(conn: Connection) -> int:
@@ -202,13 +222,19 @@ def find_account(conn: Connection, username: str) -> Account | None:
     return Account(r.id, r.username, Role(r.role)) if r and r.active else None
 
 
-def _wait_sentence(wait: timedelta) -> str:
+def wait_sentence(wait: timedelta) -> str:
     minutes = max(1, math.ceil(wait.total_seconds() / 60))
     return f"{minutes} minute{'s' if minutes > 1 else ''}"
 
 
 def _name_key(name: str) -> str:
     return f"login-name:{name}"
+
+
+def signature_key(name: str, requester: int | None = None) -> str:
+    """The bucket of `name`'s signatures asked for by the staff account `requester`
+    (`room.signatures`); without one, the prefix of all of them."""
+    return f"sign:{name}:" + ("" if requester is None else str(requester))
 
 
 def _device_key(account_id: int, token: str) -> str:
@@ -225,6 +251,16 @@ def _trusted_device(conn: Connection, token: str | None, now: datetime) -> int |
         return None
     created = r.created_at if r.created_at.tzinfo else r.created_at.replace(tzinfo=UTC)
     return int(r.account_id) if now - created < DEVICE_LIFETIME else None
+
+
+def password_matches(stored: str | None, password: str) -> bool:
+    """Whether `password` is the one hashed in `stored` (the slow argon2 check: call it outside
+    the room's write transaction). None (no such account) is checked against a dummy hash, so
+    that a wrong name costs as much as a wrong password."""
+    try:
+        return bool(_hasher.verify(stored or _dummy_hash(), password)) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def authenticate(storage: Storage, username: str, password: str, client: str,
@@ -244,12 +280,8 @@ def authenticate(storage: Storage, username: str, password: str, client: str,
             buckets = [(_name_key(name), PER_NAME), (f"login-client:{client}", PER_CLIENT)]
         wait = throttle.take(conn, buckets, now)
     if wait is not None:
-        raise LoginBackOff(f"too many failed log-ins: try again in {_wait_sentence(wait)}")
-    try:
-        _hasher.verify(r.password_hash if r else _dummy_hash(), password)
-        ok = r is not None and bool(r.active)
-    except (VerificationError, InvalidHashError):
-        ok = False
+        raise LoginBackOff(f"too many failed log-ins: try again in {wait_sentence(wait)}")
+    ok = password_matches(r.password_hash if r else None, password) and bool(r and r.active)
     with storage.unit() as conn:
         if ok and r is not None:
             for key, _ in buckets:
@@ -280,11 +312,13 @@ def held_names(conn: Connection) -> list[tuple[str, datetime]]:
 
 
 def unlock(conn: Connection, who: Account, username: str) -> None:
-    """Clear a name's back-off and its devices' (the owner's remedy); audited."""
+    """Clear a name's back-off, its devices' and its signatures' (the owner's remedy);
+    audited."""
     who.require(Permission.MANAGE_STAFF)
     name = username.strip().lower()[:40]
     r = conn.execute(select(accounts.c.id).where(accounts.c.username == name)).first()
     dropped = throttle.clear(conn, _name_key(name))
+    dropped += throttle.clear(conn, signature_key(name), prefix=True)
     if r is not None:
         dropped += throttle.clear(conn, f"login-device:{r.id}:", prefix=True)
     if not dropped:
@@ -292,16 +326,32 @@ def unlock(conn: Connection, who: Account, username: str) -> None:
     audit.append(conn, who.username, "login.unlock", {"username": name})
 
 
-def register_player(storage: Storage, username: str, password: str, client: str) -> Account:
-    """A new player account; at most a few per client address before a back-off (a refused
-    name or password does not count)."""
+def _registrations(client: str) -> list[tuple[str, Backoff]]:
+    return [(f"register:{client[:64]}", REGISTRATIONS)]
+
+
+def _too_many_registrations(wait: timedelta) -> Throttled:
+    return Throttled(f"too many accounts opened from here: try again in {wait_sentence(wait)}")
+
+
+def registration_allowed(storage: Storage, client: str) -> None:
+    """Throttled when this address must still wait to open an account: read (no writer) and
+    asked before the slow work of a new password, so a refusal costs no hashing."""
+    with storage.read() as conn:
+        wait = throttle.wait_left(conn, _registrations(client), datetime.now(UTC))
+    if wait is not None:
+        raise _too_many_registrations(wait)
+
+
+def register_player(storage: Storage, made: NewCredentials, client: str) -> Account:
+    """A new player account from credentials already checked and hashed (`new_credentials`,
+    outside the writer); at most a few per client address before a back-off, counted here in
+    the writer (a refused name or password does not count)."""
     with storage.unit() as conn:
-        wait = throttle.take(conn, [(f"register:{client[:64]}", REGISTRATIONS)],
-                             datetime.now(UTC))
+        wait = throttle.take(conn, _registrations(client), datetime.now(UTC))
         if wait is not None:
-            raise Throttled("too many accounts opened from here: try again in "
-                                f"{_wait_sentence(wait)}")
-        account = create_account(conn, username, password, Role.PLAYER)
+            raise _too_many_registrations(wait)
+        account = insert_account(conn, made, Role.PLAYER)
         audit.append(conn, account.username, "account.register", {"client": client[:64]})
     return account
 

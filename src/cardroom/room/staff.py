@@ -12,7 +12,14 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.room import audit
-from cardroom.room.accounts import Account, Permission, Role, create_account, held_names
+from cardroom.room.accounts import (
+    Account,
+    NewCredentials,
+    Permission,
+    Role,
+    held_names,
+    insert_account,
+)
 from cardroom.room.errors import NotFound
 from cardroom.room.schema import accounts, sessions
 
@@ -59,10 +66,11 @@ def _owners_left(conn: Connection, without: int) -> int:
         accounts.c.id != without)).scalar_one())
 
 
-def hire(conn: Connection, owner: Account, username: str, password: str, role: str) -> Account:
-    """A new account with a role (a staff member, or a player)."""
+def hire(conn: Connection, owner: Account, new: NewCredentials, role: str) -> Account:
+    """A new account with a role (a staff member, or a player), from credentials checked and
+    hashed before the write transaction (`accounts.new_credentials`)."""
     owner.require(Permission.MANAGE_STAFF)
-    made = create_account(conn, username, password, _role(role))
+    made = insert_account(conn, new, _role(role))
     audit.append(conn, owner.username, "account.create",
                  {"username": made.username, "role": made.role.value})
     return made

@@ -6,9 +6,12 @@ of `forget` clears the count. No bucket is ever locked for good, and no single f
 anything: guessing slows to a trickle while the person who knows the password still gets in
 after a short wait (or at once, from a device they logged in from before).
 
-An attempt is counted *before* the slow work it guards (the argon2 check), inside the room's
-write transaction (`Storage.unit`: one writer at a time, an advisory lock on PostgreSQL), so
-concurrent attempts cannot all read "not yet throttled" and all go through.
+A log-in attempt is counted *before* the slow work it guards (the argon2 check), inside the
+room's write transaction (`Storage.unit`: one writer at a time, an advisory lock on PostgreSQL),
+so concurrent attempts cannot all read "not yet throttled" and all go through (`take`). A bucket
+may instead count failures only (`wait_left` before the check, `count_failure` after it), when
+its checks take turns some other way (`room.signatures`): then correct attempts in flight at
+the same time never refuse one another.
 """
 
 from __future__ import annotations
@@ -49,11 +52,9 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo else at.replace(tzinfo=UTC)
 
 
-def take(conn: Connection, buckets: Sequence[tuple[str, Backoff]], now: datetime
-         ) -> timedelta | None:
-    """Count one attempt in every bucket, or in none when one of them must still wait: then
-    the longest wait left. Call inside `Storage.unit()`."""
-    conn.execute(delete(throttle).where(throttle.c.last_at < now - PURGE_AFTER))
+def _state(conn: Connection, buckets: Sequence[tuple[str, Backoff]], now: datetime
+           ) -> tuple[dict[str, int], timedelta]:
+    """Each bucket's count still in force, and the longest wait left (zero: none)."""
     keys = [key for key, _ in buckets]
     rows = {r.key: r for r in conn.execute(select(throttle).where(throttle.c.key.in_(keys)))}
     counts: dict[str, int] = {}
@@ -66,15 +67,45 @@ def take(conn: Connection, buckets: Sequence[tuple[str, Backoff]], now: datetime
         last_at = _aware(row.last_at)
         counts[key] = policy.current(row.attempts, last_at, now)
         wait_left = max(wait_left, last_at + policy.wait(counts[key]) - now)
+    return counts, wait_left
+
+
+def _count(conn: Connection, counts: dict[str, int], now: datetime) -> None:
+    for key, n in counts.items():
+        if not conn.execute(update(throttle).where(throttle.c.key == key)
+                            .values(attempts=n + 1, last_at=now)).rowcount:
+            conn.execute(insert(throttle).values(key=key, attempts=1, last_at=now))
+
+
+def take(conn: Connection, buckets: Sequence[tuple[str, Backoff]], now: datetime
+         ) -> timedelta | None:
+    """Count one attempt in every bucket, or in none when one of them must still wait: then
+    the longest wait left. Call inside `Storage.unit()`."""
+    conn.execute(delete(throttle).where(throttle.c.last_at < now - PURGE_AFTER))
+    counts, wait_left = _state(conn, buckets, now)
     if wait_left > timedelta(0):
         return wait_left
-    for key, _ in buckets:
-        if key in rows:
-            conn.execute(update(throttle).where(throttle.c.key == key)
-                         .values(attempts=counts[key] + 1, last_at=now))
-        else:
-            conn.execute(insert(throttle).values(key=key, attempts=1, last_at=now))
+    _count(conn, counts, now)
     return None
+
+
+def wait_left(conn: Connection, buckets: Sequence[tuple[str, Backoff]], now: datetime
+              ) -> timedelta | None:
+    """The longest wait left in these buckets, or None when the next attempt may come now
+    (a read: nothing is counted)."""
+    wait = _state(conn, buckets, now)[1]
+    return wait if wait > timedelta(0) else None
+
+
+def counted(conn: Connection, key: str, policy: Backoff, now: datetime) -> int:
+    """The count still in force in one bucket (a read)."""
+    return _state(conn, [(key, policy)], now)[0][key]
+
+
+def count_failure(conn: Connection, key: str, policy: Backoff, now: datetime) -> None:
+    """Count one failure in a bucket that counts failures only (`wait_left` decides, before
+    the slow check; this records its outcome). Call inside `Storage.unit()`."""
+    _count(conn, _state(conn, [(key, policy)], now)[0], now)
 
 
 def give_back(conn: Connection, key: str) -> None:

@@ -14,6 +14,7 @@ that client only and is written to the audit log.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
@@ -25,6 +26,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.status import WS_1008_POLICY_VIOLATION
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from cardroom.cards import card_words
 from cardroom.money import format_money
@@ -109,12 +111,17 @@ async def _invalid(request: Request, exc: Exception) -> Response:
                                     "changed")
 
 
-def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
+def create_app(room: Room, secure_cookies: bool = False,
+               trusted_proxies: Sequence[str] = ()) -> FastAPI:
     """`secure_cookies`: the room is served over HTTPS (directly or behind a TLS proxy), so its
-    cookies are sent over TLS only and browsers are told to keep to HTTPS."""
+    cookies are sent over TLS only and browsers are told to keep to HTTPS. `trusted_proxies`:
+    the addresses (or networks) of the proxies whose `X-Forwarded-For` says who the client is;
+    from anyone else, and with none, the header is ignored and the client is the peer."""
     app = FastAPI(title="cardroom", docs_url=None, redoc_url=None, openapi_url=None,
                   dependencies=[Depends(cross_site)])
     app.add_middleware(SecurityHeaders, tls=secure_cookies)
+    if trusted_proxies:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(trusted_proxies))
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["money"] = format_money
     templates.env.filters["game_name"] = lambda game: TITLES.get(game, game)

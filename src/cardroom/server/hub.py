@@ -91,9 +91,17 @@ class Hub:
 
     async def close_session(self, token: str) -> None:
         """Log-out: close every table socket opened with that session (the page says so)."""
+        await self._close(lambda ws, _: ws.cookies.get(COOKIE) == token, "logged out")
+
+    async def close_account(self, account_id: int, message: str) -> None:
+        """A lock-out or a change of role: close every table socket of that account at once,
+        so none keeps the powers it was opened with (its sessions are already gone)."""
+        await self._close(lambda _, who: who.id == account_id, message)
+
+    async def _close(self, which: Callable[[WebSocket, Account], bool], message: str) -> None:
         for table in self.sockets.values():
-            for ws in [w for w in table if w.cookies.get(COOKIE) == token]:
+            for ws in [w for w, who in table.items() if which(w, who)]:
                 table.pop(ws, None)
                 with contextlib.suppress(Exception):
-                    await ws.send_text(dumps({"type": "error", "message": "logged out"}))
+                    await ws.send_text(dumps({"type": "error", "message": message}))
                     await ws.close(code=4401)

@@ -16,11 +16,11 @@ from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.money import parse_money
-from cardroom.room import accounts as acc
 from cardroom.room import progressive
 from cardroom.room.accounts import Account
 from cardroom.room.errors import AuthError, NotFound
 from cardroom.room.room import Room
+from cardroom.room.signatures import countersign
 
 
 def pool_name(room: Room, requested: str | None) -> str:
@@ -42,10 +42,11 @@ def context(room: Room, name: str) -> dict[str, Any]:
             "describe": progressive.describe}
 
 
-def second_person(room: Room, client: str, name: str, password: str) -> Account:
-    """The second approver, by their own name and password on the same form."""
+def second_person(room: Room, who: Account, name: str, password: str) -> Account:
+    """The second approver of `who`'s form, by their own name and password on the same form
+    (`room.signatures`: failed log-ins cannot hold it back)."""
     try:
-        return acc.authenticate(room.storage, name, password, client)
+        return countersign(room.storage, who, name, password)
     except AuthError as exc:
         raise CardroomError(f"second person: {exc}") from None
 
@@ -57,19 +58,19 @@ def whole_cents(text: str, what: str) -> int:
     return cents
 
 
-def change_settings(room: Room, who: Account, client: str, form: dict[str, str]) -> None:
+def change_settings(room: Room, who: Account, form: dict[str, str]) -> None:
     settings = progressive.Settings(
         seed=parse_money(form["seed"]),
         contribution=whole_cents(form["contribution"], "contribution"),
         reserve_rate=whole_cents(form["reserve_rate"], "hidden rate"),
         reserve_limit=parse_money(form["reserve_limit"]))
-    other = second_person(room, client, form["second"], form["second_password"])
+    other = second_person(room, who, form["second"], form["second_password"])
     room.change_jackpot_settings(who, other, form["pool"], settings, form["reason"])
 
 
-def verify(room: Room, who: Account, client: str, hit_id: int, note: str, second: str,
-           password: str) -> None:
-    room.verify_jackpot(who, second_person(room, client, second, password), hit_id, note)
+def verify(room: Room, who: Account, hit_id: int, note: str, second: str, password: str
+           ) -> None:
+    room.verify_jackpot(who, second_person(room, who, second, password), hit_id, note)
 
 
 def report_file(room: Room, name: str, kind: str) -> Response:

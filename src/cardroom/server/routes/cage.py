@@ -28,8 +28,9 @@ from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.errors import AuthError, NotFound
 from cardroom.room.operations_report import CAGE_KINDS, cage_report
 from cardroom.room.room import Room
+from cardroom.room.signatures import countersign
 from cardroom.room.tables import list_tables
-from cardroom.server.deps import Client, Render, RoomDep, require
+from cardroom.server.deps import Render, RoomDep, require
 from cardroom.server.ids import FormTableId, NextSlipNumber, SlipNumber
 
 router = APIRouter()
@@ -54,10 +55,11 @@ def done(room: Room, who: Account, action: str, work: Callable[[Connection], Any
     return back(path, message=message(result))
 
 
-def cosigner(room: Room, client: str, title: str, name: str, password: str) -> Account:
-    """Another signer of a slip, confirming with their own password."""
+def cosigner(room: Room, who: Account, title: str, name: str, password: str) -> Account:
+    """Another signer of `who`'s slip, confirming with their own password (`room.signatures`:
+    failed log-ins cannot hold it back)."""
     try:
-        return acc.authenticate(room.storage, name, password, client)
+        return countersign(room.storage, who, name, password)
     except AuthError as exc:
         raise CardroomError(f"the {title}'s signature: {exc}") from None
 
@@ -112,7 +114,7 @@ def _slip_route(kind: str) -> Callable[..., Response]:
     (back), the slip signed by the cashier, the dealer and the floor supervisor."""
     move = table_books.fill if kind == "fill" else table_books.credit
 
-    def route(room: RoomDep, who: Cashier, client: Client, table_id: FormTableId,
+    def route(room: RoomDep, who: Cashier, table_id: FormTableId,
               amount: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
               dealer_password: str = Form(...), floor: str = Form(...),
               floor_password: str = Form(...)) -> Response:
@@ -120,8 +122,8 @@ def _slip_route(kind: str) -> Callable[..., Response]:
             return move(conn, table_id, who, signers[0], signers[1], parse_money(amount),
                         number)
         try:
-            signers = (cosigner(room, client, "dealer", dealer, dealer_password),
-                       cosigner(room, client, "floor supervisor", floor, floor_password))
+            signers = (cosigner(room, who, "dealer", dealer, dealer_password),
+                       cosigner(room, who, "floor supervisor", floor, floor_password))
         except CardroomError as exc:
             room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
             return back("/cage", error=str(exc))
@@ -136,11 +138,11 @@ for _kind in ("fill", "credit"):
 
 
 @router.post("/cage/count", response_model=None)
-def cage_count(room: RoomDep, who: Counter, client: Client, table_id: FormTableId,
+def cage_count(room: RoomDep, who: Counter, table_id: FormTableId,
                day: str = Form(...), cash: str = Form(...), markers: str = Form("0"),
                second: str = Form(...), second_password: str = Form(...)) -> Response:
     try:
-        other = cosigner(room, client, "second counter", second, second_password)
+        other = cosigner(room, who, "second counter", second, second_password)
         when = date.fromisoformat(day.strip())
     except (CardroomError, ValueError) as exc:
         reason = str(exc) if isinstance(exc, CardroomError) else \
@@ -175,11 +177,11 @@ def inventory(room: RoomDep, page: Render,
 def _inventory_route(kind: str) -> Callable[..., Response]:
     """The route of `/floor/inventory/<kind>`: open (count the tray against the last closer)
     or close (count the tray into a closer); the dealer signs with the floor."""
-    def route(room: RoomDep, who: Floor, client: Client, table_id: FormTableId,
+    def route(room: RoomDep, who: Floor, table_id: FormTableId,
               counted: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
               dealer_password: str = Form(...)) -> Response:
         try:
-            signer = cosigner(room, client, "dealer", dealer, dealer_password)
+            signer = cosigner(room, who, "dealer", dealer, dealer_password)
         except CardroomError as exc:
             room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
             return back("/floor/inventory", error=str(exc))

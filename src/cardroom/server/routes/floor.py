@@ -11,7 +11,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
-from cardroom.room import staff as staff_books
 from cardroom.room import table_books
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import PermissionDenied
@@ -21,6 +20,7 @@ from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 from cardroom.server.ids import FormTableId
+from cardroom.server.routes.staff import hire_staff, hired
 
 router = APIRouter()
 FloorStaff = Annotated[Account, require(Permission.VOID, Permission.OPEN_TABLES,
@@ -109,15 +109,14 @@ async def floor_irregularity(room: RoomDep, hub: HubDep, who: Dealer,
 
 
 @router.post("/floor/staff", response_model=None)
-def staff(room: RoomDep, who: Annotated[Account, require(Permission.MANAGE_STAFF)],
-          username: str = Form(...), password: str = Form(...), role: str = Form(...)
-          ) -> Response:
+async def staff(room: RoomDep, who: Annotated[Account, require(Permission.MANAGE_STAFF)],
+                username: str = Form(...), password: str = Form(...), role: str = Form(...)
+                ) -> Response:
     try:
-        with room.storage.unit() as conn:
-            made = staff_books.hire(conn, who, username, password, role)
+        made = await hire_staff(room, who, username, password, role)
     except CardroomError as exc:
         return floor_back(error=str(exc))
-    return floor_back(message=f"{made.role.value} {made.username} created")
+    return floor_back(message=hired(made))
 
 
 @router.post("/floor/unlock", response_model=None)

@@ -24,7 +24,7 @@ from cardroom.room.pan_fees import fees_collected
 from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
 from cardroom.server import progressive_pages
-from cardroom.server.deps import Client, Page, Render, RoomDep, Viewer, require
+from cardroom.server.deps import Page, Render, RoomDep, Viewer, require
 from cardroom.server.ids import HitId
 from cardroom.server.routes.floor import floor_back
 
@@ -73,7 +73,7 @@ def jackpot_view(room: RoomDep, page: Render, who: Reader, message: str = "",
 
 
 @router.post("/floor/jackpot/adjust", response_model=None)
-def jackpot_adjust(room: RoomDep, page: Render, client: Client,
+def jackpot_adjust(room: RoomDep, page: Render,
                    who: Annotated[Account, require(Permission.ADJUST_JACKPOT)],
                    direction: str = Form(...), amount: str = Form(...),
                    reason: str = Form(...), second: str = Form(...),
@@ -86,7 +86,7 @@ def jackpot_adjust(room: RoomDep, page: Render, client: Client,
         if direction not in ("add", "remove"):
             raise CardroomError("choose to add to or take from the meter")
         cents = parse_money(amount) * (1 if direction == "add" else -1)
-        other = progressive_pages.second_person(room, client, second, second_password)
+        other = progressive_pages.second_person(room, who, second, second_password)
         with room.storage.unit() as conn:
             adjust_jackpot(conn, who, other, DEFAULT_POOL, pool, cents, reason.strip(),
                            key[:60])
@@ -117,7 +117,7 @@ def controller_action(page: Page, room: Room, who: Account, action: str,
 
 
 @router.post("/floor/jackpot/settings", response_model=None)
-def jackpot_settings(room: RoomDep, page: Render, client: Client, who: Adjuster,
+def jackpot_settings(room: RoomDep, page: Render, who: Adjuster,
                      pool: str = Form(...), seed: str = Form(...),
                      contribution: str = Form(...), reserve_rate: str = Form(...),
                      reserve_limit: str = Form(...), reason: str = Form(...),
@@ -127,16 +127,16 @@ def jackpot_settings(room: RoomDep, page: Render, client: Client, who: Adjuster,
             "reserve_rate": reserve_rate, "reserve_limit": reserve_limit, "reason": reason,
             "second": second, "second_password": second_password}
     return controller_action(page, room, who, "jackpot.settings", lambda: (
-        progressive_pages.change_settings(room, who, client, form)), pool)
+        progressive_pages.change_settings(room, who, form)), pool)
 
 
 @router.post("/floor/jackpot/hits/{hit_id}/verify", response_model=None)
-def jackpot_verify(room: RoomDep, page: Render, client: Client, who: Viewer, hit_id: HitId,
+def jackpot_verify(room: RoomDep, page: Render, who: Viewer, hit_id: HitId,
                    note: str = Form(...), second: str = Form(...),
                    second_password: str = Form(...)) -> Response:
     """A floor supervisor and a second member of staff verify a pending top award."""
     return controller_action(page, room, who, "jackpot.verify", lambda: (
-        progressive_pages.verify(room, who, client, hit_id, note, second, second_password)))
+        progressive_pages.verify(room, who, hit_id, note, second, second_password)))
 
 
 @router.post("/floor/jackpot/hits/{hit_id}/surveillance", response_model=None)

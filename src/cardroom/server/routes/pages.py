@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Form, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardroom.cards import Card
@@ -15,6 +16,7 @@ from cardroom.room.errors import AuthError, Throttled
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
+from cardroom.server import password_work
 from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.deps import (
     Client,
@@ -74,18 +76,30 @@ def setup_form(room: RoomDep, page: Render) -> Response:
     return page("setup.html", None)
 
 
+def _first_owner(room: Room, made: acc.NewCredentials) -> Account | None:
+    """The owner's account, unless another first run opened an account meanwhile."""
+    with room.storage.unit() as conn:
+        if acc.count_accounts(conn):
+            return None
+        owner = acc.insert_account(conn, made, Role.OWNER)
+        audit.append(conn, owner.username, "setup.owner", {})
+    return owner
+
+
 @router.post("/setup", response_model=None)
-def setup(request: Request, room: RoomDep, page: Render, username: str = Form(...),
-          password: str = Form(...)) -> Response:
+async def setup(request: Request, room: RoomDep, page: Render, username: str = Form(...),
+                password: str = Form(...)) -> Response:
+    """The password is judged and hashed before the write transaction, never in it."""
+    if await run_in_threadpool(has_accounts, room):
+        return RedirectResponse("/login", status_code=303)
     try:
-        with room.storage.unit() as conn:
-            if acc.count_accounts(conn):
-                return RedirectResponse("/login", status_code=303)
-            owner = acc.create_account(conn, username, password, Role.OWNER)
-            audit.append(conn, owner.username, "setup.owner", {})
+        made = await password_work.new_credentials(username, password)
+        owner = await run_in_threadpool(_first_owner, room, made)
     except CardroomError as exc:
         return page("setup.html", None, 400, error=str(exc))
-    return logged_in(request, room, owner)
+    if owner is None:
+        return RedirectResponse("/login", status_code=303)
+    return await run_in_threadpool(logged_in, request, room, owner)
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -123,13 +137,17 @@ def register_form(page: Render) -> HTMLResponse:
 
 
 @router.post("/register", response_model=None)
-def register(request: Request, room: RoomDep, page: Render, client: Client,
-             username: str = Form(...), password: str = Form(...)) -> Response:
+async def register(request: Request, room: RoomDep, page: Render, client: Client,
+                   username: str = Form(...), password: str = Form(...)) -> Response:
+    """The address's back-off decides first; the password is judged and hashed in the password
+    threads, outside the write transaction, which then only counts and writes the account."""
     try:
-        account = acc.register_player(room.storage, username, password, client)
+        await run_in_threadpool(acc.registration_allowed, room.storage, client)
+        made = await password_work.new_credentials(username, password)
+        account = await run_in_threadpool(acc.register_player, room.storage, made, client)
     except CardroomError as exc:
         return refused(page, "register.html", exc, 400)
-    return logged_in(request, room, account)
+    return await run_in_threadpool(logged_in, request, room, account)
 
 
 @router.get("/lobby", response_class=HTMLResponse)

@@ -1,5 +1,6 @@
 """The owner's staff page: accounts, roles and lock-outs in one place, each change audited
-(`room/staff.py`); a refusal is audited and comes back as one sentence."""
+(`room/staff.py`); a refusal is audited and comes back as one sentence. A lock-out or a change
+of role ends the account's sessions and closes its table sockets at once."""
 
 from __future__ import annotations
 
@@ -7,15 +8,20 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.engine import Connection
 
+from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room import staff as people
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.room import Room
-from cardroom.server.deps import Render, RoomDep, require
-from cardroom.server.routes.cage import done
+from cardroom.room.staff import StaffRow
+from cardroom.server import password_work
+from cardroom.server.deps import HubDep, Render, RoomDep, require
+from cardroom.server.hub import Hub
+from cardroom.server.routes.cage import back, done
 
 router = APIRouter()
 Owner = Annotated[Account, require(Permission.MANAGE_STAFF)]
@@ -35,26 +41,65 @@ def _do(room: Room, who: Account, action: str, work: Callable[[Connection], Any]
     return done(room, who, action, work, "/staff", said)
 
 
+async def hire_staff(room: Room, who: Account, username: str, password: str, role: str
+                     ) -> Account:
+    """A new account: its password judged and hashed in the password threads, then the account
+    written in one transaction; a refusal is audited and raised (CardroomError)."""
+    try:
+        made = await password_work.new_credentials(username, password)
+    except CardroomError as exc:
+        await run_in_threadpool(room.refused, who, "staff.hire", str(exc))
+        raise
+    return await run_in_threadpool(room.operate, who, "staff.hire",
+                                   lambda c: people.hire(c, who, made, role))
+
+
+def hired(made: Account) -> str:
+    return f"{made.role.value} {made.username} created"
+
+
 @router.post("/staff/hire", response_model=None)
-def hire(room: RoomDep, who: Owner, username: str = Form(...), password: str = Form(...),
-         role: str = Form(...)) -> Response:
-    return _do(room, who, "staff.hire",
-               lambda c: people.hire(c, who, username, password, role),
-               lambda a: f"{a.role.value} {a.username} created")
+async def hire(room: RoomDep, who: Owner, username: str = Form(...),
+               password: str = Form(...), role: str = Form(...)) -> Response:
+    try:
+        made = await hire_staff(room, who, username, password, role)
+    except CardroomError as exc:
+        return back("/staff", error=str(exc))
+    return back("/staff", message=hired(made))
+
+
+async def _ending_sessions(room: Room, hub: Hub, who: Account, action: str,
+                           work: Callable[[Connection], StaffRow],
+                           said: Callable[[StaffRow], str], why: str) -> Response:
+    """A change that ends an account's sessions (in `work`): then its table sockets close too,
+    as at log-out, so none acts on with the powers it had."""
+    changed: list[StaffRow] = []
+
+    def recorded(conn: Connection) -> StaffRow:
+        changed.append(work(conn))
+        return changed[-1]
+
+    resp = await hub.blocking(_do, room, who, action, recorded, said)
+    for row in changed:
+        await hub.close_account(row.id, why)
+    return resp
 
 
 @router.post("/staff/role", response_model=None)
-def role(room: RoomDep, who: Owner, username: str = Form(...), role: str = Form(...)
-         ) -> Response:
-    return _do(room, who, "staff.role", lambda c: people.change_role(c, who, username, role),
-               lambda r: f"{r.username} is now a {r.role.value}")
+async def role(room: RoomDep, hub: HubDep, who: Owner, username: str = Form(...),
+               role: str = Form(...)) -> Response:
+    return await _ending_sessions(
+        room, hub, who, "staff.role", lambda c: people.change_role(c, who, username, role),
+        lambda r: f"{r.username} is now a {r.role.value}",
+        "your role has changed: please log in again")
 
 
 @router.post("/staff/lock", response_model=None)
-def lock(room: RoomDep, who: Owner, username: str = Form(...), reason: str = Form(...)
-         ) -> Response:
-    return _do(room, who, "staff.lock", lambda c: people.lock(c, who, username, reason),
-               lambda r: f"{r.username} is locked out")
+async def lock(room: RoomDep, hub: HubDep, who: Owner, username: str = Form(...),
+               reason: str = Form(...)) -> Response:
+    return await _ending_sessions(
+        room, hub, who, "staff.lock", lambda c: people.lock(c, who, username, reason),
+        lambda r: f"{r.username} is locked out", "your account is locked out")
 
 
 @router.post("/staff/reinstate", response_model=None)

@@ -80,8 +80,8 @@ async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep
         await hub.joined(room, table_id, ws, who)
         while True:
             frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
+            if frame["type"] == "websocket.disconnect" or ws not in hub.sockets[table_id]:
+                break  # the client left, or the hub closed it (log-out, lock-out, new role)
             msg: object = None
             try:
                 try:
