@@ -168,9 +168,15 @@ def action_words(record: dict[str, Any], action: dict[str, Any]) -> str:
     who = _seat_name(record, action.get("seat", action.get("spot")))
     words = {"dealer_draw": "the dealer draws", "deal": "the deal", "reveal":
              "the dealer turns the cards over", "house_way": "set the house way",
-             "set": "set the hand", "void": "the floor voids the hand"}.get(
+             "set": "set the hand", "void": "the floor voids the hand",
+             "irregularity": "the floor records an irregularity",
+             "expose": "a card exposed", "card_count": "the floor counts the cards"}.get(
                  kind, kind.replace("_", " "))
     extra: list[str] = []
+    if kind == "irregularity" and isinstance(action.get("kind"), str):
+        extra.append(action["kind"].replace("-", " "))
+    if isinstance(action.get("count"), int):
+        extra.append(f"{action['count']} cards")
     for key in ("amount", "tie", "dealer_wager"):
         if isinstance(action.get(key), int) and action[key]:
             extra.append(("tie " if key == "tie" else "") + _amount(action[key], unit))
