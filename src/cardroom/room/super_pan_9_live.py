@@ -122,6 +122,9 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         if self.retired is not None:
             audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id,
                                                           **self.retired.retired()})
+            # published now: a void of this round (floor, irregularity, recovery) keeps it
+            hands.publish_setup(conn, self.hand_id,
+                                {"shoe": {"retired": self.retired.retired()}})
         shoe = self.engine.shoe
         assert shoe is not None
         self.deal_start = shoe.position - 3 * (len(dealt.hands) + 1)
