@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
-from rich.markup import escape
 
 from cardroom.cards import Card, format_cards
+from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
 from cardroom.games.pan.bots import Bot, SoundBot, advance
 from cardroom.games.pan.cards import pan_pack, sort_key
@@ -178,7 +178,7 @@ class Session:
             try:
                 apply_command(hand, self.me, text, self.agree)
             except (CardroomError, IndexError) as exc:
-                self.console.print(f"[red]{escape(str(exc))}[/red]", highlight=False,
+                self.console.print(flagged("", exc), highlight=False,
                                    soft_wrap=True)
                 continue
             self.show_events(hand)
