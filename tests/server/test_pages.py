@@ -148,3 +148,39 @@ def test_the_audit_shows_readable_fields(room: Room) -> None:
     assert "<dt>buy-in</dt><dd>$200.00</dd>" in page
     assert "<dt>table</dt><dd>Mini 1</dd>" in page
     assert '"table":' not in page
+
+
+def test_one_number_per_hand_shown_the_same_everywhere(room: Room) -> None:
+    """Issue 20: a hand has one number everywhere (the table's result and void message, the
+    floor's row, the history and its link, the recall's title); the table's own count is
+    shown beside it, labelled. Two tables interleave so the two counts differ."""
+    ctx = setup_table(room)
+    olivia, alice = ctx["people"]["olivia"], ctx["people"]["alice"]
+    fund(room, alice)
+    sp9 = room.create_table(olivia, "Pan Nine", "super-pan-9").table_id
+    room.act(alice, sp9, {"type": "sit", "buy_in": 20_000, "key": "s9"})
+    room.act(alice, sp9, {"type": "bet", "bets": {"wager": 1_000}, "key": "b9"})
+    room.act(alice, sp9, {"type": "deal"})
+    room.act(alice, sp9, {"type": "stand"})  # room hand 1, Pan Nine's hand 1
+    hand = play_a_coup(room, ctx["table"], alice)  # room hand 2, Mini 1's hand 1
+    title = f"Hand {hand} (table's hand 1)"
+    assert hand == 2
+    c = FormClient(create_app(room))
+    log_in(c, "alice")
+    history = c.get("/history").text
+    assert f'<a href="/hands/{hand}" aria-label="{title} at Mini 1">{title}</a>' in \
+        history.replace("&#39;", "'")
+    recall = c.get(f"/hands/{hand}").text.replace("&#39;", "'")
+    assert f"<title>{title}" in recall and f"<h1>{title} <small>" in recall
+    floor = FormClient(create_app(room))
+    log_in(floor, "fiona")
+    rows = {r["name"]: r for r in floor.get("/floor/tables.json").json()}
+    assert rows["Mini 1"]["last"].startswith(f"{title}:")
+    room.act(alice, ctx["table"], {"type": "bet", "bets": {"banker": 1_000}, "key": "b2"})
+    assert floor.get("/floor/tables.json").json()[0]["hand_title"] == \
+        "Hand 3 (table's hand 2)"
+    room.act(ctx["people"]["fiona"], ctx["table"], {"type": "void", "reason": "spilled drink"})
+    last = room.table(ctx["table"]).snapshot(alice)["last"]
+    assert (last["hand"], last["number"]) == (3, 2)
+    rows = {r["name"]: r for r in floor.get("/floor/tables.json").json()}
+    assert rows["Mini 1"]["last"] == "Hand 3 (table's hand 2) voided by fiona: spilled drink"

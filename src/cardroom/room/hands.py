@@ -29,6 +29,18 @@ from cardroom.room.schema import (
 )
 
 
+def hand_title(hand_id: int, number: int | None = None) -> str:
+    """A hand as people read it (issue 20: one number per hand, the same everywhere): its
+    number in the room, the one in `/hands/<id>`, the audit log and the books; beside it,
+    labelled, the table's own count (`number`). The table pages write the same words
+    (`handTitle`, static/table-client.js).
+
+    >>> hand_title(27, 15)
+    "Hand 27 (table's hand 15)"
+    """
+    return f"Hand {hand_id}" + (f" (table's hand {number})" if number else "")
+
+
 def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
     last = conn.execute(select(func.max(hands.c.number))
                         .where(hands.c.table_id == table_id)).scalar_one_or_none()

@@ -242,7 +242,8 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             for account, total in hands.void_hand(conn, hand_id, who.username,
                                                   f"{kind.value}: {reason}").items():
                 self.stacks[account] += total
-            self.end_hand(VoidedHand(hand=hand_id, voided=True, reason=reason,
+            self.end_hand(VoidedHand(hand=hand_id, number=self.hand_number, voided=True,
+                                     reason=reason,
                                      by=who.username, irregularity=kind.value))
             self.engine.new_round()
             del self.engine.events[:]

@@ -29,6 +29,7 @@ from starlette.status import WS_1008_POLICY_VIOLATION
 from cardroom.cards import card_words
 from cardroom.money import format_money
 from cardroom.room.errors import AuthError, NotFound, PermissionDenied
+from cardroom.room.hands import hand_title
 from cardroom.room.posted_rules import TITLES
 from cardroom.room.room import Room
 from cardroom.room.timezone import room_time
@@ -116,6 +117,7 @@ def create_app(room: Room, secure_cookies: bool = False) -> FastAPI:
     templates.env.filters["room_time"] = room_time
     templates.env.filters["card_name"] = card_words
     templates.env.filters["sentence"] = sentence
+    templates.env.globals["hand_title"] = hand_title
     app.state.room, app.state.hub = room, Hub()
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()
