@@ -33,6 +33,10 @@ class Replay:
     problems: tuple[str, ...]
     record: dict[str, Any]
     report: ReplayReport | None = None
+    seen_by: int | None = None
+    """The account whose recall it is: a player of the hand sees the steps as he saw them at
+    the table (Pan: his own hand, others' only when played face up); None: everything (the
+    floor, the auditor)."""
 
 
 def history_of(record: dict[str, Any]) -> HandHistory:
@@ -208,7 +212,7 @@ def recall_steps(r: Replay) -> list[dict[str, Any]]:
             chips[m["payer"]] += m["chips"]
         if m["payee"] is not None:
             chips[m["payee"]] -= m["chips"]
-    boards = pan_boards(history_of(record)) if record.get("game") == "pan" else []
+    boards = _pan_boards(r) if record.get("game") == "pan" else []
     steps = []
     for i, action in enumerate(record.get("actions") or []):
         if i >= report.actions_applied and report.failure is not None:
@@ -232,8 +236,19 @@ def recall_steps(r: Replay) -> list[dict[str, Any]]:
     return steps
 
 
+def _pan_boards(r: Replay) -> list[dict[str, Any]]:
+    """Pan's table after each step, as `r.seen_by` saw it (a seat of the hand, by its account;
+    an account not seated at it sees no concealed hand)."""
+    if r.seen_by is None:
+        return pan_boards(history_of(r.record))
+    seats = r.record.get("seats") or []
+    mine = [i for i, s in enumerate(seats) if s.get("account") == r.seen_by]
+    return pan_boards(history_of(r.record), mine[0] if mine else None, everything=False)
+
+
 def _board_json(board: dict[str, Any]) -> dict[str, Any]:
-    return {**board, "seats": [{**s, "hand": [card_json(c) for c in s["hand"]],
+    return {**board, "seats": [{**s, "hand": None if s["hand"] is None else
+                                [card_json(c) for c in s["hand"]],
                                 "melds": [[card_json(c) for c in m] for m in s["melds"]]}
                                for s in board["seats"]],
             "drawn": card_json(board["drawn"]) if board["drawn"] else None,
