@@ -94,6 +94,12 @@ PROGRESSIVE_WORDS = {
 (`progressive_award`); each award's multiple is the engine's (`fixed_award_for_one`)."""
 
 
+def award_words(level: str) -> str:
+    """A progressive award as its meters name it ("one_suited_nine") in the layout's words."""
+    award = ProgressiveAward.__members__.get(level.upper())
+    return PROGRESSIVE_WORDS[award] if award in PROGRESSIVE_WORDS else level.replace("_", " ")
+
+
 def decks_words(decks: int) -> str:
     return f"{decks} deck{'s' if decks != 1 else ''}"
 

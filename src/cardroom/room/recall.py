@@ -160,6 +160,14 @@ def _seat_name(record: dict[str, Any], seat: object) -> str | None:
     return str(named[0]) if named else ("the dealer" if seat == 0 else None)
 
 
+def wager_name(kind: str) -> str:
+    """A recorded wager's name as the layout says it ("player_9": "Player 9", "progressive":
+    "Jackpot"); a game's other wagers ("wager", "tie") in words."""
+    if kind in {k.value for k in WagerKind}:
+        return WagerKind(kind).label
+    return kind.replace("_", " ")
+
+
 def _amount(value: int, unit: str) -> str:
     return format_money(value) if unit == "cents" else \
         f"{value} chip{'s' if abs(value) != 1 else ''}"
@@ -185,7 +193,7 @@ def action_words(record: dict[str, Any], action: dict[str, Any]) -> str:
         if isinstance(action.get(key), int) and action[key]:
             extra.append(("tie " if key == "tie" else "") + _amount(action[key], unit))
     if isinstance(action.get("bets"), dict):
-        extra += [f"{k.replace('_', ' ')} {_amount(v, unit)}" for k, v in action["bets"].items()
+        extra += [f"{wager_name(k)} {_amount(v, unit)}" for k, v in action["bets"].items()
                   if isinstance(v, int)]
     if isinstance(action.get("meld"), int):
         extra.append(f"spread {action['meld'] + 1}")
