@@ -193,13 +193,17 @@ def test_pan_recall_shows_a_player_what_he_saw_and_the_auditor_everything(
         storage: Storage) -> None:
     """Issue 20 (records): a player's recall of a Pan hand shows, at every step, his own hand
     and no opponent's concealed hand (their count only; the table's snapshot rule, Pan
-    foul rule 5B: other hands show only when played face up); the auditor's shows every hand."""
+    foul rule 5B: other hands show only when played face up); the auditor's shows every hand.
+    The table's log names the hand by its one number (issue 20, hand numbers)."""
     room, p, t = make_room(storage)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
     for k in ("b1", "b2"):
         room.act(p["alice"], t, {"type": "bot", "key": k})
     room.act(p["alice"], t, {"type": "deal"})
     hand_id = pan(room, t).hand_id or 0
+    # issue 20: the table's log names the hand by its one number, the table's count labelled
+    assert f"Hand {hand_id} (table's hand 1): " in " ".join(
+        pan(room, t).snapshot(p["alice"])["log"])
     play_out(room, [p["alice"]], t)
     mine = recall_page(room.recall(p["alice"], hand_id))["boards"]
     everything = recall_page(room.recall(p["audrey"], hand_id))["boards"]
