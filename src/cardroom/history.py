@@ -12,7 +12,9 @@ Format (``"format": "cardroom.hand-history"``, ``"version": 1``)::
                                           # "??" for a card no one saw (Pan's stock)
       "setup": {...},                     # game-specific: dealer, irregular deal, carried pots
       "actions": [{"type": "declare", "seat": 1, "play": true}, ...],   # in order
-      "result": {"chips": [...]}          # optional: chips after the hand, checked on replay
+      "result": {"chips": [...]},         # optional: chips after the hand, checked on replay
+      "irregularities": [{"kind": "misdeal", "by": "fiona", "reason": "..."}]
+                                          # optional: the floor's irregularities, who and why
     }
 
 Baccarat (`cardroom.games.baccarat.replay`) counts ``chips`` in cents (``setup.unit``), its
@@ -60,6 +62,9 @@ class HandHistory:
     setup: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
     hand_id: str = ""
+    irregularities: list[dict[str, Any]] = field(default_factory=list)
+    """The floor's irregularities in the hand (who, why, what the house policy did), as the
+    room recorded them; what they did to play is in `actions`."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -69,6 +74,8 @@ class HandHistory:
         }
         if self.result is not None:
             out["result"] = self.result
+        if self.irregularities:
+            out["irregularities"] = self.irregularities
         return out
 
     @classmethod
@@ -86,9 +93,14 @@ class HandHistory:
         if not all(isinstance(a, dict) and isinstance(a.get("type"), str)
                    for a in data["actions"]):
             raise HistoryError(f"{source}: every action needs a 'type'")
+        irregularities = data.get("irregularities") or []
+        if not isinstance(irregularities, list) or \
+                not all(isinstance(x, dict) for x in irregularities):
+            raise HistoryError(f"{source}: malformed 'irregularities'")
         return cls(game=data["game"], rules=data["rules"], seats=data["seats"],
                    pack=data["pack"], actions=data["actions"], setup=data.get("setup") or {},
-                   result=data.get("result"), hand_id=str(data.get("hand_id", "")))
+                   result=data.get("result"), hand_id=str(data.get("hand_id", "")),
+                   irregularities=irregularities)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)

@@ -115,4 +115,4 @@ def test_two_super_pan_9_hands_in_two_browsers(room: Room, width: int) -> None:
         for page, checks in ((a, ca), (b, cb)):
             page.wait_for_selector('body[data-state=settled][data-hand="2"]')
             checks.finish()
-        assert a.inner_text("#result").startswith("Hand 2: the dealer has ")
+        assert a.inner_text("#result").startswith("Hand 2 (table's hand 2): the dealer has ")

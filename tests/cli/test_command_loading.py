@@ -52,7 +52,8 @@ except SystemExit:
 print(json.dumps(sorted(m for m in sys.modules if m.startswith(
     ("cardroom.cli.", "cardroom.room", "cardroom.server", "fastapi", "sqlalchemy", "dask")))))
 '''))
-    assert loaded == ["cardroom.cli.apps", "cardroom.cli.options", "cardroom.cli.pai_gow"]
+    assert loaded == ["cardroom.cli.apps", "cardroom.cli.options", "cardroom.cli.pai_gow",
+                      "cardroom.cli.say"]  # say: printing a message as written (no markup)
 
 
 def test_the_whole_help_still_lists_every_command() -> None:

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, hands, ledger
+from cardroom.room import audit, hands, ledger, recall
 from cardroom.room.db import Storage
 
 from .rooms import books, set_all, view
@@ -82,3 +82,41 @@ def test_pai_gow_irregularities_refused_for_players_changes_nothing(storage: Sto
     assert not audited(storage)
     # alice's cards never reach bob's view
     assert not any(json.dumps(c) in json.dumps(snap) for c in mine)
+
+
+@pytest.mark.parametrize("rules", [{"wrong_card_count": "void-hand"},
+                                   {"wrong_card_count": "hand-loses"}])
+def test_pai_gow_irregularities_wrong_card_count_is_in_the_history_and_replays(
+        storage: Storage, rules: dict[str, str]) -> None:
+    """Issue 20 (records): a hand the floor takes out of play is an action of the history,
+    so the replay settles as the table did (before: the replay settled the hand as played)."""
+    room, p, t = make_room(storage, rules=rules)
+    start(room, p, t)
+    room.act(p["fiona"], t, {"type": "irregularity", "kind": "wrong-card-count", "spot": 1,
+                             "count": 6, "reason": "six cards at spot 1"})
+    set_all(room, t, [p["bob"]])
+    hand = view(room, t, p["bob"])["last"]["hand"]
+    with storage.read() as conn:
+        record = hands.hand_record(conn, hand)
+        document = hands.history_document(conn, hand)
+    assert {"type": "card_count", "spot": 1, "count": 6} in document["actions"]
+    assert document["irregularities"][0]["reason"] == "six cards at spot 1"
+    replayed = recall.replay(record)
+    assert replayed.ok, replayed.problems
+
+
+def test_pai_gow_irregularities_exposed_card_that_plays_replays(storage: Storage) -> None:
+    """Issue 20 (records): a card the dealer exposes that plays (house rule `hand-plays`) is
+    an action of the history; the hand replays to the recorded result."""
+    room, p, t = make_room(storage, rules={"exposed_card": "hand-plays"})
+    start(room, p, t)
+    mine = next(s for s in view(room, t, p["alice"])["spots"] if s["spot"] == 1)["cards"]
+    room.act(p["fiona"], t, {"type": "irregularity", "kind": "exposed-card", "spot": 1,
+                             "card": mine[0]["text"], "reason": "flashed"})
+    set_all(room, t, [p["alice"], p["bob"]])
+    hand = view(room, t, p["bob"])["last"]["hand"]
+    with storage.read() as conn:
+        record = hands.hand_record(conn, hand)
+    assert {"type": "expose", "spot": 1, "card": mine[0]["text"], "by_dealer": True} in \
+        record["actions"]
+    assert recall.replay(record).ok

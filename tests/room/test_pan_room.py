@@ -15,6 +15,7 @@ from cardroom.errors import CardroomError
 from cardroom.history import FORMAT
 from cardroom.room import hands, ledger
 from cardroom.room.db import Storage
+from cardroom.room.recall import recall_page
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
@@ -186,3 +187,32 @@ def test_cli_opens_a_pan_table_with_house_rules(tmp_path: Any) -> None:
     bad = CliRunner().invoke(app, ["tables", "create", "Pan X", "--game", "pan", "--database",
                                    db, "--rules", str(tmp_path / "none.toml")])
     assert bad.exit_code != 0
+
+
+def test_pan_recall_shows_a_player_what_he_saw_and_the_auditor_everything(
+        storage: Storage) -> None:
+    """Issue 20 (records): a player's recall of a Pan hand shows, at every step, his own hand
+    and no opponent's concealed hand (their count only; the table's snapshot rule, Pan
+    foul rule 5B: other hands show only when played face up); the auditor's shows every hand.
+    The table's log names the hand by its one number (issue 20, hand numbers)."""
+    room, p, t = make_room(storage)
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    for k in ("b1", "b2"):
+        room.act(p["alice"], t, {"type": "bot", "key": k})
+    room.act(p["alice"], t, {"type": "deal"})
+    hand_id = pan(room, t).hand_id or 0
+    # issue 20: the table's log names the hand by its one number, the table's count labelled
+    assert f"Hand {hand_id} (table's hand 1): " in " ".join(
+        pan(room, t).snapshot(p["alice"])["log"])
+    play_out(room, [p["alice"]], t)
+    mine = recall_page(room.recall(p["alice"], hand_id))["boards"]
+    everything = recall_page(room.recall(p["audrey"], hand_id))["boards"]
+    assert mine and len(mine) == len(everything)
+    with storage.read() as conn:
+        seats = hands.hand_record(conn, hand_id)["seats"]
+    me = next(i for i, s in enumerate(seats) if s["account"] == p["alice"].id)
+    for seen, whole in zip(mine, everything, strict=True):
+        for i, (s, w) in enumerate(zip(seen["seats"], whole["seats"], strict=True)):
+            assert w["hand"] is not None and s["hand_count"] == len(w["hand"])
+            assert s["melds"] == w["melds"]
+            assert (s["hand"] == w["hand"]) if i == me else s["hand"] is None

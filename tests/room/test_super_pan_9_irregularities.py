@@ -6,15 +6,19 @@ nothing changed, and no hidden card shows. Amounts follow from the wagers placed
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, ledger
+from cardroom.room import audit, hands, ledger, recall
 from cardroom.room.db import Storage
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import ledger_transactions as transactions
+from cardroom.shoe import verify_commitment
 
 from .rooms import books, refused_count, seat_view, start_round, view
 from .rooms import super_pan_9_room as make_room
@@ -110,3 +114,65 @@ def test_super_pan_9_irregularity_void_round_policy_voids_every_hand(storage: St
     assert bal[ledger.stack(t, p["alice"].id)] == 20_000
     assert bal[ledger.stack(t, p["bob"].id)] == 20_000
     assert view(room, t, p["bob"])["last"]["voided"] is True
+
+
+def test_super_pan_9_irregularity_on_one_seat_is_in_the_history_and_replays(
+        storage: Storage, tmp_path: Path) -> None:
+    """Issue 20 (records): every floor action is in the history and replays. Exposed card on
+    seat 1 (alice's $11 back), bob stands: the history holds the irregularity as an action and
+    under `irregularities`, the recall replays it to the recorded stacks, and `cardroom
+    replay` on the exported history exits 0."""
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    room.act(p["fiona"], t, {"type": "irregularity", "kind": "exposed-card", "seat": 1,
+                             "reason": "dealer exposed a card"})
+    room.act(p["bob"], t, {"type": "stand"})
+    hand = view(room, t, p["bob"])["last"]["hand"]
+    with storage.read() as conn:
+        record = hands.hand_record(conn, hand)
+        document = hands.history_document(conn, hand)
+    [floor] = [a for a in document["actions"] if a["type"] == "irregularity"]
+    assert floor["kind"] == "exposed-card" and floor["seat"] == 1
+    assert "dealer exposed a card" in floor["reason"]
+    assert document["irregularities"][0]["by"] == "fiona"
+    replayed = recall.replay(record)
+    assert replayed.ok, replayed.problems
+    assert replayed.report is not None
+    assert replayed.report.final_chips[0] == 20_000  # alice: her wager and tie bet back
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    run = subprocess.run([str(Path(sys.executable).parent / "cardroom"), "replay", str(path)],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("ending", ["misdeal", "floor void"])
+def test_super_pan_9_retired_shoe_is_published_when_the_next_round_is_voided(
+        storage: Storage, ending: str) -> None:
+    """Issue 26: the shoe retired at the deal of a new shoe's first round is published in that
+    round's history, also when the round is voided (a misdeal, the floor's void): players can
+    check the old shoe against the commitment they were shown."""
+    room, p, t = make_room(storage)
+    start_round(room, p, t)
+    live = room.table(t)
+    old = live.engine.shoe
+    assert old is not None
+    promised = old.commitment
+    room.act(p["alice"], t, {"type": "stand"})
+    room.act(p["bob"], t, {"type": "stand"})
+    old.cut_index = old.position  # the cut card is reached: the next deal shuffles a new shoe
+    room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b2"})
+    room.act(p["alice"], t, {"type": "deal"})
+    hand = live.hand_id
+    assert hand is not None and live.engine.shoe is not old
+    if ending == "misdeal":
+        room.act(p["dan"], t, {"type": "irregularity", "kind": "misdeal", "reason": "flash"})
+    else:
+        room.act(p["fiona"], t, {"type": "void", "reason": "the table was bumped"})
+    with storage.read() as conn:
+        record = hands.hand_record(conn, hand)
+    assert record["status"] == "voided"
+    retired = record["setup"]["shoe"]["retired"]
+    assert retired["commitment"] == promised
+    assert verify_commitment(retired["commitment"], retired["salt"], retired["order"])
+    assert recall.replay(record).ok

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -168,3 +169,18 @@ def test_serve_self_service_chips_is_off_unless_asked_for(
     assert result.exit_code == 0, result.output
     room = served["app"].state.room  # type: ignore[attr-defined]
     assert room.settings.self_service_chips is bool(flag)
+
+
+def test_inventories_and_slips_show_room_time_and_the_game_s_name(
+        room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20: every page speaks the room's clock (room/timezone.py) and the table layout's
+    words: an open inventory's time, the slips report, no "UTC" and no "baccarat" id."""
+    monkeypatch.setenv("CARDROOM_TIMEZONE", "America/Los_Angeles")
+    fred = logged_in(room, "fred")
+    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
+                                             "dealer_password": PW})
+    for page in (fred.get("/floor/inventory").text, logged_in(room, "olga").get(
+            "/reports/slips").text):
+        assert "UTC" not in page
+        assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d P[SD]T", page), page
+    assert "<td>Mini-Baccarat</td>" in fred.get("/floor/inventory").text

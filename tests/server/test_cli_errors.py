@@ -55,3 +55,15 @@ def test_serve_on_a_port_in_use_says_so_before_opening(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         r = run("serve", "--port", str(port), "--database", str(tmp_path / "r.sqlite3"))
     assert_one_error_line(r, f"cannot listen on 127.0.0.1:{port}")
+
+
+def test_brackets_in_an_error_are_printed_as_written(tmp_path: Path) -> None:
+    """Issue 20: Rich read "[[modifications]]" as markup and printed "add a [] entry"; every
+    message is printed as written, brackets and all (a file name with brackets too)."""
+    rules = tmp_path / "rules.toml"
+    rules.write_text("tie_pays = 9\n", encoding="utf-8")
+    r = run("analyze", "baccarat", "--rules", str(rules))
+    assert_one_error_line(r, 'add a [[modifications]] entry with settings = ["tie_pays"]')
+    odd = tmp_path / "[bold]hand[/bold].json"
+    r = run("replay", str(odd))
+    assert_one_error_line(r, "[bold]hand[/bold].json")

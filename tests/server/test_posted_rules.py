@@ -6,7 +6,10 @@ the table. The expected words come from the rule documents and the house-rules f
 from __future__ import annotations
 
 import re
+import tomllib
+from importlib.resources import files
 
+import pytest
 from fastapi.testclient import TestClient
 
 from cardroom.room.accounts import Account, Role, create_account
@@ -53,7 +56,7 @@ def test_wac_230_15_060_every_game_posts_its_rules_publicly(storage: Storage) ->
     # the jackpot seeded with $2,500 and shared by every winning hand
     assert "Tie pays 8 to 1" in bac and "A commission of 5% is charged" in bac
     assert "rounded down to the cent" in bac
-    assert "Player natural 9, suited 11 to 1" in bac and "unsuited 5 to 1" in bac
+    assert "Player 9, suited 11 to 1" in bac and "not suited 5 to 1" in bac
     assert "The jackpot now stands at $2,500.00" in bac and "share it equally" in bac
     assert "$5.00 to $5,000.00" in bac
     assert "Tie Bet pays 8 to 1" in pages["super-pan-9"]
@@ -119,3 +122,37 @@ def test_wac_230_15_075_fees_on_the_daily_report(storage: Storage) -> None:
     report = text_of(auditor.get("/floor/jackpot").text)
     assert "Pan fees collected" in report
     assert re.search(r"\d{4}-\d\d-\d\d Pan fee per hand 2 \$1\.50", report), report[-400:]
+
+
+PAY_DATA = tomllib.loads(files("cardroom.data").joinpath("super9_paytables.toml")
+                         .read_text(encoding="utf-8"))
+"""The pay tables the engine pays from (src/cardroom/data/super9_paytables.toml)."""
+
+
+@pytest.mark.parametrize("paytable", sorted(int(k) for k in PAY_DATA["paytables"]))
+def test_wac_230_15_060_posted_super_9_pays_are_the_data_the_engine_pays(
+        storage: Storage, paytable: int) -> None:
+    """Issue 20: the posted Super-9 pay tables are the engine's data. Player 9 and Banker 9
+    pay on any 9, two cards or three ("it does not matter if it is a two card total of 9 or
+    three card total of 9"); the 10-for-1 and 125-for-1 awards qualify three-card suited 9s
+    ("They do qualify for either side having suited 9 ..."); every award is posted, the
+    "2 card suited Ace-8" 250 for 1 included; no "natural" anywhere, no "a 8-deck shoe"."""
+    room, owner = open_room(storage)
+    t = room.create_table(owner, "Mini", "baccarat", {"paytable": paytable}).table_id
+    page = text_of(TestClient(create_app(room)).get(f"/tables/{t}/rules").text)
+    nine = PAY_DATA["paytables"][str(paytable)]
+    for side in ("player", "banker"):
+        name = side.capitalize()
+        assert f"{name} 9, not suited {nine[f'{side}_unsuited']} to 1" in page
+        assert f"{name} 9, suited {nine[f'{side}_suited']} to 1" in page
+    assert "with two cards or three" in page
+    award = PAY_DATA["progressive"]
+    assert f"Player or Banker has a suited 9 {award['one_suited_nine']} for 1" in page
+    assert f"both have a suited 9 (the suits may differ) {award['both_suited_nine']} for 1" \
+        in page
+    assert f"two-card suited Ace-8, in different suits {award['both_suited_ace_eight']} for 1" \
+        in page
+    assert "the same two-card suited Ace-8 (the same suit) the jackpot" in page
+    assert "two cards or three" in page.split("Progressive jackpot")[1]
+    assert "natural" not in page.lower()
+    assert "a shoe of 8 decks" in page and "a 8-deck" not in page

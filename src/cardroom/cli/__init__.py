@@ -11,6 +11,7 @@ import click
 import typer
 from rich.console import Console
 
+from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 
 COMMAND_MODULES = ("baccarat", "backup", "pai_gow", "pan", "replay", "report",
@@ -56,14 +57,14 @@ def main() -> None:
     try:
         status = commands(sys.argv[1] if len(sys.argv) > 1 else "")(standalone_mode=False)
     except CardroomError as exc:
-        _err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        _err.print(flagged("error:", exc), highlight=False, soft_wrap=True)
         sys.exit(2)
     except _ABORTS:
         _err.print("aborted")
         sys.exit(130)
     except _CLICK_ERRORS as exc:
         message = getattr(exc, "format_message", exc.__str__)()
-        _err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+        _err.print(flagged("error:", message), highlight=False, soft_wrap=True)
         sys.exit(2)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

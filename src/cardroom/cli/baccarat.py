@@ -25,6 +25,7 @@ from cardroom.cli.options import (
     print_modifications,
     rules_with_overrides,
 )
+from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError, WagerError
 from cardroom.games.baccarat.coup import CardDealt, Hand, hand_total
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -203,7 +204,7 @@ def play_baccarat(
                 raise WagerError("no bets yet: e.g. 'banker 25 jackpot 1'")
             table.place_bets("you", bets)
         except CardroomError as exc:
-            console.print(f"[red]{exc}[/red]", highlight=False)
+            console.print(flagged("", exc), highlight=False)
             continue
         last = bets
         start = len(table.events)

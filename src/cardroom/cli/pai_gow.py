@@ -18,6 +18,7 @@ from cardroom.cards import format_cards, parse_cards
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app, play_app, simulate_app
 from cardroom.cli.options import local_workers, print_json, rules_with_overrides
+from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError, RulesError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.houseway import DEFAULT_WAY, house_way, set_hand
@@ -215,7 +216,7 @@ def play_command(
         try:
             table.place_wager(1, stake)
         except CardroomError as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(flagged("", exc), highlight=False)
             return
         table.deal(source)
         console.print(f"your cards: [bold]{format_cards(table.hands[1])}[/bold]")
@@ -230,7 +231,7 @@ def play_command(
                     event = table.set_hand(1, parse_cards(line))
                 break
             except CardroomError as exc:
-                console.print(f"[red]{exc}[/red]")
+                console.print(flagged("", exc), highlight=False)
         s = event.setting
         foul = " [red]FOUL[/red]" if event.foul else ""
         console.print(f"you:    front {format_cards(s.front)} ({describe(s.front_score)}), "

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
-from rich.markup import escape
 
 from cardroom.cards import Card, format_cards
+from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
 from cardroom.games.pan.bots import Bot, SoundBot
 from cardroom.games.pan.cards import pan_pack, sort_key
@@ -183,7 +183,7 @@ class Session:
             try:
                 self.table.act(self.me, parse_command(hand, text), self.bots())
             except (CardroomError, IndexError) as exc:
-                self.console.print(f"[red]{escape(str(exc))}[/red]", highlight=False,
+                self.console.print(flagged("", exc), highlight=False,
                                    soft_wrap=True)
                 continue
             self.show_events(hand)

@@ -12,6 +12,7 @@ from rich.table import Table
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
 from cardroom.cli.options import console, print_json
+from cardroom.cli.say import flagged
 from cardroom.history import load_history, replay
 
 
@@ -46,8 +47,8 @@ def replay_cmd(
         console.print(s)
         if report.failure is not None:
             f = report.failure
-            console.print(f"[red]illegal action {f.index}[/red] ({f.rule}) {f.action}: "
-                          f"{f.message}",
+            console.print(flagged(f"illegal action {f.index}", f"({f.rule}) {f.action}: "
+                                  f"{f.message}"),
                           highlight=False, soft_wrap=True)
         elif report.result_matches is False:
             console.print("[red]the recorded result does not match the replay[/red]")

@@ -14,6 +14,7 @@ import typer
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
 from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides
+from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.rules import PaiGowRules
@@ -242,9 +243,10 @@ def _jackpot_text(data: dict[str, Any]) -> None:
             console.print(f"hit {h['id']} at {h['table']} (hand {h['hand_id']}): "
                           f"{format_money(h['amount'])}, {h['status']}", highlight=False)
         for c in p["changes"]:
-            console.print(f"{c['at'][:16]} {c['kind']} by {' and '.join(c['by'])}: "
-                          f"{c['reason']} ({c['before']} -> {c['after']})", highlight=False)
+            console.print(escape(f"{c['at'][:16]} {c['kind']} by {' and '.join(c['by'])}: "
+                                 f"{c['reason']} ({c['before']} -> {c['after']})"),
+                          highlight=False)
         for problem in p["problems"]:
-            console.print(f"[red]problem:[/red] {problem}", highlight=False, soft_wrap=True)
+            console.print(flagged("problem:", problem), highlight=False, soft_wrap=True)
         if not p["problems"]:
             console.print("reconciled with the ledger", highlight=False)

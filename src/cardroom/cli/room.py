@@ -16,6 +16,7 @@ from rich.console import Console
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
+from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def _anchor_daily(storage: Storage, directory: Path) -> None:
     while True:
         done = anchor_now(storage, directory)
         if not isinstance(done, Path):
-            _out.print(f"[red]audit anchor refused:[/red] {'; '.join(done.problems)}",
+            _out.print(flagged("audit anchor refused:", "; ".join(done.problems)),
                        highlight=False, soft_wrap=True)
         time.sleep(ANCHOR_EVERY_S)
 
@@ -169,7 +170,7 @@ def audit_verify(
                           "problems": problems}))
     elif problems:
         for p in problems:
-            _out.print(f"[red]problem:[/red] {p}", highlight=False, soft_wrap=True)
+            _out.print(flagged("problem:", p), highlight=False, soft_wrap=True)
         _out.print(f"[red]{len(problems)} problems[/red] in {report.entries} entries")
     else:
         _out.print(f"audit log intact: {report.entries} entries, every MAC valid; the ledger "
@@ -196,7 +197,7 @@ def audit_anchor(
     done = anchor_now(open_database(database, key), directory)
     if not isinstance(done, Path):
         for p in done.problems:
-            _out.print(f"[red]problem:[/red] {p}", highlight=False, soft_wrap=True)
+            _out.print(flagged("problem:", p), highlight=False, soft_wrap=True)
         raise typer.Exit(1)
     _out.print(f"anchored the audit chain's head in {done}", highlight=False)
 
@@ -217,7 +218,7 @@ def audit_seal(database: opt.Database = None, audit_key_file: opt.KeyFile = None
         with storage.unit() as conn:
             done = integrity.seal(conn, key) if integrity.needs_seal(conn) else None
     except ChainBroken as exc:
-        _out.print(f"[red]problem:[/red] {exc}", highlight=False, soft_wrap=True)
+        _out.print(flagged("problem:", exc), highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     if done is None:
         _out.print("nothing to seal: every entry already carries a MAC")

@@ -14,6 +14,7 @@ from rich.table import Table
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
 from cardroom.cli.options import console
+from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
 
@@ -73,10 +74,10 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
         console.print(table)
         for x in report.lines:
             if not x.reconciled:
-                console.print(f"[red]not reconciled:[/red] {x.table}: win "
+                console.print(flagged("not reconciled:", f"{x.table}: win "
                               f"{format_money(x.win)}, ledger {format_money(x.ledger_win)}; "
                               f"drop {format_money(x.drop)}, in the books "
-                              f"{format_money(x.drop_in_books)}", highlight=False)
+                              f"{format_money(x.drop_in_books)}"), highlight=False)
     if not report.reconciled:
         raise typer.Exit(1)
 
@@ -145,7 +146,7 @@ def report_slips(database: opt.Database = None, as_json: opt.AsJson = False,
         console.print(table)
     for series, missing in report.gaps.items():
         if form == "text":
-            console.print(f"[red]gap:[/red] {series} slips missing numbers "
-                          f"{', '.join(map(str, missing))}", highlight=False)
+            console.print(flagged("gap:", f"{series} slips missing numbers "
+                          f"{', '.join(map(str, missing))}"), highlight=False)
     if report.gaps:
         raise typer.Exit(1)

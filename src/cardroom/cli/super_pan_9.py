@@ -11,6 +11,7 @@ from rich.table import Table
 from cardroom.cli import options as opt
 from cardroom.cli.apps import analyze_app, play_app, simulate_app
 from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
+from cardroom.cli.say import flagged
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 
 
@@ -189,7 +190,7 @@ def play_super_pan_9(
             amount = parse_money(answer) if answer else default
             table.place_wager(seat, amount, tie_bet)
         except CardroomError as exc:
-            console.print(f"[red]error:[/red] {exc}", highlight=False)
+            console.print(flagged("error:", exc), highlight=False)
             continue
         for s in others:
             table.place_wager(s, settings.min_wager_cents)
@@ -214,7 +215,8 @@ def play_super_pan_9(
             elif choice.lower().startswith("s"):
                 table.stand(seat)
             else:
-                console.print(f"[red]error:[/red] answer d, s or h, not {choice!r}")
+                console.print(flagged("error:", f"answer d, s or h, not {choice!r}"),
+                              highlight=False)
         settled = table.finish_dealer()
         _show(table.snapshot(seat), seat)
         mine = next(x.settlement for x in settled.seats if x.seat == seat)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.games.super_pan_9.events import IrregularityKind
+from cardroom.room.hands import hand_title
 from cardroom.room.posted_rules import TITLES
 from cardroom.room.protocol_state import BaccaratResult, HandResult, PanResult, VoidedHand
 from cardroom.room.tables import TableRow
@@ -22,15 +23,16 @@ def last_result(last: HandResult | VoidedHand | None) -> str:
     """The table's last hand in a few plain words."""
     if last is None:
         return ""
+    title = hand_title(last.hand, last.number)
     if isinstance(last, VoidedHand):
-        return f"Hand {last.hand} voided by {last.by}: {last.reason}"
+        return f"{title} voided by {last.by}: {last.reason}"
     if isinstance(last, BaccaratResult) and last.winner == "tie":
-        return f"Hand {last.number}: a tie"
+        return f"{title}: a tie"
     if isinstance(last, BaccaratResult | PanResult) and last.winner:
-        return f"Hand {last.number}: {last.winner} wins" + (
+        return f"{title}: {last.winner} wins" + (
             f" ({last.reason})" if isinstance(last, PanResult) and last.reason is not None
             else "")
-    return f"Hand {last.number} settled"
+    return f"{title} settled"
 
 
 def table_summary(row: TableRow, live: Any | None) -> dict[str, Any]:
@@ -38,9 +40,11 @@ def table_summary(row: TableRow, live: Any | None) -> dict[str, Any]:
     seated = len(getattr(live, "seated", {})) if live is not None else 0
     bots = len(getattr(getattr(live, "engine", None), "bots", {}) or {})
     hand = getattr(live, "hand_id", None)
+    number = getattr(live, "hand_number", None) if hand else None
     return {"id": row.id, "name": row.name, "game": TITLES.get(row.game, row.game),
             "open": live is not None, "players": seated + bots,
             "seats": getattr(live, "max_seats", None),
-            "hand": hand, "hand_number": getattr(live, "hand_number", None) if hand else None,
+            "hand": hand, "hand_number": number,
+            "hand_title": hand_title(hand, number) if hand else None,
             "last": last_result(getattr(live, "last", None)),
             "irregularities": row.game in IRREGULARITY_GAMES}

@@ -29,6 +29,18 @@ from cardroom.room.schema import (
 )
 
 
+def hand_title(hand_id: int, number: int | None = None) -> str:
+    """A hand as people read it (issue 20: one number per hand, the same everywhere): its
+    number in the room, the one in `/hands/<id>`, the audit log and the books; beside it,
+    labelled, the table's own count (`number`). The table pages write the same words
+    (`handTitle`, static/table-client.js).
+
+    >>> hand_title(27, 15)
+    "Hand 27 (table's hand 15)"
+    """
+    return f"Hand {hand_id}" + (f" (table's hand {number})" if number else "")
+
+
 def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
     last = conn.execute(select(func.max(hands.c.number))
                         .where(hands.c.table_id == table_id)).scalar_one_or_none()
@@ -100,7 +112,7 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
                     memo=f"void hand {hand_id}: {reason}")
     data = json.loads(row.history)
     data.update(void_history(conn, row.table_id, hand_id, data.get("wagers", {}), actor,
-                             reason))
+                             reason, data.get("setup") or {}))
     data.update(status="voided", voided_by=actor, reason=reason)
     conn.execute(update(hands).where(hands.c.id == hand_id).values(
         status="voided", closed_at=datetime.now(UTC), voided_by=actor, void_reason=reason,
@@ -116,13 +128,22 @@ VOID_HISTORY_GAMES = frozenset({"baccarat", "super-pan-9", "pai-gow"})
 """The games whose voided hands get a shared-format history (their replayers accept `void`)."""
 
 
+def publish_setup(conn: Connection, hand_id: int, setup: dict[str, Any]) -> None:
+    """Keep `setup` (what players may read now, e.g. a retired shoe) in the open hand's
+    record: its history carries it however the hand ends, settled or void."""
+    data = open_record(conn, hand_id)
+    data["setup"] = {**data.get("setup", {}), **setup}
+    save_open_record(conn, hand_id, data)
+
+
 def void_history(conn: Connection, table_id: int, hand_id: int,
                  wagers: dict[str, dict[str, Cents]], actor: str,
-                 reason: str) -> dict[str, Any]:
+                 reason: str, published: dict[str, Any] | None = None) -> dict[str, Any]:
     """A voided hand's history in the shared format: the seats with a wager down (their
     stacks with the wagers back), no card (what was dealt stays hidden, and a recovery
     cannot know what was seen), the one `void` action (who, why, what went back) and the
-    result: every stack as before. Empty for a game without a void replay."""
+    result: every stack as before; its setup keeps what the open hand had `published`
+    (`publish_setup`). Empty for a game without a void replay."""
     table = conn.execute(select(room_tables).where(room_tables.c.id == table_id)).first()
     if table is None or table.game not in VOID_HISTORY_GAMES:
         return {}
@@ -139,7 +160,7 @@ def void_history(conn: Connection, table_id: int, hand_id: int,
         people.append({"seat": number, "name": name,
                        "chips": ledger.balance(conn, ledger.stack(table_id, acct))})
     names = [p["name"] for p in people]
-    setup: dict[str, Any] = {"unit": "cents"}
+    setup: dict[str, Any] = {"unit": "cents", **(published or {})}
     pool_name = json.loads(table.rules_json).get("jackpot_pool") or DEFAULT_POOL
     pool = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == pool_name)).first()
     if table.game == "baccarat" and pool is not None:  # the pool as it stands (not moved)

@@ -368,7 +368,8 @@ class LiveTable(Generic[E, R, M]):
         for aid, total in returned.items():
             if aid in self.stacks:
                 self.stacks[aid] += total
-        self.end_hand(VoidedHand(hand=self.hand_id, voided=True, reason=reason,
+        self.end_hand(VoidedHand(hand=self.hand_id, number=self.hand_number, voided=True,
+                                 reason=reason,
                                  by=who.username))
 
     def end_hand(self, last: R | VoidedHand) -> None:
@@ -392,8 +393,8 @@ class LiveTable(Generic[E, R, M]):
         assert self.hand_id is not None
         if postings is not None:
             ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings,
-                        actor="dealer", memo=f"{self.name} hand {self.hand_number}")
-        history["hand_id"] = f"{self.name}#{self.hand_number}"
+                        actor="dealer", memo=f"{self.name} hand {self.hand_id}")
+        history["hand_id"] = str(self.hand_id)  # the table's count: setup.hand_number
         history["setup"].update(self.history_setup())
         history["status"] = "settled"
         if self.irregularities:

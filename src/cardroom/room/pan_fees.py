@@ -24,6 +24,7 @@ from cardroom.room.schema import (
     ledger_transactions,
     pan_fee_periods,
 )
+from cardroom.room.settings import GamblingClock
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,9 @@ class FeeLine:
 
 
 def fees_collected(conn: Connection) -> list[FeeLine]:
-    """Every Pan fee in the ledger, summed per day, table and kind, newest day first."""
+    """Every Pan fee in the ledger, summed per gambling day (the room's clock, as every
+    report counts days), table and kind, newest day first."""
+    clock = GamblingClock.from_env()
     rows = conn.execute(
         select(ledger_accounts.c.name, ledger_transactions.c.kind,
                ledger_transactions.c.created_at, ledger_entries.c.amount)
@@ -138,7 +141,7 @@ def fees_collected(conn: Connection) -> list[FeeLine]:
         .where(ledger_accounts.c.name.startswith(ledger.FEES_PREFIX, autoescape=True)))
     sums: dict[tuple[date, int, str], list[int]] = {}
     for r in rows:
-        key = (r.created_at.date(), int(r.name[len(ledger.FEES_PREFIX):]),
+        key = (clock.day_of(r.created_at), int(r.name[len(ledger.FEES_PREFIX):]),
                str(r.kind).removeprefix("fee-"))
         total = sums.setdefault(key, [0, 0])
         total[0] += int(r.amount)

@@ -373,7 +373,8 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         self.fee_paid_until.update(fees.paid_until or {})
         self.log[:] = [*short, *(f"{self.name_of(c.account)} pays the {c.kind} fee of "
                                  f"{format_money(c.cents)}" for c in fees.charges),
-                       f"hand {number}: {self.name_of(accounts[dealer])} deals"]
+                       f"{hands.hand_title(hand_id, number)}: "
+                       f"{self.name_of(accounts[dealer])} deals"]
         self._play_on(conn)
 
     # decisions ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 
 from cardroom.games.baccarat.paytables import nine_pay_table, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.baccarat.wagers import ProgressiveAward, fixed_award_for_one
 from cardroom.games.pai_gow.houseway import house_way
 from cardroom.games.pai_gow.houseway_words import describe_house_way
 from cardroom.games.pai_gow.limits import PaiGowTableRules
@@ -80,6 +81,29 @@ DISPUTES = Section("disputes", "Questions and disputes", (
 ))
 
 
+PROGRESSIVE_WORDS = {
+    ProgressiveAward.ONE_SUITED_NINE: "Player or Banker has a suited 9",
+    ProgressiveAward.BOTH_SUITED_NINE: "Player and Banker both have a suited 9 (the suits "
+    "may differ)",
+    ProgressiveAward.BOTH_SUITED_ACE_EIGHT: "Player and Banker both have a two-card suited "
+    "Ace-8, in different suits",
+    ProgressiveAward.JACKPOT: "Player and Banker have the same two-card suited Ace-8 (the "
+    "same suit)",
+}
+"""The progressive's winning hands in the layout's words, one per award the engine pays
+(`progressive_award`); each award's multiple is the engine's (`fixed_award_for_one`)."""
+
+
+def award_words(level: str) -> str:
+    """A progressive award as its meters name it ("one_suited_nine") in the layout's words."""
+    award = ProgressiveAward.__members__.get(level.upper())
+    return PROGRESSIVE_WORDS[award] if award in PROGRESSIVE_WORDS else level.replace("_", " ")
+
+
+def decks_words(decks: int) -> str:
+    return f"{decks} deck{'s' if decks != 1 else ''}"
+
+
 def _baccarat(r: BaccaratRules, jackpot: Cents | None) -> list[Section]:
     nine = nine_pay_table(r.paytable)
     limits = Section("limits", "Wagering limits and fees", (
@@ -94,12 +118,14 @@ def _baccarat(r: BaccaratRules, jackpot: Cents | None) -> list[Section]:
     pays = Section("pays", "Pay tables", (
         "Player wins pay 1 to 1. Banker wins pay 1 to 1 less the commission.",
         f"Tie pays {r.tie_pays} to 1; on a tie, Player and Banker wagers push.",
-        f"Super-9 bonus (pay table {r.paytable}): a winning natural 9 pays as below."),
+        f"Player 9 and Banker 9 (pay table {r.paytable}) win when that hand totals 9, with "
+        "two cards or three, whichever hand wins the coup; a suited 9 has every card of the "
+        "hand in one suit."),
         (("Winning hand", "Pays"),
-         ("Player natural 9, unsuited", f"{nine.player_unsuited} to 1"),
-         ("Player natural 9, suited", f"{nine.player_suited} to 1"),
-         ("Banker natural 9, unsuited", f"{nine.banker_unsuited} to 1"),
-         ("Banker natural 9, suited", f"{nine.banker_suited} to 1")))
+         ("Player 9, not suited", f"{nine.player_unsuited} to 1"),
+         ("Player 9, suited", f"{nine.player_suited} to 1"),
+         ("Banker 9, not suited", f"{nine.banker_unsuited} to 1"),
+         ("Banker 9, suited", f"{nine.banker_suited} to 1")))
     sections = [limits, pays, Section("commission", "Commission", (
         commission_words(r.commission, r.commission_unit_cents, "each winning Banker wager"),))]
     if r.jackpot:
@@ -115,13 +141,14 @@ def _baccarat(r: BaccaratRules, jackpot: Cents | None) -> list[Section]:
             "progressive wager is added to it.",
             "If more than one hand wins the jackpot on the same coup, they share it equally.",
             "Awards are \u201cfor 1\u201d: the progressive wager is collected even when it "
-            "wins."),
-            (("Winning hands (first two cards)", "Award"),
-             ("One hand a suited natural 9", f"{p.one_suited_nine} for 1"),
-             ("Both hands suited natural 9s", f"{p.both_suited_nine} for 1"),
-             ("Player and banker the same suited ace-8", "the jackpot"))))
+            "wins. A coup pays its highest award only. A suited 9 has every card of the hand "
+            "in one suit, two cards or three; the Ace-8 awards take two cards."),
+            (("Winning hands", "Award"),
+             *((PROGRESSIVE_WORDS[a], f"{fixed_award_for_one(a)} for 1"
+                if a is not ProgressiveAward.JACKPOT else "the jackpot")
+               for a in ProgressiveAward if a is not ProgressiveAward.NONE))))
     sections.append(Section("irregularities", "Irregularities", (
-        f"The game is dealt from a {r.decks}-deck shoe; the cut card is placed "
+        f"The game is dealt from a shoe of {decks_words(r.decks)}; the cut card is placed "
         f"{r.cut_card_from_end} cards from the end.",
         "A misdealt coup is voided by the floor supervisor and every wager on it is "
         "returned.")))
@@ -153,7 +180,7 @@ def _super_pan_9(r: SuperPan9Rules) -> list[Section]:
             Section("commission", "Commission",
                     (commission_words(r.commission, r.commission_unit_cents, what),)),
             Section("irregularities", "Irregularities", (
-                f"The game is dealt from {r.decks} decks of 36 cards (no 7s, 8s, 9s, 10s or "
+                f"The game is dealt from {decks_words(r.decks)} of 36 cards (no 7s, 8s, 9s, 10s or "
                 f"jokers); the cut card is placed {r.cut_from_end} cards from the end.",
                 "On a misdeal, an exposed card or a wrong count, "
                 f"{_SP9_POLICY[r.irregularity_policy]}."))]

@@ -75,6 +75,7 @@ class VoidedHand(Part):
     """The last hand, voided by the floor: every wager went back to its stack."""
 
     hand: int
+    number: int | None = Field(default=None, description="the hand's number at the table")
     voided: Literal[True]
     reason: str
     by: str = Field(description="who voided it")

@@ -33,6 +33,10 @@ class Replay:
     problems: tuple[str, ...]
     record: dict[str, Any]
     report: ReplayReport | None = None
+    seen_by: int | None = None
+    """The account whose recall it is: a player of the hand sees the steps as he saw them at
+    the table (Pan: his own hand, others' only when played face up); None: everything (the
+    floor, the auditor)."""
 
 
 def history_of(record: dict[str, Any]) -> HandHistory:
@@ -156,6 +160,14 @@ def _seat_name(record: dict[str, Any], seat: object) -> str | None:
     return str(named[0]) if named else ("the dealer" if seat == 0 else None)
 
 
+def wager_name(kind: str) -> str:
+    """A recorded wager's name as the layout says it ("player_9": "Player 9", "progressive":
+    "Jackpot"); a game's other wagers ("wager", "tie") in words."""
+    if kind in {k.value for k in WagerKind}:
+        return WagerKind(kind).label
+    return kind.replace("_", " ")
+
+
 def _amount(value: int, unit: str) -> str:
     return format_money(value) if unit == "cents" else \
         f"{value} chip{'s' if abs(value) != 1 else ''}"
@@ -168,14 +180,20 @@ def action_words(record: dict[str, Any], action: dict[str, Any]) -> str:
     who = _seat_name(record, action.get("seat", action.get("spot")))
     words = {"dealer_draw": "the dealer draws", "deal": "the deal", "reveal":
              "the dealer turns the cards over", "house_way": "set the house way",
-             "set": "set the hand", "void": "the floor voids the hand"}.get(
+             "set": "set the hand", "void": "the floor voids the hand",
+             "irregularity": "the floor records an irregularity",
+             "expose": "a card exposed", "card_count": "the floor counts the cards"}.get(
                  kind, kind.replace("_", " "))
     extra: list[str] = []
+    if kind == "irregularity" and isinstance(action.get("kind"), str):
+        extra.append(action["kind"].replace("-", " "))
+    if isinstance(action.get("count"), int):
+        extra.append(f"{action['count']} cards")
     for key in ("amount", "tie", "dealer_wager"):
         if isinstance(action.get(key), int) and action[key]:
             extra.append(("tie " if key == "tie" else "") + _amount(action[key], unit))
     if isinstance(action.get("bets"), dict):
-        extra += [f"{k.replace('_', ' ')} {_amount(v, unit)}" for k, v in action["bets"].items()
+        extra += [f"{wager_name(k)} {_amount(v, unit)}" for k, v in action["bets"].items()
                   if isinstance(v, int)]
     if isinstance(action.get("meld"), int):
         extra.append(f"spread {action['meld'] + 1}")
@@ -202,7 +220,7 @@ def recall_steps(r: Replay) -> list[dict[str, Any]]:
             chips[m["payer"]] += m["chips"]
         if m["payee"] is not None:
             chips[m["payee"]] -= m["chips"]
-    boards = pan_boards(history_of(record)) if record.get("game") == "pan" else []
+    boards = _pan_boards(r) if record.get("game") == "pan" else []
     steps = []
     for i, action in enumerate(record.get("actions") or []):
         if i >= report.actions_applied and report.failure is not None:
@@ -226,8 +244,19 @@ def recall_steps(r: Replay) -> list[dict[str, Any]]:
     return steps
 
 
+def _pan_boards(r: Replay) -> list[dict[str, Any]]:
+    """Pan's table after each step, as `r.seen_by` saw it (a seat of the hand, by its account;
+    an account not seated at it sees no concealed hand)."""
+    if r.seen_by is None:
+        return pan_boards(history_of(r.record))
+    seats = r.record.get("seats") or []
+    mine = [i for i, s in enumerate(seats) if s.get("account") == r.seen_by]
+    return pan_boards(history_of(r.record), mine[0] if mine else None, everything=False)
+
+
 def _board_json(board: dict[str, Any]) -> dict[str, Any]:
-    return {**board, "seats": [{**s, "hand": [card_json(c) for c in s["hand"]],
+    return {**board, "seats": [{**s, "hand": None if s["hand"] is None else
+                                [card_json(c) for c in s["hand"]],
                                 "melds": [[card_json(c) for c in m] for m in s["melds"]]}
                                for s in board["seats"]],
             "drawn": card_json(board["drawn"]) if board["drawn"] else None,

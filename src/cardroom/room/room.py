@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -225,7 +225,8 @@ class Room:
             record["table"] = record.get("table") or conn.execute(
                 select(room_tables.c.name).where(room_tables.c.id == record["table_id"])
             ).scalar_one()
-        return recall.replay(record)
+        return replace(recall.replay(record),
+                       seen_by=None if who.may(Permission.READ_ALL) else who.id)
 
     def account(self, account_id: int) -> Account | None:
         with self.storage.read() as conn:

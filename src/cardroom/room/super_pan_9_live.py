@@ -123,6 +123,9 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         if self.retired is not None:
             audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id,
                                                           **self.retired.retired()})
+            # published now: a void of this round (floor, irregularity, recovery) keeps it
+            hands.publish_setup(conn, self.hand_id,
+                                {"shoe": {"retired": self.retired.retired()}})
         shoe = self.engine.shoe
         assert shoe is not None
         self.deal_start = shoe.position - 3 * (len(dealt.hands) + 1)
@@ -240,7 +243,8 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             for account, total in hands.void_hand(conn, hand_id, who.username,
                                                   f"{kind.value}: {reason}").items():
                 self.stacks[account] += total
-            self.end_hand(VoidedHand(hand=hand_id, voided=True, reason=reason,
+            self.end_hand(VoidedHand(hand=hand_id, number=self.hand_number, voided=True,
+                                     reason=reason,
                                      by=who.username, irregularity=kind.value))
             self.engine.new_round()
             del self.engine.events[:]

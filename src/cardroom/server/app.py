@@ -29,9 +29,12 @@ from starlette.status import WS_1008_POLICY_VIOLATION
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from cardroom.cards import card_words
+from cardroom.games.baccarat.wagers import result_words
 from cardroom.money import format_money
 from cardroom.room.errors import AuthError, NotFound, PermissionDenied
-from cardroom.room.posted_rules import TITLES
+from cardroom.room.hands import hand_title
+from cardroom.room.posted_rules import TITLES, award_words
+from cardroom.room.recall import wager_name
 from cardroom.room.room import Room
 from cardroom.room.timezone import room_time
 from cardroom.server import csrf
@@ -128,6 +131,10 @@ def create_app(room: Room, secure_cookies: bool = False,
     templates.env.filters["room_time"] = room_time
     templates.env.filters["card_name"] = card_words
     templates.env.filters["sentence"] = sentence
+    templates.env.globals["hand_title"] = hand_title
+    templates.env.filters["wager_name"] = wager_name
+    templates.env.filters["result_words"] = result_words
+    templates.env.filters["award_words"] = award_words
     app.state.room, app.state.hub = room, Hub()
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()

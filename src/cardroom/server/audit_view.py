@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -14,6 +15,9 @@ from sqlalchemy.engine import Connection
 from cardroom.digits import whole_number
 from cardroom.money import format_money
 from cardroom.room import audit, integrity
+from cardroom.room.ledger import FEES_PREFIX
+from cardroom.room.posted_rules import TITLES
+from cardroom.room.recall import wager_name
 
 AUDIT_PAGE = 100
 """Entries per page."""
@@ -50,42 +54,91 @@ def audit_filter(q: Mapping[str, str]) -> audit.Filter:
 
 CENT_FIELDS = frozenset({"amount", "buy_in", "cents", "chip_cents", "seed", "stake", "posted",
                          "meter", "dealer_wager", "wager", "bets", "refund", "returned",
-                         "cash_out", "cashed_out", "balance", "stack"})
-"""Detail fields that hold money in cents: shown as dollars."""
+                         "cash_out", "cashed_out", "balance", "stack", "net", "nets", "won",
+                         "commission", "cashed"})
+"""Detail fields that hold money in cents: shown as dollars (and any field named `*_cents`)."""
+BY_ACCOUNT = frozenset({"nets", "returned", "wagers"})
+"""Detail maps keyed by account id: shown by the person's name."""
 LABELS = {"tx": "transaction", "seq": "entry", "kind": "what", "client": "from address",
-          "chip_cents": "chip", "buy_in": "buy-in"}
+          "chip_cents": "chip", "buy_in": "buy-in", "entries": "moved"}
+
+
+@dataclass(frozen=True)
+class Names:
+    """What an audit detail's ids stand for: table id -> name, account id -> username."""
+
+    tables: Mapping[int, str]
+    people: Mapping[int, str]
+
+    def table(self, table_id: int | str) -> str:
+        return self.tables.get(int(table_id), f"table {table_id}")
+
+    def person(self, account_id: int | str) -> str:
+        return self.people.get(int(account_id), f"account {account_id}")
+
+    def account(self, name: str) -> str:
+        """A ledger account (`room.ledger`: "stack:2:7", "house:commission") in words."""
+        kind, _, rest = name.partition(":")
+        ids = rest.split(":")
+        if kind == "wallet" and rest.isdigit():
+            return f"{self.person(rest)}'s chips"
+        if kind == "stack" and len(ids) == 2 and all(i.isdigit() for i in ids):
+            return f"{self.person(ids[1])}'s stack at {self.table(ids[0])}"
+        if kind in ("tray", "wagers") and rest.isdigit():
+            return f"the {'tray' if kind == 'tray' else 'wagers in play'} at {self.table(rest)}"
+        if name.startswith(FEES_PREFIX) and name.removeprefix(FEES_PREFIX).isdigit():
+            return f"the Pan fees of {self.table(name.removeprefix(FEES_PREFIX))}"
+        return "the house's " + _words(rest) if kind == "house" else \
+            f"{_words(kind)} {_words(rest)}".strip()
 
 
 def _words(key: str) -> str:
-    return LABELS.get(key, key.replace("_", " ").replace("-", " "))
+    return LABELS.get(key, key.removesuffix("_cents").replace("_", " ").replace("-", " ")
+                      .replace(":", " "))
 
 
-def _value(key: str, value: Any, tables: Mapping[int, str]) -> str:
+def _money(key: str) -> bool:
+    return key in CENT_FIELDS or key.endswith("_cents")
+
+
+def _item(key: str, item: str, names: Names) -> str:
+    """A map's key in words: a person for an account id, a wager by its name on the layout."""
+    if key in BY_ACCOUNT and item.isdigit():
+        return names.person(item)
+    return wager_name(item) if key == "bets" else _words(item)
+
+
+def _value(key: str, value: Any, names: Names) -> str:
     if key == "table" and isinstance(value, int):
-        return tables.get(value, f"table {value}")
+        return names.table(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if key in CENT_FIELDS and isinstance(value, int):
+    if _money(key) and isinstance(value, int):
         return format_money(value)
+    if key == "entries" and isinstance(value, list):  # a ledger transaction: [[account, cents]]
+        return "; ".join(f"{names.account(str(a))} {'+' if c > 0 else ''}{format_money(c)}"
+                         for a, c in value) or "none"
+    if key == "game" and isinstance(value, str):
+        return TITLES.get(value, value)
     if isinstance(value, dict):
-        inner = (lambda k: key) if key in CENT_FIELDS else str
-        return ", ".join(f"{_words(str(k))} {_value(inner(k), v, tables)}"
+        return ", ".join(f"{_item(key, str(k), names)} "
+                         f"{_value(key if _money(key) else str(k), v, names)}"
                          for k, v in value.items()) or "none"
     if isinstance(value, list):
-        return ", ".join(_value(key, v, tables) for v in value) or "none"
+        return ", ".join(_value(key, v, names) for v in value) or "none"
     if value is None:
         return "none"
     return str(value)
 
 
-def detail_fields(entry: audit.AuditEntry, tables: Mapping[int, str]) -> list[tuple[str, str]]:
-    """An entry's detail as readable fields: labels in words, money in dollars, tables by
-    name (`tables`: id -> name), lists and maps written out."""
+def detail_fields(entry: audit.AuditEntry, names: Names) -> list[tuple[str, str]]:
+    """An entry's detail as readable fields: labels in words, money in dollars, tables and
+    people by name, ledger accounts in words, lists and maps written out."""
     try:
         data = entry.data
     except ValueError:
         return [("detail", entry.detail)]
-    return [(_words(k), _value(k, v, tables)) for k, v in data.items()]
+    return [(_words(k), _value(k, v, names)) for k, v in data.items()]
 
 
 def page_start(text: str | None) -> int | None:

@@ -123,7 +123,7 @@ class Replay(GameReplay[CoupSettled]):
                                f"{len(pack)} recorded cards")
         for seat, s in settled.settlements:
             who = self.names.index(seat)
-            why = f"{s.kind.value} {s.outcome}"
+            why = s.words
             if s.net > 0:
                 self.movements.append({"index": index, "payer": None, "payee": who,
                                        "chips": s.net, "reason": why})

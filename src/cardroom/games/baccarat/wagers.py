@@ -115,6 +115,23 @@ class Settlement:
         """What goes back to the player's stack: stake plus net (0 on a loss)."""
         return self.stake + self.net
 
+    @property
+    def words(self) -> str:
+        """The wager and its result in the layout's words: "Player 9 wins on a suited 9"."""
+        return f"{self.kind.label} {result_words(self.outcome)}"
+
+
+RESULT_WORDS = {"lose": "loses", "win": "wins", "push": "pushes", "jackpot": "wins the jackpot",
+                "nine": "wins on a 9", "suited nine": "wins on a suited 9",
+                "one suited nine": "wins: one hand a suited 9",
+                "both suited nine": "wins: both hands a suited 9",
+                "both suited ace eight": "wins: both hands a two-card suited Ace-8"}
+"""A settlement's `outcome` as a person reads it (the outcomes `settle_wager` gives)."""
+
+
+def result_words(outcome: str) -> str:
+    return RESULT_WORDS.get(outcome, outcome)
+
 
 def _nine_settlement(kind: WagerKind, stake: Cents, cards: tuple[Card, ...], total: int,
                      unsuited: int, suited: int) -> Settlement:

@@ -11,6 +11,8 @@ before the hand); ``pack`` the shuffled 53-card deck, first card dealt first; ``
     {"type": "dragon", "seat": 2, "spot": 5, "amount": 500}          # clause 7
     {"type": "deal", "dice": [3, 5, 1], "start": 2}                  # clauses 4, 5
     {"type": "set" | "house_way", "spot": 2, "front": ["As", "Kd"]}  # clauses 6, 8
+    {"type": "expose", "spot": 2, "card": "Kd", "by_dealer": true}   # irregularities
+    {"type": "card_count", "spot": 2, "count": 6}                    # irregularities
 
 and the settlement (clauses 8, 10) follows the last setting, as at the table. A bank's
 ``dealer_wager`` is the house dealer's stake (what the banker wagered on the hand before);
@@ -33,6 +35,7 @@ from .table import (
     DEALER,
     DECK,
     DRAGON,
+    IRREGULARITIES,
     SETTLEMENT,
     SPOTS,
     WAGERS,
@@ -51,6 +54,7 @@ RULE_OF_ACTION = {
     "wager": WAGERS, "bank": "banking the game", "dragon": DRAGON,
     "deal": "clauses 4, 5 (the deal)", "set": "clause 6 (setting a hand)",
     "house_way": "clause 6 (the house way)", "settle": SETTLEMENT,
+    "expose": IRREGULARITIES, "card_count": IRREGULARITIES,
 }
 """The clause a refusal that is not the engine's `RuleError` (a card not in the hand)
 reports."""
@@ -119,11 +123,20 @@ class Replay(GameReplay[Settled]):
             if "house_way" in action and action["house_way"] != event.house_way:
                 raise RuleError(RULE_OF_ACTION[kind], "the recorded house-way flag differs "
                                 "from the engine's")
-            if t.can_settle():  # the last setting: the table settles (clauses 8, 10)
-                self.result = t.settle()
-                self.movements = _movements(index, self, self.result)
+        elif kind == "expose":
+            card = action.get("card")
+            if not isinstance(card, str):
+                raise HistoryError("an exposed card needs the card")
+            t.expose_card(action.get("spot"), parse_card(card),  # type: ignore[arg-type]
+                          bool(action.get("by_dealer", True)))
+        elif kind == "card_count":
+            t.report_card_count(action.get("spot"), action.get("count"))  # type: ignore[arg-type]
         else:
             raise HistoryError(f"unknown Pai Gow action {kind!r}")
+        if kind in ("set", "house_way", "expose", "card_count") and t.can_settle():
+            # the last hand set (or taken out of play): the table settles (clauses 8, 10)
+            self.result = t.settle()
+            self.movements = _movements(index, self, self.result)
 
     def deal(self, action: dict[str, Any]) -> None:
         if self.rules.use_dice:

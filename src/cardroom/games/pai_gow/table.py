@@ -184,6 +184,10 @@ class CardExposed(Event):
     card: Card
     by_dealer: bool
 
+    def history_action(self) -> dict[str, Any]:
+        return {"type": "expose", "spot": self.spot, "card": str(self.card),
+                "by_dealer": self.by_dealer}
+
 
 @dataclass(frozen=True)
 class WrongCardCount(Event):
@@ -192,6 +196,9 @@ class WrongCardCount(Event):
     clause: ClassVar[str] = IRREGULARITIES
     spot: int
     count: int
+
+    def history_action(self) -> dict[str, Any]:
+        return {"type": "card_count", "spot": self.spot, "count": self.count}
 
 
 @dataclass(frozen=True)
@@ -212,8 +219,10 @@ class Misdeal(Event):
     clause: ClassVar[str] = IRREGULARITIES
     reason: str
 
-    supersedes: ClassVar[frozenset[str]] = frozenset({"deal", "set", "house_way"})
-    """The redeal replaces the first deal (and any setting) in the hand's history."""
+    supersedes: ClassVar[frozenset[str]] = frozenset({"deal", "set", "house_way", "expose",
+                                                      "card_count"})
+    """The redeal replaces the first deal (and any setting or irregularity of it) in the
+    hand's history; the room's `irregularities` keep who declared the misdeal and why."""
 
 
 

@@ -181,11 +181,13 @@ class Replay(GameReplay[None]):
         return list(result["chips"]) == final if "chips" in result else None
 
 
-def boards(h: HandHistory) -> list[dict[str, Any]]:
+def boards(h: HandHistory, viewer: int | None = None, everything: bool = True
+           ) -> list[dict[str, Any]]:
     """The table after each action of `h` (the recall's steps), as far as it replays: every
-    seat's hand and spreads, the drawn card, the top discard and how many cards the stock
-    holds. The history itself names every card dealt and drawn, so nothing here is new to
-    its reader; the stock's unseen cards are only counted."""
+    seat's hand (as seat `viewer` saw it at the table, by the engine's own `snapshot`: his
+    own hand, others' only when played face up; `everything`: every hand, for the floor and
+    the auditor), its count and spreads, the drawn card, the top discard and how many cards
+    the stock holds; the stock's unseen cards are only counted."""
     hand = start_hand(h)
     out = []
     for act in h.actions:
@@ -193,10 +195,13 @@ def boards(h: HandHistory) -> list[dict[str, Any]]:
             apply_action(hand, act)
         except CardroomError:
             break
-        out.append({"seats": [{"hand": [str(c) for c in s.hand],
+        seen = [True] * len(hand.seats) if everything else \
+            [s["hand"] is not None for s in hand.snapshot(viewer)["seats"]]
+        out.append({"seats": [{"hand": [str(c) for c in s.hand] if shown else None,
+                               "hand_count": len(s.hand),
                                "melds": [[str(c) for c in m.cards] for m in s.melds],
                                "status": s.status.value, "chips": s.chips}
-                              for s in hand.seats],
+                              for s, shown in zip(hand.seats, seen, strict=True)],
                     "drawn": str(hand.drawn) if hand.drawn else None,
                     "discard": str(hand.discards[-1].card) if hand.discards else None,
                     "stock": len(hand.stock)})

@@ -403,10 +403,8 @@ class SuperPan9Table(Engine):
             hand.voided = True
             hand.settlement = void_settlement(hand.wager, hand.tie_wager)
             returned += hand.wager + hand.tie_wager
-        why = detail or kind.value
-        where = f"seat {seat}" if seat is not None else "the deal / the dealer's hand"
-        event = IrregularityHandled(self.round_no, kind, seat, f"{why} ({where})", policy.value,
-                                    tuple(affected), returned)
+        event = IrregularityHandled(self.round_no, kind, seat, detail or kind.value,
+                                    policy.value, tuple(affected), returned)
         self._log(event)
         if all(h.voided for h in self.seats.values()):
             self.phase = Phase.COMPLETE

@@ -156,7 +156,9 @@ class RoundSettled(Event):
 
 @dataclass(frozen=True, slots=True)
 class IrregularityHandled(Event):
-    """The internal-controls record: what went wrong, whose hands were voided, what went back."""
+    """The internal-controls record: what went wrong (`detail`: who and why, as the floor
+    gave it), at which seat (None: the deal or the dealer's hand), whose hands were voided,
+    what went back. An action of the hand history: the replay voids the same hands."""
     clause: ClassVar[str] = IRREGULARITIES
 
     round_no: int
@@ -166,6 +168,10 @@ class IrregularityHandled(Event):
     policy: str
     voided_seats: tuple[int, ...]
     returned: Cents
+
+    def history_action(self) -> dict[str, Any]:
+        return {"type": "irregularity", "kind": self.kind.value, "seat": self.seat,
+                "reason": self.detail}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,9 @@ seats with a wager (``seat`` is the engine's seat 1-9, ``chips`` the stack befor
     {"type": "draw" | "stand", "seat": 3}                     # rule 6, in seat order
     {"type": "reveal", "cards": ["9s", ...]}                  # rule 7: the dealer's three cards
     {"type": "dealer_draw"}                                   # rule 7 i: on 0-5
+    {"type": "irregularity", "kind": "exposed-card", "seat": 1,
+     "reason": "fiona: card flashed"}                         # internal controls: the
+                                                              # house policy voids hands
 
 and the settlement (rules 4, 8, 9) follows the last action, as at the table.
 ``result.chips`` (stacks after) and ``result.settlements`` are checked on replay.
@@ -27,13 +30,13 @@ from cardroom.money import Cents
 from cardroom.shoe import Shoe
 
 from .engine import Phase, SuperPan9Table
-from .events import DEALER, WAGERS, RoundSettled
+from .events import DEALER, IRREGULARITIES, WAGERS, IrregularityKind, RoundSettled
 from .rules import SuperPan9Rules
 
 RULE_OF_ACTION = {
     "wager": WAGERS, "deal": "rule 3 (the deal)", "draw": "rule 6 (one card)",
     "stand": "rule 6 (one card)", "reveal": DEALER, "dealer_draw": DEALER,
-    "settle": "rules 4, 8, 9 (settlement)",
+    "settle": "rules 4, 8, 9 (settlement)", "irregularity": IRREGULARITIES,
 }
 """The clause a refusal that is not the engine's `RuleError` (a malformed amount) reports."""
 
@@ -87,6 +90,8 @@ class Replay(GameReplay[RoundSettled]):
                                 f"recorded {recorded}")
         elif kind == "dealer_draw":
             t.dealer_draw()
+        elif kind == "irregularity":
+            self.irregularity(action)
         elif kind == "settle":
             self.settle()
         else:
@@ -94,6 +99,17 @@ class Replay(GameReplay[RoundSettled]):
         if self.shoe.position > len(self.pack):
             raise HistoryError(f"the round needs more than the {len(self.pack)} recorded "
                                "cards")
+
+    def irregularity(self, action: dict[str, Any]) -> None:
+        """The floor's record: the engine voids the hands the house policy says; their
+        wagers come back with the settlement (a void settlement returns them)."""
+        try:
+            kind = IrregularityKind(str(action.get("kind")))
+        except ValueError:
+            raise HistoryError(f"unknown irregularity {action.get('kind')!r}") from None
+        seat = None if action.get("seat") is None else self.recorded_seat(action)
+        reason = action.get("reason", "")
+        self.table.record_irregularity(kind, seat, reason if isinstance(reason, str) else "")
 
     def settle(self) -> None:
         self.result = settled = self.table.settle()
@@ -120,7 +136,8 @@ class Replay(GameReplay[RoundSettled]):
         if self.result is None:
             return f"unfinished ({self.table.phase.value})"
         return f"dealer {self.result.dealer_total}; " + ", ".join(
-            f"seat {s.seat} {s.player_total} {s.settlement.outcome.value}"
+            f"seat {s.seat} {'' if s.player_total is None else f'{s.player_total} '}"
+            f"{s.settlement.outcome.value}"
             for s in self.result.seats)
 
     settled_key = "settlements"

@@ -6,13 +6,16 @@ from typing import Annotated, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+from sqlalchemy import select
 
 from cardroom.room import audit
 from cardroom.room.accounts import Account, Permission
+from cardroom.room.schema import accounts
 from cardroom.room.tables import list_tables
 from cardroom.server.audit_view import (
     AUDIT_PAGE,
     AuditProgress,
+    Names,
     audit_filter,
     detail_fields,
     page_start,
@@ -40,9 +43,11 @@ def audit_page(request: Request, room: RoomDep, page: Render,
         report = audit_seen.check(conn, room.storage.audit_key, full)
         shown = audit.find(conn, wanted, before, AUDIT_PAGE)
         names = {t.id: t.name for t in list_tables(conn)}
+        people = {r.id: r.username for r in conn.execute(
+            select(accounts.c.id, accounts.c.username))}
     older = shown[-1].seq if len(shown) == AUDIT_PAGE else None
     return page("audit.html", who, 400 if error else 200, report=report, entries=shown,
                 wanted=wanted, older=older, paged=before is not None,
                 last_full=audit_seen.last_full, error=error, table_names=names,
-                fields=lambda e: detail_fields(e, names),
+                fields=lambda e: detail_fields(e, Names(names, people)),
                 query={k: v for k, v in q.items() if k not in ("before", "verify")})

@@ -3,7 +3,7 @@
 // made with chips on the layout and placed together ("Place bets"); until then they are the
 // player's to change. After the coup every wager's result stays on the table until the next.
 import {
-  $, tableBetting, connect, denominations, drawCards, el, messages, money, outcomeBadge,
+  $, tableBetting, connect, denominations, drawCards, el, handTitle, messages, money, outcomeBadge,
   percent, seatControls, seatList, sentence, setState, wagerChanges,
 } from "./table-client.js";
 
@@ -97,11 +97,11 @@ function render(s) {
   $("player-total").textContent = shown ? shown.player_total : "";
   $("banker-total").textContent = shown ? shown.banker_total : "";
   if (last && last.voided) {
-    $("result").textContent = `Hand ${last.hand} was voided by the floor (${last.reason}): every wager was returned.`;
+    $("result").textContent = `${handTitle(last)} was voided by the floor (${last.reason}): every wager was returned.`;
   } else if (shown) {
     $("result").textContent = shown.winner === "tie" ?
-      `Hand ${shown.number}: a tie, ${shown.player_total} to ${shown.banker_total}` :
-      `Hand ${shown.number}: ${NAMES[shown.winner]} wins, ${Math.max(shown.player_total, shown.banker_total)} to ${Math.min(shown.player_total, shown.banker_total)}` +
+      `${handTitle(shown)}: a tie, ${shown.player_total} to ${shown.banker_total}` :
+      `${handTitle(shown)}: ${NAMES[shown.winner]} wins, ${Math.max(shown.player_total, shown.banker_total)} to ${Math.min(shown.player_total, shown.banker_total)}` +
       (shown.jackpot_award !== "none" && shown.jackpot_award ? ` · ${sentence(shown.jackpot_award.replaceAll("_", " "))}` : "");
   } else $("result").textContent = s.hand.open ? "Wagers are being placed." : "Place your wagers to start a hand.";
 

@@ -24,7 +24,7 @@ async function refresh() {
     const t = byId.get(row.dataset.table);
     if (!t) continue;
     row.querySelector(".players").textContent = t.seats ? `${t.players} of ${t.seats}` : String(t.players);
-    row.querySelector(".hand").textContent = t.hand ? `Hand ${t.hand_number}` : "none";
+    row.querySelector(".hand").textContent = t.hand_title || "none";
     row.querySelector(".last").textContent = t.last;
     if (!busy(row)) {
       for (const form of row.querySelectorAll("form")) form.hidden = !t.hand;

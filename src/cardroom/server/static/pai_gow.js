@@ -4,7 +4,8 @@
 // a foul setting flagged before it is confirmed; or asks for the house way. At settlement
 // every hand is shown as set, the dealer's too, with its result.
 import {
-  $, tableBetting, capital, connect, denominations, drawCards, el, messages, money, newKey, outcomeBadge,
+  $, tableBetting, capital, connect, denominations, drawCards, el, handTitle, messages, money, newKey,
+  outcomeBadge,
   percent, seatControls, seatList, sentence, setState, wagerChanges,
 } from "./table-client.js";
 
@@ -130,11 +131,11 @@ function render(s) {
     settled ? settled.spots.filter((x) => x.spot !== 0).map((x) => settledBox(x, settled.banker_spot)) : [];
   $("spots").replaceChildren(...others);
 
-  if (last && last.voided && !dealt) $("result").textContent = `Hand ${last.hand} was voided by the floor (${last.reason}): every wager was returned.`;
+  if (last && last.voided && !dealt) $("result").textContent = `${handTitle(last)} was voided by the floor (${last.reason}): every wager was returned.`;
   else if (dealt) $("result").textContent = mineNow ? "Arrange your seven cards into a high hand and a low hand." : "Waiting for every hand to be set.";
   else if (settled) {
     const bank = settled.banker_spot === 0 ? "The house banked" : `${settled.spots.find((x) => x.spot === settled.banker_spot).name} banked`;
-    $("result").textContent = `Hand ${settled.number} settled. ${bank}.`;
+    $("result").textContent = `${handTitle(settled)} settled. ${bank}.`;
   } else $("result").textContent = s.hand.open ? "Wagers are being placed." : "Place a wager to start a hand.";
 
   // wagers: the wager first, then the dragon hand where allowed; until the deal the placed

@@ -4,7 +4,8 @@
 // split) are buttons that light up when the cards tapped match a legal choice. Only cards in
 // this viewer's snapshot are drawn: their own hand, every spread, the drawn card and the top
 // discard; others' hands are card backs.
-import { $, el, money, cents, newKey, messages, cardImage, cardBack, cardName, connect, setState }
+import { $, el, money, cents, newKey, messages, cardImage, cardBack, cardName, connect, handTitle,
+  setState }
   from "./table-client.js";
 
 let state = null;
@@ -135,9 +136,9 @@ function renderSettlement(play, actions) {
 function renderResult(s) {
   const last = s.last;
   if (!last) return $("result").replaceChildren();
-  if (last.voided) return $("result").replaceChildren(el("p", { text: `Hand voided by ${last.by}: ${last.reason}. Every chip went back.` }));
+  if (last.voided) return $("result").replaceChildren(el("p", { text: `${handTitle(last)} voided by ${last.by}: ${last.reason}. Every chip went back.` }));
   const mine = last.net.filter((x) => s.players.some((p) => p.you && p.name === x.name));
-  const head = last.winner ? `Hand ${last.number}: ${last.winner} wins (${last.reason})` : `Hand ${last.number} over: ${last.reason}`;
+  const head = last.winner ? `${handTitle(last)}: ${last.winner} wins (${last.reason})` : `${handTitle(last)} over: ${last.reason}`;
   $("result").replaceChildren(
     el("h2", { text: head }),
     ...mine.map((x) => el("p", { class: "lead", text: x.chips >= 0 ? `You win ${x.chips} chips (${money(x.cents)})` : `You lose ${-x.chips} chips (${money(-x.cents)})` })),

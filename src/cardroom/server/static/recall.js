@@ -1,8 +1,9 @@
 // The recall page's stepper: back, forward, to the start, to the end through the hand's
 // actions. Every step is on the page already (server-rendered, readable without scripts);
 // this module shows one at a time, dims the ones still to come, and for Pan draws the whole
-// table after the step from the page's own data (the hand's history, nothing more).
-import { $, el, cardImage } from "./table-client.js";
+// table after the step from the page's own data (the hand's history, nothing more): a
+// player's recall names only the hands he saw at the table, the others are card backs.
+import { $, el, cardBack, cardImage } from "./table-client.js";
 
 const list = $("steps");
 if (list) {
@@ -22,7 +23,7 @@ if (list) {
         el("div", { class: "area" }, el("h3", { text: "Discard" }), el("div", { class: "cards small" }, ...(b.discard ? [cardImage(b.discard)] : [])))),
       el("div", { class: "recall-seats" }, ...b.seats.map((s, i) => el("div", { class: "area" },
         el("h3", {}, el("span", { text: names[i] || "" }), el("span", { class: "muted", text: `${s.chips} chips · ${s.status.replace(/-/g, " ")}` })),
-        el("div", { class: "cards small", attrs: { role: "group", "aria-label": `${names[i]}'s hand` } }, ...s.hand.map((c) => cardImage(c))),
+        el("div", { class: "cards small", attrs: { role: "group", "aria-label": `${names[i]}'s hand` } }, ...(s.hand ? s.hand.map((c) => cardImage(c)) : Array.from({ length: s.hand_count }, () => cardBack()))),
         el("div", { class: "spreads" }, ...s.melds.map((m, mi) => el("div", { class: "spread" },
           el("span", { class: "spread-name", text: `Spread ${mi + 1}` }),
           el("div", { class: "cards small" }, ...m.map((c) => cardImage(c))))))))));

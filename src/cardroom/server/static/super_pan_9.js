@@ -3,7 +3,8 @@
 // draws on 0 to 5, and every wager settles. Drawn from the table's snapshot only: other
 // players' cards and the dealer's stay backs until the rules show them.
 import {
-  $, tableBetting, cardShort, connect, denominations, drawCards, el, messages, money, outcomeBadge,
+  $, tableBetting, cardShort, connect, denominations, drawCards, el, handTitle, messages, money,
+  outcomeBadge,
   percent, seatControls, seatList, setState, wagerChanges,
 } from "./table-client.js";
 
@@ -73,12 +74,12 @@ function render(s) {
   $("hands").replaceChildren(...(shown ? shown.seats.map((h) => handBox(h, dealt ? round : { to_act: null, phase: "complete" }, s.you.seat)) : []));
 
   if (last && last.voided && !dealt) {
-    $("result").textContent = `Hand ${last.hand} was voided by the floor (${last.reason}): every wager was returned.`;
+    $("result").textContent = `${handTitle(last)} was voided by the floor (${last.reason}): every wager was returned.`;
   } else if (dealt && round.phase === "players") {
     $("result").textContent = round.to_act === s.you.seat ? "Your turn: draw a card or stand." :
       `Seat ${round.to_act} (${nameAt(round.to_act)}) is to act.`;
   } else if (shown && !dealt) {
-    $("result").textContent = `Hand ${last.number}: the dealer has ${last.dealer_total}.`;
+    $("result").textContent = `${handTitle(last)}: the dealer has ${last.dealer_total}.`;
   } else $("result").textContent = round ? "Wagers are being placed." : "Place a wager to start a hand.";
 
   const myHand = dealt ? round.seats.find((h) => h.seat === s.you.seat) : null;

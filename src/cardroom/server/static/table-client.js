@@ -62,6 +62,10 @@ export function el(tag, props = {}, ...children) {
 }
 
 /** "pair (Q Q)" -> "Pair (Q Q)". */
+/** A hand as people read it (issue 20): its one number in the room (as in /hands/N) and,
+ * labelled, the table's own count; room/hands.py `hand_title` writes the same words. */
+export const handTitle = (h) => `Hand ${h.hand}` + (h.number ? ` (table's hand ${h.number})` : "");
+
 export const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
 
 /** Sentence case and a full stop: "you are not seated" -> "You are not seated." */
