@@ -176,13 +176,22 @@ class SoundBot:
 
     def react(self, hand: PanHand, seat: int) -> None:
         """Force the last discard back when it makes its discarder break a holding and pays
-        him nothing."""
+        him nothing (rule 13). A card that puts him out (`goes_out_with`, borrowing
+        included) is forced back only under rule 14A, to end a pyramid attempt at the lower
+        rate, and only when no card would put this bot out: a bot waiting to go out itself
+        races him instead of handing him the hand."""
         if not hand.discards:
             return
         d = hand.discards[-1]
         target = d.seat
         t = hand.seats[target]
-        if target == seat or t.status is not Status.IN or len(t.hand) < 3:
+        if target == seat or t.status is not Status.IN:
+            return
+        if hand.goes_out_with(target, d.card):
+            if not self.waiting(hand, seat) and hand.can_force_back(seat, target):
+                hand.force_back(seat, target)
+            return
+        if len(t.hand) < 3:
             return
         fitting = [t.melds[mi] for mi in hand.fitting_melds(target, d.card)]
         if not fitting or any(addition_units(m.cards, (*m.cards, d.card), m.kind, hand.rules)
@@ -191,6 +200,11 @@ class SoundBot:
         if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand) \
                 and hand.can_force_back(seat, target):
             hand.force_back(seat, target)
+
+    @staticmethod
+    def waiting(hand: PanHand, seat: int) -> bool:
+        """Would some card of the pack put `seat` out (`goes_out_with`)?"""
+        return any(hand.goes_out_with(seat, card) for card in dict.fromkeys(hand.pack))
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
         hand.discard(seat, self.choose_discard(hand, seat))

@@ -65,10 +65,12 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
     playing face up, foul rule 5B) and every bot's turn until the hand is over or a person's
     decision is due (`bots[seat]` is None for a person).
 
-    A new discard first goes round the other bots in seat order (force it back, rule 13), then
-    to `window` (the people's chance to react); after a bot draws, the other bots may force
-    the option card (rule 12), then `window`. `after(seat)` follows every step (`None`: the
-    reactions to a discard). Returns the discard last reacted to: pass it in again next time.
+    A new discard that fits its discarder's spread or puts him out (borrowing included: an
+    out card discarded to pyramid, rule 14A) first goes round the other bots in seat order
+    (force it back, rules 13 and 14), then to `window` (the people's chance to react); after
+    a bot draws, the other bots may force the option card (rule 12), then `window`.
+    `after(seat)` follows every step (`None`: the reactions to a discard). Returns the
+    discard last reacted to: pass it in again next time.
     """
     for _ in range(MAX_STEPS):
         if hand.phase is Phase.COMPLETE:
@@ -76,7 +78,8 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
         top = hand.discards[-1] if hand.discards else None
         if top is not None and top is not last_top:
             last_top = top
-            if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
+            if hand.phase is Phase.PLAYING and (hand.fitting_melds(top.seat, top.card)
+                                                or hand.goes_out_with(top.seat, top.card)):
                 for i, bot in enumerate(bots):
                     if bot is not None and i != top.seat and hand.phase is Phase.PLAYING:
                         bot.react(hand, i)
