@@ -115,3 +115,14 @@ def p1_spreads_clubs_and_kings(p0: str, stock: str) -> PanHand:
     s1 = hand.seats[1]
     assert not s1.hand and s1.melded_count == 10
     return hand
+
+
+def p1_pyramids_the_4c() -> PanHand:
+    """`p1_spreads_clubs_and_kings` (p0 without fours); p0 draws and discards the Qh; p1
+    draws the 4c, which puts him out by borrowing, and discards it (pyramiding, rule 14A)."""
+    hand = p1_spreads_clubs_and_kings(P0_NO_FOURS, "Qh 4c")
+    hand.draw(0)
+    hand.discard(0, c("Qh"))
+    hand.draw(1)
+    hand.discard(1, c("4c"))
+    return hand

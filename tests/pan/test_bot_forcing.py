@@ -12,13 +12,12 @@ from cardroom.games.pan.events import Forced
 
 from .helpers import (
     GO_OUT,
-    P0_NO_FOURS,
     P2_JUNK,
     all_play,
     c,
     cs,
     make_hand,
-    p1_spreads_clubs_and_kings,
+    p1_pyramids_the_4c,
 )
 
 P0 = "Kd Qc 2s 2s 4d Jd 6d Qd 3c 7c"
@@ -72,11 +71,7 @@ def test_pan_house_rule_14a_bots_are_asked_about_a_pyramid_out_card_by_borrowing
     (it fits none of his spreads), and discards it to pyramid. The driver asks the bots; p0,
     far from going out, ends the hand at the lower rate: p1 goes out on the card forced
     back."""
-    hand = p1_spreads_clubs_and_kings(P0_NO_FOURS, "Qh 4c")
-    hand.draw(0)
-    hand.discard(0, c("Qh"))
-    hand.draw(1)
-    hand.discard(1, c("4c"))
+    hand = p1_pyramids_the_4c()
     assert not hand.fitting_melds(1, c("4c")) and hand.goes_out_with(1, c("4c"))
     advance(hand, [SoundBot(), None, SoundBot()], RngSource(random.Random(0)))
     assert hand.phase is Phase.COMPLETE and hand.winner == 1

@@ -20,10 +20,9 @@ H1 = "Ac 2c 6h 6h 4s 4s Jd Jd 7s Qh"
 H2 = "Kh Kh 5c 5d 2h 2d 6c 4c Qs Ks"
 
 
-def _p0_face_up(p0: str, drawn: str, fouls: str) -> PanHand:
-    """p0 and the others draw and discard a Kc; p0 draws `drawn`; the others' hands are
-    fouled (`fouls`: "self", p1 calls his own hand foul, two players; "called", p1 and p2
-    threw a card on the floor, 3C, and p0 calls both foul); p0 plays on face up (5B)."""
+def _p0_drew(p0: str, drawn: str, fouls: str) -> PanHand:
+    """p0 and the others draw and discard a Kc (`fouls`: "self", two players; "called",
+    three, p1 and p2 throwing a card on the floor, 3C); p0 draws `drawn`."""
     n = 2 if fouls == "self" else 3
     hand = make_hand([p0, H1, H2][:n], "Kc " * n + drawn)
     all_play(hand)
@@ -33,6 +32,13 @@ def _p0_face_up(p0: str, drawn: str, fouls: str) -> PanHand:
             hand.drop_card(seat, hand.seats[seat].hand[0])
         hand.discard(seat, c("Kc"))
     hand.draw(0)
+    return hand
+
+
+def _p0_face_up(p0: str, drawn: str, fouls: str) -> PanHand:
+    """`_p0_drew`, then the others' hands are fouled (`fouls`: "self", p1 calls his own hand
+    foul; "called", p0 calls p1 and p2 foul); p0 plays on face up (5B)."""
+    hand = _p0_drew(p0, drawn, fouls)
     if fouls == "self":
         hand.declare_own_foul(1)
     else:
@@ -99,12 +105,7 @@ def test_pan_foul_rule_5b_face_up_every_usable_hand_card_is_used_before_a_discar
 def test_pan_foul_rule_5b_only_the_face_up_hand_must_use_every_card() -> None:
     """Outside 5B a player may keep usable cards in his hand: the same position before the
     other hand is fouled lets p0 discard the 6c with the Jc Js still in hand."""
-    hand = make_hand([FACE_UP_BORROW, H1], "Kc Kc Jd")
-    all_play(hand)
-    for seat in (0, 1):
-        hand.draw(seat)
-        hand.discard(seat, c("Kc"))
-    hand.draw(0)
+    hand = _p0_drew(FACE_UP_BORROW, "Jd", "self")
     hand.meld(0, cs("5d 6d 7d"), use_drawn=True)
     hand.discard(0, c("6c"))
     assert hand.discards[-1].card == c("6c")

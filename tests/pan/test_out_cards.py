@@ -25,6 +25,7 @@ from .helpers import (
     c,
     cs,
     make_hand,
+    p1_pyramids_the_4c,
     p1_spreads_clubs_and_kings,
 )
 
@@ -72,11 +73,7 @@ def test_pan_house_rule_14a_out_card_by_borrowing_discarded_is_forced_back() -> 
     more (pyramiding): "any active player may choose to end the hand for the lower pay
     rate". p2 forces it back and p1 is out, the 4c melded as it pays him most: with the
     A-2-3 borrowed (a condition), leaving 4c-5c-6c, rather than with the 5c-6c."""
-    hand = p1_spreads_clubs_and_kings(P0_NO_FOURS, "Qh 4c")
-    hand.draw(0)
-    hand.discard(0, c("Qh"))
-    hand.draw(1)
-    hand.discard(1, c("4c"))
+    hand = p1_pyramids_the_4c()
     hand.force_back(2, 1)
     assert hand.phase is Phase.COMPLETE and hand.winner == 1
     assert hand.end_reason == "went out on a card forced back"
