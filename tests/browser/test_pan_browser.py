@@ -75,8 +75,9 @@ def test_play_a_whole_pan_hand_against_bots_by_clicks(room: Room, size: tuple[in
             page.click("#add-bot")
             page.wait_for_selector(f"#players li:nth-child({n + 1})")
         checks.check("seated")
-        # the bot at seat 3 deals: alice (seat 1) is first hand; the pack is stacked
-        live.engine.dealer_seat = 3
+        # as if alice (seat 1) won the last hand: she is first hand, the bot at seat 3 deals;
+        # the pack is stacked
+        live.engine.last_dealer_seat, live.engine.winner_seat = 3, 1
         live.engine.next_pack = stacked_pack(HANDS, STOCK, live.rules, first_hand=0)
         page.click("#deal")
         page.wait_for_selector("#decide:not([hidden])")

@@ -88,3 +88,41 @@ def spread_to_go_out(hand: PanHand, seat: int) -> None:
     he may go out."""
     spread_go_out_melds(hand, seat)
     hand.lay_off(seat, 0, c("Qd"))
+
+
+# seat 1 spreads A-6 of clubs and four kings (ten cards, none in hand) by drawing the 6c
+# (`p1_spreads_clubs_and_kings`: the out card by borrowing of issue 20)
+P1_CLUBS_KINGS = "Ac 2c 3c 4c 5c Kc Kd Kh Ks Qd"
+P0_NO_FOURS = "Jh Jh 2s 2s 6h Qs 7d 3d 5h 7s"
+P2_JUNK = "Js Js 3h 3h 6s 6s Ad Ad 2h 7h"
+
+
+def p1_spreads_clubs_and_kings(p0: str, stock: str) -> PanHand:
+    """Three players; p0 draws and discards the Qc; p1 draws the 6c, spreads A-6 of clubs and
+    the four kings and discards the Qd (ten cards spread, none in hand); p2 draws and
+    discards the 5s. The next card of the stock (`stock`) is p0's."""
+    hand = make_hand([p0, P1_CLUBS_KINGS, P2_JUNK], "Qc 6c 5s " + stock)
+    all_play(hand)
+    hand.draw(0)
+    hand.discard(0, c("Qc"))
+    hand.draw(1)
+    hand.meld(1, cs("Ac 2c 3c 4c 5c"), use_drawn=True)
+    hand.meld(1, cs("Kc Kd Kh Ks"))
+    hand.collect(1)
+    hand.discard(1, c("Qd"))
+    hand.draw(2)
+    hand.discard(2, c("5s"))
+    s1 = hand.seats[1]
+    assert not s1.hand and s1.melded_count == 10
+    return hand
+
+
+def p1_pyramids_the_4c() -> PanHand:
+    """`p1_spreads_clubs_and_kings` (p0 without fours); p0 draws and discards the Qh; p1
+    draws the 4c, which puts him out by borrowing, and discards it (pyramiding, rule 14A)."""
+    hand = p1_spreads_clubs_and_kings(P0_NO_FOURS, "Qh 4c")
+    hand.draw(0)
+    hand.discard(0, c("Qh"))
+    hand.draw(1)
+    hand.discard(1, c("4c"))
+    return hand

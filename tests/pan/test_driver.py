@@ -96,6 +96,27 @@ def test_a_void_goes_through_the_engine_and_keeps_the_carried_tops() -> None:
     assert table.carried == (3, 0) and table.next_pack is not None
 
 
+def test_foul_rule_6_a_table_that_breaks_up_gives_the_carried_tops_back() -> None:
+    """Foul rule 6's tops "remain" for the redeal; a table that breaks up before a hand wins
+    them gives each player back what he put up (`break_up`, issue 20: the terminal lost
+    them). Redealt twice (each seat has 2 in), then a void (its own tops returned by the
+    engine, the carried ones kept): each gets 2 back, and nothing is carried after."""
+    table = PanTable()
+    _false_out_redeal(_three(table))
+    table.play(PEOPLE, SeededRandom(1))
+    specs = [SeatSpec(f"p{i}", 19) for i in range(3)]
+    second = table.deal(PanRules(), specs, 2, stacked_pack([H0, GO_OUT, H2], "3c Jd"))
+    _false_out_redeal(second)
+    table.play(PEOPLE, SeededRandom(2))
+    assert table.carried == (6, 0)
+    third = table.deal(PanRules(), [SeatSpec(f"p{i}", 18) for i in range(3)], 0)
+    all_play(third)
+    table.void("cards exposed", SeededRandom(3))
+    assert table.carried == (6, 0)
+    assert table.break_up() == {"p0": 2, "p1": 2, "p2": 2}
+    assert table.carried == (0, 0) and table.break_up() == {}
+
+
 def _alone_after_a_foul(table: PanTable) -> PanHand:
     """Seat 1 declares his own hand foul (house foul rule 2): seat 0 is the one player left
     (foul rule 5)."""

@@ -11,7 +11,7 @@ from cardroom.games.pan.engine import Cause, PanHand, Phase, Status
 from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved
 from cardroom.games.pan.rules import PanRules
-from cardroom.games.pan.table import must_change_seat, next_dealer, next_pack
+from cardroom.games.pan.table import dealer_at, must_change_seat, next_dealer, next_pack
 from cardroom.shoe import SeededRandom
 
 from .helpers import all_play, c, cs, make_hand, spread_go_out_melds
@@ -551,3 +551,16 @@ def test_pan_house_foul_rule_6_every_other_player_fouled_by_a_false_out_redeal()
     hand.call_foul(1, 0)
     assert hand.phase is Phase.COMPLETE and hand.tops_carry == (3, 0)
     assert [s.chips for s in hand.seats] == [19, 19, 19]
+
+
+def test_pan_rotation_by_table_seat_whoever_sat_down_or_left() -> None:
+    """Reference, seating and rotation: the winner is first hand and the player on his left
+    deals, counted among the seats dealt in now. Seats 1 and 3 played, seat 3 won; a player
+    sits in seat 2: he deals (index 1), seat 3 is first hand. The winner gone, the first seat
+    after his is first hand. With no winner the deal moves on to the next seat dealt in after
+    the last dealer's (the newcomer in seat 2 after seat 1)."""
+    assert dealer_at([1, 2, 3], winner_seat=3, last_dealer_seat=1) == 1
+    assert dealer_at([1, 2, 4], winner_seat=3, last_dealer_seat=1) == 1
+    assert dealer_at([1, 2, 3], winner_seat=1, last_dealer_seat=3) == 2
+    assert dealer_at([1, 2, 3], winner_seat=None, last_dealer_seat=1) == 1
+    assert dealer_at([1, 2, 3], winner_seat=None, last_dealer_seat=3) == 0

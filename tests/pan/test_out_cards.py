@@ -18,39 +18,24 @@ from cardroom.games.pan.melds import MeldKind, is_valid_on_board
 from cardroom.games.pan.outs import Meld, best_out
 from cardroom.games.pan.rules import PanRules
 
-from .helpers import all_play, c, cs, make_hand
+from .helpers import (
+    P0_NO_FOURS,
+    P2_JUNK,
+    all_play,
+    c,
+    cs,
+    make_hand,
+    p1_pyramids_the_4c,
+    p1_spreads_clubs_and_kings,
+)
 
-# seat 1 spreads A-6 of clubs and four kings (ten cards, none in hand) by drawing the 6c
-P1_CLUBS_KINGS = "Ac 2c 3c 4c 5c Kc Kd Kh Ks Qd"
 P0_FOURS = "4d 4h Jh Jh 2s 2s 6h Qs 7d 3d"
-P0_NO_FOURS = "Jh Jh 2s 2s 6h Qs 7d 3d 5h 7s"
-P2_JUNK = "Js Js 3h 3h 6s 6s Ad Ad 2h 7h"
-
-
-def _p1_spreads_clubs_and_kings(p0: str, stock: str) -> PanHand:
-    """Three players; p0 draws and discards the Qc; p1 draws the 6c, spreads A-6 of clubs and
-    the four kings and discards the Qd (ten cards spread, none in hand); p2 draws and
-    discards the 5s. The next card of the stock (`stock`) is p0's."""
-    hand = make_hand([p0, P1_CLUBS_KINGS, P2_JUNK], "Qc 6c 5s " + stock)
-    all_play(hand)
-    hand.draw(0)
-    hand.discard(0, c("Qc"))
-    hand.draw(1)
-    hand.meld(1, cs("Ac 2c 3c 4c 5c"), use_drawn=True)
-    hand.meld(1, cs("Kc Kd Kh Ks"))
-    hand.collect(1)
-    hand.discard(1, c("Qd"))
-    hand.draw(2)
-    hand.discard(2, c("5s"))
-    s1 = hand.seats[1]
-    assert not s1.hand and s1.melded_count == 10
-    return hand
 
 
 def test_pan_4c_puts_the_ten_spread_player_out_by_borrowing() -> None:
     """The 4c fits none of A-6 of clubs and the kings, but taken with the 5c and 6c borrowed
     (leaving A-2-3-4, borrowing) it makes his eleventh card melded: it is an out card."""
-    hand = _p1_spreads_clubs_and_kings(P0_NO_FOURS, "4c")
+    hand = p1_spreads_clubs_and_kings(P0_NO_FOURS, "4c")
     assert not hand.fitting_melds(1, c("4c"))
     assert hand.goes_out_with(1, c("4c"))
     assert not hand.goes_out_with(1, c("4d"))
@@ -60,7 +45,7 @@ def test_pan_house_rule_17_out_card_by_borrowing_may_not_be_given_to_ten_spread(
     """Rule 17: "A player may not give an out card to a player with ten cards spread on the
     board if the card can be used in the first hand." p0 can use the 4c with his 4d 4h; the
     4c puts p1 out by borrowing the 5c-6c of clubs: discarding it is refused."""
-    hand = _p1_spreads_clubs_and_kings(P0_FOURS, "4c")
+    hand = p1_spreads_clubs_and_kings(P0_FOURS, "4c")
     hand.draw(0)
     assert hand.card_uses(0, c("4c"))
     with pytest.raises(PanRuleError) as e:
@@ -72,7 +57,7 @@ def test_pan_house_rule_14_option_card_out_by_borrowing_not_forced_three_handed(
     """Rule 14: "An 'out card' may be forced back in only three cases". p0, who cannot use
     the 4c, discards it; p1 overlooks it and draws. Three players (not head up, 14C), the
     4c puts only p1 out (14B) and it is not his discard (14A): p2 may not force it on him."""
-    hand = _p1_spreads_clubs_and_kings(P0_NO_FOURS, "4c Qh")
+    hand = p1_spreads_clubs_and_kings(P0_NO_FOURS, "4c Qh")
     hand.draw(0)
     hand.discard(0, c("4c"))
     hand.draw(1)
@@ -88,11 +73,7 @@ def test_pan_house_rule_14a_out_card_by_borrowing_discarded_is_forced_back() -> 
     more (pyramiding): "any active player may choose to end the hand for the lower pay
     rate". p2 forces it back and p1 is out, the 4c melded as it pays him most: with the
     A-2-3 borrowed (a condition), leaving 4c-5c-6c, rather than with the 5c-6c."""
-    hand = _p1_spreads_clubs_and_kings(P0_NO_FOURS, "Qh 4c")
-    hand.draw(0)
-    hand.discard(0, c("Qh"))
-    hand.draw(1)
-    hand.discard(1, c("4c"))
+    hand = p1_pyramids_the_4c()
     hand.force_back(2, 1)
     assert hand.phase is Phase.COMPLETE and hand.winner == 1
     assert hand.end_reason == "went out on a card forced back"

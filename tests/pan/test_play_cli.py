@@ -268,24 +268,30 @@ def test_play_pan_foul_rule_5b_face_up(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "legal: draw" in after             # his turn again, now face up
 
 
-def test_play_pan_a_redeal_carries_the_tops_to_the_next_hand(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """House foul rule 6: "the Tops remain and the hand is redealt". Bot1 declares out
-    falsely (3F), the human throws his hand in and calls the foul (no terminal command makes a
-    false out or a throw-in: the test double drives the engine for both): a redeal, one chip
-    of tops from each seat left on the table. The next hand is dealt with them (issue 20:
-    the terminal lost them, players ended with 38 of their 40 chips): bot1 passes, the human
-    takes 4 chips of tops, and the two stacks still hold all 40 chips."""
+def _redeal_after_a_false_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bot1 declares out falsely (3F), the human throws his hand in and calls the foul (no
+    terminal command makes a false out or a throw-in: the test double drives the engine for
+    both): a redeal, one chip of tops from each seat left on the table; in the redeal bot1
+    passes."""
     bot = Scripted()
 
     def false_out_then_pass(hand: PanHand, seat: int) -> None:
         hand.declare_out(seat)
         hand.throw_in(0)
         hand.call_foul(0, seat)
-        bot.play = False  # in the redeal bot1 passes
+        bot.play = False
 
     bot.plans = [false_out_then_pass]
     _table(monkeypatch, TWO, "Kc Qd", dealer=1, bots=[bot])
+
+
+def test_play_pan_a_redeal_carries_the_tops_to_the_next_hand(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """House foul rule 6: "the Tops remain and the hand is redealt" (`_redeal_after_a_false_out`).
+    The next hand is dealt with them (issue 20: the terminal lost them, players ended with 38
+    of their 40 chips): bot1 passes, the human takes 4 chips of tops, and the two stacks
+    still hold all 40 chips."""
+    _redeal_after_a_false_out(monkeypatch)
     out = _play(["--bots", "1", "--history-dir", str(tmp_path)],
                 ["play", "draw", "discard", "y", "play", "n"])
     assert "every other active player to foul (rule 6)" in out
@@ -297,3 +303,17 @@ def test_play_pan_a_redeal_carries_the_tops_to_the_next_hand(
     assert "seat 1 bot1: -1 chips, 18 on the table" in second
     h2 = load_history(tmp_path / "pan-hand-2.json")
     assert h2.setup["carried_tops"] == [2, 0] and replay(h2).ok
+
+
+@pytest.mark.parametrize("ending", [["n"], ["y", "quit"]], ids=["no-more-hands", "quit"])
+def test_play_pan_the_game_ends_before_the_redeal_the_tops_go_back(
+        monkeypatch: pytest.MonkeyPatch, ending: list[str]) -> None:
+    """Foul rule 6: the tops remain for the redeal, but the human ends the game before it
+    (no more hands), or quits in the redealt hand (left unfinished, it counts for nothing):
+    no hand is dealt for the tops and no one won them, so each player takes back the chip
+    he put up, and the stacks hold all 40 chips (issue 20: they ended with 38)."""
+    _redeal_after_a_false_out(monkeypatch)
+    out = " ".join(_play(["--bots", "1"], ["play", "draw", "discard", *ending]).split())
+    assert "the tops stay for the redeal (foul rule 6): 2 chip(s) go to the next hand" in out
+    assert "the tops go back to the players who put them up: you 1, bot1 1" in out
+    assert out.endswith("chips at the end: you 20, bot1 20")

@@ -9,7 +9,7 @@ from cardroom.errors import CardroomError
 from cardroom.room import hands
 from cardroom.room.db import Storage
 
-from .pan_play import CHIP, books, pan, say, simple_move
+from .pan_play import CHIP, books, pan, play_out, say, simple_move
 from .rooms import pan_room as make_room
 
 
@@ -62,3 +62,31 @@ def test_pan_room_pan_rule_6_the_floormans_decision_is_final(storage: Storage) -
         record = hands.hand_record(conn, hand_id)
     assert record["status"] == "voided"
     assert record["voided_by"] == "fiona" and record["reason"] == "cards exposed in the deal"
+
+
+def test_pan_room_winner_is_first_hand_when_a_player_sits_down_between(
+        storage: Storage) -> None:
+    """Reference, seating and rotation: "The winner of a hand is first hand for the next
+    one; the player on the winner's left deals." Alice (seat 1), Bob (seat 2) and a bot (seat
+    3) sit; Bob leaves and Alice plays a hand against the bot, which goes out: Alice, on its
+    left, would deal the next hand. Bob sits down again, in seat 2, now between Alice and the
+    bot: the bot is still first hand, and Bob, on its left, deals."""
+    room, p, t = make_room(storage)
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["alice"], t, {"type": "bot", "key": "b1"})
+    room.act(p["bob"], t, {"type": "leave", "key": "l"})
+    room.act(p["alice"], t, {"type": "deal"})
+    play_out(room, [p["alice"]], t)
+    g = pan(room, t).engine
+    hand = g.hand
+    assert hand is not None and hand.winner is not None
+    assert g.order == [1, 3] and g.order[hand.winner] == 3
+    bot = g.accounts[hand.winner]
+    room.act(p["bob"], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s2"})
+    room.act(p["alice"], t, {"type": "deal"})
+    g = pan(room, t).engine
+    nxt = g.hand
+    assert nxt is not None and g.order == [1, 2, 3]
+    assert g.accounts[nxt.first_hand] == bot
+    assert g.accounts[nxt.dealer] == p["bob"].id

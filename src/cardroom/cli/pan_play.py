@@ -236,6 +236,7 @@ class Session:
                 self.settle(hand)
                 if any(p.chips <= 0 for p in self.players) or \
                         self.ask("another hand? (y/n)").strip().lower() != "y":
+                    self.game_over()
                     return histories
                 winner = None if hand.winner is None else self.players[hand.winner]
                 self.seat_rule(hand.winner)
@@ -245,7 +246,23 @@ class Session:
             hand_left = self.table.hand
             if hand_left is not None and hand_left.phase is not Phase.COMPLETE:
                 histories.append(history_of(hand_left))
+            self.game_over()
             return histories
+
+    def game_over(self) -> None:
+        """The game ends (the last hand settled, or the human quit, a hand left unfinished
+        counting for nothing): tops carried from a redeal go back to the players who put them
+        up (`PanTable.break_up`), and every player's chips are shown."""
+        back = self.table.break_up()
+        for p in self.players:
+            p.chips += back.get(p.name, 0)
+        if back:
+            self.console.print("the game ends before the redeal: the tops go back to the "
+                               "players who put them up: " + ", ".join(
+                                   f"{name} {chips}" for name, chips in back.items()),
+                               highlight=False)
+        self.console.print("chips at the end: " + ", ".join(
+            f"{p.name} {p.chips}" for p in self.players), highlight=False)
 
     def settle(self, hand: PanHand) -> None:
         self.console.print(f"[bold]hand over[/bold]: {hand.end_reason}", highlight=False)

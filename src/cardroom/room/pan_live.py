@@ -64,7 +64,7 @@ from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, event_line
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, WA_MAX_CHIP_CENTS, PanRules
-from cardroom.games.pan.table import next_dealer
+from cardroom.games.pan.table import dealer_at
 from cardroom.houserules import build_rules
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger, pan_fees
@@ -114,7 +114,8 @@ class PanGame(PanTable):
     accounts: list[int] = field(default_factory=list)  # account (or bot id) of each hand seat
     bots: dict[int, str] = field(default_factory=dict)  # table seat -> bot name
     brains: dict[int, Bot] = field(default_factory=dict)
-    dealer_seat: int | None = None  # table seat of the next hand's dealer
+    last_dealer_seat: int | None = None  # table seat of the last hand's dealer
+    winner_seat: int | None = None  # table seat of the last hand's winner: first hand next
     synced: list[int] = field(default_factory=list)  # chips per hand seat in the ledger
     events_seen: int = 0
     doubles: set[int] = field(default_factory=set)  # accounts that chose double condition
@@ -349,13 +350,12 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
                           a in g.doubles and self.stacks[a] // self.chip >= twice)
                  for a in accounts]
         pack: list[Card] | None = None  # the pack the last hand left
-        if g.dealer_seat is None or g.next_pack is None:
+        if g.last_dealer_seat is None or g.next_pack is None:
             dealer = self.source.randbelow(len(occupied))
             pack = self.new_pack(self.rules, self.source)
         else:
-            # the next dealer's seat (Pan rotation), or the next seat on if it is empty
-            later = [i for i, s in enumerate(occupied) if s >= g.dealer_seat]
-            dealer = later[0] if later else 0
+            # the winner first hand, wherever players sat down or left (Pan rotation)
+            dealer = dealer_at(occupied, g.winner_seat, g.last_dealer_seat)
         g.deal(self.rules, specs, dealer, pack)
         g.order, g.accounts = occupied, accounts
         g.synced, g.events_seen = [s.chips for s in specs], 0
@@ -494,7 +494,8 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
                         cents=(s.chips - s.start_chips) * self.chip) for s in hand.seats]), {
             "winner": hand.winner, "reason": hand.end_reason,
             "chips": [s.chips for s in hand.seats]})
-        g.dealer_seat = g.order[next_dealer(hand.n, winner, hand.dealer)]
+        g.last_dealer_seat = g.order[hand.dealer]
+        g.winner_seat = None if winner is None else g.order[winner]
         for seat in [s for s in g.bots if self.stacks.get(bot_id(s), 0) < self.chip]:
             g.bots.pop(seat, None)
             g.brains.pop(seat, None)

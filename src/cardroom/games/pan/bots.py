@@ -2,10 +2,10 @@
 can break a rule; the sound bot plays Pan, the random one picks any legal action.
 
 The sound bot: plays or passes from the hand's prospects (cards already in melds or one card
-from one), melds the drawn card when it can (conditions first), melds conditions from the
-hand at once, lays off whatever it can, discards the card with the fewest connections (keeping
-valles and pairs, the flexible holdings), and forces a card back when that makes an opponent
-break a holding without paying him anything.
+from one), melds the drawn card when it can (conditions first), melds every hand card it can
+(`hand_uses`, borrowing included, the best-paying use first), discards the legal card with
+the fewest connections (keeping valles and pairs, the flexible holdings), and forces a card
+back when that makes an opponent break a holding without paying him anything.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from cardroom.cards import Card
 from .cards import ORDER, VALLE_RANKS
 from .engine import PanHand, Phase, Status
 from .melds import addition_units, lay_down_units, meld_kind, triple_ok
-from .rules import PanRules
+from .uses import Use
 
 
 class Bot(Protocol):
@@ -75,7 +75,7 @@ def hand_melds(cards: list[Card]) -> list[tuple[Card, ...]]:
     return [t for t in combinations(cards, 3) if triple_ok(*t)]
 
 
-def _use_value(hand: PanHand, seat: int, card: Card, use: tuple[Any, ...]) -> int:
+def _use_value(hand: PanHand, seat: int, card: Card, use: Use) -> int:
     s = hand.seats[seat]
     rules = hand.rules
     if use[0] == "lay_off":
@@ -93,13 +93,16 @@ def _use_value(hand: PanHand, seat: int, card: Card, use: tuple[Any, ...]) -> in
     return 10 * lay_down_units(allc, kind, rules) + 1
 
 
-def apply_use(hand: PanHand, seat: int, use: tuple[Any, ...]) -> None:
+def apply_use(hand: PanHand, seat: int, card: Card, use: Use, drawn: bool) -> None:
+    """Meld `card` (the drawn card, or a hand card) by `use` (`PanHand.card_uses`,
+    `PanHand.hand_uses`)."""
     if use[0] == "lay_off":
-        hand.lay_off(seat, use[1], None)
+        hand.lay_off(seat, use[1], None if drawn else card)
     elif use[0] == "meld":
-        hand.meld(seat, use[1], use_drawn=True)
+        hand.meld(seat, use[1] if drawn else (card, *use[1]), use_drawn=drawn)
     else:
-        hand.borrow(seat, use[1], use[2], use[3], use_drawn=True)
+        hand.borrow(seat, use[1], use[2], use[3] if drawn else (card, *use[3]),
+                    use_drawn=drawn)
 
 
 class SoundBot:
@@ -135,7 +138,7 @@ class SoundBot:
         uses = hand.card_uses(seat, card) if card is not None else []
         if card is not None and uses:
             best = max(uses, key=lambda u: _use_value(hand, seat, card, u))
-            apply_use(hand, seat, best)
+            apply_use(hand, seat, card, best, drawn=True)
         if hand.drawn is None:
             self._meld_hand(hand, seat)
         if s.pending:
@@ -151,31 +154,19 @@ class SoundBot:
         hand.discard(seat, self.choose_discard(hand, seat))
 
     def _meld_hand(self, hand: PanHand, seat: int) -> None:
-        s = hand.seats[seat]
-        rules = hand.rules
-        changed = True
-        while changed and s.hand:
-            changed = False
-            for c in list(s.hand):
-                for mi in hand.fitting_melds(seat, c):
-                    if hand.can_lay_off(seat, mi, c):
-                        hand.lay_off(seat, mi, c)
-                        changed = True
-                        break
-                if changed:
-                    break
-            if changed:
-                continue
-            melds = hand_melds(s.hand)
-            if melds:
-                melds.sort(key=lambda t: -_triple_units(t, rules))
-                hand.meld(seat, melds[0])
-                changed = True
+        """Meld every hand card that can be melded (`hand_uses`: lay-offs, hand melds,
+        borrowing), the best-paying use first, until none can (foul rule 5B asks no less)."""
+        while uses := hand.hand_uses(seat):
+            card, use = max(uses, key=lambda cu: _use_value(hand, seat, *cu))
+            apply_use(hand, seat, card, use, drawn=False)
 
     def choose_discard(self, hand: PanHand, seat: int) -> Card:
+        """The legal discard (`can_discard`) with the fewest connections."""
         cards = hand.seats[seat].hand
         best = None
         for i, c in enumerate(cards):
+            if not hand.can_discard(seat, c):
+                continue
             conn = connections(c, cards[:i] + cards[i + 1:])
             key = (conn, c.rank in VALLE_RANKS, -ORDER[c.rank])
             if best is None or key < best[0]:
@@ -185,13 +176,22 @@ class SoundBot:
 
     def react(self, hand: PanHand, seat: int) -> None:
         """Force the last discard back when it makes its discarder break a holding and pays
-        him nothing."""
+        him nothing (rule 13). A card that puts him out (`goes_out_with`, borrowing
+        included) is forced back only under rule 14A, to end a pyramid attempt at the lower
+        rate, and only when no card would put this bot out: a bot waiting to go out itself
+        races him instead of handing him the hand."""
         if not hand.discards:
             return
         d = hand.discards[-1]
         target = d.seat
         t = hand.seats[target]
-        if target == seat or t.status is not Status.IN or len(t.hand) < 3:
+        if target == seat or t.status is not Status.IN:
+            return
+        if hand.goes_out_with(target, d.card):
+            if not self.waiting(hand, seat) and hand.can_force_back(seat, target):
+                hand.force_back(seat, target)
+            return
+        if len(t.hand) < 3:
             return
         fitting = [t.melds[mi] for mi in hand.fitting_melds(target, d.card)]
         if not fitting or any(addition_units(m.cards, (*m.cards, d.card), m.kind, hand.rules)
@@ -200,6 +200,11 @@ class SoundBot:
         if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand) \
                 and hand.can_force_back(seat, target):
             hand.force_back(seat, target)
+
+    @staticmethod
+    def waiting(hand: PanHand, seat: int) -> bool:
+        """Would some card of the pack put `seat` out (`goes_out_with`)?"""
+        return any(hand.goes_out_with(seat, card) for card in dict.fromkeys(hand.pack))
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
         hand.discard(seat, self.choose_discard(hand, seat))
@@ -230,11 +235,6 @@ class SoundBot:
         """Agree to pay no more than the foul hand would pay if the hand were played out."""
         assert hand.current is not None
         return chips <= foul_liability(hand, hand.current, seat)
-
-
-def _triple_units(t: tuple[Card, ...], rules: PanRules) -> int:
-    kind = meld_kind(t)
-    return 0 if kind is None else lay_down_units(t, kind, rules)
 
 
 class RandomBot:
@@ -269,19 +269,15 @@ class RandomBot:
             if pick[0] == "discard":
                 hand.discard(seat, card)
                 return
-            apply_use(hand, seat, pick)
+            apply_use(hand, seat, card, pick, drawn=True)
         while s.hand:
-            opts: list[Any] = [("meld", t) for t in hand_melds(s.hand)]
-            for c in s.hand:
-                opts.extend(("lay", mi, c) for mi in hand.fitting_melds(seat, c))
-            opts.extend(("discard", c) for c in s.hand)
+            opts: list[Any] = [("use", *cu) for cu in hand.hand_uses(seat)]
+            opts.extend(("discard", c) for c in dict.fromkeys(s.hand)
+                        if hand.can_discard(seat, c))
             pick = self.rng.choice(opts)
-            if pick[0] == "meld":
-                hand.meld(seat, pick[1])
-            elif pick[0] == "lay":
-                hand.lay_off(seat, pick[1], pick[2])
-            else:
+            if pick[0] == "discard":
                 break
+            apply_use(hand, seat, pick[1], pick[2], drawn=False)
         if s.pending:
             hand.collect(seat)
         if hand.phase is not Phase.PLAYING:
@@ -295,7 +291,8 @@ class RandomBot:
         return
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
-        hand.discard(seat, self.rng.choice(hand.seats[seat].hand))
+        hand.discard(seat, self.rng.choice(
+            [c for c in hand.seats[seat].hand if hand.can_discard(seat, c)]))
 
     def react_option(self, hand: PanHand, seat: int) -> None:
         return

@@ -13,6 +13,7 @@ players, pick the dealer (`table.next_dealer`), and show or record what happened
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -65,10 +66,12 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
     playing face up, foul rule 5B) and every bot's turn until the hand is over or a person's
     decision is due (`bots[seat]` is None for a person).
 
-    A new discard first goes round the other bots in seat order (force it back, rule 13), then
-    to `window` (the people's chance to react); after a bot draws, the other bots may force
-    the option card (rule 12), then `window`. `after(seat)` follows every step (`None`: the
-    reactions to a discard). Returns the discard last reacted to: pass it in again next time.
+    A new discard that fits its discarder's spread or puts him out (borrowing included: an
+    out card discarded to pyramid, rule 14A) first goes round the other bots in seat order
+    (force it back, rules 13 and 14), then to `window` (the people's chance to react); after
+    a bot draws, the other bots may force the option card (rule 12), then `window`.
+    `after(seat)` follows every step (`None`: the reactions to a discard). Returns the
+    discard last reacted to: pass it in again next time.
     """
     for _ in range(MAX_STEPS):
         if hand.phase is Phase.COMPLETE:
@@ -76,7 +79,8 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
         top = hand.discards[-1] if hand.discards else None
         if top is not None and top is not last_top:
             last_top = top
-            if hand.phase is Phase.PLAYING and hand.fitting_melds(top.seat, top.card):
+            if hand.phase is Phase.PLAYING and (hand.fitting_melds(top.seat, top.card)
+                                                or hand.goes_out_with(top.seat, top.card)):
                 for i, bot in enumerate(bots):
                     if bot is not None and i != top.seat and hand.phase is Phase.PLAYING:
                         bot.react(hand, i)
@@ -145,6 +149,9 @@ class PanTable:
     """The pack the next hand is dealt from, made when the hand before it ended."""
     carried: tuple[int, int] = (0, 0)
     """The tops, single and double, the last hand left for the next (a redeal, rule 6)."""
+    carried_by: dict[str, int] = field(default_factory=dict)
+    """Who put up the tops carried from a redeal (player name -> chips), over every redeal
+    since tops were last won: they are his again if the table breaks up (`break_up`)."""
     last_top: DiscardEntry | None = None
     offer: dict[int, int] | None = None
     """Foul rule 5A: the chips each foul hand is asked to pay in the settlement on offer."""
@@ -202,6 +209,14 @@ class PanTable:
             elif action.kind is Kind.OFFER_SPLIT:
                 self._answer_split(bots)
 
+    def break_up(self) -> dict[str, int]:
+        """The table breaks up (the game ends) while tops carried from a redeal wait for the
+        next hand, or are in a hand left unfinished: "the Tops remain and the hand is
+        redealt" (foul rule 6), but no hand will be dealt and no one has won them, so each
+        player takes back what he put up. Chips per player name; nothing is carried after."""
+        back, self.carried_by, self.carried = self.carried_by, {}, (0, 0)
+        return back
+
     def void(self, reason: str, source: RandomSource) -> Voided:
         """The hand voided through the engine (`Engine.void`: every chip back, the carried
         tops kept for the next hand); the next pack is made as after any hand."""
@@ -222,7 +237,20 @@ class PanTable:
         if hand is not None and hand.phase is Phase.COMPLETE and self.next_pack is None:
             self.next_pack = pack_after(hand, source)
             self.carried = hand.tops_carry
+            self.carried_by = self._carried_by(hand)
             self.offer, self.agreed = None, set()
+
+    def _carried_by(self, hand: PanHand) -> dict[str, int]:
+        """Who put up the tops `hand` carries: the tops carried into it and, when it was
+        redealt (it carries more than it was dealt with; a void returned its own tops), the
+        tops each seat put up in it."""
+        if not any(hand.tops_carry):
+            return {}
+        by = Counter(self.carried_by)
+        if sum(hand.tops_carry) > sum(hand.carried_tops):
+            for i, s in enumerate(hand.seats):
+                by[s.name] += hand.single_contrib[i] + hand.double_contrib[i]
+        return dict(by)
 
     def _offer(self, seat: int, payments: dict[int, int], bots: Sequence[Bot | None]) -> None:
         hand = self._hand()

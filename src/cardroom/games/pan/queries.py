@@ -47,6 +47,20 @@ class QueriesMixin(HandBase):
         return card_uses(card, s.hand, [(m.cards, m.kind) for m in s.melds],
                          self.rules.strict_set_additions)
 
+    def hand_uses(self, seat: int) -> list[tuple[Card, Use]]:
+        """Every card in the seat's hand with each way to meld it now (`uses.card_uses` with
+        the rest of his hand): what foul rule 5B's face-up hand must use before discarding,
+        and what the bots meld from the hand."""
+        s = self.seats[seat]
+        melds = [(m.cards, m.kind) for m in s.melds]
+        out: list[tuple[Card, Use]] = []
+        for card in dict.fromkeys(s.hand):
+            rest = list(s.hand)
+            rest.remove(card)
+            out += [(card, u) for u in card_uses(card, rest, melds,
+                                                 self.rules.strict_set_additions)]
+        return out
+
     def out_plan(self, seat: int, card: Card) -> OutPlan | None:
         """How `card` puts `seat` out, if it does (`outs.best_out`): the one answer to "does
         this card put this player out" for rules 12, 14 (A, B, C) and 17. He must be in with

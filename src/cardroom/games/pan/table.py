@@ -12,12 +12,21 @@ from .engine import PanHand
 from .rules import PanRules
 
 
+def dealer_at(seats: Sequence[int], winner_seat: int | None, last_dealer_seat: int) -> int:
+    """The next hand's dealer, an index into `seats` (the table seats dealt in, in the order
+    of play), whoever sat down or left since the last hand: "the winner of a hand is first
+    hand for the next one; the player on the winner's left deals", so the seat dealt in just
+    before the winner's deals (before the first seat after his, if he is not dealt in). With
+    no winner the deal moves on to the first seat dealt in after the last dealer's."""
+    if winner_seat is not None:
+        first = next((i for i, s in enumerate(seats) if s >= winner_seat), 0)
+        return (first - 1) % len(seats)
+    return next((i for i, s in enumerate(seats) if s > last_dealer_seat), 0)
+
+
 def next_dealer(n: int, winner: int | None, dealer: int) -> int:
-    """The winner is first hand for the next hand, so the player on the winner's left (the
-    seat before him in the order of play) deals. With no winner the deal moves on one seat."""
-    if winner is None:
-        return (dealer + 1) % n
-    return (winner - 1) % n
+    """`dealer_at` for the same `n` seats as the last hand (seat indexes)."""
+    return dealer_at(range(n), winner, dealer)
 
 
 def next_pack(stock_top_first: Sequence[Card], used: Sequence[Card], rules: PanRules,

@@ -161,6 +161,12 @@ class TurnMixin(EndingMixin):
                                    f"must be used: {card} can be melded")
         else:
             self._check_holds(seat, (card,), R.TURN_4)
+            usable = self.hand_uses(seat) if self.face_up else []
+            if usable:
+                # foul rule 5B: every card of the face-up hand that can be used is used first
+                raise PanRuleError(R.FOUL_5, f"played face up, every card that can be used "
+                                   f"must be used before discarding: {usable[0][0]} can be "
+                                   "melded")
 
     can_discard = able(verify_discard)
 
