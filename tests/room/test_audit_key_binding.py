@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from cardroom.room import audit
-from cardroom.room.audit_key import AuditKeyError
-from cardroom.room.integrity import KEYED_ACTION, check, open_keyed
+from cardroom.room.audit_key import AuditKeyError, load_or_create_key
+from cardroom.room.integrity import check
+from cardroom.room.keying import KEYED_ACTION, open_keyed
 
 
 def test_empty_books_opened_with_one_key_refuse_another(db_url: str, tmp_path: Path) -> None:
@@ -20,9 +21,12 @@ def test_empty_books_opened_with_one_key_refuse_another(db_url: str, tmp_path: P
     with storage.read() as conn:
         assert [e.action for e in audit.entries(conn)] == [KEYED_ACTION]
     storage.engine.dispose()
+    with pytest.raises(AuditKeyError, match="a key is made only for new, empty books"):
+        open_keyed(db_url, second)
+    assert not second.exists()  # no key is made for books that hold an entry (issue 26)
+    load_or_create_key(second)
     with pytest.raises(AuditKeyError, match="is not the key this room's audit chain"):
         open_keyed(db_url, second)
-    assert not second.exists()  # the key made for the refused books is not left behind
     again = open_keyed(db_url, first)  # the first key opens them, and nothing is added
     with again.snapshot() as conn:
         report = check(conn, again.audit_key)
