@@ -19,6 +19,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -174,9 +175,19 @@ def check_new_credentials(username: str, password: str) -> str:
     return name
 
 
+ACCOUNT_CREATED = ("account.create", "account.register", "setup.owner")
+"""The audit actions that record an account made (each names its username and role), so that
+`audit verify` can hold the accounts table to the chain (`cardroom.room.records_check`)."""
+
+
 def create_account(conn: Connection, username: str, password: str, role: Role,
-                   password_hash: str | None = None) -> Account:
-    """`password_hash` lets a caller reuse one hash (benchmarks); normal callers omit it."""
+                   password_hash: str | None = None, *, actor: str | None = None,
+                   action: str = "account.create", detail: dict[str, Any] | None = None
+                   ) -> Account:
+    """Make the account and record it in the audit chain, in the same transaction: `action`
+    (one of `ACCOUNT_CREATED`) by `actor` (None: the new account itself) with its username,
+    role and `detail`. `password_hash` lets a caller reuse one hash (benchmarks); normal
+    callers omit it."""
     name = check_new_credentials(username, password)
     if conn.execute(select(accounts.c.id).where(accounts.c.username == name)).first():
         raise CardroomError(f"the username {name!r} is taken")
@@ -184,6 +195,8 @@ def create_account(conn: Connection, username: str, password: str, role: Role,
         username=name, password_hash=password_hash or hash_password(password),
         role=role.value, active=True, created_at=datetime.now(UTC))
         .returning(accounts.c.id)).scalar_one()
+    audit.append(conn, actor or name, action,
+                 {"username": name, "role": role.value, **(detail or {})})
     return Account(new_id, name, role)
 
 
@@ -301,8 +314,8 @@ def register_player(storage: Storage, username: str, password: str, client: str)
         if wait is not None:
             raise Throttled("too many accounts opened from here: try again in "
                                 f"{_wait_sentence(wait)}")
-        account = create_account(conn, username, password, Role.PLAYER)
-        audit.append(conn, account.username, "account.register", {"client": client[:64]})
+        account = create_account(conn, username, password, Role.PLAYER,
+                                 action="account.register", detail={"client": client[:64]})
     return account
 
 

@@ -7,7 +7,8 @@ kind, actor and entries, no transaction the chain does not know, and every accou
 equal to the chain's total for it. A check may start from an earlier sound `Checkpoint` and
 read only what was written since (the `/audit` page does, on every load); the per-account totals
 and the transaction count still cover the whole ledger, but an edit to an old transaction that
-leaves every account's total as it was is found only by a full check.
+leaves every account's total as it was is found only by a full check, as are the slips and
+accounts held to the chain's record of them (`records_check`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from cardroom.money import format_money
-from cardroom.room import audit, ledger
+from cardroom.room import audit, ledger, records_check
 from cardroom.room.schema import audit_log, ledger_accounts, ledger_entries, ledger_transactions
 
 TxRecord = tuple[str, str, str, tuple[tuple[str, int], ...]]
@@ -75,8 +76,15 @@ def check(conn: Connection, key: bytes | None = None, since: Checkpoint | None =
     `Storage.snapshot()`."""
     start = since or Checkpoint()
     seen = _ChainLedger(dict(start.totals), start.transactions)
-    chain = audit.verify(conn, key, start.chain, seen)
-    problems = [*chain.problems, *seen.problems, *_ledger_problems(conn, seen, since is None)]
+    records = records_check.ChainRecords()
+
+    def observe(e: audit.AuditEntry) -> None:
+        seen(e)
+        records(e)
+
+    chain = audit.verify(conn, key, start.chain, observe if since is None else seen)
+    problems = [*chain.problems, *seen.problems, *_ledger_problems(conn, seen, since is None),
+                *(records_check.problems(conn, records) if since is None else [])]
     entries = start.entries + chain.entries
     reached = start if problems else Checkpoint(chain.reached, entries, seen.totals,
                                                 seen.transactions)

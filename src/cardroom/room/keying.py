@@ -15,6 +15,8 @@ database").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,24 +106,35 @@ def _guard(storage: Storage, key: bytes, accept_failed_audit: bool, actor: str) 
             _record(conn, key)
 
 
+@contextmanager
+def _undone(path: Path, created: bool) -> Iterator[None]:
+    """A key file made for books that are then refused is removed again: a mistake leaves no
+    stray key behind."""
+    try:
+        yield
+    except BaseException:
+        if created:
+            path.unlink(missing_ok=True)
+        raise
+
+
 def open_keyed(database: str | None, key_file: Path | None = None, *, create: bool = True,
                accept_failed_audit: bool = False, actor: str = "operator") -> Storage:
     """The room's storage for writing, with its audit key (`audit_key.key_path`; made if
     absent only for empty books, and only if `create`), bound to the books and checked before
-    anything is written (`_bind`, `_guard`). A key file made for refused books is removed."""
+    anything is written (`_bind`, `_guard`)."""
     path = key_path(key_file)
     key, created = load_or_create_key(path) if create else (load_key(path), False)
     storage = open_database(database, key)
     try:
-        with storage.unit() as conn:
-            if created and not audit.is_empty(conn):
-                raise _no_key(conn, path)
-            _bind(conn, key, path)
-        _guard(storage, key, accept_failed_audit, actor)
+        with _undone(path, created):
+            with storage.unit() as conn:
+                if created and not audit.is_empty(conn):
+                    raise _no_key(conn, path)
+                _bind(conn, key, path)
+            _guard(storage, key, accept_failed_audit, actor)
     except BaseException:
         storage.engine.dispose()
-        if created:
-            path.unlink(missing_ok=True)
         raise
     return storage
 
@@ -138,7 +151,7 @@ def adopt(database: str | None, key_file: Path | None, new_key: bool) -> dict[st
     key, created = load_or_create_key(path)
     storage = open_database(database, key)
     try:
-        with storage.unit() as conn:
+        with _undone(path, created), storage.unit() as conn:
             if created and not new_key and not audit.is_empty(conn):
                 raise _no_key(conn, path)
             _bind(conn, key, path)
@@ -150,10 +163,6 @@ def adopt(database: str | None, key_file: Path | None, new_key: bool) -> dict[st
                     "without the key or had their MACs removed: that is tampering, not history "
                     "to seal (run cardroom audit verify)")
             return integrity.seal(conn, key)
-    except BaseException:
-        if created:
-            path.unlink(missing_ok=True)
-        raise
     finally:
         storage.engine.dispose()
 
@@ -183,7 +192,7 @@ def rekey(database: str | None, key_file: Path | None, old_key_file: Path | None
     key, created = load_or_create_key(path)
     storage = open_database(database, key)
     try:
-        with storage.unit() as conn:
+        with _undone(path, created), storage.unit() as conn:
             recorded, new = audit.recorded_key(conn), audit.key_id(key)
             if audit.is_empty(conn):
                 raise AuditKeyError("these books hold no audit entry yet: there is nothing to "
@@ -205,10 +214,6 @@ def rekey(database: str | None, key_file: Path | None, old_key_file: Path | None
                 "vouched": old is not None, "through": through})
             audit.mac_entries(conn, key, every=True)
             audit.record_key(conn, key)
-    except BaseException:
-        if created:
-            path.unlink(missing_ok=True)
-        raise
     finally:
         storage.engine.dispose()
     return Rekeyed(entry.seq, through, old is not None, new)

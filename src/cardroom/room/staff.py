@@ -62,10 +62,7 @@ def _owners_left(conn: Connection, without: int) -> int:
 def hire(conn: Connection, owner: Account, username: str, password: str, role: str) -> Account:
     """A new account with a role (a staff member, or a player)."""
     owner.require(Permission.MANAGE_STAFF)
-    made = create_account(conn, username, password, _role(role))
-    audit.append(conn, owner.username, "account.create",
-                 {"username": made.username, "role": made.role.value})
-    return made
+    return create_account(conn, username, password, _role(role), actor=owner.username)
 
 
 def change_role(conn: Connection, owner: Account, username: str, role: str) -> StaffRow:

@@ -80,8 +80,8 @@ def setup(request: Request, room: RoomDep, page: Render, username: str = Form(..
         with room.storage.unit() as conn:
             if acc.count_accounts(conn):
                 return RedirectResponse("/login", status_code=303)
-            owner = acc.create_account(conn, username, password, Role.OWNER)
-            audit.append(conn, owner.username, "setup.owner", {})
+            owner = acc.create_account(conn, username, password, Role.OWNER,
+                                       action="setup.owner")
     except CardroomError as exc:
         return page("setup.html", None, 400, error=str(exc))
     return logged_in(request, room, owner)
