@@ -133,12 +133,14 @@ def test_the_rekeying_attack_creates_no_key_and_is_never_sealed(sold: Sold) -> N
 
 def test_the_attacked_books_refuse_the_room_key_and_a_fresh_one(sold: Sold,
                                                                tmp_path: Path) -> None:
-    """With the room's key the check fails (exit 1); with a key the attacker made, the
-    books' own key record in the chain refuses sealing, and writing fails the check."""
+    """With the room's key `tables create` and `serve` refuse the books (exit 1); with a key
+    the attacker made, the books' own key record in the chain refuses sealing, and writing
+    fails the check."""
     tamper(sold.url, lambda conn: attack(conn, sold.player))
-    r = cardroom("tables", "create", "Mini 2", "--database", sold.url, "--audit-key-file",
-                 str(sold.key))
-    assert r.returncode == 1 and "fail the audit check" in r.stderr, r.stderr
+    for words in (["tables", "create", "Mini 2"], ["serve", "--port", str(free_port())]):
+        r = cardroom(*words, "--database", sold.url, "--audit-key-file", str(sold.key),
+                     timeout=60)
+        assert r.returncode == 1 and "fail the audit check" in r.stderr, (words, r.stderr)
     fresh = tmp_path / "fresh.key"
     r = cardroom("audit", "seal", "--new-key", "--database", sold.url, "--audit-key-file",
                  str(fresh))
