@@ -11,6 +11,7 @@ import pytest
 
 from cardroom.room import audit
 from cardroom.room.audit_key import AuditKeyError, load_or_create_key
+from cardroom.room.db import open_database
 from cardroom.room.integrity import check
 from cardroom.room.keying import KEYED_ACTION, open_keyed
 
@@ -32,3 +33,22 @@ def test_empty_books_opened_with_one_key_refuse_another(db_url: str, tmp_path: P
         report = check(conn, again.audit_key)
     again.engine.dispose()
     assert report.ok and report.entries == 1
+
+
+def test_books_keyed_before_fingerprints_get_theirs_once_they_verify(db_url: str,
+                                                                    tmp_path: Path) -> None:
+    """Issue 26: books MACed before the fingerprint was kept (schema 0005) are bound to their
+    key by the first command that writes with it, in the head and in the chain."""
+    path = tmp_path / "audit.key"
+    key, _ = load_or_create_key(path)
+    storage = open_database(db_url, key)
+    with storage.unit() as conn:
+        audit.append(conn, "cashier", "cashier.note", {"n": 1})
+        assert audit.recorded_key(conn) is None
+    storage.engine.dispose()
+    again = open_keyed(db_url, path)
+    with again.snapshot() as conn:
+        assert audit.recorded_key(conn) == audit.key_id(key)
+        assert audit.chained_key(conn) == (2, audit.key_id(key))
+        assert check(conn, key).ok
+    again.engine.dispose()
