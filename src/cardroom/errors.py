@@ -10,6 +10,9 @@ from typing import Any
 class CardroomError(Exception):
     """Anything a user did wrong: the message is shown to them as is."""
 
+    exit_status = 2
+    """The CLI's exit status for it: 2, a user error; 1 for a check that failed."""
+
 
 class CardParseError(CardroomError, ValueError):
     """A card string that names no card."""

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from cardroom.room import audit
-from cardroom.room.audit_key import AuditKeyError
-from cardroom.room.integrity import KEYED_ACTION, check, open_keyed
+from cardroom.room.audit_key import AuditKeyError, load_or_create_key
+from cardroom.room.db import open_database
+from cardroom.room.integrity import check
+from cardroom.room.keying import KEYED_ACTION, open_keyed
 
 
 def test_empty_books_opened_with_one_key_refuse_another(db_url: str, tmp_path: Path) -> None:
@@ -20,11 +22,33 @@ def test_empty_books_opened_with_one_key_refuse_another(db_url: str, tmp_path: P
     with storage.read() as conn:
         assert [e.action for e in audit.entries(conn)] == [KEYED_ACTION]
     storage.engine.dispose()
+    with pytest.raises(AuditKeyError, match="a key is made only for new, empty books"):
+        open_keyed(db_url, second)
+    assert not second.exists()  # no key is made for books that hold an entry (issue 26)
+    load_or_create_key(second)
     with pytest.raises(AuditKeyError, match="is not the key this room's audit chain"):
         open_keyed(db_url, second)
-    assert not second.exists()  # the key made for the refused books is not left behind
     again = open_keyed(db_url, first)  # the first key opens them, and nothing is added
     with again.snapshot() as conn:
         report = check(conn, again.audit_key)
     again.engine.dispose()
     assert report.ok and report.entries == 1
+
+
+def test_books_keyed_before_fingerprints_get_theirs_once_they_verify(db_url: str,
+                                                                    tmp_path: Path) -> None:
+    """Issue 26: books MACed before the fingerprint was kept (schema 0005) are bound to their
+    key by the first command that writes with it, in the head and in the chain."""
+    path = tmp_path / "audit.key"
+    key, _ = load_or_create_key(path)
+    storage = open_database(db_url, key)
+    with storage.unit() as conn:
+        audit.append(conn, "cashier", "cashier.note", {"n": 1})
+        assert audit.recorded_key(conn) is None
+    storage.engine.dispose()
+    again = open_keyed(db_url, path)
+    with again.snapshot() as conn:
+        assert audit.recorded_key(conn) == audit.key_id(key)
+        assert audit.chained_key(conn) == (2, audit.key_id(key))
+        assert check(conn, key).ok
+    again.engine.dispose()

@@ -76,14 +76,24 @@ def verify(db_url: str, key: Path) -> tuple[int, dict[str, object]]:
     return r.exit_code, json.loads(r.output)
 
 
-def test_a_new_key_seals_the_history_it_finds(db_url: str, tmp_path: Path) -> None:
+def test_a_new_key_seals_the_history_it_finds_only_when_told(db_url: str,
+                                                             tmp_path: Path) -> None:
+    """Issue 26: a command that writes never makes a key for books that hold entries (nor
+    seals them); `audit seal --new-key` is the operator's explicit adoption."""
     legacy_room(db_url)
     key = tmp_path / "audit.key"
     r = runner.invoke(app, ["tables", "create", "Mini 1", "--database", db_url,
                             "--audit-key-file", str(key)])
+    assert r.exit_code != 0 and "a key is made only for new, empty books" in str(r.exception)
+    assert not key.exists()
+    r = runner.invoke(app, ["audit", "seal", "--new-key", "--database", db_url,
+                            "--audit-key-file", str(key)])
+    assert r.exit_code == 0 and "sealed 2 entries" in r.output, r.output
+    r = runner.invoke(app, ["tables", "create", "Mini 1", "--database", db_url,
+                            "--audit-key-file", str(key)])
     assert r.exit_code == 0, r.output
     assert verify(db_url, key) == (0, {"entries": 5, "anchors": 0, "ok": True,
-                                       "problems": []})
+                                       "problems": [], "notes": []})
     engine = make_engine(db_url)
     with engine.connect() as conn:
         actions = [a for (a,) in conn.execute(select(audit_log.c.action)
@@ -93,7 +103,8 @@ def test_a_new_key_seals_the_history_it_finds(db_url: str, tmp_path: Path) -> No
     engine.dispose()
     assert actions == ["setup.owner", "cashier.buy", "ledger.tx", "audit.sealed",
                        "table.create"]
-    assert sealed == {"ledger_recorded": [1], "unkeyed_entries": 2}
+    assert sealed == {"ledger_recorded": [1], "unkeyed_entries": 2,
+                      "key": audit.key_id(load_key(key))}
 
 
 def test_an_existing_key_reports_unkeyed_history_until_sealed(db_url: str,
@@ -119,6 +130,7 @@ def test_a_broken_chain_is_not_sealed(db_url: str, tmp_path: Path) -> None:
         conn.execute(update(audit_log).where(audit_log.c.seq == 1).values(actor="mallory"))
     engine.dispose()
     key = tmp_path / "audit.key"
+    load_or_create_key(key)
     r = runner.invoke(app, ["audit", "seal", "--database", db_url, "--audit-key-file", str(key)])
     assert r.exit_code == 1 and "cannot be sealed" in r.output
     assert verify(db_url, key)[0] == 1
@@ -155,6 +167,7 @@ def test_a_command_refuses_to_write_under_another_key(db_url: str, tmp_path: Pat
     r = runner.invoke(app, ["tables", "create", "Mini 1", "--database", db_url,
                             "--audit-key-file", str(key)])
     assert r.exit_code == 0, r.output
+    load_or_create_key(other)
     r = runner.invoke(app, ["tables", "create", "Mini 2", "--database", db_url,
                             "--audit-key-file", str(other)])
     assert r.exit_code != 0 and "is not the key this room's audit chain is signed with" in str(

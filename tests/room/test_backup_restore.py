@@ -30,7 +30,7 @@ from cardroom.room.audit_key import load_or_create_key
 from cardroom.room.backup import backup
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, open_database
-from cardroom.room.integrity import open_keyed
+from cardroom.room.keying import open_keyed
 from cardroom.room.room import Room
 from cardroom.room.schema import hands
 from cardroom.room.settings import SELF_SERVICE

@@ -31,7 +31,7 @@ def test_the_owner_hires_changes_roles_locks_and_reinstates(storage: Storage) ->
     with storage.read() as conn:
         rows = {r.username: r for r in staff.staff(conn)}
         log = [(e.action, e.data) for e in audit.entries(conn) if e.action.startswith(
-            "account.")]
+            "account.") and e.actor == owner.username != e.data["username"]]
     assert "alice" not in rows and rows["carmen"].role is Role.CASHIER
     assert log == [
         ("account.create", {"username": "carmen", "role": "cashier"}),

@@ -21,7 +21,7 @@ def test_tables_create_and_audit_verify(db_url: str) -> None:
     assert json.loads(r.output)["game"] == "baccarat"
     r = runner.invoke(app, ["audit", "verify", "--database", db_url, "--json"])
     assert r.exit_code == 0 and json.loads(r.output) == {  # audit.keyed, then the table
-        "entries": 2, "anchors": 0, "ok": True, "problems": []}
+        "entries": 2, "anchors": 0, "ok": True, "problems": [], "notes": []}
     engine = make_engine(db_url)
     with engine.begin() as conn:
         conn.execute(update(audit_log).values(actor="mallory"))

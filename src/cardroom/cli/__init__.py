@@ -51,14 +51,15 @@ _ABORTS: tuple[type[BaseException], ...] = tuple({click.exceptions.Abort, typer.
 
 
 def main() -> None:
-    """Entry point: run the app, turning user errors into a one-line message and exit 2, and
+    """Entry point: run the app, turning user errors into a one-line message and exit 2 (1 for
+    a refusal because a check failed: `CardroomError.exit_status`), and
     passing on the status a command exits with (without `standalone_mode`, click returns it
     rather than exiting, so it must be handed to `sys.exit` here)."""
     try:
         status = commands(sys.argv[1] if len(sys.argv) > 1 else "")(standalone_mode=False)
     except CardroomError as exc:
         _err.print(flagged("error:", exc), highlight=False, soft_wrap=True)
-        sys.exit(2)
+        sys.exit(exc.exit_status)
     except _ABORTS:
         _err.print("aborted")
         sys.exit(130)

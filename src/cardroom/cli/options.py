@@ -40,7 +40,11 @@ Database = Annotated[str | None, typer.Option(
     "under the user data directory)")]
 KeyFile = Annotated[Path | None, typer.Option(
     "--audit-key-file", help="the audit key (default: $CARDROOM_AUDIT_KEY_FILE, else audit.key "
-    "beside the default database; created, mode 0600, by the first command that writes)")]
+    "beside the default database; created, mode 0600, by the first command that writes to new "
+    "books, never for books that hold entries)")]
+AcceptFailedAudit = Annotated[bool, typer.Option(
+    "--accept-failed-audit", help="write even though the books fail the audit check (the "
+    "room refuses otherwise); recorded in the audit log with the problems found")]
 
 
 def local_workers(workers: int | None, scheduler: str | None) -> int:

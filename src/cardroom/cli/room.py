@@ -1,5 +1,5 @@
-"""`cardroom serve`, `cardroom tables create`, `cardroom audit verify|anchor|seal`: the card
-room's commands. Exit status: 0 all is well, 1 a check found a problem, 2 a user error."""
+"""`cardroom serve`, `cardroom tables create`, `cardroom audit verify|anchor|seal|rekey`: the
+card room's commands. Exit status: 0 all is well, 1 a check found a problem, 2 a user error."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from rich.console import Console
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
-from cardroom.cli.say import flagged
+from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
 
 if TYPE_CHECKING:
@@ -45,7 +45,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
           trusted_proxy: Annotated[list[str] | None, typer.Option(
               "--trusted-proxy", help="the address (or network, e.g. 10.0.0.0/24) of a proxy "
               "in front of the room whose X-Forwarded-For names the client; repeat for "
-              "several. From anyone else the header is ignored")] = None) -> None:
+              "several. From anyone else the header is ignored")] = None,
+          accept_failed_audit: opt.AcceptFailedAudit = False) -> None:
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
@@ -58,7 +59,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     proxies = trusted_proxies(trusted_proxy or [])
     with serving(database):  # held until the server stops: no restore under it
         room = Room.open(database, audit_key_file=audit_key_file,
-                         settings=RoomSettings(self_service_chips, GamblingClock.from_env()))
+                         settings=RoomSettings(self_service_chips, GamblingClock.from_env()),
+                         accept_failed_audit=accept_failed_audit)
         sock = listen(host, port)
         if anchors is not None:
             threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
@@ -119,15 +121,17 @@ def tables_create(
     database: opt.Database = None,
     audit_key_file: opt.KeyFile = None,
     as_json: opt.AsJson = False,
+    accept_failed_audit: opt.AcceptFailedAudit = False,
 ) -> None:
     """Open a table for a game with its house rules (the defaults when no file is given);
     the house modifications the rules name are printed, so none is opened silently."""
     from cardroom.cli.options import modifications_json, print_modifications
     from cardroom.room.accounts import Account, Role
-    from cardroom.room.integrity import open_keyed
+    from cardroom.room.keying import open_keyed
     from cardroom.room.tables import create_table, parse_rules
 
-    storage = open_keyed(database, audit_key_file)
+    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
+                         actor="cli-operator")
     operator = Account(0, "cli-operator", Role.OWNER)
     with storage.unit() as conn:
         row = create_table(conn, operator, name, game, rules)
@@ -157,6 +161,7 @@ def audit_verify(
     from cardroom.room.anchors import check_anchors
     from cardroom.room.audit_key import key_path, load_key
     from cardroom.room.db import open_database
+    from cardroom.room.keying import unvouched
 
     key = load_key(key_path(audit_key_file))
     storage = open_database(database, key)
@@ -164,16 +169,21 @@ def audit_verify(
         report = integrity.check(conn, key)
         anchored, anchor_problems = (0, []) if anchors is None else \
             check_anchors(conn, anchors, key)
+        blind = unvouched(conn)
     problems = [*report.problems, *anchor_problems]
+    notes = [f"entries 1-{e.data.get('through')} were re-keyed at {e.at} without the old key "
+             f"(entry {e.seq}): the audit key vouches only for what came after" for e in blind]
     if as_json:
         print(json.dumps({"entries": report.entries, "anchors": anchored, "ok": not problems,
-                          "problems": problems}))
-    elif problems:
+                          "problems": problems, "notes": notes}))
+    else:
+        for n in notes:
+            _out.print(f"[yellow]note:[/yellow] {escape(n)}", highlight=False, soft_wrap=True)
         for p in problems:
             _out.print(flagged("problem:", p), highlight=False, soft_wrap=True)
-        _out.print(f"[red]{len(problems)} problems[/red] in {report.entries} entries")
-    else:
-        _out.print(f"audit log intact: {report.entries} entries, every MAC valid; the ledger "
+        _out.print(f"[red]{len(problems)} problems[/red] in {report.entries} entries"
+                   if problems else
+                   f"audit log intact: {report.entries} entries, every MAC valid; the ledger "
                    f"agrees with the chain and balances"
                    + (f"; {anchored} anchors hold" if anchors is not None else ""))
     if problems:
@@ -203,20 +213,18 @@ def audit_anchor(
 
 
 @audit_app.command("seal")
-def audit_seal(database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
-    """Adopt a room written before it had an audit key: check its chain and ledger, then MAC
-    the entries and record the ledger in the chain as they stand; exit 1 if they are not
-    sound."""
-    from cardroom.room import integrity
+def audit_seal(database: opt.Database = None, audit_key_file: opt.KeyFile = None,
+               new_key: Annotated[bool, typer.Option(
+                   "--new-key", help="make the audit key file now for books written before "
+                   "the room had one (never for books that were ever keyed)")] = False) -> None:
+    """Key new books, or adopt a room written before it had an audit key: check its chain and
+    ledger, then MAC the entries and record the ledger in the chain as they stand; exit 1 if
+    they are not sound, or if the books were ever keyed (missing MACs there are tampering)."""
     from cardroom.room.audit import ChainBroken
-    from cardroom.room.audit_key import key_path, load_or_create_key
-    from cardroom.room.db import open_database
+    from cardroom.room.keying import adopt
 
-    key, _ = load_or_create_key(key_path(audit_key_file))
-    storage = open_database(database, key)
     try:
-        with storage.unit() as conn:
-            done = integrity.seal(conn, key) if integrity.needs_seal(conn) else None
+        done = adopt(database, audit_key_file, new_key)
     except ChainBroken as exc:
         _out.print(flagged("problem:", exc), highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
@@ -227,4 +235,44 @@ def audit_seal(database: opt.Database = None, audit_key_file: opt.KeyFile = None
                    f"{len(done['ledger_recorded'])} ledger transactions in the chain")
 
 
-__all__ = ["audit_anchor", "audit_seal", "audit_verify", "serve", "tables_create"]
+@audit_app.command("rekey")
+def audit_rekey(
+    database: opt.Database = None,
+    audit_key_file: Annotated[Path | None, typer.Option(
+        "--audit-key-file", help="the NEW audit key (default: $CARDROOM_AUDIT_KEY_FILE, else "
+        "audit.key beside the default database); made, mode 0600, if absent")] = None,
+    old_key_file: Annotated[Path | None, typer.Option(
+        "--old-key-file", help="the key the books are keyed with now: they must verify under "
+        "it before they are re-keyed")] = None,
+    without_old_key: Annotated[bool, typer.Option(
+        "--without-old-key", help="the old key is lost: re-key anyway, recording in the chain "
+        "that nothing vouches for the entries written before")] = False,
+) -> None:
+    """Move the books to a new audit key: verify them under the old key, record an
+    `audit.rekeyed` entry and MAC every entry under the new key; exit 1 (and change nothing)
+    if they do not verify."""
+    from cardroom.room.audit import ChainBroken
+    from cardroom.room.keying import rekey
+
+    if (old_key_file is None) == (not without_old_key):
+        raise CardroomError("give the old key with --old-key-file, or say --without-old-key "
+                            "if it is lost (one of the two)")
+    try:
+        done = rekey(database, audit_key_file, old_key_file)
+    except ChainBroken as exc:
+        _out.print(flagged("problem:", exc), highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    if done.vouched:
+        _out.print(f"re-keyed: entries 1-{done.through} verified under the old key and now "
+                   f"MACed under the new one (fingerprint {done.key[:12]}); entry {done.entry} "
+                   "records it", highlight=False)
+    else:
+        _out.print(f"[red]WARNING: re-keyed WITHOUT the old key.[/red] Nothing proves entries "
+                   f"1-{done.through} were not rewritten before now; they are MACed under the "
+                   f"new key (fingerprint {done.key[:12]}) as they stand, entry {done.entry} "
+                   "records that the past is not vouched for, and audit verify says so every "
+                   "time.", highlight=False, soft_wrap=True)
+
+
+__all__ = ["audit_anchor", "audit_rekey", "audit_seal", "audit_verify", "serve",
+           "tables_create"]

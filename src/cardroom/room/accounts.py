@@ -19,6 +19,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -174,6 +175,11 @@ def check_new_credentials(username: str, password: str) -> str:
     return name
 
 
+ACCOUNT_CREATED = ("account.create", "account.register", "setup.owner")
+"""The audit actions that record an account made (each names its username and role), so that
+`audit verify` can hold the accounts table to the chain (`cardroom.room.records_check`)."""
+
+
 @dataclass(frozen=True)
 class NewCredentials:
     """A name and a password that passed the checks, with the password's argon2 hash."""
@@ -190,21 +196,30 @@ def new_credentials(username: str, password: str, password_hash: str | None = No
     return NewCredentials(name, password_hash or hash_password(password))
 
 
-def insert_account(conn: Connection, made: NewCredentials, role: Role) -> Account:
-    """The fast half: the account in the books (CardroomError when the name is taken)."""
+def insert_account(conn: Connection, made: NewCredentials, role: Role, *,
+                   actor: str | None = None, action: str = "account.create",
+                   detail: dict[str, Any] | None = None) -> Account:
+    """The fast half: the account in the books (CardroomError when the name is taken),
+    recorded in the audit chain in the same transaction: `action` (one of `ACCOUNT_CREATED`)
+    by `actor` (None: the new account itself) with its username, role and `detail`."""
     if conn.execute(select(accounts.c.id).where(accounts.c.username == made.username)).first():
         raise CardroomError(f"the username {made.username!r} is taken")
     new_id = conn.execute(insert(accounts).values(
         username=made.username, password_hash=made.password_hash, role=role.value,
         active=True, created_at=datetime.now(UTC)).returning(accounts.c.id)).scalar_one()
+    audit.append(conn, actor or made.username, action,
+                 {"username": made.username, "role": role.value, **(detail or {})})
     return Account(new_id, made.username, role)
 
 
 def create_account(conn: Connection, username: str, password: str, role: Role,
-                   password_hash: str | None = None) -> Account:
+                   password_hash: str | None = None, *, actor: str | None = None,
+                   action: str = "account.create", detail: dict[str, Any] | None = None
+                   ) -> Account:
     """Both halves in `conn`'s transaction: for the command line, tests and benchmarks, where
     nothing else waits on the writer. The server's forms call them apart."""
-    return insert_account(conn, new_credentials(username, password, password_hash), role)
+    return insert_account(conn, new_credentials(username, password, password_hash), role,
+                          actor=actor, action=action, detail=detail)
 
 
 def count_accounts(conn: Connection) -> int:
@@ -351,8 +366,8 @@ def register_player(storage: Storage, made: NewCredentials, client: str) -> Acco
         wait = throttle.take(conn, _registrations(client), datetime.now(UTC))
         if wait is not None:
             raise _too_many_registrations(wait)
-        account = insert_account(conn, made, Role.PLAYER)
-        audit.append(conn, account.username, "account.register", {"client": client[:64]})
+        account = insert_account(conn, made, Role.PLAYER, action="account.register",
+                                 detail={"client": client[:64]})
     return account
 
 

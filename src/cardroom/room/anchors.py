@@ -7,7 +7,9 @@ log still to hold that entry with that hash, so truncation or rewriting behind a
 found. `cardroom audit anchor DIR` writes one (run it daily, and before and after any
 maintenance; `cardroom serve --anchors DIR` writes one at start and every day); `cardroom
 audit verify --anchors DIR` checks them all. Keep DIR where the database's writers cannot
-write (another host, write-once storage).
+write (another host, write-once storage). Every anchor names the fingerprint of the key that
+signed it (`audit.key_id`); after `cardroom audit rekey` an anchor signed with a key the chain
+records as replaced cannot be authenticated any more, but still pins the log.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.room import audit, integrity
 from cardroom.room.db import Storage
+from cardroom.room.keying import former_keys
 from cardroom.room.schema import audit_log
 
 _ANCHOR_DOMAIN = b"cardroom audit anchor\x00"
@@ -34,19 +37,23 @@ class Anchor:
     seq: int
     hash: str
     at: str
+    key: str | None = None
+    """The signing key's fingerprint (None in anchors written before fingerprints)."""
 
     def body(self) -> str:
-        return json.dumps({"seq": self.seq, "hash": self.hash, "at": self.at},
-                          sort_keys=True, separators=(",", ":"))
+        fields: dict[str, object] = {"seq": self.seq, "hash": self.hash, "at": self.at}
+        if self.key is not None:
+            fields["key"] = self.key
+        return json.dumps(fields, sort_keys=True, separators=(",", ":"))
 
 
 def write_anchor(directory: Path, key: bytes, head: audit.Checkpoint) -> Path:
     """Write the head as a signed anchor file in `directory` (made if absent)."""
     now = datetime.now(UTC)
-    anchor = Anchor(head.seq, head.hash, now.isoformat(timespec="seconds"))
+    anchor = Anchor(head.seq, head.hash, now.isoformat(timespec="seconds"), audit.key_id(key))
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"anchor-{now:%Y%m%dT%H%M%SZ}-{head.seq}.json"
-    data = {"seq": anchor.seq, "hash": anchor.hash, "at": anchor.at,
+    data = {"seq": anchor.seq, "hash": anchor.hash, "at": anchor.at, "key": anchor.key,
             "mac": audit.mac(key, _ANCHOR_DOMAIN, anchor.body())}
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return path
@@ -63,16 +70,23 @@ def anchor_now(storage: Storage, directory: Path) -> Path | integrity.Report:
     return write_anchor(directory, key, report.reached.chain) if report.ok else report
 
 
-def _read(path: Path, key: bytes) -> Anchor | str:
-    """The anchor in `path`, or why it cannot be trusted."""
+def _read(path: Path, key: bytes, former: set[str]) -> Anchor | str:
+    """The anchor in `path`, or why it cannot be trusted. One signed with a key the chain
+    records as replaced (`former`) is read unauthenticated: it can only pin the log."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        anchor = Anchor(int(data["seq"]), str(data["hash"]), str(data["at"]))
+        named = data.get("key")
+        anchor = Anchor(int(data["seq"]), str(data["hash"]), str(data["at"]),
+                        None if named is None else str(named))
         tag = str(data["mac"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return f"anchor {path.name} cannot be read"
+    if anchor.key in former and anchor.key != audit.key_id(key):
+        return anchor
     if not hmac.compare_digest(tag, audit.mac(key, _ANCHOR_DOMAIN, anchor.body())):
-        return f"anchor {path.name} is not signed with this room's audit key"
+        return f"anchor {path.name} is not signed with this room's audit key" + (
+            "" if anchor.key is None else f" (it names key {audit.short(anchor.key)}, not one "
+            "this room's chain records)")
     return anchor
 
 
@@ -80,8 +94,9 @@ def check_anchors(conn: Connection, directory: Path, key: bytes) -> tuple[int, l
     """How many anchors `directory` holds, and every way the log disagrees with them."""
     paths = sorted(directory.glob(PATTERN))
     problems: list[str] = []
+    former = former_keys(conn)
     for path in paths:
-        anchor = _read(path, key)
+        anchor = _read(path, key, former)
         if isinstance(anchor, str):
             problems.append(anchor)
             continue

@@ -34,8 +34,13 @@ GENESIS = "0" * 64
 
 class ChainBroken(CardroomError):
     """Refused: a broken chain (or books that disagree with it) cannot be sealed."""
+
+
 _ENTRY_DOMAIN = b"cardroom audit entry\x00"
 _HEAD_DOMAIN = b"cardroom audit head\x00"
+_KEY_ID_DOMAIN = b"cardroom audit key id\x00"
+KEY_ACTIONS = ("audit.keyed", "audit.sealed", "audit.rekeyed")
+"""The chain's key records: each names (`"key"`) the fingerprint of the key from then on."""
 
 
 def canonical(detail: dict[str, Any]) -> str:
@@ -49,6 +54,17 @@ def entry_hash(seq: int, at: str, actor: str, action: str, detail: str, prev: st
 
 def mac(key: bytes, domain: bytes, message: str) -> str:
     return hmac.new(key, domain + message.encode(), hashlib.sha256).hexdigest()
+
+
+def key_id(key: bytes) -> str:
+    """The key's fingerprint, kept in the books and in anchors: names the key, reveals
+    nothing of it."""
+    return mac(key, _KEY_ID_DOMAIN, "")
+
+
+def short(fingerprint: str | None) -> str:
+    """A fingerprint as a person compares it: its first 12 hex digits."""
+    return "none" if fingerprint is None else fingerprint[:12]
 
 
 def entry_mac(key: bytes, digest: str) -> str:
@@ -287,16 +303,33 @@ def _head_problems(conn: Connection, key: bytes | None, last: int, last_hash: st
     if head.seq != last or head.hash != last_hash:
         return [f"the log ends at entry {last} but the head records entry {head.seq}: "
                 "entries were deleted or the head was altered"]
-    if key is not None and (head.mac is None or not hmac.compare_digest(
-            head.mac, head_mac(key, int(head.seq), str(head.hash)))):
+    if key is None:
+        return []
+    if head.mac is None or not hmac.compare_digest(
+            head.mac, head_mac(key, int(head.seq), str(head.hash))):
         return [f"the head record (entry {head.seq}) does not carry the audit key's MAC: "
-                "the log was cut back or rewritten and the head moved"]
+                "the log was cut back or rewritten and the head moved, or its MAC removed"]
+    return _key_record_problems(conn, key)
+
+
+def _key_record_problems(conn: Connection, key: bytes) -> list[str]:
+    """The fingerprint the head records must be the key's, and the chain's last key record."""
+    recorded, given = recorded_key(conn), key_id(key)
+    if recorded is not None and recorded != given:
+        return [f"the books record audit key {short(recorded)} but the key given is "
+                f"{short(given)}: a wrong key file, or the record was altered"]
+    chained = chained_key(conn)
+    if chained is not None and chained[1] != recorded:
+        return [f"the head records audit key {short(recorded)} but the chain's last key "
+                f"record (entry {chained[0]}) names {short(chained[1])}: the record was "
+                "altered in the database"]
     return []
 
 
-def has_head(conn: Connection) -> bool:
-    """Whether the log has any entry yet."""
-    return conn.execute(_SELECT_HEAD).first() is not None
+def is_empty(conn: Connection) -> bool:
+    """Whether the log holds nothing at all: no head and no entry (new books)."""
+    return conn.execute(_SELECT_HEAD).first() is None and conn.execute(
+        select(audit_log.c.seq).limit(1)).first() is None
 
 
 def head_keyed_otherwise(conn: Connection, key: bytes) -> bool:
@@ -308,18 +341,59 @@ def head_keyed_otherwise(conn: Connection, key: bytes) -> bool:
         row.mac, head_mac(key, int(row.seq), str(row.hash)))
 
 
-def mac_unkeyed(conn: Connection, key: bytes) -> int:
-    """MAC every entry that has no MAC, and the head: how a chain written before the room had
-    its key is adopted (`cardroom.room.integrity.seal`, after checking it). Returns how many
-    entries it MACed."""
-    unkeyed = conn.execute(select(audit_log.c.seq, audit_log.c.hash)
-                           .where(audit_log.c.mac.is_(None))).all()
-    if unkeyed:
+def recorded_key(conn: Connection) -> str | None:
+    """The fingerprint of the key the head row says the chain is MACed with (None: none
+    recorded, as in books keyed before fingerprints were kept)."""
+    found = conn.execute(select(audit_head.c.key_id).where(audit_head.c.id == 1)
+                         ).scalar_one_or_none()
+    return None if found is None else str(found)
+
+
+def record_key(conn: Connection, key: bytes) -> None:
+    """Record `key`'s fingerprint in the head row (the chain records it too: `KEY_ACTIONS`)."""
+    conn.execute(update(audit_head).where(audit_head.c.id == 1).values(key_id=key_id(key)))
+
+
+def chained_key(conn: Connection) -> tuple[int, str] | None:
+    """The last key record in the chain (entry seq, fingerprint), if any names one."""
+    row = conn.execute(select(audit_log.c.seq, audit_log.c.detail)
+                       .where(audit_log.c.action.in_(KEY_ACTIONS))
+                       .order_by(audit_log.c.seq.desc()).limit(1)).first()
+    if row is None:
+        return None
+    try:
+        named = json.loads(row.detail).get("key")
+    except (ValueError, AttributeError):
+        named = None
+    return (int(row.seq), named) if isinstance(named, str) else None
+
+
+def keyed_trace(conn: Connection) -> bool:
+    """Whether anything says these books were ever keyed: a recorded fingerprint, a MAC on the
+    head or any entry, or a key record in the chain. Entries without a MAC in such books are
+    tampering, never history to seal."""
+    head = conn.execute(select(audit_head.c.mac, audit_head.c.key_id)
+                        .where(audit_head.c.id == 1)).first()
+    if head is not None and (head.mac is not None or head.key_id is not None):
+        return True
+    return conn.execute(select(audit_log.c.seq).where(or_(
+        audit_log.c.mac.is_not(None), audit_log.c.action.in_(KEY_ACTIONS))).limit(1)
+        ).first() is not None
+
+
+def mac_entries(conn: Connection, key: bytes, every: bool = False) -> int:
+    """MAC every entry that has no MAC (or, with `every`, every entry), and the head: how a
+    chain written before the room had its key is adopted (`cardroom.room.keying.seal`), or
+    moved to a new key (`keying.rekey`), after checking it. Returns how many entries it
+    MACed."""
+    q = select(audit_log.c.seq, audit_log.c.hash)
+    rows = conn.execute(q if every else q.where(audit_log.c.mac.is_(None))).all()
+    if rows:
         conn.execute(update(audit_log).where(audit_log.c.seq == bindparam("s"))
                      .values(mac=bindparam("m")),
-                     [{"s": r.seq, "m": entry_mac(key, r.hash)} for r in unkeyed])
+                     [{"s": r.seq, "m": entry_mac(key, r.hash)} for r in rows])
     row = conn.execute(_SELECT_HEAD).first()
     if row is not None:
         conn.execute(update(audit_head).where(audit_head.c.id == 1)
                      .values(mac=head_mac(key, int(row.seq), str(row.hash))))
-    return len(unkeyed)
+    return len(rows)

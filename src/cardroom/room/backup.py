@@ -32,7 +32,7 @@ from cardroom.errors import CardroomError
 from cardroom.room import audit
 from cardroom.room.audit_key import AuditKeyError, key_path, load_key
 from cardroom.room.db import database_url, not_an_address, safe_name, unreachable
-from cardroom.room.integrity import open_keyed
+from cardroom.room.keying import open_keyed
 from cardroom.room.room import Room
 from cardroom.room.serving import not_served
 
@@ -201,7 +201,7 @@ def _require_sqlite_room(conn: sqlite3.Connection, message: str) -> None:
 
 
 def _require_key(conn: sqlite3.Connection, file: Path, key: bytes) -> None:
-    """The backup's head, if MACed, must be MACed with `key` (as `integrity.open_keyed`
+    """The backup's head, if MACed, must be MACed with `key` (as `keying.open_keyed`
     requires of a live room)."""
     head = conn.execute("SELECT seq, hash, mac FROM audit_head WHERE id = 1").fetchone()
     if head is not None and head[2] is not None and not hmac.compare_digest(

@@ -7,27 +7,22 @@ kind, actor and entries, no transaction the chain does not know, and every accou
 equal to the chain's total for it. A check may start from an earlier sound `Checkpoint` and
 read only what was written since (the `/audit` page does, on every load); the per-account totals
 and the transaction count still cover the whole ledger, but an edit to an old transaction that
-leaves every account's total as it was is found only by a full check.
+leaves every account's total as it was is found only by a full check, as are the slips and
+accounts held to the chain's record of them (`records_check`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from cardroom.money import format_money
-from cardroom.room import audit, ledger
-from cardroom.room.audit_key import AuditKeyError, key_path, load_key, load_or_create_key
-from cardroom.room.db import Storage, open_database
+from cardroom.room import audit, ledger, records_check
 from cardroom.room.schema import audit_log, ledger_accounts, ledger_entries, ledger_transactions
-
-KEYED_ACTION = "audit.keyed"
-"""The first entry of books opened keyed from empty: it binds them to that key."""
 
 TxRecord = tuple[str, str, str, tuple[tuple[str, int], ...]]
 """A transaction as (key, kind, actor, sorted (account, amount) pairs)."""
@@ -81,8 +76,15 @@ def check(conn: Connection, key: bytes | None = None, since: Checkpoint | None =
     `Storage.snapshot()`."""
     start = since or Checkpoint()
     seen = _ChainLedger(dict(start.totals), start.transactions)
-    chain = audit.verify(conn, key, start.chain, seen)
-    problems = [*chain.problems, *seen.problems, *_ledger_problems(conn, seen, since is None)]
+    records = records_check.ChainRecords()
+
+    def observe(e: audit.AuditEntry) -> None:
+        seen(e)
+        records(e)
+
+    chain = audit.verify(conn, key, start.chain, observe if since is None else seen)
+    problems = [*chain.problems, *seen.problems, *_ledger_problems(conn, seen, since is None),
+                *(records_check.problems(conn, records) if since is None else [])]
     entries = start.entries + chain.entries
     reached = start if problems else Checkpoint(chain.reached, entries, seen.totals,
                                                 seen.transactions)
@@ -151,9 +153,11 @@ def needs_seal(conn: Connection) -> bool:
 
 def seal(conn: Connection, key: bytes) -> dict[str, Any]:
     """Adopt a room that predates the key and the ledger's coverage (call in `Storage.unit()`,
-    on a storage holding `key`): record in the chain every ledger transaction it lacks, write
-    an `audit.sealed` entry, and MAC every entry that has no MAC. What is sealed is trusted as
-    it stands now, so a broken chain, or a ledger that disagrees with its records, is refused."""
+    on a storage holding `key`; only `keying.adopt` does, for books never keyed): record in
+    the chain every ledger transaction it lacks, write an `audit.sealed` entry naming the key,
+    MAC every entry that has no MAC, and record the key's fingerprint. What is sealed is
+    trusted as it stands now, so a broken chain, or a ledger that disagrees with its records,
+    is refused."""
     seen = _ChainLedger({}, 0)
     chain = audit.verify(conn, None, audit.START, seen)
     held = _db_transactions(conn, 0)
@@ -169,37 +173,9 @@ def seal(conn: Connection, key: bytes) -> dict[str, Any]:
         audit.append(conn, actor, ledger.TX_ACTION, ledger.tx_record(tx_id, tx_key, kind, pairs))
     unkeyed = conn.execute(select(func.count()).select_from(audit_log)
                            .where(audit_log.c.mac.is_(None))).scalar_one()
-    detail: dict[str, Any] = {"ledger_recorded": missing, "unkeyed_entries": unkeyed}
+    detail: dict[str, Any] = {"ledger_recorded": missing, "unkeyed_entries": unkeyed,
+                              "key": audit.key_id(key)}
     audit.append(conn, "house", "audit.sealed", detail)
-    audit.mac_unkeyed(conn, key)
+    audit.mac_entries(conn, key)
+    audit.record_key(conn, key)
     return detail
-
-
-def open_keyed(database: str | None, key_file: Path | None = None, *,
-               create: bool = True) -> Storage:
-    """The room's storage for writing, with its audit key (`audit_key.key_path`; made if
-    absent unless `create` is false). Under the write lock it binds the key to the books: a
-    key that is not the one the chain's head is MACed with is refused before anything is
-    written (a mixed-up key file must not start a chain nobody can verify); books with no
-    entry yet get a first entry, `audit.keyed`, so that the very first key to open them is the
-    one every later command must hold; a key made now finds any history written before it
-    unkeyed, and seals it as it stands. A key file made for a refused room is removed again."""
-    path = key_path(key_file)
-    key, created = load_or_create_key(path) if create else (load_key(path), False)
-    storage = open_database(database, key)
-    try:
-        with storage.unit() as conn:
-            if audit.head_keyed_otherwise(conn, key):
-                raise AuditKeyError(f"the audit key in {path} is not the key this room's "
-                                    "audit chain is signed with (a wrong key file, or a "
-                                    "tampered head: run cardroom audit verify)")
-            if not audit.has_head(conn):
-                audit.append(conn, "house", KEYED_ACTION, {})
-            elif created and needs_seal(conn):
-                seal(conn, key)
-    except BaseException:
-        storage.engine.dispose()
-        if created:
-            path.unlink(missing_ok=True)
-        raise
-    return storage

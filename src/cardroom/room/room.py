@@ -21,7 +21,7 @@ from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
-from cardroom.room.integrity import open_keyed
+from cardroom.room.keying import open_keyed
 from cardroom.room.live_table import LiveTable
 from cardroom.room.messages import message_type
 from cardroom.room.refusals import RefusalLog
@@ -61,10 +61,12 @@ class Room:
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
              audit_key_file: Path | None = None,
-             settings: RoomSettings | None = None) -> Room:
-        """The room on `database`, its audit chain MACed with the room's audit key
-        (`integrity.open_keyed`: the key file made, and older history sealed, on first use)."""
-        room = cls(open_keyed(database, audit_key_file), source or SystemRandom(),
+             settings: RoomSettings | None = None, accept_failed_audit: bool = False) -> Room:
+        """The room on `database`, its audit chain MACed with the room's audit key, and never
+        on books that fail the audit check unless `accept_failed_audit` (`keying.open_keyed`:
+        the key file made only for new books)."""
+        room = cls(open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit),
+                   source or SystemRandom(),
                    settings=settings or RoomSettings())
         room.start()
         return room

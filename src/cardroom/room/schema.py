@@ -101,7 +101,9 @@ audit_head = Table(
     Column("seq", BigInteger, nullable=False),
     Column("hash", String(64), nullable=False),
     Column("mac", String(64), nullable=True),
+    Column("key_id", String(64), nullable=True),
 )
+"""`key_id`: the fingerprint of the key the chain is MACed with (`audit.key_id`), once recorded."""
 
 jackpot_pools = Table(
     "jackpot_pools", metadata,

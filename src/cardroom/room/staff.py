@@ -70,10 +70,7 @@ def hire(conn: Connection, owner: Account, new: NewCredentials, role: str) -> Ac
     """A new account with a role (a staff member, or a player), from credentials checked and
     hashed before the write transaction (`accounts.new_credentials`)."""
     owner.require(Permission.MANAGE_STAFF)
-    made = insert_account(conn, new, _role(role))
-    audit.append(conn, owner.username, "account.create",
-                 {"username": made.username, "role": made.role.value})
-    return made
+    return insert_account(conn, new, _role(role), actor=owner.username)
 
 
 def change_role(conn: Connection, owner: Account, username: str, role: str) -> StaffRow:

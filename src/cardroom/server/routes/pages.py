@@ -81,9 +81,7 @@ def _first_owner(room: Room, made: acc.NewCredentials) -> Account | None:
     with room.storage.unit() as conn:
         if acc.count_accounts(conn):
             return None
-        owner = acc.insert_account(conn, made, Role.OWNER)
-        audit.append(conn, owner.username, "setup.owner", {})
-    return owner
+        return acc.insert_account(conn, made, Role.OWNER, action="setup.owner")
 
 
 @router.post("/setup", response_model=None)
