@@ -17,7 +17,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.room import audit, integrity, ledger, staff
-from cardroom.room.accounts import Account, Role
+from cardroom.room.accounts import Account, Role, new_credentials
 from cardroom.room.audit_key import load_key, load_or_create_key
 from cardroom.room.cashier import sell_chips
 from cardroom.room.db import make_engine, open_database
@@ -51,8 +51,8 @@ def sold(db_url: str, tmp_path: Path) -> Iterator[Sold]:
     storage = open_keyed(db_url, key)
     operator = Account(0, "cli-operator", Role.OWNER)
     with storage.unit() as conn:
-        cashier = staff.hire(conn, operator, "carl", PW, "cashier")
-        player = staff.hire(conn, operator, "pia", PW, "player")
+        cashier = staff.hire(conn, operator, new_credentials("carl", PW), "cashier")
+        player = staff.hire(conn, operator, new_credentials("pia", PW), "player")
         sell_chips(conn, cashier, player, 5_000, "sale-1")
     storage.engine.dispose()
     data = tmp_path / "xdg"

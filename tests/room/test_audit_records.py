@@ -17,7 +17,7 @@ from sqlalchemy import delete, insert, update
 from sqlalchemy.engine import Connection
 
 from cardroom.room import staff, table_books
-from cardroom.room.accounts import Account, Role
+from cardroom.room.accounts import Account, Role, new_credentials
 from cardroom.room.db import make_engine
 from cardroom.room.keying import open_keyed
 from cardroom.room.schema import accounts, drop_counts, table_slips
@@ -38,7 +38,7 @@ def books(db_url: str, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     storage = open_keyed(db_url, key)
     operator = Account(0, "cli-operator", Role.OWNER)
     with storage.unit() as conn:
-        hired = {name: staff.hire(conn, operator, name, PW, role) for name, role in
+        hired = {name: staff.hire(conn, operator, new_credentials(name, PW), role) for name, role in
                  (("carl", "cashier"), ("dan", "dealer"), ("fiona", "floor"),
                   ("pia", "player"))}
         table_books.open_table(conn, 1, hired["dan"], hired["fiona"], 0)
