@@ -95,9 +95,11 @@ def tables_create(
     audit_key_file: opt.KeyFile = None,
     as_json: opt.AsJson = False,
 ) -> None:
-    """Open a table for a game with its house rules (the defaults when no file is given);
-    the house modifications the rules name are printed, so none is opened silently."""
+    """Open a table for a game with its house rules (the defaults when no file is given),
+    checked against the regulatory profile; every limit of the table and the modifications
+    the rules name are printed, so none is opened silently."""
     from cardroom.cli.options import modifications_json, print_modifications
+    from cardroom.cli.profile import limits_json, print_limits
     from cardroom.room.accounts import Account, Role
     from cardroom.room.integrity import open_keyed
     from cardroom.room.tables import create_table, parse_rules
@@ -109,9 +111,10 @@ def tables_create(
     posted = parse_rules(row.game, row.rules)
     if as_json:
         print(json.dumps({"id": row.id, "name": row.name, "game": row.game,
-                          **modifications_json(posted)}))
+                          **limits_json(posted), **modifications_json(posted)}))
     else:
         _out.print(f"opened table {row.id}: {row.name} ({row.game})")
+        print_limits(posted)
         print_modifications(posted)
 
 
