@@ -102,32 +102,19 @@ cents = 40000"""), encoding="utf-8")
         WASHINGTON.check(rules.regulated(), "house.toml", date(2008, 12, 31))
 
 
+def ante_cap(*periods: str, section: str = 'section = "s"\n') -> str:
+    """A `[pan_ante]` table with these periods (each its lines)."""
+    return (f'[pan_ante]\n{section}what = "w"\n'
+            + "".join(f"[[pan_ante.periods]]\n{p}\n" for p in periods))
+
+
 @pytest.mark.parametrize("table, problem", [
-    ("""[pan_ante]
-section = "s"
-what = "w"
-[[pan_ante.periods]]
-since = 2020-01-01
-chips = 1
-[[pan_ante.periods]]
-since = 2019-01-01
-chips = 2""", "pan_ante: periods must be listed in order of their effective dates"),
-    ("""[pan_ante]
-section = "s"
-what = "w"
-[[pan_ante.periods]]
-chips = 1
-[[pan_ante.periods]]
-chips = 2""", "pan_ante: every period but the first needs its effective date"),
-    ("""[pan_ante]
-section = "s"
-what = "w"
-[[pan_ante.periods]]
-cents = 1""", "pan_ante.periods.0.chips: Field required"),
-    ("""[pan_ante]
-what = "w"
-[[pan_ante.periods]]
-chips = 1""", "pan_ante.section: Field required"),
+    (ante_cap("since = 2020-01-01\nchips = 1", "since = 2019-01-01\nchips = 2"),
+     "pan_ante: periods must be listed in order of their effective dates"),
+    (ante_cap("chips = 1", "chips = 2"),
+     "pan_ante: every period but the first needs its effective date"),
+    (ante_cap("cents = 1"), "pan_ante.periods.0.chips: Field required"),
+    (ante_cap("chips = 1", section=""), "pan_ante.section: Field required"),
 ])
 def test_a_malformed_profile_is_refused_with_what_is_wrong(tmp_path: Path, table: str,
                                                            problem: str) -> None:
