@@ -122,3 +122,11 @@ def test_rcw_9_46_0282_a_sixteenth_house_banked_table_is_refused_exit_2(tmp_path
     assert r.stderr.startswith("error: a house-banked table number 16 is refused under "
                                "RCW 9.46.0282")
     assert cardroom("tables", "create", "Pan 2", "--game", "pan", *args).returncode == 0
+
+
+def test_serve_refuses_an_unknown_profile_before_the_room_opens(tmp_path: Path) -> None:
+    r = cardroom("serve", "--database", str(tmp_path / "room.sqlite3"), "--port", "1",
+                 profile=str(tmp_path / "nowhere.toml"))
+    assert r.returncode == 2 and "card room open" not in r.stdout
+    assert r.stderr.startswith(f"error: {tmp_path / 'nowhere.toml'}: no such profile file")
+    assert not (tmp_path / "room.sqlite3").exists()

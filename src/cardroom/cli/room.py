@@ -43,18 +43,21 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
+    from cardroom.profile import profile_in_force
     from cardroom.room.room import Room
     from cardroom.room.settings import GamblingClock, RoomSettings
     from cardroom.server.app import create_app
     from cardroom.server.frames import MAX_FRAME_BYTES
 
+    law = profile_in_force()  # a bad CARDROOM_PROFILE stops the room before it opens
     room = Room.open(database, audit_key_file=audit_key_file,
                      settings=RoomSettings(self_service_chips, GamblingClock.from_env()))
     sock = listen(host, port)
     if anchors is not None:
         threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
                          name="audit-anchors").start()
-    _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
+    _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables; "
+               f"profile {law.name}: {law.title})", highlight=False)
     config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies),
                             log_level="warning", ws_max_size=MAX_FRAME_BYTES)
     uvicorn.Server(config).run(sockets=[sock])
