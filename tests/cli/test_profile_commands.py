@@ -61,8 +61,8 @@ def test_tables_create_prints_every_limit_and_json_gives_them_in_cents(tmp_path:
     out = " ".join(r.stdout.split())
     for limit in ("table_min_cents = $5.00", "table_max_cents = $300.00",
                   "tie_max_cents = $100.00", "bonus_max_cents = $100.00",
-                  "table_max_cents = $300.00: a single house-banked wager: at most $300.00 "
-                  "(WAC 230-15-140)"):
+                  "table_max_cents = $300.00 (a single house-banked wager: at most $300.00; "
+                  "WAC 230-15-140)"):
         assert limit in out
     made = cardroom("tables", "create", "Pai Gow 1", "--game", "pai-gow", "--json",
                     "--database", db, "--audit-key-file", key)

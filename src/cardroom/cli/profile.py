@@ -62,9 +62,11 @@ def limits_json(rules: HouseRules) -> dict[str, Any]:
 
 
 def print_limits(rules: HouseRules) -> None:
+    """Each limit, and each regulated setting, with the cap that governs it."""
     limits, applied = table_limits(rules)
-    for name, cents in limits.items():
-        _out.print(f"  {name} = {format_money(cents)}", highlight=False)
-    for a in applied:
-        _out.print(f"  {a.setting.setting} = {a.shown}: {a.rule} ({a.cap.section})",
-                   highlight=False, soft_wrap=True)
+    capped = {a.setting.setting: a for a in applied}
+    lines = [(name, format_money(cents), capped.get(name)) for name, cents in limits.items()]
+    lines += [(a.setting.setting, a.shown, a) for a in applied if a.setting.setting not in limits]
+    for name, value, a in lines:
+        law = "" if a is None else f" ({a.rule}; {a.cap.section})"
+        _out.print(f"  {name} = {value}{law}", highlight=False, soft_wrap=True)

@@ -58,8 +58,8 @@ class PanRules(HouseRules):
                           int(self.allow_double_condition)),
                 Regulated("pan_doubling", "spades_double", int(self.spades_double)),
                 Regulated("pan_ante", "the ante of a double condition player "
-                          "(allow_double_condition)",
-                          2 if self.allow_double_condition else 1))
+                          "(allow_double_condition)" if self.allow_double_condition
+                          else "the ante", 2 if self.allow_double_condition else 1))
 
     def departures(self) -> list[Departure]:
         if self.buy_in_chips != BUY_IN_CHIPS:
