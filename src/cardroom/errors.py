@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 class CardroomError(Exception):
@@ -47,3 +50,13 @@ def read_document(path: Path, parse: Callable[[str], Any], malformed: type[Excep
         raise error(f"{path}: cannot read: {exc}") from None
     except malformed as exc:
         raise error(f"{path}: not valid {form}: {exc}") from None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """A model's validation errors as one line: each problem after the setting it concerns."""
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}" if where else msg)
+    return "; ".join(parts)

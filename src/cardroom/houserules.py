@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -27,8 +27,9 @@ from pydantic import (
     model_validator,
 )
 
-from cardroom.errors import CardroomError, RulesError, read_document
+from cardroom.errors import CardroomError, RulesError, describe_validation_error, read_document
 from cardroom.money import CommissionPolicy, Rounding, parse_rate
+from cardroom.profile import Regulated, profile_in_force
 
 
 def _to_fraction(value: Any) -> Fraction:
@@ -122,6 +123,13 @@ class HouseRules(BaseModel):
         """The settings whose value differs from the rule documents (none by default)."""
         return []
 
+    house_banked: ClassVar[bool] = False
+    """Whether a table of the game is house-banked (counted against RCW 9.46.0282)."""
+
+    def regulated(self) -> tuple[Regulated, ...]:
+        """The settings a cap of the regulatory profile governs (`cardroom.profile`)."""
+        return ()
+
     @model_validator(mode="after")
     def _check_against_the_documents(self, info: ValidationInfo) -> Self:
         self.check_settings()
@@ -148,15 +156,6 @@ class HouseRules(BaseModel):
 
 
 R = TypeVar("R", bound=HouseRules)
-
-
-def describe_validation_error(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"])
-        msg = err["msg"].removeprefix("Value error, ")
-        parts.append(f"{where}: {msg}" if where else msg)
-    return "; ".join(parts)
 
 
 def build_rules(model: type[R], data: dict[str, Any], source: str = "house rules") -> R:
@@ -188,8 +187,15 @@ def build_what_if_rules(model: type[R], data: dict[str, Any], source: str = "set
 
 
 def load_rules(model: type[R], path: str | Path) -> R:
-    """Load and validate a TOML house-rules file."""
+    """Load and validate a TOML house-rules file; the law comes first: a setting over a cap
+    of the profile in force is refused (`check_profile`)."""
     p = Path(path)
     data = read_document(p, tomllib.loads, tomllib.TOMLDecodeError, "TOML", RulesError,
                          "house-rules file")
-    return build_rules(model, data, str(p))
+    return check_profile(build_rules(model, data, str(p)), str(p))
+
+
+def check_profile(rules: R, source: str) -> R:
+    """`rules`, once every setting a cap governs is within the profile in force today."""
+    profile_in_force().check(rules.regulated(), source)
+    return rules

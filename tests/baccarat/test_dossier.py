@@ -188,21 +188,23 @@ def test_nines_split_into_two_and_three_card_suited_and_plain(built: Dossier) ->
     assert "Nines by how they are made" in render(built)
 
 
-@pytest.mark.parametrize("paytable, exposure", [(1, 610_900), (2, 610_900), (3, 620_900)])
+@pytest.mark.parametrize("paytable, exposure", [(1, 244_900), (2, 254_900), (3, 264_900)])
 def test_max_exposure_of_one_hand(paytable: int, exposure: int) -> None:
-    """Default limits (Player-9/Banker-9 only beside a main bet): Player at $5,000 wins with a
-    suited nine: $5,000 + Player-9 $100 x 11 (12 on table 3) + the $1 progressive's 10 for 1
-    (+$9); Banker's best is $4,750 + $100 x 12 + $9; a tie pushes the main bet."""
+    """Default limits, within WAC 230-15-140's $300 (Player-9/Banker-9 only beside a main bet,
+    three bets besides the jackpot): the worst hand is a tie of two suited nines: the $300 main
+    bet pushes, Player-9 and Banker-9 at $100 pay 11 or 12 to 1 each (table 1: 11 and 11;
+    table 2: 11 and 12; table 3: 12 and 12), and the $1 progressive counts at 250 for 1
+    (+$249). A main-bet win is smaller: Banker at $300 pays $285 after the 5%."""
     rules = BaccaratRules(paytable=paytable)
     assert dossier.max_hand_exposure_cents(rules) == exposure
-    assert dossier.max_payout_cents(rules)["banker"] == 475_000
+    assert dossier.max_payout_cents(rules)["banker"] == 28_500
 
 
 def test_max_exposure_when_the_bonus_bets_need_no_main_bet() -> None:
-    """Tie $500 x 8 on two suited nines + Player-9 and Banker-9 $100 x 11 each + the
-    progressive's 250 for 1 on suited A-8s of two suits (+$249)."""
+    """Tie $100 (the default maximum) x 8 on two suited nines + Player-9 and Banker-9 $100 x
+    11 each + the progressive's 250 for 1 on suited A-8s of two suits (+$249)."""
     rules = BaccaratRules(bonus_without_main=True)
-    assert dossier.max_hand_exposure_cents(rules) == 400_000 + 2 * 110_000 + 24_900
+    assert dossier.max_hand_exposure_cents(rules) == 80_000 + 2 * 110_000 + 24_900
 
 
 def test_a_table_without_the_progressive_has_no_progressive_figures() -> None:

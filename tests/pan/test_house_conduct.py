@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from cardroom.errors import RulesError
 from cardroom.games.pan.engine import PanHand, SeatSpec, Status
 from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, ToppedUp
 from cardroom.games.pan.rules import PanRules
+from cardroom.houserules import check_profile
 
 from .helpers import GO_OUT, all_play, c, cs, make_hand, spread_to_go_out, stacked_pack
 from .scenarios import p0_collects, p1_goes_out
@@ -114,12 +116,11 @@ def test_pan_washington_caps_chip_ante_outs_and_no_doubling_of_conditions() -> N
     """The digest: "Washington law (WAC 230-15-135) caps a chip at $10, the ante at one chip,
     bans 'doubling of conditions', and lets a player going out collect at most two chips from
     each participating player": house rules past a cap are refused; each player antes one
-    chip; three 5s of spades pay 2, not 4, unless `spades_double` is set."""
-    from pydantic import ValidationError
-
+    chip; three 5s of spades pay 2, not 4, unless `spades_double` is set. The caps are the
+    regulatory profile's (tests/test_profile.py checks each at and one over)."""
     for bad in ({"chip_cents": 1001}, {"outs_chips": 3}):
-        with pytest.raises(ValidationError):
-            PanRules.model_validate(bad)
+        with pytest.raises(RulesError, match=r"refused under WAC 230-15-135\(4\)"):
+            check_profile(PanRules.model_validate(bad), "house rules")
     hand = make_hand(["5s 5s 4h 5h Kd Qc 2s 6d 7d Js", GO_OUT, H2], "5s")
     assert [s.chips for s in hand.seats] == [19, 19, 19]
     all_play(hand)

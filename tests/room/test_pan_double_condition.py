@@ -16,6 +16,13 @@ from .pan_play import CHIP, books, check_books, pan, say, simple_move
 from .rooms import pan_room as make_room
 
 
+@pytest.fixture(autouse=True)
+def _doubling_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WAC 230-15-135(4) prohibits doubling of conditions: double condition play is a departure
+    that only a profile allowing it admits (the tribal example; docs/compliance.md)."""
+    monkeypatch.setenv("CARDROOM_PROFILE", "tribal-compact-example")
+
+
 def test_pan_room_straight_condition_table_refuses_a_doubles_seat(storage: Storage) -> None:
     """House rules: "We play straight condition PAN": the default table offers no doubles."""
     room, p, t = make_room(storage)
@@ -96,6 +103,21 @@ def test_pan_room_all_doubles_floor_moves_the_game_to_the_next_condition(
     again = Room(storage, SeededRandom(4))
     again.start()
     assert pan(again, t).chip == 2 * CHIP
+
+
+def test_wac_230_15_135_the_next_condition_stops_at_the_ten_dollar_chip(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WAC 230-15-135(4) caps a Pan chip at $10: a $10 table's next condition ($20 a chip) is
+    refused, the section named, and the table keeps its rules."""
+    room, p, _ = make_room(storage)
+    t = room.create_table(p["olivia"], "Pan tens", "pan",
+                          {"allow_double_condition": True, "chip_cents": 1000}).table_id
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 40 * 1000, "doubles": True, "key": who})
+    with pytest.raises(CardroomError, match=r"chip_cents = \$20\.00 is refused under "
+                                            r"the compact's Pan limits"):
+        room.act(p["fiona"], t, {"type": "raise_condition"})
+    assert pan(room, t).chip == 1000 and pan(room, t).rules.allow_double_condition
 
 
 def test_pan_room_doubles_and_carried_double_tops_survive_a_restart(storage: Storage) -> None:

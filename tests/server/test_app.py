@@ -77,7 +77,7 @@ def test_baccarat_hand_over_the_websocket(room: Room) -> None:
         assert wa.receive_json()["you"]["seated"]
         assert not wb.receive_json()["you"]["seated"]
         # refusals go to the sender only
-        wa.send_json({"type": "bet", "bets": {"player": 300_000}, "key": "x"})
+        wa.send_json({"type": "bet", "bets": {"player": 30_000}, "key": "x"})
         err = wa.receive_json()
         assert err["type"] == "error" and "exceed" in err["message"]
         wb.send_json({"type": "bet", "bets": {"player": 500}, "key": "y"})

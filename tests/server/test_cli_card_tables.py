@@ -23,7 +23,7 @@ def test_tables_create_super_pan_9_and_pai_gow(db_url: str, tmp_path: Path) -> N
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["game"] == "super-pan-9"
     dragon = tmp_path / "pg.toml"
-    dragon.write_text('dragon_hand = "player-sets"\nmax_wager_cents = 50000\n',
+    dragon.write_text('dragon_hand = "player-sets"\nmax_wager_cents = 25000\n',
                       encoding="utf-8")
     r = runner.invoke(app, ["tables", "create", "PG", "--game", "pai-gow", "--rules",
                             str(dragon), "--database", db_url, "--json"])
@@ -31,7 +31,7 @@ def test_tables_create_super_pan_9_and_pai_gow(db_url: str, tmp_path: Path) -> N
     room = Room.open(db_url)
     games = {t.name: t.snapshot(None) for t in room.tables.values()}
     assert games["Pan 9"]["limits"]["min"] == 1000
-    assert games["PG"]["limits"] == {"min": 500, "max": 50000, "commission": "1/20",
+    assert games["PG"]["limits"] == {"min": 500, "max": 25000, "commission": "1/20",
                                      "dragon": "player-sets", "foul_policy": "hand-loses"}
     room.storage.engine.dispose()
 

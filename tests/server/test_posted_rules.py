@@ -5,6 +5,7 @@ the table. The expected words come from the rule documents and the house-rules f
 
 from __future__ import annotations
 
+import html
 import re
 import tomllib
 from importlib.resources import files
@@ -58,7 +59,7 @@ def test_wac_230_15_060_every_game_posts_its_rules_publicly(storage: Storage) ->
     assert "rounded down to the cent" in bac
     assert "Player 9, suited 11 to 1" in bac and "not suited 5 to 1" in bac
     assert "The jackpot now stands at $2,500.00" in bac and "share it equally" in bac
-    assert "$5.00 to $5,000.00" in bac
+    assert "$5.00 to $300.00" in bac
     assert "Tie Bet pays 8 to 1" in pages["super-pan-9"]
     pg = pages["pai-gow"]
     # Trump Plaza house way (house way A), as the reference digest states it
@@ -75,6 +76,27 @@ def test_wac_230_15_060_every_game_posts_its_rules_publicly(storage: Storage) ->
     assert "A chip is $1.00; the buy-in is 20 chips ($20.00)" in pan
     assert "it charges no fee to play" in pan
     assert "three valles of one rank, all one suit 2 1" in pan
+
+
+def test_wac_230_15_140_and_135_posted_rules_show_the_caps_of_the_law(storage: Storage) -> None:
+    """Issue 21: "Posted rules show the caps that apply": each house-banked game posts the
+    single-wager cap of WAC 230-15-140; Pan posts the chip, ante, going-out and doubling caps
+    of WAC 230-15-135(4) (compliance.md's figures)."""
+    room, owner = open_room(storage)
+    client = TestClient(create_app(room))
+    for game in ("baccarat", "super-pan-9", "pai-gow"):
+        t = room.create_table(owner, f"T {game}", game).table_id
+        body = text_of(client.get(f"/tables/{t}/rules").text)
+        assert "Limits set by law (Washington state-licensed card room)" in body, game
+        assert "A single house-banked wager: at most $300.00 (WAC 230-15-140)." in body, game
+    t = room.create_table(owner, "Pan 1", "pan").table_id
+    body = html.unescape(text_of(client.get(f"/tables/{t}/rules").text))
+    for line in ("The value of a Pan chip: at most $10.00",
+                 "A Pan player's ante: at most 1 chip",
+                 "What going out collects from each player, beyond the tops: at most 2 chips",
+                 "Doubling of Pan conditions: prohibited (WAC 230-15-135(4))."):
+        assert line in body
+    assert body.count("Doubling of Pan conditions") == 1  # two settings, one cap: posted once
 
 
 def test_posted_rules_show_the_fee_and_the_modifications(storage: Storage) -> None:

@@ -71,8 +71,9 @@ def test_strategy_volatility_and_exposure(built: Dossier) -> None:
         str(t): "draw" if t <= 5 else "stand" for t in range(10)}
     tie = next(v for v in built.data["volatility"] if v["name"] == "tie")
     assert tie["hands_to_be_ahead"] is None
-    # $1,000 main wager less 5% = $950; Tie Bet $100 x 8 = $800; they never both win
-    assert built.data["max_hand_exposure_cents"] == 95_000
+    # the $300 main wager (WAC 230-15-140) less 5% = $285; Tie Bet $100 x 8 = $800; they
+    # never both win
+    assert built.data["max_hand_exposure_cents"] == 80_000
     page = render(built)
     assert page.count("<svg") == 2 and "<script" not in page
 

@@ -50,6 +50,7 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
     import uvicorn
 
+    from cardroom.profile import profile_in_force
     from cardroom.room.room import Room
     from cardroom.room.serving import serving
     from cardroom.room.settings import GamblingClock, RoomSettings
@@ -57,6 +58,7 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     from cardroom.server.frames import MAX_FRAME_BYTES
 
     proxies = trusted_proxies(trusted_proxy or [])
+    law = profile_in_force()  # a bad CARDROOM_PROFILE stops the room before it opens
     with serving(database):  # held until the server stops: no restore under it
         room = Room.open(database, audit_key_file=audit_key_file,
                          settings=RoomSettings(self_service_chips, GamblingClock.from_env()),
@@ -65,7 +67,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
         if anchors is not None:
             threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
                              name="audit-anchors").start()
-        _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables)")
+        _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables; "
+                   f"profile {law.name}: {law.title})", highlight=False)
         config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies,
                                            trusted_proxies=proxies),
                                 log_level="warning", ws_max_size=MAX_FRAME_BYTES,
@@ -123,9 +126,11 @@ def tables_create(
     as_json: opt.AsJson = False,
     accept_failed_audit: opt.AcceptFailedAudit = False,
 ) -> None:
-    """Open a table for a game with its house rules (the defaults when no file is given);
-    the house modifications the rules name are printed, so none is opened silently."""
+    """Open a table for a game with its house rules (the defaults when no file is given),
+    checked against the regulatory profile; every limit of the table and the modifications
+    the rules name are printed, so none is opened silently."""
     from cardroom.cli.options import modifications_json, print_modifications
+    from cardroom.cli.profile import limits_json, print_limits
     from cardroom.room.accounts import Account, Role
     from cardroom.room.keying import open_keyed
     from cardroom.room.tables import create_table, parse_rules
@@ -138,9 +143,10 @@ def tables_create(
     posted = parse_rules(row.game, row.rules)
     if as_json:
         print(json.dumps({"id": row.id, "name": row.name, "game": row.game,
-                          **modifications_json(posted)}))
+                          **limits_json(posted), **modifications_json(posted)}))
     else:
         _out.print(f"opened table {row.id}: {row.name} ({row.game})")
+        print_limits(posted)
         print_modifications(posted)
 
 

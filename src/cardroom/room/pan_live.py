@@ -63,9 +63,9 @@ from cardroom.games.pan.engine import Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, event_line
 from cardroom.games.pan.replay import history_of
-from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, WA_MAX_CHIP_CENTS, PanRules
+from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
 from cardroom.games.pan.table import dealer_at
-from cardroom.houserules import build_rules
+from cardroom.houserules import build_rules, check_profile
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger, pan_fees
 from cardroom.room.accounts import Account, Permission
@@ -285,10 +285,10 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         if any(self.engine.carried):
             raise IllegalActionError("tops carried from a redeal must be played first")
         chip = 2 * self.chip
-        if chip > WA_MAX_CHIP_CENTS:
-            raise IllegalActionError(f"a chip may not exceed {format_money(WA_MAX_CHIP_CENTS)}")
-        rules = build_rules(PanRules, {**self.rules.model_dump(mode="json"), "chip_cents": chip,
-                                       "allow_double_condition": False}, f"table {self.name}")
+        rules = check_profile(build_rules(
+            PanRules, {**self.rules.model_dump(mode="json"), "chip_cents": chip,
+                       "allow_double_condition": False}, f"table {self.name}"),
+            f"table {self.name}")
         conn.execute(update(room_tables).where(room_tables.c.id == self.table_id)
                      .values(rules_json=json.dumps(rules.model_dump(mode="json"))))
         for a in players:

@@ -26,6 +26,7 @@ from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import IrregularityPolicy, SuperPan9Rules
 from cardroom.houserules import HouseRules
 from cardroom.money import Cents, format_money, format_rate
+from cardroom.profile import profile_in_force
 from cardroom.room.tables import TableRow, parse_rules
 
 TITLES = {"baccarat": "Mini-Baccarat", "super-pan-9": "Super Pan 9", "pai-gow": "Pai Gow Poker",
@@ -67,6 +68,14 @@ def _modifications(rules: HouseRules) -> Section:
     return Section("modifications", "Changes from the game's approved rules", tuple(
         f"{m.description} (instead of {m.clause}; recorded in the internal controls as "
         f"\u201c{m.id}\u201d)." for m in rules.modifications))
+
+
+def _law(rules: HouseRules) -> Section:
+    """The caps of the regulatory profile that govern this table, each once, with its section."""
+    profile = profile_in_force()
+    lines = dict.fromkeys(f"{a.rule[0].upper()}{a.rule[1:]} ({a.cap.section})."
+                          for a in profile.applying(rules.regulated()))
+    return Section("law", f"Limits set by law ({profile.title})", tuple(lines))
 
 
 DISPUTES = Section("disputes", "Questions and disputes", (
@@ -281,4 +290,4 @@ def posted_rules(row: TableRow, jackpot: Cents | None = None) -> PostedRules:
         assert isinstance(rules, PanRules)
         body = _pan(rules)
     return PostedRules(row.name, row.game, TITLES[row.game],
-                       (*body, _modifications(rules), DISPUTES))
+                       (*body, _law(rules), _modifications(rules), DISPUTES))

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
@@ -16,7 +16,8 @@ from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
-from cardroom.houserules import HouseRules, build_rules, load_rules
+from cardroom.houserules import HouseRules, build_rules, check_profile, load_rules
+from cardroom.profile import profile_in_force
 from cardroom.room import audit
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.schema import room_tables
@@ -60,9 +61,14 @@ def create_table(conn: Connection, who: Account, name: str, game: str,
     name = name.strip()
     if not 1 <= len(name) <= 60:
         raise CardroomError("a table name needs 1 to 60 characters")
-    parsed = parse_rules(game, rules)
+    parsed = check_profile(parse_rules(game, rules), f"table {name}")
     if conn.execute(select(room_tables.c.id).where(room_tables.c.name == name)).first():
         raise CardroomError(f"there is already a table named {name!r}")
+    if parsed.house_banked:
+        banked = [g for g, model in GAMES.items() if model.house_banked]
+        count = conn.execute(select(func.count()).select_from(room_tables)
+                             .where(room_tables.c.game.in_(banked))).scalar_one()
+        profile_in_force().check_tables(count + 1)
     data = parsed.model_dump(mode="json")
     table_id = conn.execute(insert(room_tables).values(
         name=name, game=game, rules_json=json.dumps(data), status="open",

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from cardroom.houserules import CommissionRules, Departure, HouseRules, Rate
 from cardroom.money import Rounding, format_money, format_rate
+from cardroom.profile import Regulated
 from cardroom.shoe import BurnMode, BurnRule, ShoeSpec
 
 JACKPOT_DECKS = 8
@@ -47,9 +48,10 @@ class BaccaratRules(CommissionRules, HouseRules):
     burn: BurnMode = BurnMode.FIRST_CARD_VALUE
     burn_count: int = Field(0, ge=0, le=20)
     table_min_cents: int = Field(500, ge=100)
-    table_max_cents: int = Field(500_000, ge=100)
+    table_max_cents: int = Field(30_000, ge=100)
+    """Defaults fit the state profile: no wager over $300 (WAC 230-15-140)."""
     tie_min_cents: int = Field(100, ge=100)
-    tie_max_cents: int = Field(50_000, ge=100)
+    tie_max_cents: int = Field(10_000, ge=100)
     bonus_min_cents: int = Field(100, ge=100)
     bonus_max_cents: int = Field(10_000, ge=100)
     bonus_without_main: bool = False
@@ -111,6 +113,13 @@ class BaccaratRules(CommissionRules, HouseRules):
         if self.tie_pays != TIE_PAYS:
             out.append(Departure("tie_pays", f"{self.tie_pays} to 1", TIE_CLAUSE))
         return out
+
+    house_banked = True
+
+    def regulated(self) -> tuple[Regulated, ...]:
+        """Every maximum is one house-banked wager's (WAC 230-15-140)."""
+        return tuple(Regulated("house_banked_wager", s, getattr(self, s))
+                     for s in ("table_max_cents", "tie_max_cents", "bonus_max_cents"))
 
     @property
     def shoe_spec(self) -> ShoeSpec:

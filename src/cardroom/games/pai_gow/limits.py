@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 
 from cardroom.engine import WagerRefused
 from cardroom.money import Cents, format_money
+from cardroom.profile import Regulated
 
 from .rules import PaiGowRules
 from .table import WAGERS
@@ -18,12 +19,19 @@ class PaiGowTableRules(PaiGowRules):
     """Limits apply to every wager, a dragon hand's too."""
 
     min_wager_cents: int = Field(default=500, ge=1)
-    max_wager_cents: int = Field(default=100_000, ge=1)
+    max_wager_cents: int = Field(default=30_000, ge=1)
+    """The default fits the state profile: no wager over $300 (WAC 230-15-140)."""
 
     @model_validator(mode="after")
     def _limits(self) -> Self:
         self.check_limits(("min_wager_cents", "max_wager_cents"))
         return self
+
+    house_banked = True
+
+    def regulated(self) -> tuple[Regulated, ...]:
+        """The maximum wager, a dragon hand's too, is a house-banked wager (WAC 230-15-140)."""
+        return (Regulated("house_banked_wager", "max_wager_cents", self.max_wager_cents),)
 
     def check_wager(self, amount: Cents, what: str) -> None:
         """The table limits, which the engine (`PaiGowTable`) applies at the table and in

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from cardroom.games.pan.fees import PanFee
 from cardroom.houserules import Departure, HouseRules
+from cardroom.profile import Regulated
 
 MIN_SEATS = 2
 MAX_SEATS = 15
@@ -15,8 +16,6 @@ HAND_SIZE = 10
 BUY_IN_CHIPS = 20
 BUY_IN_CLAUSE = ('the Pan house rules ("The buy-in for each game is 20chips of equal '
                  'denominations")')
-WA_MAX_CHIP_CENTS = 1000
-"""WAC 230-15-135 caps a chip at $10."""
 
 
 class PanRules(HouseRules):
@@ -32,14 +31,14 @@ class PanRules(HouseRules):
         default=False, description="spade conditions pay double (off: Washington bans doubling)")
     pass_forfeit_chips: int = Field(default=0, ge=0, le=2,
                                     description="chips a passer pays to the tops")
-    outs_chips: int = Field(default=2, ge=0, le=2,
+    outs_chips: int = Field(default=2, ge=0,
                             description="chips each player still in pays the out")
     repay_conditions_on_out: bool = Field(
         default=False, description="conditions on the winner's board are paid again on going out")
     reshuffle: Literal["packet", "full"] = Field(
         default="full", description="between hands: the whole pack (the room's default, "
         "docs/pan.md Decisions), or the used cards with a packet from the stock's bottom")
-    chip_cents: int = Field(default=100, ge=1, le=WA_MAX_CHIP_CENTS,
+    chip_cents: int = Field(default=100, ge=1,
                             description="value of one chip in cents")
     buy_in_chips: int = Field(default=BUY_IN_CHIPS, ge=1,
                               description="the buy-in: 20 chips of equal value")
@@ -48,6 +47,19 @@ class PanRules(HouseRules):
     fee: PanFee | None = Field(default=None, exclude_if=lambda f: f is None,
                                description="the table's one fee (WAC 230-15-080); none by "
                                "default, left out of a dump when there is none")
+
+    def regulated(self) -> tuple[Regulated, ...]:
+        """WAC 230-15-135(4): the chip's value, the ante (one chip to the tops, a second to
+        the double tops for a double condition player), the outs, and doubling (double
+        condition, doubled spade conditions)."""
+        return (Regulated("pan_chip_value", "chip_cents", self.chip_cents),
+                Regulated("pan_going_out", "outs_chips", self.outs_chips),
+                Regulated("pan_doubling", "allow_double_condition",
+                          int(self.allow_double_condition)),
+                Regulated("pan_doubling", "spades_double", int(self.spades_double)),
+                Regulated("pan_ante", "the ante of a double condition player "
+                          "(allow_double_condition)" if self.allow_double_condition
+                          else "the ante", 2 if self.allow_double_condition else 1))
 
     def departures(self) -> list[Departure]:
         if self.buy_in_chips != BUY_IN_CHIPS:

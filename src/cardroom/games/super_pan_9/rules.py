@@ -9,6 +9,7 @@ from pydantic import Field
 
 from cardroom.houserules import CommissionRules, Departure, HouseRules, Rate
 from cardroom.money import CommissionPolicy, Rounding
+from cardroom.profile import Regulated
 from cardroom.shoe import ShoeSpec
 
 from .cards import REMOVED_RANKS
@@ -50,7 +51,8 @@ class SuperPan9Rules(CommissionRules, HouseRules):
     tie_bet_offered: bool = True
     tie_pays: int = Field(default=TIE_PAYS, ge=1, le=100)
     min_wager_cents: int = Field(default=500, ge=1)
-    max_wager_cents: int = Field(default=100_000, ge=1)
+    max_wager_cents: int = Field(default=30_000, ge=1)
+    """Defaults fit the state profile: no wager over $300 (WAC 230-15-140)."""
     tie_min_cents: int = Field(default=100, ge=1)
     tie_max_cents: int = Field(default=10_000, ge=1)
     irregularity_policy: IrregularityPolicy = IrregularityPolicy.VOID_AND_RETURN
@@ -75,6 +77,13 @@ class SuperPan9Rules(CommissionRules, HouseRules):
         if self.tie_bet_offered and self.tie_pays != TIE_PAYS:
             return [Departure("tie_pays", f"{self.tie_pays} to 1", TIE_CLAUSE)]
         return []
+
+    house_banked = True
+
+    def regulated(self) -> tuple[Regulated, ...]:
+        """The wager and Tie maxima are house-banked wagers (WAC 230-15-140)."""
+        return (Regulated("house_banked_wager", "max_wager_cents", self.max_wager_cents),
+                Regulated("house_banked_wager", "tie_max_cents", self.tie_max_cents))
 
     @property
     def shoe_size(self) -> int:
