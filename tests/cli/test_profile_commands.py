@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from cardroom.room.accounts import Account, Role
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.keying import open_keyed
 from cardroom.room.tables import create_table
 
 CARDROOM = Path(sys.executable).parent / "cardroom"
@@ -107,15 +107,14 @@ def test_rcw_9_46_0282_a_sixteenth_house_banked_table_is_refused_exit_2(tmp_path
     """RCW 9.46.0282: at most fifteen house-banked tables in one establishment; Pan (not
     house-banked) does not count."""
     db, key = str(tmp_path / "room.sqlite3"), str(tmp_path / "audit.key")
-    engine = make_engine(f"sqlite:///{db}")
-    migrate(engine)
+    args = ("--database", db, "--audit-key-file", key)
+    assert cardroom("tables", "create", "Pan 1", "--game", "pan", *args).returncode == 0
+    storage = open_keyed(db, Path(key))  # the room's own key: the books stay keyed
     owner = Account(0, "owner", Role.OWNER)
-    with Storage(engine).unit() as conn:
-        create_table(conn, owner, "Pan 1", "pan")
+    with storage.unit() as conn:
         for n in range(14):
             create_table(conn, owner, f"T{n}", ("baccarat", "super-pan-9", "pai-gow")[n % 3])
-    engine.dispose()
-    args = ("--database", db, "--audit-key-file", key)
+    storage.engine.dispose()
     assert cardroom("tables", "create", "T15", "--game", "pai-gow", *args).returncode == 0
     r = cardroom("tables", "create", "T16", "--game", "super-pan-9", *args)
     assert r.returncode == 2 and r.stdout == ""
