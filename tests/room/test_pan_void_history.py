@@ -10,10 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sqlalchemy import delete
+
+from cardroom.history import HandHistory, replay
 from cardroom.room import hands, ledger
 from cardroom.room.db import Storage
 from cardroom.room.recall import recall_page
 from cardroom.room.room import Room
+from cardroom.room.schema import seats
 from cardroom.shoe import SeededRandom
 
 from .pan_play import (
@@ -113,3 +117,22 @@ def test_pan_recovery_void_with_a_bot_has_a_history_that_replays(
     assert recalled.ok, recalled.problems
     run = replay_file(tmp_path, document)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_pan_recovery_void_writes_a_player_whose_seat_row_is_gone(storage: Storage) -> None:
+    """The restart voids every open hand before any table is loaded: a player of the hand
+    whose seat row is no longer there (the books still hold his stack) is written with no
+    table seat, and the room still starts and the history still replays."""
+    room, p, t = pan_room(storage)
+    alice_and_bob_dealt(room, p, t)
+    hand_id = pan(room, t).hand_id
+    assert hand_id is not None
+    with storage.unit() as conn:
+        conn.execute(delete(seats).where(seats.c.account_id == p["bob"].id))
+    again = Room(storage, SeededRandom(9))
+    assert again.start() == [hand_id]
+    with storage.read() as conn:
+        document = hands.history_document(conn, hand_id)
+    assert [(s["name"], s["table_seat"]) for s in document["seats"]] == [
+        ("bob", None), ("alice", 1)]
+    assert replay(HandHistory.from_json(document)).ok

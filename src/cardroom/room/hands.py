@@ -192,11 +192,13 @@ def _pan_void_history(conn: Connection, table: Any, hand_id: int,
     seated = {r.account_id: r.seat for r in conn.execute(
         select(seats).where(seats.c.table_id == table.id))}
 
-    def table_seat(acct: int) -> int:
-        return -acct if acct < 0 else int(str(seated[acct]).partition(":")[0])
+    def table_seat(acct: int) -> int | None:  # None: no seat row left (the recovery)
+        seat = str(seated.get(acct, "")).partition(":")[0]
+        return -acct if acct < 0 else int(seat) if seat.isdigit() else None
 
     people, returned = [], []
-    for index, acct in enumerate(sorted((int(k) for k in wagers), key=table_seat)):
+    for index, acct in enumerate(sorted((int(k) for k in wagers),
+                                        key=lambda a: table_seat(a) or 0)):
         name = f"bot-{-acct}" if acct < 0 else conn.execute(
             select(accounts.c.username).where(accounts.c.id == acct)).scalar_one()
         people.append({"seat": index, "name": name, "account": acct if acct > 0 else None,
