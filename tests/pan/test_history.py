@@ -227,3 +227,26 @@ def test_replay_refuses_a_pack_that_is_not_the_pan_pack(
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "holds 8h" in err
+
+
+def test_a_void_ends_a_pan_history_with_every_stack_as_before() -> None:
+    """Issue 20, every floor action replays: a Pan hand voided after some play (its pack as
+    recorded, the actions so far, then `void`) replays with every stack as before the hand
+    and no chip moved; the room's record of a void (no pack, the seats and the void) replays
+    the same, and such a record holding any other action is refused, not run on no cards."""
+    h = load_history(FIXTURES / "going-out.json")
+    void = {"type": "void", "by": "fiona", "reason": "cards exposed"}
+    partial = HandHistory(game="pan", rules=h.rules, seats=h.seats, pack=h.pack,
+                          setup=h.setup, actions=[*h.actions[:4], void],
+                          result={"chips": [s["chips"] for s in h.seats]})
+    report = replay(partial)
+    assert report.ok, report.failure
+    assert report.actions_applied == 5 and report.final_chips == report.start_chips
+    assert report.outcome == "voided by fiona: cards exposed; every wager returned"
+    recorded = HandHistory(game="pan", rules=h.rules, seats=h.seats, pack=[], setup={},
+                           actions=[void], result={"chips": [20, 20, 20]})
+    assert replay(recorded).ok
+    bad = replay(HandHistory(game="pan", rules=h.rules, seats=h.seats, pack=[], setup={},
+                             actions=[{"type": "draw", "seat": 0}, void]))
+    assert bad.failure is not None and bad.failure.index == 0
+    assert "only the void" in bad.failure.message

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardroom.games.pan.engine import PanHand
 from cardroom.room import ledger
 from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
@@ -83,14 +84,47 @@ def play_out(room: Room, people: list[Account], t: int, limit: int = 400) -> Non
     raise AssertionError("the hand did not finish")
 
 
+def alice_and_bob_dealt(room: Room, p: dict[str, Account], t: int) -> PanHand:
+    """Alice and Bob sit down with 20 chips each and Alice deals: the hand in play."""
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["alice"], t, {"type": "deal"})
+    hand = pan(room, t).engine.hand
+    assert hand is not None
+    return hand
+
+
+def false_out_carries_the_tops(room: Room, p: dict[str, Account], t: int) -> PanHand:
+    """Alice and Bob's hand in play: each plays or draws for a few turns, then the player in
+    turn falsely declares out and the other throws in and calls the foul (foul rules 3F and
+    6: the tops carry to the redeal). No table message makes one: the engine is driven, and
+    the room posts and closes the hand as after any step. Returns the hand."""
+    live = pan(room, t)
+    hand = live.engine.hand
+    assert hand is not None
+    for _ in range(4):
+        for who in (p["alice"], p["bob"]):
+            legal = live.snapshot(who)["play"]["legal"]
+            if "play" in legal or "draw" in legal:
+                say(room, who, t, "play" if "play" in legal else "draw")
+    assert hand.turn_started and hand.current is not None
+    liar = hand.current
+    hand.declare_out(liar)
+    hand.throw_in(1 - liar)
+    hand.call_foul(1 - liar, liar)
+    assert live.hand_id is not None
+    with room.storage.unit() as conn:
+        live._sync(conn, live.hand_id)
+        live._finish(conn)
+    return hand
+
+
 def alone_after_a_foul(storage: Storage) -> tuple[Room, dict[str, Account], int, int, int]:
     """Alice and Bob play; Bob declares his own hand foul (rule 2) at his first chance:
     Alice is the one player left. Returns the room, the people, the table, and the hand
     seats of Alice and Bob."""
     room, p, t = pan_room(storage)
-    for who in ("alice", "bob"):
-        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
-    room.act(p["alice"], t, {"type": "deal"})
+    alice_and_bob_dealt(room, p, t)
     live = pan(room, t)
     for _ in range(40):
         bob = pan(room, t).snapshot(p["bob"])["play"]

@@ -315,8 +315,8 @@ def test_no_record_lets_anyone_predict_an_unseen_card_over_1000_hands_of_every_g
 
 def test_a_pan_players_history_json_does_not_tell_the_next_deal(tmp_path: Any) -> None:
     """The case of issue 9: with the packet reshuffle the stock left by a hand is the top of
-    the next pack, in order. A player recalls her hand and downloads its history.json (what
-    `/hands/N/history.json` sends): it names the cards dealt and drawn, hides the rest, and
+    the next pack, in order. A player recalls her hand; its history.json (what
+    `/hands/N/history.json` sends the staff) names the cards dealt and drawn, hides the rest, and
     no card of the next pack can be named from it, though the real pack would name most."""
     t = open_table(open_database(f"sqlite:///{tmp_path / 'pan'}.sqlite3"), "pan",
                    {"reshuffle": "packet"})

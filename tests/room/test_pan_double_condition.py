@@ -12,7 +12,15 @@ from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .pan_play import CHIP, books, check_books, pan, say, simple_move
+from .pan_play import (
+    CHIP,
+    books,
+    check_books,
+    false_out_carries_the_tops,
+    pan,
+    say,
+    simple_move,
+)
 from .rooms import pan_room as make_room
 
 
@@ -138,23 +146,8 @@ def test_pan_room_doubles_and_carried_double_tops_survive_a_restart(storage: Sto
     again.act(p["alice"], t, {"type": "deal"})
     hand = live.engine.hand
     assert hand is not None and [s.doubles for s in hand.seats] == [True, True]
-    for _ in range(4):
-        for who in (p["alice"], p["bob"]):
-            legal = live.snapshot(who)["play"]["legal"]
-            if "play" in legal or "draw" in legal:
-                say(again, who, t, "play" if "play" in legal else "draw")
-    assert hand.turn_started and hand.current is not None
-    # foul rule 3F then 6: a false declaration of going out (no table message makes one:
-    # the engine is driven here, and the room posts and closes the hand as after any step)
-    liar = hand.current
-    hand.declare_out(liar)
-    hand.throw_in(1 - liar)
-    hand.call_foul(1 - liar, liar)
+    false_out_carries_the_tops(again, p, t)  # foul rule 3F then 6
     assert hand.tops_carry == (2, 2)
-    assert live.hand_id is not None
-    with storage.unit() as conn:
-        live._sync(conn, live.hand_id)
-        live._finish(conn)
     assert books(storage, t)["tops"] == 4 * CHIP
     third = Room(storage, SeededRandom(5))
     third.start()

@@ -14,7 +14,15 @@ from cardroom.games.pan.driver import PanTable
 from cardroom.room.db import Storage
 from cardroom.shoe import fisher_yates
 
-from .pan_play import CHIP, alice_and_bots, books, pan, say, simple_move
+from .pan_play import (
+    CHIP,
+    alice_and_bob_dealt,
+    alice_and_bots,
+    books,
+    pan,
+    say,
+    simple_move,
+)
 from .rooms import pan_room
 
 
@@ -57,12 +65,8 @@ def test_pan_room_void_is_the_engines_void(storage: Storage) -> None:
     the engine protocol's `void`, whose `Voided` event closes the hand's log; the stacks are
     back in the engine and in the books, and the next pack is made."""
     room, p, t = pan_room(storage)
-    for who in ("alice", "bob"):
-        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
-    room.act(p["alice"], t, {"type": "deal"})
+    hand = alice_and_bob_dealt(room, p, t)
     live = pan(room, t)
-    hand = live.engine.hand
-    assert hand is not None
     room.act(p["fiona"], t, {"type": "void", "reason": "cards exposed in the deal"})
     assert isinstance(hand.events[-1], Voided)
     assert hand.events[-1].reason == "voided by fiona: cards exposed in the deal"

@@ -15,7 +15,9 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.games.baccarat.rules import DEFAULT_POOL
+from cardroom.games.pan.rules import PanRules
 from cardroom.history import FORMAT, VOID, HandHistory
+from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, ledger
 from cardroom.room.errors import NotFound
@@ -124,7 +126,7 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
     return returned
 
 
-VOID_HISTORY_GAMES = frozenset({"baccarat", "super-pan-9", "pai-gow"})
+VOID_HISTORY_GAMES = frozenset({"baccarat", "super-pan-9", "pai-gow", "pan"})
 """The games whose voided hands get a shared-format history (their replayers accept `void`)."""
 
 
@@ -147,6 +149,8 @@ def void_history(conn: Connection, table_id: int, hand_id: int,
     table = conn.execute(select(room_tables).where(room_tables.c.id == table_id)).first()
     if table is None or table.game not in VOID_HISTORY_GAMES:
         return {}
+    if table.game == "pan":
+        return _pan_void_history(conn, table, hand_id, wagers, actor, reason, published or {})
     seated = {r.account_id: r.seat for r in conn.execute(
         select(seats).where(seats.c.table_id == table_id))}
     people = []
@@ -174,6 +178,42 @@ def void_history(conn: Connection, table_id: int, hand_id: int,
         actions=[{"type": VOID, "by": actor, "reason": reason, "returned": returned}],
         result={"chips": [p["chips"] for p in people], "names": names, "voided": True})
     return history.to_json()
+
+
+def _pan_void_history(conn: Connection, table: Any, hand_id: int,
+                      wagers: dict[str, dict[str, Cents]], actor: str, reason: str,
+                      published: dict[str, Any]) -> dict[str, Any]:
+    """`void_history` for Pan: amounts in whole chips (`chip_cents`, as the deal published
+    it), a seat per player of the hand in the table's seat order (a house bot, a negative
+    account, is "bot-N" with no account), what went back the chips each had paid in net,
+    and the tops carried into the hand kept for the next one (`tops_carry_out`)."""
+    rules = json.loads(table.rules_json)
+    chip = int(published.get("chip_cents") or build_rules(PanRules, rules).chip_cents)
+    seated = {r.account_id: r.seat for r in conn.execute(
+        select(seats).where(seats.c.table_id == table.id))}
+
+    def table_seat(acct: int) -> int | None:  # None: no seat row left (the recovery)
+        seat = str(seated.get(acct, "")).partition(":")[0]
+        return -acct if acct < 0 else int(seat) if seat.isdigit() else None
+
+    people, returned = [], []
+    for index, acct in enumerate(sorted((int(k) for k in wagers),
+                                        key=lambda a: table_seat(a) or 0)):
+        name = f"bot-{-acct}" if acct < 0 else conn.execute(
+            select(accounts.c.username).where(accounts.c.id == acct)).scalar_one()
+        people.append({"seat": index, "name": name, "account": acct if acct > 0 else None,
+                       "table_seat": table_seat(acct),
+                       "chips": ledger.balance(conn, ledger.stack(table.id, acct)) // chip})
+        returned.append({"seat": index, "name": name, "chips": sum(
+            wagers[str(acct)].values()) // chip})
+    carried = list(published.get("carried_tops") or (0, 0))
+    setup = {**published, "unit": "chips", "chip_cents": chip, "carried_tops": carried,
+             "tops_carry_out": carried}
+    return HandHistory(
+        game="pan", hand_id=str(hand_id), rules=rules, seats=people, pack=[], setup=setup,
+        actions=[{"type": VOID, "by": actor, "reason": reason, "returned": returned}],
+        result={"chips": [p["chips"] for p in people], "winner": None, "voided": True,
+                "reason": f"voided by {actor}: {reason}"}).to_json()
 
 
 def open_hands(conn: Connection) -> list[int]:

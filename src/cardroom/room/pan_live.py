@@ -356,11 +356,14 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         else:
             # the winner first hand, wherever players sat down or left (Pan rotation)
             dealer = dealer_at(occupied, g.winner_seat, g.last_dealer_seat)
-        g.deal(self.rules, specs, dealer, pack)
+        dealt = g.deal(self.rules, specs, dealer, pack)
         g.order, g.accounts = occupied, accounts
         g.synced, g.events_seen = [s.chips for s in specs], 0
         hand_id, number = hands.open_hand(conn, self.table_id)
         self.hand_id, self.hand_number = hand_id, number
+        # published now: a void of this hand (the floor, or recovery) keeps them
+        hands.publish_setup(conn, hand_id, {"dealer": dealer, "chip_cents": self.chip,
+                                            "carried_tops": list(dealt.carried_tops)})
         for charge in fees.charges:
             pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
         pan_fees.save_periods(conn, self.table_id, fees.paid_until or {})

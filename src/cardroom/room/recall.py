@@ -55,6 +55,22 @@ def history_of(record: dict[str, Any]) -> HandHistory:
     return HandHistory.from_json(record, f"hand {record.get('hand')}")
 
 
+def file_withheld(r: Replay) -> str | None:
+    """Why the viewer of `r` may not download its history file, or None. No record a person
+    can read gives a card he may not see: a Pan history's pack names every card dealt, the
+    other players' concealed hands too, and a copy with those hidden would not replay (rules
+    14A and 17 and foul rule 5B read the whole hand of the player who acts, which "??" cards
+    filled at random cannot restore), so a Pan hand's file is the staff's ('read every
+    record'); a player's recall shows the hand as he saw it."""
+    pack = r.record.get("pack") or []
+    if r.seen_by is None or r.record.get("game") != "pan" or \
+            all(c == HIDDEN_CARD for c in pack):
+        return None
+    return ("This hand's history file names every card dealt, the other players' concealed "
+            "hands too, so only the floor or the auditor may download it; this page shows "
+            "the hand as you saw it.")
+
+
 def problems_of(report: ReplayReport) -> list[str]:
     out: list[str] = []
     if report.failure is not None:

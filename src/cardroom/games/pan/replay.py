@@ -143,21 +143,29 @@ def apply_action(hand: PanHand, action: dict[str, Any]) -> None:
 
 class Replay(GameReplay[None]):
     """Every recorded action applied through `PanHand` (the movements are its `ChipsMoved`
-    events); a Pan history has no void action (a voided Pan hand is not written)."""
+    events). A voided hand ends in the void action (`cardroom.history.VOID`: every stack as
+    before the hand); the room writes it with no pack (`room.hands.void_history`: no card
+    of the hand shown), a history with its pack as recorded replays its actions first."""
 
     game = "pan"
     unit = "chips"
     house = "tops"
-    voids = False
     errors = (CardroomError,)
 
     def __init__(self, h: HandHistory) -> None:
         super().__init__(h)
-        self.hand = start_hand(h)
-        self.names = [s.name for s in self.hand.seats]
-        self.start = [s.start_chips for s in self.hand.seats]
+        self.hand: PanHand | None = None
+        if h.pack:
+            self.hand = start_hand(h)
+            self.names = [s.name for s in self.hand.seats]
+            self.start = [s.start_chips for s in self.hand.seats]
+        else:  # a voided hand's record: the seats only
+            build_rules(PanRules, h.rules, "history rules")
+            self.read_seats(h, "seat")
 
     def apply(self, index: int, action: dict[str, Any]) -> None:
+        if self.hand is None:
+            raise HistoryError("a Pan history with no pack holds only the void")
         mark = len(self.hand.events)
         apply_action(self.hand, action)
         self.movements += [{"index": index, "payer": ev.payer, "payee": ev.payee,
@@ -168,10 +176,12 @@ class Replay(GameReplay[None]):
         return "card or argument", str(exc)
 
     def final(self) -> list[int]:
-        return [s.chips for s in self.hand.seats]
+        return list(self.start) if self.hand is None else [s.chips for s in self.hand.seats]
 
     def outcome(self) -> str:
         hand = self.hand
+        if hand is None:
+            return "no card dealt"
         outcome = hand.end_reason or f"unfinished ({hand.phase.value})"
         if hand.winner is not None:
             outcome += f"; winner {hand.seats[hand.winner].name}"
@@ -187,7 +197,10 @@ def boards(h: HandHistory, viewer: int | None = None, everything: bool = True
     seat's hand (as seat `viewer` saw it at the table, by the engine's own `snapshot`: his
     own hand, others' only when played face up; `everything`: every hand, for the floor and
     the auditor), its count and spreads, the drawn card, the top discard and how many cards
-    the stock holds; the stock's unseen cards are only counted."""
+    the stock holds; the stock's unseen cards are only counted. A history with no pack (a
+    voided hand's record) has no table to show."""
+    if not h.pack:
+        return []
     hand = start_hand(h)
     out = []
     for act in h.actions:

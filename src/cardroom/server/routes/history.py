@@ -8,8 +8,8 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
-from cardroom.room.errors import NotFound, PermissionDenied
-from cardroom.room.recall import history_of, recall_page
+from cardroom.room.errors import PermissionDenied
+from cardroom.room.recall import file_withheld, history_of, recall_page
 from cardroom.room.timezone import zone_name
 from cardroom.server.deps import Render, RoomDep, Viewer
 from cardroom.server.ids import HandId
@@ -27,16 +27,18 @@ def history(room: RoomDep, who: Viewer, page: Render, all: bool = False) -> HTML
 def hand(room: RoomDep, who: Viewer, page: Render, hand_id: HandId) -> HTMLResponse:
     replay = room.recall(who, hand_id)
     return page("hand.html", who, replay=replay, record=replay.record,
-                **recall_page(replay))
+                withheld=file_withheld(replay), **recall_page(replay))
 
 
 @router.get("/hands/{hand_id}/history.json", response_model=None)
 def hand_history_file(room: RoomDep, who: Viewer, hand_id: HandId) -> Response:
-    """The hand's history in the shared format, for `cardroom replay FILE`."""
+    """The hand's history in the shared format, for `cardroom replay FILE`; refused where it
+    would show the viewer a card he may not see (`file_withheld`)."""
+    recalled = room.recall(who, hand_id)
+    if (why := file_withheld(recalled)) is not None:
+        raise PermissionDenied(why)
     try:
-        document = history_of(room.recall(who, hand_id).record).to_json()
-    except (NotFound, PermissionDenied):
-        raise
+        document = history_of(recalled.record).to_json()
     except CardroomError as exc:  # an open hand, or a record of an older format
         return Response(json.dumps({"error": str(exc)}), status_code=400,
                         media_type="application/json")
