@@ -59,8 +59,8 @@ def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
         table_books.credit(conn, t, *sign, 10_000)
         held = ledger.balance(conn, ledger.tray(t))
         table_books.close_table(conn, t, p["dan"], p["fiona"], held)
-        table_books.count_drop(conn, clock, t, clock.day_of(datetime.now(UTC)), 30_000, 0,
-                               p["cathy"], p["colin"])
+        table_books.count_drop(conn, clock, t, clock.day_of(datetime.now(UTC)),
+                               table_books.Dropped(30_000), p["cathy"], p["colin"])
     return db, clock.day_of(datetime.now(UTC)).isoformat()
 
 

@@ -89,6 +89,7 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
     from cardroom.room.db import open_database
     from cardroom.room.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
     from cardroom.room.settings import GamblingClock
+    from cardroom.room.tenders import MARKERS_LABEL
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
     with open_database(database).snapshot() as conn:
@@ -106,8 +107,11 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
             table.add_row(CAGE_KINDS[kind], str(n), format_money(cents))
         table.add_row("cash in", "", format_money(report.cash_in))
         table.add_row("cash out", "", format_money(report.cash_out))
-        table.add_row("drop counted: cash", "", format_money(report.drop_cash))
-        table.add_row("drop counted: markers", "", format_money(report.drop_markers))
+        table.add_row("drop counted: cash", "", format_money(report.drop.cash))
+        table.add_row("drop counted: debit card slips", "", format_money(report.drop.debit))
+        if report.drop.markers:
+            table.add_row(f"drop counted: {MARKERS_LABEL}", "",
+                          format_money(report.drop.markers))
         table.add_row("chips outstanding", "", format_money(report.outstanding))
         console.print(table)
         if not report.reconciled:
