@@ -26,10 +26,10 @@ from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import NotFound
 from cardroom.room.schema import accounts, cage_checks
 
-KINDS = {"personal": "a personal check from the player's own account",
-         "payroll": "a payroll or other business check",
-         "government": "a check issued by a government agency"}
-"""WAC 230-06-005(1): the checks a room may take, and how a person calls each."""
+KINDS = {"personal": "personal check", "payroll": "payroll or business check",
+         "government": "government check"}
+"""WAC 230-06-005(1): the checks a room may take (a personal check from the player's own
+account; one issued by a business or a government agency), and how a person calls each."""
 REFUSED_KINDS = {"third-party": "a third-party personal check", "counter": "a counter check"}
 """WAC 230-06-005(2)(a): checks a room may never take."""
 SETTLEMENTS = {"repaid": "repaid", "written-off": "written off"}
@@ -56,8 +56,9 @@ def acceptable(check: Check, today: date) -> Check:
         raise CardroomError(f"refused: the room takes no {REFUSED_KINDS[check.kind][2:]} "
                             "(WAC 230-06-005(2)(a)); taking one would be credit")
     if check.kind not in KINDS:
-        raise CardroomError("a check at the cage is " + ", ".join(KINDS.values()) +
-                            " (WAC 230-06-005(1))")
+        raise CardroomError("a check at the cage is a personal check from the player's own "
+                            "account, a payroll or business check, or a government check "
+                            "(WAC 230-06-005(1))")
     fields = {}
     for name, most in FIELDS.items():
         value = " ".join(str(getattr(check, name)).split())
