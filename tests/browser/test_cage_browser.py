@@ -1,10 +1,11 @@
 """The cage and the table inventories in a real browser, by clicks: the cashier sells a player
 chips for cash and for a check (copied onto the form, WAC 230-06-005) and records the bank's
-return of the check; the floor opens a table with the dealer's signature, the cage fills it with the
-dealer's and the floor's, sells chips at it for a debit card (the drop, WAC 230-15-500(2)), the
-floor closes it, the cage counts its drop box tender by tender; the games report with its hold chart. Each page
-renders under the strict Content-Security-Policy with no console error and fits a 375-pixel
-phone; screenshots go to $CARDROOM_SCREENSHOTS when it is set."""
+return of the check; the floor opens a table with the dealer's signature, the cage fills it
+with the dealer's and the floor's, the floor sells chips at it for a debit card (the drop,
+WAC 230-15-500(2)) and closes it, the cage counts its drop box tender by tender; the games
+report with its hold chart. Each page renders under the strict Content-Security-Policy with
+no console error and fits a 375-pixel phone; screenshots go to $CARDROOM_SCREENSHOTS when it
+is set."""
 
 from __future__ import annotations
 
