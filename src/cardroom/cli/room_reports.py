@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -16,6 +16,9 @@ from cardroom.cli.apps import report_app
 from cardroom.cli.options import console
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
+
+if TYPE_CHECKING:
+    from cardroom.room.operations_report import GamesReport
 
 Day = Annotated[str | None, typer.Option(
     "--date", help="The gambling day, YYYY-MM-DD (default: today's, in the room's time zone).")]
@@ -71,6 +74,7 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
                 "-" if x.hold is None else f"{100 * x.hold:.2f}%",
                 format_money(x.fees), format_money(x.commission), str(x.hands))
         console.print(table)
+        console.print(_drop_by_tender(report))
         for x in report.lines:
             if not x.reconciled:
                 console.print(f"[red]not reconciled:[/red] {x.table}: win "
@@ -79,6 +83,24 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
                               f"{format_money(x.drop_in_books)}", highlight=False)
     if not report.reconciled:
         raise typer.Exit(1)
+
+
+def _drop_by_tender(report: GamesReport) -> Table:
+    """Each table's drop by tender (WAC 230-15-500(2): cash or a debit card; a migrated room's
+    markers, historical, only when there are any)."""
+    from cardroom.room.tenders import MARKERS_LABEL
+
+    columns = {"drop_cash": "cash", "drop_debit": "debit card"}
+    if report.total.drop_markers:
+        columns["drop_markers"] = MARKERS_LABEL
+    table = Table(title="Drop by tender")
+    table.add_column("table")
+    for label in (*columns.values(), "drop"):
+        table.add_column(label, justify="right")
+    for x in [*report.lines, report.total]:
+        table.add_row(x.table, *(format_money(getattr(x, c)) for c in columns),
+                      format_money(x.drop))
+    return table
 
 
 @report_app.command("cage")

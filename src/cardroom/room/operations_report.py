@@ -288,7 +288,10 @@ class CageReport:
 
     @property
     def cash_in(self) -> Cents:
-        return self.moves.get("cage-sale", (0, 0))[1] + self.moves.get("buy-chips", (0, 0))[1]
+        """Cash only (a debit card or a check is not cash): the cash sales and self-service
+        buys."""
+        return self.moves.get(tenders.SALE_KINDS["cash"], (0, 0))[1] \
+            + self.moves.get("buy-chips", (0, 0))[1]
 
     @property
     def cash_out(self) -> Cents:
