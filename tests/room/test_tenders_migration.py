@@ -1,7 +1,7 @@
-"""A room whose dealers sold chips against markers, before the room refused credit (schema
-revision 0005), upgraded by migration 0006: its markers stay in the books and in the daily
-reports, labelled as markers (historical), and the books, the reports and the audit chain
-still reconcile. Runs on SQLite and PostgreSQL."""
+"""A room whose dealers sold chips against markers, before the room refused credit (the
+schema revision before `*_tenders.py`), upgraded by the tenders migration: its markers stay
+in the books and in the daily reports, labelled as markers (historical), and the books, the
+reports and the audit chain still reconcile. Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from typer.testing import CliRunner
 
@@ -28,10 +29,10 @@ runner = CliRunner()
 
 def marker_room(db_url: str, key_file: Path) -> str:
     """Mini 1 opened, filled with $5,000; bob buys $200 in cash and alice $9,500 against a
-    marker, as the revision-0005 room recorded them (`drop-marker`); filled with $5,000 more;
-    closed on the $300 left; the box counted
-    ($200 cash, $9,500 in markers); then the books taken back to revision 0005. Returns the
-    gambling day."""
+    marker, as the room before the tenders migration recorded them (`drop-marker`); filled
+    with $5,000 more; closed on the $300 left; the box counted ($200 cash, $9,500 in
+    markers); then the books taken back to the revision before the tenders migration.
+    Returns the gambling day."""
     key, _ = load_or_create_key(key_file)
     storage = open_database(db_url, key)
     room, p, t = opened(storage)
@@ -51,10 +52,13 @@ def marker_room(db_url: str, key_file: Path) -> str:
         c, clock, t, day, table_books.Dropped(20_000, 0, 950_000), p["cathy"], p["colin"]))
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
+    [tenders] = [r for r in ScriptDirectory.from_config(cfg).walk_revisions()
+                 if r.path.endswith("_tenders.py")]
+    before = str(tenders.down_revision)
     with storage.engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0005")
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
+        command.downgrade(cfg, before)
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == before
     storage.engine.dispose()
     return day.isoformat()
 
