@@ -1,8 +1,11 @@
 """The cage and the table inventories in a real browser, by clicks: the cashier sells a player
-chips; the floor opens a table with the dealer's signature, the cage fills it with the
-dealer's and the floor's, the floor closes it; the games report with its hold chart. Each page
-renders under the strict Content-Security-Policy with no console error and fits a 375-pixel
-phone; screenshots go to $CARDROOM_SCREENSHOTS when it is set."""
+chips for cash and for a check (copied onto the form, WAC 230-06-005) and records the bank's
+return of the check; the floor opens a table with the dealer's signature, the cage fills it
+with the dealer's and the floor's, the floor sells chips at it for a debit card (the drop,
+WAC 230-15-500(2)) and closes it, the cage counts its drop box tender by tender; the games
+report with its hold chart. Each page renders under the strict Content-Security-Policy with
+no console error and fits a 375-pixel phone; screenshots go to $CARDROOM_SCREENSHOTS when it
+is set."""
 
 from __future__ import annotations
 
@@ -70,7 +73,21 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         page.fill("#sell-player", "alice")
         page.fill("#sell-amount", "250")
         page.click("#sell-submit")
-        page.wait_for_selector("text=sold $250.00 of chips to alice")
+        page.wait_for_selector("text=sold $250.00 of chips to alice (cash)")
+        page.fill("#sell-player", "alice")
+        page.fill("#sell-amount", "300")
+        page.select_option("#sell-tender", "check")
+        page.fill("#sell-check-number", "1041")
+        page.fill("#sell-check-drawer", "Alice Liddell")
+        page.fill("#sell-check-bank", "First Bank of Tacoma")
+        page.click("#sell-submit")
+        page.wait_for_selector("text=sold $300.00 of chips to alice (check), check number 1041")
+        assert "drawn by Alice Liddell" in page.inner_text("#checks-taken")
+        page.fill("#return-reason-1", "insufficient funds")
+        page.click("#return-1")
+        page.wait_for_selector("text=check number 1041 of alice is in the returned-check "
+                               "register")
+        assert "insufficient funds" in page.inner_text("#returned-checks")
         fits(page, shots, "cage")
         log_out(page)
         # the floor opens Mini 1; the dealer signs with his password
@@ -97,26 +114,45 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         page.click("#fill-submit")
         page.wait_for_selector("text=fill slip number 1: $2,000.00")
         log_out(page)
-        # the floor closes it, counting the tray
+        # alice buys $100 at the table with her debit card; the floor closes it
         log_in(page, base, "fred")
         page.goto(base + "/floor/inventory")
-        page.fill("#close-counted", "1999")
+        assert "marker" not in page.inner_text("#drop-tender")
+        page.fill("#drop-player", "alice")
+        page.fill("#drop-amount", "100")
+        page.select_option("#drop-tender", "debit")
+        page.click("#drop-submit")
+        page.wait_for_selector("text=alice bought $100.00 of chips (debit card)")
+        page.fill("#close-counted", "1899")
         sign(page, "close", "dealer", "dan")
         page.click("#close-submit")
         page.wait_for_selector("text=does not match the tray of Mini 1")
-        page.fill("#close-counted", "2000")
+        page.fill("#close-counted", "1900")
         sign(page, "close", "dealer", "dan")
         page.click("#close-submit")
-        page.wait_for_selector("text=closer number 2: $2,000.00")
+        page.wait_for_selector("text=closer number 2: $1,900.00")
         assert "closed" in page.inner_text("#inventories")
         fits(page, shots, "inventory")
+        log_out(page)
+        # the cage counts the box: the cash and the debit card slips apart
+        log_in(page, base, "cathy")
+        page.click("text=Cage")
+        page.fill("#count-cash", "0")
+        page.fill("#count-debit", "100")
+        sign(page, "count", "second", "olga")
+        page.click("#count-submit")
+        page.wait_for_selector("text=counted $100.00 (cash $0.00, debit card $100.00); the "
+                               "books say $100.00; variance $0.00")
+        log_out(page)
+        log_in(page, base, "fred")
         page.click("text=Reports")
         page.wait_for_selector("#hold-chart")
         assert "Mini 1" in page.inner_text("table.figures")
+        assert "$100.00" in page.inner_text("#drop-tenders")
         loaded = page.evaluate("document.querySelector('#hold-chart').naturalWidth")
         assert loaded > 0  # the SVG chart is drawn, under the page's policy
         fits(page, shots, "games-report")
         assert errors == []
     with room.storage.read() as conn:
-        assert ledger.balance(conn, ledger.tray(1)) == 200_000
-        assert ledger.balance(conn, ledger.wallet(5)) == 25_000
+        assert ledger.balance(conn, ledger.tray(1)) == 190_000
+        assert ledger.balance(conn, ledger.wallet(5)) == 25_000 + 30_000 + 10_000

@@ -49,7 +49,9 @@ def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
         table_books.open_table(conn, t, p["dan"], p["fiona"], 0)
         table_books.fill(conn, t, *sign, 100_000)
         sell_chips(conn, p["cathy"], p["alice"], 20_000, "s1")
-        table_books.drop_buy_in(conn, p["dan"], t, p["alice"], 30_000, "d1")
+        sell_chips(conn, p["cathy"], p["alice"], 1_000, "s2", "debit")
+        table_books.drop_buy_in(conn, p["dan"], t, p["alice"], 25_000, "d1")
+        table_books.drop_buy_in(conn, p["dan"], t, p["alice"], 5_000, "d2", "debit")
     room.act(p["alice"], t, {"type": "sit", "buy_in": 50_000, "key": "sit"})
     for i in range(5):
         room.act(p["alice"], t, {"type": "bet", "bets": {"banker": 1_000}, "key": f"b{i}"})
@@ -59,8 +61,8 @@ def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
         table_books.credit(conn, t, *sign, 10_000)
         held = ledger.balance(conn, ledger.tray(t))
         table_books.close_table(conn, t, p["dan"], p["fiona"], held)
-        table_books.count_drop(conn, clock, t, clock.day_of(datetime.now(UTC)), 30_000, 0,
-                               p["cathy"], p["colin"])
+        table_books.count_drop(conn, clock, t, clock.day_of(datetime.now(UTC)),
+                               table_books.Dropped(25_000, 5_000), p["cathy"], p["colin"])
     return db, clock.day_of(datetime.now(UTC)).isoformat()
 
 
@@ -81,6 +83,7 @@ def test_report_games_json_csv_and_table(books: tuple[str, str]) -> None:
         ("Mini 1", 30_000, 100_000, 10_000, 0)
     assert mini["win"] == mini["closer"] - 0 + 10_000 - 100_000 + 30_000
     assert mini["hands"] == 5 and mini["reconciled"] and data["reconciled"]
+    assert (mini["drop_cash"], mini["drop_debit"], mini["drop_markers"]) == (25_000, 5_000, 0)
     assert data["total"]["win"] == mini["win"]
     code, out = run("report", "games", "--date", day, "--database", db, "--csv")
     rows = list(csv.DictReader(io.StringIO(out)))
@@ -90,6 +93,7 @@ def test_report_games_json_csv_and_table(books: tuple[str, str]) -> None:
     assert (rows[0]["shift"], rows[1]["shift"]) == ("all", shift)
     code, out = run("report", "games", "--date", day, "--database", db)
     assert code == 0 and "Mini" in out and "Games report" in out
+    assert "Drop by tender" in out and "debit card" in out and "markers" not in out
 
 
 def test_report_cage_reconciles(books: tuple[str, str]) -> None:
@@ -97,10 +101,13 @@ def test_report_cage_reconciles(books: tuple[str, str]) -> None:
     code, out = run("report", "cage", "--date", day, "--database", db, "--json")
     data = json.loads(out)
     assert code == 0 and data["reconciled"]
-    assert (data["cash_in"], data["cash_out"], data["drop_cash_counted"]) == (20_000, 0, 30_000)
+    assert (data["cash_in"], data["cash_out"], data["drop_cash_counted"],
+            data["drop_debit_counted"]) == (20_000, 0, 25_000, 5_000)
+    assert data["moves"]["cage-sale-debit"] == {"what": "chips sold for debit card",
+                                                "count": 1, "amount": 1_000}
     assert data["moves"]["fill"]["amount"] == 100_000
-    assert data["by_cashier"] == {"cathy": {"cage-sale": 20_000, "fill": 100_000,
-                                            "credit": 10_000}}
+    assert data["by_cashier"] == {"cathy": {"cage-sale": 20_000, "cage-sale-debit": 1_000,
+                                            "fill": 100_000, "credit": 10_000}}
     code, out = run("report", "cage", "--date", day, "--database", db, "--csv")
     assert code == 0 and out.startswith("gambling_day,line,what,count,amount")
 

@@ -16,6 +16,7 @@ from typing import Any
 from cardroom.room import ledger, table_books
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import redeem_chips, sell_chips
+from cardroom.room.checks import Check
 from cardroom.room.db import Storage
 from cardroom.room.operations_report import cage_report, games_report, slips_report
 from cardroom.room.pan_live import PanLive
@@ -60,11 +61,15 @@ class Day:
         self.tables = {self.room.create_table(self.p["olivia"], name, game,
                                               PAN_RULES if game == "pan" else None).table_id:
                        game for name, game in TABLES}
-        self.sold = self.redeemed = 0
+        self.redeemed = 0
+        self.sold: Counter[str] = Counter()
+        """Chips sold at the cage, per tender."""
         self.slips: Counter[str] = Counter()
         self.fills: Counter[int] = Counter()
         self.credits: Counter[int] = Counter()
         self.drop: Counter[int] = Counter()
+        self.drop_debit: Counter[int] = Counter()
+        """The part of each table's drop paid by debit card (the rest is cash)."""
         self.sat: Counter[int] = Counter()
         self.stood: Counter[int] = Counter()
         self.hands: Counter[int] = Counter()
@@ -107,17 +112,23 @@ class Day:
         self.slips["credit"] += 1
 
     def chips_for(self, who: Account, t: int, amount: int) -> None:
-        """Three players in four buy at the cage; the fourth at the table, for the drop."""
+        """Three players in four buy at the cage (cash, a debit card, or a check); the fourth
+        at the table, for the drop (cash or a debit card)."""
         if self.rng.random() < 0.75:
             cashier = self.p[self.rng.choice(("cathy", "colin"))]
+            tender = self.rng.choice(("cash", "cash", "debit", "check"))
+            today = datetime.now(self.clock.zone).date()
+            check = Check("personal", f"{self.keys}", who.username, "First Bank", today) \
+                if tender == "check" else None
             self.room.operate(cashier, "cage.sell", lambda c: sell_chips(
-                c, cashier, who, amount, self.key()))
-            self.sold += amount
+                c, cashier, who, amount, self.key(), tender, check, today))
+            self.sold[tender] += amount
         else:
-            form = "marker" if self.rng.random() < 0.2 else "cash"
+            tender = "debit" if self.rng.random() < 0.2 else "cash"
             self.room.operate(self.p["dan"], "table.drop", lambda c: table_books.drop_buy_in(
-                c, self.p["dan"], t, who, amount, self.key(), form))
+                c, self.p["dan"], t, who, amount, self.key(), tender))
             self.drop[t] += amount
+            self.drop_debit[t] += amount if tender == "debit" else 0
 
     def sit(self, who: Account, t: int, amount: int) -> None:
         self.chips_for(who, t, amount)
@@ -152,7 +163,9 @@ class Day:
     def count_all(self) -> None:
         for t in self.tables:
             self.room.operate(self.p["cathy"], "drop.count", lambda c, t=t: table_books.count_drop(
-                c, self.clock, t, self.day, self.drop[t], 0, self.p["cathy"], self.p["colin"]))
+                c, self.clock, t, self.day, table_books.Dropped(
+                    self.drop[t] - self.drop_debit[t], self.drop_debit[t]),
+                self.p["cathy"], self.p["colin"]))
 
     # the games -----------------------------------------------------------------------------
     def play(self, t: int, game: str, seated: list[Account], wave: int) -> None:
@@ -271,10 +284,16 @@ def day(storage: Storage, share: int, hands: int) -> None:
     assert {s: len(v) for s, v in report.shifts.items()} == {d.clock.shift_of(
         datetime.now(UTC)): len(d.tables)}
     # the cage: cash in and out, fills and credits, all against the cage's account
-    assert (cage.cash_in, cage.cash_out) == (d.sold, d.redeemed)
+    assert (cage.cash_in, cage.cash_out) == (d.sold["cash"], d.redeemed)
+    assert {k: v[1] for k, v in cage.moves.items() if k.startswith("cage-sale")} == {
+        "cage-sale": d.sold["cash"], "cage-sale-debit": d.sold["debit"],
+        "cage-sale-check": d.sold["check"]}
     assert cage.moves["fill"][1] == sum(d.fills.values())
     assert cage.moves["credit"][1] == sum(d.credits.values())
-    assert cage.drop_cash + cage.drop_markers == sum(d.drop.values())
+    # the drop counted tender by tender (WAC 230-15-500(2): cash or a debit card, no marker)
+    assert cage.drop == table_books.Dropped(sum(d.drop.values()) - sum(d.drop_debit.values()),
+                                            sum(d.drop_debit.values()), 0)
+    assert report.total.drop_debit == sum(d.drop_debit.values()) > 0
     assert cage.reconciled
     # every slip numbered without a gap: an opener, a closer per table, the fills, credits
     assert slips.gaps == {}

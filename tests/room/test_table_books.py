@@ -5,59 +5,23 @@ refusal audited and changing nothing. Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
-from sqlalchemy import delete, select
-from sqlalchemy.engine import Connection
+from sqlalchemy import delete
 
 from cardroom.errors import CardroomError
 from cardroom.room import audit, ledger, table_books
-from cardroom.room.accounts import Account
 from cardroom.room.cashier import buy_chips, redeem_chips, sell_chips
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
-from cardroom.room.room import Room
 from cardroom.room.schema import table_slips
 from cardroom.room.settings import GamblingClock, RoomSettings
 
+from .cage_books import opened, refused
 from .rooms import cage_room
 
 CLOCK = GamblingClock()
-
-
-def snapshot(storage: Storage) -> tuple[dict[str, int], list[Any]]:
-    """The books and the slips, to show that a refusal changed nothing."""
-    with storage.read() as conn:
-        return ledger.balances(conn), conn.execute(select(table_slips)).all()
-
-
-def refusals(storage: Storage) -> list[audit.AuditEntry]:
-    with storage.read() as conn:
-        return [e for e in audit.entries(conn) if e.action == "refused"]
-
-
-def refused(room: Room, who: Account, work: Callable[[Connection], object],
-            match: str, error: type[Exception] = CardroomError) -> None:
-    """The operation is refused with a plain sentence, changes nothing and is audited."""
-    before, seen = snapshot(room.storage), len(refusals(room.storage))
-    with pytest.raises(error, match=match):
-        room.operate(who, "test.op", work)
-    assert snapshot(room.storage) == before
-    after = refusals(room.storage)
-    assert len(after) == seen + 1 and after[-1].actor == who.username
-
-
-def opened(storage: Storage) -> tuple[Room, dict[str, Account], int]:
-    room, p, t = cage_room(storage)
-    assert t is not None
-    room.operate(p["fiona"], "table.open",
-                 lambda c: table_books.open_table(c, t, p["dan"], p["fiona"], 0))
-    room.operate(p["cathy"], "table.fill", lambda c: table_books.fill(
-        c, t, p["cathy"], p["dan"], p["fiona"], 500_000))
-    return room, p, t
 
 
 def test_players_do_not_sell_themselves_chips_unless_the_house_says_so(
@@ -208,28 +172,30 @@ def test_a_closed_table_refuses_play_and_chips(storage: Storage) -> None:
 
 
 def test_the_drop_and_its_count_by_two_counters(storage: Storage) -> None:
-    """WAC 230-15-090, -610: cash for chips at the table goes to the drop box; the box is
-    counted by two people and set against the ledger."""
+    """WAC 230-15-090, -610: cash (or a debit card, -500(2)) for chips at the table goes to
+    the drop box; the box is counted by two people, tender by tender, and set against the
+    ledger."""
     room, p, t = opened(storage)
     room.operate(p["dan"], "table.drop", lambda c: table_books.drop_buy_in(
         c, p["dan"], t, p["alice"], 20_000, "d1"))
     room.operate(p["dan"], "table.drop", lambda c: table_books.drop_buy_in(
-        c, p["dan"], t, p["bob"], 5_000, "d2", form="marker"))
+        c, p["dan"], t, p["bob"], 5_000, "d2", tender="debit"))
     assert room.wallet(p["alice"]) == 20_000
     refused(room, p["alice"], lambda c: table_books.drop_buy_in(
         c, p["alice"], t, p["alice"], 100, "d3"), "may not deal", PermissionDenied)
     day = CLOCK.day_of(datetime.now(UTC))
+    counted = table_books.Dropped(cash=19_900, debit=5_000)
     refused(room, p["cathy"], lambda c: table_books.count_drop(
-        c, CLOCK, t, day, 20_000, 5_000, p["cathy"], p["cathy"]),
+        c, CLOCK, t, day, counted, p["cathy"], p["cathy"]),
         "a drop box is counted by two different people: cathy cannot count it twice")
     refused(room, p["dan"], lambda c: table_books.count_drop(
-        c, CLOCK, t, day, 20_000, 5_000, p["dan"], p["cathy"]),
+        c, CLOCK, t, day, counted, p["dan"], p["cathy"]),
         "dan is a dealer and may not count a drop box", PermissionDenied)
     count = room.operate(p["cathy"], "drop.count", lambda c: table_books.count_drop(
-        c, CLOCK, t, day, 19_900, 5_000, p["cathy"], p["colin"]))
+        c, CLOCK, t, day, counted, p["cathy"], p["colin"]))
     assert (count.expected, count.variance) == (25_000, -100)
     refused(room, p["cathy"], lambda c: table_books.count_drop(
-        c, CLOCK, t, day, 20_000, 5_000, p["cathy"], p["colin"]), "already counted")
+        c, CLOCK, t, day, counted, p["cathy"], p["colin"]), "already counted")
 
 
 def test_the_numbers_of_every_series_have_no_gap(storage: Storage) -> None:

@@ -53,7 +53,7 @@ def test_the_cashier_sells_and_the_floor_opens_fills_and_closes(room: Room) -> N
     assert "Sell chips" in cathy.get("/cage").text
     r = cathy.post("/cage/sell", data={"player": "alice", "amount": "250", "key": "s1"},
                    follow_redirects=False)
-    assert said(r) == {"message": "sold $250.00 of chips to alice"}
+    assert said(r) == {"message": "sold $250.00 of chips to alice (cash)"}
     r = fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0",
                                                  "dealer": "dan", "dealer_password": PW},
                   follow_redirects=False)
@@ -184,3 +184,38 @@ def test_inventories_and_slips_show_room_time_and_the_game_s_name(
         assert "UTC" not in page
         assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d P[SD]T", page), page
     assert "<td>Mini-Baccarat</td>" in fred.get("/floor/inventory").text
+
+
+def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> None:
+    """WAC 230-06-035: the table's buy-in form refuses a marker in a sentence; WAC 230-06-005:
+    the cage sells for a check copied onto the form, and records the bank's return of it in
+    the returned-check register (WAC 230-15-730(4)(a))."""
+    cathy, dan, fred = (logged_in(room, n) for n in ("cathy", "dan", "fred"))
+    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
+                                             "dealer_password": PW})
+    r = dan.post("/floor/inventory/drop", data={"table_id": "1", "player": "alice",
+                                                "amount": "9,500", "tender": "marker",
+                                                "key": "m1"}, follow_redirects=False)
+    assert said(r)["error"].startswith("refused: a marker is credit")
+    assert "(WAC 230-06-035, 230-15-150(1)(d))" in said(r)["error"]
+    page = cathy.get("/cage").text
+    dated = page.split('id="sell-check-date" value="')[1][:10]
+    check = {"player": "alice", "amount": "300", "tender": "check", "check_kind": "personal",
+             "check_number": "1041", "check_drawer": "Alice Liddell",
+             "check_bank": "First Bank", "check_date": dated, "key": "c1"}
+    r = cathy.post("/cage/sell", data={**check, "check_date": "someday"},
+                   follow_redirects=False)
+    assert said(r)["error"] == ("'someday' is not the date on the check: write it as "
+                                "YYYY-MM-DD")
+    r = cathy.post("/cage/sell", data=check, follow_redirects=False)
+    assert said(r) == {"message": "sold $300.00 of chips to alice (check), check number 1041"}
+    page = cathy.get("/cage").text
+    assert "drawn by Alice Liddell" in page and "No check has come back unpaid" in page
+    r = cathy.post("/cage/checks/returned", data={"check_id": "1", "reason": "no funds"},
+                   follow_redirects=False)
+    assert said(r) == {"message": "check number 1041 of alice is in the returned-check "
+                                  "register"}
+    page = cathy.get("/cage").text
+    assert 'id="returned-checks"' in page and "no funds" in page
+    with room.storage.read() as conn:
+        assert ledger.balance(conn, ledger.wallet(5)) == 30_000

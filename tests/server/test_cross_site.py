@@ -63,6 +63,8 @@ FORMS: dict[str, dict[str, str]] = {
                      "dealer_password": PW, "floor": "fred", "floor_password": PW},
     "/cage/count": {"table_id": "1", "day": "2026-11-23", "cash": "1", "second": "fred",
                     "second_password": PW},
+    "/cage/checks/returned": {"check_id": "1", "reason": "forged"},
+    "/cage/checks/settle": {"check_id": "1", "how": "repaid"},
     "/floor/inventory/open": {"table_id": "1", "counted": "0", "dealer": "fred",
                               "dealer_password": PW},
     "/floor/inventory/close": {"table_id": "1", "counted": "0", "dealer": "fred",

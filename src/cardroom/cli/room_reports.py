@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -17,6 +17,9 @@ from cardroom.cli.options import console
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
+
+if TYPE_CHECKING:
+    from cardroom.room.operations_report import GamesReport
 
 Day = Annotated[str | None, typer.Option(
     "--date", help="The gambling day, YYYY-MM-DD (default: today's, in the room's time zone).")]
@@ -72,6 +75,7 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
                 "-" if x.hold is None else f"{100 * x.hold:.2f}%",
                 format_money(x.fees), format_money(x.commission), str(x.hands))
         console.print(table)
+        console.print(_drop_by_tender(report))
         for x in report.lines:
             if not x.reconciled:
                 console.print(flagged("not reconciled:", f"{x.table}: win "
@@ -82,6 +86,24 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
         raise typer.Exit(1)
 
 
+def _drop_by_tender(report: GamesReport) -> Table:
+    """Each table's drop by tender (WAC 230-15-500(2): cash or a debit card; a migrated room's
+    markers, historical, only when there are any)."""
+    from cardroom.room.tenders import MARKERS_LABEL
+
+    columns = {"drop_cash": "cash", "drop_debit": "debit card"}
+    if report.total.drop_markers:
+        columns["drop_markers"] = MARKERS_LABEL
+    table = Table(title="Drop by tender")
+    table.add_column("table")
+    for label in (*columns.values(), "drop"):
+        table.add_column(label, justify="right")
+    for x in [*report.lines, report.total]:
+        table.add_row(x.table, *(format_money(getattr(x, c)) for c in columns),
+                      format_money(x.drop))
+    return table
+
+
 @report_app.command("cage")
 def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
                 as_csv: AsCsv = False) -> None:
@@ -90,6 +112,7 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
     from cardroom.room.db import open_database
     from cardroom.room.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
     from cardroom.room.settings import GamblingClock
+    from cardroom.room.tenders import MARKERS_LABEL
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
     with open_database(database).snapshot() as conn:
@@ -107,8 +130,11 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
             table.add_row(CAGE_KINDS[kind], str(n), format_money(cents))
         table.add_row("cash in", "", format_money(report.cash_in))
         table.add_row("cash out", "", format_money(report.cash_out))
-        table.add_row("drop counted: cash", "", format_money(report.drop_cash))
-        table.add_row("drop counted: markers", "", format_money(report.drop_markers))
+        table.add_row("drop counted: cash", "", format_money(report.drop.cash))
+        table.add_row("drop counted: debit card slips", "", format_money(report.drop.debit))
+        if report.drop.markers:
+            table.add_row(f"drop counted: {MARKERS_LABEL}", "",
+                          format_money(report.drop.markers))
         table.add_row("chips outstanding", "", format_money(report.outstanding))
         console.print(table)
         if not report.reconciled:

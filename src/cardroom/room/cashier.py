@@ -1,7 +1,9 @@
-"""The cage: chips sold for cash and redeemed, each a balanced, idempotent transaction.
+"""The cage: chips sold and redeemed, each a balanced, idempotent transaction.
 
 In a card room the cashier sells and redeems chips for players (`sell_chips`, `redeem_chips`:
-the cash in and out of the cage, by the cashier who took or paid it). Players sell themselves
+the cash in and out of the cage, by the cashier who took or paid it). Each sale records its
+tender (`cardroom.room.tenders`: cash, debit card, or a check entered in the cage's register,
+`cardroom.room.checks`); the room gives no credit. Players sell themselves
 chips (`buy_chips`, `cash_out`) only where the house setting `self_service_chips` is on, in a
 demonstration or free-play room.
 
@@ -10,10 +12,12 @@ chips cannot also cash out: the same key is a retry of the same request or it is
 
 from __future__ import annotations
 
+from datetime import date
+
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
-from cardroom.room import audit, ledger
+from cardroom.room import audit, checks, ledger, tenders
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import LedgerError, PermissionDenied
 from cardroom.room.messages import MAX_KEY
@@ -39,7 +43,8 @@ def _self_service(settings: RoomSettings, who: Account) -> None:
 
 
 def _move(conn: Connection, player: Account, actor: Account, amount: Cents, key: str,
-          kind: str, action: str, buying: bool) -> ledger.Posted:
+          kind: str, action: str, buying: bool,
+          detail: dict[str, object] | None = None) -> ledger.Posted:
     """Chips from the cage to the player's chips (`buying`) or back, and its audit entry."""
     _check(amount, key)
     sign = 1 if buying else -1
@@ -49,10 +54,10 @@ def _move(conn: Connection, player: Account, actor: Account, amount: Cents, key:
                          actor=actor.username,
                          memo=f"{'buy' if buying else 'cash out'} {format_money(amount)}")
     if not posted.replayed:
-        detail: dict[str, object] = {"amount": amount, "tx": posted.tx_id}
+        said: dict[str, object] = {"amount": amount, "tx": posted.tx_id, **(detail or {})}
         if actor.id != player.id:
-            detail["player"] = player.username
-        audit.append(conn, actor.username, action, detail)
+            said["player"] = player.username
+        audit.append(conn, actor.username, action, said)
     return posted
 
 
@@ -78,10 +83,24 @@ def _customer(cashier: Account, player: Account) -> None:
 
 
 def sell_chips(conn: Connection, cashier: Account, player: Account, amount: Cents,
-               key: str) -> ledger.Posted:
-    """The cashier takes `amount` in cash and gives the player chips (cash in to the cage)."""
+               key: str, tender: str = "cash", check: checks.Check | None = None,
+               today: date | None = None) -> ledger.Posted:
+    """The cashier takes `amount` in `tender` (cash, debit card, or the `check` the cashier
+    read, on the room's calendar date `today`) and gives the player chips."""
     _customer(cashier, player)
-    return _move(conn, player, cashier, amount, key, "cage-sale", "cage.sell", True)
+    tender = tenders.require(tender, tenders.AT_CAGE, "at the cage")
+    detail: dict[str, object] = {"tender": tender}
+    if tender == "check":
+        if check is None or today is None:
+            raise LedgerError("write the check's kind, number, drawer, bank and date")
+        check = checks.acceptable(check, today)
+        checks.refuse_if_owing(conn, player)
+        detail["check"] = {"kind": check.kind, "number": check.number}
+    posted = _move(conn, player, cashier, amount, key, tenders.SALE_KINDS[tender],
+                   "cage.sell", True, detail)
+    if check is not None and tender == "check" and not posted.replayed:
+        checks.record(conn, cashier, player, check, amount, posted.tx_id)
+    return posted
 
 
 def redeem_chips(conn: Connection, cashier: Account, player: Account, amount: Cents,

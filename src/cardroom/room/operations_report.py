@@ -1,13 +1,14 @@
 """The daily reports a Washington card room keeps, computed from the ledger and the slips:
 
-- the **games report** (`games_report`): per table and game, the drop, fills, credits, opener,
+- the **games report** (`games_report`): per table and game, the drop (and its tenders: cash,
+  debit card slips, markers of the days before the room refused credit), fills, credits, opener,
   closer, win and hold % of the gambling day, with the Pan fees, commission, jackpot
   contributions and awards and the hands played beside them; per shift; totals for the room.
   Win = closer - opener + credits - fills + drop (the table-games identity), and each table's
   win is reconciled against what the ledger's play moved into and out of its tray;
-- the **cage report** (`cage_report`): the cash in and out of the cage (chips sold and
-  redeemed, by cashier), the fills issued and credits received, the drop counted, reconciled
-  against the cage's account in the ledger;
+- the **cage report** (`cage_report`): the chips sold (by tender: cash, debit card, check) and
+  redeemed, by cashier, the cash in and out, the fills issued and credits received, the drop
+  counted tender by tender, reconciled against the cage's account in the ledger;
 - the **slips report** (`slips_report`): every numbered slip, voids included, and the check
   that no series has a gap.
 """
@@ -25,7 +26,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents
-from cardroom.room import ledger, table_books
+from cardroom.room import ledger, table_books, tenders
 from cardroom.room.schema import (
     hands,
     ledger_accounts,
@@ -42,6 +43,8 @@ and top award (the controller posts them apart, `cardroom.room.progressive`)."""
 FIGURES = ("drop", "fills", "credits", "opener", "closer", "win", "fees", "commission",
            "jackpot_contributions", "jackpot_awards", "hands")
 """The money figures of a games report line, in the order they are shown (hands is a count)."""
+TENDER_FIGURES = ("drop_cash", "drop_debit", "drop_markers")
+"""The drop of a line by tender (`Line.tenders`)."""
 
 
 @dataclass
@@ -52,6 +55,11 @@ class Line:
     table: str
     game: str
     drop: Cents = 0
+    drop_cash: Cents = 0
+    drop_debit: Cents = 0
+    drop_markers: Cents = 0
+    """The drop by tender (counted, or in the books until counted); markers only on days
+    before the room refused credit."""
     fills: Cents = 0
     credits: Cents = 0
     opener: Cents = 0
@@ -69,6 +77,10 @@ class Line:
     sessions: int = 0
     still_open: bool = False
 
+    def tenders(self, dropped: table_books.Dropped) -> None:
+        self.drop_cash, self.drop_debit, self.drop_markers = \
+            dropped.cash, dropped.debit, dropped.markers
+
     @property
     def win(self) -> Cents:
         return self.closer - self.opener + self.credits - self.fills + self.drop
@@ -85,13 +97,15 @@ class Line:
         return self.win == self.ledger_win and self.drop == self.drop_in_books
 
     def add(self, other: Line) -> None:
-        for name in (*FIGURES[:5], *FIGURES[6:], "ledger_win", "drop_in_books", "sessions"):
+        for name in (*FIGURES[:5], *FIGURES[6:], *TENDER_FIGURES, "ledger_win",
+                     "drop_in_books", "sessions"):
             if name != "win":
                 setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def as_json(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "table": self.table, "game": self.game,
                 **{name: getattr(self, name) for name in FIGURES},
+                **{name: getattr(self, name) for name in TENDER_FIGURES},
                 "hold_percent": None if self.hold is None else round(100 * self.hold, 2),
                 "ledger_win": self.ledger_win, "drop_in_books": self.drop_in_books,
                 "drop_counted": self.counted, "inventories": self.sessions,
@@ -156,10 +170,14 @@ def _session_line(conn: Connection, table: tuple[int, str, str], opener: table_b
     t, name, game = table
     start, end = opener.created_at, closer.created_at + timedelta(microseconds=1)
     moved = table_books.tray_movements(conn, t, start, end)
-    drop = table_books.dropped(conn, t, start, end)
-    return Line(t, name, game, drop=drop, fills=_slip_total(conn, t, "fill", start, end),
+    dropped = table_books.dropped(conn, t, start, end)
+    line = Line(t, name, game, drop=dropped.total,
+                fills=_slip_total(conn, t, "fill", start, end),
                 credits=_slip_total(conn, t, "credit", start, end), opener=opener.amount,
-                closer=closer.amount, ledger_win=_play(moved), drop_in_books=drop, sessions=1)
+                closer=closer.amount, ledger_win=_play(moved), drop_in_books=dropped.total,
+                sessions=1)
+    line.tenders(dropped)
+    return line
 
 
 def _house_by_table(conn: Connection, start: datetime, end: datetime
@@ -232,7 +250,8 @@ def games_report(conn: Connection, clock: GamblingClock, day: date) -> GamesRepo
                 shifts[clock.shift_of(closer.created_at)].append(part)
         count = table_books.drop_count(conn, t, day)
         if count is not None:
-            line.drop, line.counted = count.cash + count.markers, True
+            line.drop, line.counted = count.counted.total, True
+            line.tenders(count.counted)
         line.fees = fees.get(ledger.fees(t), 0)
         for name_, cents in house.get(t, {}).items():
             setattr(line, name_, cents)
@@ -245,10 +264,14 @@ def games_report(conn: Connection, clock: GamblingClock, day: date) -> GamesRepo
 
 
 # the cage --------------------------------------------------------------------------------------
-CAGE_KINDS = {"cage-sale": "chips sold", "cage-redeem": "chips redeemed",
+CAGE_KINDS = {"cage-sale": "chips sold for cash",
+              "cage-sale-debit": "chips sold for debit card",
+              "cage-sale-check": "chips sold for checks", "cage-redeem": "chips redeemed",
               "buy-chips": "self-service buys", "cash-out": "self-service cash-outs",
               "fill": "fills issued", "credit": "credits received",
               "fill-void": "fills voided", "credit-void": "credits voided"}
+BY_CASHIER = (*tenders.SALE_KINDS.values(), "cage-redeem", "fill", "credit")
+"""What each cashier's line of the cage report shows."""
 
 
 @dataclass
@@ -257,15 +280,18 @@ class CageReport:
     moves: dict[str, tuple[int, Cents]]
     """Per kind (`CAGE_KINDS`): how many and how much, as the cage saw it (+ into the cage)."""
     by_cashier: dict[str, dict[str, Cents]]
-    drop_cash: Cents
-    drop_markers: Cents
+    drop: table_books.Dropped
+    """The drop boxes counted for the day, by tender (markers: historical)."""
     cage_account_moved: Cents
     outstanding: Cents
     """Chips outside the cage at the end of the report (what `house:cage` is short)."""
 
     @property
     def cash_in(self) -> Cents:
-        return self.moves.get("cage-sale", (0, 0))[1] + self.moves.get("buy-chips", (0, 0))[1]
+        """Cash only (a debit card or a check is not cash): the cash sales and self-service
+        buys."""
+        return self.moves.get(tenders.SALE_KINDS["cash"], (0, 0))[1] \
+            + self.moves.get("buy-chips", (0, 0))[1]
 
     @property
     def cash_out(self) -> Cents:
@@ -275,8 +301,9 @@ class CageReport:
     def reconciled(self) -> bool:
         """Each move's chips leave or enter the cage's account in the ledger: the sum of
         the lines is what `house:cage` moved."""
-        chips = {"cage-sale": -1, "buy-chips": -1, "cage-redeem": 1, "cash-out": 1,
-                 "fill": -1, "credit": 1, "fill-void": 1, "credit-void": -1}
+        chips = {**{kind: -1 for kind in tenders.SALE_KINDS.values()}, "buy-chips": -1,
+                 "cage-redeem": 1, "cash-out": 1, "fill": -1, "credit": 1, "fill-void": 1,
+                 "credit-void": -1}
         return sum(sign * self.moves.get(k, (0, 0))[1] for k, sign in chips.items()) \
             == self.cage_account_moved
 
@@ -285,8 +312,9 @@ class CageReport:
                 "moves": {k: {"what": CAGE_KINDS[k], "count": n, "amount": c}
                           for k, (n, c) in self.moves.items()},
                 "by_cashier": self.by_cashier, "cash_in": self.cash_in,
-                "cash_out": self.cash_out, "drop_cash_counted": self.drop_cash,
-                "drop_markers_counted": self.drop_markers,
+                "cash_out": self.cash_out, "drop_cash_counted": self.drop.cash,
+                "drop_debit_counted": self.drop.debit,
+                "drop_markers_counted": self.drop.markers,
                 "cage_account_moved": self.cage_account_moved,
                 "chips_outstanding": self.outstanding, "reconciled": self.reconciled}
 
@@ -311,13 +339,15 @@ def cage_report(conn: Connection, clock: GamblingClock, day: date) -> CageReport
             continue
         n, c = moves.get(r.kind, (0, 0))
         moves[r.kind] = (n + 1, c + abs(amount))
-        if r.kind in ("cage-sale", "cage-redeem", "fill", "credit"):
+        if r.kind in BY_CASHIER:
             mine = by_cashier.setdefault(r.actor, {})
             mine[r.kind] = mine.get(r.kind, 0) + abs(amount)
-    counts = [table_books.drop_count(conn, t, day) for t, _, _ in _tables(conn)]
-    return CageReport(day, moves, by_cashier,
-                      sum(c.cash for c in counts if c), sum(c.markers for c in counts if c),
-                      moved, -ledger.balance(conn, ledger.HOUSE_CAGE))
+    counts = [box.counted for t, _, _ in _tables(conn)
+              if (box := table_books.drop_count(conn, t, day)) is not None]
+    drop = table_books.Dropped(*(sum(getattr(x, tender) for x in counts)
+                                 for tender in ("cash", "debit", "markers")))
+    return CageReport(day, moves, by_cashier, drop, moved,
+                      -ledger.balance(conn, ledger.HOUSE_CAGE))
 
 
 # the slips -------------------------------------------------------------------------------------
@@ -388,13 +418,16 @@ def games_rows(report: GamesReport) -> list[dict[str, Any]]:
     return rows
 
 
+WHAT = {"drop_markers_counted": f"drop counted: {tenders.MARKERS_LABEL}"}
+
+
 def cage_rows(report: CageReport) -> list[dict[str, Any]]:
     data = report.as_json()
     day = data["gambling_day"]
     rows = [{"gambling_day": day, "line": k, "what": v["what"], "count": v["count"],
              "amount": v["amount"]} for k, v in data["moves"].items()]
-    rows += [{"gambling_day": day, "line": k, "what": k.replace("_", " "), "count": "",
-              "amount": data[k]}
-             for k in ("cash_in", "cash_out", "drop_cash_counted", "drop_markers_counted",
-                       "chips_outstanding")]
+    rows += [{"gambling_day": day, "line": k, "what": WHAT.get(k, k.replace("_", " ")),
+              "count": "", "amount": data[k]}
+             for k in ("cash_in", "cash_out", "drop_cash_counted", "drop_debit_counted",
+                       "drop_markers_counted", "chips_outstanding")]
     return rows

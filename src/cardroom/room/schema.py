@@ -253,6 +253,7 @@ drop_counts = Table(
     Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False),
     Column("gambling_day", Date, nullable=False),
     Column("cash", BigInteger, nullable=False),
+    Column("debit", BigInteger, nullable=False, server_default="0"),
     Column("markers", BigInteger, nullable=False),
     Column("expected", BigInteger, nullable=False),
     Column("first_counter", String(40), nullable=False),
@@ -260,4 +261,30 @@ drop_counts = Table(
     Column("counted_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("table_id", "gambling_day", name="uq_drop_counts_table_day"),
 )
-"""The count of each table's drop box, once per gambling day, by two counters."""
+"""The count of each table's drop box, once per gambling day, by two counters, tender by
+tender: cash, debit card slips, and markers (historical: from before the room refused
+credit, WAC 230-06-035)."""
+
+cage_checks = Table(
+    "cage_checks", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tx_id", Integer, ForeignKey("ledger_transactions.id"), nullable=False,
+           unique=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("kind", String(12), nullable=False),
+    Column("number", String(20), nullable=False),
+    Column("drawer", String(80), nullable=False),
+    Column("bank", String(80), nullable=False),
+    Column("dated", Date, nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("accepted_by", String(40), nullable=False),
+    Column("accepted_at", DateTime(timezone=True), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("returned_by", String(40), nullable=True),
+    Column("returned_at", DateTime(timezone=True), nullable=True),
+    Column("return_reason", String(400), nullable=True),
+    Column("settled_by", String(40), nullable=True),
+    Column("settled_at", DateTime(timezone=True), nullable=True),
+)
+"""Every check the cage accepted for chips (WAC 230-06-005) and what became of it: returned
+unpaid, then repaid or written off (WAC 230-15-730(4)(a)). The returned-check register."""

@@ -8,9 +8,11 @@
 - **Fills and credits** (-510 to -530): chips from the cage to the tray and back, each on a
   numbered slip signed by the cashier, the dealer and the floor, and one balanced ledger
   transaction (`house:cage` and `tray:<table>`).
-- **Drop** (-090): cash (or a marker) a player hands the dealer for chips from the tray goes to
-  the table's drop box; the ledger records each (`drop-cash`, `drop-marker`), and the count of
-  each box (-610/-615), entered by two counters, is reconciled against it.
+- **Drop** (-090): the cash a player hands the dealer for chips from the tray, or the slip of
+  their debit card (-500(2)), goes to the table's drop box; the ledger records each by its
+  tender (`cardroom.room.tenders`: `drop-cash`, `drop-debit`; no marker, which is credit), and
+  the count of each box (-610/-615), entered by two counters tender by tender, is reconciled
+  against it.
 
 Every form is numbered in its series (`SERIES`), consecutively, with no gap: the next number
 is taken inside the write transaction, a number already used or one that would leave a gap is
@@ -28,7 +30,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.money import Cents, form_amount, format_money
-from cardroom.room import audit, ledger
+from cardroom.room import audit, ledger, tenders
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.messages import MAX_KEY
@@ -49,10 +51,9 @@ SERIES = {"opener": "inventory", "closer": "inventory", "fill": "fill", "credit"
 table inventory slips (one series), fills, credits and notifications of error each their own."""
 FORMS = {"inventory": "table inventory slip", "fill": "fill slip", "credit": "credit slip",
          "error": "notification of error"}
-DROP_KINDS = {"cash": "drop-cash", "marker": "drop-marker"}
 MOVES = {"fill": "fill", "credit": "credit"}
 NOT_MOVED_BY_PLAY = frozenset({"fill", "credit", "fill-void", "credit-void", "tray-variance",
-                               "tray-variance-void", *DROP_KINDS.values()})
+                               "tray-variance-void", *tenders.DROPPED_KINDS.values()})
 """Ledger kinds that move a tray's chips other than by play (what is left is the table's win
 from play: settlements, and anything else that pays or takes at the table)."""
 
@@ -420,50 +421,65 @@ def _tray_moved_since(conn: Connection, opener: Slip) -> bool:
 
 # drop and count ------------------------------------------------------------------------------
 def drop_buy_in(conn: Connection, dealer: Account, table_id: int, player: Account,
-                amount: Cents, key: str, form: str = "cash") -> ledger.Posted:
-    """A player hands the dealer cash (or signs a marker) for chips from the tray: the cash
-    goes into the table's drop box, the chips to the player."""
+                amount: Cents, key: str, tender: str = "cash") -> ledger.Posted:
+    """A player hands the dealer cash (or pays by debit card) for chips from the tray: the
+    cash or the card's slip goes into the table's drop box, the chips to the player. A marker
+    is credit and is refused (`tenders.require`)."""
     dealer.require(Permission.DEAL)
     name = _table_name(conn, table_id)
-    if form not in DROP_KINDS:
-        raise CardroomError("a buy-in at the table is paid in cash or by a marker")
+    tender = tenders.require(tender, tenders.AT_TABLE, "at a table")
     if player.role is not Role.PLAYER:
         raise CardroomError(f"{player.username} is not a player")
     form_amount(amount, "a buy-in")
     if not 0 < len(key) <= MAX_KEY:
         raise CardroomError("this form has no valid request key: reload the page")
     _require_open(conn, table_id, name)
-    kind = DROP_KINDS[form]
-    posted = ledger.post(conn, f"drop:{table_id}:{key}", kind,
+    posted = ledger.post(conn, f"drop:{table_id}:{key}", tenders.DROP_KINDS[tender],
                          [(ledger.tray(table_id), -amount), (ledger.wallet(player.id), amount)],
                          actor=dealer.username,
                          memo=f"{name}: {player.username} bought {format_money(amount)} "
-                              f"of chips ({form})")
+                              f"of chips ({tenders.TENDERS[tender]})")
     if not posted.replayed:
         audit.append(conn, dealer.username, "table.drop", {
-            "table": table_id, "player": player.username, "amount": amount, "form": form,
+            "table": table_id, "player": player.username, "amount": amount, "tender": tender,
             "tx": posted.tx_id})
     return posted
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A drop box's contents by tender: cash, debit card slips, and the markers (historical)
+    of a box filled before the room refused credit."""
+
+    cash: Cents = 0
+    debit: Cents = 0
+    markers: Cents = 0
+
+    @property
+    def total(self) -> Cents:
+        return self.cash + self.debit + self.markers
+
+    def as_json(self) -> dict[str, Cents]:
+        return {"cash": self.cash, "debit": self.debit, "markers": self.markers}
 
 
 @dataclass(frozen=True)
 class DropCount:
     table_id: int
     day: date
-    cash: Cents
-    markers: Cents
+    counted: Dropped
     expected: Cents
-    """What the ledger says went into the box: the cash and markers taken at the table."""
+    """What the ledger says went into the box, every tender together."""
     counters: tuple[str, str]
 
     @property
     def variance(self) -> Cents:
         """What the box held more (or, negative, less) than the books say went into it."""
-        return self.cash + self.markers - self.expected
+        return self.counted.total - self.expected
 
     def as_json(self) -> dict[str, Any]:
-        return {"table": self.table_id, "day": self.day.isoformat(), "cash": self.cash,
-                "markers": self.markers, "expected": self.expected, "variance": self.variance,
+        return {"table": self.table_id, "day": self.day.isoformat(), **self.counted.as_json(),
+                "expected": self.expected, "variance": self.variance,
                 "counters": list(self.counters)}
 
 
@@ -483,9 +499,11 @@ def tray_movements(conn: Connection, table_id: int, start: datetime, end: dateti
 
 
 def count_drop(conn: Connection, clock: GamblingClock, table_id: int, day: date,
-               cash: Cents, markers: Cents, first: Account, second: Account) -> DropCount:
-    """Two counters enter what one table's drop box held for a gambling day; the count is
-    set against what the ledger says went into the box (once per box)."""
+               counted: Dropped, first: Account, second: Account) -> DropCount:
+    """Two counters enter what one table's drop box held for a gambling day, tender by
+    tender; the count is set against what the ledger says went into the box (once per box).
+    Markers are counted only in a box the books say holds some (from before the room refused
+    credit)."""
     for who in (first, second):
         if not who.may(Permission.COUNT):
             raise PermissionDenied(f"refused: {who.username} is a {who.role.value} and may "
@@ -494,17 +512,20 @@ def count_drop(conn: Connection, clock: GamblingClock, table_id: int, day: date,
         raise CardroomError(f"a drop box is counted by two different people: "
                             f"{first.username} cannot count it twice")
     name = _table_name(conn, table_id)
-    form_amount(cash, "the cash counted", allow_zero=True)
-    form_amount(markers, "the markers counted", allow_zero=True)
+    form_amount(counted.cash, "the cash counted", allow_zero=True)
+    form_amount(counted.debit, "the debit card slips counted", allow_zero=True)
+    form_amount(counted.markers, "the markers counted", allow_zero=True)
     if conn.execute(select(drop_counts.c.id).where(drop_counts.c.table_id == table_id,
                                                    drop_counts.c.gambling_day == day)).first():
         raise CardroomError(f"the drop box of {name} for {day.isoformat()} is already counted")
-    result = DropCount(table_id, day, cash, markers,
-                       dropped(conn, table_id, *clock.bounds(day)),
-                       (first.username, second.username))
+    books = dropped(conn, table_id, *clock.bounds(day))
+    if counted.markers and not books.markers:
+        raise CardroomError(f"no marker went into the drop box of {name} on "
+                            f"{day.isoformat()}: the room takes no credit (WAC 230-06-035)")
+    result = DropCount(table_id, day, counted, books.total, (first.username, second.username))
     conn.execute(insert(drop_counts).values(
-        table_id=table_id, gambling_day=day, cash=cash, markers=markers,
-        expected=result.expected,
+        table_id=table_id, gambling_day=day, cash=counted.cash, debit=counted.debit,
+        markers=counted.markers, expected=result.expected,
         first_counter=first.username, second_counter=second.username,
         counted_at=datetime.now(UTC)))
     audit.append(conn, first.username, "drop.count", {**result.as_json(), "table_name": name})
@@ -516,11 +537,13 @@ def drop_count(conn: Connection, table_id: int, day: date) -> DropCount | None:
                                                drop_counts.c.gambling_day == day)).first()
     if r is None:
         return None
-    return DropCount(int(r.table_id), r.gambling_day, int(r.cash), int(r.markers),
+    return DropCount(int(r.table_id), r.gambling_day,
+                     Dropped(int(r.cash), int(r.debit), int(r.markers)),
                      int(r.expected), (r.first_counter, r.second_counter))
 
 
-def dropped(conn: Connection, table_id: int, start: datetime, end: datetime) -> Cents:
-    """What the ledger says went into the table's drop box between two moments."""
+def dropped(conn: Connection, table_id: int, start: datetime, end: datetime) -> Dropped:
+    """What the ledger says went into the table's drop box between two moments, by tender."""
     moved = tray_movements(conn, table_id, start, end)
-    return -sum(moved.get(kind, 0) for kind in DROP_KINDS.values())
+    return Dropped(*(-moved.get(tenders.DROPPED_KINDS[t], 0)
+                     for t in ("cash", "debit", "marker")))

@@ -49,6 +49,8 @@ HandId = Annotated[int, Path(), _checked("there is no hand {}")]
 HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
 FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
+FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]
+"""A check of the cage's register that a form names (its `check_id` field)."""
 SlipNumber = Annotated[int, Form(), _checked("{} is not a slip number")]
 """A slip's number in a form."""
 NextSlipNumber = Annotated[int | None, Form(), _checked("{} is not a slip number")]

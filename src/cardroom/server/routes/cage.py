@@ -1,6 +1,8 @@
-"""The cage and the table inventories (docs/operations.md): the cashier sells and redeems chips,
-issues fills and receives credits, and counts drop boxes; the floor opens and closes tables on
-signed inventory slips and voids slips; a dealer sells chips at a table for the drop.
+"""The cage and the table inventories (docs/operations.md): the cashier sells chips for cash, a
+debit card or a check (entered in the check register, and marked when the bank returns it) and
+redeems them, issues fills and receives credits, and counts drop boxes tender by tender; the
+floor opens and closes tables on signed inventory slips and voids slips; a dealer sells chips at
+a table for cash or a debit card, for the drop.
 
 The person logged in signs as themselves (the cashier on a fill, the floor on an opener, the
 first counter); each other signer confirms on the same form with their own password, as the
@@ -22,7 +24,7 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
 from cardroom.room import accounts as acc
-from cardroom.room import ledger, table_books
+from cardroom.room import checks, ledger, table_books, tenders
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.errors import AuthError, NotFound
@@ -31,7 +33,7 @@ from cardroom.room.room import Room
 from cardroom.room.signatures import countersign
 from cardroom.room.tables import list_tables
 from cardroom.server.deps import Render, RoomDep, require
-from cardroom.server.ids import FormTableId, NextSlipNumber, SlipNumber
+from cardroom.server.ids import FormCheckId, FormTableId, NextSlipNumber, SlipNumber
 
 router = APIRouter()
 Cashier = Annotated[Account, require(Permission.CAGE)]
@@ -82,31 +84,77 @@ def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: st
         report = cage_report(conn, clock, today)
         next_fill = table_books.next_number(conn, "fill")
         next_credit = table_books.next_number(conn, "credit")
+        register = [c for c in checks.register(conn) if c.status != "accepted"]
+        taken = checks.register(conn, status="accepted")[:20]
     return page("cage.html", who, tables=tables, report=report, kinds=CAGE_KINDS,
+                tenders=tenders.TENDERS, check_kinds=checks.KINDS,
+                settlements=checks.SETTLEMENTS, register=register, taken=taken,
+                calendar_day=datetime.now(clock.zone).date().isoformat(),
                 next_fill=next_fill, next_credit=next_credit, today=today.isoformat(),
                 key=secrets.token_urlsafe(12), message=message, error=error)
 
 
-def _chips_route(op: str) -> Callable[..., Response]:
-    """The route of `/cage/<op>`: sell chips to a player for cash, or redeem a player's chips
-    (take them and pay cash)."""
-    move = sell_chips if op == "sell" else redeem_chips
-
-    def route(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="player"),
-              amount: str = Form(...), key: str = Form(...)) -> Response:
-        def work(conn: Connection) -> str:
-            customer = player(conn, player_name)
-            cents = parse_money(amount)
-            move(conn, who, customer, cents, key[:60])
-            return f"{'sold' if op == 'sell' else 'redeemed'} {format_money(cents)} of chips " \
-                   f"{'to' if op == 'sell' else 'for'} {customer.username}"
-        return done(room, who, f"cage.{op}", work, "/cage", str)
-    return route
+def _check(kind: str, number: str, drawer: str, bank: str, dated: str) -> checks.Check:
+    """The check as the cashier copied it onto the form."""
+    try:
+        when = date.fromisoformat(dated.strip())
+    except ValueError:
+        raise CardroomError(f"{dated.strip()[:20]!r} is not the date on the check: write it as "
+                            "YYYY-MM-DD") from None
+    return checks.Check(kind.strip(), number, drawer, bank, when)
 
 
-for _op in ("sell", "redeem"):
-    router.add_api_route(f"/cage/{_op}", _chips_route(_op), methods=["POST"],
-                         response_model=None, name=f"cage_{_op}")
+@router.post("/cage/sell", response_model=None)
+def cage_sell(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="player"),
+              amount: str = Form(...), key: str = Form(...), tender: str = Form("cash"),
+              check_kind: str = Form("personal"), check_number: str = Form(""),
+              check_drawer: str = Form(""), check_bank: str = Form(""),
+              check_date: str = Form("")) -> Response:
+    """Sell a player chips for cash, a debit card, or a check (its data recorded)."""
+    def work(conn: Connection) -> str:
+        customer = player(conn, player_name)
+        cents = parse_money(amount)
+        paid = tender.strip().lower()
+        check = _check(check_kind, check_number, check_drawer, check_bank, check_date) \
+            if paid == "check" else None
+        sell_chips(conn, who, customer, cents, key[:60], paid, check,
+                   datetime.now(room.settings.clock.zone).date())
+        said = f"sold {format_money(cents)} of chips to {customer.username} " \
+               f"({tenders.TENDERS[paid]})"
+        return said + (f", check number {check.number}" if check is not None else "")
+    return done(room, who, "cage.sell", work, "/cage", str)
+
+
+@router.post("/cage/redeem", response_model=None)
+def cage_redeem(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="player"),
+                amount: str = Form(...), key: str = Form(...)) -> Response:
+    """Redeem a player's chips: take them and pay cash."""
+    def work(conn: Connection) -> str:
+        customer = player(conn, player_name)
+        cents = parse_money(amount)
+        redeem_chips(conn, who, customer, cents, key[:60])
+        return f"redeemed {format_money(cents)} of chips for {customer.username}"
+    return done(room, who, "cage.redeem", work, "/cage", str)
+
+
+@router.post("/cage/checks/returned", response_model=None)
+def check_returned(room: RoomDep, who: Cashier, check_id: FormCheckId,
+                   reason: str = Form(...)) -> Response:
+    """The bank returned a check unpaid: it enters the returned-check register."""
+    return done(room, who, "check.returned",
+                lambda conn: checks.returned(conn, who, check_id, reason), "/cage",
+                lambda c: f"check number {c.check.number} of {c.player} is in the "
+                          "returned-check register")
+
+
+@router.post("/cage/checks/settle", response_model=None)
+def check_settle(room: RoomDep, who: Cashier, check_id: FormCheckId,
+                 how: str = Form(...)) -> Response:
+    """A returned check repaid by the player, or written off as uncollectible."""
+    return done(room, who, "check.settle",
+                lambda conn: checks.settle(conn, who, check_id, how), "/cage",
+                lambda c: f"returned check number {c.check.number} of {c.player} is "
+                          f"{checks.SETTLEMENTS[c.status]}")
 
 
 def _slip_route(kind: str) -> Callable[..., Response]:
@@ -139,8 +187,11 @@ for _kind in ("fill", "credit"):
 
 @router.post("/cage/count", response_model=None)
 def cage_count(room: RoomDep, who: Counter, table_id: FormTableId,
-               day: str = Form(...), cash: str = Form(...), markers: str = Form("0"),
-               second: str = Form(...), second_password: str = Form(...)) -> Response:
+               day: str = Form(...), cash: str = Form(...), debit: str = Form("0"),
+               markers: str = Form("0"), second: str = Form(...),
+               second_password: str = Form(...)) -> Response:
+    """Two counters enter one drop box's cash and debit card slips apart (and the markers of
+    a box filled before the room refused credit)."""
     try:
         other = cosigner(room, who, "second counter", second, second_password)
         when = date.fromisoformat(day.strip())
@@ -150,9 +201,12 @@ def cage_count(room: RoomDep, who: Counter, table_id: FormTableId,
         room.refused(who, "drop.count", reason, {"table": table_id})
         return back("/cage", error=reason)
     return done(room, who, "drop.count", lambda conn: table_books.count_drop(
-        conn, room.settings.clock, table_id, when, parse_money(cash), parse_money(markers),
+        conn, room.settings.clock, table_id, when,
+        table_books.Dropped(parse_money(cash), parse_money(debit), parse_money(markers)),
         who, other), "/cage",
-        lambda c: f"counted {format_money(c.cash + c.markers)}; the books say "
+        lambda c: f"counted {format_money(c.counted.total)} (cash "
+                  f"{format_money(c.counted.cash)}, debit card "
+                  f"{format_money(c.counted.debit)}); the books say "
                   f"{format_money(c.expected)}; variance {format_money(c.variance)}")
 
 
@@ -219,10 +273,11 @@ def void(room: RoomDep, who: Floor, number: SlipNumber, series: str = Form(...),
 @router.post("/floor/inventory/drop", response_model=None)
 def drop(room: RoomDep, who: Dealer, table_id: FormTableId,
          player_name: str = Form(..., alias="player"), amount: str = Form(...),
-         form: str = Form("cash"), key: str = Form(...)) -> Response:
+         tender: str = Form("cash"), key: str = Form(...)) -> Response:
     def work(conn: Connection) -> str:
         customer = player(conn, player_name)
         cents = parse_money(amount)
-        table_books.drop_buy_in(conn, who, table_id, customer, cents, key[:60], form)
-        return f"{customer.username} bought {format_money(cents)} of chips ({form})"
+        table_books.drop_buy_in(conn, who, table_id, customer, cents, key[:60], tender)
+        return f"{customer.username} bought {format_money(cents)} of chips " \
+               f"({tenders.TENDERS[tender.strip().lower()]})"
     return done(room, who, "table.drop", work, "/floor/inventory", str)

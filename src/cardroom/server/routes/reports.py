@@ -15,6 +15,7 @@ from cardroom.errors import CardroomError
 from cardroom.room import table_books
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.operations_report import (
+    BY_CASHIER,
     CAGE_KINDS,
     CageReport,
     GamesReport,
@@ -28,6 +29,7 @@ from cardroom.room.operations_report import (
     to_csv,
 )
 from cardroom.room.room import Room
+from cardroom.room.tenders import MARKERS_LABEL
 from cardroom.server.deps import Render, RoomDep, require
 
 router = APIRouter()
@@ -80,7 +82,8 @@ def report(room: RoomDep, page: Render, who: Reader, name: str, date: str | None
     if isinstance(found, GamesReport):
         rows, context = games_rows(found), {"reconciled": found.reconciled}
     elif isinstance(found, CageReport):
-        rows, context = cage_rows(found), {"kinds": CAGE_KINDS}
+        rows, context = cage_rows(found), {"kinds": CAGE_KINDS, "by_cashier": BY_CASHIER,
+                                           "markers_label": MARKERS_LABEL}
     else:
         rows, context = found.as_json()["slips"], {"forms": table_books.FORMS}
     if fmt == "json":
