@@ -43,8 +43,8 @@ def books(db_url: str, tmp_path: Path) -> Iterator[tuple[str, Path]]:
                   ("pia", "player"))}
         table_books.open_table(conn, 1, hired["dan"], hired["fiona"], 0)
         table_books.fill(conn, 1, hired["carl"], hired["dan"], hired["fiona"], 50_000)
-        table_books.count_drop(conn, GamblingClock.from_env(), 1, DAY, 12_000, 0,
-                               hired["carl"], operator)
+        table_books.count_drop(conn, GamblingClock.from_env(), 1, DAY,
+                               table_books.Dropped(12_000), hired["carl"], operator)
         staff.lock(conn, operator, "dan", "left the room")
     storage.engine.dispose()
     yield db_url, key
@@ -72,6 +72,9 @@ CASES: dict[str, tuple[Callable[[Connection], object], str]] = {
         created_at=datetime.now(UTC))), "account mallory (owner) is not in the audit chain"),
     "drop count's cash raised": (lambda c: c.execute(update(drop_counts).values(cash=999_999)),
                                  "the drop count of table 1 for 2026-01-01 differs"),
+    "drop count's debit slips raised": (
+        lambda c: c.execute(update(drop_counts).values(debit=999_999)),
+        "the drop count of table 1 for 2026-01-01 differs"),
     "locked account let back in": (lambda c: c.execute(update(accounts).where(
         accounts.c.username == "dan").values(active=True)),
         "account dan is active but the audit chain's record says otherwise"),

@@ -34,8 +34,10 @@ class ChainRecords:
     slips: dict[SlipKey, dict[str, Any]] = field(default_factory=dict)
     people: dict[str, tuple[str, bool]] = field(default_factory=dict)
     """Username: (role, active)."""
-    counts: dict[tuple[int, str], tuple[int, int, int, str, str]] = field(default_factory=dict)
-    """(table, gambling day): (cash, markers, expected, first counter, second counter)."""
+    counts: dict[tuple[int, str], tuple[int, int, int, int, str, str]] = field(
+        default_factory=dict)
+    """(table, gambling day): (cash, debit card slips, markers, expected, first counter,
+    second counter); a count recorded before the room took debit cards has none."""
     problems: list[str] = field(default_factory=list)
 
     def __call__(self, e: audit.AuditEntry) -> None:
@@ -51,7 +53,8 @@ class ChainRecords:
         if action == DROP_COUNT:
             first, second = d["counters"]
             self.counts[(int(d["table"]), str(d["day"]))] = (
-                int(d["cash"]), int(d["markers"]), int(d["expected"]), str(first), str(second))
+                int(d["cash"]), int(d.get("debit", 0)), int(d["markers"]), int(d["expected"]),
+                str(first), str(second))
         elif action == "slip.void":
             self.slips[(str(d["series"]), int(d["number"]))]["status"] = "void"
         elif action.startswith("slip."):
@@ -120,8 +123,8 @@ def _account_problems(conn: Connection, seen: ChainRecords) -> list[str]:
 def _count_problems(conn: Connection, seen: ChainRecords) -> list[str]:
     out: list[str] = []
     held = {(int(r.table_id), r.gambling_day.isoformat()): (
-        int(r.cash), int(r.markers), int(r.expected), r.first_counter, r.second_counter)
-        for r in conn.execute(select(drop_counts))}
+        int(r.cash), int(r.debit), int(r.markers), int(r.expected), r.first_counter,
+        r.second_counter) for r in conn.execute(select(drop_counts))}
     for (table, day), row in sorted(held.items()):
         recorded = seen.counts.get((table, day))
         if recorded is None:
