@@ -149,6 +149,17 @@ class CashOnHand(Figure):
                 f"receipts{new}")
 
 
+class Helpline(Figure):
+    """The problem-gambling message a room shows where patrons gamble and where cash is
+    available, with the helpline's number."""
+
+    message: str = Field(min_length=1)
+    number: str = Field(min_length=1)
+
+    def words(self) -> str:
+        return f"{self.message} {self.number}"
+
+
 def _chips(n: int) -> str:
     return f"{n} chip" if n == 1 else f"{n} chips"
 
@@ -217,6 +228,7 @@ class Profile(BaseModel):
     surveillance: Cap[Amount]
     w2g: Cap[TaxForm]
     cash_on_hand: Cap[CashOnHand]
+    problem_gambling: Cap[Helpline]
 
     def caps(self) -> dict[str, Cap[Any]]:
         """Every cap, by its key in the file, in the file's order."""
@@ -302,3 +314,9 @@ def load_profile(name_or_path: str) -> Profile:
 def profile_in_force() -> Profile:
     """The room's profile: `CARDROOM_PROFILE`, or the Washington state-licensed card room."""
     return load_profile(os.environ.get(PROFILE_ENV) or DEFAULT_PROFILE)
+
+
+def helpline(day: date | None = None) -> Helpline:
+    """The problem-gambling message of the profile in force on `day` (today): every page of
+    the room carries it (WAC 230-06-068 under the state profile)."""
+    return profile_in_force().problem_gambling.on(day or date.today())

@@ -7,6 +7,8 @@ linked tables, and the reconciliation with the ledger. On SQLite and PostgreSQL.
 from __future__ import annotations
 
 from datetime import date
+from importlib.resources import files
+from pathlib import Path
 
 import pytest
 from sqlalchemy import update
@@ -227,6 +229,32 @@ def test_super9_jackpot_shared_equally_by_simultaneous_winners(storage: Storage)
     assert sorted(hit.shares.values()) == [300_000] * 3 and hit.amount == 900_000
     assert pool.meter == 250_000 + 60 + 1  # the odd cent stays in the meter
     assert not hit.needs_surveillance  # $3,000 each: not over $3,000
+
+
+def test_wac_230_15_320_the_surveillance_figure_is_the_room_profiles(
+        storage: Storage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The law is data: under a profile whose surveillance figure is $2,500, three $3,000
+    shares of a top award wait for the camera check (under the state's $3,000 they do not:
+    the test above), and the refusal names the profile's figure."""
+    state = files("cardroom.data").joinpath("profiles/washington.toml").read_text("utf-8")
+    lower = state.replace("[[surveillance.periods]]\ncents = 300000",
+                          "[[surveillance.periods]]\ncents = 250000")
+    assert lower != state
+    (tmp_path / "lower.toml").write_text(lower, encoding="utf-8")
+    monkeypatch.setenv("CARDROOM_PROFILE", str(tmp_path / "lower.toml"))
+    room, p, [t1] = linked_room(storage, tables=1)
+    grown(room, storage, p, 650_001)
+    sit(room, p, t1, "alice", "bob", "carol")
+    for n in ("alice", "bob", "carol"):
+        play(room, p[n], t1, f"top-{n}")
+    rig_top_award(room, t1)
+    room.act(p["alice"], t1, {"type": "deal"})
+    with storage.read() as conn:
+        [hit] = progressive.pending_hits(conn, POOL)
+    assert sorted(hit.shares.values()) == [300_000] * 3 and hit.needs_surveillance
+    room.verify_jackpot(p["fiona"], p["audrey"], hit.id, "recall agrees")
+    with pytest.raises(CardroomError, match=r"a win over \$2,500\.00 needs the surveillance"):
+        room.pay_jackpot(p["fiona"], hit.id)
 
 
 def test_a_win_over_3000_needs_the_surveillance_check(storage: Storage) -> None:

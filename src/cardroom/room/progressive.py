@@ -27,6 +27,7 @@ from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS, MIN_CONTRIBUTION
 from cardroom.money import Cents, form_amount, format_money
+from cardroom.profile import profile_in_force
 from cardroom.room import audit, hands, ledger, recall
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
@@ -46,8 +47,6 @@ from cardroom.room.schema import (
 from cardroom.room.settings import GamblingClock
 from cardroom.room.timezone import room_time
 
-SURVEILLANCE_OVER: Cents = 300_000
-"""WAC 230-15-280 / -320 (digest): a win over $3,000 is checked on camera before it is paid."""
 LEVELS = ("one_suited_nine", "both_suited_nine", "both_suited_ace_eight", "jackpot")
 """The award levels of the Super-9 jackpot pay table, lowest first."""
 MIN_CONTRIBUTION_CENTS = int(MIN_CONTRIBUTION * 100)
@@ -237,8 +236,14 @@ class Hit:
     paid_at: datetime | None
 
     @property
+    def surveillance_over(self) -> Cents:
+        """The profile's figure on the hit's gambling day (WAC 230-15-320(4) under the state
+        profile): a share above it is checked on camera before it is paid."""
+        return Cents(profile_in_force().surveillance.on(gambling_day(self.at)).cents)
+
+    @property
     def needs_surveillance(self) -> bool:
-        return any(v > SURVEILLANCE_OVER for v in self.shares.values())
+        return any(v > self.surveillance_over for v in self.shares.values())
 
 
 def _hit(row: Any) -> Hit:
@@ -330,7 +335,7 @@ def pay(conn: Connection, who: Account, hit_id: int, pool: JackpotPool) -> Hit:
         raise CardroomError("the hand must be verified by a floor supervisor and a second "
                             "person before the jackpot is paid")
     if hit.needs_surveillance and hit.surveillance_at is None:
-        raise CardroomError(f"a win over {format_money(SURVEILLANCE_OVER)} needs the "
+        raise CardroomError(f"a win over {format_money(hit.surveillance_over)} needs the "
                             "surveillance check recorded before it is paid")
     ledger.post(conn, f"jackpot-pay:{hit.pool}:{hit_id}", "jackpot-pay",
                 [(ledger.jackpot_pending(hit.pool), -hit.amount)]

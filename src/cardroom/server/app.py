@@ -31,6 +31,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from cardroom.cards import card_words
 from cardroom.games.baccarat.wagers import result_words
 from cardroom.money import format_money
+from cardroom.profile import helpline
 from cardroom.room.errors import AuthError, NotFound, PermissionDenied
 from cardroom.room.hands import hand_title
 from cardroom.room.posted_rules import TITLES, award_words
@@ -132,6 +133,7 @@ def create_app(room: Room, secure_cookies: bool = False,
     templates.env.filters["card_name"] = card_words
     templates.env.filters["sentence"] = sentence
     templates.env.globals["hand_title"] = hand_title
+    templates.env.globals["helpline"] = helpline
     templates.env.filters["wager_name"] = wager_name
     templates.env.filters["result_words"] = result_words
     templates.env.filters["award_words"] = award_words
