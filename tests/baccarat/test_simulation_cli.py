@@ -93,7 +93,7 @@ def test_table_output_and_six_decks_without_the_progressive(
     (["--hands", "1000", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
     (["--hands", "1000", "--scheduler", "nosuchproto://x:1"], "cannot reach the Dask"),
     (["--hands", "1000", "--paytable", "4"], "paytable"),
-    (["--hands", "1000", "--decks", "9"], "decks"),
+    (["--hands", "1000", "--decks", "17"], "decks"),
     (["--hands", "1000", "--commission", "abc"], "commission"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -53,6 +55,17 @@ def make_room(storage: Storage, game: str | None = None, *, seed: int, table: st
 ACE_EIGHT = parse_cards("As As 8s 8s")
 """Dealt player, banker, player, banker: both hands the same suited two-card Ace-8, the top
 award (Super-9: "Player and banker have same suited 2 card ACE-8 Jackpot")."""
+
+
+def state_profile_with(folder: Path, figure: str, changed: str) -> Path:
+    """A copy of the Washington profile in `folder` with one figure's lines (`figure`, the
+    period's header and its value, as the file writes them) replaced by `changed`: for a
+    test that runs the room under another figure of the law (name it in CARDROOM_PROFILE)."""
+    state = files("cardroom.data").joinpath("profiles/washington.toml").read_text("utf-8")
+    assert figure in state
+    path = folder / "profile.toml"
+    path.write_text(state.replace(figure, changed), encoding="utf-8")
+    return path
 
 
 def rig_top_award(room: Room, table_id: int) -> None:

@@ -7,7 +7,6 @@ linked tables, and the reconciliation with the ledger. On SQLite and PostgreSQL.
 from __future__ import annotations
 
 from datetime import date
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ from cardroom.room.schema import jackpot_pools
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
-from .rooms import BUY_IN, CAST, make_room, rig_top_award
+from .rooms import BUY_IN, CAST, make_room, rig_top_award, state_profile_with
 
 POOL = "floor-a"
 LINKED = {"jackpot_pool": POOL}
@@ -236,12 +235,9 @@ def test_wac_230_15_320_the_surveillance_figure_is_the_room_profiles(
     """The law is data: under a profile whose surveillance figure is $2,500, three $3,000
     shares of a top award wait for the camera check (under the state's $3,000 they do not:
     the test above), and the refusal names the profile's figure."""
-    state = files("cardroom.data").joinpath("profiles/washington.toml").read_text("utf-8")
-    lower = state.replace("[[surveillance.periods]]\ncents = 300000",
-                          "[[surveillance.periods]]\ncents = 250000")
-    assert lower != state
-    (tmp_path / "lower.toml").write_text(lower, encoding="utf-8")
-    monkeypatch.setenv("CARDROOM_PROFILE", str(tmp_path / "lower.toml"))
+    lower = state_profile_with(tmp_path, "[[surveillance.periods]]\ncents = 300000",
+                               "[[surveillance.periods]]\ncents = 250000")
+    monkeypatch.setenv("CARDROOM_PROFILE", str(lower))
     room, p, [t1] = linked_room(storage, tables=1)
     grown(room, storage, p, 650_001)
     sit(room, p, t1, "alice", "bob", "carol")

@@ -39,7 +39,7 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import RandomSource
 
-from .rooms import make_room
+from .rooms import make_room, state_profile_with
 
 PLAYERS = ("alice", "bob")
 SEAT = {"alice": 1, "bob": 2}
@@ -54,10 +54,18 @@ Refusal = str | None
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Room, dict[str, Account]]]:
-    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('room') / 'room.sqlite3'}")
+    """One room for every example, each example at a table of its own: the profile's cap on
+    house-banked tables (RCW 9.46.0282, 15) is raised for this room alone, since what is
+    checked here is play, not how many tables an establishment may have."""
+    here = tmp_path_factory.mktemp("room")
+    roomy = state_profile_with(here, "[[house_banked_tables.periods]]\ncount = 15",
+                               "[[house_banked_tables.periods]]\ncount = 100000")
+    engine = make_engine(f"sqlite:///{here / 'room.sqlite3'}")
     migrate(engine)
-    made, people, _ = make_room(Storage(engine), seed=20, buyers=())
-    yield made, people
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CARDROOM_PROFILE", str(roomy))
+        made, people, _ = make_room(Storage(engine), seed=20, buyers=())
+        yield made, people
     engine.dispose()
 
 

@@ -144,7 +144,7 @@ def test_super_pan_9_floor_void_returns_every_wager_and_logs_who_and_why(
     assert bal[ledger.stack(t, p["bob"].id)] == 20_000
     assert bal.get(ledger.wagers(t), 0) == 0
     snap = view(room, t, p["bob"])
-    assert snap["last"] == {"hand": snap["last"]["hand"], "voided": True,
+    assert snap["last"] == {"hand": snap["last"]["hand"], "number": 1, "voided": True,
                             "reason": "cards dropped", "by": "fiona"}
     assert snap["round"] is None  # nothing of the voided deal is shown
     with storage.read() as conn:

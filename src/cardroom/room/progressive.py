@@ -482,6 +482,7 @@ def _hit_json(h: Hit) -> dict[str, Any]:
     data = asdict(h)
     data["shares"] = {str(k): v for k, v in h.shares.items()}
     data["needs_surveillance"] = h.needs_surveillance
+    data["surveillance_over"] = h.surveillance_over
     for k, v in data.items():
         if isinstance(v, datetime):
             data[k] = v.isoformat()
