@@ -14,16 +14,14 @@ turn once every seat has acted, Pai Gow's settlement once every hand is set."""
 from __future__ import annotations
 
 import copy
-import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardroom.engine import Engine, history_actions
-from cardroom.errors import CardroomError
+from cardroom.engine import history_actions
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import BaccaratTable
 from cardroom.games.baccarat.wagers import WagerKind
@@ -31,25 +29,18 @@ from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.table import PaiGowTable, Phase
 from cardroom.games.super_pan_9 import SuperPan9Rules, SuperPan9Table
 from cardroom.games.super_pan_9.engine import Phase as RoundPhase
-from cardroom.room import hands
 from cardroom.room.accounts import Account
-from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import RandomSource
 
+from .matching import SIT, Move, key, open_table, play, room_stacks
 from .rooms import make_room, state_profile_with
 
 PLAYERS = ("alice", "bob")
 SEAT = {"alice": 1, "bob": 2}
-SIT = 20_000
-"""Each player's buy-in at each example's table ($200)."""
 EXAMPLES = settings(max_examples=15, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-Move = tuple[Any, ...]
-Refusal = str | None
 
 
 @pytest.fixture(scope="module")
@@ -69,56 +60,9 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Room, dict[
     engine.dispose()
 
 
-_keys = itertools.count()
-
-
-def key() -> str:
-    return f"k{next(_keys)}"
-
-
-def open_table(made: Room, people: dict[str, Account], game: str,
-               rules: dict[str, Any]) -> int:
-    """A new table of `game`; alice and bob buy chips and sit at seats 1 and 2."""
-    t = made.create_table(people["olivia"], f"{game} {key()}", game, rules).table_id
-    for name in PLAYERS:
-        with made.storage.unit() as conn:
-            buy_chips(conn, SELF_SERVICE, people[name], SIT, key())
-        made.act(people[name], t, {"type": "sit", "buy_in": SIT, "key": key()})
-    return t
-
-
-def attempt(act: Callable[[], object]) -> Refusal:
-    """None if the move is taken, else the sentence it is refused with."""
-    try:
-        act()
-    except CardroomError as exc:
-        return str(exc)
-    return None
-
-
-def play(made: Room, people: dict[str, Account], t: int, bare: Engine, moves: list[Move],
-         message: Callable[[Move, Any], tuple[str, dict[str, Any]]],
-         apply: Callable[[Any, Move], object], same: Callable[[Any, Any], None]) -> None:
-    """Each move through the room and through `bare`: the same refusal, then `same` state;
-    a hand the room closes has the actions the bare engine's events give."""
-    live = made.table(t)
-    start = 0
-    for move in moves:
-        who, msg = message(move, bare)
-        hand = live.hand_id
-        in_room = attempt(lambda: made.act(people[who], t, msg))  # noqa: B023
-        kept = copy.deepcopy(bare)
-        in_engine = attempt(lambda: apply(bare, move))  # noqa: B023
-        if in_engine is not None:  # the room's transaction: a refused move changes nothing
-            bare = kept
-        assert in_room == in_engine, move
-        same(live, bare)
-        if hand is not None and live.hand_id is None and live.last is not None:
-            with made.storage.read() as conn:
-                record = hands.hand_record(conn, live.last.hand)
-            if "actions" in record and not isinstance(bare, BaccaratTable):
-                assert record["actions"] == history_actions(bare.events[start:]), move
-            start = len(bare.events)
+def recorded(bare: Any, start: int) -> list[dict[str, Any]]:
+    """The actions a hand's record holds: those the bare engine's events of the hand give."""
+    return history_actions(bare.events[start:])
 
 
 def rounds(bet: st.SearchStrategy[Move], any_move: st.SearchStrategy[Move],
@@ -130,11 +74,6 @@ def rounds(bet: st.SearchStrategy[Move], any_move: st.SearchStrategy[Move],
                     st.lists(any_move, max_size=2))
     return st.lists(one, min_size=1, max_size=3).map(
         lambda hs: [m for b, a, t, z in hs for m in (*b, *a, ("deal",), *t, *z)])
-
-
-def room_stacks(live: Any) -> dict[int, int]:
-    """The chips in front of each seat, not in play, as the room's books hold them."""
-    return {live.seat_of[a]: chips for a, chips in live.stacks.items()}
 
 
 # Super-9 Mini-Baccarat ------------------------------------------------------------------------
@@ -194,7 +133,8 @@ def test_baccarat_room_and_engine_agree(room: tuple[Room, dict[str, Account]],
     bare = BaccaratTable(BaccaratRules(), source=source, pool=pool)
     for name in PLAYERS:
         bare.sit(name, SIT)
-    play(made, people, t, bare, moves, baccarat_message, baccarat_apply, baccarat_same)
+    play(made, people, t, bare, moves, baccarat_message, baccarat_apply, baccarat_same,
+         None)
 
 
 # Super Pan 9 -------------------------------------------------------------------------------
@@ -267,7 +207,7 @@ def test_super_pan_9_room_and_engine_agree(room: tuple[Room, dict[str, Account]]
     bare = SuperPan9Table(SuperPan9Rules(), source=source)
     for name in PLAYERS:
         bare.sit(SEAT[name], SIT)
-    play(made, people, t, bare, moves, sp9_message, sp9_apply, sp9_same)
+    play(made, people, t, bare, moves, sp9_message, sp9_apply, sp9_same, recorded)
 
 
 # Pai Gow -------------------------------------------------------------------------------------
@@ -380,5 +320,5 @@ def test_pai_gow_room_and_engine_agree(room: tuple[Room, dict[str, Account]],
     for name in PLAYERS:
         bare.sit(SEAT[name], SIT)
     play(made, people, t, bare, moves, pai_gow_message,
-         lambda e, move: pai_gow_apply(e, move, source), pai_gow_same)
+         lambda e, move: pai_gow_apply(e, move, source), pai_gow_same, recorded)
 
