@@ -88,8 +88,11 @@ def test_pan_house_rule_14a_out_card_by_borrowing_discarded_is_forced_back() -> 
 P1_TWO_FIT = "3h 4h 5h 5c 5c 5c Kc Kd 2h 5c"
 
 
-def _p1_discards_2h_holding_5c() -> PanHand:
-    hand = make_hand([P0_NO_FOURS, P1_TWO_FIT, P2_JUNK], "Qc Kh")
+def _p1_spreads_nine(p0: str, p1: str, stock: str) -> PanHand:
+    """Three players; p0 draws and discards the Qc; p1 draws the Kh and spreads Kc Kd Kh,
+    3h 4h 5h and 5c 5c 5c (nine cards melded, one left in hand). The stock after the Kh is
+    `stock`."""
+    hand = make_hand([p0, p1, P2_JUNK], "Qc Kh " + stock)
     all_play(hand)
     hand.draw(0)
     hand.discard(0, c("Qc"))
@@ -98,6 +101,11 @@ def _p1_discards_2h_holding_5c() -> PanHand:
     hand.meld(1, cs("3h 4h 5h"))
     hand.meld(1, cs("5c 5c 5c"))
     hand.collect(1)
+    return hand
+
+
+def _p1_discards_2h_holding_5c() -> PanHand:
+    hand = _p1_spreads_nine(P0_NO_FOURS, P1_TWO_FIT, "")
     assert hand.can_lay_off(1, 1, c("2h")) and hand.can_lay_off(1, 2, c("5c"))
     hand.discard(1, c("2h"))
     return hand
@@ -120,16 +128,8 @@ def test_pan_house_rule_17_only_a_player_with_ten_cards_spread() -> None:
     """Rule 17 protects "a player with ten cards spread on the board": p1 has nine spread and
     the 2h in hand, so the 5c p0 could use (with his 5c 5c) would put him out, but p0 may
     discard it to him."""
-    hand = make_hand(["5c 5c Jh Jh 2s 2s 6h Qs 7d 3d", "3h 4h 5h 5c 5c 5c Kc Kd 2h Qh",
-                      P2_JUNK], "Qc Kh 5s 5c")
-    all_play(hand)
-    hand.draw(0)
-    hand.discard(0, c("Qc"))
-    hand.draw(1)
-    hand.meld(1, cs("Kc Kd"), use_drawn=True)
-    hand.meld(1, cs("3h 4h 5h"))
-    hand.meld(1, cs("5c 5c 5c"))
-    hand.collect(1)
+    hand = _p1_spreads_nine("5c 5c Jh Jh 2s 2s 6h Qs 7d 3d", "3h 4h 5h 5c 5c 5c Kc Kd 2h Qh",
+                            "5s 5c")
     hand.discard(1, c("Qh"))
     hand.draw(2)
     hand.discard(2, c("5s"))

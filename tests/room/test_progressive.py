@@ -210,6 +210,20 @@ def test_a_restart_keeps_the_pool_locked(storage: Storage) -> None:
         play(again, p["alice"], t1, "after restart")
 
 
+def three_share_the_top(room: Room, storage: Storage, p: dict[str, Account], t1: int
+                        ) -> progressive.Hit:
+    """Alice, Bob and Carol sit at `t1` and each bets the progressive; the top award is
+    dealt: the pending hit they share."""
+    sit(room, p, t1, "alice", "bob", "carol")
+    for n in ("alice", "bob", "carol"):
+        play(room, p[n], t1, f"top-{n}")
+    rig_top_award(room, t1)
+    room.act(p["alice"], t1, {"type": "deal"})
+    with storage.read() as conn:
+        [hit] = progressive.pending_hits(conn, POOL)
+    return hit
+
+
 def test_super9_jackpot_shared_equally_by_simultaneous_winners(storage: Storage) -> None:
     """Super-9: "If the top jackpot hits all players who have a progressive bet will share
     equally in the progressive jackpot ... A $90,000 jackpot hit with 9 players playing the
@@ -218,13 +232,7 @@ def test_super9_jackpot_shared_equally_by_simultaneous_winners(storage: Storage)
     room, p, [t1] = linked_room(storage, tables=1)
     pool = grown(room, storage, p, 650_001)
     assert pool.posted == 900_001
-    sit(room, p, t1, "alice", "bob", "carol")
-    for n in ("alice", "bob", "carol"):
-        play(room, p[n], t1, f"top-{n}")
-    rig_top_award(room, t1)
-    room.act(p["alice"], t1, {"type": "deal"})
-    with storage.read() as conn:
-        [hit] = progressive.pending_hits(conn, POOL)
+    hit = three_share_the_top(room, storage, p, t1)
     assert sorted(hit.shares.values()) == [300_000] * 3 and hit.amount == 900_000
     assert pool.meter == 250_000 + 60 + 1  # the odd cent stays in the meter
     assert not hit.needs_surveillance  # $3,000 each: not over $3,000
@@ -240,13 +248,7 @@ def test_wac_230_15_320_the_surveillance_figure_is_the_room_profiles(
     monkeypatch.setenv("CARDROOM_PROFILE", str(lower))
     room, p, [t1] = linked_room(storage, tables=1)
     grown(room, storage, p, 650_001)
-    sit(room, p, t1, "alice", "bob", "carol")
-    for n in ("alice", "bob", "carol"):
-        play(room, p[n], t1, f"top-{n}")
-    rig_top_award(room, t1)
-    room.act(p["alice"], t1, {"type": "deal"})
-    with storage.read() as conn:
-        [hit] = progressive.pending_hits(conn, POOL)
+    hit = three_share_the_top(room, storage, p, t1)
     assert sorted(hit.shares.values()) == [300_000] * 3 and hit.needs_surveillance
     room.verify_jackpot(p["fiona"], p["audrey"], hit.id, "recall agrees")
     with pytest.raises(CardroomError, match=r"a win over \$2,500\.00 needs the surveillance"):
