@@ -12,7 +12,6 @@ SIMULATION ONLY: the shuffle inside the kernel uses a seeded xoshiro256** stream
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -22,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from cardroom.analysis.estimate import Z95, proportion_half_width
+from cardroom.analysis.estimate import mean_half_width, proportion_half_width
 from cardroom.analysis.pai_gow_optimal import (
     DealerTable,
     PackedTable,
@@ -165,13 +164,8 @@ def _merge(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np
 
 def _mean_ci(values: dict[float, int]) -> tuple[float, float]:
     """Mean of a discrete sample given as {value: count} and its 95% half-width."""
-    n = sum(values.values())
-    if n == 0:
-        return 0.0, 0.0
-    mean = sum(v * c for v, c in values.items()) / n
-    second = sum(v * v * c for v, c in values.items()) / n
-    var = max(second - mean * mean, 0.0) * n / max(n - 1, 1)
-    return mean, Z95 * math.sqrt(var / n)
+    return mean_half_width(sum(v * c for v, c in values.items()),
+                           sum(v * v * c for v, c in values.items()), sum(values.values()))
 
 
 @dataclass(frozen=True)
