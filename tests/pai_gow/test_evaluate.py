@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from math import comb
 
 import numpy as np
 import pytest
 
 from cardroom.cards import Card, parse_cards
-from cardroom.games.pai_gow.evaluate import Category, category_of, evaluate2, evaluate5
+from cardroom.games.pai_gow.evaluate import (
+    CATEGORY_SHIFT,
+    Category,
+    category_of,
+    evaluate2,
+    evaluate5,
+)
 from cardroom.games.pai_gow.kernels import count_categories_5, eval2_codes, eval5_batch
 from cardroom.shoe import ShoeSpec
 
@@ -136,3 +143,23 @@ def test_kernel_agrees_exactly_with_reference_evaluator(wheel: bool) -> None:
         assert evaluate5([Card.from_code(c) for c in row], wheel) == score, row
     for a, b in [(0, 52), (52, 50), (4, 5), (8, 30)]:
         assert eval2_codes(a, b) == evaluate2([Card.from_code(a), Card.from_code(b)])
+
+
+@pytest.mark.parametrize("wheel", [0, 1])
+def test_kernel_equals_the_rule_in_every_category_and_on_every_two_card_hand(wheel: int) -> None:
+    """Rules clause 2, written twice (`evaluate` for people, `kernels` for numba): the fast
+    path scores all C(53,5) hands, and 300 seeded hands of each of the ten categories (every
+    five-aces hand there is: one) are scored again by the rule; every two-card hand (rules
+    clause 3's front, C(53,2) of them) is compared outright."""
+    everything = np.array(list(combinations(range(53), 5)), dtype=np.uint8)
+    scores = eval5_batch(everything, wheel)
+    categories = scores >> CATEGORY_SHIFT
+    rng = np.random.default_rng(20261126 + wheel)
+    for category in Category:
+        rows = np.flatnonzero(categories == category)
+        assert rows.size, category  # every category occurs in the deck
+        for i in rng.choice(rows, size=min(300, rows.size), replace=False):
+            cards = [Card.from_code(int(c)) for c in everything[i]]
+            assert evaluate5(cards, bool(wheel)) == scores[i], (category, everything[i])
+    for a, b in combinations(range(53), 2):
+        assert eval2_codes(a, b) == evaluate2([Card.from_code(a), Card.from_code(b)]), (a, b)

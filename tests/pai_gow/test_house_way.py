@@ -14,6 +14,8 @@ from fixture_files import FIXTURES
 from cardroom.cards import Card, parse_cards
 from cardroom.errors import RulesError
 from cardroom.games.pai_gow.houseway import (
+    CLASSES,
+    classify,
     house_way,
     load_house_way,
     pairing_rank,
@@ -116,3 +118,48 @@ def test_bad_house_way_files_are_refused_clearly(mutate: Any, message: str) -> N
     mutate(data)
     with pytest.raises(RulesError, match=message):
         parse_house_way(data, "test-way")
+
+
+def _hands_of_every_class(seed: int, per_class: int) -> dict[str, list[list[int]]]:
+    """`per_class` seeded seven-card hands of each hand class the house way tells apart (rules
+    clause 8), drawn from pools that make each class common: the whole deck, a few ranks with
+    the joker, runs of consecutive ranks (straights in every class) and one or two suits
+    (flushes)."""
+    rng = random.Random(seed)
+    found: dict[str, list[list[int]]] = {c: [] for c in CLASSES}
+    pools: list[list[int]] = []
+    while any(len(v) < per_class for v in found.values()):
+        if not pools:
+            pools.append(list(range(53)))
+            ranks = rng.sample(range(13), rng.randint(2, 5))
+            pools.append([r * 4 + s for r in ranks for s in range(4)] + [52])
+            low = rng.randint(0, 12)  # rank indices, the ace 0: runs wrap to T-J-Q-K-A
+            pools.append([(r % 13) * 4 + s for r in range(low, low + 6) for s in range(4)]
+                         + [52])
+            suits = rng.sample(range(4), 2)
+            pools.append([r * 4 + s for r in range(13) for s in suits] + [52])
+            pools.append([0, 1, 2, 3, 52, *rng.sample(range(4, 52), 6)])  # aces and the joker
+        pool = pools.pop()
+        hand = rng.sample(pool, 7)
+        hand_class, _ = classify([Card.from_code(c) for c in hand])
+        if len(found[hand_class]) < per_class:
+            found[hand_class].append(hand)
+    return found
+
+
+@pytest.mark.parametrize("way_name", ["trump-plaza", "ballys"])
+@pytest.mark.parametrize("wheel", [0, 1])
+def test_kernel_equals_the_rule_on_every_hand_class(way_name: str, wheel: int) -> None:
+    """Rule 8's house way is data read by two interpreters, `houseway.set_hand` (the rule, for
+    people and the live table) and `houseway_kernel` (numba, for the simulations): on 150
+    seeded hands of every hand class each way tells apart, the two choose the same setting, and
+    the straight rule is reached."""
+    way = house_way(way_name)
+    rules_seen = set()
+    for hand_class, hands in _hands_of_every_class(11 + wheel, 150).items():
+        got = house_way_batch(np.array(hands, dtype=np.int64), compile_house_way(way), wheel)
+        for row, index in zip(hands, got, strict=True):
+            decision = set_hand([Card.from_code(c) for c in row], way, bool(wheel))
+            assert decision.index == index, (hand_class, row, decision.rule)
+            rules_seen.add(decision.rule)
+    assert "straights: max-front" in rules_seen

@@ -32,7 +32,7 @@ from cardroom.analysis.baccarat_depleted import (
     full_composition,
 )
 from cardroom.analysis.baccarat_sim import KernelTables, kernel_tables
-from cardroom.analysis.estimate import Z95
+from cardroom.analysis.estimate import interval
 from cardroom.analysis.parallel import Chunk, check_count, run_seeded, seed_or_draw
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import card_value
@@ -233,7 +233,7 @@ class CounterResult:
     def ci(self) -> tuple[float, float]:
         if self.edge is None:
             return (math.nan, math.nan)
-        return (float(self.edge) - Z95 * self.std_error, float(self.edge) + Z95 * self.std_error)
+        return interval(self.edge, self.std_error)
 
     @property
     def fraction_bet(self) -> float:
@@ -304,9 +304,10 @@ def counter_results(rules: BaccaratRules, merged: ChunkResult) -> list[CounterRe
             m, e, s = _edge(bets[k, :end].sum(axis=0), nets[name])
             depth.append((end / size, m, e, int(coups[:end].sum())))
             if ahead is None and e is not None:
-                if float(e) - Z95 * s > 0:
+                low, high = interval(e, s)
+                if low > 0:
                     ahead = end / size
-                elif float(e) + Z95 * s < 0:
+                elif high < 0:
                     behind = end / size
         out.append(CounterResult(name, n, house_coups, edge, se, cut / size, ahead,
                                  behind if ahead is not None else None, tuple(depth)))

@@ -7,9 +7,9 @@ written once. Each coup is tallied by class, never by money: (winner, Player nin
 Banker nine class, progressive award) in exact int64 counters; `baccarat_sim` turns the counts
 into every wager's mean and variance with Fractions.
 
-SIMULATION ONLY: the shuffle uses xoshiro256** seeded from a `numpy.random.SeedSequence`.
-It is fast and reproducible, and therefore predictable: it must never shuffle a live game
-(live games use `cardroom.shoe.Shoe.shuffled` with the OS CSPRNG).
+SIMULATION ONLY: the shuffle uses xoshiro256** (`cardroom.analysis.xoshiro`) seeded from a
+`numpy.random.SeedSequence`. It is fast and reproducible, and therefore predictable: it must
+never shuffle a live game (live games use `cardroom.shoe.Shoe.shuffled` with the OS CSPRNG).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from numba import njit
+
+from cardroom.analysis.xoshiro import step
 
 WINNERS = ("player", "banker", "tie")
 """Winner classes, in the order of the counts' first axis."""
@@ -37,11 +39,6 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)
 
 IntArray = npt.NDArray[np.int64]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _rotl(x: Any, k: Any) -> Any:
-    return (x << k) | (x >> (np.uint64(64) - k))
 
 
 @njit(cache=True, nogil=True)
@@ -64,14 +61,7 @@ def shuffle(shoe: Any, state: Any) -> None:
             r = spare
             have_spare = False
         else:
-            x = _rotl(s1 * np.uint64(5), np.uint64(7)) * np.uint64(9)
-            t = s1 << np.uint64(17)
-            s2 ^= s0
-            s3 ^= s1
-            s1 ^= s2
-            s0 ^= s3
-            s2 ^= t
-            s3 = _rotl(s3, np.uint64(45))
+            x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
             if i >= 2:  # two swaps from one output when neither half is near a rejection
                 m1 = (x >> np.uint64(32)) * bound
                 m2 = (x & _MASK32) * np.uint64(i)

@@ -1,4 +1,6 @@
-"""A Monte Carlo figure with its 95% confidence interval, beside the exact value."""
+"""A Monte Carlo figure with its 95% confidence interval, beside the exact value; and the one
+place the analyses turn a standard error into a 95% interval (`interval`, `mean_half_width`,
+`proportion_half_width`), all with the quantiles below."""
 
 from __future__ import annotations
 
@@ -30,17 +32,34 @@ class Estimate:
 
     @property
     def ci_low(self) -> float:
-        return float(self.house_edge) - self.half_width
+        return interval(self.house_edge, self.std_error)[0]
 
     @property
     def ci_high(self) -> float:
-        return float(self.house_edge) + self.half_width
+        return interval(self.house_edge, self.std_error)[1]
 
     @property
     def exact_within_ci(self) -> bool | None:
         if self.exact is None:
             return None
         return self.ci_low <= float(self.exact) <= self.ci_high
+
+
+def interval(mean: Fraction | float, std_error: float) -> tuple[float, float]:
+    """The 95% interval mean ± Z95 standard errors (normal approximation)."""
+    half = Z95 * std_error
+    return (float(mean) - half, float(mean) + half)
+
+
+def mean_half_width(total: float, squares: float, n: int) -> tuple[float, float]:
+    """The mean of `n` observed values given by their sum and sum of squares, and the 95%
+    half-width of that mean (sample variance, n - 1 in the denominator; 0 for one value, and
+    (0, 0) for none)."""
+    if n == 0:
+        return (0.0, 0.0)
+    mean = total / n
+    var = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    return (mean, Z95 * math.sqrt(var / n))
 
 
 def proportion_half_width(k: int, n: int) -> float:

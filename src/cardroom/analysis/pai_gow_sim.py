@@ -5,13 +5,13 @@
 through `cardroom.analysis.parallel` (same seed, same answer). With banking, the player banks
 every other hand against the other players and the house dealer.
 
-SIMULATION ONLY: the shuffle inside the kernel uses a seeded xoshiro256** stream, never used to
-deal a live game (live shuffles use `cardroom.shoe` with the OS CSPRNG).
+SIMULATION ONLY: the shuffle inside the kernel uses a seeded xoshiro256** stream
+(`cardroom.analysis.xoshiro`), never used to deal a live game (live shuffles use
+`cardroom.shoe` with the OS CSPRNG).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from cardroom.analysis.estimate import Z95, proportion_half_width
+from cardroom.analysis.estimate import mean_half_width, proportion_half_width
 from cardroom.analysis.pai_gow_optimal import (
     DealerTable,
     PackedTable,
@@ -38,6 +38,7 @@ from cardroom.analysis.parallel import (
     run_chunks,
 )
 from cardroom.analysis.wager import Tally, frac
+from cardroom.analysis.xoshiro import next_output
 from cardroom.games.pai_gow.houseway import HouseWay
 from cardroom.games.pai_gow.houseway_kernel import (
     compile_house_way,
@@ -48,31 +49,12 @@ from cardroom.games.pai_gow.houseway_kernel import (
 MAX_HANDS = 10**12
 
 
-@njit(cache=True, inline="always")
-def _rotl(x: np.uint64, k: int) -> np.uint64:
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@njit(cache=True)
-def _next(s: npt.NDArray[np.uint64]) -> np.uint64:
-    """xoshiro256** (simulation only)."""
-    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
-    return result
-
-
 @njit(cache=True)
 def _below(s: npt.NDArray[np.uint64], n: int) -> int:
     """Uniform in [0, n) by rejection (no modulo bias)."""
     limit = (np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(n)) * np.uint64(n)
     while True:
-        x = _next(s)
+        x = next_output(s)
         if x < limit:
             return int(x % np.uint64(n))
 
@@ -182,13 +164,8 @@ def _merge(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np
 
 def _mean_ci(values: dict[float, int]) -> tuple[float, float]:
     """Mean of a discrete sample given as {value: count} and its 95% half-width."""
-    n = sum(values.values())
-    if n == 0:
-        return 0.0, 0.0
-    mean = sum(v * c for v, c in values.items()) / n
-    second = sum(v * v * c for v, c in values.items()) / n
-    var = max(second - mean * mean, 0.0) * n / max(n - 1, 1)
-    return mean, Z95 * math.sqrt(var / n)
+    return mean_half_width(sum(v * c for v, c in values.items()),
+                           sum(v * v * c for v, c in values.items()), sum(values.values()))
 
 
 @dataclass(frozen=True)

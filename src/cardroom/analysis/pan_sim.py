@@ -9,7 +9,6 @@ with `SystemRandom`).
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections import Counter
@@ -18,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from cardroom.analysis.estimate import Z95
+from cardroom.analysis.estimate import mean_half_width
 from cardroom.analysis.parallel import Chunk, SimulationError, plan_chunks, run_chunks
 from cardroom.cards import Card
 from cardroom.games.pan.bots import Bot, RandomBot, SoundBot
@@ -84,11 +83,11 @@ class SimReport:
     def paid_per_hand(self, heading: str) -> tuple[float, float]:
         """Chips per hand under a `payments` heading, and the half-width of its 95% interval
         (normal approximation)."""
-        return _mean_half(self.paid[heading], self.paid_sq[heading], self.hands)
+        return mean_half_width(self.paid[heading], self.paid_sq[heading], self.hands)
 
     def ci95(self, seat: int) -> tuple[float, float]:
         """95% confidence interval of the seat's chips per hand (normal approximation)."""
-        mean, half = _mean_half(self.chips[seat], self.chips_sq[seat], self.hands)
+        mean, half = mean_half_width(self.chips[seat], self.chips_sq[seat], self.hands)
         return (mean - half, mean + half)
 
     def to_json(self) -> dict[str, Any]:
@@ -109,15 +108,6 @@ class SimReport:
                                                                  round(m + h, 4)]}
                               for k in PAYMENTS for m, h in [self.paid_per_hand(k)]},
         }
-
-
-def _mean_half(total: int, squares: int, n: int) -> tuple[float, float]:
-    """Mean of n values from their sum and sum of squares, and its 95% half-width."""
-    mean = total / n
-    if n < 2:
-        return (mean, 0.0)
-    var = (squares - n * mean * mean) / (n - 1)
-    return (mean, Z95 * math.sqrt(max(var, 0.0) / n))
 
 
 @dataclass(frozen=True)

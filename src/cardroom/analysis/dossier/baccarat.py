@@ -4,6 +4,7 @@ pay table, the progressive against its meter, and the card-counting exposure."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -65,6 +66,31 @@ def max_hand_exposure_cents(rules: BaccaratRules) -> int:
              WagerKind.TIE: rules.tie_max_cents, WagerKind.PLAYER_9: rules.bonus_max_cents,
              WagerKind.BANKER_9: rules.bonus_max_cents,
              WagerKind.PROGRESSIVE: sched.wager_cents}
+    legal = _accepted_combinations(stake, rules)
+    most = max_payout_cents(rules)
+    best = 0
+    for pt, bt, p_suited, b_suited in _final_hands():
+        net = {
+            WagerKind.PLAYER: most["player"] if pt > bt else
+            (0 if pt == bt else -stake[WagerKind.PLAYER]),
+            WagerKind.BANKER: most["banker"] if bt > pt else
+            (0 if pt == bt else -stake[WagerKind.BANKER]),
+            WagerKind.TIE: most["tie"] if pt == bt else -stake[WagerKind.TIE],
+            WagerKind.PLAYER_9: _nine_net(pt, p_suited, rules, pay.player_unsuited,
+                                          pay.player_suited),
+            WagerKind.BANKER_9: _nine_net(bt, b_suited, rules, pay.banker_unsuited,
+                                          pay.banker_suited),
+            WagerKind.PROGRESSIVE: sched.wager_cents * (
+                (sched.both_suited_ace_eight if p_suited and b_suited
+                 else sched.one_suited_nine if p_suited or b_suited else 0) - 1),
+        }
+        best = max(best, *(sum(net[kind] for kind in kinds) for kinds in legal))
+    return best
+
+
+def _accepted_combinations(stake: dict[WagerKind, int],
+                           rules: BaccaratRules) -> list[tuple[WagerKind, ...]]:
+    """Every combination of wagers, each at its stake, that `limits.check_bets` accepts."""
     legal = []
     for k in range(1, len(stake) + 1):
         for kinds in combinations(stake, k):
@@ -73,28 +99,17 @@ def max_hand_exposure_cents(rules: BaccaratRules) -> int:
             except WagerError:
                 continue
             legal.append(kinds)
-    most = max_payout_cents(rules)
-    best = 0
+    return legal
+
+
+def _final_hands() -> Iterator[tuple[int, int, bool, bool]]:
+    """(Player total, Banker total, Player's nine suited, Banker's nine suited): a total other
+    than nine is never counted suited."""
     for pt in range(10):
         for bt in range(10):
             for p_suited in (False, True) if pt == 9 else (False,):
                 for b_suited in (False, True) if bt == 9 else (False,):
-                    net = {
-                        WagerKind.PLAYER: most["player"] if pt > bt else
-                        (0 if pt == bt else -stake[WagerKind.PLAYER]),
-                        WagerKind.BANKER: most["banker"] if bt > pt else
-                        (0 if pt == bt else -stake[WagerKind.BANKER]),
-                        WagerKind.TIE: most["tie"] if pt == bt else -stake[WagerKind.TIE],
-                        WagerKind.PLAYER_9: _nine_net(pt, p_suited, rules, pay.player_unsuited,
-                                                      pay.player_suited),
-                        WagerKind.BANKER_9: _nine_net(bt, b_suited, rules, pay.banker_unsuited,
-                                                      pay.banker_suited),
-                        WagerKind.PROGRESSIVE: sched.wager_cents * (
-                            (sched.both_suited_ace_eight if p_suited and b_suited
-                             else sched.one_suited_nine if p_suited or b_suited else 0) - 1),
-                    }
-                    best = max(best, *(sum(net[kind] for kind in kinds) for kinds in legal))
-    return best
+                    yield pt, bt, p_suited, b_suited
 
 
 def _nine_net(total: int, suited: bool, rules: BaccaratRules, unsuited_odds: int,

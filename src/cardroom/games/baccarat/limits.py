@@ -31,7 +31,15 @@ def check_bets(bets: Mapping[WagerKind, Cents], rules: BaccaratRules) -> None:
     if len(others) > MAX_BETS_BESIDES_JACKPOT:
         raise WagerError("refused: at most three bets plus the jackpot bet, and a tie bet counts "
                          "as one of the three (Super-9 rules, betting limits)")
-    main_amount = bets[next(iter(main))] if main else 0
+    _check_limits(bets, rules, main, nines)
+    _check_bonus_beside_main(bets, rules, main, nines, others)
+    if WagerKind.PROGRESSIVE in bets:
+        _check_progressive(bets, rules, bool(main), bool(others))
+
+
+def _check_limits(bets: Mapping[WagerKind, Cents], rules: BaccaratRules,
+                  main: set[WagerKind], nines: set[WagerKind]) -> None:
+    """Each wager within its own limits: the table's, the tie bet's, the bonus wagers'."""
     for kind in main:
         _within(kind, bets[kind], rules.table_min_cents, rules.table_max_cents,
                 "the table limits")
@@ -41,6 +49,12 @@ def check_bets(bets: Mapping[WagerKind, Cents], rules: BaccaratRules) -> None:
     for kind in nines:
         _within(kind, bets[kind], rules.bonus_min_cents, rules.bonus_max_cents,
                 "the bonus wager limits: the minimum Player-9/Banker-9 bet is $1 (Super-9 rules)")
+
+
+def _check_bonus_beside_main(bets: Mapping[WagerKind, Cents], rules: BaccaratRules,
+                             main: set[WagerKind], nines: set[WagerKind],
+                             others: set[WagerKind]) -> None:
+    """The house options on Player-9 and Banker-9: with or without a main bet, and over it."""
     if nines and not main:
         if not rules.bonus_without_main:
             raise WagerError("refused: Player-9 and Banker-9 need a main bet on Player or Banker "
@@ -51,12 +65,11 @@ def check_bets(bets: Mapping[WagerKind, Cents], rules: BaccaratRules) -> None:
                 "refused: without a main bet one of the bets must be at least the table minimum "
                 f"of {format_money(rules.table_min_cents)} (Super-9 rules, house option)")
     if nines and main and not rules.bonus_over_main:
+        main_amount = bets[next(iter(main))]
         for kind in nines:
             if bets[kind] > main_amount:
                 raise WagerError(f"refused: {kind.label} may not be more than the main bet at "
                                  "this table (Super-9 rules, house option)")
-    if WagerKind.PROGRESSIVE in bets:
-        _check_progressive(bets, rules, bool(main), bool(others))
 
 
 def _within(kind: WagerKind, amount: Cents, low: Cents, high: Cents, rule: str) -> None:

@@ -4,6 +4,22 @@ The table follows the engine protocol (`cardroom.engine`): verify_x / can_x / @a
 refusals as `RuleError`s naming the clause. Every change is an immutable event in `events`: the
 table's hand history and audit trail.
 Chips in this module are integer cents; a seat's balance never goes negative.
+
+A coup (a seeded shuffle, for the example only; live tables shuffle with the OS CSPRNG): ann
+bets $5 on the Banker, whose 7 beats the Player's 6; she is paid even money less the 5%
+commission.
+
+>>> from cardroom.games.baccarat.rules import BaccaratRules
+>>> from cardroom.games.baccarat.wagers import WagerKind
+>>> from cardroom.shoe import SeededRandom
+>>> table = BaccaratTable(BaccaratRules(), SeededRandom(7))
+>>> _ = table.sit("ann", 10_000)
+>>> _ = table.place_bets("ann", {WagerKind.BANKER: 500})
+>>> coup = table.deal()
+>>> " ".join(map(str, coup.player)), " ".join(map(str, coup.banker))
+('Ts 6d', 'Kd 7h')
+>>> [(seat, s.kind.value, s.net) for seat, s in coup.settlements], table.balances
+([('ann', 'banker', 475)], {'ann': 10475})
 """
 
 from __future__ import annotations

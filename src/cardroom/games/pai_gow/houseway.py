@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -132,7 +132,29 @@ def parse_house_way(data: dict[str, Any], source: str) -> HouseWay:
     if not isinstance(name, str) or not name:
         raise RulesError(f"{source}: the house way needs a name")
     title = str(data.get("title", name))
-    classes = data.get("pair-classes")
+    pair_class, class_order = _pair_classes(data.get("pair-classes"), source)
+    rules_data = data.get("rules")
+    if not isinstance(rules_data, dict):
+        raise RulesError(f"{source}: gap: the [rules] table is missing")
+    for key in rules_data:
+        if key not in _FORMS and key != "straights-apply-to":
+            raise RulesError(f"{source}: unknown rule {key!r}")
+    rules: dict[str, Action] = {}
+    for slot in _SCALARS:
+        if slot not in rules_data:
+            raise RulesError(f"{source}: gap: no rule for {slot!r}")
+        rules[slot] = parse_action(slot, rules_data[slot], f"{source}: rules.{slot}")
+    two_pair = _two_pair_rules(rules_data.get("two-pair"), class_order, source)
+    four = _four_of_a_kind_rules(rules_data.get("four-of-a-kind"), source)
+    apply_to = rules_data.get("straights-apply-to", [])
+    if not isinstance(apply_to, list) or any(c not in CLASSES for c in apply_to):
+        raise RulesError(f"{source}: straights-apply-to must list classes among {CLASSES}")
+    return HouseWay(name, title, pair_class, class_order, two_pair, four, rules,
+                    frozenset(apply_to))
+
+
+def _pair_classes(classes: Any, source: str) -> tuple[dict[int, str], tuple[str, ...]]:
+    """[pair-classes]: each rank 2-K in exactly one class; the classes from lowest up."""
     if not isinstance(classes, dict) or not classes:
         raise RulesError(f"{source}: gap: [pair-classes] (low, medium, high ...) is missing")
     pair_class: dict[int, str] = {}
@@ -148,19 +170,11 @@ def parse_house_way(data: dict[str, Any], source: str) -> HouseWay:
     if missing or ACE in pair_class:
         raise RulesError(f"{source}: gap: pair-classes must cover 2 through K exactly "
                          f"(aces have their own two-pair rule); missing {missing}")
-    class_order = tuple(c for _, c in sorted(spans))
-    rules_data = data.get("rules")
-    if not isinstance(rules_data, dict):
-        raise RulesError(f"{source}: gap: the [rules] table is missing")
-    for key in rules_data:
-        if key not in _FORMS and key != "straights-apply-to":
-            raise RulesError(f"{source}: unknown rule {key!r}")
-    rules: dict[str, Action] = {}
-    for slot in _SCALARS:
-        if slot not in rules_data:
-            raise RulesError(f"{source}: gap: no rule for {slot!r}")
-        rules[slot] = parse_action(slot, rules_data[slot], f"{source}: rules.{slot}")
-    tp = rules_data.get("two-pair")
+    return pair_class, tuple(c for _, c in sorted(spans))
+
+
+def _two_pair_rules(tp: Any, class_order: tuple[str, ...], source: str) -> dict[str, Action]:
+    """[rules.two-pair]: one rule for each pair of classes (low-high) and for aces."""
     if not isinstance(tp, dict):
         raise RulesError(f"{source}: gap: no [rules.two-pair] table")
     combos = [f"{a}-{b}" for i, a in enumerate(class_order) for b in class_order[i:]] + ["aces"]
@@ -173,7 +187,11 @@ def parse_house_way(data: dict[str, Any], source: str) -> HouseWay:
         if combo not in tp:
             raise RulesError(f"{source}: gap: no two-pair rule for {combo!r}")
         two_pair[combo] = parse_action("two-pair", tp[combo], f"{source}: two-pair.{combo}")
-    quads = rules_data.get("four-of-a-kind")
+    return two_pair
+
+
+def _four_of_a_kind_rules(quads: Any, source: str) -> dict[int, Action]:
+    """[rules.four-of-a-kind]: one rule for each rank 2-A, given by rank ranges."""
     if not isinstance(quads, dict):
         raise RulesError(f"{source}: gap: no [rules.four-of-a-kind] table")
     four: dict[int, Action] = {}
@@ -188,11 +206,7 @@ def parse_house_way(data: dict[str, Any], source: str) -> HouseWay:
     gaps = [r for r in range(2, 15) if r not in four]
     if gaps:
         raise RulesError(f"{source}: gap: four of a kind of rank(s) {gaps} have no rule")
-    apply_to = rules_data.get("straights-apply-to", [])
-    if not isinstance(apply_to, list) or any(c not in CLASSES for c in apply_to):
-        raise RulesError(f"{source}: straights-apply-to must list classes among {CLASSES}")
-    return HouseWay(name, title, pair_class, class_order, two_pair, four, rules,
-                    frozenset(apply_to))
+    return four
 
 
 def load_house_way(path: str | Path) -> HouseWay:
@@ -254,60 +268,97 @@ def _of(counts: dict[int, int], n: int) -> list[int]:
     return sorted((r for r, k in counts.items() if k == n), reverse=True)
 
 
-def front_request(way: HouseWay, hand_class: str, counts: dict[int, int]) -> tuple[
-        tuple[int, int], str]:
+@dataclass(frozen=True)
+class _Shape:
+    """A hand's pairing ranks grouped by how many of each it holds, highest first."""
+
+    counts: dict[int, int]
+    singles: list[int]
+    pairs: list[int]
+    trips: list[int]
+
+    @property
+    def top2(self) -> tuple[int, int]:
+        return (self.singles[0], self.singles[1]) if len(self.singles) >= 2 else (0, 0)
+
+
+Front = tuple[tuple[int, int], str]
+"""The ranks the house way puts in front, and the name of the rule that says so."""
+
+
+def front_request(way: HouseWay, hand_class: str, counts: dict[int, int]) -> Front:
     """The ranks the house way puts in front, and the name of the rule that says so."""
-    singles, pairs, trips = _of(counts, 1), _of(counts, 2), _of(counts, 3)
-    top2 = (singles[0], singles[1]) if len(singles) >= 2 else (0, 0)
+    shape = _Shape(counts, _of(counts, 1), _of(counts, 2), _of(counts, 3))
     if hand_class == "no-pair":
-        return (singles[1], singles[2]), "no-pair"
+        return (shape.singles[1], shape.singles[2]), "no-pair"
     if hand_class == "one-pair":
-        return top2, "one-pair"
-    if hand_class == "two-pair":
-        hi, lo = pairs
-        key = way.two_pair_key(hi, lo)
-        act = way.two_pair[key]
-        together = act.kind == "together" or (
-            act.kind == "split-unless-single" and singles[0] >= act.ranks[0])
-        return (top2 if together else (lo, lo)), f"two-pair {key}: {act.kind}"
+        return shape.top2, "one-pair"
     if hand_class == "three-pair":
-        return (pairs[0], pairs[0]), "three-pair"
-    if hand_class == "three-of-a-kind":
-        if trips[0] == ACE and way.rules["three-aces"].kind == "pair-back-ace-front":
-            return (ACE, singles[0]), "three-aces"
-        return top2, "three-of-a-kind"
-    if hand_class == "full-house":
-        if len(trips) == 2:
-            return (trips[0], trips[0]), "two-three-of-a-kinds"
-        if len(pairs) == 2:
-            return (pairs[0], pairs[0]), "full-house-two-pair"
-        act = way.rules["full-house"]
-        p = pairs[0]
-        together = act.kind == "together" or (
-            act.kind == "split-unless-pair" and p == act.ranks[0]
-            and sorted(singles) == sorted(act.ranks[1:]))
-        return (top2 if together else (p, p)), f"full-house: {act.kind}"
-    if hand_class == "four-of-a-kind":
-        quad = _of(counts, 4)[0]
-        rest = [r for r, k in counts.items() if k < 4]
-        rest_pair = pairs[0] if pairs else (trips[0] if trips else 0)
-        if rest_pair:
-            slot = "four-of-a-kind-with-pair" if pairs else "four-of-a-kind-with-trips"
-            if way.rules[slot].kind == "pair-front":
-                return (rest_pair, rest_pair), slot
-        act = way.four_of_a_kind[quad]
-        best_rest = (rest_pair, rest_pair) if rest_pair else top2
-        together = act.kind == "together" or (
-            act.kind == "split-unless-front" and max(rest) >= act.ranks[0]) or (
-            act.kind == "split-unless-pair" and rest_pair == act.ranks[0])
-        return (best_rest if together else (quad, quad)), f"four-of-a-kind: {act.kind}"
-    # five aces: the other two cards are a pair or two singles
+        return (shape.pairs[0], shape.pairs[0]), "three-pair"
+    return _FRONT_BY_CLASS[hand_class](way, shape)
+
+
+def _two_pair_front(way: HouseWay, h: _Shape) -> Front:
+    hi, lo = h.pairs
+    key = way.two_pair_key(hi, lo)
+    act = way.two_pair[key]
+    together = act.kind == "together" or (
+        act.kind == "split-unless-single" and h.singles[0] >= act.ranks[0])
+    return (h.top2 if together else (lo, lo)), f"two-pair {key}: {act.kind}"
+
+
+def _three_of_a_kind_front(way: HouseWay, h: _Shape) -> Front:
+    if h.trips[0] == ACE and way.rules["three-aces"].kind == "pair-back-ace-front":
+        return (ACE, h.singles[0]), "three-aces"
+    return h.top2, "three-of-a-kind"
+
+
+def _full_house_front(way: HouseWay, h: _Shape) -> Front:
+    if len(h.trips) == 2:
+        return (h.trips[0], h.trips[0]), "two-three-of-a-kinds"
+    if len(h.pairs) == 2:
+        return (h.pairs[0], h.pairs[0]), "full-house-two-pair"
+    act = way.rules["full-house"]
+    p = h.pairs[0]
+    together = act.kind == "together" or (
+        act.kind == "split-unless-pair" and p == act.ranks[0]
+        and sorted(h.singles) == sorted(act.ranks[1:]))
+    return (h.top2 if together else (p, p)), f"full-house: {act.kind}"
+
+
+def _four_of_a_kind_front(way: HouseWay, h: _Shape) -> Front:
+    quad = _of(h.counts, 4)[0]
+    rest = [r for r, k in h.counts.items() if k < 4]
+    rest_pair = h.pairs[0] if h.pairs else (h.trips[0] if h.trips else 0)
+    if rest_pair:
+        slot = "four-of-a-kind-with-pair" if h.pairs else "four-of-a-kind-with-trips"
+        if way.rules[slot].kind == "pair-front":
+            return (rest_pair, rest_pair), slot
+    act = way.four_of_a_kind[quad]
+    best_rest = (rest_pair, rest_pair) if rest_pair else h.top2
+    together = act.kind == "together" or (
+        act.kind == "split-unless-front" and max(rest) >= act.ranks[0]) or (
+        act.kind == "split-unless-pair" and rest_pair == act.ranks[0])
+    return (best_rest if together else (quad, quad)), f"four-of-a-kind: {act.kind}"
+
+
+def _five_aces_front(way: HouseWay, h: _Shape) -> Front:
+    """The other two cards are a pair or two singles."""
     act = way.rules["five-aces"]
-    others = pairs[0] if pairs else 0
-    rest2 = (others, others) if others else top2
+    others = h.pairs[0] if h.pairs else 0
+    rest2 = (others, others) if others else h.top2
     together = act.kind == "together" or (
         act.kind == "split-unless-pair" and others == act.ranks[0])
     return (rest2 if together else (ACE, ACE)), f"five-aces: {act.kind}"
+
+
+_FRONT_BY_CLASS: dict[str, Callable[[HouseWay, _Shape], Front]] = {
+    "two-pair": _two_pair_front,
+    "three-of-a-kind": _three_of_a_kind_front,
+    "full-house": _full_house_front,
+    "four-of-a-kind": _four_of_a_kind_front,
+    "five-aces": _five_aces_front,
+}
 
 
 def _straight_candidates(way: HouseWay, hand_class: str, counts: dict[int, int],

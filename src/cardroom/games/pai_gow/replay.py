@@ -94,35 +94,14 @@ class Replay(GameReplay[Settled]):
             amount = action.get("amount")
             t.place_wager(self.recorded_seat(action), amount)  # type: ignore[arg-type]
         elif kind == "bank":
-            seat = self.recorded_seat(action)
-            stake = action.get("dealer_wager")
-            if not isinstance(stake, int) or isinstance(stake, bool):
-                raise HistoryError("a bank needs the house dealer's wager (dealer_wager)")
-            t.last_wagers[seat] = stake
-            t.bank(seat)
+            self.bank(action)
         elif kind == "dragon":
             amount, spot = action.get("amount"), action.get("spot")
             t.take_dragon(self.recorded_seat(action), spot, amount)  # type: ignore[arg-type]
         elif kind == "deal":
             self.deal(action)
         elif kind in ("set", "house_way"):
-            spot = action.get("spot")
-            if not isinstance(spot, int) or isinstance(spot, bool):
-                raise HistoryError("a setting needs its spot")
-            if kind == "set":
-                front = action.get("front")
-                if not isinstance(front, list):
-                    raise HistoryError("a setting needs its front hand (two cards)")
-                event = t.set_hand(spot, [parse_card(c) for c in front])
-            else:
-                event = t.ask_house_way(spot)
-            front_now = [str(c) for c in event.setting.front]
-            if "front" in action and kind == "house_way" and action["front"] != front_now:
-                raise RuleError("clause 8", f"the house way sets {front_now} in front, not the "
-                                f"recorded {action['front']} (clause 8)")
-            if "house_way" in action and action["house_way"] != event.house_way:
-                raise RuleError(RULE_OF_ACTION[kind], "the recorded house-way flag differs "
-                                "from the engine's")
+            self.set_hand(kind, action)
         elif kind == "expose":
             card = action.get("card")
             if not isinstance(card, str):
@@ -137,6 +116,36 @@ class Replay(GameReplay[Settled]):
             # the last hand set (or taken out of play): the table settles (clauses 8, 10)
             self.result = t.settle()
             self.movements = _movements(index, self, self.result)
+
+    def bank(self, action: dict[str, Any]) -> None:
+        """Banking the game: a player banks; the house dealer's wager against him is recorded."""
+        seat = self.recorded_seat(action)
+        stake = action.get("dealer_wager")
+        if not isinstance(stake, int) or isinstance(stake, bool):
+            raise HistoryError("a bank needs the house dealer's wager (dealer_wager)")
+        self.table.last_wagers[seat] = stake
+        self.table.bank(seat)
+
+    def set_hand(self, kind: str, action: dict[str, Any]) -> None:
+        """A hand set by the player ("set", its front recorded) or by the house way (clause 8:
+        a recorded front must be the one the house way sets)."""
+        spot = action.get("spot")
+        if not isinstance(spot, int) or isinstance(spot, bool):
+            raise HistoryError("a setting needs its spot")
+        if kind == "set":
+            front = action.get("front")
+            if not isinstance(front, list):
+                raise HistoryError("a setting needs its front hand (two cards)")
+            event = self.table.set_hand(spot, [parse_card(c) for c in front])
+        else:
+            event = self.table.ask_house_way(spot)
+        front_now = [str(c) for c in event.setting.front]
+        if "front" in action and kind == "house_way" and action["front"] != front_now:
+            raise RuleError("clause 8", f"the house way sets {front_now} in front, not the "
+                            f"recorded {action['front']} (clause 8)")
+        if "house_way" in action and action["house_way"] != event.house_way:
+            raise RuleError(RULE_OF_ACTION[kind], "the recorded house-way flag differs "
+                            "from the engine's")
 
     def deal(self, action: dict[str, Any]) -> None:
         if self.rules.use_dice:

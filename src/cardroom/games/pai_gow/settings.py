@@ -84,12 +84,3 @@ def make_setting(
     back = tuple(c for c in seven if c not in front)
     setting = Setting((front[0], front[1]), back, wheel_second)  # type: ignore[arg-type]
     return setting
-
-
-def require_legal(setting: Setting) -> Setting:
-    if setting.is_foul:
-        raise FoulSettingError(
-            f"foul setting: the back {format_cards(setting.back)} does not outrank "
-            f"the front {format_cards(setting.front)}"
-        )
-    return setting

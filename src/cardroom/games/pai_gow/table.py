@@ -8,6 +8,24 @@ is the house dealer, 1-6 the player seats counter-clockwise from the dealer. Bet
 are numbered 1-7 from the banker's spot counter-clockwise (rules clause 5), so they move when a
 player banks.
 Money is integer cents.
+
+A hand (a seeded shuffle, for the example only; live tables shuffle with the OS CSPRNG): the
+player at seat 1 wagers $10 against the house dealer and asks for the house way; both his hands
+beat the dealer's, so he wins even money less the 5% commission.
+
+>>> from cardroom.games.pai_gow.rules import PaiGowRules
+>>> from cardroom.shoe import SeededRandom
+>>> table = PaiGowTable(PaiGowRules())
+>>> table.sit(1, 10_000)
+>>> _ = table.place_wager(1, 1_000)
+>>> _ = table.deal(SeededRandom(7))
+>>> " ".join(map(str, table.hands[1]))
+'9d 5d Kd 8h Js Ah 9h'
+>>> str(table.ask_house_way(1).setting)
+'front Kd Ah | back 9d 5d 8h Js 9h'
+>>> result = table.settle().results[0]
+>>> result.outcome.value, result.commission, result.net, table.chips
+('win', 50, 950, {1: 10950})
 """
 
 from __future__ import annotations

@@ -2,6 +2,25 @@
 (`cardroom.engine`): every action checks everything first (`verify_x` raises a `RuleError`
 naming the clause and changes nothing), then applies itself and returns a frozen event
 appended to `events`.
+
+A round (a seeded shuffle, for the example only; live tables shuffle with the OS CSPRNG): seat 1
+wagers $10, stands on 7 and beats the dealer's 3; the win pays even money less the 5%
+commission.
+
+>>> from cardroom.games.super_pan_9.rules import SuperPan9Rules
+>>> from cardroom.shoe import SeededRandom
+>>> table = SuperPan9Table(SuperPan9Rules(), SeededRandom(1))
+>>> table.sit(1, 10_000)
+>>> _ = table.place_wager(1, 1_000)
+>>> _ = table.deal()
+>>> " ".join(map(str, table.seats[1].cards)), table.seats[1].total
+('5s Jh 2h', 7)
+>>> _ = table.stand(1)
+>>> settled = table.finish_dealer()
+>>> " ".join(map(str, table.dealer_cards)), table.dealer_total
+('5d 3d 5d Kc', 3)
+>>> settled.seats[0].settlement.outcome.value, table.chips
+('win', {1: 10950})
 """
 
 from __future__ import annotations
