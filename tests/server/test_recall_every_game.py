@@ -98,7 +98,7 @@ def test_a_missing_hand_is_a_404_and_a_record_without_history_a_400(room: Room) 
     assert missing_json.status_code == 404
     assert missing_json.json() == {"error": "there is no hand 9999"}
     page = audrey.get(f"/hands/{old}")
-    assert page.status_code == 200 and "no recall" in page.text
+    assert page.status_code == 200 and "recorded in an older format" in page.text
     legacy = audrey.get(f"/hands/{old}/history.json")
     assert legacy.status_code == 400 and "older format" in legacy.json()["error"]
 
