@@ -18,9 +18,6 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("jackpot_pools") as batch:
-        batch.add_column(sa.Column("maximum", sa.BigInteger, nullable=False,
-                                   server_default="0"))
     op.create_table(
         "progressive_deposits",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -32,6 +29,10 @@ def upgrade() -> None:
         sa.Column("deposited_by", sa.String(80), nullable=False),
         sa.Column("reference", sa.String(80), nullable=False),
     )
+    # the maximum prize, 0 (none) for the pools that exist
+    with op.batch_alter_table("jackpot_pools") as batch:
+        batch.add_column(sa.Column("maximum", sa.BigInteger, nullable=False,
+                                   server_default="0"))
 
 
 def downgrade() -> None:
