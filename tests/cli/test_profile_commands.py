@@ -4,24 +4,13 @@ through the installed console script: refusals are one `error:` line and exit 2.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from cardroom.room.accounts import Account, Role
 from cardroom.room.keying import open_keyed
 from cardroom.room.tables import create_table
 
-CARDROOM = Path(sys.executable).parent / "cardroom"
-
-
-def cardroom(*args: str, profile: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "CARDROOM_PROFILE"}
-    if profile:
-        env["CARDROOM_PROFILE"] = profile
-    return subprocess.run([str(CARDROOM), *args], capture_output=True, text=True, timeout=120,
-                          check=False, env=env)
+from .console import cardroom
 
 
 def test_profile_show_prints_every_cap_with_its_section() -> None:

@@ -111,9 +111,9 @@ def test_settings_change_needs_two_people_a_reason_and_is_logged(storage: Storag
         [logged] = [e for e in entries(conn) if e.action == "jackpot.settings"]
     assert change["by"] == ["fiona", "olivia"] and change["reason"] == "new sign on the table"
     assert change["before"] == {"seed": 250_000, "contribution": 20, "reserve_rate": 0,
-                                "reserve_limit": 0}
+                                "reserve_limit": 0, "maximum": 0}
     assert change["after"] == {"seed": 300_000, "contribution": 25, "reserve_rate": 2,
-                               "reserve_limit": 500}
+                               "reserve_limit": 500, "maximum": 0}
     assert logged.data["approvers"] == ["fiona", "olivia"]
     again = Room(storage, SeededRandom(1))  # the settings are the stored ones after a restart
     again.start()

@@ -52,6 +52,8 @@ FORMS: dict[str, dict[str, str]] = {
     "/floor/jackpot/settings": {"pool": "super9", "seed": "3000", "contribution": "25",
                                 "reserve_rate": "0", "reserve_limit": "0", "reason": "x",
                                 "second": "fred", "second_password": PW},
+    "/floor/jackpot/deposit": {"pool": "super9", "amount": "1", "deposited_on": "2026-01-02",
+                               "deposited_by": "fred", "reference": "slip 1"},
     "/floor/jackpot/hits/1/verify": {"note": "x", "second": "fred", "second_password": PW},
     "/floor/jackpot/hits/1/surveillance": {"note": "x"},
     "/floor/jackpot/hits/1/pay": {},

@@ -179,8 +179,9 @@ def report_jackpot(
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV rows instead.")] = False,
 ) -> None:
     """The progressive controller: settings, current and posted amounts, meters per table and
-    award level, the settings history, hits and payments, reconciled with the ledger; exit 1
-    when the reconciliation fails."""
+    award level, the settings history, hits and payments, reconciled with the ledger, and the
+    deposits of its funds; exit 1 when the reconciliation fails or a deposit is overdue (WAC
+    230-15-455: at least weekly)."""
     from cardroom.room import progressive
     from cardroom.room.db import open_database
 
@@ -195,7 +196,7 @@ def report_jackpot(
         _jackpot_csv(data)
     else:
         _jackpot_text(data)
-    if any(p["problems"] for p in data["pools"]):
+    if any(p["problems"] or p["funds"]["overdue"] for p in data["pools"]):
         raise typer.Exit(1)
 
 
@@ -228,7 +229,9 @@ def _jackpot_text(data: dict[str, Any]) -> None:
             f"{format_money(p['posted'])} ({p['posted_on'] or 'not posted yet'}), hidden "
             f"reserve {format_money(p['reserve'])}; reset {format_money(s['seed'])}, "
             f"{s['contribution']} cents of each $1, hidden {s['reserve_rate']} cents up to "
-            f"{format_money(s['reserve_limit'])}", highlight=False)
+            f"{format_money(s['reserve_limit'])}; "
+            + (f"maximum prize {format_money(s['maximum'])}" if s["maximum"]
+               else "no maximum prize"), highlight=False)
         meters = Table("table", "wagers", "coin-in", "contributed", "to the reserve")
         for t in [*p["tables"], {"table": "all", **p["totals"]}]:
             meters.add_row(t["table"], str(t["wagers"]), format_money(t["coin_in"]),
@@ -246,6 +249,15 @@ def _jackpot_text(data: dict[str, Any]) -> None:
             console.print(escape(f"{c['at'][:16]} {c['kind']} by {' and '.join(c['by'])}: "
                                  f"{c['reason']} ({c['before']} -> {c['after']})"),
                           highlight=False)
+        for d in p["deposits"]:
+            console.print(escape(f"deposit {d['deposited_on']}: {format_money(d['amount'])} "
+                                 f"by {d['deposited_by']} (reference {d['reference']})"),
+                          highlight=False)
+        funds = p["funds"]
+        if funds["overdue"]:
+            console.print(flagged("overdue:", funds["status"]), highlight=False, soft_wrap=True)
+        else:
+            console.print(escape(funds["status"]), highlight=False)
         for problem in p["problems"]:
             console.print(flagged("problem:", problem), highlight=False, soft_wrap=True)
         if not p["problems"]:

@@ -242,7 +242,10 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
             self.rules, before, bets, dealt, settled,
             [self.engine.balances[name] + held.get(name, 0) for name, _ in before], shoe=shoe,
             jackpot={"meter": pool.meter, "posted": pool.posted,
-                     "seeded_total": pool.seeded_total} if pool is not None else None,
+                     "seeded_total": pool.seeded_total,
+                     **({"maximum": pool_now.maximum}
+                        if pool_now is not None and pool_now.maximum else {})}
+            if pool is not None else None,
             seat_fields=[{"account": by_name[name]} for name, _ in before]).to_json()
 
     def state(self, viewer: Account | None) -> BaccaratState:
@@ -258,7 +261,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                 bonus_max=r.bonus_max_cents, jackpot_wager=100 if r.jackpot else None,
                 tie_pays=r.tie_pays,
                 commission=f"{r.commission.numerator}/{r.commission.denominator}"),
-            jackpot=JackpotView(posted=pool.posted, meter=pool.meter, pending=pool.locked)
+            jackpot=JackpotView(posted=pool.posted, meter=pool.meter, pending=pool.locked,
+                                maximum=pool.maximum or None)
             if pool else None,
             seats=[BaccaratSeat(name=name, stack=e.balances.get(name, 0),
                                 bets={k.value: v for k, v in e.bets.get(name, {}).items()},

@@ -62,7 +62,8 @@ def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> 
                            seeded_total=int(r.seeded_total),
                            reserve_per_wager=int(r.reserve_rate),
                            reserve_limit=int(r.reserve_limit), reserve=int(r.reserve),
-                           hold_top_award=True, locked=pending is not None)
+                           maximum=int(r.maximum), hold_top_award=True,
+                           locked=pending is not None)
     pool = JackpotPool(seed, contribution, hold_top_award=True)
     opening = ledger.post(conn, f"jackpot-seed:{name}:initial", "jackpot-seed",
                           [(ledger.JACKPOT_SEED, -seed), (ledger.jackpot(name), seed)],
@@ -81,7 +82,7 @@ def save_pool(conn: Connection, name: str, pool: JackpotPool) -> None:
         meter=pool.meter, posted=pool.posted, posted_on=pool.posted_on,
         seeded_total=pool.seeded_total, seed=pool.seed,
         contribution=pool.contribution_per_wager, reserve_rate=pool.reserve_per_wager,
-        reserve_limit=pool.reserve_limit, reserve=pool.reserve))
+        reserve_limit=pool.reserve_limit, reserve=pool.reserve, maximum=pool.maximum))
     held = ledger.balance(conn, ledger.jackpot(name))
     hidden = ledger.balance(conn, ledger.jackpot_reserve(name))
     if held != pool.meter or hidden != pool.reserve:

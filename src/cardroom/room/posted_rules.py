@@ -113,7 +113,7 @@ def decks_words(decks: int) -> str:
     return f"{decks} deck{'s' if decks != 1 else ''}"
 
 
-def _baccarat(r: BaccaratRules, jackpot: Cents | None) -> list[Section]:
+def _baccarat(r: BaccaratRules, jackpot: Cents | None, maximum: Cents = 0) -> list[Section]:
     nine = nine_pay_table(r.paytable)
     limits = Section("limits", "Wagering limits and fees", (
         f"Player and Banker: {format_money(r.table_min_cents)} to "
@@ -149,6 +149,9 @@ def _baccarat(r: BaccaratRules, jackpot: Cents | None) -> list[Section]:
             f"house, which is not recovered; {format_rate(r.jackpot_contribution)} of every "
             "progressive wager is added to it.",
             "If more than one hand wins the jackpot on the same coup, they share it equally.",
+            *((f"The jackpot has a maximum prize of {format_money(maximum)} (WAC "
+               "230-15-685): the jackpot does not grow above it; what would be added above it "
+               "is set aside to seed the next jackpot.",) if maximum else ()),
             "Awards are \u201cfor 1\u201d: the progressive wager is collected even when it "
             "wins. A coup pays its highest award only. A suited 9 has every card of the hand "
             "in one suit, two cards or three; the Ace-8 awards take two cards."),
@@ -277,11 +280,13 @@ def _pan(r: PanRules) -> list[Section]:
     ]
 
 
-def posted_rules(row: TableRow, jackpot: Cents | None = None) -> PostedRules:
-    """The table's posted rules, from its house rules as the room stored them."""
+def posted_rules(row: TableRow, jackpot: Cents | None = None, maximum: Cents = 0
+                 ) -> PostedRules:
+    """The table's posted rules, from its house rules as the room stored them; a baccarat
+    table's with its pool's posted amount and maximum prize (0: none)."""
     rules: Any = parse_rules(row.game, row.rules)
     if isinstance(rules, BaccaratRules):
-        body = _baccarat(rules, jackpot)
+        body = _baccarat(rules, jackpot, maximum)
     elif isinstance(rules, SuperPan9Rules):
         body = _super_pan_9(rules)
     elif isinstance(rules, PaiGowTableRules):

@@ -28,7 +28,7 @@ from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS, MIN_CONTRIBUTION
 from cardroom.money import Cents, form_amount, format_money
 from cardroom.profile import profile_in_force
-from cardroom.room import audit, hands, ledger, recall
+from cardroom.room import audit, hands, ledger, progressive_funds, recall
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.jackpot import log_change, save_pool
@@ -61,13 +61,16 @@ def gambling_day(at: datetime) -> date:
 # settings ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Settings:
-    """What the controller is set to: the reset (seed), the contribution and the hidden
-    reserve's rate and limit, in cents (rates are cents of each $1 wager)."""
+    """What the controller is set to: the reset (seed), the contribution, the hidden
+    reserve's rate and limit and the posted maximum prize, in cents (rates are cents of each
+    $1 wager)."""
 
     seed: Cents
     contribution: Cents
     reserve_rate: Cents = 0
     reserve_limit: Cents = 0
+    maximum: Cents = 0
+    """The optional maximum prize (WAC 230-15-685(4)); 0: none."""
 
     def check(self) -> None:
         if self.seed < JACKPOT_SEED_CENTS:
@@ -84,11 +87,14 @@ class Settings:
         form_amount(self.reserve_limit, "the hidden limit", allow_zero=True)
         if self.reserve_rate and not self.reserve_limit:
             raise CardroomError("a hidden rate needs a hidden limit above zero")
+        form_amount(self.maximum, "the maximum prize", allow_zero=True)
+        if self.maximum and self.maximum < self.seed:
+            raise CardroomError("the maximum prize cannot be below the reset amount")
 
 
 def settings_of(pool: JackpotPool) -> Settings:
     return Settings(pool.seed, pool.contribution_per_wager, pool.reserve_per_wager,
-                    pool.reserve_limit)
+                    pool.reserve_limit, pool.maximum)
 
 
 def two_people(first: Account, second: Account) -> None:
@@ -102,8 +108,9 @@ def two_people(first: Account, second: Account) -> None:
 def change_settings(conn: Connection, first: Account, second: Account, name: str,
                     pool: JackpotPool, new: Settings, reason: str) -> None:
     """Change the controller's settings, approved by two people, with the reason and the values
-    before and after logged. A new reset amount applies at the next reset; the rates apply
-    from the next coup. The meter is not touched (an adjustment does that)."""
+    before and after logged. A new reset amount applies at the next reset; the rates and the
+    maximum prize from the next coup. The meter is not touched (an adjustment does that): a
+    maximum prize is at least the jackpot when it is imposed (WAC 230-15-685(4))."""
     two_people(first, second)
     if not reason.strip():
         raise CardroomError("a settings change needs a reason")
@@ -111,18 +118,26 @@ def change_settings(conn: Connection, first: Account, second: Account, name: str
     old = settings_of(pool)
     if new == old:
         raise CardroomError("these are the settings already in use: nothing to change")
-    pool.seed, pool.contribution_per_wager = new.seed, new.contribution
-    pool.reserve_per_wager, pool.reserve_limit = new.reserve_rate, new.reserve_limit
+    if new.maximum and new.maximum < max(pool.meter, pool.posted):
+        raise CardroomError(f"the maximum prize must be at least the jackpot now, "
+                            f"{format_money(max(pool.meter, pool.posted))} "
+                            "(WAC 230-15-685(4))")
+    _apply(pool, new)
     try:
         save_pool(conn, name, pool)
     except Exception:
-        pool.seed, pool.contribution_per_wager = old.seed, old.contribution
-        pool.reserve_per_wager, pool.reserve_limit = old.reserve_rate, old.reserve_limit
+        _apply(pool, old)
         raise
     log_change(conn, name, "settings", first, second, reason.strip(), asdict(old), asdict(new))
     audit.append(conn, first.username, "jackpot.settings", {
         "pool": name, "approvers": [first.username, second.username], "reason": reason.strip(),
         "before": asdict(old), "after": asdict(new)})
+
+
+def _apply(pool: JackpotPool, settings: Settings) -> None:
+    pool.seed, pool.contribution_per_wager = settings.seed, settings.contribution
+    pool.reserve_per_wager, pool.reserve_limit = settings.reserve_rate, settings.reserve_limit
+    pool.maximum = settings.maximum
 
 
 # a coup's contribution and awards ------------------------------------------------------------
@@ -436,8 +451,10 @@ def meter_series(conn: Connection, name: str) -> list[tuple[datetime, Cents]]:
 
 def report(conn: Connection, day: date | None = None) -> dict[str, Any]:
     """Every pool: settings, current and posted amounts, meters per table and award level (of
-    `day`, or since the pool opened), the settings history, hits and payments, and the
-    reconciliation with the ledger (`problems`: empty when it holds)."""
+    `day`, or since the pool opened), the settings history, hits and payments, the
+    reconciliation with the ledger (`problems`: empty when it holds), and its funds: the
+    deposits to its bank account and what is due by when (`funds`, as of today: WAC
+    230-15-455)."""
     names = {int(r.id): str(r.name) for r in conn.execute(select(room_tables.c.id,
                                                                  room_tables.c.name))}
     people = {int(r.id): str(r.username) for r in conn.execute(select(accounts.c.id,
@@ -460,7 +477,8 @@ def report(conn: Connection, day: date | None = None) -> dict[str, Any]:
         pools.append({
             "pool": name,
             "settings": asdict(Settings(int(row.seed), int(row.contribution),
-                                        int(row.reserve_rate), int(row.reserve_limit))),
+                                        int(row.reserve_rate), int(row.reserve_limit),
+                                        int(row.maximum))),
             "meter": int(row.meter), "posted": int(row.posted),
             "posted_on": row.posted_on.isoformat() if row.posted_on else None,
             "reserve": int(row.reserve), "house_seeded": int(row.seeded_total),
@@ -474,6 +492,8 @@ def report(conn: Connection, day: date | None = None) -> dict[str, Any]:
                       "winners": {people.get(a, str(a)): v for a, v in h.shares.items()}}
                      for h in list_hits(conn, name, day)],
             "problems": reconcile(conn, name),
+            "funds": progressive_funds.funds(conn, name).to_json(),
+            "deposits": progressive_funds.deposits_json(conn, name),
         })
     return {"day": day.isoformat() if day else None, "pools": pools}
 
@@ -535,6 +555,13 @@ def csv_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
                   "detail": json.dumps(h["winners"])} for h in p["hits"]]
         rows += [{"record": "problem", "pool": pool, "detail": problem}
                  for problem in p["problems"]]
+        rows += [{"record": "deposit", "pool": pool, "at": d["deposited_on"],
+                  "by": d["deposited_by"], "reason": d["reference"], "cents": d["amount"],
+                  "detail": f"recorded by {d['recorded_by']}"} for d in p["deposits"]]
+        f = p["funds"]
+        rows += [{"record": "funds-due", "pool": pool, "at": f["due_by"] or "",
+                  "kind": "overdue" if f["overdue"] else "due", "cents": f["due"],
+                  "detail": f["status"]}]
     return rows
 
 
@@ -545,5 +572,7 @@ def describe(values: Mapping[str, int]) -> str:
              "contribution": lambda v: f"contribution {v} cents of each $1",
              "reserve_rate": lambda v: f"hidden rate {v} cents of each $1",
              "reserve_limit": lambda v: f"hidden limit {format_money(v)}",
+             "maximum": lambda v: (f"maximum prize {format_money(v)}" if v
+                                   else "no maximum prize"),
              "meter": lambda v: f"meter {format_money(v)}"}
     return ", ".join(words[k](v) if k in words else f"{k} {v}" for k, v in values.items())

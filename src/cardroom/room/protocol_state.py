@@ -122,6 +122,8 @@ class JackpotView(Part):
     meter: Cents
     pending: bool
     """A top award waits for its verification: the pool takes no progressive wager."""
+    maximum: Cents | None = None
+    """The posted maximum prize (WAC 230-15-685(4)); None when the pool has none."""
 
 
 class BaccaratSeat(Part):

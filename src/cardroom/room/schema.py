@@ -119,6 +119,7 @@ jackpot_pools = Table(
     Column("reserve", BigInteger, nullable=False, server_default="0"),
     Column("opening", BigInteger, nullable=False, server_default="0"),
     Column("opening_tx", BigInteger, nullable=False, server_default="0"),
+    Column("maximum", BigInteger, nullable=False, server_default="0"),
 )
 
 room_tables = Table(
@@ -215,6 +216,21 @@ progressive_changes = Table(
     Column("before_json", Text, nullable=False),
     Column("after_json", Text, nullable=False),
 )
+
+progressive_deposits = Table(
+    "progressive_deposits", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("pool", String(40), nullable=False, index=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("deposited_on", Date, nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("recorded_by", String(40), nullable=False),
+    Column("deposited_by", String(80), nullable=False),
+    Column("reference", String(80), nullable=False),
+)
+"""Deposits of a pool's accrued funds to the progressive's own bank account (WAC
+230-15-455(2)(a): a separate account, deposits at least weekly): the bank's date, the amount,
+who recorded it and who took it to the bank, and the deposit slip's reference."""
 
 pan_fee_periods = Table(
     "pan_fee_periods", metadata,

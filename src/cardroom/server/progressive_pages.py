@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import date, datetime
 from typing import Any
 
 from fastapi.responses import Response
@@ -16,10 +17,11 @@ from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.money import parse_money
-from cardroom.room import progressive
+from cardroom.room import progressive, progressive_funds
 from cardroom.room.accounts import Account
 from cardroom.room.errors import AuthError, NotFound
 from cardroom.room.room import Room
+from cardroom.room.settings import GamblingClock
 from cardroom.room.signatures import countersign
 
 
@@ -38,8 +40,9 @@ def context(room: Room, name: str) -> dict[str, Any]:
         data = progressive.report(conn)
         chart = len(progressive.meter_series(conn, name)) > 1
     ctl = next((p for p in data["pools"] if p["pool"] == name), None)
+    today = datetime.now(GamblingClock.from_env().zone).date()
     return {"ctl": ctl, "pools": sorted(p["pool"] for p in data["pools"]), "chart": chart,
-            "describe": progressive.describe}
+            "describe": progressive.describe, "today": today.isoformat()}
 
 
 def second_person(room: Room, who: Account, name: str, password: str) -> Account:
@@ -63,9 +66,24 @@ def change_settings(room: Room, who: Account, form: dict[str, str]) -> None:
         seed=parse_money(form["seed"]),
         contribution=whole_cents(form["contribution"], "contribution"),
         reserve_rate=whole_cents(form["reserve_rate"], "hidden rate"),
-        reserve_limit=parse_money(form["reserve_limit"]))
+        reserve_limit=parse_money(form["reserve_limit"]),
+        maximum=parse_money(form["maximum"]) if form["maximum"].strip() else 0)
     other = second_person(room, who, form["second"], form["second_password"])
     room.change_jackpot_settings(who, other, form["pool"], settings, form["reason"])
+
+
+def deposit(room: Room, who: Account, form: dict[str, str]) -> None:
+    """A deposit of the pool's accrued funds to its bank account, from the jackpot page."""
+    try:
+        on = date.fromisoformat(form["deposited_on"].strip())
+    except ValueError:
+        raise CardroomError("write the deposit's date as on the slip, such as 2026-11-26") \
+            from None
+    room.pool(form["pool"])  # NotFound for a pool the room does not have
+    cents = parse_money(form["amount"])
+    with room.storage.unit() as conn:
+        progressive_funds.record_deposit(conn, who, form["pool"], cents, on,
+                                         form["deposited_by"], form["reference"])
 
 
 def verify(room: Room, who: Account, hit_id: int, note: str, second: str, password: str

@@ -41,6 +41,10 @@ class JackpotPool:
     reserve_limit: Cents = 0
     """The reserve's cap; what the reserve rate would add above it goes to the meter."""
     reserve: Cents = 0
+    maximum: Cents = 0
+    """An optional maximum prize (WAC 230-15-685(4), posted at the game; 0: none): the meter
+    stops at it, and what would lift it higher goes to the hidden reserve, which seeds the
+    next jackpot (nothing set aside for the progressive is kept back)."""
     hold_top_award: bool = False
     """Set by the card room: a top award locks the pool until the hit is verified and paid
     (`release`); the engine alone (terminal play, simulations) pays it at once."""
@@ -64,12 +68,16 @@ class JackpotPool:
     def contribute(self, wagers: int) -> PoolEvent:
         """Add the contribution of `wagers` $1 jackpot wagers to the meter (not yet posted),
         and the reserve rate's part to the hidden reserve up to its limit (the rest of it to
-        the meter: nothing set aside for the progressive is kept back)."""
+        the meter: nothing set aside for the progressive is kept back). A meter at its
+        `maximum` grows no further: the rest goes to the reserve."""
         if wagers < 0:
             raise CardroomError("a number of wagers cannot be negative")
         hidden = wagers * self.reserve_per_wager
         to_reserve = max(0, min(hidden, self.reserve_limit - self.reserve))
         amount = wagers * self.contribution_per_wager + hidden - to_reserve
+        if self.maximum:
+            over = max(0, min(amount, self.meter + amount - self.maximum))
+            amount, to_reserve = amount - over, to_reserve + over
         self.meter += amount
         self.reserve += to_reserve
         return self._log("contribution", amount, f"{wagers} wager(s)")
@@ -120,5 +128,8 @@ class JackpotPool:
             raise CardroomError("a jackpot adjustment needs a reason")
         if self.meter + amount < 0:
             raise CardroomError("a jackpot adjustment cannot take the meter below zero")
+        if self.maximum and amount > 0 and self.meter + amount > self.maximum:
+            raise CardroomError("a jackpot adjustment cannot take the meter above the posted "
+                                "maximum prize (WAC 230-15-685(4))")
         self.meter += amount
         return self._log("adjustment", amount, f"{first_approver}+{second_approver}: {reason}")

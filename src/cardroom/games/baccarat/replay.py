@@ -68,7 +68,8 @@ def _pool(rules: BaccaratRules, data: Any) -> JackpotPool | None:
     try:
         return JackpotPool(rules.jackpot_seed_cents, rules.contribution_cents_per_dollar,
                            meter=int(data["meter"]), posted=int(data["posted"]),
-                           seeded_total=int(data.get("seeded_total", 0)))
+                           seeded_total=int(data.get("seeded_total", 0)),
+                           maximum=int(data.get("maximum", 0)))
     except (KeyError, TypeError, ValueError) as exc:
         raise HistoryError(f"setup.jackpot malformed: {exc}") from None
 

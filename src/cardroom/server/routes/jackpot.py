@@ -60,7 +60,7 @@ def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, messag
 
 
 Reader = Annotated[Account, require(Permission.ADJUST_JACKPOT, Permission.READ_ALL,
-                                   to="see the jackpot page")]
+                                   Permission.CAGE, to="see the jackpot page")]
 Adjuster = Annotated[Account, require(Permission.ADJUST_JACKPOT)]
 
 
@@ -120,14 +120,29 @@ def controller_action(page: Page, room: Room, who: Account, action: str,
 def jackpot_settings(room: RoomDep, page: Render, who: Adjuster,
                      pool: str = Form(...), seed: str = Form(...),
                      contribution: str = Form(...), reserve_rate: str = Form(...),
-                     reserve_limit: str = Form(...), reason: str = Form(...),
+                     reserve_limit: str = Form(...), maximum: str = Form(""),
+                     reason: str = Form(...),
                      second: str = Form(...), second_password: str = Form(...)) -> Response:
     """The controller's settings, changed by two people (the second with their password)."""
     form = {"pool": pool, "seed": seed, "contribution": contribution,
-            "reserve_rate": reserve_rate, "reserve_limit": reserve_limit, "reason": reason,
-            "second": second, "second_password": second_password}
+            "reserve_rate": reserve_rate, "reserve_limit": reserve_limit, "maximum": maximum,
+            "reason": reason, "second": second, "second_password": second_password}
     return controller_action(page, room, who, "jackpot.settings", lambda: (
         progressive_pages.change_settings(room, who, form)), pool)
+
+
+@router.post("/floor/jackpot/deposit", response_model=None)
+def jackpot_deposit(room: RoomDep, page: Render,
+                    who: Annotated[Account, require(Permission.CAGE)],
+                    pool: str = Form(...), amount: str = Form(...),
+                    deposited_on: str = Form(...), deposited_by: str = Form(...),
+                    reference: str = Form(...)) -> Response:
+    """The cage records a deposit of the pool's accrued funds to its bank account (WAC
+    230-15-455: at least weekly)."""
+    form = {"pool": pool, "amount": amount, "deposited_on": deposited_on,
+            "deposited_by": deposited_by, "reference": reference}
+    return controller_action(page, room, who, "jackpot.deposit", lambda: (
+        progressive_pages.deposit(room, who, form)), pool)
 
 
 @router.post("/floor/jackpot/hits/{hit_id}/verify", response_model=None)

@@ -51,7 +51,8 @@ def table_rules(room: RoomDep, who: MaybeViewer, page: Render, table_id: TableId
         raise NotFound(f"there is no table {table_id}")
     pool = room.pools.get(row.rules.get("jackpot_pool") or DEFAULT_POOL)  # linked tables
     return page("posted_rules.html", who,
-                posted=posted_rules(row, pool.posted if pool is not None else None))
+                posted=posted_rules(row, pool.posted if pool is not None else None,
+                                    pool.maximum if pool is not None else 0))
 
 
 @router.websocket("/ws/tables/{table_ref}")

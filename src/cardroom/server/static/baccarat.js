@@ -81,6 +81,10 @@ function render(s) {
     `${s.shoe.remaining} cards left in the shoe`;
   $("meter").hidden = !s.jackpot;
   $("jackpot").textContent = s.jackpot ? money(s.jackpot.posted) : "";
+  // the posted maximum prize (WAC 230-15-685), when the pool has one
+  const maximum = s.jackpot && s.jackpot.maximum;
+  $("jackpot-maximum").hidden = !maximum;
+  $("jackpot-maximum").textContent = maximum ? `maximum prize ${money(maximum)}` : "";
   document.querySelector('[data-kind="progressive"]').hidden = !l.jackpot_wager;
   // a top award waits for its verification: the pool takes no jackpot wager meanwhile
   const pending = !!(s.jackpot && s.jackpot.pending);
