@@ -70,7 +70,10 @@ def test_roles_and_permissions(storage: Storage) -> None:
         with pytest.raises(PermissionDenied):
             auditor.require(p)
     owner = acc.Account(9, "o", acc.Role.OWNER)
-    assert all(owner.may(p) for p in acc.Permission)
+    assert all(owner.may(p) for p in acc.Permission if p is not acc.Permission.READ_IDENTITIES)
+    # issue 22: patrons' taxpayer ids and document numbers are for the compliance officer only
+    assert not owner.may(acc.Permission.READ_IDENTITIES)
+    assert acc.Account(8, "c", acc.Role.COMPLIANCE).may(acc.Permission.READ_IDENTITIES)
 
 
 def test_bad_new_credentials(storage: Storage) -> None:

@@ -98,6 +98,8 @@ class Role(StrEnum):
     FLOOR = "floor"
     AUDITOR = "auditor"
     OWNER = "owner"
+    COMPLIANCE = "compliance"
+    """The compliance officer (issue 22): reads patrons' identities, and only they."""
 
 
 class Permission(StrEnum):
@@ -113,6 +115,9 @@ class Permission(StrEnum):
     ADJUST_JACKPOT = "adjust-jackpot"
     READ_ALL = "read-all"
     MANAGE_STAFF = "manage-staff"
+    READ_IDENTITIES = "read-identities"
+    """Patrons' taxpayer ids and document numbers in clear (the compliance officer only: not
+    even the owner, docs/compliance.md)."""
 
 
 PERMISSIONS: dict[Role, frozenset[Permission]] = {
@@ -122,7 +127,8 @@ PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.FLOOR: frozenset({Permission.DEAL, Permission.VOID, Permission.OPEN_TABLES,
                            Permission.ADJUST_JACKPOT}),
     Role.AUDITOR: frozenset({Permission.READ_ALL}),
-    Role.OWNER: frozenset(Permission),
+    Role.OWNER: frozenset(Permission) - {Permission.READ_IDENTITIES},
+    Role.COMPLIANCE: frozenset({Permission.READ_IDENTITIES}),
 }
 
 
@@ -131,12 +137,14 @@ PERMISSION_WORDS: dict[Permission, str] = {
     Permission.CAGE: "run the cage", Permission.COUNT: "count drop boxes",
     Permission.DEAL: "deal", Permission.VOID: "void a hand",
     Permission.OPEN_TABLES: "open tables", Permission.ADJUST_JACKPOT: "adjust the jackpot",
-    Permission.READ_ALL: "read every record", Permission.MANAGE_STAFF: "manage the staff"}
+    Permission.READ_ALL: "read every record", Permission.MANAGE_STAFF: "manage the staff",
+    Permission.READ_IDENTITIES: "see patrons' taxpayer ids and document numbers"}
 """What each permission lets a person do, in words for a refusal."""
 ROLE_WORDS: dict[Role, str] = {Role.PLAYER: "a player", Role.DEALER: "a dealer",
                                Role.CASHIER: "a cashier",
                                Role.FLOOR: "a floor supervisor", Role.AUDITOR: "an auditor",
-                               Role.OWNER: "the owner"}
+                               Role.OWNER: "the owner",
+                               Role.COMPLIANCE: "the compliance officer"}
 """Each role as a person reads it, with its article ("an auditor", never "a auditor")."""
 
 

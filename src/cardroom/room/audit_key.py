@@ -38,39 +38,41 @@ def key_path(option: Path | None) -> Path:
     return Path(env) if env else default_key_path()
 
 
-def load_key(path: Path) -> bytes:
-    """The key in `path`; an AuditKeyError names what is wrong with the file."""
+def load_key(path: Path, what: str = "audit key",
+             error: type[CardroomError] = AuditKeyError) -> bytes:
+    """The key in `path`; an AuditKeyError (`error`) names what is wrong with the file (the
+    `what` key file: the identity key, `cardroom.room.identity_key`, is kept the same way)."""
     try:
         mode = path.stat().st_mode
         text = path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
-        raise AuditKeyError(f"no audit key file at {path}") from None
+        raise error(f"no {what} file at {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise AuditKeyError(f"cannot read the audit key file {path}: {exc}") from None
+        raise error(f"cannot read the {what} file {path}: {exc}") from None
     if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise AuditKeyError(f"the audit key file {path} may be read by others: "
-                            f"run chmod 600 {path}")
+        raise error(f"the {what} file {path} may be read by others: run chmod 600 {path}")
     try:
         key = bytes.fromhex(text)
     except ValueError:
         key = b""
     if len(key) != KEY_BYTES:
-        raise AuditKeyError(f"the audit key file {path} does not hold {KEY_BYTES * 2} hex digits")
+        raise error(f"the {what} file {path} does not hold {KEY_BYTES * 2} hex digits")
     return key
 
 
-def load_or_create_key(path: Path) -> tuple[bytes, bool]:
+def load_or_create_key(path: Path, what: str = "audit key",
+                       error: type[CardroomError] = AuditKeyError) -> tuple[bytes, bool]:
     """The key in `path`, made (mode 0600, never overwriting) if absent; and whether it was."""
     if path.exists():
-        return load_key(path), False
+        return load_key(path, what, error), False
     path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_bytes(KEY_BYTES)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another process made it first: use theirs
-        return load_key(path), False
+        return load_key(path, what, error), False
     except OSError as exc:
-        raise AuditKeyError(f"cannot create the audit key file {path}: {exc}") from None
+        raise error(f"cannot create the {what} file {path}: {exc}") from None
     with os.fdopen(fd, "w", encoding="ascii") as f:
         f.write(key.hex() + "\n")
     return key, True

@@ -30,7 +30,10 @@ accounts = Table(
     Column("role", String(16), nullable=False),
     Column("active", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True, index=True),
 )
+"""`patron_id`: the patron (`patrons`) a player's account belongs to, once the cage has seen
+their identity (issue 22)."""
 
 sessions = Table(
     "sessions", metadata,
@@ -304,3 +307,35 @@ cage_checks = Table(
 )
 """Every check the cage accepted for chips (WAC 230-06-005) and what became of it: returned
 unpaid, then repaid or written off (WAC 230-15-730(4)(a)). The returned-check register."""
+
+patrons = Table(
+    "patrons", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("legal_name", String(200), nullable=False),
+    Column("name_key", String(200), nullable=False, index=True),
+    Column("address", String(400), nullable=False),
+    Column("date_of_birth", Date, nullable=False, index=True),
+    Column("taxpayer_ct", Text, nullable=True),
+    Column("taxpayer_index", String(64), nullable=True, index=True),
+    Column("created_by", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""A person the cage has identified (31 CFR 1010.312), whether or not they ever log in. The
+taxpayer id is stored only encrypted under the identity key (`taxpayer_ct`) with its blind
+index (`taxpayer_index`); `name_key` is the name folded for search."""
+
+patron_documents = Table(
+    "patron_documents", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=False, index=True),
+    Column("kind", String(20), nullable=False),
+    Column("number_ct", Text, nullable=False),
+    Column("number_index", String(64), nullable=False, index=True),
+    Column("issuer", String(120), nullable=False),
+    Column("expires", Date, nullable=False),
+    Column("checked_by", String(40), nullable=False),
+    Column("checked_on", Date, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""The identity documents staff examined for a patron: the number only encrypted
+(`number_ct`) with its blind index (`number_index`), who checked it and on which day."""
