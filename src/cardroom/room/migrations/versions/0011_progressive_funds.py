@@ -3,7 +3,7 @@ funds to the progressive's own bank account, and a pool's optional posted maximu
 none), set like its other settings by two people and logged in `progressive_changes`.
 
 Revision ID: 0011
-Revises: 0007
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
