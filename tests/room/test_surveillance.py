@@ -99,6 +99,7 @@ def test_wac_230_15_320_4_banker_nine_3600_is_held_then_paid_on_verification(
     assert queue(storage) == []
     [audited] = actions(storage, "payout.verify")
     assert audited["held"] == held.id and audited["returned"] == STAKE + WIN
+    assert room.recall(p["olivia"], held.hand_id).ok  # the record replays as dealt
 
 
 def test_wac_230_15_320_4_the_tray_pays_the_win_at_the_settlement(storage: Storage) -> None:

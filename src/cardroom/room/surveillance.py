@@ -170,13 +170,6 @@ def decided(conn: Connection, limit: int = 50) -> list[Held]:
         .order_by(None).order_by(held_payouts.c.id.desc()).limit(limit))]
 
 
-def held_at_table(conn: Connection, hand_ids: Iterable[int]) -> list[Held]:
-    ids = list(hand_ids)
-    if not ids:
-        return []
-    return [_held(r) for r in conn.execute(_query().where(held_payouts.c.hand_id.in_(ids)))]
-
-
 def _decide(conn: Connection, who: Account, held_id: int, note: str) -> tuple[Held, str]:
     require_duty(who)
     h = get(conn, held_id)

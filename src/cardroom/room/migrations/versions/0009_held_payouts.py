@@ -16,8 +16,6 @@ down_revision = "0007"
 branch_labels = None
 depends_on = None
 
-TZ = sa.DateTime(timezone=True)
-
 
 def upgrade() -> None:
     op.create_table(
@@ -33,10 +31,10 @@ def upgrade() -> None:
         sa.Column("won", sa.BigInteger, nullable=False),
         sa.Column("commission", sa.BigInteger, nullable=False),
         sa.Column("bank", sa.String(60), nullable=False),
-        sa.Column("at", TZ, nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("status", sa.String(12), nullable=False),
         sa.Column("decided_by", sa.String(40), nullable=True),
-        sa.Column("decided_at", TZ, nullable=True),
+        sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("note", sa.String(400), nullable=True),
         sa.UniqueConstraint("hand_id", "account_id", "wager", name="uq_held_payouts_wager"),
     )
