@@ -67,3 +67,12 @@ def test_wac_230_15_320_4_a_refused_decision_is_one_sentence_and_changes_nothing
                    follow_redirects=False)
     assert r.status_code == 303
     assert books(storage)[ledger.held(held.table_id)] == 0
+
+
+def test_wac_230_15_320_4_the_audit_page_reads_the_held_account_in_words(storage: Storage
+                                                                         ) -> None:
+    room, _, _ = held_room(storage)
+    page = " ".join(logged_in(room, "olivia").get("/audit?kind=ledger.tx").text.split())
+    assert "the payouts held for surveillance at High 1 +$3,900.00" in page
+    page = " ".join(logged_in(room, "olivia").get("/audit?kind=payout.held").text.split())
+    assert "payout.held" in page
