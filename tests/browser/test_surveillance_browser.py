@@ -52,6 +52,8 @@ def test_wac_230_15_320_4_the_surveillance_queue_by_clicks(room: Room, tmp_path:
         player.wait_for_selector("#awaiting:not([hidden])")
         said = player.inner_text("#awaiting")
         assert said == "alice's Banker 9 payout is awaiting verification."
+        assert "Banker 9 $300.00: Won $3,600.00 (suited nine) \u2014 awaiting verification" \
+            in player.inner_text("#my-results")
         assert "3,000" not in player.content()
         player.screenshot(path=str(shots / "surveillance-table-375.png"), full_page=True)
 
