@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from cardroom.cards import parse_card, parse_cards
+from cardroom.cards import Card, parse_card, parse_cards
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.settings import legal_settings
 from cardroom.room import audit, ledger
@@ -71,11 +71,17 @@ def state_profile_with(folder: Path, figure: str, changed: str) -> Path:
 def rig_top_award(room: Room, table_id: int) -> None:
     """The next coup at the baccarat table `table_id` deals the top award (the test sets the
     shoe's order; its cut card far off)."""
+    rig_coup(room, table_id, ACE_EIGHT)
+
+
+def rig_coup(room: Room, table_id: int, first: list[Card]) -> None:
+    """The next coup at the baccarat table `table_id` deals `first` (player, banker, player,
+    banker, then any draws) from an eight-deck shoe whose cut card is far off."""
     live = room.table(table_id)
     cards = BaccaratRules().shoe_spec.cards()
-    for c in ACE_EIGHT:
+    for c in first:
         cards.remove(c)
-    live.engine.shoe = Shoe(order=ACE_EIGHT + cards,  # type: ignore[attr-defined]
+    live.engine.shoe = Shoe(order=first + cards,  # type: ignore[attr-defined]
                             cut_index=len(cards) - 20, salt=bytes(16))
 
 

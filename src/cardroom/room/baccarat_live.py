@@ -47,6 +47,7 @@ from cardroom.room.protocol_state import (
     TableRef,
     You,
 )
+from cardroom.room.surveillance import Payout
 from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, Shoe
 
@@ -146,7 +147,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         retired = history["setup"]["shoe"].get("retired")
         if retired is not None:
             audit.append(conn, "dealer", "shoe.retired", {"table": self.table_id, **retired})
-        postings, awards = self._settlement(settled)  # a top award is paid once verified
+        # a top award is paid once verified; a wager's win over the surveillance figure too
+        postings, awards, payouts = self._settlement(settled)
         if pool is not None and pool_before is not None and awards.wagers:
             hit = record_coup(conn, self.pool_name, pool, pool_before, self.table_id,
                               self.hand_id, awards, payer=ledger.tray(self.table_id))
@@ -172,7 +174,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
             "player": [str(c) for c in settled.player],
             "banker": [str(c) for c in settled.banker],
             "jackpot_award": settled.jackpot_award.name.lower()},
-            postings=postings, actor=who.username)
+            postings=postings, actor=who.username, payouts=payouts)
         self._score(any(isinstance(ev, ShoeShuffled) for ev in e.events[start:]), result)
         del e.events[:]
         if pool is not None:
@@ -188,10 +190,11 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                                   banker=result.banker_total))
 
     def _settlement(self, settled: CoupSettled
-                    ) -> tuple[list[tuple[str, Cents]], CoupAwards]:
-        """The coup's postings (wagers, stacks, commission, the tray that banks the game) and
+                    ) -> tuple[list[tuple[str, Cents]], CoupAwards, list[Payout]]:
+        """The coup's postings (wagers, stacks, commission, the tray that banks the game),
         its progressive wagers for the controller (`progressive.record_coup`: the
-        contribution, and a top award held pending until verified)."""
+        contribution, and a top award held pending until verified) and each other wager's
+        payout (`close_hand` holds one over the surveillance figure)."""
         t = self.table_id
         by_name = {name: aid for aid, name in self.seated.items()}
         tray = ledger.tray(t)  # the table's chip tray banks the game (the cage's books)
@@ -199,6 +202,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         wagers, coin_in = 0, 0
         levels: dict[str, tuple[int, Cents]] = {}
         shares: dict[int, Cents] = {}
+        payouts: list[Payout] = []
         for seat, s in settled.settlements:
             aid = by_name[seat]
             if s.kind is WagerKind.PROGRESSIVE:
@@ -212,7 +216,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                     continue
             postings += [(ledger.wagers(t), -s.stake), (ledger.stack(t, aid), s.returned),
                          (ledger.HOUSE_COMMISSION, s.commission), (tray, -s.won)]
-        return postings, CoupAwards(wagers, coin_in, levels, shares)
+            payouts.append(Payout(aid, s.kind.value, s.stake, s.won, s.commission, tray))
+        return postings, CoupAwards(wagers, coin_in, levels, shares), payouts
 
     def history(self, start: int, shoe_before: Shoe | None,
                 bets: list[tuple[str, dict[WagerKind, Cents]]],

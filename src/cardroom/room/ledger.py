@@ -70,6 +70,12 @@ def wagers(table_id: int) -> str:
     return f"wagers:{table_id}"
 
 
+def held(table_id: int) -> str:
+    """Wager payouts of the table held for surveillance (WAC 230-15-320(4)): out of the tray,
+    not yet the winner's (`cardroom.room.surveillance`)."""
+    return f"held:{table_id}"
+
+
 FEES_PREFIX = "house:fees:pan:"
 
 
@@ -214,7 +220,8 @@ def describe(name: str) -> str:
     kind = name.split(":", 1)[0]
     return {"wallet": "the chip balance", "stack": "the table stack",
             "wagers": "the wagers in play", "jackpot": "the jackpot pool",
-            "tray": "the table's chip tray"}.get(kind, name)
+            "tray": "the table's chip tray",
+            "held": "the payouts held for surveillance"}.get(kind, name)
 
 
 def balance(conn: Connection, name: str) -> Cents:

@@ -30,6 +30,7 @@ import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, ClassVar, Generic, NoReturn, Self, TypeVar
 
 from sqlalchemy import delete, func, insert, select
@@ -40,10 +41,11 @@ from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.houserules import HouseRules, build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger
+from cardroom.room import audit, hands, ledger, surveillance
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.protocol import Bet, ChangeBets, Deal, Leave, Message, PanSit, Sit
 from cardroom.room.protocol_state import (
+    AwaitingVerification,
     CardView,
     HandRef,
     HandResult,
@@ -54,6 +56,7 @@ from cardroom.room.protocol_state import (
 )
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import seats
+from cardroom.room.surveillance import Payout
 from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, SystemRandom
 
@@ -385,15 +388,31 @@ class LiveTable(Generic[E, R, M]):
 
     def close_hand(self, conn: Connection, history: dict[str, Any], result: R,
                    detail: dict[str, Any], postings: list[tuple[str, Cents]] | None = None,
-                   actor: str = "dealer") -> None:
+                   actor: str = "dealer", payouts: list[Payout] | None = None) -> None:
         """Settle the hand in progress: `postings` as one balanced transaction, the history
         (the game's document with the room's fields) closes the record, `hand.settled` in
         the audit log (`detail`), and `result` (built by the game with `settled_hand`)
-        becomes `last`."""
+        becomes `last`. `payouts`, each wager's settlement: one whose win is over the
+        surveillance figure is held (WAC 230-15-320(4), `surveillance.hold`): what it returns
+        goes to the table's held account, out of the winner's stack, and the result says it
+        awaits verification."""
         assert self.hand_id is not None
+        held: list[Payout] = []
+        if payouts and postings is not None:
+            postings = list(postings)
+            held = surveillance.hold(conn, self.table_id, self.hand_id, payouts, postings,
+                                     datetime.now(UTC))
         if postings is not None:
             ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings,
                         actor="dealer", memo=f"{self.name} hand {self.hand_id}")
+        for p in held:  # the winner's chips for that wager move on verification only
+            self.stacks[p.account] -= p.returned
+            self.on_seat(p.account, self.seat_of[p.account], self.stacks[p.account])
+        if held:
+            history["held_for_surveillance"] = [
+                {"account": p.account, "wager": p.wager} for p in held]
+            result.awaiting_verification = [
+                AwaitingVerification(name=self.seated[p.account], wager=p.wager) for p in held]
         history["hand_id"] = str(self.hand_id)  # the table's count: setup.hand_number
         history["setup"].update(self.history_setup())
         history["status"] = "settled"
@@ -404,7 +423,7 @@ class LiveTable(Generic[E, R, M]):
                                                    "hand": self.hand_id, **detail})
         self.end_hand(result)
 
-    def settled_hand(self) -> dict[str, int]:
+    def settled_hand(self) -> dict[str, Any]:
         """The `HandResult` fields of the hand in progress: its id and number."""
         assert self.hand_id is not None
         return {"hand": self.hand_id, "number": self.hand_number}

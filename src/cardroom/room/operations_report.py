@@ -37,9 +37,10 @@ from cardroom.room.schema import (
 )
 from cardroom.room.settings import SHIFTS, GamblingClock
 
-SETTLEMENT_KINDS = ("settle", "jackpot-contribution", "jackpot-hit")
-"""A hand's transactions (keys `hand:<id>:...`): its wagers, and the progressive's contribution
-and top award (the controller posts them apart, `cardroom.room.progressive`)."""
+SETTLEMENT_KINDS = ("settle", "jackpot-contribution", "jackpot-hit", "payout-refused")
+"""A hand's transactions (keys `hand:<id>:...`): its wagers, the progressive's contribution
+and top award (the controller posts them apart, `cardroom.room.progressive`), and a held
+payout surveillance refused (its commission given back, `cardroom.room.surveillance`)."""
 FIGURES = ("drop", "fills", "credits", "opener", "closer", "win", "fees", "commission",
            "jackpot_contributions", "jackpot_awards", "hands")
 """The money figures of a games report line, in the order they are shown (hands is a count)."""

@@ -70,6 +70,7 @@ from cardroom.room.protocol_state import (
     PaiGowState,
     PaiGowYou,
 )
+from cardroom.room.surveillance import Payout
 from cardroom.shoe import fisher_yates
 
 GAME = "pai-gow"
@@ -239,6 +240,7 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         banker_aid = self.account_at(e.banker_spot) if e.banker_spot != DEALER else None
         bank = ledger.tray(t) if banker_aid is None else ledger.stack(t, banker_aid)
         postings: list[tuple[str, Cents]] = []
+        payouts: list[Payout] = []
         change: dict[int, Cents] = {}
         for r in settled.results:
             if r.seat == DEALER:  # the house dealer's wager against a player-bank
@@ -251,6 +253,8 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
                              (ledger.stack(t, aid), r.wager + r.net),
                              (ledger.HOUSE_COMMISSION, r.commission),
                              (bank, -(r.net + r.commission))]
+                payouts.append(Payout(aid, "dragon hand" if r.dragon else "wager", r.wager,
+                                      r.net + r.commission, r.commission, bank))
                 change[aid] = change.get(aid, 0) + r.wager + r.net
             if banker_aid is not None:
                 change[banker_aid] = change.get(banker_aid, 0) - (r.net + r.commission)
@@ -264,7 +268,8 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         self.close_hand(conn, self.history(result), result, {
             "banker": settled.banker_spot, "dealer": str(settings[DEALER].setting),
             "nets": {str(r.spot): r.net for r in settled.results},
-            "banker_net": settled.banker_net - settled.banker_commission}, postings=postings)
+            "banker_net": settled.banker_net - settled.banker_commission}, postings=postings,
+            payouts=payouts)
         e.next_hand()
         del e.events[:]  # the hand is in its history now; the checkpoint stays small
 

@@ -27,8 +27,7 @@ from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS, MIN_CONTRIBUTION
 from cardroom.money import Cents, form_amount, format_money
-from cardroom.profile import profile_in_force
-from cardroom.room import audit, hands, ledger, progressive_funds, recall
+from cardroom.room import audit, hands, ledger, progressive_funds, recall, surveillance
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.jackpot import log_change, save_pool
@@ -253,8 +252,9 @@ class Hit:
     @property
     def surveillance_over(self) -> Cents:
         """The profile's figure on the hit's gambling day (WAC 230-15-320(4) under the state
-        profile): a share above it is checked on camera before it is paid."""
-        return Cents(profile_in_force().surveillance.on(gambling_day(self.at)).cents)
+        profile): a share above it is checked on camera before it is paid (the one figure of
+        `surveillance.threshold`, as for every other payout)."""
+        return surveillance.threshold(self.at)
 
     @property
     def needs_surveillance(self) -> bool:
@@ -288,8 +288,7 @@ def pending_hits(conn: Connection, pool: str) -> list[Hit]:
 
 
 def _not_a_winner(who: Account, hit: Hit) -> None:
-    if who.id in hit.shares:
-        raise PermissionDenied("refused: a winner of the jackpot may not verify or pay it")
+    surveillance.not_a_winner(who, hit.shares, "jackpot")
 
 
 def verify(conn: Connection, floor: Account, second: Account, hit_id: int, note: str) -> Hit:
@@ -320,18 +319,16 @@ def verify(conn: Connection, floor: Account, second: Account, hit_id: int, note:
 
 def record_surveillance(conn: Connection, who: Account, hit_id: int, note: str) -> Hit:
     """The surveillance check of the hand on camera (required before paying a win over
-    $3,000), recorded by the floor, the owner or the auditor."""
-    if not (who.may(Permission.ADJUST_JACKPOT) or who.may(Permission.READ_ALL)):
-        raise PermissionDenied(f"refused: a {who.role.value} may not record a surveillance "
-                               "check")
+    $3,000), recorded by a person with the surveillance duty (`surveillance.require_duty`:
+    the floor, the owner or the auditor), the same check as every held wager payout's."""
+    surveillance.require_duty(who)
     hit = get_hit(conn, hit_id)
     _not_a_winner(who, hit)
     if hit.status == "paid":
         raise CardroomError(f"jackpot hit {hit_id} is already paid")
-    if not note.strip():
-        raise CardroomError("write what surveillance saw (camera, time, who reviewed it)")
+    note = surveillance.require_note(note)
     conn.execute(update(progressive_hits).where(progressive_hits.c.id == hit_id).values(
-        surveillance_by=who.username, surveillance_note=note.strip()[:400],
+        surveillance_by=who.username, surveillance_note=note,
         surveillance_at=datetime.now(UTC)))
     audit.append(conn, who.username, "jackpot.surveillance", {"hit": hit_id,
                                                                "note": note[:400]})

@@ -84,11 +84,22 @@ class VoidedHand(Part):
                                   "(absent otherwise)")
 
 
+class AwaitingVerification(Part):
+    """A wager's payout held for surveillance (WAC 230-15-320(4)): the fact only, never the
+    figure that made it wait."""
+
+    name: str = Field(description="the winner's name")
+    wager: str = Field(description="the wager's name at the table")
+
+
 class HandResult(Part):
     """The last hand's public result, settled: each game adds its own fields."""
 
     hand: int
     number: int = Field(description="the hand's number at the table")
+    awaiting_verification: list[AwaitingVerification] = Field(
+        default_factory=list, description="payouts of the hand held until surveillance "
+        "verifies them (sent only when there are some)")
 
 
 class TableState(Part):

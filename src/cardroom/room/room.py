@@ -16,7 +16,16 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, progressive, protocol, recall, table_books
+from cardroom.room import (
+    audit,
+    hands,
+    ledger,
+    progressive,
+    protocol,
+    recall,
+    surveillance,
+    table_books,
+)
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.db import Storage
@@ -24,6 +33,7 @@ from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.keying import open_keyed
 from cardroom.room.live_table import LiveTable
 from cardroom.room.messages import message_type
+from cardroom.room.protocol_state import HandResult
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.schema import room_tables
 from cardroom.room.settings import RoomSettings
@@ -157,6 +167,24 @@ class Room:
         with self.storage.unit() as conn:
             hit = progressive.get_hit(conn, hit_id)
             return progressive.pay(conn, who, hit_id, self.pool(hit.pool))
+
+    # payouts held for surveillance (WAC 230-15-320(4)) -----------------------------------
+    def decide_payout(self, who: Account, held_id: int, note: str, verified: bool
+                      ) -> surveillance.Held:
+        """Surveillance verifies (paid to the winner's wallet) or refuses (the wager void) a
+        held payout; a refusal of the request is audited. The table's last result stops
+        saying that this payout awaits verification."""
+        decide = surveillance.verify if verified else surveillance.refuse
+        held = self.operate(who, "payout.verify" if verified else "payout.refuse",
+                            lambda conn: decide(conn, who, held_id, note), {"held": held_id})
+        live = self.tables.get(held.table_id)
+        last = live.last if live is not None else None
+        if isinstance(last, HandResult) and last.hand == held.hand_id:
+            assert live is not None
+            live.last = last.model_copy(update={"awaiting_verification": [
+                a for a in last.awaiting_verification
+                if (a.name, a.wager) != (held.winner, held.payout.wager)]})
+        return held
 
     # play -----------------------------------------------------------------------------------
     def act(self, who: Account, table_id: int, msg: object,

@@ -339,3 +339,24 @@ patron_documents = Table(
 )
 """The identity documents staff examined for a patron: the number only encrypted
 (`number_ct`) with its blind index (`number_index`), who checked it and on which day."""
+held_payouts = Table(
+    "held_payouts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False, index=True),
+    Column("hand_id", Integer, ForeignKey("hands.id"), nullable=False, index=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("wager", String(20), nullable=False),
+    Column("stake", BigInteger, nullable=False),
+    Column("won", BigInteger, nullable=False),
+    Column("commission", BigInteger, nullable=False),
+    Column("bank", String(60), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("decided_by", String(40), nullable=True),
+    Column("decided_at", DateTime(timezone=True), nullable=True),
+    Column("note", String(400), nullable=True),
+    UniqueConstraint("hand_id", "account_id", "wager", name="uq_held_payouts_wager"),
+)
+"""Each wager whose win was over the surveillance figure (WAC 230-15-320(4)), held in the
+table's `held:T` ledger account until a person with the surveillance duty verifies it (paid
+to the winner's wallet) or refuses it (the wager void: stake back, win back to its bank)."""

@@ -51,6 +51,7 @@ from cardroom.room.protocol_state import (
     SuperPan9You,
     VoidedHand,
 )
+from cardroom.room.surveillance import Payout
 from cardroom.shoe import Shoe
 
 GAME = "super-pan-9"
@@ -166,6 +167,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         settled = self.engine.finish_dealer()
         t = self.table_id
         postings: list[tuple[str, Cents]] = []
+        payouts: list[Payout] = []
         settlements: list[SuperPan9Settlement | SuperPan9VoidedSettlement] = []
         for s in settled.seats:
             aid = self.account_at(s.seat)
@@ -183,6 +185,9 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             postings += [(ledger.wagers(t), -stake), (ledger.stack(t, aid), st.returned),
                          (ledger.HOUSE_COMMISSION, commission),
                          (ledger.tray(t), -(st.net + commission))]
+            # the seat's wager and tie wager settle as one payout (docs/compliance.md)
+            payouts.append(Payout(aid, "wager and tie" if st.tie_wager else "wager", stake,
+                                  st.net + commission, commission, ledger.tray(t)))
             self.stacks[aid] += st.returned
             settlements.append(SuperPan9Settlement(
                 seat=s.seat, name=self.seated[aid], account=aid,
@@ -195,7 +200,8 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             dealer_total=settled.dealer_total, seats=public.seats, dealer=public.dealer), {
             "dealer": [str(c) for c in self.engine.dealer_cards],
             "dealer_total": settled.dealer_total,
-            "nets": {str(x.account): x.net for x in settlements}}, postings=postings)
+            "nets": {str(x.account): x.net for x in settlements}}, postings=postings,
+            payouts=payouts)
         del self.engine.events[:]
 
     def history(self, settled: RoundSettled,

@@ -86,6 +86,8 @@ class Names:
             return f"{self.person(ids[1])}'s stack at {self.table(ids[0])}"
         if kind in ("tray", "wagers") and rest.isdigit():
             return f"the {'tray' if kind == 'tray' else 'wagers in play'} at {self.table(rest)}"
+        if kind == "held" and rest.isdigit():
+            return f"the payouts held for surveillance at {self.table(rest)}"
         if name.startswith(FEES_PREFIX) and name.removeprefix(FEES_PREFIX).isdigit():
             return f"the Pan fees of {self.table(name.removeprefix(FEES_PREFIX))}"
         return "the house's " + _words(rest) if kind == "house" else \

@@ -67,6 +67,16 @@ class Hub:
             await anyio.to_thread.run_sync(room.act, who, table_id, msg, refusals)
             await self._send_update(room, table_id)
 
+    async def at_table(self, room: Room, table_id: int, fn: Callable[..., T], *args: Any
+                       ) -> T:
+        """Other work that changes what a table shows (a held payout verified or refused),
+        in the table's order, then the update to every viewer."""
+        async with self.locks[table_id]:
+            done = await anyio.to_thread.run_sync(fn, *args)
+            if table_id in room.tables:
+                await self._send_update(room, table_id)
+            return done
+
     async def blocking(self, fn: Callable[..., T], *args: Any) -> T:
         """Other blocking database work (a refusal's audit entry, a session check)."""
         return await anyio.to_thread.run_sync(fn, *args)

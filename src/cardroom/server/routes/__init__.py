@@ -14,9 +14,10 @@ from cardroom.server.routes import (
     pages,
     reports,
     staff,
+    surveillance,
     tables,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
-                                  reports.router, staff.router)
+                                  reports.router, staff.router, surveillance.router)

@@ -126,7 +126,14 @@ function render(s) {
   // results per wager, on the spots and listed
   const mine = shown && me ? shown.settlements.filter((x) => x.seat === me.name) : [];
   $("my-results-head").hidden = mine.length === 0;
-  $("my-results").replaceChildren(...mine.map(wagerResult));
+  // a payout held for surveillance (WAC 230-15-320(4)): said beside its wager, the fact only
+  const awaiting = new Set(((shown && shown.awaiting_verification) || [])
+    .filter((a) => me && a.name === me.name).map((a) => a.wager));
+  $("my-results").replaceChildren(...mine.map((x) => {
+    const line = wagerResult(x);
+    if (awaiting.has(x.kind)) line.append(" — awaiting verification");
+    return line;
+  }));
   for (const button of document.querySelectorAll("#spots button.spot")) {
     const x = mine.find((m) => m.kind === button.dataset.kind);
     button.querySelector(".spot-result").replaceChildren(

@@ -166,6 +166,18 @@ function showConnection(state) {
  *  message area. Returns send(msg). A dropped connection is retried (0.5 s, doubling to 8 s);
  *  the server sends the snapshot again on every (re)connection, so the page is whole again.
  *  A closed session (code 4401) is not retried: the player is asked to log in. */
+/** A payout of the last hand held for surveillance (WAC 230-15-320(4)): the table says that it
+ *  awaits verification, the fact only ("alice's Banker 9 is awaiting verification"). */
+function showAwaiting(last) {
+  const box = $("awaiting");
+  if (!box) return;
+  const waiting = (last && last.awaiting_verification) || [];
+  box.hidden = !waiting.length;
+  box.textContent = waiting.map((w) => `${w.name}'s ${WAGER_WORDS[w.wager] || w.wager.replace(/_/g, " ")} payout is awaiting verification`).join(". ") + (waiting.length ? "." : "");
+}
+const WAGER_WORDS = { banker: "Banker", player: "Player", tie: "Tie", banker_9: "Banker 9",
+  player_9: "Player 9", progressive: "Jackpot" };
+
 export function connect(onState, { tableId = $("felt").dataset.table } = {}) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const url = `${proto}://${location.host}/ws/tables/${tableId}`;
@@ -182,7 +194,7 @@ export function connect(onState, { tableId = $("felt").dataset.table } = {}) {
     };
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (m.type === "state") { messages.clearError(); onState(m); }
+      if (m.type === "state") { messages.clearError(); showAwaiting(m.last); onState(m); }
       else if (m.type === "error") messages.error(m.message);
       document.body.dataset.messages = String(++seen);
     };

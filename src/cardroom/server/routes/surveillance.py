@@ -1,0 +1,77 @@
+"""The surveillance queue (WAC 230-15-320(4)): every payout over the profile's surveillance
+figure that waits (a wager's payout held at its table, a progressive top award's share
+without its surveillance check), for staff only; a person with the surveillance duty verifies
+or refuses a held payout from it (`room.surveillance`), the table told at once."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Form
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from cardroom.errors import CardroomError
+from cardroom.room import progressive, surveillance
+from cardroom.room.accounts import Account, Permission
+from cardroom.room.errors import NotFound, PermissionDenied
+from cardroom.room.room import Room
+from cardroom.server.deps import HubDep, Page, Render, RoomDep, require
+from cardroom.server.ids import HeldId
+
+router = APIRouter()
+Surveillance = Annotated[Account, require(Permission.ADJUST_JACKPOT, Permission.READ_ALL,
+                                          to="see the surveillance queue")]
+"""Who sees the queue and may decide from it: the people with the surveillance duty."""
+
+
+def queue_page(page: Page, room: Room, who: Account, status: int = 200, message: str = "",
+               error: str = "") -> HTMLResponse:
+    with room.storage.read() as conn:
+        held = surveillance.waiting(conn)
+        done = surveillance.decided(conn, 20)
+        hits = [h for h in progressive.list_hits(conn)
+                if h.status != "paid" and h.needs_surveillance and h.surveillance_at is None]
+    return page("surveillance.html", who, status, held=held, done=done, hits=hits,
+                message=message, error=error)
+
+
+@router.get("/floor/surveillance", response_class=HTMLResponse)
+def surveillance_view(room: RoomDep, page: Render, who: Surveillance, message: str = ""
+                      ) -> HTMLResponse:
+    """What waits for surveillance, oldest first, and the latest decisions."""
+    return queue_page(page, room, who, message=message)
+
+
+async def decide(room: Room, hub: HubDep, page: Page, who: Account, held_id: int, note: str,
+                 verified: bool) -> Response:
+    """Verify or refuse one held payout; a refusal of the request is audited (by the room)
+    and shown on the queue page in one sentence."""
+    try:
+        with room.storage.read() as conn:
+            table_id = surveillance.get(conn, held_id).table_id
+    except NotFound as exc:
+        room.refused(who, "payout.verify" if verified else "payout.refuse", str(exc),
+                     {"held": held_id})
+        return queue_page(page, room, who, 404, error=str(exc))
+    try:
+        await hub.at_table(room, table_id, room.decide_payout, who, held_id, note, verified)
+    except PermissionDenied as exc:
+        return queue_page(page, room, who, 403, error=str(exc))
+    except CardroomError as exc:
+        return queue_page(page, room, who, 400, error=str(exc))
+    word = "verified: paid to the winner" if verified else "refused: the wager is void"
+    return RedirectResponse("/floor/surveillance?" + urlencode(
+        {"message": f"payout {held_id} {word}"}), status_code=303)
+
+
+@router.post("/floor/surveillance/{held_id}/verify", response_model=None)
+async def surveillance_verify(room: RoomDep, hub: HubDep, page: Render, who: Surveillance,
+                              held_id: HeldId, note: str = Form("")) -> Response:
+    return await decide(room, hub, page, who, held_id, note, True)
+
+
+@router.post("/floor/surveillance/{held_id}/refuse", response_model=None)
+async def surveillance_refuse(room: RoomDep, hub: HubDep, page: Render, who: Surveillance,
+                              held_id: HeldId, note: str = Form("")) -> Response:
+    return await decide(room, hub, page, who, held_id, note, False)
