@@ -177,7 +177,7 @@ def test_inventories_and_slips_show_room_time_and_the_game_s_name(
             "/reports/slips").text):
         assert "UTC" not in page
         assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d P[SD]T", page), page
-    assert "<td>Mini-Baccarat</td>" in fred.get("/floor/inventory").text
+    assert '<td data-label="Game">Mini-Baccarat</td>' in fred.get("/floor/inventory").text
 
 
 def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> None:

@@ -394,7 +394,16 @@ def hold_chart(conn: Connection, clock: GamblingClock, last: date, days: int = 3
         lines = [("no drop in these days", [xs[0], xs[-1]], [0.0, 0.0])]
     return line_chart(f"Hold % by table, {span[0].isoformat()} to {last.isoformat()}",
                       f"gambling days before {last.isoformat()}", "hold %", lines, hline=0.0,
-                      points=True)
+                      points=True, xlim=(xs[0] - 0.5, xs[-1] + 0.5),
+                      ylim=hold_span([v for _, _, ys in lines for v in ys if v == v]))
+
+
+def hold_span(values: list[float]) -> tuple[float, float]:
+    """The hold axis: zero and every value, with a margin of a tenth of the span and at least
+    5 points, so that one day, or days all at the same hold, still read as percentages."""
+    low, high = min([0.0, *values]), max([0.0, *values])
+    margin = max((high - low) / 10, 5.0)
+    return low - margin, high + margin
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
