@@ -115,6 +115,7 @@ def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
     day = page.text.split('id="report-date" value="')[1][:10]
     rows = list(csv.DictReader(io.StringIO(audrey.get(f"/reports/games.csv?date={day}").text)))
     assert [r["table"] for r in rows] == ["Mini 1", "Mini 1", "room"]
+    assert rows[-1]["win_cents"] == "0" and "drop_cents" in rows[0]  # issue 23: units named
     data = audrey.get(f"/reports/games.json?date={day}").json()
     assert data["tables"][0]["win"] == 0 and data["reconciled"]
     chart = audrey.get(f"/reports/hold.svg?date={day}")
