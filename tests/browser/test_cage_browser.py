@@ -22,6 +22,7 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
+from .page_checks import word_per_line
 from .room_flows import PW, browser_at, console_errors, log_in
 
 
@@ -52,13 +53,17 @@ def sign(page: Any, form: str, part: str, name: str) -> None:
 
 
 def fits(page: Any, shots: Path, name: str) -> None:
-    """The page at 375 px: no sideways scroll of the page itself; both widths shot."""
+    """The page at 375 px: no sideways scroll of the page itself; at 1280 and 375 px no
+    table column drawn one word per line (issue 23); both widths shot."""
     page.screenshot(path=str(shots / f"{name}-desktop.png"), full_page=True)
+    squeezed = word_per_line(page)
     page.set_viewport_size({"width": 375, "height": 800})
     wide = page.evaluate("document.documentElement.scrollWidth")
+    squeezed += word_per_line(page)
     page.screenshot(path=str(shots / f"{name}-375.png"), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
     assert wide <= 375, f"{name}: {wide}px wide at 375"
+    assert squeezed == [], f"{name}: one word per line in {squeezed}"
 
 
 def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
@@ -152,6 +157,9 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         loaded = page.evaluate("document.querySelector('#hold-chart').naturalWidth")
         assert loaded > 0  # the SVG chart is drawn, under the page's policy
         fits(page, shots, "games-report")
+        page.goto(base + "/reports/cage")
+        assert "$2,000.00" in page.inner_text("#by-cashier")  # cathy's fill
+        fits(page, shots, "cage-report")
         assert errors == []
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.tray(1)) == 190_000

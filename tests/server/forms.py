@@ -13,6 +13,7 @@ from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
+from cardroom.server import flash
 from cardroom.server.app import COOKIE, create_app
 
 PW = "correct horse"
@@ -36,6 +37,14 @@ class FormClient(TestClient):
         form = dict(data or {})
         form.setdefault("csrf", csrf_token(self))
         return super().post(url, data=form, **kwargs)
+
+
+def said(r: httpx.Response) -> dict[str, str]:
+    """The message or error a form's redirect leaves for its page (the signed flash cookie,
+    read unchecked; the page checks the seal): the ones not empty."""
+    value = r.cookies.get(flash.COOKIE)
+    assert r.status_code == 303 and value, "the form did not redirect with a flash"
+    return {k: v for k, v in flash.contents(value).items() if k != "to" and v}
 
 
 def log_in(client: TestClient, name: str, password: str = PW) -> None:

@@ -8,7 +8,6 @@ import csv
 import io
 import re
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -16,9 +15,10 @@ from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
+from cardroom.server import flash
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in
+from .forms import PW, logged_in, said
 
 CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
         ("cathy", Role.CASHIER), ("alice", Role.PLAYER), ("audrey", Role.AUDITOR))
@@ -35,12 +35,6 @@ def room(tmp_path: Path) -> Room:
         people = {n: create_account(conn, n, PW, role) for n, role in CAST}
     r.create_table(people["olga"], "Mini 1", "baccarat")
     return r
-
-
-def said(r: object) -> dict[str, str]:
-    """The message or error a form's redirect carries."""
-    location = r.headers["location"]  # type: ignore[attr-defined]
-    return {k: v[0] for k, v in parse_qs(urlparse(location).query).items()}
 
 
 def refusals(room: Room) -> list[str]:
@@ -121,6 +115,7 @@ def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
     day = page.text.split('id="report-date" value="')[1][:10]
     rows = list(csv.DictReader(io.StringIO(audrey.get(f"/reports/games.csv?date={day}").text)))
     assert [r["table"] for r in rows] == ["Mini 1", "Mini 1", "room"]
+    assert rows[-1]["win_cents"] == "0" and "drop_cents" in rows[0]  # issue 23: units named
     data = audrey.get(f"/reports/games.json?date={day}").json()
     assert data["tables"][0]["win"] == 0 and data["reconciled"]
     chart = audrey.get(f"/reports/hold.svg?date={day}")
@@ -183,7 +178,7 @@ def test_inventories_and_slips_show_room_time_and_the_game_s_name(
             "/reports/slips").text):
         assert "UTC" not in page
         assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d P[SD]T", page), page
-    assert "<td>Mini-Baccarat</td>" in fred.get("/floor/inventory").text
+    assert '<td data-label="Game">Mini-Baccarat</td>' in fred.get("/floor/inventory").text
 
 
 def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> None:
@@ -219,3 +214,40 @@ def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> No
     assert 'id="returned-checks"' in page and "no funds" in page
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.wallet(5)) == 30_000
+
+
+CRAFTED = "?message=Manager+approved%3A+redeem+%245%2C000+without+ID&error=Call+extension+9"
+
+
+@pytest.mark.parametrize(("name", "path"), [
+    ("cathy", "/cage"), ("fred", "/floor"), ("fred", "/floor/inventory"), ("olga", "/staff"),
+    ("olga", "/floor/jackpot"), ("alice", "/cashier")])
+def test_a_message_in_a_link_is_not_shown_as_the_rooms_own(room: Room, name: str,
+                                                           path: str) -> None:
+    """Issue 23, "Messages from the URL": anyone can send staff a link whose query string
+    says "Manager approved: redeem $5,000 without ID"; no page shows it as its banner."""
+    r = logged_in(room, name).get(path + CRAFTED)
+    assert r.status_code == 200
+    assert "Manager approved" not in r.text and "extension 9" not in r.text
+    assert '<p class="message" role="status">' not in r.text and 'id="message"' not in r.text
+
+
+def test_a_forms_message_comes_from_the_server_and_shows_once(room: Room) -> None:
+    """Issue 23: after a form, the page says what was done from the server's own signed
+    flash, once; a reload, a flash sealed by anyone else, or one for another page shows
+    nothing."""
+    cathy = logged_in(room, "cathy")
+    r = cathy.post("/cage/sell", data={"player": "alice", "amount": "250", "key": "s1"})
+    assert r.url.path == "/cage" and "?" not in str(r.url)
+    assert r.text.count("Sold $250.00 of chips to alice (cash)") == 1
+    assert "Sold $250.00" not in cathy.get("/cage").text  # shown once
+    r = cathy.post("/cage/sell", data={"player": "nobody", "amount": "5", "key": "s2"})
+    assert "There is no player named &#39;nobody&#39;." in r.text
+    forged = flash.seal(b"not the server's key", {"to": "/cage", "message": "approved"})
+    cathy.cookies.set(flash.COOKIE, forged)
+    assert "Approved." not in cathy.get("/cage").text
+    key = cathy.app.state.flash_key  # type: ignore[attr-defined]
+    real = flash.seal(key, {"to": "/cage", "message": "approved"})
+    cathy.cookies.set(flash.COOKIE, real)
+    assert "Approved." not in cathy.get("/floor/inventory").text  # not its page
+    assert "Approved." in cathy.get("/cage").text

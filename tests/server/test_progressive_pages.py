@@ -21,7 +21,7 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in
+from .forms import PW, logged_in, said
 
 
 def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
@@ -137,7 +137,7 @@ def test_linked_pool_is_posted_daily_and_on_its_tables_rules(storage: Storage) -
                "linked floor", "a")
     fiona = logged_in(room, "fiona")
     r = fiona.post("/floor/jackpot/post", follow_redirects=False)
-    assert "%242%2C623.45+%28floor-a%29%2C+%242%2C500.00" in r.headers["location"]
+    assert "$2,623.45 (floor-a), $2,500.00" in said(r)["message"]
     assert room.pools["floor-a"].posted == 262_345 and room.pools["super9"].posted == 250_000
     assert "$2,623.45" in fiona.get(f"/tables/{linked}/rules").text
     assert "floor-a" in fiona.get("/floor/jackpot?pool=floor-a").text

@@ -5,7 +5,6 @@ dealer from anywhere, and 20 fills sent at once with the right passwords are all
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import parse_qs, urlparse
 
 import httpx
 from room.hashers import CountingHasher
@@ -17,11 +16,7 @@ from cardroom.room.room import Room
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, FormClient, log_in
-
-
-def said(r: httpx.Response) -> dict[str, str]:
-    return {k: v[0] for k, v in parse_qs(urlparse(r.headers["location"]).query).items()}
+from .forms import PW, FormClient, log_in, said
 
 
 def staffed_room(storage: Storage) -> tuple[FormClient, FormClient, FormClient]:

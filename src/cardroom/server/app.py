@@ -14,6 +14,7 @@ that client only and is written to the audit log.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -140,6 +141,7 @@ def create_app(room: Room, secure_cookies: bool = False,
     app.state.room, app.state.hub = room, Hub()
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()
+    app.state.flash_key = secrets.token_bytes(32)
     app.add_exception_handler(AuthError, _auth)
     app.add_exception_handler(PermissionDenied, _denied)
     app.add_exception_handler(NotFound, _not_found)

@@ -9,7 +9,8 @@ A route names what it needs in its signature and FastAPI supplies it per request
 - `require(Permission.X)` (the account, refused with a 403 page and an audit entry unless it
   may X), used as `who: Annotated[Account, require(Permission.X)]`;
 - `Render` (a `Page`: a template rendered with the account, the CSRF token of its forms and the
-  `Permission` names; `Page.error` is the error page).
+  `Permission` names, and the message or refusal a form left for the page in its signed
+  flash, never one from the query string; `Page.error` is the error page).
 
 The app sets `app.state.room`, `hub`, `templates` and `secure_cookies` (`create_app`).
 """
@@ -30,7 +31,7 @@ from cardroom.room import accounts as acc
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import AuthError, PermissionDenied
 from cardroom.room.room import Room
-from cardroom.server import csrf
+from cardroom.server import csrf, flash
 from cardroom.server.hub import COOKIE, Hub
 
 
@@ -110,8 +111,11 @@ class Page:
     def __call__(self, name: str, who: Account | None, status: int = 200,
                  **ctx: Any) -> HTMLResponse:
         """A rendered page; its forms carry the CSRF token (and a browser without its CSRF
-        cookie gets one)."""
+        cookie gets one); the message or error a form's redirect left for it (`flash`) is
+        shown here once, unless the route says its own."""
         request = self.request
+        said = flash.waiting(request)
+        ctx = {**said, **ctx}
         templates = cast(Jinja2Templates, request.app.state.templates)
         key = request.cookies.get(csrf.CSRF_COOKIE)
         fresh = None if key else csrf.new_browser_key()
@@ -121,6 +125,9 @@ class Page:
                                           status_code=status)
         if fresh:
             set_cookie(request, resp, csrf.CSRF_COOKIE, fresh)
+        if said:
+            resp.delete_cookie(flash.COOKIE, httponly=True, samesite="strict",
+                               secure=secure_cookies(request))
         return resp
 
     def error(self, status: int, message: str) -> Response:

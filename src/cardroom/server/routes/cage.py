@@ -15,10 +15,9 @@ import secrets
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
@@ -33,6 +32,7 @@ from cardroom.room.room import Room
 from cardroom.room.signatures import countersign
 from cardroom.room.tables import list_tables
 from cardroom.server.deps import Render, RoomDep, require
+from cardroom.server.flash import Flash
 from cardroom.server.ids import FormCheckId, FormTableId, NextSlipNumber, SlipNumber
 
 router = APIRouter()
@@ -43,8 +43,8 @@ Dealer = Annotated[Account, require(Permission.DEAL)]
 
 
 def back(path: str, message: str = "", error: str = "") -> Response:
-    return RedirectResponse(f"{path}?" + urlencode({"message": message, "error": error}),
-                            status_code=303)
+    """Back to `path`, whose page says what was done or why it was refused (`flash`)."""
+    return Flash(path, message=message, error=error)
 
 
 def done(room: Room, who: Account, action: str, work: Callable[[Connection], Any],
@@ -75,8 +75,7 @@ def player(conn: Connection, name: str) -> Account:
 
 # the cage ------------------------------------------------------------------------------------
 @router.get("/cage", response_class=HTMLResponse)
-def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: str = ""
-         ) -> HTMLResponse:
+def cage(room: RoomDep, page: Render, who: Cashier) -> HTMLResponse:
     clock = room.settings.clock
     today = clock.day_of(datetime.now(UTC))
     with room.storage.read() as conn:
@@ -91,7 +90,7 @@ def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: st
                 settlements=checks.SETTLEMENTS, register=register, taken=taken,
                 calendar_day=datetime.now(clock.zone).date().isoformat(),
                 next_fill=next_fill, next_credit=next_credit, today=today.isoformat(),
-                key=secrets.token_urlsafe(12), message=message, error=error)
+                key=secrets.token_urlsafe(12))
 
 
 def _check(kind: str, number: str, drawer: str, bank: str, dated: str) -> checks.Check:
@@ -214,8 +213,8 @@ def cage_count(room: RoomDep, who: Counter, table_id: FormTableId,
 @router.get("/floor/inventory", response_class=HTMLResponse)
 def inventory(room: RoomDep, page: Render,
               who: Annotated[Account, require(Permission.OPEN_TABLES, Permission.DEAL,
-                                              to="see the table inventories")],
-              message: str = "", error: str = "") -> HTMLResponse:
+                                              to="see the table inventories")]
+              ) -> HTMLResponse:
     with room.storage.read() as conn:
         tables = list_tables(conn)
         open_ = {t.id: o for t in tables if (o := table_books.current_opener(conn, t.id))}
@@ -225,7 +224,7 @@ def inventory(room: RoomDep, page: Render,
     return page("inventory.html", who, tables=tables, open=open_, closed=room.closed,
                 trays=trays, errors=errors, table_names={t.id: t.name for t in tables},
                 forms=table_books.FORMS, next_inventory=next_inventory,
-                key=secrets.token_urlsafe(12), message=message, error=error)
+                key=secrets.token_urlsafe(12))
 
 
 def _inventory_route(kind: str) -> Callable[..., Response]:

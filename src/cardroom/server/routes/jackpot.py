@@ -11,7 +11,7 @@ from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
@@ -25,6 +25,7 @@ from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
 from cardroom.server import progressive_pages
 from cardroom.server.deps import Page, Render, RoomDep, Viewer, require
+from cardroom.server.flash import Flash
 from cardroom.server.ids import HitId
 from cardroom.server.routes.floor import floor_back
 
@@ -44,8 +45,10 @@ def jackpot_post(room: RoomDep, who: Viewer) -> Response:
         f"{format_money(pool.posted)} ({name})" for name, pool in sorted(room.pools.items())))
 
 
-def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, message: str = "",
-                 error: str = "", pool_name: str | None = None) -> HTMLResponse:
+def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, error: str = "",
+                 pool_name: str | None = None) -> HTMLResponse:
+    """The page; `error` is a refusal said here and now (a form's message after its redirect
+    comes from the flash)."""
     pool = room.pools.get(DEFAULT_POOL)
     controller = progressive_pages.context(room, progressive_pages.pool_name(room, pool_name))
     with room.storage.read() as conn:
@@ -56,7 +59,7 @@ def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, messag
         names = {t.id: t.name for t in list_tables(conn)}
     return page("jackpot.html", who, status, pool_name=DEFAULT_POOL, pool=pool, held=held,
                 report=report, fees=fees, table_names=names, key=secrets.token_urlsafe(12),
-                message=message, error=error, **controller)
+                **({"error": error} if error else {}), **controller)
 
 
 Reader = Annotated[Account, require(Permission.ADJUST_JACKPOT, Permission.READ_ALL,
@@ -65,11 +68,11 @@ Adjuster = Annotated[Account, require(Permission.ADJUST_JACKPOT)]
 
 
 @router.get("/floor/jackpot", response_class=HTMLResponse)
-def jackpot_view(room: RoomDep, page: Render, who: Reader, message: str = "",
-                 pool: str | None = None) -> HTMLResponse:
+def jackpot_view(room: RoomDep, page: Render, who: Reader, pool: str | None = None
+                 ) -> HTMLResponse:
     """The pool, its daily posting report, the two-person adjustment form, and the
     progressive controller of `pool` (settings, meters, hits, chart)."""
-    return jackpot_page(page, room, who, message=message, pool_name=pool)
+    return jackpot_page(page, room, who, pool_name=pool)
 
 
 @router.post("/floor/jackpot/adjust", response_model=None)
@@ -96,7 +99,7 @@ def jackpot_adjust(room: RoomDep, page: Render,
     except CardroomError as exc:
         room.refused(who, "jackpot.adjust", str(exc))
         return jackpot_page(page, room, who, 400, error=str(exc))
-    return RedirectResponse("/floor/jackpot?message=adjusted", status_code=303)
+    return Flash("/floor/jackpot", message="adjusted")
 
 
 # the progressive controller ----------------------------------------------------------------
@@ -111,9 +114,8 @@ def controller_action(page: Page, room: Room, who: Account, action: str,
     except CardroomError as exc:
         room.refused(who, action, str(exc))
         return jackpot_page(page, room, who, 400, error=str(exc), pool_name=pool)
-    query = {"message": "done: " + action.removeprefix("jackpot."), **(
-        {"pool": pool} if pool else {})}
-    return RedirectResponse("/floor/jackpot?" + urlencode(query), status_code=303)
+    return Flash("/floor/jackpot" + ("?" + urlencode({"pool": pool}) if pool else ""),
+                 message="done: " + action.removeprefix("jackpot."))
 
 
 @router.post("/floor/jackpot/settings", response_model=None)

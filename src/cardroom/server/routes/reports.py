@@ -26,6 +26,7 @@ from cardroom.room.operations_report import (
     games_rows,
     hold_chart,
     slips_report,
+    slips_rows,
     to_csv,
 )
 from cardroom.room.room import Room
@@ -85,7 +86,7 @@ def report(room: RoomDep, page: Render, who: Reader, name: str, date: str | None
         rows, context = cage_rows(found), {"kinds": CAGE_KINDS, "by_cashier": BY_CASHIER,
                                            "markers_label": MARKERS_LABEL}
     else:
-        rows, context = found.as_json()["slips"], {"forms": table_books.FORMS}
+        rows, context = slips_rows(found), {"forms": table_books.FORMS}
     if fmt == "json":
         return Response(json.dumps(found.as_json(), indent=1), media_type="application/json")
     if fmt == "csv":
