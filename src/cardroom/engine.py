@@ -57,7 +57,7 @@ import functools
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, Self, TypeVar
 
 from cardroom.cards import Card
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
@@ -197,17 +197,21 @@ def _jsonable(v: object) -> Any:
 def action(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
     """Make `fn` (named ``x``) an engine action: a call first runs ``verify_x`` with the same
     arguments (when the engine has one: an action made of other actions verifies through
-    them), then applies. An engine whose `record` is true appends each top-level call (name
-    and arguments, JSON-ready) to `actions`: the replay input of Pan's hand history."""
+    them; not after `Engine.unchecked`), then applies. An engine whose `record` is true
+    appends each top-level call (name and arguments, JSON-ready) to `actions`: the replay
+    input of Pan's hand history."""
     sig = inspect.signature(fn)
     name = fn.__name__
     verify_name = f"verify_{name}"
 
     @functools.wraps(fn)
     def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        verify = getattr(self, verify_name, None)
-        if verify is not None:
-            verify(*args, **kwargs)
+        if self._unchecked:
+            self._unchecked = False  # taken from the engine's legal actions (`unchecked`)
+        else:
+            verify = getattr(self, verify_name, None)
+            if verify is not None:
+                verify(*args, **kwargs)
         if not self.record:
             return fn(self, *args, **kwargs)
         self._depth += 1
@@ -238,6 +242,15 @@ class Engine:
     """True: every top-level action call is kept in `actions` (Pan's history)."""
     actions: list[dict[str, Any]]
     _depth: int = 0
+    _unchecked: bool = False
+
+    def unchecked(self) -> Self:
+        """The engine, its next action applied without its ``verify_x``. Only for a caller
+        that took that action from the engine's own legal actions in this very state (a bot
+        choosing among them), where the check would pass and only cost time; people, replays
+        and anything read from outside keep the checked path."""
+        self._unchecked = True
+        return self
 
     def _log(self, event: E) -> E:
         self.events.append(event)

@@ -1,5 +1,7 @@
-"""Computer players. Both only ever act through the engine's verify/can/do actions, so neither
-can break a rule; the sound bot plays Pan, the random one picks any legal action.
+"""Computer players. Both only ever act through the engine's actions, so neither can break a
+rule; the sound bot plays Pan, the random one picks any legal action. A move a bot takes from
+the engine's own lists of legal moves (`PanHand.card_uses`, `hand_uses`, `legal_discards`, or
+a `can_x` just asked) is applied `unchecked`: the engine would only check it again.
 
 The sound bot: plays or passes from the hand's prospects (cards already in melds or one card
 from one), melds the drawn card when it can (conditions first), melds every hand card it can
@@ -94,15 +96,24 @@ def _use_value(hand: PanHand, seat: int, card: Card, use: Use) -> int:
 
 
 def apply_use(hand: PanHand, seat: int, card: Card, use: Use, drawn: bool) -> None:
-    """Meld `card` (the drawn card, or a hand card) by `use` (`PanHand.card_uses`,
-    `PanHand.hand_uses`)."""
+    """Meld `card` (the drawn card, or a hand card) by `use`, one of the legal uses the
+    engine listed in this state (`PanHand.card_uses`, `PanHand.hand_uses`): unchecked."""
     if use[0] == "lay_off":
-        hand.lay_off(seat, use[1], None if drawn else card)
+        hand.unchecked().lay_off(seat, use[1], None if drawn else card)
     elif use[0] == "meld":
-        hand.meld(seat, use[1] if drawn else (card, *use[1]), use_drawn=drawn)
+        hand.unchecked().meld(seat, use[1] if drawn else (card, *use[1]), use_drawn=drawn)
     else:
-        hand.borrow(seat, use[1], use[2], use[3] if drawn else (card, *use[3]),
-                    use_drawn=drawn)
+        hand.unchecked().borrow(seat, use[1], use[2], use[3] if drawn else (card, *use[3]),
+                                use_drawn=drawn)
+
+
+def discard_legal(hand: PanHand, seat: int, card: Card, legal: list[Card]) -> None:
+    """Discard `card`: unchecked when it is among the engine's `legal` discards, else checked
+    (a discard the rules refuse raises, as it always did)."""
+    if card in legal:
+        hand.unchecked().discard(seat, card)
+    else:
+        hand.discard(seat, card)
 
 
 class SoundBot:
@@ -119,8 +130,8 @@ class SoundBot:
         hand.declare(seat, play)
 
     def start(self, hand: PanHand, seat: int) -> None:
-        if hand.can_take_tops(seat):
-            hand.take_tops(seat)
+        if hand.tops_waiting() and hand.can_take_tops(seat):  # no tops waiting: no taking
+            hand.unchecked().take_tops(seat)
             return
         opt = hand.option_card()
         if opt is not None:
@@ -128,7 +139,7 @@ class SoundBot:
             if uses and (any(u[0] == "lay_off" for u in uses)
                          or any(_use_value(hand, seat, opt.card, u) >= 10 for u in uses)) \
                     and hand.can_take(seat):
-                hand.take(seat)
+                hand.unchecked().take(seat)
                 return
         hand.draw(seat)
 
@@ -146,12 +157,12 @@ class SoundBot:
         if hand.phase is not Phase.PLAYING or s.status is not Status.IN:
             return
         if not s.hand and hand.drawn is None and hand.can_go_out(seat):
-            hand.go_out(seat)
+            hand.unchecked().go_out(seat)
             return
         if hand.drawn is not None:
-            hand.discard(seat, hand.drawn)
+            discard_legal(hand, seat, hand.drawn, hand.legal_discards(seat))
             return
-        hand.discard(seat, self.choose_discard(hand, seat))
+        self._discard(hand, seat)
 
     def _meld_hand(self, hand: PanHand, seat: int) -> None:
         """Meld every hand card that can be melded (`hand_uses`: lay-offs, hand melds,
@@ -160,19 +171,23 @@ class SoundBot:
             card, use = max(uses, key=lambda cu: _use_value(hand, seat, *cu))
             apply_use(hand, seat, card, use, drawn=False)
 
-    def choose_discard(self, hand: PanHand, seat: int) -> Card:
-        """The legal discard (`can_discard`) with the fewest connections."""
+    def choose_discard(self, hand: PanHand, seat: int,
+                       legal: list[Card] | None = None) -> Card:
+        """The legal discard (`legal_discards`, unless given) with the fewest connections;
+        among equals the one first in the hand."""
         cards = hand.seats[seat].hand
         best = None
-        for i, c in enumerate(cards):
-            if not hand.can_discard(seat, c):
-                continue
-            conn = connections(c, cards[:i] + cards[i + 1:])
+        for c in hand.legal_discards(seat) if legal is None else legal:
+            conn = connections(c, cards) - 1  # the others: every card but this one
             key = (conn, c.rank in VALLE_RANKS, -ORDER[c.rank])
             if best is None or key < best[0]:
                 best = (key, c)
         assert best is not None
         return best[1]
+
+    def _discard(self, hand: PanHand, seat: int) -> None:
+        legal = hand.legal_discards(seat)
+        discard_legal(hand, seat, self.choose_discard(hand, seat, legal), legal)
 
     def react(self, hand: PanHand, seat: int) -> None:
         """Force the last discard back when it makes its discarder break a holding and pays
@@ -189,7 +204,7 @@ class SoundBot:
             return
         if hand.goes_out_with(target, d.card):
             if not self.waiting(hand, seat) and hand.can_force_back(seat, target):
-                hand.force_back(seat, target)
+                hand.unchecked().force_back(seat, target)
             return
         if len(t.hand) < 3:
             return
@@ -199,7 +214,7 @@ class SoundBot:
             return
         if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand) \
                 and hand.can_force_back(seat, target):
-            hand.force_back(seat, target)
+            hand.unchecked().force_back(seat, target)
 
     @staticmethod
     def waiting(hand: PanHand, seat: int) -> bool:
@@ -207,7 +222,7 @@ class SoundBot:
         return any(hand.goes_out_with(seat, card) for card in dict.fromkeys(hand.pack))
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
-        hand.discard(seat, self.choose_discard(hand, seat))
+        self._discard(hand, seat)
 
     def react_option(self, hand: PanHand, seat: int) -> None:
         """Rule 12, when it pays: force the player who drew past the option card to use it when
@@ -224,7 +239,7 @@ class SoundBot:
             m = hand.seats[cur].melds[mi]
             if m.kind is None or addition_units(m.cards, (*m.cards, top.card), m.kind, hand.rules):
                 return
-        hand.force_option_card(seat, True)
+        hand.unchecked().force_option_card(seat, True)
 
     def answer_split(self, hand: PanHand, seat: int) -> bool:
         """Split when the other player is at least as close to going out (as many cards down)."""

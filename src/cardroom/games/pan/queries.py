@@ -8,11 +8,12 @@ from typing import Any
 from cardroom.cards import Card
 
 from .base import HandBase
+from .cards import card_key
 from .melds import fits, meld_value
 from .outs import OutPlan, best_out
 from .rules import HAND_SIZE
 from .state import DiscardEntry, Status
-from .uses import Use, card_uses
+from .uses import Use, card_uses, has_partners, screen
 
 
 class QueriesMixin(HandBase):
@@ -44,8 +45,11 @@ class QueriesMixin(HandBase):
         """Every way `seat` can meld `card` at once (`uses.card_uses`): the take (a turn, 1),
         the option card (rule 12) and rule 17 rely on it."""
         s = self.seats[seat]
-        return card_uses(card, s.hand, [(m.cards, m.kind) for m in s.melds],
-                         self.rules.strict_set_additions)
+        melds = [(m.cards, m.kind) for m in s.melds]
+        table = screen((card, *s.hand), melds)
+        if table is not None and not has_partners(card, *table):
+            return []
+        return card_uses(card, s.hand, melds, self.rules.strict_set_additions)
 
     def hand_uses(self, seat: int) -> list[tuple[Card, Use]]:
         """Every card in the seat's hand with each way to meld it now (`uses.card_uses` with
@@ -53,12 +57,19 @@ class QueriesMixin(HandBase):
         and what the bots meld from the hand."""
         s = self.seats[seat]
         melds = [(m.cards, m.kind) for m in s.melds]
+        strict = self.rules.strict_set_additions
         out: list[tuple[Card, Use]] = []
-        for card in dict.fromkeys(s.hand):
-            rest = list(s.hand)
-            rest.remove(card)
-            out += [(card, u) for u in card_uses(card, rest, melds,
-                                                 self.rules.strict_set_additions)]
+        hand = s.hand
+        table = screen(hand, melds)
+        seen: set[int] = set()
+        for i, card in enumerate(hand):  # each card once, as it first lies in the hand
+            k = card_key(card)
+            if k in seen:
+                continue
+            seen.add(k)
+            if table is None or has_partners(card, *table):
+                out += [(card, u) for u in card_uses(card, hand[:i] + hand[i + 1:], melds,
+                                                     strict)]
         return out
 
     def out_plan(self, seat: int, card: Card) -> OutPlan | None:

@@ -170,6 +170,26 @@ class TurnMixin(EndingMixin):
 
     can_discard = able(verify_discard)
 
+    def legal_discards(self, seat: int) -> list[Card]:
+        """The cards `seat` may discard now, `verify_discard`'s answer for each asked once:
+        the drawn card while one is up (the discard that would take a drawn card from the
+        hand discards it), else his hand's cards each once, in hand order, all or none (a
+        forced discard, rule 13: any; a face-up hand, foul rule 5B: none while a card can
+        be used)."""
+        if self.drawn is not None and self.forced_discard != seat:
+            return [self.drawn] if self.can_discard(seat, self.drawn) else []
+        try:
+            self._verify_turn(seat)
+        except PanRuleError:
+            return []
+        cards = list(dict.fromkeys(self.seats[seat].hand))
+        if self.forced_discard == seat:
+            return cards
+        if not self.turn_started or self.false_out not in (None, seat) \
+                or (self.face_up and self.hand_uses(seat)):
+            return []
+        return cards
+
     @action
     def discard(self, seat: int, card: Card) -> list[Event]:
         """Exactly one discard ends the turn; uncalled collections are lost."""

@@ -11,7 +11,7 @@ close the gap to the card, one more hand card at an end when only two cards are 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardroom.cards import Card
@@ -21,6 +21,40 @@ from .melds import MeldKind, fits, is_valid_on_board, triple_ok
 
 Use = tuple[Any, ...]
 """("lay_off", meld), ("meld", hand cards) or ("borrow", meld, borrowed cards, hand cards)."""
+
+
+def table_partners(table: Iterable[Card]) -> tuple[list[int], set[int]]:
+    """The cards on a player's table (hand, melds, the card in question) as `has_partners`
+    reads them: how many of each rank, and each suited card as 16 * suit + Pan order (small
+    integers: no card is hashed)."""
+    ranks = [0] * 14
+    suited: set[int] = set()
+    for c in table:
+        ranks[c.rank] += 1
+        suited.add(16 * (c.suit or 0) + ORDER[c.rank])
+    return ranks, suited
+
+
+def has_partners(card: Card, ranks: list[int], suited: set[int]) -> bool:
+    """Could `card` belong to some meld of three of the table (`table_partners`): two more of
+    its rank, or two of its suit making a run of three with it? Every use of a card makes or
+    grows such a meld, so a card without partners has none (while the player's melds are
+    valid: `screen`)."""
+    if ranks[card.rank] >= 3:
+        return True
+    k = 16 * (card.suit or 0) + ORDER[card.rank]
+    return (k - 1 in suited and (k - 2 in suited or k + 1 in suited)) \
+        or (k + 1 in suited and k + 2 in suited)
+
+
+def screen(cards: Iterable[Card], melds: Sequence[tuple[tuple[Card, ...], MeldKind | None]]
+           ) -> tuple[list[int], set[int]] | None:
+    """`table_partners` of `cards` and the melds' cards, to skip `card_uses` for a card with
+    no partners: None (no skipping) unless every meld of a kind is valid as it lies, which
+    that shortcut relies on (a set all of one rank, a sequence unbroken)."""
+    if any(kind is not None and not is_valid_on_board(m, kind) for m, kind in melds):
+        return None
+    return table_partners([*cards, *(c for m, _ in melds for c in m)])
 
 
 def card_uses(card: Card, hand: Sequence[Card],
