@@ -19,8 +19,9 @@ from typing import Any, Protocol
 from cardroom.cards import Card
 
 from .cards import ORDER, VALLE_RANKS
-from .engine import PanHand, Phase, Status
+from .engine import PanHand
 from .melds import addition_units, lay_down_units, meld_kind, triple_ok
+from .state import IN, PLAYING, SELF_FOULED
 from .uses import Use
 
 
@@ -52,7 +53,7 @@ class Bot(Protocol):
 def foul_liability(hand: PanHand, winner: int, seat: int) -> int:
     """What foul hand `seat` would pay if `winner` went out now (foul rule 1B, pays rule 5)."""
     s = hand.seats[seat]
-    outs = s.pays_outs_when_fouled or s.status is Status.SELF_FOULED  # rules 3F and 2
+    outs = s.pays_outs_when_fouled or s.status is SELF_FOULED  # rules 3F and 2
     due = hand.rules.outs_chips if outs else s.foul_value + 2
     return min(due, hand.seats[winner].chips, s.chips)
 
@@ -154,7 +155,7 @@ class SoundBot:
             self._meld_hand(hand, seat)
         if s.pending:
             hand.collect(seat)
-        if hand.phase is not Phase.PLAYING or s.status is not Status.IN:
+        if hand.phase is not PLAYING or s.status is not IN:
             return
         if not s.hand and hand.drawn is None and hand.can_go_out(seat):
             hand.unchecked().go_out(seat)
@@ -200,7 +201,7 @@ class SoundBot:
         d = hand.discards[-1]
         target = d.seat
         t = hand.seats[target]
-        if target == seat or t.status is not Status.IN:
+        if target == seat or t.status is not IN:
             return
         if hand.goes_out_with(target, d.card):
             if not self.waiting(hand, seat) and hand.can_force_back(seat, target):
@@ -295,7 +296,7 @@ class RandomBot:
             apply_use(hand, seat, pick[1], pick[2], drawn=False)
         if s.pending:
             hand.collect(seat)
-        if hand.phase is not Phase.PLAYING:
+        if hand.phase is not PLAYING:
             return
         if hand.can_go_out(seat):
             hand.go_out(seat)

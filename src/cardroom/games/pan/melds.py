@@ -25,6 +25,10 @@ class MeldKind(StrEnum):
     SEQUENCE = "sequence"
 
 
+SET, SEQUENCE = MeldKind.SET, MeldKind.SEQUENCE
+"""The kinds as module constants for the hot paths (`state.PLAYING` says why)."""
+
+
 class ConditionKind(StrEnum):
     VALLE_ONE_SUIT = "valle_one_suit"
     VALLE_MIXED = "valle_mixed"
@@ -150,9 +154,9 @@ def meld_kind(cards: Iterable[Card]) -> MeldKind | None:
     """The kind of a new meld, or None when the cards make no meld."""
     t = sorted_keys(cards)
     if _is_new_set(t):
-        return MeldKind.SET
+        return SET
     if _is_sequence(t):
-        return MeldKind.SEQUENCE
+        return SEQUENCE
     return None
 
 
@@ -175,12 +179,12 @@ def triple_ok(a: Card, b: Card, c: Card) -> bool:
 
 def is_valid_on_board(cards: Iterable[Card], kind: MeldKind, strict: bool = False) -> bool:
     t = sorted_keys(cards)
-    return _is_board_set(t, strict) if kind is MeldKind.SET else _is_sequence(t)
+    return _is_board_set(t, strict) if kind is SET else _is_sequence(t)
 
 
 def fits(cards: Sequence[Card], kind: MeldKind, card: Card, strict: bool = False) -> bool:
     """Can `card` be laid off on this meld?"""
-    if kind is MeldKind.SET:
+    if kind is SET:
         if card.rank != cards[0].rank:
             return False
         return not strict or _is_new_set(sorted_keys((*cards, card)))
@@ -192,7 +196,7 @@ def fits(cards: Sequence[Card], kind: MeldKind, card: Card, strict: bool = False
 
 
 def sort_meld(cards: Iterable[Card], kind: MeldKind) -> tuple[Card, ...]:
-    if kind is MeldKind.SEQUENCE:
+    if kind is SEQUENCE:
         return tuple(sorted(cards, key=lambda c: ORDER[c.rank]))
     return tuple(sorted(cards, key=lambda c: int(c.suit or 0)))
 
@@ -203,7 +207,7 @@ def sort_meld(cards: Iterable[Card], kind: MeldKind) -> tuple[Card, ...]:
 @lru_cache(maxsize=65536)
 def _conditions(keys: tuple[int, ...], kind: MeldKind) -> tuple[Condition, ...]:
     cards = tuple(map(key_card, keys))
-    if kind is MeldKind.SEQUENCE:
+    if kind is SEQUENCE:
         ranks = {c.rank for c in cards}
         spades = cards[0].suit is Suit.SPADES
         out = []

@@ -12,7 +12,7 @@ from .cards import card_key
 from .melds import fits, meld_value
 from .outs import OutPlan, best_out
 from .rules import HAND_SIZE
-from .state import DiscardEntry, Status
+from .state import IN, DiscardEntry
 from .uses import Use, card_uses, has_partners, screen
 
 
@@ -45,11 +45,8 @@ class QueriesMixin(HandBase):
         """Every way `seat` can meld `card` at once (`uses.card_uses`): the take (a turn, 1),
         the option card (rule 12) and rule 17 rely on it."""
         s = self.seats[seat]
-        melds = [(m.cards, m.kind) for m in s.melds]
-        table = screen((card, *s.hand), melds)
-        if table is not None and not has_partners(card, *table):
-            return []
-        return card_uses(card, s.hand, melds, self.rules.strict_set_additions)
+        return card_uses(card, s.hand, [(m.cards, m.kind) for m in s.melds],
+                         self.rules.strict_set_additions)
 
     def hand_uses(self, seat: int) -> list[tuple[Card, Use]]:
         """Every card in the seat's hand with each way to meld it now (`uses.card_uses` with
@@ -78,7 +75,7 @@ class QueriesMixin(HandBase):
         a correct count and valid melds, and the card and every card in his hand must meld
         at once (lay-offs, hand melds, borrowing)."""
         s = self.seats[seat]
-        if s.status is not Status.IN or s.card_count != HAND_SIZE \
+        if s.status is not IN or s.card_count != HAND_SIZE \
                 or any(not m.valid for m in s.melds):
             return None
         return best_out(card, s.hand, [(m.cards, m.kind) for m in s.melds], self.rules)
@@ -99,7 +96,7 @@ class QueriesMixin(HandBase):
         top discard and counts; other hands only when played face up (foul rule 5B)."""
         seats = []
         for i, s in enumerate(self.seats):
-            show = i == viewer or (self.face_up and s.status is Status.IN)
+            show = i == viewer or (self.face_up and s.status is IN)
             seats.append({
                 "seat": i, "name": s.name, "chips": s.chips, "doubles": s.doubles,
                 "status": s.status.value, "declared": s.declared,

@@ -17,7 +17,7 @@ from typing import Any
 from cardroom.cards import Card
 
 from .cards import ORDER, PAN_RANKS
-from .melds import MeldKind, fits, is_valid_on_board, triple_ok
+from .melds import SET, MeldKind, fits, is_valid_on_board, triple_ok
 
 Use = tuple[Any, ...]
 """("lay_off", meld), ("meld", hand cards) or ("borrow", meld, borrowed cards, hand cards)."""
@@ -25,14 +25,10 @@ Use = tuple[Any, ...]
 
 def table_partners(table: Iterable[Card]) -> tuple[list[int], set[int]]:
     """The cards on a player's table (hand, melds, the card in question) as `has_partners`
-    reads them: how many of each rank, and each suited card as 16 * suit + Pan order (small
-    integers: no card is hashed)."""
-    ranks = [0] * 14
-    suited: set[int] = set()
-    for c in table:
-        ranks[c.rank] += 1
-        suited.add(16 * (c.suit or 0) + ORDER[c.rank])
-    return ranks, suited
+    reads them: their ranks, and each suited card as 16 * suit + Pan order (small integers:
+    no card is hashed)."""
+    cards = list(table)
+    return [c.rank for c in cards], {16 * (c.suit or 0) + ORDER[c.rank] for c in cards}
 
 
 def has_partners(card: Card, ranks: list[int], suited: set[int]) -> bool:
@@ -40,7 +36,7 @@ def has_partners(card: Card, ranks: list[int], suited: set[int]) -> bool:
     its rank, or two of its suit making a run of three with it? Every use of a card makes or
     grows such a meld, so a card without partners has none (while the player's melds are
     valid: `screen`)."""
-    if ranks[card.rank] >= 3:
+    if ranks.count(card.rank) >= 3:
         return True
     k = 16 * (card.suit or 0) + ORDER[card.rank]
     return (k - 1 in suited and (k - 2 in suited or k + 1 in suited)) \
@@ -73,7 +69,7 @@ def card_uses(card: Card, hand: Sequence[Card],
     for mi, (cards, kind) in enumerate(melds):
         if kind is None or len(cards) < 4:
             continue
-        if kind is MeldKind.SET:
+        if kind is SET:
             uses += _from_set(mi, card, cards, near, strict)
         else:
             uses += _from_sequence(mi, card, cards, near, hand)
@@ -92,7 +88,7 @@ def _from_set(mi: int, card: Card, cards: tuple[Card, ...], near: list[Card],
     for i, b in enumerate(distinct):
         rest = list(cards)
         rest.remove(b)
-        if not is_valid_on_board(rest, MeldKind.SET, strict):
+        if not is_valid_on_board(rest, SET, strict):
             continue
         out += [("borrow", mi, (b,), (x,)) for x in set(near) if triple_ok(card, b, x)]
         if not same_rank:
@@ -101,7 +97,7 @@ def _from_set(mi: int, card: Card, cards: tuple[Card, ...], near: list[Card],
             if b2 in rest and triple_ok(card, b, b2):
                 rest2 = list(rest)
                 rest2.remove(b2)
-                if is_valid_on_board(rest2, MeldKind.SET, strict):
+                if is_valid_on_board(rest2, SET, strict):
                     out.append(("borrow", mi, (b, b2), ()))
     return out
 
