@@ -279,17 +279,17 @@ class RandomBot:
         pick: Any = ("use",)
         if card is not None:
             choices: list[Any] = list(hand.card_uses(seat, card))
-            if hand.can_discard(seat, card):
+            legal = hand.legal_discards(seat)  # the drawn card, or none
+            if legal:
                 choices.append(("discard",))
             pick = self.rng.choice(choices)
             if pick[0] == "discard":
-                hand.discard(seat, card)
+                discard_legal(hand, seat, card, legal)
                 return
             apply_use(hand, seat, card, pick, drawn=True)
         while s.hand:
             opts: list[Any] = [("use", *cu) for cu in hand.hand_uses(seat)]
-            opts.extend(("discard", c) for c in dict.fromkeys(s.hand)
-                        if hand.can_discard(seat, c))
+            opts.extend(("discard", c) for c in hand.legal_discards(seat))
             pick = self.rng.choice(opts)
             if pick[0] == "discard":
                 break
@@ -307,8 +307,9 @@ class RandomBot:
         return
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
-        hand.discard(seat, self.rng.choice(
-            [c for c in hand.seats[seat].hand if hand.can_discard(seat, c)]))
+        legal = hand.legal_discards(seat)
+        discard_legal(hand, seat, self.rng.choice(
+            [c for c in hand.seats[seat].hand if c in legal]), legal)
 
     def react_option(self, hand: PanHand, seat: int) -> None:
         return

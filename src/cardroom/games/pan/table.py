@@ -57,7 +57,7 @@ def _less(pack: Sequence[Card], stock: Sequence[Card]) -> list[Card]:
     count = [0] * 56
     first: dict[int, Card] = {}
     for c in pack:
-        k = card_key(c)
+        k = c.rank * 4 + (c.suit or 0)  # card_key, inline: a pack is hundreds of cards
         count[k] += 1
         if k not in first:
             first[k] = c

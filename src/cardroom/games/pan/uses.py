@@ -59,9 +59,8 @@ def card_uses(card: Card, hand: Sequence[Card],
     """Every way to meld `card` at once with `hand` and the player's own `melds`."""
     uses: list[Use] = [("lay_off", mi) for mi, (cards, kind) in enumerate(melds)
                        if kind is not None and fits(cards, kind, card, strict)]
-    o = ORDER[card.rank]
-    near = [x for x in hand if x.rank == card.rank
-            or (x.suit == card.suit and abs(ORDER[x.rank] - o) <= 2)]
+    rank, suit, o = card.rank, card.suit, ORDER[card.rank]
+    near = [x for x in hand if x.rank == rank or (x.suit == suit and -2 <= ORDER[x.rank] - o <= 2)]
     for a in range(len(near)):
         for b in range(a + 1, len(near)):
             if triple_ok(card, near[a], near[b]):
@@ -81,8 +80,9 @@ def _from_set(mi: int, card: Card, cards: tuple[Card, ...], near: list[Card],
     """One or two cards of a set, with the card (and a hand card), make three."""
     o = ORDER[card.rank]
     same_rank = card.rank == cards[0].rank
-    if not same_rank and abs(ORDER[cards[0].rank] - o) > 2:
-        return []
+    if not same_rank and (abs(ORDER[cards[0].rank] - o) > 2 or not any(
+            x.suit == card.suit and x.rank != card.rank for x in near)):
+        return []  # a run of the card's suit needs a hand card of that suit and another rank
     out: list[Use] = []
     distinct = [b for b in set(cards) if same_rank or b.suit == card.suit]
     for i, b in enumerate(distinct):
