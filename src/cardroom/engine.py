@@ -57,7 +57,7 @@ import functools
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Concatenate, ParamSpec, Self, TypeVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
 
 from cardroom.cards import Card
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
@@ -197,21 +197,14 @@ def _jsonable(v: object) -> Any:
 def action(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
     """Make `fn` (named ``x``) an engine action: a call first runs ``verify_x`` with the same
     arguments (when the engine has one: an action made of other actions verifies through
-    them; not after `Engine.unchecked`), then applies. An engine whose `record` is true
-    appends each top-level call (name and arguments, JSON-ready) to `actions`: the replay
-    input of Pan's hand history."""
+    them), then applies; `unchecked` applies it without the check. An engine whose `record`
+    is true appends each top-level call (name and arguments, JSON-ready) to `actions`: the
+    replay input of Pan's hand history."""
     sig = inspect.signature(fn)
     name = fn.__name__
     verify_name = f"verify_{name}"
 
-    @functools.wraps(fn)
-    def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        if self._unchecked:
-            self._unchecked = False  # taken from the engine's legal actions (`unchecked`)
-        else:
-            verify = getattr(self, verify_name, None)
-            if verify is not None:
-                verify(*args, **kwargs)
+    def apply(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         if not self.record:
             return fn(self, *args, **kwargs)
         self._depth += 1
@@ -227,8 +220,29 @@ def action(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]
             self.actions.append(entry)
         return out
 
+    @functools.wraps(fn)
+    def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        verify = getattr(self, verify_name, None)
+        if verify is not None:
+            verify(*args, **kwargs)
+        return apply(self, *args, **kwargs)
+
     wrapper.is_action = True  # type: ignore[attr-defined]
+    wrapper.unchecked = apply  # type: ignore[attr-defined]
     return wrapper
+
+
+def unchecked(act: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """Apply the engine action `act` (a bound ``@action`` method, ``hand.discard``) without
+    its ``verify_x``, recorded as any call is. Only for a caller that took this very move
+    from the engine's own legal moves in this state (a bot choosing among them), where the
+    check would pass and only cost time; people, replays and anything read from outside keep
+    the checked path. Anything but a plain bound action (one wrapped by a test, say) is
+    called as it is, checked."""
+    apply = getattr(getattr(act, "__func__", None), "unchecked", None)
+    if apply is None:
+        return act(*args, **kwargs)
+    return cast("Callable[..., R]", apply)(act.__self__, *args, **kwargs)  # type: ignore[attr-defined]
 
 
 class Engine:
@@ -242,15 +256,6 @@ class Engine:
     """True: every top-level action call is kept in `actions` (Pan's history)."""
     actions: list[dict[str, Any]]
     _depth: int = 0
-    _unchecked: bool = False
-
-    def unchecked(self) -> Self:
-        """The engine, its next action applied without its ``verify_x``. Only for a caller
-        that took that action from the engine's own legal actions in this very state (a bot
-        choosing among them), where the check would pass and only cost time; people, replays
-        and anything read from outside keep the checked path."""
-        self._unchecked = True
-        return self
 
     def _log(self, event: E) -> E:
         self.events.append(event)

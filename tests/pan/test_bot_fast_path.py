@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import pytest
 
 from cardroom.cards import Card
+from cardroom.engine import unchecked
+from cardroom.games.pan import bots
 from cardroom.games.pan.bots import Bot, RandomBot, SoundBot, discard_legal
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.driver import RngSource, advance
@@ -31,13 +33,10 @@ from .helpers import FILLER, all_play, make_hand
 
 
 class CheckedHand(PanHand):
-    """The checked path: every move a bot makes is verified (`unchecked` is ignored), and
-    every shortcut answer is compared with the full check in the same state."""
+    """Every shortcut answer compared with the full check in the same state (played with
+    the bots' moves checked: `play`)."""
 
     asked: ClassVar[Counter[str]] = Counter()
-
-    def unchecked(self) -> CheckedHand:
-        return self
 
     def legal_discards(self, seat: int) -> list[Card]:
         fast = super().legal_discards(seat)
@@ -89,20 +88,19 @@ def _unscreened_out(card: Card, hand: Sequence[Card], melds: Sequence[Any],
 
 
 def play(cls: type[PanHand], kinds: Sequence[str], hands: int, seed: int,
-         rules: PanRules | None = None) -> list[tuple[list[dict[str, Any]], list[str]]]:
+         rules: PanRules) -> list[tuple[list[dict[str, Any]], list[str]]]:
     """`hands` seeded hands at one table, each dealt from the pack the last one left: every
     hand's recorded moves (its actions, in order) and its events."""
-    rules = rules or PanRules()
     source = RngSource(random.Random(seed))
-    bots: list[Bot] = [SoundBot() if k == "sound" else RandomBot(random.Random(seed + i))
-                       for i, k in enumerate(kinds)]
+    players: list[Bot] = [SoundBot() if k == "sound" else RandomBot(random.Random(seed + i))
+                          for i, k in enumerate(kinds)]
     specs = [SeatSpec(f"{k}{i}", 40) for i, k in enumerate(kinds)]
     pack = fisher_yates(pan_pack(rules), source)
     dealer = 0
     out = []
     for _ in range(hands):
         hand = cls(rules, specs, dealer, pack, record=True)
-        advance(hand, bots, source)
+        advance(hand, players, source)
         out.append((hand.actions, [repr(e) for e in hand.events]))
         pack = pack_after(hand, source)
         dealer = next_dealer(len(kinds), hand.winner, hand.dealer)
@@ -116,13 +114,15 @@ def play(cls: type[PanHand], kinds: Sequence[str], hands: int, seed: int,
     (["random"] * 5, 40, 4, True),
 ])
 def test_bots_fast_path_and_checked_path_agree_move_by_move(
-        kinds: list[str], hands: int, seed: int, strict: bool) -> None:
+        kinds: list[str], hands: int, seed: int, strict: bool,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 24: the same seeded hands played with moves applied unchecked from the engine's
     legal lists and with every move verified (and every legal list, use search and out
     search compared with the full check) make the same moves and the same events."""
     rules = PanRules(strict_set_additions=strict)
     CheckedHand.asked.clear()
     fast = play(PanHand, kinds, hands, seed, rules)
+    monkeypatch.setattr(bots, "unchecked", checked_call)
     checked = play(CheckedHand, kinds, hands, seed, rules)
     for i, (f, c) in enumerate(zip(fast, checked, strict=True)):
         assert f[0] == c[0], f"hand {i}: the moves differ"
@@ -130,16 +130,30 @@ def test_bots_fast_path_and_checked_path_agree_move_by_move(
     assert all(CheckedHand.asked[k] > 0 for k in ("legal_discards", "hand_uses", "out_plan"))
 
 
-def test_unchecked_skips_one_action_only() -> None:
-    """`Engine.unchecked` lets exactly the next action through without its check; the one
-    after is checked again (turn rule 1: one draw a turn)."""
-    hand = make_hand([FILLER] * 2)
-    all_play(hand)
-    seat = hand.current
+def checked_call(act: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """`unchecked` as the checked path: the action called as people's actions are."""
+    return act(*args, **kwargs)
+
+
+def test_unchecked_applies_and_records_as_the_checked_call() -> None:
+    """`unchecked` applies a legal move exactly as the checked call does (the same events
+    and the same recorded action) and leaves the next call checked (turn rule 1: one draw a
+    turn); an action wrapped by someone else (a test's hook) is called as it is, checked."""
+    hands = [make_hand([FILLER] * 2) for _ in range(2)]
+    for hand in hands:
+        all_play(hand)
+    seat = hands[0].current
     assert seat is not None
-    hand.unchecked().draw(seat)
+    hands[0].draw(seat)
+    unchecked(hands[1].draw, seat)
+    assert hands[0].actions == hands[1].actions
+    assert hands[0].events == hands[1].events
     with pytest.raises(PanRuleError, match="one draw a turn"):
-        hand.draw(seat)
+        hands[1].draw(seat)
+    hooked = hands[1].draw
+    hands[1].draw = lambda *a: hooked(*a)  # type: ignore[method-assign]
+    with pytest.raises(PanRuleError, match="one draw a turn"):
+        unchecked(hands[1].draw, seat)
 
 
 def test_a_bot_discard_outside_the_legal_list_is_still_checked() -> None:

@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import Any, Protocol
 
 from cardroom.cards import Card
+from cardroom.engine import unchecked
 
 from .cards import ORDER, VALLE_RANKS
 from .engine import PanHand
@@ -100,19 +101,19 @@ def apply_use(hand: PanHand, seat: int, card: Card, use: Use, drawn: bool) -> No
     """Meld `card` (the drawn card, or a hand card) by `use`, one of the legal uses the
     engine listed in this state (`PanHand.card_uses`, `PanHand.hand_uses`): unchecked."""
     if use[0] == "lay_off":
-        hand.unchecked().lay_off(seat, use[1], None if drawn else card)
+        unchecked(hand.lay_off, seat, use[1], None if drawn else card)
     elif use[0] == "meld":
-        hand.unchecked().meld(seat, use[1] if drawn else (card, *use[1]), use_drawn=drawn)
+        unchecked(hand.meld, seat, use[1] if drawn else (card, *use[1]), use_drawn=drawn)
     else:
-        hand.unchecked().borrow(seat, use[1], use[2], use[3] if drawn else (card, *use[3]),
-                                use_drawn=drawn)
+        unchecked(hand.borrow, seat, use[1], use[2], use[3] if drawn else (card, *use[3]),
+                  use_drawn=drawn)
 
 
 def discard_legal(hand: PanHand, seat: int, card: Card, legal: list[Card]) -> None:
     """Discard `card`: unchecked when it is among the engine's `legal` discards, else checked
     (a discard the rules refuse raises, as it always did)."""
     if card in legal:
-        hand.unchecked().discard(seat, card)
+        unchecked(hand.discard, seat, card)
     else:
         hand.discard(seat, card)
 
@@ -132,7 +133,7 @@ class SoundBot:
 
     def start(self, hand: PanHand, seat: int) -> None:
         if hand.tops_waiting() and hand.can_take_tops(seat):  # no tops waiting: no taking
-            hand.unchecked().take_tops(seat)
+            unchecked(hand.take_tops, seat)
             return
         opt = hand.option_card()
         if opt is not None:
@@ -140,7 +141,7 @@ class SoundBot:
             if uses and (any(u[0] == "lay_off" for u in uses)
                          or any(_use_value(hand, seat, opt.card, u) >= 10 for u in uses)) \
                     and hand.can_take(seat):
-                hand.unchecked().take(seat)
+                unchecked(hand.take, seat)
                 return
         hand.draw(seat)
 
@@ -158,7 +159,7 @@ class SoundBot:
         if hand.phase is not PLAYING or s.status is not IN:
             return
         if not s.hand and hand.drawn is None and hand.can_go_out(seat):
-            hand.unchecked().go_out(seat)
+            unchecked(hand.go_out, seat)
             return
         if hand.drawn is not None:
             discard_legal(hand, seat, hand.drawn, hand.legal_discards(seat))
@@ -205,7 +206,7 @@ class SoundBot:
             return
         if hand.goes_out_with(target, d.card):
             if not self.waiting(hand, seat) and hand.can_force_back(seat, target):
-                hand.unchecked().force_back(seat, target)
+                unchecked(hand.force_back, seat, target)
             return
         if len(t.hand) < 3:
             return
@@ -215,7 +216,7 @@ class SoundBot:
             return
         if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand) \
                 and hand.can_force_back(seat, target):
-            hand.unchecked().force_back(seat, target)
+            unchecked(hand.force_back, seat, target)
 
     @staticmethod
     def waiting(hand: PanHand, seat: int) -> bool:
@@ -240,7 +241,7 @@ class SoundBot:
             m = hand.seats[cur].melds[mi]
             if m.kind is None or addition_units(m.cards, (*m.cards, top.card), m.kind, hand.rules):
                 return
-        hand.unchecked().force_option_card(seat, True)
+        unchecked(hand.force_option_card, seat, True)
 
     def answer_split(self, hand: PanHand, seat: int) -> bool:
         """Split when the other player is at least as close to going out (as many cards down)."""
