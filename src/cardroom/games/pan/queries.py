@@ -51,7 +51,8 @@ class QueriesMixin(HandBase):
     def hand_uses(self, seat: int) -> list[tuple[Card, Use]]:
         """Every card in the seat's hand with each way to meld it now (`uses.card_uses` with
         the rest of his hand): what foul rule 5B's face-up hand must use before discarding,
-        and what the bots meld from the hand."""
+        and what the bots meld from the hand. A card with no partner on his table has none
+        and is not searched (`uses.screen`)."""
         s = self.seats[seat]
         melds = [(m.cards, m.kind) for m in s.melds]
         strict = self.rules.strict_set_additions
