@@ -150,7 +150,8 @@ class SoundBot:
         card = hand.drawn
         uses = hand.card_uses(seat, card) if card is not None else []
         if card is not None and uses:
-            best = max(uses, key=lambda u: _use_value(hand, seat, card, u))
+            best = uses[0] if len(uses) == 1 else \
+                max(uses, key=lambda u: _use_value(hand, seat, card, u))
             apply_use(hand, seat, card, best, drawn=True)
         if hand.drawn is None:
             self._meld_hand(hand, seat)
@@ -170,7 +171,8 @@ class SoundBot:
         """Meld every hand card that can be melded (`hand_uses`: lay-offs, hand melds,
         borrowing), the best-paying use first, until none can (foul rule 5B asks no less)."""
         while uses := hand.hand_uses(seat):
-            card, use = max(uses, key=lambda cu: _use_value(hand, seat, *cu))
+            card, use = uses[0] if len(uses) == 1 else \
+                max(uses, key=lambda cu: _use_value(hand, seat, *cu))
             apply_use(hand, seat, card, use, drawn=False)
 
     def choose_discard(self, hand: PanHand, seat: int,

@@ -58,13 +58,15 @@ def card_uses(card: Card, hand: Sequence[Card],
               strict: bool) -> list[Use]:
     """Every way to meld `card` at once with `hand` and the player's own `melds`."""
     uses: list[Use] = [("lay_off", mi) for mi, (cards, kind) in enumerate(melds)
-                       if kind is not None and fits(cards, kind, card, strict)]
+                       if kind is not None and fits(cards, kind, card, strict)] if melds else []
     rank, suit, o = card.rank, card.suit, ORDER[card.rank]
     near = [x for x in hand if x.rank == rank or (x.suit == suit and -2 <= ORDER[x.rank] - o <= 2)]
-    for a in range(len(near)):
-        for b in range(a + 1, len(near)):
-            if triple_ok(card, near[a], near[b]):
-                uses.append(("meld", (near[a], near[b])))
+    n = len(near)
+    if n > 1:
+        for a in range(n - 1):
+            for b in range(a + 1, n):
+                if triple_ok(card, near[a], near[b]):
+                    uses.append(("meld", (near[a], near[b])))
     for mi, (cards, kind) in enumerate(melds):
         if kind is None or len(cards) < 4:
             continue
