@@ -288,3 +288,14 @@ cage_checks = Table(
 )
 """Every check the cage accepted for chips (WAC 230-06-005) and what became of it: returned
 unpaid, then repaid or written off (WAC 230-15-730(4)(a)). The returned-check register."""
+
+cage_cash_counts = Table(
+    "cage_cash_counts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("gambling_day", Date, nullable=False, unique=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("counted_by", String(40), nullable=False),
+    Column("counted_at", DateTime(timezone=True), nullable=False),
+)
+"""The cage's count of its cash at the opening of each gambling day, once a day, by whom and
+when, set against the minimum cash on hand of the profile in force (WAC 230-15-050)."""
