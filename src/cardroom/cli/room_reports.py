@@ -113,7 +113,7 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
     counted is short, or if no count was made within 3 hours of opening."""
     from cardroom.room.db import open_database
     from cardroom.room.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
-    from cardroom.room.regulator import cash_on_hand
+    from cardroom.room.regulator import cash_on_hand, cash_rows
     from cardroom.room.settings import GamblingClock
     from cardroom.room.tenders import MARKERS_LABEL
 
@@ -126,13 +126,7 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
     if form == "json":
         print(json.dumps(data, indent=1))
     elif form == "csv":
-        counted = cash.count.amount if cash.count is not None else ""
-        print(to_csv([*cage_rows(report), *(
-            {"gambling_day": wanted.isoformat(), "line": line, "what": what, "count": "",
-             "amount": amount} for line, what, amount in (
-                ("cash_on_hand_required", f"cash on hand required ({cash.section})",
-                 cash.required),
-                ("cash_on_hand_counted", "cash counted at opening", counted)))]), end="")
+        print(to_csv([*cage_rows(report), *cash_rows(cash)]), end="")
     else:
         table = Table(title=f"Cage report, gambling day {wanted.isoformat()}")
         for col in ("what", "count", "amount"):

@@ -552,6 +552,15 @@ class CashOnHand:
                 "problems": self.problems, "ok": not self.problems}
 
 
+def cash_rows(cash: CashOnHand) -> list[dict[str, Any]]:
+    """The cash on hand as two more rows of the cage report's CSV."""
+    counted = cash.count.amount if cash.count is not None else ""
+    return [{"gambling_day": cash.day.isoformat(), "line": line, "what": what, "count": "",
+             "amount": amount} for line, what, amount in (
+        ("cash_on_hand_required", f"cash on hand required ({cash.section})", cash.required),
+        ("cash_on_hand_counted", "cash counted at opening", counted))]
+
+
 def cash_on_hand(conn: Connection, clock: GamblingClock, day: date,
                  profile: Profile | None = None, now: datetime | None = None) -> CashOnHand:
     """The requirement of the profile's figure in force on `day` (a past day is judged by the
