@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
@@ -28,22 +28,13 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.money import Cents, form_amount, format_money
 from cardroom.profile import Profile, profile_in_force
-from cardroom.room import audit, ledger, table_books
+from cardroom.room import audit, ledger, schema, table_books
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.operations_report import Line, games_report
-from cardroom.room.schema import (
-    cage_cash_counts,
-    drop_counts,
-    hands,
-    ledger_accounts,
-    ledger_entries,
-    ledger_transactions,
-    room_tables,
-    table_slips,
-)
 from cardroom.room.settings import GamblingClock
 from cardroom.room.tables import GAMES
 
+ACCOUNTS, ENTRIES, TXS = schema.ledger_accounts, schema.ledger_entries, schema.ledger_transactions
 PeriodKind = Literal["month", "quarter", "year"]
 LIABILITY_PREFIXES = ("jackpot:", "jackpot-pending:")
 """The accounts of what the room owes players on its progressives: each meter (the top award a
@@ -170,8 +161,7 @@ def total_of(figures: Iterable[GameFigures], name: str = "all games") -> GameFig
     return out
 
 
-@dataclass(frozen=True)
-class DailyCheck:
+class DailyCheck(NamedTuple):
     """One gambling day's games report as the period sums it."""
 
     day: date
@@ -212,8 +202,7 @@ class MonthFigures:
                           "reconciled": d.reconciled} for d in self.days]}
 
 
-@dataclass(frozen=True)
-class LedgerFigures:
+class LedgerFigures(NamedTuple):
     """What the ledger moved in the period's hours: the trays by play (the win), the
     commission account and the Pan fee accounts."""
 
@@ -223,7 +212,8 @@ class LedgerFigures:
 
     @property
     def ggr(self) -> Cents:
-        return self.win + self.commission + self.pan_fees
+        """The three together: the receipts as the ledger has them."""
+        return sum(self)
 
 
 @dataclass
@@ -305,14 +295,14 @@ def active_days(conn: Connection, clock: GamblingClock, period: Period) -> list[
     slip, a hand settled or a drop box counted (the other days' games reports are empty)."""
     start, end = _window(clock, period)
     moments: set[datetime] = set()
-    for column in (ledger_transactions.c.created_at, table_slips.c.created_at,
-                   hands.c.closed_at):
+    for column in (TXS.c.created_at, schema.table_slips.c.created_at,
+                   schema.hands.c.closed_at):
         moments.update(r[0] for r in conn.execute(
             select(column).where(column >= start, column < end).distinct()))
     days = {clock.day_of(m if m.tzinfo else m.replace(tzinfo=UTC)) for m in moments}
-    days.update(r[0] for r in conn.execute(select(drop_counts.c.gambling_day).where(
-        drop_counts.c.gambling_day >= period.first,
-        drop_counts.c.gambling_day <= period.last).distinct()))
+    days.update(r[0] for r in conn.execute(select(schema.drop_counts.c.gambling_day).where(
+        schema.drop_counts.c.gambling_day >= period.first,
+        schema.drop_counts.c.gambling_day <= period.last).distinct()))
     return sorted(d for d in days if period.first <= d <= period.last)
 
 
@@ -334,12 +324,12 @@ def _game_figures(conn: Connection, clock: GamblingClock, days: list[date]
 
 def liability_at(conn: Connection, at: datetime) -> Cents:
     """What the room owed players on its progressives at a moment (`LIABILITY_PREFIXES`)."""
-    named = ledger_accounts.c.name
+    named = ACCOUNTS.c.name
     return int(conn.execute(
-        select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
-        .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.tx_id)
-        .where(ledger_transactions.c.created_at < at,
+        select(func.coalesce(func.sum(ENTRIES.c.amount), 0))
+        .join(ACCOUNTS, ACCOUNTS.c.id == ENTRIES.c.account_id)
+        .join(TXS, TXS.c.id == ENTRIES.c.tx_id)
+        .where(TXS.c.created_at < at,
                named.startswith(LIABILITY_PREFIXES[0], autoescape=True)
                | named.startswith(LIABILITY_PREFIXES[1], autoescape=True))).scalar_one())
 
@@ -349,17 +339,17 @@ def ledger_figures(conn: Connection, clock: GamblingClock, period: Period) -> Le
     that move a tray's chips otherwise, `table_books.NOT_MOVED_BY_PLAY`), the commission, the
     Pan fees."""
     start, end = _window(clock, period)
-    named = ledger_accounts.c.name
+    named = ACCOUNTS.c.name
     rows = conn.execute(
-        select(named, ledger_transactions.c.kind, func.sum(ledger_entries.c.amount))
-        .join(ledger_entries, ledger_entries.c.account_id == ledger_accounts.c.id)
-        .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.tx_id)
-        .where(ledger_transactions.c.created_at >= start,
-               ledger_transactions.c.created_at < end,
+        select(named, TXS.c.kind, func.sum(ENTRIES.c.amount))
+        .join(ENTRIES, ENTRIES.c.account_id == ACCOUNTS.c.id)
+        .join(TXS, TXS.c.id == ENTRIES.c.tx_id)
+        .where(TXS.c.created_at >= start,
+               TXS.c.created_at < end,
                named.startswith(ledger.TRAY_PREFIX, autoescape=True)
                | (named == ledger.HOUSE_COMMISSION)
                | named.startswith(ledger.FEES_PREFIX, autoescape=True))
-        .group_by(named, ledger_transactions.c.kind))
+        .group_by(named, TXS.c.kind))
     win = commission = fees = 0
     for name, kind, amount in rows:
         if name.startswith(ledger.TRAY_PREFIX):
@@ -416,8 +406,7 @@ COUNT_WITHIN = timedelta(hours=3)
 """WAC 230-15-050: the cash on hand is there within 3 hours of opening."""
 
 
-@dataclass(frozen=True)
-class CashCount:
+class CashCount(NamedTuple):
     day: date
     amount: Cents
     counted_by: str
@@ -425,8 +414,8 @@ class CashCount:
 
 
 def cash_count(conn: Connection, day: date) -> CashCount | None:
-    r = conn.execute(select(cage_cash_counts).where(cage_cash_counts.c.gambling_day == day)
-                     ).first()
+    counts = schema.cage_cash_counts
+    r = conn.execute(select(counts).where(counts.c.gambling_day == day)).first()
     if r is None:
         return None
     at = r.counted_at if r.counted_at.tzinfo else r.counted_at.replace(tzinfo=UTC)
@@ -447,7 +436,7 @@ def record_cash_count(conn: Connection, clock: GamblingClock, who: Account, amou
                             f"{today.isoformat()}, not {day.isoformat()}")
     if cash_count(conn, day) is not None:
         raise CardroomError(f"the cage's cash for {day.isoformat()} is already counted")
-    conn.execute(insert(cage_cash_counts).values(gambling_day=day, amount=amount,
+    conn.execute(insert(schema.cage_cash_counts).values(gambling_day=day, amount=amount,
                                                  counted_by=who.username, counted_at=now))
     audit.append(conn, who.username, "cage.cash_count",
                  {"gambling_day": day.isoformat(), "amount": amount})
@@ -460,8 +449,8 @@ def _banked_sessions(conn: Connection, clock: GamblingClock, day: date
     day."""
     start, end = clock.bounds(day)
     banked = {g for g, model in GAMES.items() if model.house_banked}
-    tables = {int(r.id) for r in conn.execute(select(room_tables.c.id).where(
-        room_tables.c.game.in_(banked)))}
+    tables = {int(r.id) for r in conn.execute(select(schema.room_tables.c.id).where(
+        schema.room_tables.c.game.in_(banked)))}
     inventory = [s for s in table_books.slips(conn, series="inventory") if s.valid]
     closed = {s.opener_id: s.created_at for s in inventory if s.kind == "closer"}
     return [(s.table_id, s.created_at) for s in inventory
@@ -472,12 +461,12 @@ def _banked_sessions(conn: Connection, clock: GamblingClock, day: date
 def largest_prize(conn: Connection, at: datetime) -> tuple[Cents, str]:
     """The largest single prize the room offers at a moment: the largest progressive meter
     (the top award a hit would pay), with the pool's name (none: 0 and "")."""
-    named = ledger_accounts.c.name
+    named = ACCOUNTS.c.name
     rows = conn.execute(
-        select(named, func.sum(ledger_entries.c.amount))
-        .join(ledger_entries, ledger_entries.c.account_id == ledger_accounts.c.id)
-        .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.tx_id)
-        .where(ledger_transactions.c.created_at < at,
+        select(named, func.sum(ENTRIES.c.amount))
+        .join(ENTRIES, ENTRIES.c.account_id == ACCOUNTS.c.id)
+        .join(TXS, TXS.c.id == ENTRIES.c.tx_id)
+        .where(TXS.c.created_at < at,
                named.startswith(LIABILITY_PREFIXES[0], autoescape=True))
         .group_by(named)).all()
     if not rows:
