@@ -26,7 +26,7 @@ from cardroom.room.schema import metadata
 from cardroom.room.settings import GamblingClock
 
 from .pan_play import pan, play_out
-from .rooms import PW, cage_room
+from .rooms import PW, cage_room, rig_top_award
 
 NOT_MOVED = frozenset({"audit_log", "audit_head", "accounts", "sessions", "throttle",
                        "trusted_devices"})
@@ -122,9 +122,12 @@ class PastDays:
         with self.storage.read() as conn:
             return ledger.balance(conn, ledger.stack(t, who.id))
 
-    def play(self, day: date, coups: int, cash_counted: int | None = None) -> Expected:
+    def play(self, day: date, coups: int, cash_counted: int | None = None,
+             top_award: bool = False) -> Expected:
         """Play a gambling day now and move it to `day` (the room's first day moves the
-        tables' creation with it)."""
+        tables' creation with it); with `top_award`, the first coup deals the progressive's
+        top award to alice's progressive wager (held pending: the progressive takes no other
+        wager that day)."""
         since = self.created if self.keys == 0 else datetime.now(UTC) - timedelta(seconds=1)
         p, room, t = self.p, self.room, self.mini
         out = Expected(day)
@@ -144,10 +147,13 @@ class PastDays:
         for who, amount in (("alice", 50_000), ("bob", 30_000)):
             room.act(p[who], t, {"type": "sit", "buy_in": amount, "key": self.key()})
             out.lost_at_mini += amount
-        for _ in range(coups):
+        for coup in range(coups):
+            rigged = top_award and coup == 0
+            if rigged:
+                rig_top_award(room, t)
             for who in ("alice", "bob"):
                 bets = {self.rng.choice(("banker", "player")): 1_000 * self.rng.randint(1, 3)}
-                if self.rng.random() < 0.5:
+                if (rigged and who == "alice") or (not top_award and self.rng.random() < 0.5):
                     bets["progressive"] = 100
                     out.progressive_wagers += 1
                 room.act(p[who], t, {"type": "bet", "bets": bets, "key": self.key()})

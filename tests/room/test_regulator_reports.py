@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 
 from cardroom.errors import CardroomError
 from cardroom.profile import load_profile
-from cardroom.room import ledger
+from cardroom.room import ledger, progressive
 from cardroom.room.db import Storage
 from cardroom.room.operations_report import games_report
 from cardroom.room.regulator import (
@@ -124,6 +124,28 @@ def test_a_tampered_ledger_row_is_named_as_a_difference(storage: Storage) -> Non
     assert not report.reconciled
     assert any("the win" in d and "$5.00" in d for d in report.differences)
     assert any("2025-01-31" in d and "Mini 1" in d for d in report.differences)
+
+
+def test_wac_230_06_070_a_top_award_is_a_prize_and_the_house_reseeds_the_meter(
+        storage: Storage) -> None:
+    """The progressive's top award hit on 3 February 2025 is the month's prize (paid from the
+    progressive, not from the win); the meter is reseeded by the house; the award waits to be
+    paid, so what the room owes grows by the reseed and the contributions."""
+    room = PastDays(storage)
+    january = room.play(JANUARY, 3)
+    february = room.play(FEBRUARY, 3, top_award=True)
+    with storage.snapshot() as conn:
+        [hit] = progressive.list_hits(conn)
+        feb = period_report(conn, room.clock, month(2025, 2))
+    assert feb.reconciled, feb.differences
+    # the top award pays the posted amount: the seed, as nobody posted the meter since
+    # (Super-9: the daily posting makes the meter the posted amount)
+    won = room.seed
+    assert hit.amount == won and hit.status == "pending" and january.progressive_wagers
+    assert february.progressive_wagers == 1
+    assert feb.total.prizes == feb.games["baccarat"].prizes == won
+    assert feb.total.ggr == february.ggr
+    assert feb.accrual == room.seed + february.contributions
 
 
 def test_a_month_is_written_yyyy_mm() -> None:
