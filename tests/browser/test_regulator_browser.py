@@ -39,7 +39,7 @@ def played(tmp_path: Path) -> Iterator[PastDays]:
 
 def both_widths(page: Any, checks: PageChecks, shots: Path, name: str) -> None:
     checks.check()
-    page.screenshot(path=str(shots / f"{name}-1280.png"), full_page=True)
+    page.screenshot(path=str(shots / f"{name}-desktop.png"), full_page=True)
     page.set_viewport_size({"width": 375, "height": 800})
     checks.check()
     page.screenshot(path=str(shots / f"{name}-375.png"), full_page=True)
