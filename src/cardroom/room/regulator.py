@@ -385,6 +385,24 @@ def gross_receipts(conn: Connection, clock: GamblingClock, period: Period) -> tu
     return total_of(games.values()).ggr, bool(days)
 
 
+_CLOSED_YEARS: dict[tuple[str, int, str, str], tuple[Cents, bool]] = {}
+"""The receipts of years whose books are closed, per database (the cage page asks for last
+year's at every visit under the 2025 figure: a year of daily reports is computed once)."""
+
+
+def closed_year_receipts(conn: Connection, clock: GamblingClock, number: int
+                         ) -> tuple[Cents, bool]:
+    """`gross_receipts` of a calendar year that has ended (remembered per database); a year
+    not yet over is computed afresh."""
+    if clock.bounds(date(number, 12, 31))[1] > datetime.now(UTC):
+        return gross_receipts(conn, clock, year(number))
+    key = (conn.engine.url.render_as_string(hide_password=True), number, str(clock.zone),
+           clock.day_starts.isoformat())
+    if key not in _CLOSED_YEARS:
+        _CLOSED_YEARS[key] = gross_receipts(conn, clock, year(number))
+    return _CLOSED_YEARS[key]
+
+
 def report_rows(report: PeriodReport) -> list[dict[str, Any]]:
     """The report as flat CSV rows: each game per month, each month's total (game `all
     games`, with the progressive's accrual), and the period's."""
@@ -569,7 +587,7 @@ def cash_on_hand(conn: Connection, clock: GamblingClock, day: date,
                 else "the largest single prize: no progressive")
     else:
         last_year = year(day.year - 1)
-        receipts, active = gross_receipts(conn, clock, last_year)
+        receipts, active = closed_year_receipts(conn, clock, last_year.first.year)
         assert figure.receipts_percent is not None
         if active or figure.new_room_cents is None:
             plus = -(-max(0, receipts) * figure.receipts_percent // 100)  # rounded up
