@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from functools import cache
 from importlib import resources
 from itertools import pairwise
@@ -149,6 +149,34 @@ class CashOnHand(Figure):
                 f"receipts{new}")
 
 
+class Deadline(Figure):
+    """When a report to the regulator is due: the last day of the `months_after`-th month
+    after its period ends, or `days_after` days after it ends (exactly one is given)."""
+
+    months_after: int | None = Field(default=None, ge=1, le=12)
+    days_after: int | None = Field(default=None, ge=1, le=366)
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> Self:
+        if (self.months_after is None) == (self.days_after is None):
+            raise ValueError("a deadline gives months_after or days_after, not both")
+        return self
+
+    def due(self, last: date) -> date:
+        """The due date of a report whose period ends on `last`."""
+        if self.days_after is not None:
+            return last + timedelta(days=self.days_after)
+        assert self.months_after is not None
+        months = last.year * 12 + last.month - 1 + self.months_after + 1
+        return date(months // 12, months % 12 + 1, 1) - timedelta(days=1)
+
+    def words(self) -> str:
+        if self.days_after is not None:
+            return f"{self.days_after} days after the period ends"
+        month = "month" if self.months_after == 1 else f"{self.months_after} months"
+        return f"the last day of the {month} after the period ends"
+
+
 class Helpline(Figure):
     """The problem-gambling message a room shows where patrons gamble and where cash is
     available, with the helpline's number."""
@@ -229,6 +257,8 @@ class Profile(BaseModel):
     w2g: Cap[TaxForm]
     cash_on_hand: Cap[CashOnHand]
     problem_gambling: Cap[Helpline]
+    quarterly_report: Cap[Deadline]
+    monthly_records: Cap[Deadline]
 
     def caps(self) -> dict[str, Cap[Any]]:
         """Every cap, by its key in the file, in the file's order."""

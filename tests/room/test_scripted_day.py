@@ -20,6 +20,7 @@ from cardroom.room.checks import Check
 from cardroom.room.db import Storage
 from cardroom.room.operations_report import cage_report, games_report, slips_report
 from cardroom.room.pan_live import PanLive
+from cardroom.room.regulator import month, period_report, quarter
 from cardroom.room.room import Room
 from cardroom.room.settings import GamblingClock
 from cardroom.shoe import SeededRandom
@@ -299,3 +300,14 @@ def day(storage: Storage, share: int, hands: int) -> None:
     assert slips.gaps == {}
     assert Counter(s.kind for s in slips.slips) == Counter(
         {"opener": 10, "closer": 10, **d.slips})
+    # the month's records and the quarter's license report of the day (WAC 230-06-070,
+    # 230-05-124): the gross gambling receipts (WAC 230-05-112) are what the players lost at
+    # the banked tables and the fees they paid at Pan, and the ledger agrees to the cent
+    receipts = sum(d.fees[t] if game == "pan" else d.sat[t] - d.stood[t]
+                   for t, game in d.tables.items())
+    with storage.snapshot() as conn:
+        periods = [period_report(conn, d.clock, month(d.day.year, d.day.month)),
+                   period_report(conn, d.clock, quarter(d.day.year, (d.day.month - 1) // 3 + 1))]
+    for period in periods:
+        assert period.reconciled, period.differences
+        assert period.total.ggr == period.ledger.ggr == receipts

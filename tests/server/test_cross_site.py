@@ -65,6 +65,7 @@ FORMS: dict[str, dict[str, str]] = {
                      "dealer_password": PW, "floor": "fred", "floor_password": PW},
     "/cage/count": {"table_id": "1", "day": "2026-11-23", "cash": "1", "second": "fred",
                     "second_password": PW},
+    "/cage/cash-count": {"amount": "1"},
     "/cage/checks/returned": {"check_id": "1", "reason": "forged"},
     "/cage/checks/settle": {"check_id": "1", "how": "repaid"},
     "/floor/inventory/open": {"table_id": "1", "counted": "0", "dealer": "fred",

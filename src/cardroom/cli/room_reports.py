@@ -142,20 +142,25 @@ def _drop_by_tender(report: GamesReport) -> Table:
 def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
                 as_csv: AsCsv = False) -> None:
     """The cage's day: chips sold and redeemed (cash in and out, by cashier), fills issued,
-    credits received, the drop counted; exit 1 if it does not reconcile with the ledger."""
+    credits received, the drop counted, the cash on hand at opening against the profile's
+    minimum (WAC 230-15-050); exit 1 if it does not reconcile with the ledger, if the cash
+    counted is short, or if no count was made within 3 hours of opening."""
     from cardroom.room.db import open_database
     from cardroom.room.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
+    from cardroom.room.regulator import cash_on_hand, cash_rows
     from cardroom.room.settings import GamblingClock
     from cardroom.room.tenders import MARKERS_LABEL
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
+    clock = GamblingClock.from_env()
     with open_database(database).snapshot() as conn:
-        report = cage_report(conn, GamblingClock.from_env(), wanted)
-    data = report.as_json()
+        report = cage_report(conn, clock, wanted)
+        cash = cash_on_hand(conn, clock, wanted)
+    data = {**report.as_json(), "cash_on_hand": cash.as_json()}
     if form == "json":
         print(json.dumps(data, indent=1))
     elif form == "csv":
-        print(to_csv(cage_rows(report)), end="")
+        print(to_csv([*cage_rows(report), *cash_rows(cash)]), end="")
     else:
         table = Table(title=f"Cage report, gambling day {wanted.isoformat()}")
         for col in ("what", "count", "amount"):
@@ -174,7 +179,14 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
         if not report.reconciled:
             console.print("[red]not reconciled:[/red] the lines do not add up to what the "
                           "cage's account moved in the ledger")
-    if not report.reconciled:
+        console.print(f"cash on hand required ({cash.section}, {cash.tables} house-banked "
+                      f"table(s)): {format_money(cash.required)}; counted at opening: "
+                      + ("none" if cash.count is None else
+                         f"{format_money(cash.count.amount)} by {cash.count.counted_by}"),
+                      highlight=False)
+        for problem in cash.problems:
+            console.print(flagged("cash on hand:", problem), highlight=False)
+    if not report.reconciled or cash.problems:
         raise typer.Exit(1)
 
 

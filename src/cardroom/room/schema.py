@@ -360,3 +360,13 @@ held_payouts = Table(
 """Each wager whose win was over the surveillance figure (WAC 230-15-320(4)), held in the
 table's `held:T` ledger account until a person with the surveillance duty verifies it (paid
 to the winner's wallet) or refuses it (the wager void: stake back, win back to its bank)."""
+cage_cash_counts = Table(
+    "cage_cash_counts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("gambling_day", Date, nullable=False, unique=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("counted_by", String(40), nullable=False),
+    Column("counted_at", DateTime(timezone=True), nullable=False),
+)
+"""The cage's count of its cash at the opening of each gambling day, once a day, by whom and
+when, set against the minimum cash on hand of the profile in force (WAC 230-15-050)."""

@@ -28,6 +28,7 @@ from cardroom.room.accounts import Account, Permission
 from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.errors import AuthError, NotFound
 from cardroom.room.operations_report import CAGE_KINDS, cage_report
+from cardroom.room.regulator import cash_on_hand, record_cash_count
 from cardroom.room.room import Room
 from cardroom.room.signatures import countersign
 from cardroom.room.tables import list_tables
@@ -85,7 +86,8 @@ def cage(room: RoomDep, page: Render, who: Cashier) -> HTMLResponse:
         next_credit = table_books.next_number(conn, "credit")
         register = [c for c in checks.register(conn) if c.status != "accepted"]
         taken = checks.register(conn, status="accepted")[:20]
-    return page("cage.html", who, tables=tables, report=report, kinds=CAGE_KINDS,
+        cash = cash_on_hand(conn, clock, today)
+    return page("cage.html", who, tables=tables, report=report, kinds=CAGE_KINDS, cash=cash,
                 tenders=tenders.TENDERS, check_kinds=checks.KINDS,
                 settlements=checks.SETTLEMENTS, register=register, taken=taken,
                 calendar_day=datetime.now(clock.zone).date().isoformat(),
@@ -207,6 +209,14 @@ def cage_count(room: RoomDep, who: Counter, table_id: FormTableId,
                   f"{format_money(c.counted.cash)}, debit card "
                   f"{format_money(c.counted.debit)}); the books say "
                   f"{format_money(c.expected)}; variance {format_money(c.variance)}")
+
+
+@router.post("/cage/cash-count", response_model=None)
+def cage_cash_count(room: RoomDep, who: Cashier, amount: str = Form(...)) -> Response:
+    """The cage's cash count at the opening of today's gambling day (WAC 230-15-050)."""
+    return done(room, who, "cage.cash_count", lambda conn: record_cash_count(
+        conn, room.settings.clock, who, parse_money(amount)), "/cage",
+        lambda c: f"the cash on hand at opening is recorded: {format_money(c.amount)}")
 
 
 # the table inventories -----------------------------------------------------------------------
