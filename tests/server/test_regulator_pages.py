@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -16,7 +15,7 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in
+from .forms import PW, logged_in, said
 
 CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
         ("cathy", Role.CASHIER), ("audrey", Role.AUDITOR))
@@ -32,11 +31,6 @@ def room(tmp_path: Path) -> Room:
         people = {n: create_account(conn, n, PW, role) for n, role in CAST}
     r.create_table(people["olga"], "Mini 1", "baccarat")
     return r
-
-
-def said(r: object) -> dict[str, str]:
-    location = r.headers["location"]  # type: ignore[attr-defined]
-    return {k: v[0] for k, v in parse_qs(urlparse(location).query).items()}
 
 
 def test_wac_230_05_124_the_owner_reads_the_quarter_as_page_csv_and_json(room: Room) -> None:

@@ -563,7 +563,7 @@ def cash_rows(cash: CashOnHand) -> list[dict[str, Any]]:
     """The cash on hand as two more rows of the cage report's CSV."""
     counted = cash.count.amount if cash.count is not None else ""
     return [{"gambling_day": cash.day.isoformat(), "line": line, "what": what, "count": "",
-             "amount": amount} for line, what, amount in (
+             "amount_cents": amount} for line, what, amount in (
         ("cash_on_hand_required", f"cash on hand required ({cash.section})", cash.required),
         ("cash_on_hand_counted", "cash counted at opening", counted))]
 
