@@ -208,3 +208,18 @@ def test_the_migrations_build_exactly_the_schema_the_code_queries(storage: Stora
 
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+
+
+def test_the_owner_hires_a_compliance_officer_who_may_reveal(storage: Storage) -> None:
+    """Issue 22: the owner makes the compliance account where staff are made; the new role
+    reveals, the owner does not."""
+    from cardroom.room import staff as hiring
+    from cardroom.room.accounts import new_credentials
+
+    p = staff(storage)
+    with storage.unit() as conn:
+        grace = patrons.create(conn, p["cathy"], walk_in(), KEY, TODAY)
+        officer = hiring.hire(conn, p["olivia"], new_credentials("cora", "correct horse"),
+                              "compliance")
+        assert officer.role is Role.COMPLIANCE
+        assert patrons.reveal(conn, officer, grace.id, KEY).taxpayer_id == "123456789"

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from room.people import player
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
@@ -272,7 +273,7 @@ def test_register_backs_off_per_client(room: Room) -> None:
 def test_owner_unlocks_from_the_floor_page(room: Room, owner: FormClient
                                            ) -> None:
     with room.storage.unit() as conn:
-        create_account(conn, "alice", PW, Role.PLAYER)
+        player(conn, "alice", PW)
     phone = FormClient(create_app(room))  # alice's own browser, logged in before
     log_in(phone, "alice")
     phone.post("/logout")

@@ -34,6 +34,7 @@ from cardroom.room.accounts import Account, NewCredentials, Permission, Role, in
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.identity_key import IdentityKey
 from cardroom.room.schema import accounts, patron_documents, patrons
+from cardroom.room.settings import GamblingClock
 
 DOCUMENT_KINDS: dict[str, str] = {
     "driver-licence": "driver's licence", "state-id": "state identification card",
@@ -166,6 +167,11 @@ def age_on(born: date, day: date) -> int:
 def minimum_age(day: date) -> int:
     """The profile's minimum age on `day` (WAC 230-06-010 under the state profile)."""
     return profile_in_force().minimum_age.on(day).years
+
+
+def gambling_today() -> date:
+    """The room's gambling day now (`settings.GamblingClock`): the day ages are judged on."""
+    return GamblingClock.from_env().day_of(datetime.now(UTC))
 
 
 def _text(value: str, most: int, what: str) -> str:
@@ -405,9 +411,8 @@ def refuse_under_age(patron: Patron, day: date, what: str) -> None:
     "seat" or "pay"."""
     least = minimum_age(day)
     if patron.age_on(day) < least:
-        raise UnderAge(f"Refused: nobody under {least} may be {AGE_WORDS[what]} in this room "
-                       "(this patron's date of birth says they are not yet "
-                       f"{least}).")
+        raise UnderAge(f"Refused: nobody under {least} may be {AGE_WORDS[what]} in this "
+                       "room.")
 
 
 def require_patron_of_age(conn: Connection, account_id: int, day: date, what: str) -> Patron:
@@ -416,8 +421,8 @@ def require_patron_of_age(conn: Connection, account_id: int, day: date, what: st
     the minimum age."""
     patron = patron_of(conn, account_id)
     if patron is None:
-        raise IdentityNeeded("Refused: the cage has not yet seen this player's identity; "
-                             "they show an identity document at the cage first.")
+        raise IdentityNeeded("Refused: the cage has not yet seen this player's identity: an "
+                             "identity document is shown at the cage first.")
     refuse_under_age(patron, day, what)
     return patron
 
