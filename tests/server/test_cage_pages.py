@@ -225,7 +225,7 @@ def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> No
 
 
 PATRON = {"legal_name": "Grace Hopper", "address": "1 Main St, Tacoma WA", "born": "1980-12-09",
-          "taxpayer_id": "123-45-6789", "document_kind": "passport",
+          "taxpayer": "123-45-6789", "document_kind": "passport",
           "document_number": "P 5550 1234", "document_issuer": "United States",
           "document_expires": "2031-01-01"}
 

@@ -33,7 +33,7 @@ from cardroom.room.operations_report import CAGE_KINDS, cage_report
 from cardroom.room.room import Room
 from cardroom.room.signatures import countersign
 from cardroom.room.tables import list_tables
-from cardroom.server.deps import Render, RoomDep, require
+from cardroom.server.deps import Render, RoomDep, form_day, require
 from cardroom.server.ids import (
     FormCheckId,
     FormPatronId,
@@ -122,13 +122,8 @@ class PatronFound:
 
 
 def _day(text: str, what: str) -> date | None:
-    if not text.strip():
-        return None
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise CardroomError(f"{text.strip()[:20]!r} is not a date: write the {what} as "
-                            "YYYY-MM-DD") from None
+    """A date on a patron form, or None when left empty."""
+    return form_day(text, f"a {what}") if text.strip() else None
 
 
 @router.post("/cage/find", response_class=HTMLResponse)
@@ -157,7 +152,7 @@ def cage_find(room: RoomDep, page: Render, who: Cashier, name: str = Form(""),
 @router.post("/cage/patrons", response_model=None)
 def cage_new_patron(room: RoomDep, who: Cashier, legal_name: str = Form(...),
                     address: str = Form(...), born: str = Form(...),
-                    taxpayer_id: str = Form(""), document_kind: str = Form(...),
+                    taxpayer: str = Form(""), document_kind: str = Form(...),
                     document_number: str = Form(...), document_issuer: str = Form(...),
                     document_expires: str = Form(...), player: str = Form("")) -> Response:
     """Record a patron from the identity document the cashier is holding, and link them to
@@ -169,7 +164,7 @@ def cage_new_patron(room: RoomDep, who: Cashier, legal_name: str = Form(...),
             raise CardroomError("write the date of birth and the document's expiry date")
         online = _player(conn, player) if player.strip() else None
         made = patrons.create(conn, who, patrons.NewPatron(
-            legal_name, address, when, taxpayer_id or None,
+            legal_name, address, when, taxpayer or None,
             (patrons.NewDocument(document_kind.strip(), document_number, document_issuer,
                                  expires),)), room.identity_key(),
             datetime.now(room.settings.clock.zone).date())
@@ -216,11 +211,7 @@ def cage_link(room: RoomDep, who: Cashier, patron_id: FormPatronId,
 
 def _check(kind: str, number: str, drawer: str, bank: str, dated: str) -> checks.Check:
     """The check as the cashier copied it onto the form."""
-    try:
-        when = date.fromisoformat(dated.strip())
-    except ValueError:
-        raise CardroomError(f"{dated.strip()[:20]!r} is not the date on the check: write it as "
-                            "YYYY-MM-DD") from None
+    when = form_day(dated, "the date on the check")
     return checks.Check(kind.strip(), number, drawer, bank, when)
 
 
