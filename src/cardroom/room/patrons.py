@@ -30,7 +30,14 @@ from sqlalchemy.engine import Connection, Row
 from cardroom.errors import CardroomError
 from cardroom.profile import profile_in_force
 from cardroom.room import audit
-from cardroom.room.accounts import Account, NewCredentials, Permission, Role, insert_account
+from cardroom.room.accounts import (
+    PERMISSIONS,
+    Account,
+    NewCredentials,
+    Permission,
+    Role,
+    insert_account,
+)
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.identity_key import IdentityKey
 from cardroom.room.schema import accounts, patron_documents, patrons
@@ -360,16 +367,17 @@ def set_taxpayer_id(conn: Connection, staff: Account, patron_id: int, taxpayer_i
 
 
 def link_account(conn: Connection, staff: Account, account_id: int, patron_id: int) -> None:
-    """Link a player's account to their patron (the cage saw their identity); audited as
-    `patron.link`. An account linked to another patron is refused: that is a different
-    person, or a mistake to put right by the compliance officer."""
+    """Link a player's account (or the owner's, who may also play) to their patron (the cage
+    saw their identity); audited as `patron.link`. An account linked to another patron is
+    refused: that is a different person, or a mistake for the compliance officer."""
     _may_record(staff)
     get(conn, patron_id)
     r = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
     if r is None or not r.active:
         raise NotFound("There is no such player.")
-    if r.role != Role.PLAYER.value:
-        raise PatronError(f"{r.username} is not a player: only players are linked to patrons.")
+    if Permission.PLAY not in PERMISSIONS[Role(r.role)]:
+        raise PatronError(f"{r.username} is not a player: only those who may play are linked "
+                          "to patrons.")
     if r.patron_id == patron_id:
         return
     if r.patron_id is not None:
