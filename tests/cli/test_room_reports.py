@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from room.people import person
 from sqlalchemy import delete, update
 from typer.testing import CliRunner
 
@@ -24,7 +25,7 @@ from cardroom.cli.room_reports import games_tables
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
 from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Role
 from cardroom.room.cashier import sell_chips
 from cardroom.room.db import open_database
 from cardroom.room.operations_report import GamesReport, Line
@@ -49,7 +50,7 @@ def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     room = Room(open_database(db), SeededRandom(3))
     room.start()
     with room.storage.unit() as conn:
-        p = {n: create_account(conn, n, PW, r) for n, r in (
+        p = {n: person(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("dan", Role.DEALER),
             ("cathy", Role.CASHIER), ("colin", Role.CASHIER), ("alice", Role.PLAYER))}
     t = room.create_table(p["olivia"], "Mini 1", "baccarat").table_id

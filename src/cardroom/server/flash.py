@@ -56,9 +56,11 @@ class Flash(RedirectResponse):
     """A 303 back to `path`, whose page will say `message` (what was done) or `error` (why
     it was refused) once: `return Flash("/cage", message="sold $250.00 of chips")`."""
 
-    def __init__(self, path: str, message: str = "", error: str = "") -> None:
+    def __init__(self, path: str, message: str = "", error: str = "", **fill: str) -> None:
+        """`fill`: form values the page shows filled in (the cage's player after a patron is
+        recorded), carried in the same sealed flash, never in the address."""
         super().__init__(path, status_code=303)
-        self.said = {"to": path.partition("?")[0], "message": message, "error": error}
+        self.said = {**fill, "to": path.partition("?")[0], "message": message, "error": error}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         state = scope["app"].state
