@@ -70,9 +70,9 @@ class Flash(RedirectResponse):
 
 
 def waiting(conn: HTTPConnection) -> dict[str, str]:
-    """The message and error waiting for this page ({} when none is, or the flash is for
-    another page or not sealed by this server)."""
+    """The message and error waiting for this page, and the form values it fills in ({} when
+    none is, or the flash is for another page or not sealed by this server)."""
     said = opened(cast(bytes, conn.app.state.flash_key), conn.cookies.get(COOKIE))
-    if said.get("to") != conn.url.path:
+    if said.pop("to", None) != conn.url.path:
         return {}
-    return {k: said.get(k, "") for k in ("message", "error")}
+    return {"message": "", "error": "", **said}
