@@ -58,6 +58,8 @@ FORMS: dict[str, dict[str, str]] = {
     "/floor/jackpot/hits/1/verify": {"note": "x", "second": "fred", "second_password": PW},
     "/floor/jackpot/hits/1/surveillance": {"note": "x"},
     "/floor/jackpot/hits/1/pay": {},
+    "/floor/surveillance/1/verify": {"note": "x"},
+    "/floor/surveillance/1/refuse": {"note": "x"},
     "/cage/sell": {"player": "alice", "amount": "100", "key": "k3"},
     "/cage/redeem": {"player": "alice", "amount": "100", "key": "k4"},
     "/cage/find": {"name": "alice"},
@@ -90,7 +92,9 @@ FORMS: dict[str, dict[str, str]] = {
 }
 ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
             **{f"/floor/jackpot/hits/1/{a}": f"/floor/jackpot/hits/{{hit_id}}/{a}"
-               for a in ("verify", "surveillance", "pay")}}
+               for a in ("verify", "surveillance", "pay")},
+            **{f"/floor/surveillance/1/{a}": f"/floor/surveillance/{{held_id}}/{a}"
+               for a in ("verify", "refuse")}}
 """The route of each form above posted to a path with a parameter."""
 
 
