@@ -1,0 +1,71 @@
+"""A Super-9 top award shared by chosen players at one baccarat table, for the Form W-2G tests
+(the room's and the `cardroom report w2g` command's): the pool grown to what the shares should
+be, the hand dealt, and the winners' patrons recorded with the identity the form needs."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from cardroom.room import patrons, progressive
+from cardroom.room.accounts import Account, Role
+from cardroom.room.db import Storage
+from cardroom.room.identity_key import IdentityKey
+from cardroom.room.jackpot import DEFAULT_POOL, adjust, post_daily
+from cardroom.room.patrons import NewDocument, NewPatron
+from cardroom.room.room import Room
+
+from .rooms import CAST, make_room, rig_top_award
+
+PLAYERS = ("alice", "bob", "carol", "dave")
+SEED = 250_000
+"""The pool's reset: the top award is the posted amount, shared equally."""
+
+
+def jackpot_room(storage: Storage, table: str = "Mini 1"
+                 ) -> tuple[Room, dict[str, Account], int]:
+    """A room with four players who have bought chips, a floor person (fiona), an auditor
+    (audrey) and a dealer (dan), and one baccarat table with the progressive."""
+    room, people, tid = make_room(
+        storage, "baccarat", seed=7, table=table, buyers=PLAYERS,
+        cast=(*CAST, ("carol", Role.PLAYER), ("dave", Role.PLAYER), ("audrey", Role.AUDITOR),
+              ("dan", Role.DEALER)))
+    assert tid is not None
+    return room, people, tid
+
+
+def deal_top_award(room: Room, storage: Storage, people: dict[str, Account], table: int,
+                   share: int, winners: tuple[str, ...]) -> progressive.Hit:
+    """Grow the pool so that `winners`, each with a $1 progressive wager at `table`, share
+    it `share` each, deal the top award, and verify the hand (fiona and dan)."""
+    pool = room.pools[DEFAULT_POOL]
+    with storage.unit() as conn:
+        adjust(conn, people["fiona"], people["olivia"], DEFAULT_POOL, pool,
+               share * len(winners) - SEED, "grown for the test", "grow")
+        post_daily(conn, people["fiona"], DEFAULT_POOL, pool, datetime.now(UTC).date())
+    for name in winners:
+        room.act(people[name], table, {"type": "sit", "buy_in": 50_000, "key": f"s-{name}"})
+        room.act(people[name], table, {"type": "bet", "key": f"b-{name}",
+                                       "bets": {"player": 500, "progressive": 100}})
+    rig_top_award(room, table)
+    room.act(people[winners[0]], table, {"type": "deal"})
+    with storage.read() as conn:
+        [hit] = progressive.pending_hits(conn, DEFAULT_POOL)
+    assert sorted(hit.shares.values()) == [share] * len(winners)
+    return room.verify_jackpot(people["fiona"], people["dan"], hit.id, "recall: As 8s each")
+
+
+TIN = "123-45-6789"
+
+
+def identify(storage: Storage, people: dict[str, Account], key: IdentityKey, name: str,
+             tin: str | None = TIN) -> int:
+    """The cage (olivia) records `name`'s patron (legal name, address, date of birth, taxpayer
+    id, a driver's licence) and links their account; the patron's id."""
+    with storage.unit() as conn:
+        patron = patrons.create(conn, people["olivia"], NewPatron(
+            f"{name.title()} Winner", f"{len(name)} Main St, Tacoma WA 98402",
+            date(1970, 1, 2), tin,
+            (NewDocument("driver-licence", f"WDL{name.upper()}1", "Washington",
+                         date(2099, 1, 1)),)), key)
+        patrons.link_account(conn, people["olivia"], people[name].id, patron.id)
+    return patron.id
