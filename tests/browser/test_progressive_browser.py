@@ -16,7 +16,6 @@ from room.rooms import rig_top_award
 from cardroom.room import progressive
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips
-from cardroom.room.identity_key import IdentityKey
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 
@@ -119,7 +118,7 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         phone.goto(base + "/floor/jackpot")
         phone.screenshot(path=str(shots / "jackpot-w2g-identity-375.png"), full_page=True)
         wide_w2g = phone.evaluate("document.documentElement.scrollWidth")
-        identify(room.storage, people, IdentityKey(bytes(range(32))), "alice")
+        identify(room.storage, people, "alice")
         page.goto(base + "/floor/jackpot")
         wallet = room.wallet(alice)
         page.click(f"{row} form.pay button")

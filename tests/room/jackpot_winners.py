@@ -5,6 +5,7 @@ be, the hand dealt, and the winners' patrons recorded with the identity the form
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from pathlib import Path
 
 from cardroom.room import patrons, progressive
 from cardroom.room.accounts import Account, Role
@@ -55,17 +56,32 @@ def deal_top_award(room: Room, storage: Storage, people: dict[str, Account], tab
 
 
 TIN = "123-45-6789"
+KEY = IdentityKey(bytes(range(32)))
+"""The identity key the W-2G tests record and read identities with: the room's own where the
+tests' rooms hold one (the same key must open every patron's record)."""
 
 
-def identify(storage: Storage, people: dict[str, Account], key: IdentityKey, name: str,
+def write_key_file(path: Path) -> Path:
+    """`KEY` in a key file at `path` (mode 0600, as the room writes its own)."""
+    path.write_text(KEY.secret.hex() + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
+def identify(storage: Storage, people: dict[str, Account], name: str,
              tin: str | None = TIN) -> int:
-    """The cage (olivia) records `name`'s patron (legal name, address, date of birth, taxpayer
-    id, a driver's licence) and links their account; the patron's id."""
+    """The cage (olivia) records what a W-2G needs of `name`: their patron (legal name,
+    address, date of birth, a driver's licence) linked to their account, made if they have
+    none, and the taxpayer id `tin`; the patron's id."""
     with storage.unit() as conn:
-        patron = patrons.create(conn, people["olivia"], NewPatron(
-            f"{name.title()} Winner", f"{len(name)} Main St, Tacoma WA 98402",
-            date(1970, 1, 2), tin,
-            (NewDocument("driver-licence", f"WDL{name.upper()}1", "Washington",
-                         date(2099, 1, 1)),)), key)
-        patrons.link_account(conn, people["olivia"], people[name].id, patron.id)
+        patron = patrons.patron_of(conn, people[name].id)
+        if patron is None:
+            patron = patrons.create(conn, people["olivia"], NewPatron(
+                f"{name.title()} Winner", f"{len(name)} Main St, Tacoma WA 98402",
+                date(1970, 1, 2), None, (NewDocument(
+                    "driver-licence", f"WDL{name.upper()}1", "Washington",
+                    date(2099, 1, 1)),)), KEY)
+            patrons.link_account(conn, people["olivia"], people[name].id, patron.id)
+        if tin is not None:
+            patrons.set_taxpayer_id(conn, people["olivia"], patron.id, tin, KEY)
     return patron.id

@@ -20,7 +20,6 @@ from cardroom.room.audit import entries
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
-from cardroom.room.identity_key import IdentityKey
 from cardroom.room.jackpot import adjust, post_daily
 from cardroom.room.progressive import Settings
 from cardroom.room.room import Room
@@ -30,8 +29,6 @@ from cardroom.shoe import SeededRandom
 
 from .jackpot_winners import identify
 from .rooms import BUY_IN, CAST, make_room, rig_top_award, state_profile_with
-
-KEY = IdentityKey(bytes(range(32)))
 
 POOL = "floor-a"
 LINKED = {"jackpot_pool": POOL}
@@ -187,7 +184,7 @@ def test_top_award_locks_the_pool_until_verified_and_paid(storage: Storage) -> N
     with pytest.raises(PermissionDenied):
         room.verify_jackpot(p["fiona"], p["bob"], hit.id, "a player as the second")
     room.verify_jackpot(p["fiona"], p["dan"], hit.id, "recall: As 8s against As 8s")
-    identify(storage, p, KEY, "alice")  # a $2,500 share needs a W-2G (tests/room/test_w2g)
+    identify(storage, p, "alice")  # a $2,500 share needs a W-2G (tests/room/test_w2g)
     wallet = room.wallet(p["alice"])
     paid = room.pay_jackpot(p["olivia"], hit.id)
     assert paid.status == "paid" and room.wallet(p["alice"]) == wallet + posted
@@ -276,7 +273,7 @@ def test_a_win_over_3000_needs_the_surveillance_check(storage: Storage) -> None:
     with pytest.raises(CardroomError, match="surveillance check"):
         room.pay_jackpot(p["fiona"], hit.id)
     room.jackpot_surveillance(p["audrey"], hit.id, "camera 4, 21:02, reviewed by audrey")
-    identify(storage, p, KEY, "alice")  # the W-2G's identity (tests/room/test_w2g)
+    identify(storage, p, "alice")  # the W-2G's identity (tests/room/test_w2g)
     assert room.pay_jackpot(p["fiona"], hit.id).surveillance_by == "audrey"
 
 
