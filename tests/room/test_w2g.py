@@ -61,6 +61,7 @@ def test_w2g_a_700_share_waits_for_the_identity_then_is_paid_with_no_withholding
     room, p, t = jackpot_room(storage)
     hit = deal_top_award(room, storage, p, t, 70_000, PLAYERS)
     assert room.table(t).snapshot(p["alice"])["you"]["identity_needed"] is True
+    assert room.table(t).snapshot(p["fiona"])["you"]["identity_needed"] is False  # hers only
     with pytest.raises(w2g.IdentityForForm, match=r"(?i)needs a W-2G: before it is paid the "
                        r"cage must record the (patron record|taxpayer id) of alice"):
         room.pay_jackpot(p["olivia"], hit.id)
