@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from room.jackpot_winners import identify_winner
 from room.people import person
 from room.rooms import rig_top_award
 
@@ -93,6 +94,33 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         page.screenshot(path=str(shots / "jackpot-controller-desktop.png"), full_page=True)
         page.click(f"{row} form.verify button")
         page.wait_for_selector(f"{row} >> text=verified by fiona and dan")
+        # a $2,500 share on a $1 wager needs a Form W-2G (compliance.md, "Taxes on
+        # jackpots"): the page says what the cage must record, links there, offers no payment;
+        # the winner's table says only that the cage needs their identity, with no figure
+        assert "identity is needed before payment" in page.inner_text(row)
+        assert "the cage must record the patron record of alice" in \
+            page.inner_text(f"#w2g-{hit.id}")
+        assert page.get_attribute(f"#w2g-{hit.id} a", "href") == "/cage#patrons"
+        assert page.locator(f"{row} form.pay").count() == 0
+        page.screenshot(path=str(shots / "jackpot-w2g-identity-1280.png"), full_page=True)
+        player.goto(f"{base}/tables/{t}")
+        player.wait_for_selector("#identity-needed:not([hidden])")
+        told = player.inner_text("main")
+        assert "The cage needs your identity to pay this award." in told
+        assert not any(word in told for word in ("W-2G", "$600", "$5,000", "24%", "tax"))
+        player.screenshot(path=str(shots / "table-w2g-identity-375.png"), full_page=True)
+        wide_table = player.evaluate("document.documentElement.scrollWidth")
+        player.set_viewport_size({"width": 1280, "height": 900})
+        player.screenshot(path=str(shots / "table-w2g-identity-1280.png"), full_page=True)
+        player.set_viewport_size({"width": 375, "height": 800})
+        phone = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
+        phone_errors = console_errors(phone)
+        log_in(phone, base, "fiona")
+        phone.goto(base + "/floor/jackpot")
+        phone.screenshot(path=str(shots / "jackpot-w2g-identity-375.png"), full_page=True)
+        wide_w2g = phone.evaluate("document.documentElement.scrollWidth")
+        identify_winner(room.storage, people, "alice")
+        page.goto(base + "/floor/jackpot")
         wallet = room.wallet(alice)
         page.click(f"{row} form.pay button")
         page.wait_for_selector(f"{row} >> text=paid by fiona")
@@ -100,13 +128,12 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         assert "Reconciled with the ledger" in page.inner_text("#reconcile")
         player.goto(f"{base}/tables/{t}")
         player.wait_for_selector("#jackpot-pending[hidden]", state="attached")
+        player.wait_for_selector("#identity-needed[hidden]", state="attached")
         assert not player.is_disabled('#spots [data-kind="progressive"]')
 
-        phone = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
-        phone_errors = console_errors(phone)
-        log_in(phone, base, "fiona")
         phone.goto(base + "/floor/jackpot")
         phone.screenshot(path=str(shots / "jackpot-controller-375.png"), full_page=True)
         wide = phone.evaluate("document.documentElement.scrollWidth")
         assert errors == [] and player_errors == [] and phone_errors == []
     assert wide <= 375 + 1, f"the jackpot page is {wide}px wide on a phone"
+    assert wide_w2g <= 375 + 1 and wide_table <= 375 + 1

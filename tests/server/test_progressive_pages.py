@@ -10,6 +10,7 @@ import io
 from datetime import date
 from typing import Any
 
+from room.jackpot_winners import identify_winner
 from room.people import person
 from room.rooms import rig_top_award
 
@@ -96,6 +97,16 @@ def test_pending_top_award_verified_surveilled_and_paid_from_the_page(storage: S
                     data={"note": "camera 3 confirms the cards"}, follow_redirects=False)
     assert r.status_code == 303
     assert audrey.post(f"/floor/jackpot/hits/{hit.id}/pay").status_code == 403
+    # a $3,500 share on a $1 wager needs a Form W-2G (compliance.md, "Taxes on jackpots"):
+    # the page says what the cage must record and where, and the payment waits for it
+    page = fiona.get("/floor/jackpot").text
+    assert "before this award is paid the cage must record the patron record of " \
+        "alice" in page and 'href="/cage#patrons"' in page
+    assert f'action="/floor/jackpot/hits/{hit.id}/pay"' not in page
+    r = fiona.post(f"/floor/jackpot/hits/{hit.id}/pay")
+    assert r.status_code == 400 and "award needs a W-2G: before it is paid the cage" in r.text
+    identify_winner(storage, p, "alice")
+    assert f'action="/floor/jackpot/hits/{hit.id}/pay"' in fiona.get("/floor/jackpot").text
     wallet = room.wallet(p["alice"])
     r = fiona.post(f"/floor/jackpot/hits/{hit.id}/pay", follow_redirects=False)
     assert r.status_code == 303 and room.wallet(p["alice"]) == wallet + 350_000

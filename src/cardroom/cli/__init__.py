@@ -15,7 +15,7 @@ from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 
 COMMAND_MODULES = ("baccarat", "backup", "jackpot", "pai_gow", "pan", "profile", "regulator",
-                   "replay", "report", "room", "room_reports", "super_pan_9")
+                   "replay", "report", "room", "room_reports", "super_pan_9", "w2g")
 """The modules that add their commands to the apps of `cli/apps.py` when imported."""
 OWNERS = {"pai-gow": ("pai_gow",), "replay": ("replay",), "backup": ("backup",),
           "restore": ("backup",), "serve": ("room",), "tables": ("room",), "audit": ("room",),

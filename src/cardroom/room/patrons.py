@@ -393,6 +393,18 @@ def reveal(conn: Connection, staff: Account, patron_id: int, key: IdentityKey) -
     (`Permission.READ_IDENTITIES`); audited as `patron.revealed`, without the values. A refusal
     is audited too (`patron.reveal-refused`) by the caller's refusal log."""
     staff.require(Permission.READ_IDENTITIES)
+    clear = reveal_for_form(conn, patron_id, key)
+    audit.append(conn, staff.username, "patron.revealed",
+                 {"patron": patron_id, "taxpayer_id": clear.taxpayer_id is not None,
+                  "documents": [d.id for d in clear.documents]})
+    return clear
+
+
+def reveal_for_form(conn: Connection, patron_id: int, key: IdentityKey) -> PatronSecrets:
+    """The taxpayer id and document numbers in clear, with no role checked and nothing
+    audited: for the regulator's export of Form W-2G (`room.w2g.forms`), whose caller holds
+    the identity key file (the command line) or checked the compliance role, and audits the
+    export."""
     r = conn.execute(select(patrons).where(patrons.c.id == patron_id)).first()
     if r is None:
         raise NotFound("There is no such patron.")
@@ -403,9 +415,6 @@ def reveal(conn: Connection, staff: Account, patron_id: int, key: IdentityKey) -
                          d.issuer, d.expires)
         for d in conn.execute(select(patron_documents).where(
             patron_documents.c.patron_id == patron_id).order_by(patron_documents.c.id)))
-    audit.append(conn, staff.username, "patron.revealed",
-                 {"patron": patron_id, "taxpayer_id": tin is not None,
-                  "documents": [d.id for d in docs]})
     return PatronSecrets(patron_id, tin, docs)
 
 

@@ -173,9 +173,17 @@ class Room:
             return progressive.record_surveillance(conn, who, hit_id, note)
 
     def pay_jackpot(self, who: Account, hit_id: int) -> progressive.Hit:
+        """Pay a verified top award (`progressive.pay`); its winners' tables stop saying that
+        the cage needs their identity (Form W-2G)."""
+        from cardroom.room.baccarat_live import BaccaratLive
+
         with self.storage.unit() as conn:
             hit = progressive.get_hit(conn, hit_id)
-            return progressive.pay(conn, who, hit_id, self.pool(hit.pool))
+            paid = progressive.pay(conn, who, hit_id, self.pool(hit.pool))
+        for live in self.tables.values():
+            if isinstance(live, BaccaratLive):
+                live.awaiting_identity -= set(paid.shares)
+        return paid
 
     # payouts held for surveillance (WAC 230-15-320(4)) -----------------------------------
     def decide_payout(self, who: Account, held_id: int, note: str, verified: bool

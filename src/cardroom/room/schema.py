@@ -370,3 +370,28 @@ cage_cash_counts = Table(
 )
 """The cage's count of its cash at the opening of each gambling day, once a day, by whom and
 when, set against the minimum cash on hand of the profile in force (WAC 230-15-050)."""
+
+w2g_forms = Table(
+    "w2g_forms", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("hit_id", Integer, ForeignKey("progressive_hits.id"), nullable=False, index=True),
+    Column("pool", String(40), nullable=False),
+    Column("hand_id", Integer, ForeignKey("hands.id"), nullable=False),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=False, index=True),
+    Column("legal_name", String(200), nullable=False),
+    Column("address", String(400), nullable=False),
+    Column("won_at", DateTime(timezone=True), nullable=False),
+    Column("paid_at", DateTime(timezone=True), nullable=False),
+    Column("paid_by", String(40), nullable=False),
+    Column("gross", BigInteger, nullable=False),
+    Column("withheld", BigInteger, nullable=False),
+    Column("wager", BigInteger, nullable=False),
+    Column("wager_type", String(120), nullable=False),
+    UniqueConstraint("hit_id", "account_id", name="uq_w2g_forms_share"),
+)
+"""One Form W-2G per jackpot share that needs one (issue 21; compliance.md, "Taxes on
+jackpots"), written when the share is paid: the winner's name and address as recorded that
+day (the taxpayer id and document numbers stay encrypted in the patron's record), the gross
+winnings and the federal income tax withheld (posted to `house:w2g-withholding`)."""
