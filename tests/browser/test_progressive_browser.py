@@ -98,7 +98,7 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         # jackpots"): the page says what the cage must record, links there, offers no payment;
         # the winner's table says only that the cage needs their identity, with no figure
         assert "identity is needed before payment" in page.inner_text(row)
-        assert "the cage must record the patron record of alice" in \
+        assert "the cage must record the taxpayer id of Alice" in \
             page.inner_text(f"#w2g-{hit.id}")
         assert page.get_attribute(f"#w2g-{hit.id} a", "href") == "/cage#patrons"
         assert page.locator(f"{row} form.pay").count() == 0

@@ -100,8 +100,8 @@ def test_pending_top_award_verified_surveilled_and_paid_from_the_page(storage: S
     # a $3,500 share on a $1 wager needs a Form W-2G (compliance.md, "Taxes on jackpots"):
     # the page says what the cage must record and where, and the payment waits for it
     page = fiona.get("/floor/jackpot").text
-    assert "before this award is paid the cage must record the patron record of " \
-        "alice" in page and 'href="/cage#patrons"' in page
+    assert "before this award is paid the cage must record the taxpayer id of " \
+        "Alice" in page and 'href="/cage#patrons"' in page
     assert f'action="/floor/jackpot/hits/{hit.id}/pay"' not in page
     r = fiona.post(f"/floor/jackpot/hits/{hit.id}/pay")
     assert r.status_code == 400 and "award needs a W-2G: before it is paid the cage" in r.text
