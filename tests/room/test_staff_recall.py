@@ -32,8 +32,8 @@ def test_floor_and_the_tables_dealer_recall_a_hand_others_may_not(storage: Stora
         recalled = room.recall(p[name], hand["id"])
         assert recalled.ok and recalled.seen_by is None and file_withheld(recalled) is None
     assert room.recall(p["alice"], hand["id"]).seen_by == p["alice"].id
-    with pytest.raises(PermissionDenied, match="^you may recall only the hands of the tables "
-                       "you dealt that day$"):
+    with pytest.raises(PermissionDenied, match=r"^you may recall only the hands of the tables "
+                       r"you dealt that day$"):
         room.recall(p["dora"], hand["id"])
-    with pytest.raises(PermissionDenied, match="^you may recall only the hands you played$"):
+    with pytest.raises(PermissionDenied, match=r"^you may recall only the hands you played$"):
         room.recall(p["bob"], hand["id"])
