@@ -55,7 +55,7 @@ def test_the_floor_accepts_the_cashiers_fill_in_a_browser_of_their_own(
         fred.click("#menu-signatures")
         waiting = fred.inner_text("#waiting")
         assert "fill slip: $750.00 to Mini 1" in waiting and "Asked by cathy" in waiting
-        assert "you sign as the floor, with dan (dealer: not yet)" in waiting
+        assert "you sign as the floor supervisor, with dan (dealer: not yet)" in waiting
         fred.screenshot(path=str(shots / "signatures-desktop.png"), full_page=True)
         squeezed = word_per_line(fred)
         fred.set_viewport_size({"width": 375, "height": 800})

@@ -7,6 +7,7 @@ and a player who did not play the hand are refused."""
 from __future__ import annotations
 
 import pytest
+from server.forms import logged_in
 
 from cardroom.room.accounts import Role
 from cardroom.room.db import Storage
@@ -32,6 +33,9 @@ def test_floor_and_the_tables_dealer_recall_a_hand_others_may_not(storage: Stora
         recalled = room.recall(p[name], hand["id"])
         assert recalled.ok and recalled.seen_by is None and file_withheld(recalled) is None
     assert room.recall(p["alice"], hand["id"]).seen_by == p["alice"].id
+    fiona = logged_in(room, "fiona")
+    page = fiona.get(f"/hands/{hand['id']}")
+    assert page.status_code == 200 and "history.json" in page.text
     with pytest.raises(PermissionDenied, match=r"^you may recall only the hands of the tables "
                        r"you dealt that day$"):
         room.recall(p["dora"], hand["id"])

@@ -73,7 +73,7 @@ def test_wac_230_15_510_a_fill_waits_for_the_dealer_and_the_floor_on_their_own_s
     assert (menu_count(dan), menu_count(fred), menu_count(cathy)) == ("1", "1", "0")
     page = dan.get("/signatures").text
     assert "fill slip: $500.00 to Mini 1" in page and "Asked by cathy" in page
-    assert "you sign as the dealer, with fred (floor: not yet)" in page
+    assert "you sign as the dealer, with fred (floor supervisor: not yet)" in page
     mine = cathy.get("/signatures").text
     assert "pending" in mine and "waiting for dan and fred" in mine and "withdraw-" in mine
     [number] = re.findall(r'id="accept-(\d+)"', page)
