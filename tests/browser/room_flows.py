@@ -113,3 +113,16 @@ def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
 def skip_without_chromium() -> Any:
     return pytest.mark.skipif(not HAVE_CHROMIUM,
                               reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+def sign_on_own_screen(browser: Any, base: str, name: str, done: str) -> None:
+    """Issue 23: `name` accepts the newest request waiting for their signature from their own
+    Signatures page, in a browser context of their own (their own session), and is told
+    `done`."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    log_in(page, base, name)
+    page.click("#menu-signatures")
+    page.locator("#waiting button.accept").last.click()
+    page.wait_for_selector(f"text={done}")
+    context.close()

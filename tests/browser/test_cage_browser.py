@@ -1,7 +1,8 @@
 """The cage and the table inventories in a real browser, by clicks: the cashier sells a player
 chips for cash and for a check (copied onto the form, WAC 230-06-005) and records the bank's
 return of the check; the floor opens a table with the dealer's signature, the cage fills it
-with the dealer's and the floor's, the floor sells chips at it for a debit card (the drop,
+with the dealer's and the floor's (each given in their own browser session, issue 23), the
+floor sells chips at it for a debit card (the drop,
 WAC 230-15-500(2)) and closes it, the cage counts its drop box tender by tender; the games
 report with its hold chart. Each page renders under the strict Content-Security-Policy with
 no console error and fits a 375-pixel phone; screenshots go to $CARDROOM_SCREENSHOTS when it
@@ -24,7 +25,7 @@ from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
 from .page_checks import word_per_line
-from .room_flows import PW, browser_at, console_errors, log_in
+from .room_flows import PW, browser_at, console_errors, log_in, sign_on_own_screen
 
 
 @pytest.fixture
@@ -46,11 +47,6 @@ def room(tmp_path: Path) -> Iterator[Room]:
 def log_out(page: Any) -> None:
     page.click("#logout")
     page.wait_for_url("**/login")
-
-
-def sign(page: Any, form: str, part: str, name: str) -> None:
-    page.fill(f"#{form}-{part}", name)
-    page.fill(f"#{form}-{part}-password", PW)
 
 
 def fits(page: Any, shots: Path, name: str) -> None:
@@ -96,29 +92,31 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         assert "insufficient funds" in page.inner_text("#returned-checks")
         fits(page, shots, "cage")
         log_out(page)
-        # the floor opens Mini 1; the dealer signs with his password
+        # the floor opens Mini 1; the dealer signs on his own screen
         log_in(page, base, "fred")
         page.click("text=Floor")
         page.click("#inventory-page")
         page.fill("#open-counted", "0")
-        sign(page, "open", "dealer", "dan")
+        page.fill("#open-dealer", "dan")
         page.click("#open-submit")
-        page.wait_for_selector("text=opener number 1: $0.00")
+        page.wait_for_selector("text=waiting for the signature of dan")
+        sign_on_own_screen(browser, base, "dan", "signed and done: opener number 1: $0.00")
         log_out(page)
-        # the cage fills it: dealer and floor sign on the cashier's form
+        # the cage fills it: dealer and floor sign on their own screens
         log_in(page, base, "cathy")
         page.click("text=Cage")
         page.fill("#fill-amount", "2,000")
-        sign(page, "fill", "dealer", "dan")
-        sign(page, "fill", "floor", "fan")  # a mistyped name is refused...
+        page.fill("#fill-dealer", "dan")
+        page.fill("#fill-floor", "fan")  # a mistyped name is refused...
         page.click("#fill-submit")
-        page.wait_for_selector("text=the floor supervisor's signature: wrong username "
-                               "or password")
+        page.wait_for_selector("text=there is no member of staff named 'fan'")
         page.fill("#fill-amount", "2,000")
-        sign(page, "fill", "dealer", "dan")
-        sign(page, "fill", "floor", "fred")  # ...the right one signs
+        page.fill("#fill-dealer", "dan")
+        page.fill("#fill-floor", "fred")  # ...the right one is asked
         page.click("#fill-submit")
-        page.wait_for_selector("text=fill slip number 1: $2,000.00")
+        page.wait_for_selector("text=waiting for the signature of dan and fred")
+        sign_on_own_screen(browser, base, "dan", "waiting for fred")
+        sign_on_own_screen(browser, base, "fred", "fill slip number 1: $2,000.00")
         log_out(page)
         # alice buys $100 at the table with her debit card; the floor closes it
         log_in(page, base, "fred")
@@ -130,13 +128,14 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         page.click("#drop-submit")
         page.wait_for_selector("text=alice bought $100.00 of chips (debit card)")
         page.fill("#close-counted", "1899")
-        sign(page, "close", "dealer", "dan")
+        page.fill("#close-dealer", "dan")
         page.click("#close-submit")
         page.wait_for_selector("text=does not match the tray of Mini 1")
         page.fill("#close-counted", "1900")
-        sign(page, "close", "dealer", "dan")
+        page.fill("#close-dealer", "dan")
         page.click("#close-submit")
-        page.wait_for_selector("text=closer number 2: $1,900.00")
+        sign_on_own_screen(browser, base, "dan", "closer number 2: $1,900.00")
+        page.reload()
         assert "closed" in page.inner_text("#inventories")
         fits(page, shots, "inventory")
         log_out(page)
@@ -145,10 +144,11 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         page.click("text=Cage")
         page.fill("#count-cash", "0")
         page.fill("#count-debit", "100")
-        sign(page, "count", "second", "olga")
+        page.fill("#count-second", "olga")
         page.click("#count-submit")
-        page.wait_for_selector("text=counted $100.00 (cash $0.00, debit card $100.00); the "
-                               "books say $100.00; variance $0.00")
+        page.wait_for_selector("text=waiting for the signature of olga")
+        sign_on_own_screen(browser, base, "olga", "counted $100.00 (cash $0.00, debit card "
+                           "$100.00); the books say $100.00; variance $0.00")
         log_out(page)
         log_in(page, base, "fred")
         page.click("text=Reports")

@@ -54,4 +54,5 @@ def test_player_pages_and_menus_by_role(room: Room) -> None:
             page.close()
         log_in(owner, base, "olga")
         assert menu(owner) == ["Lobby", "Tables", "Cashier", "Cage", "Hand history",
-                               "Floor", "Jackpot", "Surveillance", "Reports", "Staff", "Audit"]
+                               "Floor", "Jackpot", "Surveillance", "Reports", "Staff", "Signatures",
+                               "Audit"]

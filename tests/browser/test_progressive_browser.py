@@ -25,15 +25,16 @@ from .room_flows import (
     browser_at,
     console_errors,
     log_in,
+    sign_on_own_screen,
 )
 
 
 def change_settings(page: Any, second: str) -> None:
-    """Raise the contribution to 25 cents, approved by `second` on the same form."""
+    """Raise the contribution to 25 cents, asking `second` to approve it on their own
+    session (issue 23)."""
     page.fill("#set-contribution", "25")
     page.fill("#set-reason", "the new layout pays more in")
     page.fill("#set-second", second)
-    page.fill("#set-password", PW)
     page.click("#settings-submit")
 
 
@@ -57,11 +58,15 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         log_in(page, base, "fiona")
         page.goto(base + "/floor/jackpot")
         change_settings(page, second="fiona")  # one person twice: refused
-        page.wait_for_selector("text=the second approver must be another person")
+        page.wait_for_selector("text=You cannot sign as the second approver as well")
         assert room.pools["super9"].contribution_per_wager == 20
-        assert [e for e in errors if "403 (Forbidden)" not in e] == []
-        errors.clear()  # the refusal's 403 is reported in the console: that one is meant
+        assert [e for e in errors if "400 (Bad Request)" not in e] == []
+        errors.clear()  # the refusal's 400 is reported in the console: that one is meant
         change_settings(page, second="olivia")
+        page.wait_for_selector("text=waiting for the signature of olivia")
+        sign_on_own_screen(browser, base, "olivia", "the settings of the pool super9 are "
+                           "changed")
+        page.goto(base + "/floor/jackpot")
         page.wait_for_selector("#changes >> text=fiona + olivia")
         assert room.pools["super9"].contribution_per_wager == 25
         assert "contribution 25 cents of each $1" in page.inner_text("#changes")
@@ -90,9 +95,11 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         assert "jackpot pending" in page.inner_text(row)
         page.fill(f"{row} form.verify input[name=note]", "recall: As 8s against As 8s")
         page.fill(f"{row} form.verify input[name=second]", "dan")
-        page.fill(f"{row} form.verify input[name=second_password]", PW)
         page.screenshot(path=str(shots / "jackpot-controller-desktop.png"), full_page=True)
         page.click(f"{row} form.verify button")
+        page.wait_for_selector("text=waiting for the signature of dan")
+        sign_on_own_screen(browser, base, "dan", f"hand {hit.hand_id} is verified")
+        page.goto(base + "/floor/jackpot")
         page.wait_for_selector(f"{row} >> text=verified by fiona and dan")
         # a $2,500 share on a $1 wager needs a Form W-2G (compliance.md, "Taxes on
         # jackpots"): the page says what the cage must record, links there, offers no payment;

@@ -90,3 +90,26 @@ def seated_player(room: Room, *staff: tuple[str, Role]) -> tuple[Account, int]:
     table = room.create_table(owner, "Mini 1", "baccarat").table_id
     room.act(alice, table, {"type": "sit", "buy_in": 10_000, "key": "s"})
     return alice, table
+
+
+_ACCEPT = re.compile(r'id="accept-(\d+)"')
+
+
+def cosigned(room: Room, asked: httpx.Response, *signers: str | FormClient
+             ) -> httpx.Response:
+    """Issue 23: a second signature is given on the signer's own session. After `asked` (the
+    redirect of a form that asks for signatures), each of `signers` (a name: a new browser
+    logged in as them; or their own client) accepts the newest request waiting for them on
+    their signatures page. The last acceptance's redirect, or `asked` itself when the form was
+    refused (nothing waits then)."""
+    assert asked.status_code != 200, "post the asking form with follow_redirects=False"
+    if asked.status_code != 303 or "error" in said(asked):
+        return asked
+    r = asked
+    for signer in signers:
+        client = logged_in(room, signer) if isinstance(signer, str) else signer
+        waiting = _ACCEPT.findall(client.get("/signatures").text)
+        assert waiting, "nothing waits for this signer's signature"
+        r = client.post(f"/signatures/{max(map(int, waiting))}/accept",
+                        follow_redirects=False)
+    return r

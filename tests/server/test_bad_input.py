@@ -188,7 +188,7 @@ SUPERSCRIPT_TWO = "\u00b2"
 """A character `str.isdigit` passes and `int` cannot read."""
 JACKPOT_SETTINGS = {"pool": "super9", "seed": "3000", "contribution": SUPERSCRIPT_TWO,
                     "reserve_rate": "0", "reserve_limit": "0", "reason": "x",
-                    "second": "olivia", "second_password": PW}
+                    "second": "olivia"}
 
 
 @pytest.mark.parametrize(("path", "form", "status", "said"), [

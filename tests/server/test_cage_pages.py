@@ -1,6 +1,6 @@
 """The cage, table inventory, report and staff pages (docs/operations.md): forms posted as a
-browser does, co-signers confirming with their passwords, refusals as one sentence (audited,
-nothing changed), the reports as page, CSV and JSON, the hold chart as SVG."""
+browser does, co-signers accepting on their own sessions (issue 23), refusals as one sentence
+(audited, nothing changed), the reports as page, CSV and JSON, the hold chart as SVG."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from cardroom.room.room import Room
 from cardroom.server import flash
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in, said
+from .forms import PW, cosigned, logged_in, said
 
 CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
         ("cathy", Role.CASHIER), ("alice", Role.PLAYER), ("audrey", Role.AUDITOR))
@@ -52,47 +52,53 @@ def test_the_cashier_sells_and_the_floor_opens_fills_and_closes(room: Room) -> N
                    follow_redirects=False)
     assert said(r) == {"message": "sold $250.00 of chips to alice (cash)"}
     r = fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0",
-                                                 "dealer": "dan", "dealer_password": PW},
-                  follow_redirects=False)
-    assert said(r)["message"] == "opener number 1: $0.00"
-    fill = {"table_id": "1", "amount": "1,000", "dealer": "dan", "dealer_password": PW,
-            "floor": "fred", "floor_password": PW, "number": "1"}
-    r = cathy.post("/cage/fill", data=fill, follow_redirects=False)
-    assert said(r) == {"message": "fill slip number 1: $1,000.00"}
+                                                 "dealer": "dan"}, follow_redirects=False)
+    assert said(r)["message"] == ("opener of Mini 1: counted $0.00: waiting for the signature "
+                                  "of dan on their own screen")
+    assert said(cosigned(room, r, "dan"))["message"] == ("signed and done: opener number 1: "
+                                                         "$0.00")
+    fill = {"table_id": "1", "amount": "1,000", "dealer": "dan", "floor": "fred",
+            "number": "1"}
+    r = cosigned(room, cathy.post("/cage/fill", data=fill, follow_redirects=False), "dan", fred)
+    assert said(r) == {"message": "signed and done: fill slip number 1: $1,000.00"}
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.tray(1)) == 100_000
     r = fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "999",
-                                                  "dealer": "dan", "dealer_password": PW},
-                  follow_redirects=False)
+                                                  "dealer": "dan"}, follow_redirects=False)
     assert said(r)["error"] == ("the count $999.00 does not match the tray of Mini 1: the "
                                 "books hold $1,000.00; count again")
-    r = fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "1000",
-                                                  "dealer": "dan", "dealer_password": PW},
-                  follow_redirects=False)
-    assert said(r)["message"] == "closer number 2: $1,000.00"
+    r = cosigned(room, fred.post("/floor/inventory/close", data={
+        "table_id": "1", "counted": "1000", "dealer": "dan"}, follow_redirects=False), "dan")
+    assert said(r)["message"] == "signed and done: closer number 2: $1,000.00"
     page = fred.get("/floor/inventory").text
     assert "closed" in page and "No notification of error" in fred.get("/floor").text
 
 
-def test_a_cosigner_with_a_wrong_password_or_twice_signing_is_refused(room: Room) -> None:
+def test_a_cosigner_who_may_not_sign_or_signs_twice_is_refused(room: Room) -> None:
+    """WAC 230-15-510 to -530: the slip is signed by the cashier, a dealer and a floor
+    supervisor, three people; a request naming the wrong people is refused when asked."""
     cathy, fred = logged_in(room, "cathy"), logged_in(room, "fred")
-    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                             "dealer_password": PW})
-    base = {"table_id": "1", "amount": "10", "dealer": "dan", "dealer_password": PW,
-            "floor": "fred", "floor_password": PW}
-    r = cathy.post("/cage/fill", data={**base, "dealer_password": "wrong one"},
-                   follow_redirects=False)
-    assert said(r)["error"] == "the dealer's signature: wrong username or password"
+    cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
+    base = {"table_id": "1", "amount": "10", "dealer": "dan", "floor": "fred"}
+    r = cathy.post("/cage/fill", data={**base, "dealer": "alice"}, follow_redirects=False)
+    assert said(r)["error"] == "there is no member of staff named 'alice' to sign as the dealer"
     r = cathy.post("/cage/fill", data={**base, "dealer": "fred"}, follow_redirects=False)
-    assert said(r)["error"] == ("the dealer and the floor must be different people: fred "
-                                "cannot sign one slip twice")
+    assert said(r)["error"] == ("the dealer and the floor supervisor must be two different "
+                                "people: fred cannot sign twice")
+    r = cathy.post("/cage/fill", data={**base, "dealer": "cathy"}, follow_redirects=False)
+    assert said(r)["error"] == ("you cannot sign as the dealer as well: name another person, "
+                                "who accepts it on their own screen")
     r = cathy.post("/cage/fill", data={**base, "amount": "-5"}, follow_redirects=False)
     assert "bad amount" in said(r)["error"]
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.tray(1)) == 0
-    assert refusals(room)[-3:] == [
-        "the dealer's signature: wrong username or password",
-        "the dealer and the floor must be different people: fred cannot sign one slip twice",
+    assert refusals(room)[-4:] == [
+        "there is no member of staff named 'alice' to sign as the dealer",
+        "the dealer and the floor supervisor must be two different people: fred cannot sign "
+        "twice",
+        "you cannot sign as the dealer as well: name another person, who accepts it on their "
+        "own screen",
         "bad amount '-5': use dollars and cents, e.g. 25 or 12.50"]
 
 
@@ -109,10 +115,10 @@ def test_a_player_may_not_use_the_cage_and_buys_no_chips_alone(room: Room) -> No
 
 def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
     fred, audrey = logged_in(room, "fred"), logged_in(room, "audrey")
-    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                             "dealer_password": PW})
-    fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                              "dealer_password": PW})
+    cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
+    cosigned(room, fred.post("/floor/inventory/close", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
     page = audrey.get("/reports/games")
     assert page.status_code == 200 and "Mini 1" in page.text and "hold.svg" in page.text
     day = page.text.split('id="report-date" value="')[1][:10]
@@ -175,8 +181,8 @@ def test_inventories_and_slips_show_room_time_and_the_game_s_name(
     words: an open inventory's time, the slips report, no "UTC" and no "baccarat" id."""
     monkeypatch.setenv("CARDROOM_TIMEZONE", "America/Los_Angeles")
     fred = logged_in(room, "fred")
-    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                             "dealer_password": PW})
+    cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
     for page in (fred.get("/floor/inventory").text, logged_in(room, "olga").get(
             "/reports/slips").text):
         assert "UTC" not in page
@@ -189,8 +195,8 @@ def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> No
     the cage sells for a check copied onto the form, and records the bank's return of it in
     the returned-check register (WAC 230-15-730(4)(a))."""
     cathy, dan, fred = (logged_in(room, n) for n in ("cathy", "dan", "fred"))
-    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                             "dealer_password": PW})
+    cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
     r = dan.post("/floor/inventory/drop", data={"table_id": "1", "player": "alice",
                                                 "amount": "9,500", "tender": "marker",
                                                 "key": "m1"}, follow_redirects=False)

@@ -23,7 +23,7 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in, said
+from .forms import PW, cosigned, logged_in, said
 
 
 def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
@@ -40,22 +40,22 @@ def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
 
 def settings_form(**changes: str) -> dict[str, str]:
     return {"pool": "super9", "seed": "2500", "contribution": "22", "reserve_rate": "2",
-            "reserve_limit": "500", "reason": "new layout", "second": "olivia",
-            "second_password": PW, **changes}
+            "reserve_limit": "500", "reason": "new layout", "second": "olivia", **changes}
 
 
 def test_settings_change_by_two_people_from_the_page(storage: Storage) -> None:
     room, _, _ = controller_room(storage)
     fiona = logged_in(room, "fiona")
     r = fiona.post("/floor/jackpot/settings", data=settings_form(second="fiona"))
-    assert r.status_code == 403 and "the second approver must be another person" in r.text
+    assert r.status_code == 400 and "You cannot sign as the second approver as well" in r.text
     r = fiona.post("/floor/jackpot/settings", data=settings_form(contribution="15"))
     assert r.status_code == 400 and "at least 20 cents" in r.text
-    r = fiona.post("/floor/jackpot/settings", data=settings_form(second_password="wrong"))
-    assert r.status_code == 400 and "Second person:" in r.text
-    assert room.pools["super9"].contribution_per_wager == 20  # nothing changed
+    r = fiona.post("/floor/jackpot/settings", data=settings_form(second="dan"))
+    assert r.status_code == 403 and "dan is a dealer and may not sign as the second" in r.text
     r = fiona.post("/floor/jackpot/settings", data=settings_form(), follow_redirects=False)
-    assert r.status_code == 303
+    assert said(r)["message"].endswith("waiting for the signature of olivia on their own screen")
+    assert room.pools["super9"].contribution_per_wager == 20  # nothing changed until she signs
+    cosigned(room, r, "olivia")
     assert room.pools["super9"].contribution_per_wager == 22
     page = fiona.get("/floor/jackpot").text
     assert "fiona + olivia" in page and "new layout" in page
@@ -84,12 +84,12 @@ def test_pending_top_award_verified_surveilled_and_paid_from_the_page(storage: S
     assert "jackpot pending" in page and f"recall hand {hit.hand_id}" in page
     assert "surveillance check needed before payment" in page
     verify = f"/floor/jackpot/hits/{hit.id}/verify"
-    r = fiona.post(verify, data={"note": "As 8s both", "second": "alice",
-                                 "second_password": PW})
-    assert r.status_code == 403 and "another member of staff" in r.text
-    r = fiona.post(verify, data={"note": "As 8s both", "second": "dan", "second_password": PW},
-                   follow_redirects=False)
-    assert r.status_code == 303
+    r = fiona.post(verify, data={"note": "As 8s both", "second": "alice"})
+    assert r.status_code == 400 and "no member of staff named" in r.text
+    r = cosigned(room, fiona.post(verify, data={"note": "As 8s both", "second": "dan"},
+                                  follow_redirects=False), "dan")
+    assert said(r)["message"] == (f"signed and done: the top award of hand {hit.hand_id} is "
+                                  "verified")
     r = fiona.post(f"/floor/jackpot/hits/{hit.id}/pay")
     assert r.status_code == 400 and "needs the surveillance check recorded" in r.text
     audrey = logged_in(room, "audrey")

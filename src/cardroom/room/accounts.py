@@ -254,12 +254,6 @@ def _name_key(name: str) -> str:
     return f"login-name:{name}"
 
 
-def signature_key(name: str, requester: int | None = None) -> str:
-    """The bucket of `name`'s signatures asked for by the staff account `requester`
-    (`room.signatures`); without one, the prefix of all of them."""
-    return f"sign:{name}:" + ("" if requester is None else str(requester))
-
-
 def _device_key(account_id: int, token: str) -> str:
     return f"login-device:{account_id}:{_token_hash(token)}"
 
@@ -335,13 +329,11 @@ def held_names(conn: Connection) -> list[tuple[str, datetime]]:
 
 
 def unlock(conn: Connection, who: Account, username: str) -> None:
-    """Clear a name's back-off, its devices' and its signatures' (the owner's remedy);
-    audited."""
+    """Clear a name's back-off and its devices' (the owner's remedy); audited."""
     who.require(Permission.MANAGE_STAFF)
     name = username.strip().lower()[:40]
     r = conn.execute(select(accounts.c.id).where(accounts.c.username == name)).first()
     dropped = throttle.clear(conn, _name_key(name))
-    dropped += throttle.clear(conn, signature_key(name), prefix=True)
     if r is not None:
         dropped += throttle.clear(conn, f"login-device:{r.id}:", prefix=True)
     if not dropped:

@@ -281,17 +281,29 @@ class Room:
             return hands.recent_hands(conn, who.id if mine else None, limit)
 
     def recall(self, who: Account, hand_id: int) -> recall.Replay:
-        """A player may recall the hands they played; the auditor (and owner) any hand."""
+        """A player may recall the hands they played; the floor, the auditor (and owner) any
+        hand; a dealer the hands of a table they dealt at that gaming day (`hands.dealt_at`),
+        since the floor decides disputes by replaying the hand with the dealer (issue 23). Staff
+        see the hand whole, as the tray and the cards on the layout showed it; a player sees it
+        as he saw it (`recall.file_withheld`)."""
         with self.storage.read() as conn:
             record = hands.hand_record(conn, hand_id)
-            if not who.may(Permission.READ_ALL) and \
-                    who.id not in hands.hand_players_of(conn, hand_id):
-                raise PermissionDenied("you may recall only the hands you played")
+            staff = who.may(Permission.READ_ALL) or who.may(Permission.OPEN_TABLES) or \
+                (who.may(Permission.DEAL) and self._dealt(conn, who, record))
+            if not staff and who.id not in hands.hand_players_of(conn, hand_id):
+                raise PermissionDenied(
+                    "you may recall only the hands of the tables you dealt that day"
+                    if who.may(Permission.DEAL) else "you may recall only the hands you played")
             record["table"] = record.get("table") or conn.execute(
                 select(room_tables.c.name).where(room_tables.c.id == record["table_id"])
             ).scalar_one()
-        return replace(recall.replay(record),
-                       seen_by=None if who.may(Permission.READ_ALL) else who.id)
+        return replace(recall.replay(record), seen_by=None if staff else who.id)
+
+    def _dealt(self, conn: Connection, who: Account, record: dict[str, Any]) -> bool:
+        """Whether `who` dealt at the hand's table on the hand's gaming day."""
+        clock = self.settings.clock
+        start, end = clock.bounds(clock.day_of(datetime.fromisoformat(record["opened_at"])))
+        return hands.dealt_at(conn, who.username, record["table_id"], start, end)
 
     def account(self, account_id: int) -> Account | None:
         with self.storage.read() as conn:

@@ -395,3 +395,32 @@ w2g_forms = Table(
 jackpots"), written when the share is paid: the winner's name and address as recorded that
 day (the taxpayer id and document numbers stay encrypted in the patron's record), the gross
 winnings and the federal income tax withheld (posted to `house:w2g-withholding`)."""
+
+# second signatures given on the signer's own session (migration 0017, issue 23) ----------
+approvals = Table(
+    "approvals", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(30), nullable=False),
+    Column("asked_by", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("summary", String(400), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("closed_by", String(40), nullable=True),
+    Column("closed_at", DateTime(timezone=True), nullable=True),
+    Column("outcome", String(400), nullable=True),
+)
+"""A form that needs another person's signature (a fill, a credit, an opener, a closer, a
+drop count, a jackpot adjustment, settings change or verification), waiting for them to accept
+it on their own session (`room.approvals`): pending, then done, declined or withdrawn (a pending
+one past `expires_at` is expired)."""
+approval_signers = Table(
+    "approval_signers", metadata,
+    Column("approval_id", Integer, ForeignKey("approvals.id"), primary_key=True),
+    Column("part", String(20), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("signed_at", DateTime(timezone=True), nullable=True),
+)
+"""Who is asked to sign each part of an approval (the dealer, the floor, the second counter),
+and when they accepted."""

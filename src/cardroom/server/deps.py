@@ -30,7 +30,8 @@ from starlette.requests import HTTPConnection
 
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
-from cardroom.room.accounts import Account, Permission
+from cardroom.room import approvals
+from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import AuthError, PermissionDenied
 from cardroom.room.room import Room
 from cardroom.server import csrf, flash
@@ -122,15 +123,23 @@ class Page:
         key = request.cookies.get(csrf.CSRF_COOKIE)
         fresh = None if key else csrf.new_browser_key()
         token = csrf.form_token(key or fresh or "", request.cookies.get(COOKIE))
-        resp = templates.TemplateResponse(request, name, {"who": who, "Permission": Permission,
-                                                          "csrf": token, **ctx},
-                                          status_code=status)
+        resp = templates.TemplateResponse(request, name, {
+            "who": who, "Permission": Permission, "csrf": token,
+            "signatures_waiting": self.signatures_waiting(who), **ctx}, status_code=status)
         if fresh:
             set_cookie(request, resp, csrf.CSRF_COOKIE, fresh)
         if said:
             resp.delete_cookie(flash.COOKIE, httponly=True, samesite="strict",
                                secure=secure_cookies(request))
         return resp
+
+    def signatures_waiting(self, who: Account | None) -> int | None:
+        """How many requests wait for a member of staff's signature (the menu's count); None
+        for a player or a visitor."""
+        if who is None or who.role is Role.PLAYER:
+            return None
+        with room_of(self.request).storage.read() as conn:
+            return approvals.count_waiting(conn, who)
 
     def error(self, status: int, message: str) -> Response:
         """A plain sentence on a page (JSON `{"error": ...}` for a .json path)."""

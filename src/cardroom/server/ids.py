@@ -48,6 +48,7 @@ TableId = Annotated[int, Path(), _checked("there is no table {}")]
 HandId = Annotated[int, Path(), _checked("there is no hand {}")]
 HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
 HeldId = Annotated[int, Path(), _checked("there is no held payout {}")]
+ApprovalId = Annotated[int, Path(), _checked("there is no request for a signature numbered {}")]
 FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
 FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]

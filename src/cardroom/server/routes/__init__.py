@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from cardroom.server.routes import (
+    approvals,
     audit,
     cage,
     cashier,
@@ -20,4 +21,5 @@ from cardroom.server.routes import (
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
-                                  reports.router, staff.router, surveillance.router)
+                                  reports.router, staff.router, surveillance.router,
+                                  approvals.router)

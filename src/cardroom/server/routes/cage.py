@@ -5,9 +5,10 @@ floor opens and closes tables on signed inventory slips and voids slips; a deale
 a table for cash or a debit card, for the drop.
 
 The person logged in signs as themselves (the cashier on a fill, the floor on an opener, the
-first counter); each other signer confirms on the same form with their own password, as the
-jackpot adjustment's second approver does. Every refusal is audited and changes nothing
-(`Room.operate`), and comes back as one sentence on the page."""
+first counter) and names the other signers; the slip waits for each of them to accept it on
+their own session (`server/cosign.py`, the signatures page), and is written when the last one
+does. Every refusal is audited and changes nothing (`Room.operate`), and comes back as one
+sentence on the page."""
 
 from __future__ import annotations
 
@@ -26,13 +27,14 @@ from cardroom.money import format_money, parse_money
 from cardroom.room import accounts as acc
 from cardroom.room import checks, ledger, patrons, table_books, tenders
 from cardroom.room.accounts import Account, Permission
+from cardroom.room.approvals import Part
 from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.errors import AuthError, NotFound
+from cardroom.room.errors import NotFound
 from cardroom.room.operations_report import CAGE_KINDS, cage_report
 from cardroom.room.regulator import cash_on_hand, record_cash_count
 from cardroom.room.room import Room
-from cardroom.room.signatures import countersign
 from cardroom.room.tables import list_tables
+from cardroom.server import cosign
 from cardroom.server.deps import Render, RoomDep, form_day, require
 from cardroom.server.flash import Flash
 from cardroom.server.ids import (
@@ -65,13 +67,14 @@ def done(room: Room, who: Account, action: str, work: Callable[[Connection], Any
     return back(path, message=message(result))
 
 
-def cosigner(room: Room, who: Account, title: str, name: str, password: str) -> Account:
-    """Another signer of `who`'s slip, confirming with their own password (`room.signatures`:
-    failed log-ins cannot hold it back)."""
+def asked(room: Room, who: Account, path: str, kind: str, form: cosign.Form,
+          named: dict[Part, str]) -> Response:
+    """Ask the people `named` to sign `who`'s `form` on their own sessions; back to `path`
+    saying whom it waits for, or why it was refused."""
     try:
-        return countersign(room.storage, who, name, password)
-    except AuthError as exc:
-        raise CardroomError(f"the {title}'s signature: {exc}") from None
+        return back(path, message=cosign.ask(room, who, kind, form, named))
+    except CardroomError as exc:
+        return back(path, error=str(exc))
 
 
 def _player(conn: Connection, name: str) -> Account:
@@ -273,23 +276,16 @@ def check_settle(room: RoomDep, who: Cashier, check_id: FormCheckId,
 def _slip_route(kind: str) -> Callable[..., Response]:
     """The route of `/cage/<kind>`: a fill (chips from the cage to a table's tray) or a credit
     (back), the slip signed by the cashier, the dealer and the floor supervisor."""
-    move = table_books.fill if kind == "fill" else table_books.credit
-
     def route(room: RoomDep, who: Cashier, table_id: FormTableId,
               amount: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
-              dealer_password: str = Form(...), floor: str = Form(...),
-              floor_password: str = Form(...)) -> Response:
-        def work(conn: Connection) -> table_books.Slip:
-            return move(conn, table_id, who, signers[0], signers[1], parse_money(amount),
-                        number)
-        try:
-            signers = (cosigner(room, who, "dealer", dealer, dealer_password),
-                       cosigner(room, who, "floor supervisor", floor, floor_password))
-        except CardroomError as exc:
-            room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
-            return back("/cage", error=str(exc))
-        return done(room, who, f"table.{kind}", work, "/cage",
-                    lambda s: f"{s.form} number {s.number}: {format_money(s.amount)}")
+              floor: str = Form(...)) -> Response:
+        def form() -> tuple[str, dict[str, Any]]:
+            cents = parse_money(amount)
+            return (f"{table_books.FORMS[kind]}: {format_money(cents)} "
+                    f"{'to' if kind == 'fill' else 'from'} {cosign.table_name(room, table_id)}",
+                    {"table": table_id, "amount": cents, "number": number})
+        return asked(room, who, "/cage", kind, form, {cosign.DEALER: dealer,
+                                                      cosign.FLOOR: floor})
     return route
 
 
@@ -301,26 +297,22 @@ for _kind in ("fill", "credit"):
 @router.post("/cage/count", response_model=None)
 def cage_count(room: RoomDep, who: Counter, table_id: FormTableId,
                day: str = Form(...), cash: str = Form(...), debit: str = Form("0"),
-               markers: str = Form("0"), second: str = Form(...),
-               second_password: str = Form(...)) -> Response:
+               markers: str = Form("0"), second: str = Form(...)) -> Response:
     """Two counters enter one drop box's cash and debit card slips apart (and the markers of
-    a box filled before the room refused credit)."""
-    try:
-        other = cosigner(room, who, "second counter", second, second_password)
-        when = date.fromisoformat(day.strip())
-    except (CardroomError, ValueError) as exc:
-        reason = str(exc) if isinstance(exc, CardroomError) else \
-            f"{day.strip()[:20]!r} is not a gambling day: write it as YYYY-MM-DD"
-        room.refused(who, "drop.count", reason, {"table": table_id})
-        return back("/cage", error=reason)
-    return done(room, who, "drop.count", lambda conn: table_books.count_drop(
-        conn, room.settings.clock, table_id, when,
-        table_books.Dropped(parse_money(cash), parse_money(debit), parse_money(markers)),
-        who, other), "/cage",
-        lambda c: f"counted {format_money(c.counted.total)} (cash "
-                  f"{format_money(c.counted.cash)}, debit card "
-                  f"{format_money(c.counted.debit)}); the books say "
-                  f"{format_money(c.expected)}; variance {format_money(c.variance)}")
+    a box filled before the room refused credit); the second accepts on their own session."""
+    def form() -> tuple[str, dict[str, Any]]:
+        try:
+            when = date.fromisoformat(day.strip())
+        except ValueError:
+            raise CardroomError(f"{day.strip()[:20]!r} is not a gambling day: write it as "
+                                "YYYY-MM-DD") from None
+        got = table_books.Dropped(parse_money(cash), parse_money(debit), parse_money(markers))
+        return (f"drop count of {cosign.table_name(room, table_id)} for {when.isoformat()}: "
+                f"{format_money(got.total)} (cash {format_money(got.cash)}, debit card "
+                f"{format_money(got.debit)})",
+                {"table": table_id, "day": when.isoformat(), "cash": got.cash,
+                 "debit": got.debit, "markers": got.markers})
+    return asked(room, who, "/cage", "count", form, {cosign.COUNTER: second})
 
 
 @router.post("/cage/cash-count", response_model=None)
@@ -353,27 +345,15 @@ def _inventory_route(kind: str) -> Callable[..., Response]:
     """The route of `/floor/inventory/<kind>`: open (count the tray against the last closer)
     or close (count the tray into a closer); the dealer signs with the floor."""
     def route(room: RoomDep, who: Floor, table_id: FormTableId,
-              counted: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
-              dealer_password: str = Form(...)) -> Response:
-        try:
-            signer = cosigner(room, who, "dealer", dealer, dealer_password)
-        except CardroomError as exc:
-            room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
-            return back("/floor/inventory", error=str(exc))
-
-        def work(conn: Connection) -> str:
+              counted: str = Form(...), number: NextSlipNumber = None,
+              dealer: str = Form(...)) -> Response:
+        def form() -> tuple[str, dict[str, Any]]:
             cents = parse_money(counted)
-            if kind == "close":
-                slip = table_books.close_table(conn, table_id, signer, who, cents,
-                                               number)
-                return f"closer number {slip.number}: {format_money(slip.amount)}"
-            opening = table_books.open_table(conn, table_id, signer, who, cents, number)
-            said = f"opener number {opening.opener.number}: {format_money(cents)}"
-            if opening.error is not None:
-                said += (f"; notification of error number {opening.error.number}: "
-                         f"{opening.error.note}")
-            return said
-        return done(room, who, f"table.{kind}", work, "/floor/inventory", str)
+            word = "opener" if kind == "open" else "closer"
+            return (f"{word} of {cosign.table_name(room, table_id)}: counted "
+                    f"{format_money(cents)}", {"table": table_id, "counted": cents,
+                                               "number": number})
+        return asked(room, who, "/floor/inventory", kind, form, {cosign.DEALER: dealer})
     return route
 
 
