@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from room.past_days import PastDays
-from room.rooms import PW
+from room.people import PW
 
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import open_database

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS
 from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Account
 from cardroom.room.cashier import sell_chips
 from cardroom.room.db import Storage
 from cardroom.room.regulator import record_cash_count
@@ -26,7 +26,8 @@ from cardroom.room.schema import metadata
 from cardroom.room.settings import GamblingClock
 
 from .pan_play import pan, play_out
-from .rooms import PW, cage_room, rig_top_award
+from .people import player
+from .rooms import cage_room, rig_top_award
 
 NOT_MOVED = frozenset({"audit_log", "audit_head", "accounts", "sessions", "throttle",
                        "trusted_devices"})
@@ -102,7 +103,7 @@ class PastDays:
         assert mini is not None
         self.room, self.p, self.mini = room, p, mini
         with storage.unit() as conn:
-            self.p["carol"] = create_account(conn, "carol", PW, Role.PLAYER)
+            self.p["carol"] = player(conn, "carol")
         self.pan = room.create_table(p["olivia"], "Pan 1", "pan",
                                      {"fee": {"kind": "hand", "cents": PAN_FEE}}).table_id
         self.seed = JACKPOT_SEED_CENTS

@@ -15,7 +15,7 @@ from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in, said
+from .forms import PW, cosigned, logged_in, said
 
 CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
         ("cathy", Role.CASHIER), ("audrey", Role.AUDITOR))
@@ -55,10 +55,9 @@ def test_wac_230_15_050_the_cage_counts_its_cash_and_sees_the_shortfall(room: Ro
     """Mini 1 open today under the 2025 figure: $2,000 a table, and $30,000 for a room with no
     receipts last year; a $100 count is flagged on the cage page and in the cage report."""
     cathy, fred = logged_in(room, "cathy"), logged_in(room, "fred")
-    r = fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0",
-                                                 "dealer": "dan", "dealer_password": PW},
-                  follow_redirects=False)
-    assert said(r)["message"] == "opener number 1: $0.00"
+    r = cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
+    assert said(r)["message"] == "signed and done: opener number 1: $0.00"
     page = cathy.get("/cage").text
     assert "Required today: <strong>$32,000.00</strong>" in page and 'id="cash-count"' in page
     r = cathy.post("/cage/cash-count", data={"amount": "100"}, follow_redirects=False)
