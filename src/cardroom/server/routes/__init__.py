@@ -15,8 +15,9 @@ from cardroom.server.routes import (
     reports,
     staff,
     tables,
+    title31,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
-                                  reports.router, staff.router)
+                                  reports.router, staff.router, title31.router)
