@@ -103,8 +103,9 @@ def ctr_form(room: RoomDep, page: Render, who: Officer, report_id: int) -> Respo
             data = currency.form(conn, who, report_id)
     except CardroomError as exc:
         return page.error(404, str(exc))
+    kinds = {**currency.FORM_KINDS[currency.IN], **currency.FORM_KINDS[currency.OUT]}
     return page("compliance_ctr_form.html", who, form=data, report_id=report_id,
-                directions=currency.DIRECTIONS)
+                directions=currency.DIRECTIONS, kind_words=kinds)
 
 
 @router.post("/compliance/ctr/{report_id}/file", response_model=None)

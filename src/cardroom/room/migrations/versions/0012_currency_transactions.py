@@ -1,7 +1,9 @@
 """Currency transactions and currency transaction reports (issue 22; 31 CFR 1021.311, .313,
 1021.410(b)(11)): a row for every cash movement of a player, written with its ledger post, and
 one report item per patron and gaming day over the threshold. The cash movements already in
-the books are copied in from the ledger, so that every one has its row.
+the books are copied in from the ledger, so that every one has its row, and each patron's
+gaming day over the threshold in them gets its report item (pending: the compliance officer
+records it filed if it was filed on paper).
 
 Revision ID: 0012
 Revises: 0008
@@ -9,7 +11,7 @@ Revises: 0008
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import sqlalchemy as sa
 from alembic import op
@@ -63,6 +65,7 @@ def upgrade() -> None:
         sa.UniqueConstraint("patron_id", "gaming_day", name="uq_currency_reports_patron_day"),
     )
     _copy_from_ledger()
+    _open_reports()
 
 
 def _copy_from_ledger() -> None:
@@ -86,7 +89,7 @@ def _copy_from_ledger() -> None:
             row["table"] = int(name.split(":")[1])
     table = sa.table("currency_transactions", *(sa.column(c) for c in (
         "tx_id", "account_id", "patron_id", "direction", "kind", "amount", "place",
-        "table_id", "employee", "at", "gaming_day")))
+        "table_id", "employee")), sa.column("at", TZ), sa.column("gaming_day", sa.Date))
     for tx_id, row in rows.items():
         if "account" not in row:
             continue
@@ -103,6 +106,35 @@ def _copy_from_ledger() -> None:
             tx_id=tx_id, account_id=row["account"], patron_id=patron, direction=direction,
             kind=kind, amount=row["amount"], place="cage" if tid is None else f"table:{tid}",
             table_id=tid, employee=row["actor"], at=at, gaming_day=clock.day_of(at)))
+
+
+def _open_reports() -> None:
+    """A pending report item for each patron's gaming day whose cash in or out went over the
+    profile's threshold in the copied rows."""
+    from datetime import timedelta
+
+    from cardroom.profile import profile_in_force
+
+    conn = op.get_bind()
+    profile = profile_in_force()
+    sums = conn.execute(sa.text(
+        "SELECT COALESCE(c.patron_id, a.patron_id) AS person, c.gaming_day, c.direction, "
+        "SUM(c.amount) FROM currency_transactions c JOIN accounts a ON a.id = c.account_id "
+        "GROUP BY COALESCE(c.patron_id, a.patron_id), c.gaming_day, c.direction")).all()
+    over: dict[tuple[int, date], set[str]] = {}
+    for person, day, direction, total in sums:
+        day = date.fromisoformat(day[:10]) if isinstance(day, str) else day
+        if person is not None and int(total) > profile.ctr_threshold.on(day).cents:
+            over.setdefault((int(person), day), set()).add(direction)
+    table = sa.table("currency_reports", *(sa.column(c) for c in (
+        "patron_id", "cash_in_over", "cash_out_over", "opened_by", "status")),
+        sa.column("gaming_day", sa.Date), sa.column("opened_at", TZ), sa.column("due", sa.Date))
+    for (person, day), sides in sorted(over.items()):
+        conn.execute(sa.insert(table).values(
+            patron_id=person, gaming_day=day, cash_in_over="in" in sides,
+            cash_out_over="out" in sides, opened_at=datetime.now(UTC), opened_by="migration",
+            due=day + timedelta(days=profile.ctr_due_days.on(day).days),
+            status="pending"))
 
 
 def downgrade() -> None:
