@@ -6,36 +6,26 @@ sideways scroll; screenshots of both widths go to $CARDROOM_SCREENSHOTS when it 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from cardroom.room import patrons
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import sell_chips
-from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.identity_key import IdentityKey
 from cardroom.room.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
-from cardroom.shoe import SeededRandom
 
 from .room_flows import PW, SCREENS, browser_at, console_errors, log_in, skip_without_chromium
 
 pytestmark = skip_without_chromium()
 
 
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
+def cast(room: Room) -> None:
     """Alice's patron has identity on file and bought $12,000 and $3,500 in cash today (a
     report is open); bob bought $9,500 with no patron on file."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'title31.sqlite3'}")
-    migrate(engine)
-    r = Room(Storage(engine), SeededRandom(5))
-    r.start()
-    with r.storage.unit() as conn:
+    with room.storage.unit() as conn:
         p = {n: create_account(conn, n, PW, role) for n, role in (
             ("olga", Role.OWNER), ("cathy", Role.CASHIER), ("connie", Role.COMPLIANCE),
             ("alice", Role.PLAYER), ("bob", Role.PLAYER))}
@@ -48,8 +38,6 @@ def room(tmp_path: Path) -> Iterator[Room]:
         sell_chips(conn, p["cathy"], p["alice"], 1_200_000, "s1")
         sell_chips(conn, p["cathy"], p["alice"], 350_000, "s2")
         sell_chips(conn, p["cathy"], p["bob"], 950_000, "s3")
-    yield r
-    engine.dispose()
 
 
 def fits(page: Any, name: str) -> None:
@@ -65,6 +53,7 @@ def fits(page: Any, name: str) -> None:
 
 
 def test_the_cashier_and_the_officer_read_the_title31_pages(room: Room) -> None:
+    cast(room)
     with browser_at(room) as (base, browser):
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         errors = console_errors(page)

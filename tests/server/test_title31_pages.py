@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, date, datetime
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 from cardroom.room import patrons
 from cardroom.room.accounts import Account, Role, create_account, find_account
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.db import Storage
 from cardroom.room.identity_key import IdentityKey
 from cardroom.room.patrons import NewPatron
 from cardroom.room.room import Room
@@ -36,10 +35,10 @@ were to $10,000: ../shared/reference/compliance.md)."""
 
 
 @pytest.fixture
-def room(tmp_path: Path) -> Room:
-    engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
-    migrate(engine)
-    r = Room(Storage(engine), SeededRandom(3))
+def room(storage: Storage) -> Room:
+    """A card room (the cage sells chips) on SQLite and PostgreSQL: its people, alice linked
+    to a patron whose identity is not complete (no taxpayer id, no document), Mini 1."""
+    r = Room(storage, SeededRandom(3))
     r.start()
     with r.storage.unit() as conn:
         people = {n: create_account(conn, n, PW, role) for n, role in CAST}
