@@ -8,17 +8,19 @@ due 15 days later. Runs on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Connection
 
 from cardroom.profile import profile_in_force
 from cardroom.room import currency, integrity, patrons, table_books
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.currency import IdentityRequired
-from cardroom.room.db import Storage
+from cardroom.room.db import Storage, make_engine
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.identity_key import IdentityKey
 from cardroom.room.patrons import NewDocument, NewPatron
@@ -231,6 +233,49 @@ def test_concurrent_cash_at_the_cage_and_two_tables_cannot_slip_past(storage: St
     with storage.read() as conn:
         assert currency.totals(conn, today(), patron_id=pid).cash_in == 1_000_000
         assert currency.reports(conn) == []
+        assert integrity.check(conn).problems == ()
+
+
+def test_three_servers_on_one_database_cannot_slip_past_either(db_url: str,
+                                                              storage: Storage) -> None:
+    """31 CFR 1021.311 and 1010.312, across processes: the cage on one server and the two
+    tables on two others (three engines on one database, so no process lock is shared: on
+    PostgreSQL the advisory lock orders them, on SQLite the database's write lock, taken by
+    the ledger post before the day's total is read). Two of three $5,000 buys complete."""
+    room, p, t = opened(storage)
+    t2 = second_table(room, p)
+    pid = patron_for(room, p)
+    sell(room, p, 100, "debit", tender="debit")  # every ledger account exists beforehand
+    room.operate(p["cathy"], "table.fill", lambda c: table_books.fill(
+        c, t2, p["cathy"], p["dan"], p["fiona"], 100_000))
+    others = [Room(Storage(make_engine(db_url))) for _ in range(2)]
+    start = threading.Barrier(3)
+    outcome: list[str] = []
+
+    def buy(where: Room, work: Callable[[Connection], object]) -> None:
+        start.wait()
+        try:
+            where.operate(p["dan"], "test.buy", work)
+            outcome.append("done")
+        except IdentityRequired:
+            outcome.append("refused")
+
+    works: list[tuple[Room, Callable[[Connection], object]]] = [
+        (room, lambda c: sell_chips(c, p["cathy"], p["alice"], 500_000, "c1")),
+        (others[0], lambda c: table_books.drop_buy_in(c, p["dan"], t, p["alice"], 500_000,
+                                                      "t1")),
+        (others[1], lambda c: table_books.drop_buy_in(c, p["dan"], t2, p["alice"], 500_000,
+                                                      "t2"))]
+    threads = [threading.Thread(target=buy, args=w) for w in works]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    for other in others:
+        other.storage.engine.dispose()
+    assert sorted(outcome) == ["done", "done", "refused"]
+    with storage.read() as conn:
+        assert currency.totals(conn, today(), patron_id=pid).cash_in == 1_000_000
         assert integrity.check(conn).problems == ()
 
 
