@@ -100,6 +100,10 @@ def test_report_mtl_and_ctr_and_overdue_exit_1(db_url: str, tmp_path: Path) -> N
     assert late.returncode == 1 and "overdue:" in late.stdout
     bad = cardroom("report", "mtl", "--date", "yesterday", *db)
     assert bad.returncode == 2 and bad.stderr.startswith("error:")
+    shown = cardroom("profile", "show").stdout
+    for line in ("31 CFR 1021.311 and 1021.313", "$10,000.00", "$3,000.00", "15 days",
+                 "31 CFR 1010.430(d)"):
+        assert line in shown
 
 
 def test_form_and_export_show_the_taxpayer_id_only_with_the_identity_key(
