@@ -65,6 +65,11 @@ def test_the_cashier_and_the_officer_read_the_title31_pages(room: Room) -> None:
         page.wait_for_selector("#cash-standing")
         assert "No patron on file" in page.inner_text("#identity-status")
         fits(page, "cash-today")
+        page.goto(base + "/cage")
+        page.click("#cash-today-all")
+        page.wait_for_selector("#cash-everyone")
+        assert page.locator("#cash-everyone tr").count() == 3
+        fits(page, "cash-today-all")
         page.click("#logout")
         log_in(page, base, "connie")
         page.click("#menu-title31")

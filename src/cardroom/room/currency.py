@@ -293,6 +293,29 @@ def standing(conn: Connection, player: Account, day: date, calendar_day: date | 
     return Standing(held, threshold(day), log_floor(day), on_file, patron)
 
 
+@dataclass(frozen=True)
+class DayTotal:
+    """A patron's (or an unidentified player's) cash in and out on a gaming day."""
+
+    who: str
+    player: str
+    patron_id: int | None
+    totals: Totals
+
+
+def day_totals(conn: Connection, day: date) -> list[DayTotal]:
+    """Every patron (and unidentified player) with cash on the gaming day, the most cash in
+    or out first: what the cashier watches."""
+    sums: dict[tuple[int | None, int | None], tuple[Transaction, dict[str, Cents]]] = {}
+    for t in transactions(conn, day=day):
+        key = (t.patron_id, None if t.patron_id is not None else t.account_id)
+        _, held = sums.setdefault(key, (t, {IN: 0, OUT: 0}))
+        held[t.direction] += t.amount
+    out = [DayTotal(t.who, t.player, t.patron_id, Totals(held[IN], held[OUT]))
+           for t, held in sums.values()]
+    return sorted(out, key=lambda d: (-max(d.totals.cash_in, d.totals.cash_out), d.who))
+
+
 def log(conn: Connection, day: date) -> list[LogLine]:
     """The multiple transaction log of a gaming day: every transaction at or above the floor,
     with its patron's running total for the day in its direction (all of the day's cash in that

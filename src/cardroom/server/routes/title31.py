@@ -39,9 +39,15 @@ def _gaming_today(room: Room) -> date:
 @router.get("/cage/cash-today", response_class=HTMLResponse)
 def cash_today(room: RoomDep, page: Render, who: Cashier, player_name: str = "") -> Response:
     """A player's patron's cash in and cash out today, the threshold, what is left, whether
-    their identity is on file, and today's transactions: for the cashier only."""
+    their identity is on file, and today's transactions; with no player named, every patron
+    with cash today, the most first: for the cashier only."""
     day = _gaming_today(room)
     calendar = datetime.now(room.settings.clock.zone).date()
+    if not player_name.strip():
+        with room.storage.read() as conn:
+            everyone = currency.day_totals(conn, day)
+        return page("cash_today_all.html", who, everyone=everyone, day=day.isoformat(),
+                    threshold=currency.threshold(day), floor=currency.log_floor(day))
     try:
         with room.storage.read() as conn:
             customer = player(conn, player_name)
