@@ -77,8 +77,10 @@ FORMS: dict[str, dict[str, str]] = {
     "/staff/lock": {"username": "fred", "reason": "forged"},
     "/staff/reinstate": {"username": "fred"},
     "/staff/unlock": {"username": "alice"},
+    "/compliance/ctr/1/file": {"reference": "forged"},
 }
 ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
+            "/compliance/ctr/1/file": "/compliance/ctr/{report_id}/file",
             **{f"/floor/jackpot/hits/1/{a}": f"/floor/jackpot/hits/{{hit_id}}/{a}"
                for a in ("verify", "surveillance", "pay")}}
 """The route of each form above posted to a path with a parameter."""

@@ -47,6 +47,7 @@ TableId = Annotated[int, Path(), _checked("there is no table {}")]
 """A table's id in a URL path."""
 HandId = Annotated[int, Path(), _checked("there is no hand {}")]
 HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
+ReportId = Annotated[int, Path(), _checked("there is no currency transaction report {}")]
 FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
 FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]

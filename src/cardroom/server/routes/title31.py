@@ -23,6 +23,7 @@ from cardroom.room.accounts import Account, Permission
 from cardroom.room.operations_report import to_csv
 from cardroom.room.room import Room
 from cardroom.server.deps import Render, RoomDep, require
+from cardroom.server.ids import ReportId
 from cardroom.server.routes.cage import back, done, player
 from cardroom.server.routes.reports import _day
 
@@ -103,7 +104,7 @@ def ctr(room: RoomDep, page: Render, who: Officer, message: str = "", error: str
 
 
 @router.get("/compliance/ctr/{report_id}", response_model=None)
-def ctr_form(room: RoomDep, page: Render, who: Officer, report_id: int) -> Response:
+def ctr_form(room: RoomDep, page: Render, who: Officer, report_id: ReportId) -> Response:
     try:
         with room.storage.unit() as conn:
             data = currency.form(conn, who, report_id)
@@ -115,7 +116,7 @@ def ctr_form(room: RoomDep, page: Render, who: Officer, report_id: int) -> Respo
 
 
 @router.post("/compliance/ctr/{report_id}/file", response_model=None)
-def ctr_file(room: RoomDep, who: Officer, report_id: int, reference: str = Form(...)
+def ctr_file(room: RoomDep, who: Officer, report_id: ReportId, reference: str = Form(...)
              ) -> Response:
     return done(room, who, "ctr.file", lambda conn: currency.file_report(
         conn, who, report_id, reference, _gaming_today(room)), "/compliance/ctr",
