@@ -39,7 +39,8 @@ def cardroom(*args: str) -> subprocess.CompletedProcess[str]:
 
 def books(db_url: str, tmp_path: Path) -> tuple[list[str], str]:
     """A day: Alice (identity on file) buys $6,000 at the cage and $5,000 at a table (a report
-    opens: $11,000 cash in) and redeems $4,000; Bob buys $2,000 (under the log's floor)."""
+    opens: $11,000 cash in) and redeems $4,000; Bob buys $2,000 at the table (under the log's
+    floor)."""
     audit_key, identity_key = tmp_path / "audit.key", tmp_path / "identity.key"
     key, _ = load_or_create_identity_key(identity_key)
     storage = open_keyed(db_url, audit_key)
@@ -61,7 +62,7 @@ def books(db_url: str, tmp_path: Path) -> tuple[list[str], str]:
         sell_chips(conn, p["cathy"], p["alice"], 600_000, "s1")
         table_books.drop_buy_in(conn, p["dan"], t, p["alice"], 500_000, "d1")
         redeem_chips(conn, p["cathy"], p["alice"], 400_000, "r1")
-        sell_chips(conn, p["cathy"], p["bob"], 200_000, "s2")
+        table_books.drop_buy_in(conn, p["dan"], t, p["bob"], 200_000, "d2")
     storage.engine.dispose()
     day = GamblingClock.from_env().day_of(datetime.now(UTC)).isoformat()
     return ["--database", db_url, "--audit-key-file", str(audit_key)], day

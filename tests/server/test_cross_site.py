@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from room.people import player
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
@@ -57,6 +58,12 @@ FORMS: dict[str, dict[str, str]] = {
     "/floor/jackpot/hits/1/pay": {},
     "/cage/sell": {"player": "alice", "amount": "100", "key": "k3"},
     "/cage/redeem": {"player": "alice", "amount": "100", "key": "k4"},
+    "/cage/find": {"name": "alice"},
+    "/cage/patrons": {"legal_name": "Eve Forger", "address": "x", "born": "1980-01-01",
+                      "document_kind": "passport", "document_number": "X1",
+                      "document_issuer": "x", "document_expires": "2099-01-01"},
+    "/cage/patrons/walk-in": {"patron_id": "1"},
+    "/cage/patrons/link": {"patron_id": "1", "player": "alice"},
     "/cage/fill": {"table_id": "1", "amount": "100", "dealer": "fred", "dealer_password": PW,
                    "floor": "fred", "floor_password": PW},
     "/cage/credit": {"table_id": "1", "amount": "100", "dealer": "fred",
@@ -274,7 +281,7 @@ def test_register_backs_off_per_client(room: Room) -> None:
 def test_owner_unlocks_from_the_floor_page(room: Room, owner: FormClient
                                            ) -> None:
     with room.storage.unit() as conn:
-        create_account(conn, "alice", PW, Role.PLAYER)
+        player(conn, "alice", PW)
     phone = FormClient(create_app(room))  # alice's own browser, logged in before
     log_in(phone, "alice")
     phone.post("/logout")
