@@ -102,6 +102,13 @@ class Years(Figure):
         return f"{self.years} years"
 
 
+class Days(Figure):
+    days: int = Field(ge=1)
+
+    def words(self) -> str:
+        return f"{self.days} days"
+
+
 class Permission(Figure):
     allowed: bool
 
@@ -259,6 +266,13 @@ class Profile(BaseModel):
     problem_gambling: Cap[Helpline]
     quarterly_report: Cap[Deadline]
     monthly_records: Cap[Deadline]
+    ctr_threshold: Cap[Amount]
+    """Cash in, or cash out, of one patron in one gaming day over this needs a currency
+    transaction report, and their identity on file first (31 CFR 1021.311, 1010.312)."""
+    mtl_floor: Cap[Amount]
+    """Every cash transaction at or above this goes into the multiple transaction log."""
+    ctr_due_days: Cap[Days]
+    records_years: Cap[Years]
 
     def caps(self) -> dict[str, Cap[Any]]:
         """Every cap, by its key in the file, in the file's order."""

@@ -88,8 +88,10 @@ FORMS: dict[str, dict[str, str]] = {
     "/signatures/1/decline": {"reason": "forged"},
     "/signatures/1/withdraw": {},
     "/staff/unlock": {"username": "alice"},
+    "/compliance/ctr/1/file": {"reference": "forged"},
 }
 ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
+            "/compliance/ctr/1/file": "/compliance/ctr/{report_id}/file",
             **{f"/floor/jackpot/hits/1/{a}": f"/floor/jackpot/hits/{{hit_id}}/{a}"
                for a in ("verify", "surveillance", "pay")},
             **{f"/floor/surveillance/1/{a}": f"/floor/surveillance/{{held_id}}/{a}"

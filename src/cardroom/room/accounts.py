@@ -118,6 +118,9 @@ class Permission(StrEnum):
     READ_IDENTITIES = "read-identities"
     """Patrons' taxpayer ids and document numbers in clear (the compliance officer only: not
     even the owner, docs/compliance.md)."""
+    TITLE_31 = "title-31-records"
+    """The currency transaction records: the multiple transaction log, the currency
+    transaction reports and their filing (the compliance officer and the owner)."""
 
 
 PERMISSIONS: dict[Role, frozenset[Permission]] = {
@@ -128,7 +131,7 @@ PERMISSIONS: dict[Role, frozenset[Permission]] = {
                            Permission.ADJUST_JACKPOT}),
     Role.AUDITOR: frozenset({Permission.READ_ALL}),
     Role.OWNER: frozenset(Permission) - {Permission.READ_IDENTITIES},
-    Role.COMPLIANCE: frozenset({Permission.READ_IDENTITIES}),
+    Role.COMPLIANCE: frozenset({Permission.READ_IDENTITIES, Permission.TITLE_31}),
 }
 
 
@@ -138,7 +141,8 @@ PERMISSION_WORDS: dict[Permission, str] = {
     Permission.DEAL: "deal", Permission.VOID: "void a hand",
     Permission.OPEN_TABLES: "open tables", Permission.ADJUST_JACKPOT: "adjust the jackpot",
     Permission.READ_ALL: "read every record", Permission.MANAGE_STAFF: "manage the staff",
-    Permission.READ_IDENTITIES: "see patrons' taxpayer ids and document numbers"}
+    Permission.READ_IDENTITIES: "see patrons' taxpayer ids and document numbers",
+    Permission.TITLE_31: "keep the currency transaction records"}
 """What each permission lets a person do, in words for a refusal."""
 ROLE_WORDS: dict[Role, str] = {Role.PLAYER: "a player", Role.DEALER: "a dealer",
                                Role.CASHIER: "a cashier",

@@ -17,7 +17,7 @@ from datetime import date
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
-from cardroom.room import audit, checks, ledger, patrons, tenders
+from cardroom.room import audit, checks, currency, ledger, patrons, tenders
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import LedgerError, PermissionDenied
 from cardroom.room.messages import MAX_KEY
@@ -58,6 +58,7 @@ def _move(conn: Connection, player: Account, actor: Account, amount: Cents, key:
         if actor.id != player.id:
             said["player"] = player.username
         audit.append(conn, actor.username, action, said)
+        currency.record(conn, posted, kind, player, amount, actor.username)
     return posted
 
 

@@ -424,3 +424,47 @@ approval_signers = Table(
 )
 """Who is asked to sign each part of an approval (the dealer, the floor, the second counter),
 and when they accepted."""
+
+currency_transactions = Table(
+    "currency_transactions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tx_id", Integer, ForeignKey("ledger_transactions.id"), nullable=False,
+           unique=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True, index=True),
+    Column("direction", String(3), nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("place", String(20), nullable=False),
+    Column("table_id", Integer, nullable=True),
+    Column("employee", String(40), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("gaming_day", Date, nullable=False, index=True),
+    CheckConstraint("direction IN ('in', 'out')", name="ck_currency_direction"),
+    CheckConstraint("amount > 0", name="ck_currency_amount_positive"),
+)
+"""Every cash movement of a player (31 CFR 1021.311, 1021.410(b)(11)): one row per ledger
+transaction of a currency kind (`cardroom.room.currency.KINDS`), written in the same database
+transaction as its ledger post, with the patron the player's account was linked to then. Never
+updated or deleted (`audit verify` holds the rows to the ledger)."""
+
+currency_reports = Table(
+    "currency_reports", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=False),
+    Column("gaming_day", Date, nullable=False),
+    Column("cash_in_over", Boolean, nullable=False),
+    Column("cash_out_over", Boolean, nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("opened_by", String(40), nullable=False),
+    Column("due", Date, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("reference", String(60), nullable=True),
+    Column("filed_by", String(40), nullable=True),
+    Column("filed_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("patron_id", "gaming_day", name="uq_currency_reports_patron_day"),
+)
+"""The currency transaction reports due (31 CFR 1021.311, 1010.306(a)(1)): one per patron and
+gaming day on which their cash in or their cash out went over the threshold, due on the day
+the profile says (15 days later); `status` pending until the compliance officer records it
+filed with its reference."""

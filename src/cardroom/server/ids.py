@@ -49,6 +49,7 @@ HandId = Annotated[int, Path(), _checked("there is no hand {}")]
 HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
 HeldId = Annotated[int, Path(), _checked("there is no held payout {}")]
 ApprovalId = Annotated[int, Path(), _checked("there is no request for a signature numbered {}")]
+ReportId = Annotated[int, Path(), _checked("there is no currency transaction report {}")]
 FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
 FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]

@@ -17,9 +17,10 @@ from cardroom.server.routes import (
     staff,
     surveillance,
     tables,
+    title31,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
                                   reports.router, staff.router, surveillance.router,
-                                  approvals.router)
+                                  approvals.router, title31.router)
