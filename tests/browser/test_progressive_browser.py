@@ -111,9 +111,9 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         assert page.locator(f"{row} form.pay").count() == 0
         page.screenshot(path=str(shots / "jackpot-w2g-identity-1280.png"), full_page=True)
         player.goto(f"{base}/tables/{t}")
-        player.wait_for_selector("#identity-needed:not([hidden])")
+        player.wait_for_selector("#see-the-cage:not([hidden])")
         told = player.inner_text("main")
-        assert "The cage needs your identity to pay this award." in told
+        assert "Please see the cage to collect this award." in told
         assert not any(word in told for word in ("W-2G", "$600", "$5,000", "24%", "tax"))
         player.screenshot(path=str(shots / "table-w2g-identity-375.png"), full_page=True)
         wide_table = player.evaluate("document.documentElement.scrollWidth")
@@ -135,7 +135,7 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
         assert "Reconciled with the ledger" in page.inner_text("#reconcile")
         player.goto(f"{base}/tables/{t}")
         player.wait_for_selector("#jackpot-pending[hidden]", state="attached")
-        player.wait_for_selector("#identity-needed[hidden]", state="attached")
+        player.wait_for_selector("#see-the-cage[hidden]", state="attached")
         assert not player.is_disabled('#spots [data-kind="progressive"]')
 
         phone.goto(base + "/floor/jackpot")

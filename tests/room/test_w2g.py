@@ -60,8 +60,8 @@ def test_w2g_a_700_share_waits_for_the_identity_then_is_paid_with_no_withholding
     in full (under $5,000: nothing withheld) and a form is listed for each."""
     room, p, t = jackpot_room(storage)
     hit = deal_top_award(room, storage, p, t, 70_000, PLAYERS)
-    assert room.table(t).snapshot(p["alice"])["you"]["identity_needed"] is True
-    assert room.table(t).snapshot(p["fiona"])["you"]["identity_needed"] is False  # hers only
+    assert room.table(t).snapshot(p["alice"])["you"]["see_the_cage"] is True
+    assert room.table(t).snapshot(p["fiona"])["you"]["see_the_cage"] is False  # hers only
     with pytest.raises(w2g.IdentityForForm, match=r"(?i)needs a W-2G: before it is paid the "
                        r"cage must record the (patron record|taxpayer id) of alice"):
         room.pay_jackpot(p["olivia"], hit.id)
@@ -85,7 +85,7 @@ def test_w2g_a_700_share_waits_for_the_identity_then_is_paid_with_no_withholding
     room.pay_jackpot(p["olivia"], hit.id)
     assert {n: room.wallet(p[n]) - wallets[n] for n in PLAYERS} == dict.fromkeys(PLAYERS,
                                                                                   70_000)
-    assert room.table(t).snapshot(p["alice"])["you"]["identity_needed"] is False
+    assert room.table(t).snapshot(p["alice"])["you"]["see_the_cage"] is False
     with storage.read() as conn:
         found = w2g.forms(conn, datetime.now(UTC).year, KEY)
         assert ledger.balance(conn, w2g.WITHHOLDING) == 0
@@ -108,7 +108,7 @@ def test_w2g_a_6000_share_has_1440_withheld_to_its_own_account(storage: Storage)
     room, p, t = jackpot_room(storage)
     identify_winner(storage, p, "alice")
     hit = deal_top_award(room, storage, p, t, 600_000, ("alice",))
-    assert room.table(t).snapshot(p["alice"])["you"]["identity_needed"] is False
+    assert room.table(t).snapshot(p["alice"])["you"]["see_the_cage"] is False
     room.jackpot_surveillance(p["audrey"], hit.id, "camera 2, reviewed by audrey")
     before = room.wallet(p["alice"])
     room.pay_jackpot(p["olivia"], hit.id)
@@ -154,7 +154,7 @@ def test_w2g_the_fixed_250_for_1_award_needs_no_form(storage: Storage) -> None:
     snap = room.table(t).snapshot(p["bob"])
     [award] = [s for s in snap["last"]["settlements"] if s["kind"] == "progressive"]
     assert award["returned"] == 25_000 and not award.get("pending")
-    assert snap["you"]["identity_needed"] is False
+    assert snap["you"]["see_the_cage"] is False
     with storage.read() as conn:
         assert progressive.pending_hits(conn, DEFAULT_POOL) == []
         assert conn.execute(select(w2g_forms)).first() is None

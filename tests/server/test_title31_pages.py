@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, date, datetime
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -22,7 +21,7 @@ from cardroom.room.room import Room
 from cardroom.room.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in
+from .forms import PW, cosigned, logged_in, said
 
 CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
         ("cathy", Role.CASHIER), ("connie", Role.COMPLIANCE), ("alice", Role.PLAYER))
@@ -50,11 +49,6 @@ def room(storage: Storage) -> Room:
     return r
 
 
-def said(r: object) -> dict[str, str]:
-    location = r.headers["location"]  # type: ignore[attr-defined]
-    return {k: v[0] for k, v in parse_qs(urlparse(location).query).items()}
-
-
 def account(room: Room, name: str) -> Account:
     with room.storage.read() as conn:
         found = find_account(conn, name)
@@ -64,9 +58,8 @@ def account(room: Room, name: str) -> Account:
 
 def open_table(room: Room) -> None:
     fred = logged_in(room, "fred")
-    r = fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0",
-                                                 "dealer": "dan", "dealer_password": PW},
-                  follow_redirects=False)
+    r = cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
     assert "opener number 1" in said(r)["message"]
 
 

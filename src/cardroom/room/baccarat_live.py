@@ -316,7 +316,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                    may_deal=viewer is not None and (viewer.may(Permission.DEAL) or (
                        viewer.username in e.bets)),
                    may_void=viewer is not None and viewer.may(Permission.VOID),
-                   identity_needed=viewer is not None and viewer.id in self.awaiting_identity)
+                   see_the_cage=viewer is not None and viewer.id in self.awaiting_identity)
 
     def _shoe_commitment(self) -> str | None:
         """The shoe's commitment (a SHA-256 over the whole order), computed once per shoe."""
