@@ -149,6 +149,21 @@ class CashOnHand(Figure):
                 f"receipts{new}")
 
 
+class SelfExclusion(Figure):
+    """The self-exclusion program's deadlines (WAC 230-23-030), in hours: how old the state's
+    list a room holds may be, and how soon an in-room enrolment form and a breach notice go to
+    the commission."""
+
+    update_hours: int = Field(ge=1)
+    forward_hours: int = Field(ge=1)
+    notice_hours: int = Field(ge=1)
+
+    def words(self) -> str:
+        return (f"list updates applied within {self.update_hours} hours; enrolment forms "
+                f"forwarded and breaches notified within {self.forward_hours} and "
+                f"{self.notice_hours} hours")
+
+
 class Helpline(Figure):
     """The problem-gambling message a room shows where patrons gamble and where cash is
     available, with the helpline's number."""
@@ -229,6 +244,7 @@ class Profile(BaseModel):
     w2g: Cap[TaxForm]
     cash_on_hand: Cap[CashOnHand]
     problem_gambling: Cap[Helpline]
+    self_exclusion: Cap[SelfExclusion]
 
     def caps(self) -> dict[str, Cap[Any]]:
         """Every cap, by its key in the file, in the file's order."""

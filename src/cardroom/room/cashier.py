@@ -17,7 +17,7 @@ from datetime import date
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
-from cardroom.room import audit, checks, ledger, tenders
+from cardroom.room import audit, checks, exclusions, ledger, tenders
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import LedgerError, PermissionDenied
 from cardroom.room.messages import MAX_KEY
@@ -88,6 +88,7 @@ def sell_chips(conn: Connection, cashier: Account, player: Account, amount: Cent
     """The cashier takes `amount` in `tender` (cash, debit card, or the `check` the cashier
     read, on the room's calendar date `today`) and gives the player chips."""
     _customer(cashier, player)
+    exclusions.refuse_at_cage(conn, player.id, "sell")  # RCW 9.46.071
     tender = tenders.require(tender, tenders.AT_CAGE, "at the cage")
     detail: dict[str, object] = {"tender": tender}
     if tender == "check":
@@ -108,4 +109,5 @@ def redeem_chips(conn: Connection, cashier: Account, player: Account, amount: Ce
     """The cashier takes the player's chips and pays `amount` in cash (cash out of the
     cage); refused, changing nothing, if the player holds fewer chips."""
     _customer(cashier, player)
+    exclusions.refuse_at_cage(conn, player.id, "redeem")  # RCW 9.46.071
     return _move(conn, player, cashier, amount, key, "cage-redeem", "cage.redeem", False)

@@ -51,6 +51,9 @@ FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
 FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]
 """A check of the cage's register that a form names (its `check_id` field)."""
+FormPatronId = Annotated[int, Form(), _checked("there is no patron {}")]
+FormEntryId = Annotated[int, Form(), _checked("there is no self-exclusion entry {}")]
+FormBreachId = Annotated[int, Form(), _checked("there is no breach {}")]
 SlipNumber = Annotated[int, Form(), _checked("{} is not a slip number")]
 """A slip's number in a form."""
 NextSlipNumber = Annotated[int | None, Form(), _checked("{} is not a slip number")]

@@ -8,6 +8,7 @@ from cardroom.server.routes import (
     audit,
     cage,
     cashier,
+    exclusions,
     floor,
     history,
     jackpot,
@@ -19,4 +20,5 @@ from cardroom.server.routes import (
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
-                                  reports.router, staff.router)
+                                  reports.router, staff.router,
+                                  exclusions.router)
