@@ -209,3 +209,19 @@ def test_an_in_room_enrolment_opens_its_72_hour_form_and_a_sweep_removes_the_sea
             exclusions.mark_forwarded(conn, p["olivia"], entry.id)
         assert exclusions.worklist(conn, p["olivia"]).forms == ()
         assert audit.verify(conn).ok and ledger.trial_balance(conn).ok
+
+
+@pytest.mark.parametrize("game", ["pan", "pai-gow", "super-pan-9"])
+def test_no_seat_at_any_game(storage: Storage, game: str) -> None:
+    """RCW 9.46.071 (the whole facility, WAC 230-23-020): every game seats through the one
+    `LiveTable.sit` (Pan's `sit`, double condition or not, goes through it), so a listed
+    player gets no seat at any table."""
+    room, p, t = make_room(storage, game, seed=2, table="One", cast=STAFF, buyers=("alice",))
+    assert t is not None
+    with storage.unit() as conn:
+        grace_patron(conn, p["cathy"], p["alice"])
+        import_grace(conn)
+    with pytest.raises(Excluded, match="speak to a manager"):
+        room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.wallet(p["alice"].id)) == 100_000

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
@@ -59,6 +59,7 @@ from cardroom.room.schema import (
     patron_documents,
     patrons,
 )
+from cardroom.room.timezone import room_time
 
 CONFISCATED = "house:confiscated-self-exclusion"
 """Money and chips confiscated from excluded people found playing (WAC 230-23-030), held apart
@@ -127,9 +128,9 @@ class ListStatus:
                     f"({self.section}).")
         if self.stale:
             return (f"The self-exclusion list is out of date: it is dated "
-                    f"{self.list_date:%Y-%m-%d %H:%M} UTC, more than {self.limit_hours} hours "
-                    f"ago; import the state's latest list ({self.section}).")
-        return (f"The self-exclusion list is dated {self.list_date:%Y-%m-%d %H:%M} UTC "
+                    f"{room_time(self.list_date)}, more than {self.limit_hours} hours ago; "
+                    f"import the state's latest list ({self.section}).")
+        return (f"The self-exclusion list is dated {room_time(self.list_date)} "
                 f"({self.entries} people).")
 
 
@@ -570,12 +571,19 @@ def mark_forwarded(conn: Connection, staff: Account, entry_id: int,
         raise ExclusionError("Only an enrolment taken in the room has a form to forward.")
     if e.forwarded_at is not None:
         raise ExclusionError(f"This form was already marked forwarded by {e.forwarded_by}.")
-    at = _now(now)
-    conn.execute(update(exclusion_entries).where(exclusion_entries.c.id == entry_id)
-                 .values(forwarded_by=staff.username, forwarded_at=at))
-    audit.append(conn, staff.username, "exclusion.forwarded",
-                 {"entry": entry_id, "late": e.form_due is not None and at > e.form_due})
+    _mark_sent(conn, staff, exclusion_entries, entry_id, "forwarded", e.form_due, now)
     return entry(conn, entry_id)
+
+
+def _mark_sent(conn: Connection, staff: Account, table: Table, row_id: int, done: str,
+               due: datetime | None, now: datetime | None) -> None:
+    """Record that `staff` sent the commission what row `row_id` of `table` owes (`done`:
+    "forwarded" or "notified"), audited as `exclusion.<done>` with whether it was late."""
+    at = _now(now)
+    conn.execute(update(table).where(table.c.id == row_id).values(
+        {f"{done}_by": staff.username, f"{done}_at": at}))
+    audit.append(conn, staff.username, f"exclusion.{done}",
+                 {"row": row_id, "late": due is not None and at > due})
 
 
 def clear_match(conn: Connection, staff: Account, entry_id: int, patron_id: int,
@@ -677,11 +685,7 @@ def mark_notified(conn: Connection, staff: Account, breach_id: int,
     b = breach(conn, breach_id)
     if b.notified_at is not None:
         raise ExclusionError(f"This notice was already marked sent by {b.notified_by}.")
-    at = _now(now)
-    conn.execute(update(exclusion_breaches).where(exclusion_breaches.c.id == breach_id)
-                 .values(notified_by=staff.username, notified_at=at))
-    audit.append(conn, staff.username, "exclusion.notified",
-                 {"breach": breach_id, "late": at > b.notice_due})
+    _mark_sent(conn, staff, exclusion_breaches, breach_id, "notified", b.notice_due, now)
     return breach(conn, breach_id)
 
 

@@ -17,6 +17,7 @@ from cardroom.room import exclusions
 from cardroom.room.accounts import Account
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.room import Room
+from cardroom.room.timezone import room_time
 from cardroom.server.deps import Render, RoomDep, Viewer
 from cardroom.server.ids import FormBreachId, FormEntryId, FormPatronId
 from cardroom.server.routes.cage import back, done
@@ -65,7 +66,7 @@ def enrol(room: RoomDep, who: Reader, patron: FormPatronId, years: int = Form(..
     response = done(room, who, "exclusion.enrol",
                     lambda c: exclusions.enrol(c, who, patron, years), PAGE,
                     lambda e: f"{e.legal_name} is self-excluded for {e.period}: forward the "
-                              f"form to the commission by {e.form_due:%Y-%m-%d %H:%M} UTC")
+                              f"form to the commission by {room_time(e.form_due)}")
     room.bar_excluded()
     return response
 
