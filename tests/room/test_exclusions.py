@@ -225,3 +225,22 @@ def test_no_seat_at_any_game(storage: Storage, game: str) -> None:
         room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     with storage.read() as conn:
         assert ledger.balance(conn, ledger.wallet(p["alice"].id)) == 100_000
+
+
+def test_chips_refused_at_the_cage_are_confiscated_as_a_breach(storage: Storage) -> None:
+    """WAC 230-23-030: the redemption refused, the compliance officer confiscates the chips the
+    listed person holds at the cage; nobody unlisted can be treated so."""
+    _, p, _ = make_room(storage, seed=1, cast=STAFF, buyers=("alice", "bob"))
+    with storage.unit() as conn:
+        grace_patron(conn, p["cathy"], p["alice"])
+        import_grace(conn)
+        with pytest.raises(ExclusionError, match="not on the self-exclusion list"):
+            exclusions.breach_at_cage(conn, p["connie"], "bob")
+        with pytest.raises(PermissionDenied):
+            exclusions.breach_at_cage(conn, p["cathy"], "alice")
+        found = exclusions.breach_at_cage(conn, p["connie"], "alice")
+        assert (found.place, found.confiscated) == ("the cage", 100_000)
+        assert ledger.balance(conn, ledger.wallet(p["alice"].id)) == 0
+        assert ledger.balance(conn, CONFISCATED) == 100_000
+        assert ledger.balance(conn, ledger.wallet(p["bob"].id)) == 100_000
+        assert ledger.trial_balance(conn).ok and audit.verify(conn).ok

@@ -87,3 +87,5 @@ def test_an_enrolment_on_the_page_opens_its_form_and_is_marked_forwarded(room: R
     assert "marked forwarded" in r.text and 'id="no-forms"' in r.text
     r = connie.post("/exclusions/enrol", data={"patron": "999", "years": "1"})
     assert "There is no such patron." in r.text
+    r = connie.post("/exclusions/confiscate", data={"username": "olivia"})
+    assert "Olivia is not on the self-exclusion list: nothing is confiscated." in r.text

@@ -660,6 +660,27 @@ def confiscate(conn: Connection, account_id: int, at_stake: list[tuple[str, Cent
     return breach(conn, breach_id)
 
 
+def breach_at_cage(conn: Connection, staff: Account, username: str,
+                   now: datetime | None = None) -> Breach:
+    """A listed person presented chips at the cage (the redemption was refused): the owner or
+    the compliance officer confiscates the chips the person holds at the cage (their wallet)
+    as a breach, with its 72-hour notice (WAC 230-23-030). Refused for anyone not listed."""
+    _require_reader(staff)
+    r = conn.execute(select(accounts.c.id).where(
+        accounts.c.username == username.strip().lower()[:40])).first()
+    if r is None:
+        raise NotFound("There is no such player.")
+    found = excluded_accounts(conn, [r.id])
+    if not found:
+        raise ExclusionError(f"{username.strip()[:40]} is not on the self-exclusion list: "
+                             "nothing is confiscated.")
+    wallet = ledger.wallet(r.id)
+    at = _now(now)
+    return confiscate(conn, r.id, [(wallet, ledger.balance(conn, wallet))], place="the cage",
+                      table_id=None, entry_id=found[r.id], key=f"cage:{r.id}:{at.isoformat()}",
+                      now=at)
+
+
 def _breach(r: Any) -> Breach:
     return Breach(r.id, r.account_id, r.username, r.patron_id, r.table_id, r.place,
                   int(r.confiscated), _aware(r.found_at), _aware(r.notice_due), r.notified_by,

@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
+from cardroom.money import format_money
 from cardroom.room import exclusions
 from cardroom.room.accounts import Account
 from cardroom.room.errors import PermissionDenied
@@ -83,6 +84,14 @@ def notified(room: RoomDep, who: Reader, breach: FormBreachId) -> Response:
     return done(room, who, "exclusion.notified",
                 lambda c: exclusions.mark_notified(c, who, breach), PAGE,
                 lambda b: f"the notice of breach {b.id} is marked sent")
+
+
+@router.post(f"{PAGE}/confiscate", response_model=None)
+def confiscate(room: RoomDep, who: Reader, username: str = Form(...)) -> Response:
+    return done(room, who, "exclusion.breach",
+                lambda c: exclusions.breach_at_cage(c, who, username), PAGE,
+                lambda b: f"{format_money(b.confiscated)} of {b.username}'s chips confiscated: "
+                          f"notify the commission by {room_time(b.notice_due)}")
 
 
 @router.post(f"{PAGE}/sweep", response_model=None)
