@@ -9,10 +9,11 @@ from sqlalchemy.engine import Connection
 
 from cardroom.room import exclusions, patrons
 from cardroom.room.accounts import Account, Role
-from cardroom.room.identity_key import IdentityKey
 from cardroom.room.patrons import NewDocument, NewPatron, Patron
 
-KEY = IdentityKey(bytes(range(32)))
+from .people import IDENTITY_KEY
+
+KEY = IDENTITY_KEY
 LICENCE = "WDL-GH 1980"
 OPERATOR = Account(0, "cli-operator", Role.OWNER)
 
@@ -32,13 +33,17 @@ ALAN = "Alan Turing,1912-06-23,,10"
 
 def grace_patron(conn: Connection, cashier: Account, player: Account | None = None,
                  name: str = "Grace Hopper", number: str = LICENCE) -> Patron:
-    """Grace recorded by the cage (her licence checked) and linked to `player`'s account."""
-    grace = patrons.create(conn, cashier, NewPatron(
+    """Grace recorded by the cage (her licence checked); with `player`, the patron the cage
+    already identified for that account shows Grace's licence too (the list then matches the
+    player by that document)."""
+    if player is not None:
+        mine = patrons.patron_of(conn, player.id)
+        assert mine is not None, "the tests' players are identified (tests/room/people.py)"
+        return patrons.add_document(conn, cashier, mine.id, "driver-licence", number,
+                                    "Washington", date(2031, 1, 1), KEY)
+    return patrons.create(conn, cashier, NewPatron(
         name, "1 Main St, Tacoma WA 98402", date(1980, 12, 9), None,
         (NewDocument("driver-licence", number, "Washington", date(2031, 1, 1)),)), KEY)
-    if player is not None:
-        patrons.link_account(conn, cashier, player.id, grace.id)
-    return grace
 
 
 def import_grace(conn: Connection, dated: datetime | None = None) -> exclusions.Imported:

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from room.people import player
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
@@ -57,12 +58,23 @@ FORMS: dict[str, dict[str, str]] = {
     "/floor/jackpot/hits/1/pay": {},
     "/cage/sell": {"player": "alice", "amount": "100", "key": "k3"},
     "/cage/redeem": {"player": "alice", "amount": "100", "key": "k4"},
+    "/cage/find": {"name": "alice"},
+    "/cage/patrons": {"legal_name": "Eve Forger", "address": "x", "born": "1980-01-01",
+                      "document_kind": "passport", "document_number": "X1",
+                      "document_issuer": "x", "document_expires": "2099-01-01"},
+    "/cage/patrons/walk-in": {"patron_id": "1"},
+    "/cage/patrons/link": {"patron_id": "1", "player": "alice"},
     "/cage/fill": {"table_id": "1", "amount": "100", "dealer": "fred", "dealer_password": PW,
                    "floor": "fred", "floor_password": PW},
     "/cage/credit": {"table_id": "1", "amount": "100", "dealer": "fred",
                      "dealer_password": PW, "floor": "fred", "floor_password": PW},
     "/cage/count": {"table_id": "1", "day": "2026-11-23", "cash": "1", "second": "fred",
                     "second_password": PW},
+    "/exclusions/enrol": {"patron": "1", "years": "1"},
+    "/exclusions/forwarded": {"entry": "1"},
+    "/exclusions/notified": {"breach": "1"},
+    "/exclusions/confiscate": {"username": "alice"},
+    "/exclusions/sweep": {},
     "/cage/checks/returned": {"check_id": "1", "reason": "forged"},
     "/cage/checks/settle": {"check_id": "1", "how": "repaid"},
     "/floor/inventory/open": {"table_id": "1", "counted": "0", "dealer": "fred",
@@ -272,7 +284,7 @@ def test_register_backs_off_per_client(room: Room) -> None:
 def test_owner_unlocks_from_the_floor_page(room: Room, owner: FormClient
                                            ) -> None:
     with room.storage.unit() as conn:
-        create_account(conn, "alice", PW, Role.PLAYER)
+        player(conn, "alice", PW)
     phone = FormClient(create_app(room))  # alice's own browser, logged in before
     log_in(phone, "alice")
     phone.post("/logout")
