@@ -53,7 +53,7 @@ FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]
 """A check of the cage's register that a form names (its `check_id` field)."""
 FormPatronId = Annotated[int, Form(), _checked("there is no patron {}")]
 """A patron a cage form names (its `patron_id` field)."""
-FormEntryId = Annotated[int, Form(), _checked("there is no self-exclusion entry {}")]
+FormEntryId = Annotated[int, Form(), _checked("there is no exclusion entry {}")]
 """A self-exclusion entry a form names (its `entry` field)."""
 FormBreachId = Annotated[int, Form(), _checked("there is no breach {}")]
 """A self-exclusion breach a form names (its `breach` field)."""

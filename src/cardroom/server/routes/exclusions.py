@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
+from cardroom.digits import whole_number
 from cardroom.money import format_money
 from cardroom.room import exclusions
 from cardroom.room.accounts import Account
@@ -62,10 +63,12 @@ def exclusions_page(room: RoomDep, page: Render, who: Reader, message: str = "",
 
 
 @router.post(f"{PAGE}/enrol", response_model=None)
-def enrol(room: RoomDep, who: Reader, patron: FormPatronId, years: int = Form(...)
+def enrol(room: RoomDep, who: Reader, patron: FormPatronId, years: str = Form(...)
           ) -> Response:
+    period = whole_number(years.strip()[:3])  # not a period: refused by `enrol` in words
     response = done(room, who, "exclusion.enrol",
-                    lambda c: exclusions.enrol(c, who, patron, years), PAGE,
+                    lambda c: exclusions.enrol(c, who, patron, -1 if period is None else period),
+                    PAGE,
                     lambda e: f"{e.legal_name} is self-excluded for {e.period}: forward the "
                               f"form to the commission by {room_time(e.form_due)}")
     room.bar_excluded()
