@@ -182,6 +182,19 @@ class Deadline(Figure):
             return f"{self.days_after} days after the period ends"
         month = "month" if self.months_after == 1 else f"{self.months_after} months"
         return f"the last day of the {month} after the period ends"
+class SelfExclusion(Figure):
+    """The self-exclusion program's deadlines (WAC 230-23-030), in hours: how old the state's
+    list a room holds may be, and how soon an in-room enrolment form and a breach notice go to
+    the commission."""
+
+    update_hours: int = Field(ge=1)
+    forward_hours: int = Field(ge=1)
+    notice_hours: int = Field(ge=1)
+
+    def words(self) -> str:
+        return (f"list updates applied within {self.update_hours} hours; enrolment forms "
+                f"forwarded and breaches notified within {self.forward_hours} and "
+                f"{self.notice_hours} hours")
 
 
 class Helpline(Figure):
@@ -273,6 +286,7 @@ class Profile(BaseModel):
     """Every cash transaction at or above this goes into the multiple transaction log."""
     ctr_due_days: Cap[Days]
     records_years: Cap[Years]
+    self_exclusion: Cap[SelfExclusion]
 
     def caps(self) -> dict[str, Cap[Any]]:
         """Every cap, by its key in the file, in the file's order."""

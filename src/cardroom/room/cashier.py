@@ -17,7 +17,7 @@ from datetime import date
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
-from cardroom.room import audit, checks, currency, ledger, patrons, tenders
+from cardroom.room import audit, checks, currency, exclusions, ledger, patrons, tenders
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import LedgerError, PermissionDenied
 from cardroom.room.messages import MAX_KEY
@@ -99,6 +99,7 @@ def sell_chips(conn: Connection, cashier: Account, player: Account, amount: Cent
     account must be linked to a patron (the cage saw their identity and date of birth) of
     age on the gambling day `day` (today); the sale records the patron."""
     _customer(cashier, player)
+    exclusions.refuse_at_cage(conn, player.id, "sell")  # RCW 9.46.071
     tender = tenders.require(tender, tenders.AT_CAGE, "at the cage")
     detail: dict[str, object] = {"tender": tender,
                                  "patron": _patron(conn, player, day, "sell")}
@@ -122,5 +123,6 @@ def redeem_chips(conn: Connection, cashier: Account, player: Account, amount: Ce
     under the minimum age on the gambling day `day` (today). Records the patron."""
     _customer(cashier, player)
     patron = _patron(conn, player, day, "pay")
+    exclusions.refuse_at_cage(conn, player.id, "redeem")  # RCW 9.46.071
     return _move(conn, player, cashier, amount, key, "cage-redeem", "cage.redeem", False,
                  {"patron": patron})

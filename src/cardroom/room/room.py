@@ -262,6 +262,16 @@ class Room:
         self.closed = closed
         return done
 
+    def bar_excluded(self) -> int:
+        """Remove from every table the seated people now on the self-exclusion list (after an
+        import or an enrolment: WAC 230-23-030), their chips confiscated (`LiveTable.
+        bar_excluded`); anyone in a hand is removed when it settles. Returns how many."""
+        removed = 0
+        for live in list(self.tables.values()):
+            with live.transaction(), self.storage.unit() as conn:
+                removed += len(live.bar_excluded(conn, list(live.seated)))
+        return removed
+
     def refused(self, who: Account | None, action: str, reason: str,
                 detail: dict[str, Any] | None = None) -> None:
         with self.storage.unit() as conn:

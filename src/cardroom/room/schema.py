@@ -468,3 +468,92 @@ currency_reports = Table(
 gaming day on which their cash in or their cash out went over the threshold, due on the day
 the profile says (15 days later); `status` pending until the compliance officer records it
 filed with its reference."""
+
+exclusion_lists = Table(
+    "exclusion_lists", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("list_date", DateTime(timezone=True), nullable=False),
+    Column("digest", String(64), nullable=False, unique=True),
+    Column("entries", Integer, nullable=False),
+    Column("added", Integer, nullable=False),
+    Column("removed", Integer, nullable=False),
+    Column("imported_by", String(40), nullable=False),
+    Column("imported_at", DateTime(timezone=True), nullable=False),
+)
+"""Each import of the state's self-exclusion list (RCW 9.46.071; WAC 230-23-030): the list's
+own date, the digest of its content (the same list imported twice is one row), how many
+entries it held, added and removed."""
+
+exclusion_entries = Table(
+    "exclusion_entries", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source", String(10), nullable=False),
+    Column("entry_key", String(64), nullable=False, index=True),
+    Column("date_of_birth", Date, nullable=False, index=True),
+    Column("legal_name", String(200), nullable=False),
+    Column("name_key", String(200), nullable=False),
+    Column("period", String(20), nullable=False),
+    Column("active", Boolean, nullable=False, index=True),
+    Column("added_list", Integer, ForeignKey("exclusion_lists.id"), nullable=True),
+    Column("removed_list", Integer, ForeignKey("exclusion_lists.id"), nullable=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True),
+    Column("enrolled_by", String(40), nullable=True),
+    Column("enrolled_at", DateTime(timezone=True), nullable=True),
+    Column("form_due", DateTime(timezone=True), nullable=True),
+    Column("forwarded_by", String(40), nullable=True),
+    Column("forwarded_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint("source IN ('state', 'room')", name="ck_exclusion_entries_source"),
+)
+"""The people excluded: `source` "state" (an entry of an imported list, active until a later
+list drops it: `removed_list`) or "room" (an in-room enrolment, whose form is due at the
+commission by `form_due`, WAC 230-23-030). Rows are never deleted. `name_key` is the name
+folded with its words sorted; identifiers are in `exclusion_identifiers`."""
+
+exclusion_identifiers = Table(
+    "exclusion_identifiers", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("entry_id", Integer, ForeignKey("exclusion_entries.id"), nullable=False, index=True),
+    Column("number_index", String(64), nullable=False, index=True),
+)
+"""An excluded person's document numbers, as the identity key's blind index only (the same
+index as `patron_documents.number_index`): never stored in clear (WAC 230-23-025)."""
+
+exclusion_clearances = Table(
+    "exclusion_clearances", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("entry_id", Integer, ForeignKey("exclusion_entries.id"), nullable=False, index=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=False, index=True),
+    Column("reason", String(400), nullable=False),
+    Column("cleared_by", String(40), nullable=False),
+    Column("cleared_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("entry_id", "patron_id", name="uq_exclusion_clearance"),
+)
+"""A match that staff found to be another person (a false positive), with who decided and
+why."""
+
+exclusion_breaches = Table(
+    "exclusion_breaches", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True),
+    Column("entry_id", Integer, ForeignKey("exclusion_entries.id"), nullable=True),
+    Column("table_id", Integer, nullable=True),
+    Column("place", String(120), nullable=False),
+    Column("confiscated", BigInteger, nullable=False),
+    Column("tx_id", Integer, nullable=True),
+    Column("found_at", DateTime(timezone=True), nullable=False),
+    Column("notice_due", DateTime(timezone=True), nullable=False),
+    Column("notified_by", String(40), nullable=True),
+    Column("notified_at", DateTime(timezone=True), nullable=True),
+)
+"""An excluded person found playing (WAC 230-23-030): where, when, what was confiscated (in
+cents, ledger transaction `tx_id`), and the notice to the commission due by `notice_due`."""
+
+marketing_closed = Table(
+    "marketing_closed", metadata,
+    Column("patron_id", Integer, ForeignKey("patrons.id"), primary_key=True),
+    Column("reason", String(40), nullable=False),
+    Column("since", DateTime(timezone=True), nullable=False),
+)
+"""Patrons to whom no player club, marketing or comp may go (WAC 230-23-020): any future
+marketing reads this (`exclusions.marketing_allowed`)."""

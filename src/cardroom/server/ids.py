@@ -56,6 +56,10 @@ FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]
 """A check of the cage's register that a form names (its `check_id` field)."""
 FormPatronId = Annotated[int, Form(), _checked("there is no patron {}")]
 """A patron a cage form names (its `patron_id` field)."""
+FormEntryId = Annotated[int, Form(), _checked("there is no exclusion entry {}")]
+"""A self-exclusion entry a form names (its `entry` field)."""
+FormBreachId = Annotated[int, Form(), _checked("there is no breach {}")]
+"""A self-exclusion breach a form names (its `breach` field)."""
 SlipNumber = Annotated[int, Form(), _checked("{} is not a slip number")]
 """A slip's number in a form."""
 NextSlipNumber = Annotated[int | None, Form(), _checked("{} is not a slip number")]

@@ -9,6 +9,7 @@ from cardroom.server.routes import (
     audit,
     cage,
     cashier,
+    exclusions,
     floor,
     history,
     jackpot,
@@ -23,4 +24,4 @@ from cardroom.server.routes import (
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
                                   reports.router, staff.router, surveillance.router,
-                                  approvals.router, title31.router)
+                                  approvals.router, title31.router, exclusions.router)
