@@ -230,7 +230,8 @@ CRAFTED = "?message=Manager+approved%3A+redeem+%245%2C000+without+ID&error=Call+
 
 @pytest.mark.parametrize(("name", "path"), [
     ("cathy", "/cage"), ("fred", "/floor"), ("fred", "/floor/inventory"), ("olga", "/staff"),
-    ("olga", "/floor/jackpot"), ("olga", "/floor/surveillance"), ("alice", "/cashier")])
+    ("olga", "/floor/jackpot"), ("olga", "/floor/surveillance"), ("olga", "/exclusions"),
+    ("olga", "/compliance/ctr"), ("alice", "/cashier")])
 def test_a_message_in_a_link_is_not_shown_as_the_rooms_own(room: Room, name: str,
                                                            path: str) -> None:
     """Issue 23, "Messages from the URL": anyone can send staff a link whose query string

@@ -49,8 +49,8 @@ def exclusion_warning(room: Room, who: Account | None) -> str:
 
 
 @router.get(PAGE, response_class=HTMLResponse)
-def exclusions_page(room: RoomDep, page: Render, who: Reader, message: str = "",
-                    error: str = "") -> HTMLResponse:
+def exclusions_page(room: RoomDep, page: Render, who: Reader) -> HTMLResponse:
+    """The worklist and the list's state; a form's message comes from the flash."""
     now = datetime.now(UTC)
     with room.storage.read() as conn:
         status = exclusions.list_status(conn, now)
@@ -59,7 +59,7 @@ def exclusions_page(room: RoomDep, page: Render, who: Reader, message: str = "",
     rule, _ = exclusions.deadlines(now.date())
     return page("exclusions.html", who, list_status=status, work=work, people=people, now=now,
                 periods=exclusions.PERIODS, forward_hours=rule.forward_hours,
-                notice_hours=rule.notice_hours, message=message, error=error)
+                notice_hours=rule.notice_hours)
 
 
 @router.post(f"{PAGE}/enrol", response_model=None)

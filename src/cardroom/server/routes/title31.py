@@ -97,13 +97,13 @@ def _mtl(room: Room, page: Render, who: Account, text: str | None, fmt: str) -> 
 
 
 @router.get("/compliance/ctr", response_class=HTMLResponse)
-def ctr(room: RoomDep, page: Render, who: Officer, message: str = "", error: str = ""
-        ) -> HTMLResponse:
+def ctr(room: RoomDep, page: Render, who: Officer) -> HTMLResponse:
+    """The report items; a filing's message comes from the flash."""
     today = _gaming_today(room)
     with room.storage.snapshot() as conn:
         items = currency.reports(conn)
     return page("compliance_ctr.html", who, items=items, today=today,
-                threshold=currency.threshold(today), message=message, error=error)
+                threshold=currency.threshold(today))
 
 
 @router.get("/compliance/ctr/{report_id}", response_model=None)
