@@ -277,6 +277,12 @@ class PanSit(Message):
         "doubles": "the choice of double condition must be yes or no"}
 
 
+class Back(Message):
+    """A player who sat out after missed turns is dealt in again (issue 23, action timers)."""
+
+    type: Literal["back"]
+
+
 class Bot(Keyed):
     """Seat a bot between hands, funded by the house."""
 
@@ -322,10 +328,10 @@ ChangeBets = BaccaratChangeBets | SuperPan9ChangeBets | PaiGowChangeBets
 INBOUND: dict[str, tuple[type[Message], ...]] = {
     "baccarat": (Sit, Leave, BaccaratBet, BaccaratChangeBets, Deal, Void),
     "super-pan-9": (Sit, Leave, SuperPan9Bet, SuperPan9ChangeBets, Deal, Void, Draw, Stand,
-                    SuperPan9Irregularity),
+                    SuperPan9Irregularity, Back),
     "pai-gow": (Sit, Leave, PaiGowBet, PaiGowChangeBets, Deal, Void, Dragon, Bank, SetHand,
                 HouseWay, PaiGowIrregularity),
-    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand),
+    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand, Back),
 }
 """The messages each game's table reads, by game."""
 
