@@ -238,3 +238,43 @@ def test_pan_players_who_sit_out_are_not_dealt_in_and_a_restart_keeps_it(
     again.act(p[awaited], t, {"type": "back"})
     again.act(p["fiona"], t, {"type": "deal"})
     assert p[awaited].id in live2.engine.accounts and len(live2.engine.accounts) == 3
+
+
+def test_the_dealer_and_the_floor_act_for_a_player_who_walked_away(storage: Storage) -> None:
+    """Issue 23: a dealer or the floor takes the timer's default for the player the hand
+    waits for, before the time runs out (Super Pan 9: stand, rule 6; Pan: pass at the
+    declaration, rule 9), audited by them and counted as the player's miss; a player may not,
+    nor anyone when no decision is awaited."""
+    room, p, t = super_pan_9_room(storage)
+    assert t is not None
+    timed(room, t)
+    with pytest.raises(CardroomError, match="no player's decision"):
+        room.act(p["dan"], t, {"type": "act_for"})
+    start_round(room, p, t)
+    with pytest.raises(CardroomError, match="only a dealer or the floor"):
+        room.act(p["bob"], t, {"type": "act_for"})
+    room.act(p["dan"], t, {"type": "act_for"})
+    live = room.table(t)
+    assert live.engine.seats[1].acted and len(live.engine.seats[1].cards) == 3
+    assert audits(storage, "hand.stand")[0][0] == "dan"
+    assert [(a, d["action"]) for a, d in audits(storage, "hand.timeout")] == [("dan", "stand")]
+    assert live.misses == {p["alice"].id: 1}
+    assert view(room, t, None)["hand"]["turn"]["name"] == "bob"
+
+
+
+def test_the_floor_plays_the_pan_default_for_a_player_who_walked_away(
+        storage: Storage) -> None:
+    """Pan: the floor's `act_for` is the timer's default (a declaration not made: pass, rule
+    9), audited by the floor and told in the table's log."""
+    room, p, t = pan_room(storage)
+    assert t is not None
+    timed(room, t)
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    room.act(p["fiona"], t, {"type": "deal"})
+    awaited = pan(room, t).snapshot(None)["hand"]["turn"]["name"]
+    room.act(p["fiona"], t, {"type": "act_for"})
+    [(actor, detail)] = audits(storage, "hand.timeout")
+    assert (actor, detail["action"], detail["account"]) == ("fiona", "pass", p[awaited].id)
+    assert f"fiona plays the default for {awaited}: pass" in pan(room, t).log

@@ -236,10 +236,11 @@ class LiveTable(Generic[E, R, M]):
         Hook: by default none (a game whose players do not decide in turn has no timer)."""
         return None
 
-    def default_action(self, conn: Connection, account: int) -> str:
-        """Take the house rules' default action for `account`, whose turn ran out, through
-        the engine like any action (so the hand's events and its replay have it); returns
-        what was done, in words. Hook of the games with a timer."""
+    def default_action(self, conn: Connection, account: int, actor: str) -> str:
+        """Take the house rules' default action for `account`, whose turn ran out (or whom
+        the staff act for), through the engine like any action (so the hand's events and its
+        replay have it), audited by `actor`; returns what was done, in words. Hook of the
+        games with a timer."""
         raise IllegalActionError(f"{self.game} has no default action")
 
     def timer_rules(self) -> TurnTimerRules | None:
@@ -283,26 +284,42 @@ class LiveTable(Generic[E, R, M]):
 
     def time_out(self, conn: Connection) -> None:
         """The awaited turn ran out: the house rules' default action is taken for the player
-        (`default_action`), audited as `hand.timeout` by "timer"; the player's misses in a
-        row are counted, and at the house rules' `misses_to_sit_out` they sit out
-        (`table.sit-out`): no new hand is dealt to them until they are back."""
-        rules = self.timer_rules()
-        turn = self.turn
-        if turn is None or rules is None or not self.expired():
+        by "timer" (`take_default`)."""
+        if self.turn is None or not self.expired():
             raise IllegalActionError("no turn has run out at this table")
+        self.take_default(conn, "timer")
+
+    def act_for(self, conn: Connection, who: Account) -> None:
+        """`{"type": "act_for"}`: a dealer or the floor takes the default action for the
+        player the hand waits for (one who walked away), before their time runs out: the
+        same default as the timer's (`take_default`), by the staff member."""
+        if not who.may(Permission.DEAL):
+            raise IllegalActionError("only a dealer or the floor may act for a player")
+        if self.turn is None:
+            raise IllegalActionError("no player's decision is awaited at this table")
+        self.take_default(conn, who.username)
+
+    def take_default(self, conn: Connection, actor: str) -> None:
+        """The house rules' default action for the player the hand waits for
+        (`default_action`, by `actor`: "timer" or the staff member), audited as
+        `hand.timeout`; it counts as a miss of the player's, and at the house rules'
+        `misses_to_sit_out` misses in a row they sit out (`table.sit-out`): no new hand is
+        dealt to them until they are back."""
+        rules, turn = self.timer_rules(), self.turn
+        assert rules is not None and turn is not None
         hand_id = self.hand_id
-        done = self.default_action(conn, turn.account)
+        done = self.default_action(conn, turn.account, actor)
         misses = self.misses.get(turn.account, 0) + 1
         self.misses = {**self.misses, turn.account: misses}
         out = misses >= rules.misses_to_sit_out and turn.account in self.seated
         if out:
             self.away = self.away | {turn.account}
-        audit.append(conn, "timer", "hand.timeout", {
+        audit.append(conn, actor, "hand.timeout", {
             "table": self.table_id, "hand": hand_id, "account": turn.account,
             "seat": self.seat_of.get(turn.account), "action": done, "misses": misses,
             "deadline": turn.deadline.isoformat()})
         if out:
-            audit.append(conn, "timer", "table.sit-out", {
+            audit.append(conn, actor, "table.sit-out", {
                 "table": self.table_id, "account": turn.account, "misses": misses})
         self._save_misses(conn, turn.account)
         self.turn = None

@@ -439,10 +439,10 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             return None
         return account, f"{self.hand_id}:{hand.to_act}:{hand.phase}:{len(hand.discards)}"
 
-    def default_action(self, conn: Connection, account: int) -> str:
+    def default_action(self, conn: Connection, account: int, actor: str) -> str:
         """The default play of a player whose turn ran out (`default_play`), step by step
         until the turn has moved on, each through the engine like any action (so the hand's
-        history and its replay have it) and audited as `pan.action` by "timer"."""
+        history and its replay have it) and audited as `pan.action` by `actor`."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         me = g.accounts.index(account)
@@ -453,13 +453,16 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
                 break
             acted = len(hand.actions)
             g.act(me, chosen, g.brains_by_hand_seat())
-            audit.append(conn, "timer", "pan.action", {
+            audit.append(conn, actor, "pan.action", {
                 "table": self.table_id, "hand": self.hand_id, "action": hand.actions[-1]
                 if len(hand.actions) > acted else chosen.kind.value})
             done.append(chosen.kind.value)
         if not done:
             raise IllegalActionError("no default play fits this turn: the floor decides")
-        self.log.append(f"{self.name_of(account)}'s time ran out: " + ", ".join(done))
+        self.log.append(f"{self.name_of(account)}'s time ran out: " + ", ".join(done)
+                        if actor == "timer" else
+                        f"{actor} plays the default for {self.name_of(account)}: "
+                        + ", ".join(done))
         self._play_on(conn)
         return ", ".join(done)
 

@@ -283,6 +283,13 @@ class Back(Message):
     type: Literal["back"]
 
 
+class ActFor(Message):
+    """A dealer or the floor takes the default action for the player the hand waits for (one
+    who walked away): stand at Super Pan 9, the default play at Pan (issue 23)."""
+
+    type: Literal["act_for"]
+
+
 class Bot(Keyed):
     """Seat a bot between hands, funded by the house."""
 
@@ -328,10 +335,10 @@ ChangeBets = BaccaratChangeBets | SuperPan9ChangeBets | PaiGowChangeBets
 INBOUND: dict[str, tuple[type[Message], ...]] = {
     "baccarat": (Sit, Leave, BaccaratBet, BaccaratChangeBets, Deal, Void),
     "super-pan-9": (Sit, Leave, SuperPan9Bet, SuperPan9ChangeBets, Deal, Void, Draw, Stand,
-                    SuperPan9Irregularity, Back),
+                    SuperPan9Irregularity, Back, ActFor),
     "pai-gow": (Sit, Leave, PaiGowBet, PaiGowChangeBets, Deal, Void, Dragon, Bank, SetHand,
                 HouseWay, PaiGowIrregularity),
-    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand, Back),
+    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand, Back, ActFor),
 }
 """The messages each game's table reads, by game."""
 

@@ -308,6 +308,8 @@ def _handle(live: AnyTable, conn: Connection, who: Account, msg: protocol.Messag
             live.void(conn, who, msg.reason)
         case protocol.Back():
             live.come_back(conn, who)
+        case protocol.ActFor():
+            live.act_for(conn, who)
         case _:
             live.act(conn, who, msg)
 

@@ -168,14 +168,14 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             return None
         return account, f"{self.hand_id}:{seat}"
 
-    def default_action(self, conn: Connection, account: int) -> str:
+    def default_action(self, conn: Connection, account: int, actor: str) -> str:
         """Rule 6 lets a player "draw one additional card or stand"; the rules do not say what
         a player who does not choose is deemed to do, and this table stands for them
         (docs/super-pan-9.md: it takes no card and changes no wager), the engine's `stand` in
-        the round's events like any stand, audited as `hand.stand` by "timer"."""
+        the round's events like any stand, audited as `hand.stand` by `actor`."""
         seat = self.seat_of[account]
         self.engine.stand(seat)
-        audit.append(conn, "timer", "hand.stand", {
+        audit.append(conn, actor, "hand.stand", {
             "table": self.table_id, "hand": self.hand_id, "seat": seat})
         if self.engine.phase is Phase.DEALER:
             self._finish(conn)

@@ -194,7 +194,7 @@ export function connect(onState, { tableId = $("felt").dataset.table } = {}) {
     };
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (m.type === "state") { messages.clearError(); showAwaiting(m.last); showTurn(m); onState(m); }
+      if (m.type === "state") { messages.clearError(); showAwaiting(m.last); showTurn(m); showStaff(m); onState(m); }
       else if (m.type === "error") messages.error(m.message);
       document.body.dataset.messages = String(++seen);
     };
@@ -222,7 +222,27 @@ export function connect(onState, { tableId = $("felt").dataset.table } = {}) {
   };
   const back = $("back");
   if (back) back.addEventListener("click", () => send({ type: "back" }));
+  const deal = $("staff-deal"), actFor = $("act-for");
+  if (deal) deal.addEventListener("click", () => send({ type: "deal" }));
+  if (actFor) actFor.addEventListener("click", () => send({ type: "act_for" }));
   return send;
+}
+
+// dealer and floor controls (issue 23) -----------------------------------------------------------
+const DEFAULT_WORDS = { "super-pan-9": "Stand for", pan: "Play the default for" };
+
+/** A dealer or the floor who is not seated gets their own controls: deal while no hand is in
+ *  play, and act for the player the hand waits for (the timer's default: stand at Super Pan 9,
+ *  pass or draw and discard at Pan). */
+function showStaff(m) {
+  const box = $("staff-box");
+  if (!box) return;
+  box.hidden = !(m.you.may_deal && !m.you.seated);
+  const phase = m.hand.phase;
+  $("staff-deal").hidden = !(phase === "idle" || phase === "betting" || (phase === undefined && m.hand.open));
+  const turn = m.hand.turn, actFor = $("act-for");
+  actFor.hidden = !turn;
+  actFor.textContent = turn ? `${DEFAULT_WORDS[m.game] || "Act for"} ${turn.name}` : "";
 }
 
 // the turn timer (issue 23) ------------------------------------------------------------------------
