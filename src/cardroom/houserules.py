@@ -155,6 +155,27 @@ class HouseRules(BaseModel):
         return self
 
 
+TURN_SECONDS = 60
+"""A turn's time when the house rules name none (issue 23, action timers)."""
+MISSES_TO_SIT_OUT = 2
+"""Timed-out turns in a row after which a player sits out, when the house rules name none."""
+
+
+class TurnTimerRules(HouseRules):
+    """The rules of a game whose players decide in turn (Super Pan 9, Pan): how long
+    a turn may take before the house rules' default action is taken for the player, and after
+    how many such misses in a row the player sits out. Left out of a dump at their defaults,
+    so rules that do not set them dump (and hash into records) exactly as before."""
+
+    turn_seconds: int = Field(default=TURN_SECONDS, ge=10, le=600,
+                              exclude_if=lambda v: v == TURN_SECONDS,
+                              description="seconds a player has to act on their turn")
+    misses_to_sit_out: int = Field(default=MISSES_TO_SIT_OUT, ge=1, le=10,
+                                   exclude_if=lambda v: v == MISSES_TO_SIT_OUT,
+                                   description="timed-out turns in a row before the player "
+                                               "sits out")
+
+
 R = TypeVar("R", bound=HouseRules)
 
 

@@ -39,6 +39,8 @@ def test_posted_rules_of_every_game_at_desktop_and_phone_width(room: Room, tmp_p
                     {"baccarat": "Mini-Baccarat", "super-pan-9": "Super Pan 9",
                      "pai-gow": "Pai Gow Poker", "pan": "Panguingue"}[game])
                 assert page.is_visible("#disputes") and page.is_visible("#limits")
+                if game in ("super-pan-9", "pan"):  # the turn timer (issue 23)
+                    assert "you have 60 seconds to act" in page.inner_text("#turns")
                 body = page.evaluate("parseFloat(getComputedStyle("
                                      "document.querySelector('#limits p')).fontSize)")
                 assert body >= 18, f"{game} at {size}: {body}px type"

@@ -9,20 +9,25 @@ showdown only their own three cards, the dealer's face down."""
 from __future__ import annotations
 
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from cardroom.games.super_pan_9 import Phase
 from cardroom.money import format_money
+from cardroom.room.accounts import Role, create_account
 from cardroom.room.protocol_state import SuperPan9Result
 from cardroom.room.room import Room
 from cardroom.room.super_pan_9_live import SuperPan9Live
 
 from .page_checks import PageChecks, shown_cards
 from .room_flows import (
+    PW,
     browser_at,
+    log_in,
     owner_opens_table,
     player_sits,
+    shot,
 )
 from .table_flows import (
     change_and_take_back,
@@ -116,3 +121,111 @@ def test_two_super_pan_9_hands_in_two_browsers(room: Room, width: int) -> None:
             page.wait_for_selector('body[data-state=settled][data-hand="2"]')
             checks.finish()
         assert a.inner_text("#result").startswith("Hand 2 (table's hand 2): the dealer has ")
+
+
+class TableClock:
+    """The table's clock, moved on by the test (the server's timer looks every second)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 26, 20, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_turn_runs_out_in_the_browser(room: Room, width: int) -> None:
+    """Issue 23, action timers: every page says whose turn it is and the time left; when the
+    turn runs out (the table's clock moved on, the server's own timer takes it) the seat
+    stands (rule 6) and the next seat's clock starts; the player who missed sits out (the
+    house rules here: after one miss), the page says so, and "I'm back" deals them in again."""
+    with browser_at(room) as (base, browser):
+        a, b = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
+                for _ in range(2))
+        seen: set[tuple[str, int]] = set()
+        ca = PageChecks(a, lambda: visible(room, 1), seen)
+        cb = PageChecks(b, lambda: visible(room, 2), seen)
+        for page in (a, b):
+            page.set_default_timeout(15_000)
+        owner_opens_table(a, base, "Pan Nine", "super-pan-9")
+        player_sits(a, base, "alice")
+        player_sits(b, base, "bob")
+        live = room.table(1)
+        assert isinstance(live, SuperPan9Live)
+        clock = TableClock()
+        live.clock = clock
+        live.rules = live.rules.model_copy(update={"misses_to_sit_out": 1})
+        super_pan_9_bet(a, ca, {"wager": [500]})
+        super_pan_9_bet(b, cb, {"wager": [500]})
+        assert a.locator("#turn-clock").is_hidden()
+        b.click("#deal")
+        a.wait_for_selector("#turn-clock:has-text('You are to act: 1:00 left')")
+        b.wait_for_selector("#turn-clock:has-text('alice is to act: 1:00 left')")
+        ca.check("alice's turn, timed")
+        shot(a, f"turn-timer-alice-{width}.png")
+        clock.now += timedelta(seconds=60)  # alice walked away: her time runs out
+        b.wait_for_selector("#turn-clock:has-text('You are to act: 1:00 left')")
+        a.wait_for_selector("#sitting-out:not([hidden])")
+        assert a.locator("#decide").is_hidden() and b.locator("#decide").is_visible()
+        assert live.engine.seats[1].acted and len(live.engine.seats[1].cards) == 3
+        cb.check("bob's turn after alice's ran out")
+        shot(b, f"turn-timer-bob-{width}.png")
+        super_pan_9_decide(b, cb, draw=False)
+        for page in (a, b):
+            page.wait_for_selector("body[data-state=settled]")
+        assert a.locator("#turn-clock").is_hidden()
+        shot(a, f"turn-timer-sitting-out-{width}.png")
+        ca.check("sitting out")
+        a.click("#back")
+        a.wait_for_selector("#sitting-out", state="hidden")
+        assert live.away == set()
+        for checks in (ca, cb):
+            checks.finish()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_dealer_deals_and_stands_for_a_player_from_the_table_page(
+        room: Room, width: int) -> None:
+    """Issue 23, dealer and floor controls: a dealer who is not seated has their own controls
+    on the table page: Deal once wagers are down, and "Stand for alice" when the seat in turn
+    does not act (rule 6; the timer's default), by clicks; the players' pages follow."""
+    with browser_at(room) as (base, browser):
+        a, b, d = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
+                   for _ in range(3))
+        seen: set[tuple[str, int]] = set()
+        ca = PageChecks(a, lambda: visible(room, 1), seen)
+        cb = PageChecks(b, lambda: visible(room, 2), seen)
+        cd = PageChecks(d, lambda: visible(room, 0), seen)  # no seat: the showdown only
+        for page in (a, b, d):
+            page.set_default_timeout(15_000)
+        owner_opens_table(a, base, "Pan Nine", "super-pan-9")
+        with room.storage.unit() as conn:
+            create_account(conn, "dan", PW, Role.DEALER)
+        player_sits(a, base, "alice")
+        player_sits(b, base, "bob")
+        log_in(d, base, "dan")
+        d.goto(base + "/tables/1")
+        d.wait_for_selector("#staff-box:not([hidden])")
+        assert d.locator("#bet-box").is_hidden() and d.locator("#act-for").is_hidden()
+        super_pan_9_bet(a, ca, {"wager": [500]})
+        super_pan_9_bet(b, cb, {"wager": [500]})
+        d.wait_for_selector("#staff-deal:not([hidden])")
+        cd.check("wagers down")
+        shot(d, f"dealer-controls-deal-{width}.png")
+        d.click("#staff-deal")
+        d.wait_for_selector("#act-for:has-text('Stand for alice')")
+        assert d.locator("#staff-deal").is_hidden()
+        a.wait_for_selector("#decide:not([hidden])")
+        cd.check("dealt")
+        shot(d, f"dealer-controls-stand-for-{width}.png")
+        d.click("#act-for")
+        b.wait_for_selector("#decide:not([hidden])")
+        d.wait_for_selector("#act-for:has-text('Stand for bob')")
+        live = room.table(1)
+        assert live.engine.seats[1].acted and len(live.engine.seats[1].cards) == 3
+        a.wait_for_selector("#decide", state="hidden")
+        super_pan_9_decide(b, cb, draw=True)
+        d.wait_for_selector("body[data-state=settled]")
+        assert d.locator("#act-for").is_hidden()
+        for checks in (ca, cb, cd):
+            checks.finish()

@@ -157,13 +157,14 @@ def test_every_snapshot_is_its_games_model_as_json(tmp_path: Path, game: str, se
 
 @pytest.mark.parametrize(("game", "hand"), [
     ("baccarat", {"id", "open"}),
-    ("super-pan-9", {"id", "open", "number", "phase"}),
+    ("super-pan-9", {"id", "open", "number", "phase", "turn"}),
     ("pai-gow", {"id", "open", "number", "phase"}),
-    ("pan", {"id", "open", "number", "phase"})])
+    ("pan", {"id", "open", "number", "phase", "turn"})])
 def test_a_field_a_game_does_not_give_stays_absent(tmp_path: Path, game: str,
                                                     hand: set[str]) -> None:
     """Baccarat's hand has no number or phase and its `you` no seat (the models' defaults are
-    not sent); the other games send both."""
+    not sent); the other games send both; only the games with turn timers (issue 23) send
+    the timed turn and whether the viewer sits out."""
     room, people, t = make_room(storage_at(tmp_path), game, seed=1, table="T", cast=CAST,
                                 buyers=PLAYERS)
     assert t is not None
@@ -171,6 +172,7 @@ def test_a_field_a_game_does_not_give_stays_absent(tmp_path: Path, game: str,
         snapshot = room.table(t).snapshot(viewer)
         assert set(snapshot["hand"]) == hand
         assert ("seat" in snapshot["you"]) is (game != "baccarat")
+        assert ("sitting_out" in snapshot["you"]) is (game in ("super-pan-9", "pan"))
         assert snapshot["last"] is None
 
 

@@ -12,6 +12,7 @@ import random
 import re
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,8 @@ def test_ten_thousand_hostile_messages_change_nothing(tmp_path: Path, game: str)
         for p in (alice, bob):
             buy_chips(conn, SELF_SERVICE, p, 100_000, "chips")
     t = room.create_table(owner, "Fuzz", game).table_id
+    stopped = datetime.now(UTC)  # a turn's time left is all that changes with time (issue 23)
+    room.table(t).clock = lambda: stopped
     buy_in, first, second = SCENES[game]
     for p in (alice, bob):
         room.act(p, t, {"type": "sit", "buy_in": buy_in, "key": "sit"})

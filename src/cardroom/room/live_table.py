@@ -27,19 +27,19 @@ model (`protocol_state`) from the parts every game shares (`envelope`, `viewer_f
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Generic, NoReturn, Self, TypeVar
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card, parse_card
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.houserules import HouseRules, build_rules
+from cardroom.houserules import HouseRules, TurnTimerRules, build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, exclusions, hands, ledger, surveillance
 from cardroom.room.accounts import Account, Permission
@@ -52,6 +52,7 @@ from cardroom.room.protocol_state import (
     TablePlayer,
     TableRef,
     TableState,
+    TurnView,
     VoidedHand,
 )
 from cardroom.room.schema import hands as hands_table
@@ -84,6 +85,21 @@ def cards_view(cards: list[str] | tuple[Card, ...] | list[Card] | None
     return None if cards is None else [card_view(c) for c in cards]
 
 
+def now_utc() -> datetime:
+    """The room's clock (a table's `clock`: tests give a table their own)."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The decision a hand waits for (issue 23, action timers): whose (`account`), which
+    turn (`token`: the game's name for it, a new one is a new turn) and until when."""
+
+    account: int
+    token: str
+    deadline: datetime
+
+
 def seat_text(seat: int, username: str) -> str:
     """The `seats.seat` column: the seat number and the name ("3:alice")."""
     return f"{seat}:{username}"
@@ -106,6 +122,11 @@ class LiveTable(Generic[E, R, M]):
     before: dict[int, Cents] = field(default_factory=dict)  # stacks before the hand's wagers
     dealt_by: str = ""
     irregularities: list[dict[str, Any]] = field(default_factory=list)
+    clock: Callable[[], datetime] = field(default=now_utc)
+    """The clock of the turn timers and of Pan's time fee (tests give a table their own)."""
+    turn: Turn | None = None  # the decision the hand waits for, and its deadline
+    misses: dict[int, int] = field(default_factory=dict)  # account -> timed-out turns in a row
+    away: set[int] = field(default_factory=set)  # accounts sitting out after too many misses
     engine: E = field(init=False)
 
     max_seats: ClassVar[int] = 6
@@ -185,6 +206,10 @@ class LiveTable(Generic[E, R, M]):
         for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
             table.restore_seat(s.account_id, s.seat,
                                ledger.balance(conn, ledger.stack(row.id, s.account_id)))
+            if s.misses:
+                table.misses[s.account_id] = s.misses
+            if s.sitting_out:
+                table.away.add(s.account_id)
         last = conn.execute(select(func.max(hands_table.c.number))
                             .where(hands_table.c.table_id == row.id)).scalar_one_or_none()
         table.hand_number = int(last or 0)
@@ -203,6 +228,126 @@ class LiveTable(Generic[E, R, M]):
         self.seat_of[account_id] = seat
         self.stacks[account_id] = stack
         self.on_seat(account_id, seat, stack)
+
+    # action timers (issue 23) -------------------------------------------------------------------
+    def awaited(self) -> tuple[int, str] | None:
+        """The account whose decision the hand waits for now, and a text naming this turn (a
+        new text is a new turn with a new deadline); None when no person's decision is due.
+        Hook: by default none (a game whose players do not decide in turn has no timer)."""
+        return None
+
+    def default_action(self, conn: Connection, account: int, actor: str) -> str:
+        """Take the house rules' default action for `account`, whose turn ran out (or whom
+        the staff act for), through the engine like any action (so the hand's events and its
+        replay have it), audited by `actor`; returns what was done, in words. Hook of the
+        games with a timer."""
+        raise IllegalActionError(f"{self.game} has no default action")
+
+    def timer_rules(self) -> TurnTimerRules | None:
+        """The table's turn timer settings, where its game has them."""
+        rules = getattr(self, "rules", None)
+        return rules if isinstance(rules, TurnTimerRules) else None
+
+    def arm_timer(self, conn: Connection) -> None:
+        """After every change of the table: the turn the hand waits for gets its deadline,
+        `turn_seconds` from now (a turn that goes on keeps its own), kept in the open hand's
+        record (`turn`: whose, until when) so the hand's record says who was awaited."""
+        rules = self.timer_rules()
+        awaited = self.awaited() if rules is not None and self.hand_id is not None else None
+        if awaited is None or rules is None or self.hand_id is None:
+            self.turn = None
+            return
+        account, token = awaited
+        if self.turn is not None and (self.turn.account, self.turn.token) == (account, token):
+            return
+        self.turn = Turn(account, token, self.clock() + timedelta(seconds=rules.turn_seconds))
+        record = hands.open_record(conn, self.hand_id)
+        record["turn"] = {"account": account, "deadline": self.turn.deadline.isoformat()}
+        hands.save_open_record(conn, self.hand_id, record)
+
+    def seconds_left(self) -> int | None:
+        """Whole seconds until the awaited turn runs out (None: no turn is timed)."""
+        if self.turn is None:
+            return None
+        return max(0, int((self.turn.deadline - self.clock()).total_seconds() + 0.999))
+
+    def postpone(self) -> None:
+        """The awaited turn's default could not be taken: its deadline moves a whole turn on
+        (the floor decides meanwhile)."""
+        rules = self.timer_rules()
+        if self.turn is not None and rules is not None:
+            self.turn = replace(self.turn, deadline=self.clock()
+                                + timedelta(seconds=rules.turn_seconds))
+
+    def expired(self) -> bool:
+        return self.turn is not None and self.clock() >= self.turn.deadline
+
+    def time_out(self, conn: Connection) -> None:
+        """The awaited turn ran out: the house rules' default action is taken for the player
+        by "timer" (`take_default`)."""
+        if self.turn is None or not self.expired():
+            raise IllegalActionError("no turn has run out at this table")
+        self.take_default(conn, "timer")
+
+    def act_for(self, conn: Connection, who: Account) -> None:
+        """`{"type": "act_for"}`: a dealer or the floor takes the default action for the
+        player the hand waits for (one who walked away), before their time runs out: the
+        same default as the timer's (`take_default`), by the staff member."""
+        if not who.may(Permission.DEAL):
+            raise IllegalActionError("only a dealer or the floor may act for a player")
+        if self.turn is None:
+            raise IllegalActionError("no player's decision is awaited at this table")
+        self.take_default(conn, who.username)
+
+    def take_default(self, conn: Connection, actor: str) -> None:
+        """The house rules' default action for the player the hand waits for
+        (`default_action`, by `actor`: "timer" or the staff member), audited as
+        `hand.timeout`; it counts as a miss of the player's, and at the house rules'
+        `misses_to_sit_out` misses in a row they sit out (`table.sit-out`): no new hand is
+        dealt to them until they are back."""
+        rules, turn = self.timer_rules(), self.turn
+        assert rules is not None and turn is not None
+        hand_id = self.hand_id
+        done = self.default_action(conn, turn.account, actor)
+        misses = self.misses.get(turn.account, 0) + 1
+        self.misses = {**self.misses, turn.account: misses}
+        out = misses >= rules.misses_to_sit_out and turn.account in self.seated
+        if out:
+            self.away = self.away | {turn.account}
+        audit.append(conn, actor, "hand.timeout", {
+            "table": self.table_id, "hand": hand_id, "account": turn.account,
+            "seat": self.seat_of.get(turn.account), "action": done, "misses": misses,
+            "deadline": turn.deadline.isoformat()})
+        if out:
+            audit.append(conn, actor, "table.sit-out", {
+                "table": self.table_id, "account": turn.account, "misses": misses})
+        self._save_misses(conn, turn.account)
+        self.turn = None
+
+    def acted(self, conn: Connection, who: Account) -> None:
+        """A player acted on their own turn in time: their misses in a row start again from
+        none."""
+        if self.misses.get(who.id):
+            self.misses = {k: v for k, v in self.misses.items() if k != who.id}
+            self._save_misses(conn, who.id)
+
+    def come_back(self, conn: Connection, who: Account) -> None:
+        """`{"type": "back"}`: a player who sat out after missed turns is dealt in again."""
+        self.require_seated(who)
+        if who.id not in self.away:
+            raise IllegalActionError("you are not sitting out")
+        self.away = self.away - {who.id}
+        self.misses = {k: v for k, v in self.misses.items() if k != who.id}
+        self._save_misses(conn, who.id)
+        audit.append(conn, who.username, "table.back", {"table": self.table_id})
+
+    def _save_misses(self, conn: Connection, account: int) -> None:
+        """Keep the seat's misses and sitting out in its row, so a restart keeps them."""
+        conn.execute(update(seats).where(seats.c.table_id == self.table_id,
+                                         seats.c.account_id == account)
+                     .values(misses=self.misses.get(account, 0),
+                             sitting_out=account in self.away))
+
 
     # the transaction ---------------------------------------------------------------------------
     @contextmanager
@@ -283,8 +428,9 @@ class LiveTable(Generic[E, R, M]):
         audit.append(conn, who.username, "table.leave", {"table": self.table_id,
                                                          "cashed": amount})
         self.on_leave(who.id, seat)
-        for d in (self.seated, self.seat_of, self.stacks):
+        for d in (self.seated, self.seat_of, self.stacks, self.misses):
             d.pop(who.id, None)
+        self.away = self.away - {who.id}
 
     # wagers --------------------------------------------------------------------------------------
     def open_hand(self, conn: Connection) -> int:
@@ -336,6 +482,8 @@ class LiveTable(Generic[E, R, M]):
         if asked is None:
             return
         seat, key, bets = asked
+        if who.id in self.away:  # a player who sat out after missed turns wagers: back
+            self.come_back(conn, who)
         self.open_hand(conn)
         self.before.setdefault(who.id, self.stacks[who.id])
         record = self.place_bets(who, seat, bets)
@@ -467,11 +615,21 @@ class LiveTable(Generic[E, R, M]):
     def envelope(self, phase: str) -> dict[str, Any]:
         """The fields of `TableState` every game but baccarat fills alike: the table, the hand
         (its number and `phase`, `idle` between hands), the last result."""
+        timed = {"turn": self.turn_view()} if self.timer_rules() is not None else {}
         return {"type": "state", "game": self.game,
                 "table": TableRef(id=self.table_id, name=self.name),
                 "hand": HandRef(id=self.hand_id, open=self.hand_id is not None,
-                                number=self.hand_number, phase=phase),
+                                number=self.hand_number, phase=phase, **timed),
                 "last": self.last}
+
+    def turn_view(self) -> TurnView | None:
+        """The timed turn as every viewer sees it: whose, and the time left."""
+        turn, left = self.turn, self.seconds_left()
+        if turn is None or left is None:
+            return None
+        return TurnView(name=self.seated.get(turn.account, "?"),
+                        seat=self.seat_of.get(turn.account), seconds_left=left,
+                        deadline=turn.deadline.isoformat())
 
     def viewer_flags(self, viewer: Account | None) -> dict[str, Any]:
         """The fields of `SeatedYou`: whether and where the viewer sits, whether they may deal
@@ -479,7 +637,9 @@ class LiveTable(Generic[E, R, M]):
         return {"seated": viewer is not None and viewer.id in self.seated,
                 "seat": self.seat_of.get(viewer.id) if viewer is not None else None,
                 "may_deal": viewer is not None and viewer.may(Permission.DEAL),
-                "may_void": viewer is not None and viewer.may(Permission.VOID)}
+                "may_void": viewer is not None and viewer.may(Permission.VOID),
+                **({"sitting_out": viewer is not None and viewer.id in self.away}
+                   if self.timer_rules() is not None else {})}
 
     def players_view(self, viewer: Account | None) -> list[TablePlayer]:
         """The seated players in seat order: seat, name, stack, whether it is the viewer."""

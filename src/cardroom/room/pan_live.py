@@ -41,7 +41,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, NoReturn, Self
 
 from sqlalchemy import select, update
@@ -132,8 +132,6 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
     seq: int = 0
     log: list[str] = field(default_factory=list)  # what happened, public, newest last
     new_pack: Callable[[PanRules, RandomSource], list[Card]] = shuffled_pack
-    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
-    """The time fee's clock (tests give a table their own)."""
     fee_paid_until: dict[int, datetime] = field(default_factory=dict)
     """Time fee: the end of the period each account has paid for at this table (kept when
     the player leaves, so sitting down again within it costs nothing)."""
@@ -328,7 +326,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         g = self.engine
         occupied = sorted(s for s in range(1, self.max_seats + 1)
                           if (a := self.account_at(s)) is not None
-                          and self.stacks.get(a, 0) >= self.chip)
+                          and self.stacks.get(a, 0) >= self.chip and a not in self.away)
         fees = pan_fees.due_before_deal(
             self.rules.fee, [a for s in occupied if (a := self.account_at(s)) is not None],
             self.stacks, self.chip, self.fee_paid_until, self.clock())
@@ -427,6 +425,46 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         self._stacks_from_engine()
         if hand.phase is Phase.COMPLETE:
             self._finish(conn)
+
+    # action timers (issue 23) -----------------------------------------------------------------
+    def awaited(self) -> tuple[int, str] | None:
+        """The person the hand waits for (`to_act`: the next to declare, a player who must
+        discard, the player in turn; bots never wait); one turn lasts until a discard or a
+        declaration moves play on."""
+        g, hand = self.engine, self.engine.hand
+        if hand is None or hand.phase is Phase.COMPLETE or hand.to_act is None:
+            return None
+        account = g.accounts[hand.to_act]
+        if account < 0:
+            return None
+        return account, f"{self.hand_id}:{hand.to_act}:{hand.phase}:{len(hand.discards)}"
+
+    def default_action(self, conn: Connection, account: int, actor: str) -> str:
+        """The default play of a player whose turn ran out (`default_play`), step by step
+        until the turn has moved on, each through the engine like any action (so the hand's
+        history and its replay have it) and audited as `pan.action` by `actor`."""
+        g, hand = self.engine, self.engine.hand
+        assert hand is not None and self.hand_id is not None
+        me = g.accounts.index(account)
+        done: list[str] = []
+        for _ in range(MAX_DEFAULT_STEPS):
+            chosen = default_play(g.legal(me)) if hand.to_act == me else None
+            if chosen is None or hand.phase is Phase.COMPLETE:
+                break
+            acted = len(hand.actions)
+            g.act(me, chosen, g.brains_by_hand_seat())
+            audit.append(conn, actor, "pan.action", {
+                "table": self.table_id, "hand": self.hand_id, "action": hand.actions[-1]
+                if len(hand.actions) > acted else chosen.kind.value})
+            done.append(chosen.kind.value)
+        if not done:
+            raise IllegalActionError("no default play fits this turn: the floor decides")
+        self.log.append(f"{self.name_of(account)}'s time ran out: " + ", ".join(done)
+                        if actor == "timer" else
+                        f"{actor} plays the default for {self.name_of(account)}: "
+                        + ", ".join(done))
+        self._play_on(conn)
+        return ", ".join(done)
 
     # the books ----------------------------------------------------------------------------
     def _sync(self, conn: Connection, hand_id: int) -> list[str]:
@@ -565,6 +603,32 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
                      for s in range(1, self.max_seats + 1)
                      if (a := self.account_at(s)) is not None],
             play=play, carried_tops=pot, log=self.log[-20:])
+
+
+MAX_DEFAULT_STEPS = 4
+"""At most this many default steps for one timed-out turn (draw, then discard: two)."""
+DEFAULT_PLAY = (Kind.PASS, Kind.PLAY, Kind.TAKE_TOPS, Kind.DRAW, Kind.FACE_UP,
+                Kind.DECLINE_SPLIT)
+"""The default play, first that is legal: rule 9 ("Players are required to declare play or
+pass in order") is met by passing; in play the player draws (then discards the drawn card,
+`default_play`); left alone after fouls, face up (foul rule 5B); an offer to split the tops
+is declined (pays rule 2: "If one player refuses ... action continues")."""
+
+
+def default_play(legal: list[PanAction]) -> PanAction | None:
+    """The house's default play for a player whose turn ran out (issue 23): the first legal
+    kind of `DEFAULT_PLAY`; with a card drawn, discard it (or, where it may not be discarded,
+    the first use of it the engine lists); a forced discard, the first card. None: no
+    default fits (the floor decides)."""
+    plain = [a for a in legal if not a.choose]
+    for kind in DEFAULT_PLAY:
+        if (a := next((a for a in plain if a.kind is kind), None)) is not None:
+            return a
+    for fits in (lambda a: a.kind is Kind.DISCARD and a.drawn, lambda a: a.drawn,
+                 lambda a: a.kind is Kind.DISCARD):
+        if (a := next((a for a in plain if fits(a)), None)) is not None:
+            return a
+    return None
 
 
 _SEAT = re.compile(r"\bseat (\d+)('s)?")

@@ -24,7 +24,7 @@ from cardroom.games.pai_gow.rules import (
 from cardroom.games.pan.melds import CONDITION_TABLE
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import IrregularityPolicy, SuperPan9Rules
-from cardroom.houserules import HouseRules
+from cardroom.houserules import HouseRules, TurnTimerRules
 from cardroom.money import Cents, format_money, format_rate
 from cardroom.profile import profile_in_force
 from cardroom.room.tables import TableRow, parse_rules
@@ -175,6 +175,17 @@ _SP9_POLICY = {
 }
 
 
+def _turns(r: TurnTimerRules, default: str) -> Section:
+    """The action timer (issue 23): how long a turn lasts, what is done for a player who
+    does not act, and when they sit out."""
+    misses = r.misses_to_sit_out
+    return Section("turns", "Time to act", (
+        f"On your turn you have {r.turn_seconds} seconds to act; then {default}. The dealer "
+        "or the floor may do the same for a player who has left the table.",
+        f"After {misses} missed turn{'s' if misses != 1 else ''} in a row you sit out: no hand "
+        "is dealt to you until you say you are back."))
+
+
 def _super_pan_9(r: SuperPan9Rules) -> list[Section]:
     lines = [f"Each hand: {format_money(r.min_wager_cents)} to "
              f"{format_money(r.max_wager_cents)}."]
@@ -195,7 +206,8 @@ def _super_pan_9(r: SuperPan9Rules) -> list[Section]:
                 f"The game is dealt from {decks_words(r.decks)} of 36 cards (no 7s, 8s, 9s, 10s or "
                 f"jokers); the cut card is placed {r.cut_from_end} cards from the end.",
                 "On a misdeal, an exposed card or a wrong count, "
-                f"{_SP9_POLICY[r.irregularity_policy]}."))]
+                f"{_SP9_POLICY[r.irregularity_policy]}.")),
+            _turns(r, "you stand")]
 
 
 _FOUL = {FoulPolicy.HAND_LOSES: "a player's hand set foul loses its wager",
@@ -277,6 +289,8 @@ def _pan(r: PanRules) -> list[Section]:
             "every chip it moved is returned.",
             "Double condition is offered at this table." if r.allow_double_condition
             else "This table plays straight condition: no double condition.")),
+        _turns(r, "the house plays for you: you pass if you have not yet declared, "
+                  "otherwise you draw and discard the card drawn"),
     ]
 
 

@@ -277,6 +277,19 @@ class PanSit(Message):
         "doubles": "the choice of double condition must be yes or no"}
 
 
+class Back(Message):
+    """A player who sat out after missed turns is dealt in again (issue 23, action timers)."""
+
+    type: Literal["back"]
+
+
+class ActFor(Message):
+    """A dealer or the floor takes the default action for the player the hand waits for (one
+    who walked away): stand at Super Pan 9, the default play at Pan (issue 23)."""
+
+    type: Literal["act_for"]
+
+
 class Bot(Keyed):
     """Seat a bot between hands, funded by the house."""
 
@@ -322,10 +335,10 @@ ChangeBets = BaccaratChangeBets | SuperPan9ChangeBets | PaiGowChangeBets
 INBOUND: dict[str, tuple[type[Message], ...]] = {
     "baccarat": (Sit, Leave, BaccaratBet, BaccaratChangeBets, Deal, Void),
     "super-pan-9": (Sit, Leave, SuperPan9Bet, SuperPan9ChangeBets, Deal, Void, Draw, Stand,
-                    SuperPan9Irregularity),
+                    SuperPan9Irregularity, Back, ActFor),
     "pai-gow": (Sit, Leave, PaiGowBet, PaiGowChangeBets, Deal, Void, Dragon, Bank, SetHand,
                 HouseWay, PaiGowIrregularity),
-    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand),
+    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand, Back, ActFor),
 }
 """The messages each game's table reads, by game."""
 

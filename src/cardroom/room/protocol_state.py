@@ -40,6 +40,16 @@ class TableRef(Part):
     name: str
 
 
+class TurnView(Part):
+    """The decision the hand waits for (issue 23, action timers): whose, and the time left
+    before the house rules' default action is taken for them."""
+
+    name: str
+    seat: int | None = Field(description="the player's table seat")
+    seconds_left: int = Field(description="whole seconds until the turn runs out")
+    deadline: str = Field(description="when it runs out (ISO 8601, UTC)")
+
+
 class HandRef(Part):
     """The hand in progress (`id` None between hands)."""
 
@@ -49,6 +59,8 @@ class HandRef(Part):
                                description="the hand's number at the table (not in baccarat)")
     phase: str | None = Field(default=None, description="the game's phase, `idle` between hands "
                                                         "(not in baccarat)")
+    turn: TurnView | None = Field(default=None, description="the timed decision the hand "
+                                  "waits for (Super Pan 9 and Pan only)")
 
 
 class You(Part):
@@ -64,6 +76,8 @@ class You(Part):
 
 class SeatedYou(You):
     seat: int | None = Field(description="the viewer's seat number, if seated")
+    sitting_out: bool | None = Field(default=None, description="the viewer sits out after "
+                                     "missed turns (Super Pan 9 and Pan only)")
 
 
 class ShoeView(Part):

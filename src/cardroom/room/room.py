@@ -222,7 +222,11 @@ class Room:
             with live.transaction(), self.storage.unit() as conn:
                 if kind == "sit":
                     self.require_of_age(conn, who, "seat")
+                awaited = live.turn.account if live.turn is not None else None
                 _handle(live, conn, who, read)
+                if who.id == awaited:  # the player acted on their own turn, in time
+                    live.acted(conn, who)
+                live.arm_timer(conn)
         except CardroomError as exc:
             if refusals is None:
                 self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
@@ -246,6 +250,26 @@ class Room:
         if not self.settings.self_service_chips:
             day = self.settings.clock.day_of(datetime.now(UTC))
             patrons.require_patron_of_age(conn, who.id, day, what)
+    def timed_out(self) -> list[int]:
+        """The tables whose awaited turn has run out (issue 23, action timers)."""
+        return [t for t, live in list(self.tables.items()) if live.expired()]
+
+    def time_out(self, table_id: int) -> bool:
+        """If the table's awaited turn has run out, the house rules' default action is taken
+        for the player (`LiveTable.time_out`) and the next turn timed, in one transaction;
+        whether it was. A failure is audited as a refusal of the timer and changes nothing."""
+        live = self.table(table_id)
+        if not live.expired():
+            return False
+        try:
+            with live.transaction(), self.storage.unit() as conn:
+                live.time_out(conn)
+                live.arm_timer(conn)
+        except CardroomError as exc:
+            self.refused(None, "table.timeout", str(exc), {"table": table_id})
+            live.postpone()  # tried again a whole turn later, not at every tick
+            return False
+        return True
 
     def operate(self, who: Account | None, action: str, work: Callable[[Connection], T],
                 detail: dict[str, Any] | None = None) -> T:
@@ -338,6 +362,10 @@ def _handle(live: AnyTable, conn: Connection, who: Account, msg: protocol.Messag
             live.deal(conn, who, msg)
         case protocol.Void():
             live.void(conn, who, msg.reason)
+        case protocol.Back():
+            live.come_back(conn, who)
+        case protocol.ActFor():
+            live.act_for(conn, who)
         case _:
             live.act(conn, who, msg)
 

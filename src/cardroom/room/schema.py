@@ -17,6 +17,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     or_,
 )
 
@@ -140,6 +141,9 @@ seats = Table(
     Column("table_id", Integer, ForeignKey("room_tables.id"), primary_key=True),
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
     Column("seat", String(40), nullable=False),
+    # action timers (issue 23): turns in a row that ran out; sitting out after too many
+    Column("misses", Integer, nullable=False, server_default="0"),
+    Column("sitting_out", Boolean, nullable=False, server_default=false()),
 )
 
 hands = Table(

@@ -159,6 +159,28 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         if self.engine.phase is Phase.DEALER:
             self._finish(conn)
 
+    # action timers (issue 23) -----------------------------------------------------------------
+    def awaited(self) -> tuple[int, str] | None:
+        """Rule 6, in seat order: the player of the seat in turn to draw or stand."""
+        seat = self.engine.to_act
+        account = None if seat is None else self.account_at(seat)
+        if seat is None or account is None:
+            return None
+        return account, f"{self.hand_id}:{seat}"
+
+    def default_action(self, conn: Connection, account: int, actor: str) -> str:
+        """Rule 6 lets a player "draw one additional card or stand"; the rules do not say what
+        a player who does not choose is deemed to do, and this table stands for them
+        (docs/super-pan-9.md: it takes no card and changes no wager), the engine's `stand` in
+        the round's events like any stand, audited as `hand.stand` by `actor`."""
+        seat = self.seat_of[account]
+        self.engine.stand(seat)
+        audit.append(conn, actor, "hand.stand", {
+            "table": self.table_id, "hand": self.hand_id, "seat": seat})
+        if self.engine.phase is Phase.DEALER:
+            self._finish(conn)
+        return "stand"
+
     # the dealer's turn and the settlement ---------------------------------------------------
     def _finish(self, conn: Connection, returned: dict[int, Cents] | None = None) -> None:
         """Rule 7: the dealer reveals and draws on 0-5; rules 4, 8, 9: every wager settles

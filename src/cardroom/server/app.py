@@ -14,8 +14,10 @@ that client only and is written to the audit log.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -118,6 +120,18 @@ async def _invalid(request: Request, exc: Exception) -> Response:
                                     "changed")
 
 
+@contextlib.asynccontextmanager
+async def _turn_timers(app: FastAPI) -> AsyncIterator[None]:
+    """While the server runs, the turns that run out are timed out (`Hub.run_timers`)."""
+    task = asyncio.create_task(app.state.hub.run_timers(app.state.room))
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
 def create_app(room: Room, secure_cookies: bool = False,
                trusted_proxies: Sequence[str] = ()) -> FastAPI:
     """`secure_cookies`: the room is served over HTTPS (directly or behind a TLS proxy), so its
@@ -125,7 +139,7 @@ def create_app(room: Room, secure_cookies: bool = False,
     the addresses (or networks) of the proxies whose `X-Forwarded-For` says who the client is;
     from anyone else, and with none, the header is ignored and the client is the peer."""
     app = FastAPI(title="cardroom", docs_url=None, redoc_url=None, openapi_url=None,
-                  dependencies=[Depends(cross_site)])
+                  dependencies=[Depends(cross_site)], lifespan=_turn_timers)
     app.add_middleware(SecurityHeaders, tls=secure_cookies)
     if trusted_proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(trusted_proxies))

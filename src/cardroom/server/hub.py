@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,9 @@ from cardroom.room.refusals import RefusalLog
 from cardroom.room.room import AnyTable, Room, dumps
 
 COOKIE = "cardroom_session"
+TICK_SECONDS = 1.0
+"""How often the server looks for turns that ran out."""
+LOG = logging.getLogger("cardroom.timers")
 T = TypeVar("T")
 
 
@@ -76,6 +80,25 @@ class Hub:
             if table_id in room.tables:
                 await self._send_update(room, table_id)
             return done
+
+    async def expire(self, room: Room) -> None:
+        """Every table whose awaited turn has run out (issue 23, action timers): the default
+        action is taken (`Room.time_out`), in the table's order, then the update is sent."""
+        for table_id in room.timed_out():
+            async with self.locks[table_id]:
+                if await anyio.to_thread.run_sync(room.time_out, table_id):
+                    await self._send_update(room, table_id)
+
+    async def run_timers(self, room: Room, tick: float = TICK_SECONDS) -> None:
+        """For as long as the server runs: every `tick`, the turns that ran out are timed
+        out. A failure of one round (the database away) is logged and the next round tries
+        again."""
+        while True:
+            await asyncio.sleep(tick)
+            try:
+                await self.expire(room)
+            except Exception:
+                LOG.exception("the turn timers could not run")
 
     async def blocking(self, fn: Callable[..., T], *args: Any) -> T:
         """Other blocking database work (a refusal's audit entry, a session check)."""

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from cardroom.games.pan.fees import PanFee
-from cardroom.houserules import Departure, HouseRules
+from cardroom.houserules import Departure, TurnTimerRules
 from cardroom.profile import Regulated
 
 MIN_SEATS = 2
@@ -18,7 +18,7 @@ BUY_IN_CLAUSE = ('the Pan house rules ("The buy-in for each game is 20chips of e
                  'denominations")')
 
 
-class PanRules(HouseRules):
+class PanRules(TurnTimerRules):
     """Defaults are Washington single condition as the reference digest states them."""
 
     packs: int = Field(default=8, ge=5, le=11,

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from pydantic import Field
 
-from cardroom.houserules import CommissionRules, Departure, HouseRules, Rate
+from cardroom.houserules import CommissionRules, Departure, Rate, TurnTimerRules
 from cardroom.money import CommissionPolicy, Rounding
 from cardroom.profile import Regulated
 from cardroom.shoe import ShoeSpec
@@ -42,7 +42,7 @@ class IrregularityPolicy(StrEnum):
     """Void every hand of the round and return every wager."""
 
 
-class SuperPan9Rules(CommissionRules, HouseRules):
+class SuperPan9Rules(CommissionRules, TurnTimerRules):
     decks: int = Field(default=8, ge=1, le=MAX_DECKS)
     commission: Rate = MAX_COMMISSION
     commission_rounding: Rounding = Rounding.DOWN

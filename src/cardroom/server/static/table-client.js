@@ -194,7 +194,7 @@ export function connect(onState, { tableId = $("felt").dataset.table } = {}) {
     };
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (m.type === "state") { messages.clearError(); showAwaiting(m.last); onState(m); }
+      if (m.type === "state") { messages.clearError(); showAwaiting(m.last); showTurn(m); showStaff(m); onState(m); }
       else if (m.type === "error") messages.error(m.message);
       document.body.dataset.messages = String(++seen);
     };
@@ -212,7 +212,7 @@ export function connect(onState, { tableId = $("felt").dataset.table } = {}) {
     };
   }
   open();
-  return (msg) => {
+  const send = (msg) => {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
       messages.error("Not connected to the table yet: try again in a moment");
       return;
@@ -220,6 +220,58 @@ export function connect(onState, { tableId = $("felt").dataset.table } = {}) {
     messages.clearError();
     ws.send(JSON.stringify(msg));
   };
+  const back = $("back");
+  if (back) back.addEventListener("click", () => send({ type: "back" }));
+  const deal = $("staff-deal"), actFor = $("act-for");
+  if (deal) deal.addEventListener("click", () => send({ type: "deal" }));
+  if (actFor) actFor.addEventListener("click", () => send({ type: "act_for" }));
+  return send;
+}
+
+// dealer and floor controls (issue 23) -----------------------------------------------------------
+const DEFAULT_WORDS = { "super-pan-9": "Stand for", pan: "Play the default for" };
+
+/** A dealer or the floor who is not seated gets their own controls: deal while no hand is in
+ *  play, and act for the player the hand waits for (the timer's default: stand at Super Pan 9,
+ *  pass or draw and discard at Pan). */
+function showStaff(m) {
+  const box = $("staff-box");
+  if (!box) return;
+  box.hidden = !(m.you.may_deal && !m.you.seated);
+  const phase = m.hand.phase;
+  $("staff-deal").hidden = !(phase === "idle" || phase === "betting" || (phase === undefined && m.hand.open));
+  const turn = m.hand.turn, actFor = $("act-for");
+  actFor.hidden = !turn;
+  actFor.textContent = turn ? `${DEFAULT_WORDS[m.game] || "Act for"} ${turn.name}` : "";
+}
+
+// the turn timer (issue 23) ------------------------------------------------------------------------
+let turnEnds = null, turnWho = "", turnTick = null;
+
+function showTurnLeft() {
+  const box = $("turn-clock");
+  if (!box) return;
+  if (turnEnds === null) { box.hidden = true; return; }
+  const left = Math.max(0, Math.ceil((turnEnds - Date.now()) / 1000));
+  box.hidden = false;
+  box.dataset.left = String(left);
+  box.classList.toggle("short", left <= 10);
+  const time = left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : `${left} s`;
+  box.textContent = `${turnWho} to act: ${time} left` + (left ? "" : " (the default is being taken)");
+}
+
+/** At a table with turn timers (Super Pan 9, Pan): who is to act and the time left, counted
+ *  down here from the snapshot's `seconds_left` (this page's clock, not the server's); a
+ *  player who sits out after missed turns sees the way back. */
+function showTurn(m) {
+  const turn = m.hand ? m.hand.turn : null;
+  turnEnds = turn ? Date.now() + turn.seconds_left * 1000 : null;
+  turnWho = turn ? (m.you.seat !== null && m.you.seat === turn.seat ? "You are" : `${turn.name} is`) : "";
+  showTurnLeft();
+  if (turn && turnTick === null) turnTick = setInterval(showTurnLeft, 1000);
+  if (!turn && turnTick !== null) { clearInterval(turnTick); turnTick = null; }
+  const out = $("sitting-out");
+  if (out) out.hidden = !m.you.sitting_out;
 }
 
 /** The seat panel every table shares: #buy-in + #sit, #leave, #deal. */
