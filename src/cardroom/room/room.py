@@ -218,17 +218,18 @@ class Room:
             return hands.recent_hands(conn, who.id if mine else None, limit)
 
     def recall(self, who: Account, hand_id: int) -> recall.Replay:
-        """A player may recall the hands they played; the auditor (and owner) any hand."""
+        """A player may recall the hands they played; the auditor (and owner) any hand, and
+        the compliance officer, whose cases hold hands as evidence (31 CFR 1021.320)."""
+        every = who.may(Permission.READ_ALL) or who.may(Permission.CASES)
         with self.storage.read() as conn:
             record = hands.hand_record(conn, hand_id)
-            if not who.may(Permission.READ_ALL) and \
-                    who.id not in hands.hand_players_of(conn, hand_id):
+            if not every and who.id not in hands.hand_players_of(conn, hand_id):
                 raise PermissionDenied("you may recall only the hands you played")
             record["table"] = record.get("table") or conn.execute(
                 select(room_tables.c.name).where(room_tables.c.id == record["table_id"])
             ).scalar_one()
         return replace(recall.replay(record),
-                       seen_by=None if who.may(Permission.READ_ALL) else who.id)
+                       seen_by=None if every else who.id)
 
     def account(self, account_id: int) -> Account | None:
         with self.storage.read() as conn:

@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from cardroom.server.routes import (
     audit,
     cage,
+    cases,
     cashier,
     floor,
     history,
@@ -20,4 +21,5 @@ from cardroom.server.routes import (
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
-                                  reports.router, staff.router, title31.router)
+                                  reports.router, staff.router, title31.router,
+                                  cases.router)
