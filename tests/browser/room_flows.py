@@ -20,7 +20,7 @@ from cardroom.shoe import SeededRandom
 from .page_checks import console_errors, shown_cards
 from .server_thread import running
 
-__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "log_in",
+__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "fits", "log_in",
            "owner_opens_table", "player_sits", "seeded_room", "shot", "shown_cards",
            "skip_without_chromium"]
 
@@ -90,6 +90,16 @@ def shot(page: Any, name: str) -> None:
     """A screenshot of the whole page, kept under $CARDROOM_SCREENSHOTS when it is set."""
     if SCREENS:
         page.screenshot(path=str(Path(SCREENS) / name), full_page=True)
+
+
+def fits(page: Any, name: str) -> None:
+    """The page at 1280 and at 375 px, shot at both; no sideways scroll at 375."""
+    shot(page, f"{name}-1280.png")
+    page.set_viewport_size({"width": 375, "height": 800})
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    shot(page, f"{name}-375.png")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert wide <= 375, f"{name}: {wide}px wide at 375"
 
 
 def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
