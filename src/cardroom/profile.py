@@ -193,8 +193,9 @@ class Suspicion(Figure):
     """...at one place, by one employee, within these minutes."""
 
     def near(self, limit: Cents) -> tuple[Cents, Cents]:
-        """The band "just under" `limit`: from its lower end up to, not including, the limit
-        (a buy at the log floor is logged; one at the threshold is not over it)."""
+        """The band "just under" `limit`: its lower end and the limit (whether the limit
+        itself is in the band is the caller's: a buy at the log floor is logged, one of
+        exactly the report threshold is not over it)."""
         return limit - limit * self.near_percent // 100, limit
 
     def words(self) -> str:

@@ -83,7 +83,8 @@ def test_two_9000_buys_raise_a_structuring_alert_after_the_sale(storage: Storage
 def test_buys_just_under_on_consecutive_days_are_structuring() -> None:
     """31 CFR 1021.320(a)(2)(i): $2,900 yesterday and $2,900 and $2,800 today, each just under
     the $3,000 log floor, $8,600 in all: structuring on today; two on yesterday alone would
-    not be today's, and a buy at the floor (logged) is not just under it."""
+    not be today's; a buy at the floor (logged) is not just under it, one of exactly the
+    $10,000 threshold (not over it) is."""
     def buy(i: int, amount: int, day: date) -> currency.Transaction:
         at = datetime(day.year, day.month, day.day, 20, tzinfo=UTC)
         return currency.Transaction(i, i, 1, "alice", 7, "Alice", "in", "chip-purchase",
@@ -100,6 +101,9 @@ def test_buys_just_under_on_consecutive_days_are_structuring() -> None:
                                                    buy(2, 290_000, before)]) is None
     assert suspicious.structuring((7, None), day, [buy(1, 300_000, day),
                                                    buy(2, 300_000, day)]) is None
+    at_threshold = suspicious.structuring((7, None), day, [buy(1, 1_000_000, before),
+                                                           buy(2, 1_000_000, day)])
+    assert at_threshold is not None and "report threshold" in at_threshold.summary
 
 
 def test_a_big_buy_in_cashed_out_with_little_play_raises_an_alert(storage: Storage) -> None:

@@ -158,14 +158,16 @@ def _subject_key(s: Subject) -> str:
 
 
 def _near(t: currency.Transaction) -> str | None:
-    """Which figure a cash buy is just under ("log floor", "report threshold"), if any."""
+    """Which figure a cash buy is just under ("log floor", "report threshold"), if any: a buy
+    at the floor is logged (not under it); one of exactly the threshold is not over it (a
+    report is due for more than it), so it counts as just under."""
     if t.direction != currency.IN:
         return None
     r = rules(t.gaming_day)
-    for words, limit in (("report threshold", currency.threshold(t.gaming_day)),
-                         ("log floor", currency.log_floor(t.gaming_day))):
+    for words, limit, at_it in (("report threshold", currency.threshold(t.gaming_day), True),
+                                ("log floor", currency.log_floor(t.gaming_day), False)):
         low, high = r.near(limit)
-        if low <= t.amount < high:
+        if low <= t.amount < high or (at_it and t.amount == high):
             return f"{words} of {format_money(limit)}"
     return None
 
