@@ -22,7 +22,7 @@ from .server_thread import running
 
 __all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "fits", "log_in",
            "owner_opens_table", "player_sits", "seeded_room", "shot", "shown_cards",
-           "skip_without_chromium"]
+           "skip_without_chromium", "staff_page"]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -53,6 +53,17 @@ def browser_at(room: Room) -> Iterator[tuple[str, Any]]:
     browser)."""
     with running(room) as base, chromium() as browser:
         yield base, browser
+
+
+@contextmanager
+def staff_page(room: Room, name: str) -> Iterator[tuple[str, Any, list[str]]]:
+    """The room served and a 1280-pixel page logged in as `name`: (the room's address, the
+    page, the console errors it collects)."""
+    with browser_at(room) as (base, browser):
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors = console_errors(page)
+        log_in(page, base, name)
+        yield base, page, errors
 
 
 def seeded_room(tmp_path: Path, seed: int) -> Iterator[Room]:

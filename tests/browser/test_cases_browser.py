@@ -15,7 +15,7 @@ from cardroom.room.identity_key import IdentityKey
 from cardroom.room.patrons import NewPatron
 from cardroom.room.room import Room
 
-from .room_flows import PW, browser_at, console_errors, fits, log_in, skip_without_chromium
+from .room_flows import PW, fits, log_in, skip_without_chromium, staff_page
 
 pytestmark = skip_without_chromium()
 
@@ -39,10 +39,7 @@ def cast(room: Room) -> None:
 def test_the_officer_works_a_case_from_an_alert(room: Room) -> None:
     """31 CFR 1021.320(b)(3): from the alert to a decided case, every page at both widths."""
     cast(room)
-    with browser_at(room) as (base, browser):
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        errors = console_errors(page)
-        log_in(page, base, "connie")
+    with staff_page(room, "connie") as (base, page, errors):
         page.click("#menu-cases")
         page.wait_for_selector("#cases-empty")
         fits(page, "compliance-cases-empty")

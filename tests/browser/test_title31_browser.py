@@ -15,7 +15,7 @@ from cardroom.room.identity_key import IdentityKey
 from cardroom.room.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
 
-from .room_flows import PW, browser_at, console_errors, fits, log_in, skip_without_chromium
+from .room_flows import PW, fits, log_in, skip_without_chromium, staff_page
 
 pytestmark = skip_without_chromium()
 
@@ -40,10 +40,7 @@ def cast(room: Room) -> None:
 
 def test_the_cashier_and_the_officer_read_the_title31_pages(room: Room) -> None:
     cast(room)
-    with browser_at(room) as (base, browser):
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        errors = console_errors(page)
-        log_in(page, base, "cathy")
+    with staff_page(room, "cathy") as (base, page, errors):
         page.goto(base + "/cage")
         fits(page, "cage")
         page.fill("#cash-today-player", "bob")
