@@ -64,7 +64,8 @@ def test_the_officer_opens_a_case_from_an_alert_and_decides_it(storage: Storage)
     """31 CFR 1021.320(b)(3): two $2,900 buys raise a structuring alert; from its box the
     officer opens a case (due 30 days later), adds a note, links a transaction and records it
     not filed with the reasons; the owner and the cashier get a refusal on every page and no
-    "Cases" menu entry."""
+    "Cases" menu entry; the cashier flags a player by hand from the cage page (a player may
+    not) and the officer reads it among the alerts."""
     room, p, _ = staffed(storage)
     patron_for(room, p, identity=True)
     sell(room, p, 290_000, "s1")
@@ -102,6 +103,14 @@ def test_the_officer_opens_a_case_from_an_alert_and_decides_it(storage: Storage)
     with storage.read() as conn:
         [case] = suspicious.cases(conn, p["connie"])
     assert [e.text for e in case.narrative] == ["Two buys.", "No ID was asked."]
+    assert 'id="flag"' in cathy.get("/cage").text
+    r = cathy.post("/cage/flag", data={"player_name": "alice", "note": "Paid for bob too."},
+                   follow_redirects=False)
+    assert said(r)["message"] == "your note is with the compliance officer"
+    assert logged_in(room, "alice").post("/cage/flag", data={
+        "player_name": "bob", "note": "x"}).status_code == 403
+    flagged = connie.get("/compliance/alerts").text
+    assert "flagged by staff" in flagged and "flagged by cathy: Paid for bob too." in flagged
 
 
 def test_a_players_day_of_structuring_shows_them_nothing_of_it(storage: Storage) -> None:

@@ -4,7 +4,8 @@ cases (`/compliance/cases`, opened from alerts or by hand) and a case's page (na
 evidence with links to the hands, its due date and its decision).
 
 Every page and form needs `Permission.CASES`: the compliance role only, not the owner (the
-menu shows them to no one else). No player page links here or names any of it."""
+menu shows them to no one else); the cage may flag a player by hand (`/cage/flag`). No
+player page links here or names any of it."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from cardroom.server.routes.reports import _day
 router = APIRouter()
 Officer = Annotated[Account, require(Permission.CASES,
                                      to="open this page")]
+Cashier = Annotated[Account, require(Permission.CAGE)]
 
 
 def _today(room: Room) -> date:
@@ -115,3 +117,13 @@ def case_decide(room: RoomDep, who: Officer, case_id: int, decision: str = Form(
     return done(room, who, "compliance.case.decide", lambda conn: suspicious.decide(
         conn, who, case_id, decision == "filed", text), f"/compliance/cases/{case_id}",
         lambda c: f"the case is decided: {c.status_words}")
+
+
+@router.post("/cage/flag", response_model=None)
+def flag(room: RoomDep, who: Cashier, player_name: str = Form(""), note: str = Form("")
+         ) -> Response:
+    """The cashier flags a player's cash by hand (e.g. one person buying for others): an
+    alert for the compliance officer; the cashier reads nothing of what comes of it."""
+    return done(room, who, "cage.flag", lambda conn: suspicious.flag(
+        conn, who, player(conn, player_name), note), "/cage",
+        lambda _: "your note is with the compliance officer")
