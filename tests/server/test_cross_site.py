@@ -77,10 +77,18 @@ FORMS: dict[str, dict[str, str]] = {
     "/staff/lock": {"username": "fred", "reason": "forged"},
     "/staff/reinstate": {"username": "fred"},
     "/staff/unlock": {"username": "alice"},
+    "/cage/flag": {"player_name": "alice", "note": "forged"},
+    "/compliance/alerts/scan": {"day": "2026-11-23"},
+    "/compliance/cases/open": {"narrative": "forged", "player_name": "alice"},
+    "/compliance/cases/1/note": {"text": "forged"},
+    "/compliance/cases/1/evidence": {"kind": "hand", "ref": "1"},
+    "/compliance/cases/1/decide": {"decision": "filed", "text": "BSA-1"},
 }
 ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
             **{f"/floor/jackpot/hits/1/{a}": f"/floor/jackpot/hits/{{hit_id}}/{a}"
-               for a in ("verify", "surveillance", "pay")}}
+               for a in ("verify", "surveillance", "pay")},
+            **{f"/compliance/cases/1/{a}": f"/compliance/cases/{{case_id}}/{a}"
+               for a in ("note", "evidence", "decide")}}
 """The route of each form above posted to a path with a parameter."""
 
 

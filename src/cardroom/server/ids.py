@@ -47,6 +47,10 @@ TableId = Annotated[int, Path(), _checked("there is no table {}")]
 """A table's id in a URL path."""
 HandId = Annotated[int, Path(), _checked("there is no hand {}")]
 HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
+CaseId = Annotated[int, Path(), _checked("there is no case {}")]
+"""A suspicious-activity case's number in a URL path."""
+FormEvidence = Annotated[int, Form(), _checked("there is no evidence numbered {}")]
+"""The number of an alert, a currency transaction or a hand a case's form links."""
 FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
 FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]

@@ -19,8 +19,10 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.room import currency, suspicious
 from cardroom.room.accounts import Account, Permission
+from cardroom.room.errors import NotFound
 from cardroom.room.room import Room
 from cardroom.server.deps import Render, RoomDep, require
+from cardroom.server.ids import CaseId, FormEvidence, row_id
 from cardroom.server.routes.cage import done, player
 from cardroom.server.routes.reports import _day
 
@@ -71,11 +73,15 @@ def cases(room: RoomDep, page: Render, who: Officer, message: str = "", error: s
 
 @router.post("/compliance/cases/open", response_model=None)
 def case_open(room: RoomDep, who: Officer, narrative: str = Form(""),
-              alert: Annotated[list[int] | None, Form()] = None, player_name: str = Form(""),
+              alert: Annotated[list[str] | None, Form()] = None, player_name: str = Form(""),
               ) -> Response:
     def work(conn: Connection) -> suspicious.Case:
+        ids = [row_id(a) for a in alert or ()]
+        if None in ids:
+            raise NotFound("There is no such alert.")
         subject = player(conn, player_name) if player_name.strip() else None
-        return suspicious.open_case(conn, who, narrative, alert_ids=alert or (),
+        return suspicious.open_case(conn, who, narrative,
+                                    alert_ids=[i for i in ids if i is not None],
                                     player=subject)
 
     back = "/compliance/alerts" if alert else "/compliance/cases"
@@ -84,7 +90,7 @@ def case_open(room: RoomDep, who: Officer, narrative: str = Form(""),
 
 
 @router.get("/compliance/cases/{case_id}", response_model=None)
-def case(room: RoomDep, page: Render, who: Officer, case_id: int, message: str = "",
+def case(room: RoomDep, page: Render, who: Officer, case_id: CaseId, message: str = "",
          error: str = "") -> Response:
     try:
         with room.storage.snapshot() as conn:
@@ -97,22 +103,22 @@ def case(room: RoomDep, page: Render, who: Officer, case_id: int, message: str =
 
 
 @router.post("/compliance/cases/{case_id}/note", response_model=None)
-def case_note(room: RoomDep, who: Officer, case_id: int, text: str = Form("")) -> Response:
+def case_note(room: RoomDep, who: Officer, case_id: CaseId, text: str = Form("")) -> Response:
     return done(room, who, "compliance.case.note", lambda conn: suspicious.add_note(
         conn, who, case_id, text), f"/compliance/cases/{case_id}",
         lambda c: "the narrative is added")
 
 
 @router.post("/compliance/cases/{case_id}/evidence", response_model=None)
-def case_evidence(room: RoomDep, who: Officer, case_id: int, kind: str = Form(""),
-                  ref: int = Form(0)) -> Response:
+def case_evidence(room: RoomDep, who: Officer, case_id: CaseId, kind: str = Form(""),
+                  ref: FormEvidence = 0) -> Response:
     return done(room, who, "compliance.case.evidence", lambda conn: suspicious.add_evidence(
         conn, who, case_id, kind, ref), f"/compliance/cases/{case_id}",
         lambda c: f"the {kind} is linked")
 
 
 @router.post("/compliance/cases/{case_id}/decide", response_model=None)
-def case_decide(room: RoomDep, who: Officer, case_id: int, decision: str = Form(""),
+def case_decide(room: RoomDep, who: Officer, case_id: CaseId, decision: str = Form(""),
                 text: str = Form("")) -> Response:
     return done(room, who, "compliance.case.decide", lambda conn: suspicious.decide(
         conn, who, case_id, decision == "filed", text), f"/compliance/cases/{case_id}",
