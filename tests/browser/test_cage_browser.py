@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from room.people import IDENTITY_KEY, person
 
 from cardroom.room import ledger
 from cardroom.room.accounts import Role, create_account
@@ -30,10 +31,10 @@ def room(tmp_path: Path) -> Iterator[Room]:
     """A room run as a card room (no self-service chips)."""
     engine = make_engine(f"sqlite:///{tmp_path / 'cage.sqlite3'}")
     migrate(engine)
-    r = Room(Storage(engine), SeededRandom(5))
+    r = Room(Storage(engine), SeededRandom(5), identity=IDENTITY_KEY)
     r.start()
     with r.storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, role) for n, role in (
+        people = {n: person(conn, n, PW, role) for n, role in (
             ("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
             ("cathy", Role.CASHIER), ("alice", Role.PLAYER))}
     r.create_table(people["olga"], "Mini 1", "baccarat")
@@ -156,3 +157,55 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.tray(1)) == 190_000
         assert ledger.balance(conn, ledger.wallet(5)) == 25_000 + 30_000 + 10_000
+
+
+def test_the_cashier_finds_a_patron_and_records_a_walk_in_by_clicks(
+        room: Room, tmp_path: Path) -> None:
+    """Issue 22 (31 CFR 1010.312) and issue 21 (WAC 230-06-010): the cashier records a walk-in
+    from their document, finds them by document number, sells them chips through the walk-in
+    account; links nora, who registered online, after finding her patron by name; the page
+    fits a phone. No number is shown back."""
+    shots = Path(os.environ.get("CARDROOM_SCREENSHOTS", tmp_path))
+    with room.storage.unit() as conn:
+        create_account(conn, "nora", PW, Role.PLAYER)
+    with browser_at(room) as (base, browser):
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors = console_errors(page)
+        log_in(page, base, "cathy")
+        page.click("text=Cage")
+        page.click("#new-patron-box summary")
+        page.fill("#patron-name", "Grace Hopper")
+        page.fill("#patron-address", "1 Main St, Tacoma WA")
+        page.fill("#patron-born", "1980-12-09")
+        page.fill("#patron-tin", "123-45-6789")
+        page.select_option("#patron-document-kind", "passport")
+        page.fill("#patron-document-number", "P 5550 1234")
+        page.fill("#patron-document-issuer", "United States")
+        page.fill("#patron-document-expires", "2031-01-01")
+        page.click("#patron-submit")
+        page.wait_for_selector("text=recorded the patron; their chips are held as walkin_2")
+        assert page.input_value("#sell-player") == "walkin_2"
+        page.fill("#sell-amount", "150")
+        page.click("#sell-submit")
+        page.wait_for_selector("text=sold $150.00 of chips to walkin_2 (cash)")
+        page.fill("#find-document", "p5550-1234")
+        page.click("#find-submit")
+        page.wait_for_selector("#patrons-found")
+        found = page.inner_text("#patrons-found")
+        assert "Grace Hopper" in found and "identity on file" in found
+        assert "5550" not in page.content() and "6789" not in page.content()
+        page.fill("#sell-player", "nora")
+        page.fill("#sell-amount", "50")
+        page.click("#sell-submit")
+        page.wait_for_selector("text=the cage has not yet seen this player's identity")
+        page.fill("#find-name", "hopper")
+        page.click("#find-submit")
+        page.fill("#link-player-2", "nora")
+        page.click("#link-2")
+        page.wait_for_selector("text=nora is linked to the patron")
+        page.fill("#find-born", "1980-12-09")
+        page.click("#find-submit")
+        page.wait_for_selector("#patrons-found")
+        assert "nora" in page.inner_text("#patrons-found")
+        fits(page, shots, "cage-patrons")
+        assert errors == []

@@ -10,10 +10,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from room.people import person
 from room.rooms import rig_top_award
 
 from cardroom.room import progressive
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Role
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
@@ -37,7 +38,7 @@ def change_settings(page: Any, second: str) -> None:
 
 def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Path) -> None:
     with room.storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, r) for n, r in (
+        people = {n: person(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("dan", Role.DEALER),
             ("alice", Role.PLAYER))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 50_000, "k")

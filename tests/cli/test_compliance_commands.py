@@ -39,7 +39,8 @@ def cardroom(*args: str) -> subprocess.CompletedProcess[str]:
 
 def books(db_url: str, tmp_path: Path) -> tuple[list[str], str]:
     """A day: Alice (identity on file) buys $6,000 at the cage and $5,000 at a table (a report
-    opens: $11,000 cash in) and redeems $4,000; Bob buys $2,000 (under the log's floor)."""
+    opens: $11,000 cash in) and redeems $4,000; Bob buys $2,000 at the table (under the log's
+    floor)."""
     audit_key, identity_key = tmp_path / "audit.key", tmp_path / "identity.key"
     key, _ = load_or_create_identity_key(identity_key)
     storage = open_keyed(db_url, audit_key)
@@ -61,7 +62,7 @@ def books(db_url: str, tmp_path: Path) -> tuple[list[str], str]:
         sell_chips(conn, p["cathy"], p["alice"], 600_000, "s1")
         table_books.drop_buy_in(conn, p["dan"], t, p["alice"], 500_000, "d1")
         redeem_chips(conn, p["cathy"], p["alice"], 400_000, "r1")
-        sell_chips(conn, p["cathy"], p["bob"], 200_000, "s2")
+        table_books.drop_buy_in(conn, p["dan"], t, p["bob"], 200_000, "d2")
     storage.engine.dispose()
     day = GamblingClock.from_env().day_of(datetime.now(UTC)).isoformat()
     return ["--database", db_url, "--audit-key-file", str(audit_key)], day
@@ -139,7 +140,7 @@ def test_form_and_export_show_the_taxpayer_id_only_with_the_identity_key(
 
 
 def test_alerts_cases_and_the_overdue_exit_1(db_url: str, tmp_path: Path) -> None:
-    """31 CFR 1021.320: after the day, Bob (no patron on file) buys $2,900 twice at the cage,
+    """31 CFR 1021.320: after the day, Bob (no patron on file) buys $2,900 twice at the table,
     just under the log floor: `compliance alerts --date D` lists the structuring alert; a case
     opened from it is due 30 days from detection, its narrative grows, `cases` exits 0 and
     `audit verify` passes; a case open past its due date makes `cases` exit 1; a decision needs
@@ -147,10 +148,10 @@ def test_alerts_cases_and_the_overdue_exit_1(db_url: str, tmp_path: Path) -> Non
     where, day = books(db_url, tmp_path)
     storage = open_keyed(db_url, Path(where[3]), create=False)
     with storage.unit() as conn:
-        cathy, bob = (find_account(conn, n) for n in ("cathy", "bob"))
-        assert cathy is not None and bob is not None
-        sell_chips(conn, cathy, bob, 290_000, "s3")
-        sell_chips(conn, cathy, bob, 290_000, "s4")
+        dan, bob = (find_account(conn, n) for n in ("dan", "bob"))
+        assert dan is not None and bob is not None
+        table_books.drop_buy_in(conn, dan, 1, bob, 290_000, "d3")
+        table_books.drop_buy_in(conn, dan, 1, bob, 290_000, "d4")
     storage.engine.dispose()
     r = cardroom("compliance", "alerts", "--date", day, *where, "--json")
     assert r.returncode == 0, r.stderr

@@ -11,13 +11,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from room.people import person
 from sqlalchemy import delete, update
 from typer.testing import CliRunner
 
 from cardroom.cli import app
 from cardroom.errors import CardroomError
 from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Role
 from cardroom.room.cashier import sell_chips
 from cardroom.room.db import open_database
 from cardroom.room.room import Room
@@ -40,7 +41,7 @@ def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     room = Room(open_database(db), SeededRandom(3))
     room.start()
     with room.storage.unit() as conn:
-        p = {n: create_account(conn, n, PW, r) for n, r in (
+        p = {n: person(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("dan", Role.DEALER),
             ("cathy", Role.CASHIER), ("colin", Role.CASHIER), ("alice", Role.PLAYER))}
     t = room.create_table(p["olivia"], "Mini 1", "baccarat").table_id

@@ -1,7 +1,7 @@
 """What the tests of currency transactions and suspicious activity share (issue 22; 31 CFR
-1021.311, 1021.320): a patron for a player (with or without their identity on file), and cash
-bought or redeemed at the cage and at a table, each in its own write transaction as the pages
-do it."""
+1021.311, 1021.320): the patron of a player the cage identified (tests/room/people.py), with
+the taxpayer id recorded when asked, and cash bought or redeemed at the cage and at a table,
+each in its own write transaction as the pages do it."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from datetime import UTC, date, datetime
 from cardroom.room import patrons, table_books
 from cardroom.room.accounts import Account
 from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.identity_key import IdentityKey
-from cardroom.room.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
 from cardroom.room.settings import GamblingClock
 
-KEY = IdentityKey(bytes(range(32)))
+from .people import IDENTITY_KEY as KEY
+
+__all__ = ["CLOCK", "KEY", "NINE", "calendar", "drop", "identify", "patron_for", "redeem",
+           "sell", "today"]
+
 CLOCK = GamblingClock()
 NINE = 900_000
 
@@ -29,17 +31,16 @@ def calendar() -> date:
 
 
 def patron_for(room: Room, p: dict[str, Account], player: str = "alice",
-               identity: bool = False, name: str = "Alice Liddell") -> int:
-    """A patron linked to `player`'s account: with a taxpayer id and an examined licence if
-    `identity`, else with only a name, address and date of birth (identity not on file)."""
-    docs = (NewDocument("driver-licence", "WDL-777", "Washington", date(2031, 1, 1)),) \
-        if identity else ()
-    new = NewPatron(name, "2 Rabbit Hole, Tacoma WA 98402", date(1980, 5, 4),
-                    "123-45-6789" if identity else None, docs)
+               identity: bool = False) -> int:
+    """The patron the cage linked to `player`'s account (`people.identify`: a name, an address,
+    a date of birth and an examined licence, no taxpayer id: identity not complete), with the
+    taxpayer id recorded too if `identity`."""
     with room.storage.unit() as conn:
-        pid = patrons.create(conn, p["cathy"], new, KEY, calendar()).id
-        patrons.link_account(conn, p["cathy"], p[player].id, pid)
-    return pid
+        patron = patrons.patron_of(conn, p[player].id)
+        assert patron is not None
+        if identity:
+            patrons.set_taxpayer_id(conn, p["cathy"], patron.id, "123-45-6789", KEY)
+    return patron.id
 
 
 def identify(room: Room, p: dict[str, Account], pid: int) -> None:

@@ -17,7 +17,7 @@ from cardroom.cards import parse_card, parse_cards
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.settings import legal_settings
 from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Account, Role
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
@@ -25,7 +25,7 @@ from cardroom.room.schema import audit_log
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom, Shoe
 
-PW = "correct horse"
+from .people import IDENTITY_KEY, make_people
 
 CAST = (("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
         ("fiona", Role.FLOOR))
@@ -41,10 +41,10 @@ def make_room(storage: Storage, game: str | None = None, *, seed: int, table: st
     """Start a room on `storage` (deals seeded with `seed`), open the accounts of `cast`,
     sell each of `buyers` `BUY_IN` cents of chips (idempotency key `key`), and open a table of
     `game` named `table` when a game is given. Returns the room, the people, the table id."""
-    room = Room(storage, SeededRandom(seed))
+    room = Room(storage, SeededRandom(seed), identity=IDENTITY_KEY)
     room.start()
     with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in cast}
+        people = make_people(conn, cast)
         for name in buyers:
             buy_chips(conn, SELF_SERVICE, people[name], BUY_IN, key.format(name=name))
     if game is None:

@@ -37,6 +37,8 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 from room.storage_fixture import backend_url
 
+from .people import player
+
 CARDROOM = Path(sys.executable).with_name("cardroom")
 BET = {"player": 500}
 PASSWORD = "restore drill passphrase 9"
@@ -131,7 +133,7 @@ def open_room(storage: Storage) -> tuple[Room, dict[int, list[Account]], Account
     room.start()
     with storage.unit() as conn:
         owner = create_account(conn, "drill_owner", PASSWORD, Role.OWNER)
-        players = [create_account(conn, f"player_{i}", PASSWORD, Role.PLAYER)
+        players = [player(conn, f"player_{i}", PASSWORD)
                    for i in range(7)]
         for who in players:
             buy_chips(conn, SELF_SERVICE, who, 100_000, f"chips-{who.username}")

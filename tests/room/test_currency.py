@@ -22,11 +22,13 @@ from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.currency import IdentityRequired
 from cardroom.room.db import Storage, make_engine
 from cardroom.room.errors import PermissionDenied
+from cardroom.room.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
 from cardroom.room.schema import currency_reports, currency_transactions
 
 from .cage_books import opened, refused
 from .cash_days import KEY, NINE, drop, identify, patron_for, redeem, sell, today
+from .people import OF_AGE
 
 NEUTRAL = "The cashier needs to see you before this buy-in."
 
@@ -65,7 +67,7 @@ def test_cash_over_10000_is_refused_until_identity_then_opens_a_report(
     with pytest.raises(IdentityRequired) as refusal:
         drop(room, p, t, NINE, "d1")
     assert "31 CFR 1021.311" in str(refusal.value) and "1010.312" in str(refusal.value)
-    assert "$18,000.00" in str(refusal.value) and "Alice Liddell" in str(refusal.value)
+    assert "$18,000.00" in str(refusal.value) and "Alice's cash in" in str(refusal.value)
     assert refusal.value.player_sentence == NEUTRAL
     refused(room, p["cathy"], lambda c: sell_chips(c, p["cathy"], p["alice"], NINE, "s2"),
             r"over the \$10,000.00 that needs a currency transaction report", IdentityRequired)
@@ -109,20 +111,26 @@ def test_cash_in_and_cash_out_are_summed_apart_never_netted(storage: Storage) ->
 
 
 def test_a_player_without_a_patron_is_held_at_the_threshold_too(storage: Storage) -> None:
-    """31 CFR 1010.312: cash of an account the cage never identified counts by the account;
-    over $10,000 it is refused (there is no identity on file), and once the account is linked
-    to a patron, its earlier cash counts with the patron's."""
+    """31 CFR 1010.312: cash an account the cage never identified hands a dealer counts by the
+    account; over $10,000 it is refused (there is no identity on file), and once the account
+    is linked to a patron, its earlier cash counts with the patron's."""
     room, p, t = opened(storage)
-    sell(room, p, NINE, "s1", who="bob")
+    with storage.unit() as conn:
+        p["carol"] = create_account(conn, "carol", "correct horse", Role.PLAYER)
+    drop(room, p, t, NINE, "d1", who="carol")
     refused(room, p["dan"], lambda c: table_books.drop_buy_in(
-        c, p["dan"], t, p["bob"], NINE, "d1"), "has not yet recorded who this player is",
+        c, p["dan"], t, p["carol"], NINE, "d2"), "has not yet recorded who this player is",
         IdentityRequired)
-    pid = patron_for(room, p, "bob", identity=True)
+    with storage.unit() as conn:
+        carol = patrons.create(conn, p["cathy"], NewPatron(
+            "Carol Ann", "3 Main St, Tacoma WA", date(1975, 1, 2), "987-65-4321",
+            (NewDocument("passport", "C-1", "United States", date(2040, 1, 1)),)), KEY)
+        patrons.link_account(conn, p["cathy"], p["carol"].id, carol.id)
+        assert currency.totals(conn, today(), patron_id=carol.id).cash_in == NINE
+    drop(room, p, t, NINE, "d2", who="carol")
     with storage.read() as conn:
-        assert currency.totals(conn, today(), patron_id=pid).cash_in == NINE
-    drop(room, p, t, NINE, "d1", who="bob")
-    with storage.read() as conn:
-        assert [r.patron_id for r in currency.reports(conn)] == [pid]
+        assert [r.patron_id for r in currency.reports(conn)] == [carol.id]
+        assert [x.amount for x in currency.reports(conn)[0].contributing] == [NINE, NINE]
 
 
 def test_the_multiple_transaction_log_keeps_running_totals_per_direction(
@@ -296,13 +304,14 @@ def test_the_form_shows_the_taxpayer_id_only_to_compliance_with_the_key(
         officers = currency.form(conn, connie, rid, KEY)
         with pytest.raises(PermissionDenied):
             currency.form(conn, p["cathy"], rid, KEY)
-    assert "123456789" not in str(owners) and "WDL777" not in str(owners)
+    licence = f"T{p['alice'].id:06d}ALICE"
+    assert "123456789" not in str(owners) and licence not in str(owners)
     assert officers["person"]["taxpayer_id"] == "123456789"
-    assert officers["person"]["identity_documents"][0]["number"] == "WDL777"
+    assert officers["person"]["identity_documents"][0]["number"] == licence
     assert officers["cash_in"] == {"chip-purchase": 1_100_000, "bet-of-currency": 0,
                                    "total": 1_100_000}
     assert officers["cash_out"] == {"total": 0}
-    assert officers["person"]["date_of_birth"] == "1980-05-04"
+    assert officers["person"]["date_of_birth"] == OF_AGE.isoformat()
     assert set(officers["filer"]) == {"name", "address", "ein"}
     assert len(officers["transactions"]) == 2
 

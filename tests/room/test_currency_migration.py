@@ -6,7 +6,6 @@ Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
 from alembic import command
@@ -18,27 +17,24 @@ from cardroom.room import currency, integrity, patrons, table_books
 from cardroom.room.audit_key import load_or_create_key
 from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.db import MIGRATIONS, migrate, open_database
-from cardroom.room.identity_key import IdentityKey
-from cardroom.room.patrons import NewDocument, NewPatron
 from cardroom.room.schema import currency_transactions
 
 from .cage_books import opened
+from .people import IDENTITY_KEY
 
 
 def test_an_upgraded_room_gets_a_row_for_every_cash_movement(db_url: str,
                                                               tmp_path: Path) -> None:
     """31 CFR 1021.410(b)(11) and 1021.311: $6,000 and $5,000 of cash in and $4,000 out for a
-    patron with identity on file, and $200 of cash for an unlinked player: after the
+    patron with identity on file, and $200 of cash for another: after the
     downgrade and the upgrade the rows are as the room wrote them, the report is open again."""
     key, _ = load_or_create_key(tmp_path / "audit.key")
     storage = open_database(db_url, key)
     room, p, t = opened(storage)
     with storage.unit() as conn:
-        grace = patrons.create(conn, p["cathy"], NewPatron(
-            "Alice Liddell", "2 Rabbit Hole", date(1980, 5, 4), "123-45-6789",
-            (NewDocument("passport", "P1", "United States", date(2040, 1, 1)),)),
-            IdentityKey(bytes(32)))
-        patrons.link_account(conn, p["cathy"], p["alice"].id, grace.id)
+        grace = patrons.patron_of(conn, p["alice"].id)
+        assert grace is not None
+        patrons.set_taxpayer_id(conn, p["cathy"], grace.id, "123-45-6789", IDENTITY_KEY)
     room.operate(p["cathy"], "cage.sell", lambda c: sell_chips(
         c, p["cathy"], p["alice"], 600_000, "s1"))
     room.operate(p["dan"], "table.drop", lambda c: table_books.drop_buy_in(

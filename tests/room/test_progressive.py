@@ -27,6 +27,7 @@ from cardroom.room.schema import jackpot_pools
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
+from .people import identify
 from .rooms import BUY_IN, CAST, make_room, rig_top_award, state_profile_with
 
 POOL = "floor-a"
@@ -292,6 +293,8 @@ def test_a_winner_may_not_verify_or_pay_their_own_hit(storage: Storage) -> None:
     room, p, [t1] = linked_room(storage, tables=1)
     with storage.unit() as conn:
         buy_chips(conn, SELF_SERVICE, p["olivia"], BUY_IN, "owner plays")
+    with storage.unit() as conn:
+        identify(conn, p["olivia"])  # the owner plays too: the cage has seen her identity
     sit(room, p, t1, "olivia")
     rig_top_award(room, t1)
     play(room, p["olivia"], t1, "top")

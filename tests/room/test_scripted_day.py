@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Account, Role
 from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.checks import Check
 from cardroom.room.db import Storage
@@ -23,6 +23,8 @@ from cardroom.room.pan_live import PanLive
 from cardroom.room.room import Room
 from cardroom.room.settings import GamblingClock
 from cardroom.shoe import SeededRandom
+
+from .people import person, player
 
 PW = "correct horse"
 PLAYERS = 200
@@ -55,8 +57,8 @@ class Day:
                 ("dan", Role.DEALER), ("dora", Role.DEALER), ("cathy", Role.CASHIER),
                 ("colin", Role.CASHIER)]
         with storage.unit() as conn:
-            self.p = {n: create_account(conn, n, PW, r) for n, r in cast}
-            self.players = [create_account(conn, f"guest{i:03d}", PW, Role.PLAYER)
+            self.p = {n: person(conn, n, PW, r) for n, r in cast}
+            self.players = [player(conn, f"guest{i:03d}", PW)
                             for i in range(PLAYERS)]
         self.tables = {self.room.create_table(self.p["olivia"], name, game,
                                               PAN_RULES if game == "pan" else None).table_id:

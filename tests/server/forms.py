@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
+from room.people import person, player
 
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
@@ -61,7 +62,7 @@ def setup_table(room: Room) -> dict[str, Any]:
     """The owner (olivia), two players, a floor person and the auditor, and a baccarat table
     ("Mini 1"): the people by name and the table's id."""
     with room.storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, r) for n, r in [
+        people = {n: person(conn, n, PW, r) for n, r in [
             ("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
             ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)]}
     live = room.create_table(people["olivia"], "Mini 1", "baccarat")
@@ -74,8 +75,8 @@ def seated_player(room: Room, *staff: tuple[str, Role]) -> tuple[Account, int]:
     with room.storage.unit() as conn:
         owner = create_account(conn, "olga", PW, Role.OWNER)
         for name, role in staff:
-            create_account(conn, name, PW, role)
-        alice = create_account(conn, "alice", PW, Role.PLAYER)
+            person(conn, name, PW, role)
+        alice = player(conn, "alice", PW)
         buy_chips(conn, SELF_SERVICE, alice, 50_000, "chips")
     table = room.create_table(owner, "Mini 1", "baccarat").table_id
     room.act(alice, table, {"type": "sit", "buy_in": 10_000, "key": "s"})

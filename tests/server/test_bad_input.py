@@ -16,6 +16,7 @@ import pytest
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
+from room.people import player
 from starlette.websockets import WebSocketDisconnect
 
 from cardroom.room import audit, ledger
@@ -38,7 +39,7 @@ def room(storage: Storage) -> Room:
     r.start()
     with storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
-        alice = create_account(conn, "alice", PW, Role.PLAYER)
+        alice = player(conn, "alice", PW)
         create_account(conn, "connie", PW, Role.COMPLIANCE)
         buy_chips(conn, SELF_SERVICE, alice, 100_000, "first")
     r.create_table(owner, "Mini 1", "baccarat")

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from room.people import IDENTITY_KEY, person
+from sqlalchemy.engine import Connection
 
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
@@ -29,10 +32,10 @@ def room(tmp_path: Path) -> Room:
     """SQLite: the pages' storage is the room layer's, tested on both databases."""
     engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     migrate(engine)
-    r = Room(Storage(engine), SeededRandom(3))
+    r = Room(Storage(engine), SeededRandom(3), identity=IDENTITY_KEY)
     r.start()
     with r.storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, role) for n, role in CAST}
+        people = {n: person(conn, n, PW, role) for n, role in CAST}
     r.create_table(people["olga"], "Mini 1", "baccarat")
     return r
 
@@ -219,3 +222,63 @@ def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> No
     assert 'id="returned-checks"' in page and "no funds" in page
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.wallet(5)) == 30_000
+
+
+PATRON = {"legal_name": "Grace Hopper", "address": "1 Main St, Tacoma WA", "born": "1980-12-09",
+          "taxpayer": "123-45-6789", "document_kind": "passport",
+          "document_number": "P 5550 1234", "document_issuer": "United States",
+          "document_expires": "2031-01-01"}
+
+
+def test_the_cashier_finds_or_records_a_patron_before_a_sale(room: Room) -> None:
+    """Issue 22 (31 CFR 1010.312): the cashier records a walk-in from their document (a
+    walk-in account holds their chips), finds them by document number, name or date of
+    birth, sells and redeems for them; a player who registered online is refused until linked
+    to their patron. No number reaches the audit log or an address."""
+    cathy = logged_in(room, "cathy")
+    r = cathy.post("/cage/patrons", data=PATRON, follow_redirects=False)
+    assert said(r)["message"] == "recorded the patron; their chips are held as walkin_2"
+    assert 'value="walkin_2"' in cathy.get(r.headers["location"]).text
+    for search in ({"document": "p5550-1234"}, {"name": "hopper"}, {"born": "1980-12-09"}):
+        page = cathy.post("/cage/find", data=search).text
+        assert "Grace Hopper" in page and "identity on file" in page, search
+        assert "5550" not in page and "6789" not in page
+    assert 'id="no-patron"' in cathy.post("/cage/find", data={"document": "P 5550 1235"}).text
+    r = cathy.post("/cage/sell", data={"player": "walkin_2", "amount": "100", "key": "w1"},
+                   follow_redirects=False)
+    assert said(r) == {"message": "sold $100.00 of chips to walkin_2 (cash)"}
+    r = cathy.post("/cage/redeem", data={"player": "walkin_2", "amount": "40", "key": "w2"},
+                   follow_redirects=False)
+    assert said(r) == {"message": "redeemed $40.00 of chips for walkin_2"}
+    with room.storage.unit() as conn:
+        nora = player_without_patron(conn)
+    r = cathy.post("/cage/sell", data={"player": nora, "amount": "100", "key": "n1"},
+                   follow_redirects=False)
+    assert said(r)["error"].startswith("Refused: the cage has not yet seen this player's")
+    r = cathy.post("/cage/patrons/link", data={"patron_id": "2", "player": nora},
+                   follow_redirects=False)
+    assert said(r)["message"] == "nora is linked to the patron"
+    r = cathy.post("/cage/sell", data={"player": nora, "amount": "100", "key": "n1"},
+                   follow_redirects=False)
+    assert said(r) == {"message": "sold $100.00 of chips to nora (cash)"}
+    with room.storage.read() as conn:
+        entries = list(audit.entries(conn))
+    logged = " ".join(json.dumps(e.data) for e in entries)
+    assert "patron.create" in [e.action for e in entries]
+    assert "55501234" not in logged and "123456789" not in logged
+
+
+def player_without_patron(conn: Connection) -> str:
+    return create_account(conn, "nora", PW, Role.PLAYER).username
+
+
+def test_an_under_age_patron_is_shown_and_refused(room: Room) -> None:
+    """WAC 230-06-010: the search shows a patron under 18 as such, and the cage sells them
+    nothing, in one sentence."""
+    cathy = logged_in(room, "cathy")
+    cathy.post("/cage/patrons", data={**PATRON, "born": "2015-01-01"})
+    page = cathy.post("/cage/find", data={"name": "grace"}).text
+    assert "under 18: no chips, no seat, no payment" in page
+    r = cathy.post("/cage/sell", data={"player": "walkin_2", "amount": "100", "key": "k1"},
+                   follow_redirects=False)
+    assert said(r) == {"error": "Refused: nobody under 18 may be sold chips in this room."}

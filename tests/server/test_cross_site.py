@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from room.people import player
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
@@ -57,6 +58,12 @@ FORMS: dict[str, dict[str, str]] = {
     "/floor/jackpot/hits/1/pay": {},
     "/cage/sell": {"player": "alice", "amount": "100", "key": "k3"},
     "/cage/redeem": {"player": "alice", "amount": "100", "key": "k4"},
+    "/cage/find": {"name": "alice"},
+    "/cage/patrons": {"legal_name": "Eve Forger", "address": "x", "born": "1980-01-01",
+                      "document_kind": "passport", "document_number": "X1",
+                      "document_issuer": "x", "document_expires": "2099-01-01"},
+    "/cage/patrons/walk-in": {"patron_id": "1"},
+    "/cage/patrons/link": {"patron_id": "1", "player": "alice"},
     "/cage/fill": {"table_id": "1", "amount": "100", "dealer": "fred", "dealer_password": PW,
                    "floor": "fred", "floor_password": PW},
     "/cage/credit": {"table_id": "1", "amount": "100", "dealer": "fred",
@@ -83,8 +90,10 @@ FORMS: dict[str, dict[str, str]] = {
     "/compliance/cases/1/note": {"text": "forged"},
     "/compliance/cases/1/evidence": {"kind": "hand", "ref": "1"},
     "/compliance/cases/1/decide": {"decision": "filed", "text": "BSA-1"},
+    "/compliance/ctr/1/file": {"reference": "forged"},
 }
 ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
+            "/compliance/ctr/1/file": "/compliance/ctr/{report_id}/file",
             **{f"/floor/jackpot/hits/1/{a}": f"/floor/jackpot/hits/{{hit_id}}/{a}"
                for a in ("verify", "surveillance", "pay")},
             **{f"/compliance/cases/1/{a}": f"/compliance/cases/{{case_id}}/{a}"
@@ -280,7 +289,7 @@ def test_register_backs_off_per_client(room: Room) -> None:
 def test_owner_unlocks_from_the_floor_page(room: Room, owner: FormClient
                                            ) -> None:
     with room.storage.unit() as conn:
-        create_account(conn, "alice", PW, Role.PLAYER)
+        player(conn, "alice", PW)
     phone = FormClient(create_app(room))  # alice's own browser, logged in before
     log_in(phone, "alice")
     phone.post("/logout")

@@ -7,6 +7,8 @@ import asyncio
 import json
 from typing import Any
 
+from room.people import player
+
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
@@ -39,7 +41,7 @@ def room_with_players(storage: Storage, players: int) -> tuple[Room, list[Accoun
     room.start()
     with storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
-        people = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(players)]
+        people = [player(conn, f"player{i}", PW) for i in range(players)]
         for p in people:
             buy_chips(conn, SELF_SERVICE, p, 100_000, f"chips-{p.id}")
     return room, people, owner

@@ -10,10 +10,11 @@ import io
 from datetime import date
 from typing import Any
 
+from room.people import person
 from room.rooms import rig_top_award
 
 from cardroom.room import progressive
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Role
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.jackpot import adjust, post_daily
@@ -28,7 +29,7 @@ def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
     room = Room(storage, SeededRandom(3))
     room.start()
     with storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, r) for n, r in (
+        people = {n: person(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("alice", Role.PLAYER),
             ("dan", Role.DEALER), ("audrey", Role.AUDITOR))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 100_000, "k")

@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -16,11 +17,21 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, progressive, protocol, recall, table_books
+from cardroom.room import (
+    audit,
+    hands,
+    ledger,
+    patrons,
+    progressive,
+    protocol,
+    recall,
+    table_books,
+)
 from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
+from cardroom.room.identity_key import IdentityKey, IdentityKeyError, load_or_create_identity_key
 from cardroom.room.keying import open_keyed
 from cardroom.room.live_table import LiveTable
 from cardroom.room.messages import message_type
@@ -57,17 +68,23 @@ class Room:
     settings: RoomSettings = field(default_factory=RoomSettings)
     closed: set[int] = field(default_factory=set)
     """Tables whose table inventory is closed: no play until the floor opens them."""
+    identity: IdentityKey | None = None
+    """The key patrons' taxpayer ids and document numbers are encrypted with
+    (`cardroom.room.identity_key`, a file outside the database); None: not loaded."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
              audit_key_file: Path | None = None,
-             settings: RoomSettings | None = None, accept_failed_audit: bool = False) -> Room:
+             settings: RoomSettings | None = None, accept_failed_audit: bool = False,
+             identity_key_file: Path | None = None) -> Room:
         """The room on `database`, its audit chain MACed with the room's audit key, and never
         on books that fail the audit check unless `accept_failed_audit` (`keying.open_keyed`:
-        the key file made only for new books)."""
+        the key file made only for new books); with its identity key (made if absent,
+        `identity_key.key_path`)."""
+        identity, _ = load_or_create_identity_key(identity_key_file)
         room = cls(open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit),
                    source or SystemRandom(),
-                   settings=settings or RoomSettings())
+                   settings=settings or RoomSettings(), identity=identity)
         room.start()
         return room
 
@@ -175,6 +192,8 @@ class Room:
             if read is None:
                 live.unknown(kind)
             with live.transaction(), self.storage.unit() as conn:
+                if kind == "sit":
+                    self.require_of_age(conn, who, "seat")
                 _handle(live, conn, who, read)
         except CardroomError as exc:
             if refusals is None:
@@ -183,6 +202,22 @@ class Room:
                 refusals.refused(f"table.{_kind(msg)}", str(exc), {"table": table_id})
             raise
         return live
+
+    def identity_key(self) -> IdentityKey:
+        """The room's identity key; IdentityKeyError if the room was opened without one."""
+        if self.identity is None:
+            raise IdentityKeyError("the room was started without its identity key: patrons' "
+                                   "identities cannot be read or written")
+        return self.identity
+
+    def require_of_age(self, conn: Connection, who: Account, what: str) -> None:
+        """Issue 21 (WAC 230-06-010): in a real room a player sits, buys or is paid only once
+        the cage has seen their identity (a linked patron) and they are of the profile's
+        minimum age on the gambling day; a self-service room (demonstration or free play:
+        no real money) asks neither (docs/compliance.md)."""
+        if not self.settings.self_service_chips:
+            day = self.settings.clock.day_of(datetime.now(UTC))
+            patrons.require_patron_of_age(conn, who.id, day, what)
 
     def operate(self, who: Account | None, action: str, work: Callable[[Connection], T],
                 detail: dict[str, Any] | None = None) -> T:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from datetime import date
 from typing import Annotated, Any, cast
 
 from fastapi import Depends, Request
@@ -26,6 +27,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
+from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import AuthError, PermissionDenied
@@ -132,6 +134,16 @@ class Page:
 
 
 Render = Annotated[Page, Depends(Page)]
+
+
+def form_day(text: str, what: str) -> date:
+    """A date a person wrote on a form; CardroomError naming `what` it should be ("'9/1' is
+    not a gambling day: write it as YYYY-MM-DD")."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise CardroomError(f"{text.strip()[:20]!r} is not {what}: write it as YYYY-MM-DD"
+                            ) from None
 
 
 def sentence(text: object) -> str:

@@ -47,6 +47,7 @@ TableId = Annotated[int, Path(), _checked("there is no table {}")]
 """A table's id in a URL path."""
 HandId = Annotated[int, Path(), _checked("there is no hand {}")]
 HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
+ReportId = Annotated[int, Path(), _checked("there is no currency transaction report {}")]
 CaseId = Annotated[int, Path(), _checked("there is no case {}")]
 """A suspicious-activity case's number in a URL path."""
 FormEvidence = Annotated[int, Form(), _checked("there is no evidence numbered {}")]
@@ -55,6 +56,8 @@ FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
 FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]
 """A check of the cage's register that a form names (its `check_id` field)."""
+FormPatronId = Annotated[int, Form(), _checked("there is no patron {}")]
+"""A patron a cage form names (its `patron_id` field)."""
 SlipNumber = Annotated[int, Form(), _checked("{} is not a slip number")]
 """A slip's number in a form."""
 NextSlipNumber = Annotated[int | None, Form(), _checked("{} is not a slip number")]

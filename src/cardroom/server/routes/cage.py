@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -24,7 +25,7 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
 from cardroom.room import accounts as acc
-from cardroom.room import checks, ledger, table_books, tenders
+from cardroom.room import checks, ledger, patrons, table_books, tenders
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.errors import AuthError, NotFound
@@ -32,8 +33,14 @@ from cardroom.room.operations_report import CAGE_KINDS, cage_report
 from cardroom.room.room import Room
 from cardroom.room.signatures import countersign
 from cardroom.room.tables import list_tables
-from cardroom.server.deps import Render, RoomDep, require
-from cardroom.server.ids import FormCheckId, FormTableId, NextSlipNumber, SlipNumber
+from cardroom.server.deps import Render, RoomDep, form_day, require
+from cardroom.server.ids import (
+    FormCheckId,
+    FormPatronId,
+    FormTableId,
+    NextSlipNumber,
+    SlipNumber,
+)
 
 router = APIRouter()
 Cashier = Annotated[Account, require(Permission.CAGE)]
@@ -66,7 +73,7 @@ def cosigner(room: Room, who: Account, title: str, name: str, password: str) -> 
         raise CardroomError(f"the {title}'s signature: {exc}") from None
 
 
-def player(conn: Connection, name: str) -> Account:
+def _player(conn: Connection, name: str) -> Account:
     found = acc.find_account(conn, name)
     if found is None:
         raise NotFound(f"there is no player named {name.strip()[:40]!r}")
@@ -75,8 +82,15 @@ def player(conn: Connection, name: str) -> Account:
 
 # the cage ------------------------------------------------------------------------------------
 @router.get("/cage", response_class=HTMLResponse)
-def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: str = ""
-         ) -> HTMLResponse:
+def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: str = "",
+         player: str = "") -> HTMLResponse:
+    return _cage_page(room, page, who, message=message, error=error, player=player)
+
+
+def _cage_page(room: Room, page: Render, who: Account, *, message: str = "", error: str = "",
+               player: str = "", search: dict[str, str] | None = None,
+               found: list[PatronFound] | None = None) -> HTMLResponse:
+    """The cage page; after a patron search, with the patrons found (`found`)."""
     clock = room.settings.clock
     today = clock.day_of(datetime.now(UTC))
     with room.storage.read() as conn:
@@ -91,16 +105,113 @@ def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: st
                 settlements=checks.SETTLEMENTS, register=register, taken=taken,
                 calendar_day=datetime.now(clock.zone).date().isoformat(),
                 next_fill=next_fill, next_credit=next_credit, today=today.isoformat(),
-                key=secrets.token_urlsafe(12), message=message, error=error)
+                key=secrets.token_urlsafe(12), message=message, error=error,
+                player=player[:40], search=search or {}, found=found,
+                document_kinds=patrons.DOCUMENT_KINDS, minimum_age=patrons.minimum_age(today))
+
+
+@dataclass(frozen=True)
+class PatronFound:
+    """A patron as the cashier sees them in the search results: no number in clear."""
+
+    patron: patrons.Patron
+    age: int
+    of_age: bool
+    on_file: bool
+    players: list[str]
+
+
+def _day(text: str, what: str) -> date | None:
+    """A date on a patron form, or None when left empty."""
+    return form_day(text, f"a {what}") if text.strip() else None
+
+
+@router.post("/cage/find", response_class=HTMLResponse)
+def cage_find(room: RoomDep, page: Render, who: Cashier, name: str = Form(""),
+              born: str = Form(""), document: str = Form("")) -> HTMLResponse:
+    """Find a patron by name, date of birth or document number before a sale or a redemption
+    (posted, never in the address: a document number stays out of the server's logs)."""
+    search = {"name": name[:200], "born": born[:20]}
+    today = room.settings.clock.day_of(datetime.now(UTC))
+    try:
+        when = _day(born, "date of birth")
+        if not (name.strip() or when or document.strip()):
+            raise CardroomError("write a name, a date of birth or a document number to search")
+        with room.storage.read() as conn:
+            found = [PatronFound(p, p.age_on(today),
+                                 p.age_on(today) >= patrons.minimum_age(today),
+                                 patrons.identity_on_file(conn, p.id, today),
+                                 [a.username for a in patrons.accounts_of(conn, p.id)])
+                     for p in patrons.find(conn, room.identity_key(), name=name[:200],
+                                           born=when, document=document[:60])]
+    except CardroomError as exc:
+        return _cage_page(room, page, who, error=str(exc), search=search)
+    return _cage_page(room, page, who, search=search, found=found)
+
+
+@router.post("/cage/patrons", response_model=None)
+def cage_new_patron(room: RoomDep, who: Cashier, legal_name: str = Form(...),
+                    address: str = Form(...), born: str = Form(...),
+                    taxpayer: str = Form(""), document_kind: str = Form(...),
+                    document_number: str = Form(...), document_issuer: str = Form(...),
+                    document_expires: str = Form(...), player: str = Form("")) -> Response:
+    """Record a patron from the identity document the cashier is holding, and link them to
+    their online account (`player`), or open a walk-in account for their chips."""
+    def work(conn: Connection) -> str:
+        when = _day(born, "date of birth")
+        expires = _day(document_expires, "document's expiry date")
+        if when is None or expires is None:
+            raise CardroomError("write the date of birth and the document's expiry date")
+        online = _player(conn, player) if player.strip() else None
+        made = patrons.create(conn, who, patrons.NewPatron(
+            legal_name, address, when, taxpayer or None,
+            (patrons.NewDocument(document_kind.strip(), document_number, document_issuer,
+                                 expires),)), room.identity_key(),
+            datetime.now(room.settings.clock.zone).date())
+        if online is not None:
+            patrons.link_account(conn, who, online.id, made.id)
+            return online.username
+        return patrons.open_walk_in(conn, who, made.id).username
+    try:
+        name = room.operate(who, "patron.create", work)
+    except CardroomError as exc:
+        return back("/cage", error=str(exc))
+    return RedirectResponse("/cage?" + urlencode({
+        "message": f"recorded the patron; their chips are held as {name}", "player": name}),
+        status_code=303)
+
+
+@router.post("/cage/patrons/walk-in", response_model=None)
+def cage_walk_in(room: RoomDep, who: Cashier, patron_id: FormPatronId) -> Response:
+    """Open (or find) the account that holds a walk-in patron's chips."""
+    try:
+        name = room.operate(who, "patron.walk-in",
+                            lambda conn: patrons.open_walk_in(conn, who, patron_id).username)
+    except CardroomError as exc:
+        return back("/cage", error=str(exc))
+    return RedirectResponse("/cage?" + urlencode({
+        "message": f"the patron's chips are held as {name}", "player": name}), status_code=303)
+
+
+@router.post("/cage/patrons/link", response_model=None)
+def cage_link(room: RoomDep, who: Cashier, patron_id: FormPatronId,
+              player_name: str = Form(..., alias="player")) -> Response:
+    """Link a player who registered online to the patron whose identity the cashier saw."""
+    def work(conn: Connection) -> str:
+        online = _player(conn, player_name)
+        patrons.link_account(conn, who, online.id, patron_id)
+        return online.username
+    try:
+        name = room.operate(who, "patron.link", work)
+    except CardroomError as exc:
+        return back("/cage", error=str(exc))
+    return RedirectResponse("/cage?" + urlencode({
+        "message": f"{name} is linked to the patron", "player": name}), status_code=303)
 
 
 def _check(kind: str, number: str, drawer: str, bank: str, dated: str) -> checks.Check:
     """The check as the cashier copied it onto the form."""
-    try:
-        when = date.fromisoformat(dated.strip())
-    except ValueError:
-        raise CardroomError(f"{dated.strip()[:20]!r} is not the date on the check: write it as "
-                            "YYYY-MM-DD") from None
+    when = form_day(dated, "the date on the check")
     return checks.Check(kind.strip(), number, drawer, bank, when)
 
 
@@ -112,7 +223,7 @@ def cage_sell(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="p
               check_date: str = Form("")) -> Response:
     """Sell a player chips for cash, a debit card, or a check (its data recorded)."""
     def work(conn: Connection) -> str:
-        customer = player(conn, player_name)
+        customer = _player(conn, player_name)
         cents = parse_money(amount)
         paid = tender.strip().lower()
         check = _check(check_kind, check_number, check_drawer, check_bank, check_date) \
@@ -130,7 +241,7 @@ def cage_redeem(room: RoomDep, who: Cashier, player_name: str = Form(..., alias=
                 amount: str = Form(...), key: str = Form(...)) -> Response:
     """Redeem a player's chips: take them and pay cash."""
     def work(conn: Connection) -> str:
-        customer = player(conn, player_name)
+        customer = _player(conn, player_name)
         cents = parse_money(amount)
         redeem_chips(conn, who, customer, cents, key[:60])
         return f"redeemed {format_money(cents)} of chips for {customer.username}"
@@ -275,7 +386,7 @@ def drop(room: RoomDep, who: Dealer, table_id: FormTableId,
          player_name: str = Form(..., alias="player"), amount: str = Form(...),
          tender: str = Form("cash"), key: str = Form(...)) -> Response:
     def work(conn: Connection) -> str:
-        customer = player(conn, player_name)
+        customer = _player(conn, player_name)
         cents = parse_money(amount)
         table_books.drop_buy_in(conn, who, table_id, customer, cents, key[:60], tender)
         return f"{customer.username} bought {format_money(cents)} of chips " \

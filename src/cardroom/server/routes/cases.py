@@ -18,18 +18,26 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.room import currency, suspicious
-from cardroom.room.accounts import Account, Permission
+from cardroom.room.accounts import Account, Permission, find_account
 from cardroom.room.errors import NotFound
 from cardroom.room.room import Room
 from cardroom.server.deps import Render, RoomDep, require
 from cardroom.server.ids import CaseId, FormEvidence, row_id
-from cardroom.server.routes.cage import done, player
+from cardroom.server.routes.cage import done
 from cardroom.server.routes.reports import _day
 
 router = APIRouter()
 Officer = Annotated[Account, require(Permission.CASES,
                                      to="open this page")]
 Cashier = Annotated[Account, require(Permission.CAGE)]
+
+
+def player(conn: Connection, name: str) -> Account:
+    """The account a form names, or a sentence that there is none."""
+    found = find_account(conn, name)
+    if found is None:
+        raise NotFound(f"there is no player named {name.strip()[:40]!r}")
+    return found
 
 
 def _today(room: Room) -> date:

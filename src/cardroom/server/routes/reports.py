@@ -30,7 +30,7 @@ from cardroom.room.operations_report import (
 )
 from cardroom.room.room import Room
 from cardroom.room.tenders import MARKERS_LABEL
-from cardroom.server.deps import Render, RoomDep, require
+from cardroom.server.deps import Render, RoomDep, form_day, require
 
 router = APIRouter()
 Reader = Annotated[Account, require(Permission.READ_ALL, Permission.OPEN_TABLES,
@@ -40,11 +40,7 @@ Reader = Annotated[Account, require(Permission.READ_ALL, Permission.OPEN_TABLES,
 def _day(room: Room, text: str | None) -> date:
     if not text:
         return room.settings.clock.day_of(datetime.now(UTC))
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise CardroomError(f"{text.strip()[:20]!r} is not a gambling day: write it as "
-                            "YYYY-MM-DD") from None
+    return form_day(text, "a gambling day")
 
 
 @router.get("/reports/hold.svg", response_model=None)

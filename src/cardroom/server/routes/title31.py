@@ -19,11 +19,13 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.room import currency
-from cardroom.room.accounts import Account, Permission
+from cardroom.room.accounts import Account, Permission, find_account
+from cardroom.room.errors import NotFound
 from cardroom.room.operations_report import to_csv
 from cardroom.room.room import Room
 from cardroom.server.deps import Render, RoomDep, require
-from cardroom.server.routes.cage import back, done, player
+from cardroom.server.ids import ReportId
+from cardroom.server.routes.cage import back, done
 from cardroom.server.routes.reports import _day
 
 router = APIRouter()
@@ -50,7 +52,9 @@ def cash_today(room: RoomDep, page: Render, who: Cashier, player_name: str = "")
                     threshold=currency.threshold(day), floor=currency.log_floor(day))
     try:
         with room.storage.read() as conn:
-            customer = player(conn, player_name)
+            customer = find_account(conn, player_name)
+            if customer is None:
+                raise NotFound(f"there is no player named {player_name.strip()[:40]!r}")
             standing = currency.standing(conn, customer, day, calendar)
             pid = None if standing.patron is None else standing.patron.id
             rows = currency.transactions(conn, day=day, patron_id=pid,
@@ -103,7 +107,7 @@ def ctr(room: RoomDep, page: Render, who: Officer, message: str = "", error: str
 
 
 @router.get("/compliance/ctr/{report_id}", response_model=None)
-def ctr_form(room: RoomDep, page: Render, who: Officer, report_id: int) -> Response:
+def ctr_form(room: RoomDep, page: Render, who: Officer, report_id: ReportId) -> Response:
     try:
         with room.storage.unit() as conn:
             data = currency.form(conn, who, report_id)
@@ -115,7 +119,7 @@ def ctr_form(room: RoomDep, page: Render, who: Officer, report_id: int) -> Respo
 
 
 @router.post("/compliance/ctr/{report_id}/file", response_model=None)
-def ctr_file(room: RoomDep, who: Officer, report_id: int, reference: str = Form(...)
+def ctr_file(room: RoomDep, who: Officer, report_id: ReportId, reference: str = Form(...)
              ) -> Response:
     return done(room, who, "ctr.file", lambda conn: currency.file_report(
         conn, who, report_id, reference, _gaming_today(room)), "/compliance/ctr",
