@@ -208,6 +208,49 @@ class Helpline(Figure):
         return f"{self.message} {self.number}"
 
 
+class Suspicion(Figure):
+    """The suspicious-activity rules (31 CFR 1021.320): the SAR's amount and days, and the
+    room's red-flag rules, which the regulation leaves to the compliance program (each with its
+    decision in docs/compliance.md, "Suspicious activity")."""
+
+    sar_cents: Cents = Field(ge=0)
+    """A pattern involving at least this much is reportable (31 CFR 1021.320(a)(2))."""
+    due_days: int = Field(ge=1)
+    """A SAR is filed within these days of detection (31 CFR 1021.320(b)(3))."""
+    near_percent: int = Field(ge=1, le=50)
+    """A cash buy "just under" the log floor or the report threshold: within this percent
+    below it."""
+    near_count: int = Field(ge=2)
+    """Several: this many cash buys just under, in one gaming day or on consecutive days."""
+    little_play_in_cents: Cents = Field(ge=0)
+    """Buying in big: cash in of the gaming day at least this."""
+    little_play_out_percent: int = Field(ge=1, le=100)
+    """Cashing out: cash out at least this percent of the cash in."""
+    little_play_wager_percent: int = Field(ge=0, le=100)
+    """With little play: wagers under this percent of the cash in."""
+    agent_patrons: int = Field(ge=2)
+    """One person for others: this many patrons' cash buys just under the log floor..."""
+    agent_minutes: int = Field(ge=1)
+    """...at one place, by one employee, within these minutes."""
+
+    def near(self, limit: Cents) -> tuple[Cents, Cents]:
+        """The band "just under" `limit`: its lower end and the limit (whether the limit
+        itself is in the band is the caller's: a buy at the log floor is logged, one of
+        exactly the report threshold is not over it)."""
+        return limit - limit * self.near_percent // 100, limit
+
+    def words(self) -> str:
+        return (f"a pattern of {format_money(self.sar_cents)} or more, filed within "
+                f"{self.due_days} days of detection; red flags: {self.near_count} cash buys "
+                f"within {self.near_percent}% under the log floor or the report threshold in "
+                f"a gaming day or on consecutive days; cash in of "
+                f"{format_money(self.little_play_in_cents)} or more, "
+                f"{self.little_play_out_percent}% or more cashed out, wagers under "
+                f"{self.little_play_wager_percent}% of it; {self.agent_patrons} patrons' buys "
+                f"just under the log floor at one place by one employee within "
+                f"{self.agent_minutes} minutes")
+
+
 def _chips(n: int) -> str:
     return f"{n} chip" if n == 1 else f"{n} chips"
 
@@ -287,6 +330,8 @@ class Profile(BaseModel):
     ctr_due_days: Cap[Days]
     records_years: Cap[Years]
     self_exclusion: Cap[SelfExclusion]
+    suspicious_activity: Cap[Suspicion]
+    """The SAR rule and the room's red-flag rules for alerts (31 CFR 1021.320)."""
 
     def caps(self) -> dict[str, Cap[Any]]:
         """Every cap, by its key in the file, in the file's order."""

@@ -20,9 +20,9 @@ from cardroom.shoe import SeededRandom
 from .page_checks import console_errors, shown_cards
 from .server_thread import running
 
-__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "log_in",
+__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "fits", "log_in",
            "owner_opens_table", "player_sits", "register", "seeded_room", "shot", "shown_cards",
-           "skip_without_chromium"]
+           "skip_without_chromium", "staff_page"]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -53,6 +53,17 @@ def browser_at(room: Room) -> Iterator[tuple[str, Any]]:
     browser)."""
     with running(room) as base, chromium() as browser:
         yield base, browser
+
+
+@contextmanager
+def staff_page(room: Room, name: str) -> Iterator[tuple[str, Any, list[str]]]:
+    """The room served and a 1280-pixel page logged in as `name`: (the room's address, the
+    page, the console errors it collects)."""
+    with browser_at(room) as (base, browser):
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors = console_errors(page)
+        log_in(page, base, name)
+        yield base, page, errors
 
 
 def seeded_room(tmp_path: Path, seed: int) -> Iterator[Room]:
@@ -90,6 +101,16 @@ def shot(page: Any, name: str) -> None:
     """A screenshot of the whole page, kept under $CARDROOM_SCREENSHOTS when it is set."""
     if SCREENS:
         page.screenshot(path=str(Path(SCREENS) / name), full_page=True)
+
+
+def fits(page: Any, name: str) -> None:
+    """The page at 1280 and at 375 px, shot at both; no sideways scroll at 375."""
+    shot(page, f"{name}-1280.png")
+    page.set_viewport_size({"width": 375, "height": 800})
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    shot(page, f"{name}-375.png")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert wide <= 375, f"{name}: {wide}px wide at 375"
 
 
 def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:

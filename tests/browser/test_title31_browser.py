@@ -7,8 +7,6 @@ sideways scroll; screenshots of both widths go to $CARDROOM_SCREENSHOTS when it 
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
-from typing import Any
 
 from cardroom.room import patrons
 from cardroom.room.accounts import Role, create_account
@@ -17,7 +15,7 @@ from cardroom.room.identity_key import IdentityKey
 from cardroom.room.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
 
-from .room_flows import PW, SCREENS, browser_at, console_errors, log_in, skip_without_chromium
+from .room_flows import PW, fits, log_in, skip_without_chromium, staff_page
 
 pytestmark = skip_without_chromium()
 
@@ -45,24 +43,9 @@ def cast(room: Room) -> None:
         sell_chips(conn, p["cathy"], p["bob"], 950_000, "s3")
 
 
-def fits(page: Any, name: str) -> None:
-    """The page at 1280 and at 375 px, shot at both; no sideways scroll at 375."""
-    if SCREENS:
-        page.screenshot(path=str(Path(SCREENS) / f"{name}-1280.png"), full_page=True)
-    page.set_viewport_size({"width": 375, "height": 800})
-    wide = page.evaluate("document.documentElement.scrollWidth")
-    if SCREENS:
-        page.screenshot(path=str(Path(SCREENS) / f"{name}-375.png"), full_page=True)
-    page.set_viewport_size({"width": 1280, "height": 900})
-    assert wide <= 375, f"{name}: {wide}px wide at 375"
-
-
 def test_the_cashier_and_the_officer_read_the_title31_pages(room: Room) -> None:
     cast(room)
-    with browser_at(room) as (base, browser):
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        errors = console_errors(page)
-        log_in(page, base, "cathy")
+    with staff_page(room, "cathy") as (base, page, errors):
         page.goto(base + "/cage")
         fits(page, "cage")
         page.fill("#cash-today-player", "bob")

@@ -18,13 +18,13 @@ from pathlib import Path
 from sqlalchemy import update
 
 from cardroom.room import patrons, table_books
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Role, create_account, find_account
 from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.identity_key import load_or_create_identity_key
 from cardroom.room.keying import open_keyed
 from cardroom.room.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
-from cardroom.room.schema import currency_reports
+from cardroom.room.schema import compliance_cases, currency_reports
 from cardroom.room.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
@@ -126,6 +126,7 @@ def test_form_and_export_show_the_taxpayer_id_only_with_the_identity_key(
     r = cardroom("compliance", "export", "--out", str(out), *where)
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in out.iterdir()) == [
+        "alerts.csv", "alerts.json", "cases.csv", "cases.json",
         "ctr.csv", "ctr.json", "ctr_forms.json", "currency_transactions.csv",
         "currency_transactions.json", "mtl.csv", "mtl.json"]
     assert len(json.loads((out / "currency_transactions.json").read_text())) == 4
@@ -136,3 +137,51 @@ def test_form_and_export_show_the_taxpayer_id_only_with_the_identity_key(
     assert early.returncode == 2 and "has not ended" in early.stderr
     verify = cardroom("audit", "verify", *where)
     assert verify.returncode == 0, verify.stdout
+
+
+def test_alerts_cases_and_the_overdue_exit_1(db_url: str, tmp_path: Path) -> None:
+    """31 CFR 1021.320: after the day, Bob (no patron on file) buys $2,900 twice at the table,
+    just under the log floor: `compliance alerts --date D` lists the structuring alert; a case
+    opened from it is due 30 days from detection, its narrative grows, `cases` exits 0 and
+    `audit verify` passes; a case open past its due date makes `cases` exit 1; a decision needs
+    exactly one of --filed and --not-filed; the export holds the alerts and the cases."""
+    where, day = books(db_url, tmp_path)
+    storage = open_keyed(db_url, Path(where[3]), create=False)
+    with storage.unit() as conn:
+        dan, bob = (find_account(conn, n) for n in ("dan", "bob"))
+        assert dan is not None and bob is not None
+        table_books.drop_buy_in(conn, dan, 1, bob, 290_000, "d3")
+        table_books.drop_buy_in(conn, dan, 1, bob, 290_000, "d4")
+    storage.engine.dispose()
+    r = cardroom("compliance", "alerts", "--date", day, *where, "--json")
+    assert r.returncode == 0, r.stderr
+    [alert] = json.loads(r.stdout)["alerts"]
+    assert alert["kind"] == "structuring" and len(alert["transactions"]) == 2
+    text = cardroom("compliance", "alerts", "--date", day, *where)
+    assert text.returncode == 0 and "2 cash buys just under the log floor" in text.stdout
+    r = cardroom("compliance", "case-open", "--alert", str(alert["id"]), "--narrative",
+                 "Two buys of $2,900 ten minutes apart.", *where)
+    assert r.returncode == 0 and "case 1 is open (bob (no patron on file))" in r.stdout, r.stderr
+    r = cardroom("compliance", "case-note", "1", "The cage knows him as a regular.", *where)
+    assert r.returncode == 0, r.stderr
+    r = cardroom("compliance", "cases", *where[:2], "--json")
+    assert r.returncode == 0, r.stderr
+    [case] = json.loads(r.stdout)["cases"]
+    detected = date.fromisoformat(case["detected_on"])
+    assert case["due"] == (detected + timedelta(days=30)).isoformat()
+    assert len(case["narrative"]) == 2 and case["transactions"] == alert["transactions"]
+    both = cardroom("compliance", "case-decide", "1", "--filed", "BSA-1", "--not-filed", "x",
+                    *where)
+    assert both.returncode == 2 and both.stderr.startswith("error:")
+    verify = cardroom("audit", "verify", *where)
+    assert verify.returncode == 0, verify.stdout
+    out = tmp_path / "examiner"
+    assert cardroom("compliance", "export", "--out", str(out), *where).returncode == 0
+    assert [c["id"] for c in json.loads((out / "cases.json").read_text())] == [1]
+    assert len(json.loads((out / "alerts.json").read_text())) == 1
+    storage = open_keyed(db_url, Path(where[3]), create=False)
+    with storage.unit() as conn:
+        conn.execute(update(compliance_cases).values(due=detected - timedelta(days=1)))
+    storage.engine.dispose()
+    late = cardroom("compliance", "cases", "--overdue", *where[:2])
+    assert late.returncode == 1 and "overdue:" in late.stdout

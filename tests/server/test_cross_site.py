@@ -93,6 +93,12 @@ FORMS: dict[str, dict[str, str]] = {
     "/signatures/1/decline": {"reason": "forged"},
     "/signatures/1/withdraw": {},
     "/staff/unlock": {"username": "alice"},
+    "/cage/flag": {"player_name": "alice", "note": "forged"},
+    "/compliance/alerts/scan": {"day": "2026-11-23"},
+    "/compliance/cases/open": {"narrative": "forged", "player_name": "alice"},
+    "/compliance/cases/1/note": {"text": "forged"},
+    "/compliance/cases/1/evidence": {"kind": "hand", "ref": "1"},
+    "/compliance/cases/1/decide": {"decision": "filed", "text": "BSA-1"},
     "/compliance/ctr/1/file": {"reference": "forged"},
 }
 ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
@@ -102,7 +108,9 @@ ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
             **{f"/floor/surveillance/1/{a}": f"/floor/surveillance/{{held_id}}/{a}"
                for a in ("verify", "refuse")},
             **{f"/signatures/1/{a}": f"/signatures/{{approval_id}}/{a}"
-               for a in ("accept", "decline", "withdraw")}}
+               for a in ("accept", "decline", "withdraw")},
+            **{f"/compliance/cases/1/{a}": f"/compliance/cases/{{case_id}}/{a}"
+               for a in ("note", "evidence", "decide")}}
 """The route of each form above posted to a path with a parameter."""
 
 

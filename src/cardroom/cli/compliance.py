@@ -28,8 +28,9 @@ from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
 
-compliance_app = typer.Typer(help="The Title 31 records (currency transactions, reports) for "
-                             "the compliance officer.", no_args_is_help=True)
+compliance_app = typer.Typer(help="The Title 31 records (currency transactions, reports, "
+                             "suspicious-activity alerts and cases) for the compliance officer.",
+                             no_args_is_help=True)
 app.add_typer(compliance_app, name="compliance")
 
 Pending = Annotated[bool, typer.Option("--pending", help="Only the reports not yet filed.")]
@@ -180,9 +181,10 @@ def file_ctr(report: Annotated[int, typer.Argument(help="the report's number")],
 def export(out: Annotated[Path, typer.Option("--out", help="a new or empty folder")],
            database: opt.Database = None, audit_key_file: opt.KeyFile = None,
            identity_key_file: IdentityKeyFile = None) -> None:
-    """Every Title 31 record for an examiner (31 CFR 1021.410): the currency transactions,
-    the multiple transaction log of every gaming day, the reports and each report's form, as
-    CSV and JSON, with a manifest. Nothing is deleted from the books."""
+    """Every Title 31 record for an examiner (31 CFR 1021.410, 1021.320(d)): the currency
+    transactions, the multiple transaction log of every gaming day, the reports and each
+    report's form, the suspicious-activity alerts and cases (each case's narrative and
+    evidence), as CSV and JSON. Nothing is deleted from the books."""
     from cardroom.room import currency
     from cardroom.room.keying import open_keyed
 
@@ -190,8 +192,11 @@ def export(out: Annotated[Path, typer.Option("--out", help="a new or empty folde
         raise CardroomError(f"{out} is not an empty folder: give a new or empty one")
     key = _key(identity_key_file)
     storage = open_keyed(database, audit_key_file, create=False, actor=ACTOR)
+    from cardroom.room import suspicious
+
     with storage.unit() as conn:
-        records = currency.export(conn, _officer(), key)
+        records = {**currency.export(conn, _officer(), key),
+                   **suspicious.export(conn, _officer(), _today())}
     out.mkdir(parents=True, exist_ok=True)
     for name, rows in records.items():
         (out / f"{name}.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
@@ -199,3 +204,137 @@ def export(out: Annotated[Path, typer.Option("--out", help="a new or empty folde
             (out / f"{name}.csv").write_text(_csv(rows), encoding="utf-8")
     console.print(f"exported {', '.join(f'{len(v)} {k}' for k, v in records.items())} to {out}",
                   highlight=False)
+
+
+# suspicious activity (31 CFR 1021.320) -------------------------------------------------------
+Overdue = Annotated[bool, typer.Option("--overdue", help="Only the cases open past their due "
+                                       "date.")]
+
+
+def _storage(database: str | None, audit_key_file: Path | None) -> Any:
+    from cardroom.room.keying import open_keyed
+
+    return open_keyed(database, audit_key_file, create=False, actor=ACTOR)
+
+
+@compliance_app.command("alerts")
+def alerts(day: Day = None, database: opt.Database = None, audit_key_file: opt.KeyFile = None,
+           as_json: opt.AsJson = False) -> None:
+    """The suspicious-activity alerts of a gaming day (31 CFR 1021.320): the day's patterns
+    are computed again and any not yet raised are raised now, then every alert of the day is
+    listed (structuring, big buy-in with little play, one person for others, excluded, flagged
+    by staff)."""
+    from cardroom.room import suspicious
+    from cardroom.room.timezone import room_time
+
+    wanted = parse_day(day)
+    with _storage(database, audit_key_file).unit() as conn:
+        found = suspicious.scan_day(conn, _officer(), wanted)
+    if as_json:
+        print(json.dumps({"gaming_day": wanted.isoformat(),
+                          "alerts": [a.as_json() for a in found]}, indent=1))
+        return
+    table = Table(title=f"Suspicious-activity alerts, gaming day {wanted.isoformat()}")
+    for col in ("alert", "kind", "patron", "detected", "what"):
+        table.add_column(col)
+    for a in found:
+        table.add_row(str(a.id), a.kind_words, a.patron_name or "", room_time(a.detected_at),
+                      a.summary)
+    console.print(table)
+    if not found:
+        console.print("no alerts", highlight=False)
+
+
+@compliance_app.command("cases")
+def cases(overdue: Overdue = False, database: opt.Database = None,
+          as_json: opt.AsJson = False) -> None:
+    """The suspicious-activity cases, the soonest due first: due 30 days from detection (31
+    CFR 1021.320(b)(3)), status and decision. Exit 1 if one is open past its due date."""
+    from cardroom.room import suspicious
+    from cardroom.room.db import open_database
+
+    today = datetime.now(_clock().zone).date()
+    with open_database(database).snapshot() as conn:
+        every = suspicious.cases(conn, _officer())
+    late = [c for c in every if c.overdue(today)]
+    shown = late if overdue else every
+    if as_json:
+        print(json.dumps({"cases": [c.as_json(today) for c in shown]}, indent=1))
+    else:
+        table = Table(title="Suspicious-activity cases" + (" overdue" if overdue else ""))
+        for col in ("case", "subject", "detected", "due", "status", "alerts", "transactions",
+                    "hands"):
+            table.add_column(col)
+        for c in shown:
+            status = ("OVERDUE" if c.overdue(today) else c.status_words
+                      + (f" ({c.reference})" if c.reference else ""))
+            table.add_row(str(c.id), c.subject, c.detected_on.isoformat(), c.due.isoformat(),
+                          status, str(len(c.alerts)), str(len(c.transactions)),
+                          str(len(c.hands)))
+        console.print(table)
+        for c in late:
+            console.print(flagged("overdue:", f"case {c.id} ({c.subject}) was due "
+                                  f"{c.due.isoformat()}"), highlight=False)
+    if late:
+        raise typer.Exit(1)
+
+
+def _clock() -> Any:
+    from cardroom.room.settings import GamblingClock
+
+    return GamblingClock.from_env()
+
+
+@compliance_app.command("case-open")
+def case_open(narrative: Annotated[str, typer.Option("--narrative", help="what was seen")],
+              alert: Annotated[list[int] | None, typer.Option(
+                  "--alert", help="an alert the case comes from (repeatable)")] = None,
+              player: Annotated[str | None, typer.Option(
+                  "--player", help="the player the case is about, opened by hand")] = None,
+              database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
+    """Open a suspicious-activity case from alerts or by hand about a player: due 30 days
+    from detection (31 CFR 1021.320(b)(3))."""
+    from cardroom.room import suspicious
+    from cardroom.room.accounts import find_account
+
+    with _storage(database, audit_key_file).unit() as conn:
+        who = None
+        if player is not None:
+            who = find_account(conn, player)
+            if who is None:
+                raise CardroomError(f"there is no player {player}")
+        case = suspicious.open_case(conn, _officer(), narrative, alert_ids=alert or (),
+                                    player=who)
+    console.print(f"case {case.id} is open ({case.subject}), due {case.due.isoformat()}",
+                  highlight=False)
+
+
+@compliance_app.command("case-note")
+def case_note(case: Annotated[int, typer.Argument(help="the case's number")],
+              text: Annotated[str, typer.Argument(help="what to add to the narrative")],
+              database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
+    """Add to a case's narrative (earlier entries stay as written)."""
+    from cardroom.room import suspicious
+
+    with _storage(database, audit_key_file).unit() as conn:
+        suspicious.add_note(conn, _officer(), case, text)
+    console.print(f"case {case}: narrative added", highlight=False)
+
+
+@compliance_app.command("case-decide")
+def case_decide(case: Annotated[int, typer.Argument(help="the case's number")],
+                filed: Annotated[str | None, typer.Option(
+                    "--filed", help="the SAR's BSA reference from FinCEN")] = None,
+                not_filed: Annotated[str | None, typer.Option(
+                    "--not-filed", help="the reasons for not filing")] = None,
+                database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
+    """Record a case's decision, once: a SAR filed (its BSA reference) or not filed (the
+    reasons, 31 CFR 1021.320)."""
+    from cardroom.room import suspicious
+
+    if (filed is None) == (not_filed is None):
+        raise CardroomError("give --filed REFERENCE or --not-filed REASONS")
+    with _storage(database, audit_key_file).unit() as conn:
+        done = suspicious.decide(conn, _officer(), case, filed is not None,
+                                 filed if filed is not None else str(not_filed))
+    console.print(f"case {done.id}: {done.status_words}", highlight=False)

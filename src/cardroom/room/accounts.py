@@ -121,6 +121,9 @@ class Permission(StrEnum):
     TITLE_31 = "title-31-records"
     """The currency transaction records: the multiple transaction log, the currency
     transaction reports and their filing (the compliance officer and the owner)."""
+    CASES = "suspicious-activity-cases"
+    """The suspicious-activity alerts and cases (31 CFR 1021.320): the compliance officer
+    only, not even the owner (docs/compliance.md, Suspicious activity)."""
 
 
 PERMISSIONS: dict[Role, frozenset[Permission]] = {
@@ -130,8 +133,9 @@ PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.FLOOR: frozenset({Permission.DEAL, Permission.VOID, Permission.OPEN_TABLES,
                            Permission.ADJUST_JACKPOT}),
     Role.AUDITOR: frozenset({Permission.READ_ALL}),
-    Role.OWNER: frozenset(Permission) - {Permission.READ_IDENTITIES},
-    Role.COMPLIANCE: frozenset({Permission.READ_IDENTITIES, Permission.TITLE_31}),
+    Role.OWNER: frozenset(Permission) - {Permission.READ_IDENTITIES, Permission.CASES},
+    Role.COMPLIANCE: frozenset({Permission.READ_IDENTITIES, Permission.TITLE_31,
+                                Permission.CASES}),
 }
 
 
@@ -142,7 +146,8 @@ PERMISSION_WORDS: dict[Permission, str] = {
     Permission.OPEN_TABLES: "open tables", Permission.ADJUST_JACKPOT: "adjust the jackpot",
     Permission.READ_ALL: "read every record", Permission.MANAGE_STAFF: "manage the staff",
     Permission.READ_IDENTITIES: "see patrons' taxpayer ids and document numbers",
-    Permission.TITLE_31: "keep the currency transaction records"}
+    Permission.TITLE_31: "keep the currency transaction records",
+    Permission.CASES: "read and write the suspicious-activity alerts and cases"}
 """What each permission lets a person do, in words for a refusal."""
 ROLE_WORDS: dict[Role, str] = {Role.PLAYER: "a player", Role.DEALER: "a dealer",
                                Role.CASHIER: "a cashier",

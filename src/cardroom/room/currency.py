@@ -26,7 +26,7 @@ Rows here are never updated or deleted; a report item changes only when it is fi
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -38,7 +38,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from cardroom.errors import CardroomError
 from cardroom.money import Cents, format_money
 from cardroom.profile import profile_in_force
-from cardroom.room import audit, ledger, patrons
+from cardroom.room import audit, db, ledger, patrons
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import NotFound
 from cardroom.room.identity_key import IdentityKey
@@ -264,6 +264,16 @@ def transactions(conn: Connection, *, day: date | None = None, patron_id: int | 
         query.order_by(currency_transactions.c.at, currency_transactions.c.id))]
 
 
+def transactions_by_id(conn: Connection, ids: Iterable[int]) -> list[Transaction]:
+    """The currency transactions of these ids, oldest first."""
+    wanted = list(ids)
+    if not wanted:
+        return []
+    return [_transaction(r) for r in conn.execute(_SELECT.where(
+        currency_transactions.c.id.in_(wanted)).order_by(currency_transactions.c.at,
+                                                         currency_transactions.c.id))]
+
+
 def patron_day(conn: Connection, patron_id: int, day: date) -> list[Transaction]:
     """A patron's currency transactions on a gaming day, oldest first (the suspicious-activity
     alerts read these)."""
@@ -387,8 +397,19 @@ def record(conn: Connection, posted: ledger.Posted, kind: str, player: Account, 
             raise IdentityRequired(_refusal(player, patron, direction, amount, held, limit, day),
                                    PLAYER_SENTENCE[direction])
         _open(conn, patron.id, day, held, limit, employee)
+    db.after_commit(conn, _alerts_after(row_id))
     return _transaction(conn.execute(_SELECT.where(
         currency_transactions.c.id == row_id)).one())
+
+
+def _alerts_after(row_id: int) -> Callable[[db.Storage], object]:
+    """The suspicious-activity alerts of this transaction, computed once it has committed
+    (31 CFR 1021.320; `suspicious.after_transaction`): never in the sale's transaction."""
+    def work(storage: db.Storage) -> object:
+        from cardroom.room import suspicious
+
+        return suspicious.after_transaction(storage, row_id)
+    return work
 
 
 def _refusal(player: Account, patron: patrons.Patron | None, direction: str, amount: Cents,

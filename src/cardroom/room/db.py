@@ -9,8 +9,9 @@ lock) so that the audit chain and the ledger balances are never written by two w
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,8 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from cardroom.room import audit
 from cardroom.room.errors import StorageError
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 ADVISORY_LOCK_KEY = 0x63617264  # "card"
@@ -112,11 +115,19 @@ class Storage:
 
     @contextmanager
     def unit(self) -> Iterator[Connection]:
-        """One write transaction: all or nothing, one writer at a time."""
+        """One write transaction: all or nothing, one writer at a time. The work its body
+        left for after the commit (`after_commit`) runs once it has committed, outside it."""
         with self._lock, self.engine.begin() as conn:
+            conn.info.pop(AFTER_COMMIT, None)
             if self.is_postgres:
                 conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
             yield conn
+            later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
+        for work in later:
+            try:
+                work(self)
+            except Exception:  # the committed work stands whatever happens after it
+                log.exception("work after a commit failed; the commit stands")
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -142,6 +153,17 @@ class Storage:
                 yield conn
             finally:
                 conn.rollback()
+
+AFTER_COMMIT = "cardroom.after_commit"
+
+
+def after_commit(conn: Connection, work: Callable[[Storage], object]) -> None:
+    """Run `work` with the storage once the unit `conn` belongs to has committed: outside
+    that transaction, so it can neither slow nor fail it (an error is logged, never raised);
+    if the unit rolls back, never. (The suspicious-activity alerts after a currency
+    transaction, 31 CFR 1021.320.)"""
+    conn.info.setdefault(AFTER_COMMIT, []).append(work)
+
 
 def open_database(database: str | None, audit_key: bytes | None = None) -> Storage:
     """The books at `database`, migrated; a `StorageError` saying why if they cannot be opened

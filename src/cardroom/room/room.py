@@ -315,7 +315,8 @@ class Room:
             return hands.recent_hands(conn, who.id if mine else None, limit)
 
     def recall(self, who: Account, hand_id: int) -> recall.Replay:
-        """A player may recall the hands they played; the floor, the auditor (and owner) any
+        """A player may recall the hands they played; the floor, the auditor (and owner) and
+        the compliance officer (whose cases hold hands as evidence, 31 CFR 1021.320) any
         hand; a dealer the hands of a table they dealt at that gaming day (`hands.dealt_at`),
         since the floor decides disputes by replaying the hand with the dealer (issue 23). Staff
         see the hand whole, as the tray and the cards on the layout showed it; a player sees it
@@ -323,6 +324,7 @@ class Room:
         with self.storage.read() as conn:
             record = hands.hand_record(conn, hand_id)
             staff = who.may(Permission.READ_ALL) or who.may(Permission.OPEN_TABLES) or \
+                who.may(Permission.CASES) or \
                 (who.may(Permission.DEAL) and self._dealt(conn, who, record))
             if not staff and who.id not in hands.hand_players_of(conn, hand_id):
                 raise PermissionDenied(

@@ -561,3 +561,54 @@ marketing_closed = Table(
 )
 """Patrons to whom no player club, marketing or comp may go (WAC 230-23-020): any future
 marketing reads this (`exclusions.marketing_allowed`)."""
+# suspicious activity: alerts and cases (migration 0015) -------------------------------------
+compliance_alerts = Table(
+    "compliance_alerts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(160), nullable=False, unique=True),
+    Column("kind", String(20), nullable=False),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True, index=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True),
+    Column("gaming_day", Date, nullable=False, index=True),
+    Column("detected_at", DateTime(timezone=True), nullable=False),
+    Column("detected_by", String(40), nullable=False),
+    Column("summary", String(600), nullable=False),
+    Column("evidence", Text, nullable=False),
+)
+"""The suspicious-activity alerts (31 CFR 1021.320): one per pattern, subject and gaming day
+(`key`), raised by the room after a currency transaction, by the day's scan, or by hand, with
+its evidence (JSON: the currency transactions and the hands). Never updated or deleted; for
+the compliance officer only."""
+
+compliance_cases = Table(
+    "compliance_cases", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True, index=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True),
+    Column("subject", String(200), nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("opened_by", String(40), nullable=False),
+    Column("detected_on", Date, nullable=False),
+    Column("due", Date, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("decided_at", DateTime(timezone=True), nullable=True),
+    Column("decided_by", String(40), nullable=True),
+    Column("reference", String(60), nullable=True),
+    Column("reasons", Text, nullable=True),
+)
+"""The compliance officer's suspicious-activity cases (31 CFR 1021.320): due 30 days from
+detection, decided once (a SAR filed with its BSA reference, or not filed with the reasons);
+only the decision ever changes a row."""
+
+compliance_case_entries = Table(
+    "compliance_case_entries", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("case_id", Integer, ForeignKey("compliance_cases.id"), nullable=False, index=True),
+    Column("kind", String(12), nullable=False),
+    Column("ref", Integer, nullable=True),
+    Column("text", Text, nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("by", String(40), nullable=False),
+)
+"""A case's narrative (kind "narrative", its text) and evidence (kind "alert", "transaction"
+or "hand", `ref` its id), appended, never edited or deleted."""

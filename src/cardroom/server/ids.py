@@ -50,6 +50,10 @@ HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
 HeldId = Annotated[int, Path(), _checked("there is no held payout {}")]
 ApprovalId = Annotated[int, Path(), _checked("there is no request for a signature numbered {}")]
 ReportId = Annotated[int, Path(), _checked("there is no currency transaction report {}")]
+CaseId = Annotated[int, Path(), _checked("there is no case {}")]
+"""A suspicious-activity case's number in a URL path."""
+FormEvidence = Annotated[int, Form(), _checked("there is no evidence numbered {}")]
+"""The number of an alert, a currency transaction or a hand a case's form links."""
 FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
 FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]

@@ -8,6 +8,7 @@ from cardroom.server.routes import (
     approvals,
     audit,
     cage,
+    cases,
     cashier,
     exclusions,
     floor,
@@ -24,4 +25,5 @@ from cardroom.server.routes import (
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
                                   reports.router, staff.router, surveillance.router,
-                                  approvals.router, title31.router, exclusions.router)
+                                  approvals.router, title31.router, exclusions.router,
+                                  cases.router)

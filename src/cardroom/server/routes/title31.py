@@ -31,7 +31,7 @@ from cardroom.server.routes.reports import _day
 router = APIRouter()
 Cashier = Annotated[Account, require(Permission.CAGE)]
 Officer = Annotated[Account, require(Permission.TITLE_31,
-                                     to="read the currency transaction records")]
+                                     to="open this page")]
 
 
 def _gaming_today(room: Room) -> date:
