@@ -24,7 +24,8 @@ from cardroom.shoe import SeededRandom
 from .forms import PW, cosigned, logged_in, said
 
 CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
-        ("cathy", Role.CASHIER), ("alice", Role.PLAYER), ("audrey", Role.AUDITOR))
+        ("cathy", Role.CASHIER), ("alice", Role.PLAYER), ("audrey", Role.AUDITOR),
+        ("connie", Role.COMPLIANCE))
 
 
 @pytest.fixture
@@ -231,7 +232,8 @@ CRAFTED = "?message=Manager+approved%3A+redeem+%245%2C000+without+ID&error=Call+
 @pytest.mark.parametrize(("name", "path"), [
     ("cathy", "/cage"), ("fred", "/floor"), ("fred", "/floor/inventory"), ("olga", "/staff"),
     ("olga", "/floor/jackpot"), ("olga", "/floor/surveillance"), ("olga", "/exclusions"),
-    ("olga", "/compliance/ctr"), ("alice", "/cashier")])
+    ("olga", "/compliance/ctr"), ("connie", "/compliance/cases"),
+    ("connie", "/compliance/alerts"), ("alice", "/cashier")])
 def test_a_message_in_a_link_is_not_shown_as_the_rooms_own(room: Room, name: str,
                                                            path: str) -> None:
     """Issue 23, "Messages from the URL": anyone can send staff a link whose query string

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import parse_qs, urlparse
 
-import httpx
 import pytest
 from room.cage_books import opened
 from room.cash_days import NINE, identify, patron_for, sell, today
@@ -24,7 +22,7 @@ from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
 
-from .forms import PW, FormClient, cookie_of, logged_in
+from .forms import PW, FormClient, cookie_of, logged_in, said
 
 PLAYER_MUST_NOT_READ = re.compile(
     r"10,000|\$3,000\.00|\$5,000\.00|\$2,700|\$9,000\.00 left|threshold|currency transaction|"
@@ -45,10 +43,6 @@ def visible(text: str) -> str:
     text = re.sub(r"<footer.*?</footer>", "", text, flags=re.S)
     shown = " ".join(SHOWN_ATTRIBUTES.findall(text))
     return re.sub(r"<[^>]*>", " ", text) + " " + shown
-
-
-def said(r: httpx.Response) -> dict[str, str]:
-    return {k: v[0] for k, v in parse_qs(urlparse(r.headers["location"]).query).items()}
 
 
 def staffed(storage: Storage) -> tuple[Room, dict[str, Account], int]:

@@ -45,8 +45,7 @@ def _today(room: Room) -> date:
 
 
 @router.get("/compliance/alerts", response_model=None)
-def alerts(room: RoomDep, page: Render, who: Officer, date: str | None = None,
-           message: str = "", error: str = "") -> Response:
+def alerts(room: RoomDep, page: Render, who: Officer, date: str | None = None) -> Response:
     """Every alert, the newest gaming day first (one day's with `date`), each with a box to
     open a case from it."""
     try:
@@ -57,7 +56,7 @@ def alerts(room: RoomDep, page: Render, who: Officer, date: str | None = None,
         found = suspicious.alerts(conn, who, day=day)
     shown = day or room.settings.clock.day_of(datetime.now(UTC))
     return page("compliance_alerts.html", who, alerts=found, day=shown.isoformat(),
-                filtered=day is not None, message=message, error=error)
+                filtered=day is not None)
 
 
 @router.post("/compliance/alerts/scan", response_model=None)
@@ -70,13 +69,12 @@ def scan(room: RoomDep, who: Officer, day: str = Form("")) -> Response:
 
 
 @router.get("/compliance/cases", response_class=HTMLResponse)
-def cases(room: RoomDep, page: Render, who: Officer, message: str = "", error: str = ""
-          ) -> HTMLResponse:
+def cases(room: RoomDep, page: Render, who: Officer) -> HTMLResponse:
+    """The cases; a form's message comes from the flash, never the address."""
     today = _today(room)
     with room.storage.snapshot() as conn:
         every = suspicious.cases(conn, who)
-    return page("compliance_cases.html", who, cases=every, today=today, message=message,
-                error=error)
+    return page("compliance_cases.html", who, cases=every, today=today)
 
 
 @router.post("/compliance/cases/open", response_model=None)
@@ -98,16 +96,14 @@ def case_open(room: RoomDep, who: Officer, narrative: str = Form(""),
 
 
 @router.get("/compliance/cases/{case_id}", response_model=None)
-def case(room: RoomDep, page: Render, who: Officer, case_id: CaseId, message: str = "",
-         error: str = "") -> Response:
+def case(room: RoomDep, page: Render, who: Officer, case_id: CaseId) -> Response:
     try:
         with room.storage.snapshot() as conn:
             found = suspicious.get_case(conn, who, case_id)
     except CardroomError as exc:
         return page.error(404, str(exc))
     return page("compliance_case.html", who, case=found, today=_today(room),
-                directions=currency.DIRECTIONS, kinds=suspicious.KIND_WORDS,
-                message=message, error=error)
+                directions=currency.DIRECTIONS, kinds=suspicious.KIND_WORDS)
 
 
 @router.post("/compliance/cases/{case_id}/note", response_model=None)
