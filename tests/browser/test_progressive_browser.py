@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from room.rooms import rig_top_award
+from room.rooms import playing_table, rig_top_award
 
 from cardroom.room import progressive
 from cardroom.room.accounts import Role, create_account
@@ -41,7 +41,7 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("dan", Role.DEALER),
             ("alice", Role.PLAYER))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 50_000, "k")
-    t = room.create_table(people["olivia"], "Mini 1", "baccarat").table_id
+    t = playing_table(room, people["olivia"], "Mini 1", "baccarat").table_id
     alice = people["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 10_000, "key": "s"})
     for i in range(3):  # some meter history for the chart

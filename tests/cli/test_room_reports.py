@@ -45,8 +45,9 @@ def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
             ("cathy", Role.CASHIER), ("colin", Role.CASHIER), ("alice", Role.PLAYER))}
     t = room.create_table(p["olivia"], "Mini 1", "baccarat").table_id
     sign = (p["cathy"], p["dan"], p["fiona"])
+    room.operate(p["fiona"], "table.open",
+                 lambda c: table_books.open_table(c, t, p["dan"], p["fiona"], 0))
     with room.storage.unit() as conn:
-        table_books.open_table(conn, t, p["dan"], p["fiona"], 0)
         table_books.fill(conn, t, *sign, 100_000)
         sell_chips(conn, p["cathy"], p["alice"], 20_000, "s1")
         sell_chips(conn, p["cathy"], p["alice"], 1_000, "s2", "debit")

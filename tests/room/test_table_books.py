@@ -15,6 +15,7 @@ from cardroom.room import audit, ledger, table_books
 from cardroom.room.cashier import buy_chips, redeem_chips, sell_chips
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
+from cardroom.room.room import Room
 from cardroom.room.schema import table_slips
 from cardroom.room.settings import GamblingClock, RoomSettings
 
@@ -169,6 +170,29 @@ def test_a_closed_table_refuses_play_and_chips(storage: Storage) -> None:
         room.act(p["alice"], t, {"type": "sit", "buy_in": 100, "key": "k"})
     refused(room, p["cathy"], lambda c: table_books.fill(
         c, t, p["cathy"], p["dan"], p["fiona"], 100), "Mini 1 is closed")
+
+
+def test_wac_230_15_495_no_house_banked_table_plays_before_its_opener(storage: Storage) -> None:
+    """WAC 230-15-495/-500: the tray is counted and the opener signed before a house-banked
+    table takes a seat, a wager or deals; a new table is closed until then, after a restart
+    too. Pan, which the house does not bank, keeps no tray and plays without one (issue 23)."""
+    room, p, t = cage_room(storage)
+    assert t is not None and t in room.closed
+    with room.storage.unit() as conn:
+        sell_chips(conn, p["cathy"], p["alice"], 50_000, "sale", tender="cash")
+    for msg in ({"type": "sit", "buy_in": 10_000, "key": "s"}, {"type": "deal"},
+                {"type": "bet", "bets": {"banker": 1_000}, "key": "b"}):
+        with pytest.raises(CardroomError, match="Mini 1 is closed: the floor opens it"):
+            room.act(p["alice"], t, msg)
+    again = Room(storage)
+    again.start()
+    assert t in again.closed
+    pan = room.create_table(p["olivia"], "Pan 1", "pan").table_id
+    assert pan not in room.closed
+    room.operate(p["fiona"], "table.open",
+                 lambda c: table_books.open_table(c, t, p["dan"], p["fiona"], 0))
+    assert t not in room.closed
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 10_000, "key": "s"})
 
 
 def test_the_drop_and_its_count_by_two_counters(storage: Storage) -> None:

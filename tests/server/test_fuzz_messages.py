@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from room.rooms import playing_table
 
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Role, create_account
@@ -79,7 +80,7 @@ def test_ten_thousand_hostile_messages_change_nothing(tmp_path: Path, game: str)
         alice, bob = (create_account(conn, n, PW, Role.PLAYER) for n in ("alice", "bob"))
         for p in (alice, bob):
             buy_chips(conn, SELF_SERVICE, p, 100_000, "chips")
-    t = room.create_table(owner, "Fuzz", game).table_id
+    t = playing_table(room, owner, "Fuzz", game).table_id
     buy_in, first, second = SCENES[game]
     for p in (alice, bob):
         room.act(p, t, {"type": "sit", "buy_in": buy_in, "key": "sit"})

@@ -3,6 +3,8 @@
 - **Opening** (-495): dealer and floor count the tray against the last closer and both sign an
   opener slip; a count that differs produces a numbered notification of error and the books
   take the counted tray (the difference to `house:tray-variance`).
+- **No play before the opener** (-495, -500): a house-banked table neither seats, takes a wager
+  nor deals until its opener is signed (`closed_tables`).
 - **Closing** (-535): dealer and floor count the tray into a closer slip; a count that is not
   what the books hold at the table is refused (count again).
 - **Fills and credits** (-510 to -530): chips from the cage to the tray and back, each on a
@@ -44,6 +46,7 @@ from cardroom.room.schema import (
     table_slips,
 )
 from cardroom.room.settings import GamblingClock
+from cardroom.room.tables import GAMES
 
 SERIES = {"opener": "inventory", "closer": "inventory", "fill": "fill", "credit": "credit",
           "error": "error"}
@@ -216,16 +219,33 @@ def last_closer(conn: Connection, table_id: int) -> Slip | None:
     return _slip(r) if r is not None else None
 
 
-def closed_tables(conn: Connection) -> set[int]:
-    """Tables that have kept a table inventory and are closed now (no play until opened)."""
+def banked_games() -> frozenset[str]:
+    """The games whose tables the house banks: they keep a tray and a table inventory."""
+    return frozenset(g for g, model in GAMES.items() if model.house_banked)
+
+
+def open_tables(conn: Connection) -> set[int]:
+    """Tables whose latest valid table inventory slip is an opener (open for play)."""
     latest = (select(table_slips.c.table_id, func.max(table_slips.c.number).label("n"))
               .where(table_slips.c.series == "inventory", table_slips.c.status == "valid")
               .group_by(table_slips.c.table_id).subquery())
     rows = conn.execute(select(table_slips.c.table_id).join(
         latest, (latest.c.table_id == table_slips.c.table_id)
         & (latest.c.n == table_slips.c.number)).where(table_slips.c.series == "inventory",
-                                                      table_slips.c.kind == "closer"))
+                                                      table_slips.c.kind == "opener"))
     return {int(r.table_id) for r in rows}
+
+
+def closed_tables(conn: Connection) -> set[int]:
+    """Tables that may not play now: every house-banked table without an opener signed (never
+    opened, or closed since: WAC 230-15-495, the tray is counted and the opener signed before
+    play), and any other table whose inventory was closed."""
+    opened = open_tables(conn)
+    banked = banked_games()
+    kept = set(conn.execute(select(table_slips.c.table_id).where(
+        table_slips.c.series == "inventory", table_slips.c.status == "valid")).scalars())
+    return {int(r.id) for r in conn.execute(select(room_tables.c.id, room_tables.c.game))
+            if r.id not in opened and (r.game in banked or r.id in kept)}
 
 
 def _require_open(conn: Connection, table_id: int, name: str) -> Slip:
