@@ -182,6 +182,7 @@ def open_for_play(room: Room, table_id: int) -> None:
         staff = [a for i in conn.execute(select(accounts.c.id).where(
             accounts.c.role != Role.PLAYER.value).order_by(accounts.c.id)).scalars()
             if (a := get_account(conn, int(i))) is not None]
+        staff.sort(key=lambda a: a.role is Role.OWNER)  # a floor or a dealer signs first
         floor = next((a for a in staff if a.may(Permission.OPEN_TABLES)), None) \
             or create_account(conn, OPENERS[0][0], PW, OPENERS[0][1])
         dealer = next((a for a in staff if a.may(Permission.DEAL)

@@ -16,6 +16,7 @@ import pytest
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
+from room.rooms import playing_table
 from starlette.websockets import WebSocketDisconnect
 
 from cardroom.room import audit, ledger
@@ -40,7 +41,7 @@ def room(storage: Storage) -> Room:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
         alice = create_account(conn, "alice", PW, Role.PLAYER)
         buy_chips(conn, SELF_SERVICE, alice, 100_000, "first")
-    r.create_table(owner, "Mini 1", "baccarat")
+    playing_table(r, owner, "Mini 1", "baccarat")
     return r
 
 
