@@ -8,7 +8,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from cardroom.room import ledger, operations_report, table_books
+from cardroom.room import ledger, operations_report, reconcile, table_books
 from cardroom.room.accounts import Account
 from cardroom.room.cashier import sell_chips
 from cardroom.room.db import Storage
@@ -92,3 +92,34 @@ def test_every_figure_is_given_per_shift(storage: Storage) -> None:
     rows = operations_report.games_rows(report)
     assert [r["shift"] for r in rows] == ["all", "swing", "graveyard", "all"]
     assert rows[2]["hands"] == 3 and rows[2]["drop_counted"] is True
+
+
+def test_a_normal_day_is_explained_to_the_cent(storage: Storage) -> None:
+    """Issue 23, "Reconciled must mean every cent": the day's reports together explain every
+    ledger movement of the gambling day (the cage's sales, the fill, the drop, the wagers and
+    settlements, the closers' days), and each report reconciles."""
+    clock = two_shifts(storage)[3]
+    with storage.read() as conn:
+        found = reconcile.reconcile(conn, clock, clock.day_of(datetime.now(UTC)))
+    assert found.ok and found.unexplained == [] and found.not_reconciled == []
+    assert found.explained[reconcile.CAGE] == {"cage-sale": 1, "fill": 1}
+    assert found.explained[reconcile.GAMES]["settle"] == 5
+    assert found.explained[reconcile.GAMES]["drop-cash"] == 1
+    assert found.explained[reconcile.JACKPOT] == {"jackpot-seed": 1}  # the pool's seed
+    # the seed, the sale, the fill, the drop, the seat, five wagers and five settlements
+    assert found.transactions == 1 + 1 + 1 + 1 + 1 + 5 + 5
+
+
+def test_a_posting_no_report_explains_is_listed(storage: Storage) -> None:
+    """A ledger transaction of a kind no report knows (chips moved behind the reports' back)
+    is listed with its accounts and amounts, and the day does not reconcile."""
+    _, _, t, clock = two_shifts(storage)
+    with storage.unit() as conn:
+        ledger.post(conn, "quiet", "mystery", [(ledger.tray(t), -2_500),
+                                                (ledger.HOUSE_BANK, 2_500)], actor="nobody")
+    with storage.read() as conn:
+        found = reconcile.reconcile(conn, clock, clock.day_of(datetime.now(UTC)))
+    (m,) = found.unexplained
+    assert (m.kind, m.actor, dict(m.entries)) == (
+        "mystery", "nobody", {ledger.tray(t): -2_500, ledger.HOUSE_BANK: 2_500})
+    assert not found.ok and found.as_json()["reconciled"] is False

@@ -134,6 +134,29 @@ def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
     assert logged_in(room, "alice").get("/reports/games").status_code == 403
 
 
+def test_the_room_wide_check_on_the_reports_pages(room: Room) -> None:
+    """Issue 23, "Reconciled must mean every cent": the games report says whether every ledger
+    movement of the day is explained, and `/reports/reconcile` (page, JSON, CSV) lists each
+    one no report explains."""
+    audrey = logged_in(room, "audrey")
+    page = audrey.get("/reports/games").text
+    assert "every ledger movement of the day is explained by a report" in page
+    day = page.split('id="report-date" value="')[1][:10]
+    assert audrey.get(f"/reports/reconcile.json?date={day}").json()["reconciled"]
+    with room.storage.unit() as conn:
+        ledger.post(conn, "quiet", "mystery", [(ledger.tray(1), -2_500),
+                                                (ledger.HOUSE_BANK, 2_500)], actor="nobody")
+    assert "<strong>NO</strong>: 1 ledger movement no report explains" in audrey.get(
+        f"/reports/games?date={day}").text
+    check = audrey.get(f"/reports/reconcile?date={day}").text
+    assert "1 ledger movement that no report explains" in check
+    assert "mystery by nobody: house:bank $25.00, tray:1 -$25.00" in check
+    rows = list(csv.DictReader(io.StringIO(audrey.get(f"/reports/reconcile.csv?date={day}").text)))
+    assert sorted((r["kind"], r["account"], r["amount_cents"]) for r in rows) == [
+        ("mystery", "house:bank", "2500"), ("mystery", "tray:1", "-2500")]
+    assert logged_in(room, "alice").get("/reports/reconcile").status_code == 403
+
+
 def test_the_staff_page_changes_roles_and_locks_out(room: Room) -> None:
     olga = logged_in(room, "olga")
     assert "dan" in olga.get("/staff").text
