@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import delete
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, ledger, table_books
+from cardroom.room import audit, ledger, operations_report, reconcile, table_books
 from cardroom.room.cashier import buy_chips, redeem_chips, sell_chips
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
@@ -87,12 +87,50 @@ def test_an_opening_count_short_of_the_closer_is_a_notification_of_error(
         assert [e.action for e in audit.entries(conn)][-2:] == ["ledger.tx", "slip.error"]
 
 
-def test_a_closer_that_does_not_match_the_tray_is_refused(storage: Storage) -> None:
-    """WAC 230-15-535: the closer is the tray as counted; the books must agree."""
+def test_wac_230_15_535_a_short_closing_count_is_a_variance_on_the_closer(
+        storage: Storage) -> None:
+    """WAC 230-15-535 (the closer is the tray as counted) and -495 (an error is reported on a
+    notification of error): a closing count short of the books is recorded, not refused
+    into a recount (issue 23): the closer holds the count, a notification of error names the
+    shortage and the closers, the books' tray is set to the count (the difference kept apart,
+    `house:tray-variance`), and the games report's win (by the identity, on the count) still
+    reconciles with the ledger's play plus the recorded variance. Voiding the closer reverses
+    the variance with it."""
     room, p, t = opened(storage)
-    refused(room, p["fiona"], lambda c: table_books.close_table(
-        c, t, p["dan"], p["fiona"], 499_999), r"does not match the tray of Mini 1: the books "
-        r"hold \$5,000.00; count again")
+    closer = room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 499_000))
+    assert closer.amount == 499_000 and t in room.closed
+    with storage.read() as conn:
+        (error,) = table_books.slips(conn, series="error")
+        assert ledger.balance(conn, ledger.tray(t)) == 499_000
+        assert ledger.balance(conn, ledger.HOUSE_VARIANCE) == 1_000
+        assert table_books.closing_variance(conn, closer) == -1_000
+        report = operations_report.games_report(conn, CLOCK, CLOCK.day_of(datetime.now(UTC)))
+    assert error.amount == -1_000 and error.opener_id == closer.id
+    assert error.note == ("Mini 1: the closing count $4,990.00 is $10.00 short of the books "
+                          "($5,000.00); recorded on the closer signed by dan and fiona, "
+                          "reported to the shift manager")
+    (line,) = report.lines
+    assert (line.closer, line.fills, line.variance, line.ledger_win) == (
+        499_000, 500_000, -1_000, 0)
+    assert line.win == -1_000 and line.reconciled and report.reconciled
+    with storage.read() as conn:
+        assert reconcile.reconcile(conn, CLOCK, CLOCK.day_of(datetime.now(UTC))).ok
+    opening = room.operate(p["fiona"], "table.open", lambda c: table_books.open_table(
+        c, t, p["dan"], p["fiona"], 499_000))
+    assert opening.error is None  # the next opener is counted against the count
+    room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 499_000))
+    room.operate(p["fiona"], "slip.void", lambda c: table_books.void_slip(
+        c, p["fiona"], "inventory", 4, "counted the wrong rack"))
+    room.operate(p["fiona"], "slip.void", lambda c: table_books.void_slip(
+        c, p["fiona"], "inventory", 3, "reopen"))
+    room.operate(p["fiona"], "slip.void", lambda c: table_books.void_slip(
+        c, p["fiona"], "inventory", closer.number, "the rack was miscounted"))
+    with storage.read() as conn:
+        assert table_books.find_slip(conn, "error", error.number).status == "void"
+        assert ledger.balance(conn, ledger.tray(t)) == 500_000
+        assert ledger.balance(conn, ledger.HOUSE_VARIANCE) == 0
 
 
 def test_signatures_are_two_or_three_different_people_who_may_sign(storage: Storage) -> None:

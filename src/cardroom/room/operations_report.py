@@ -42,9 +42,10 @@ SETTLEMENT_KINDS = ("settle", "jackpot-contribution", "jackpot-hit", "payout-ref
 and top award (the controller posts them apart, `cardroom.room.progressive`), and a held
 payout surveillance refused (its commission given back, `cardroom.room.surveillance`)."""
 FIGURES = ("drop", "fills", "credits", "opener", "closer", "win", "fees", "commission",
-           "jackpot_contributions", "jackpot_awards", "hands", "house_players")
+           "jackpot_contributions", "jackpot_awards", "hands", "house_players", "variance")
 """The money figures of a games report line, in the order they are shown (hands is a count;
-house_players is what the house's proposition players at Pan won, negative when they lost)."""
+house_players is what the house's proposition players at Pan won, negative when they lost;
+variance is what closing counts found over, negative short of, the books)."""
 TENDER_FIGURES = ("drop_cash", "drop_debit", "drop_markers")
 """The drop of a line by tender (`Line.tenders`)."""
 
@@ -74,6 +75,10 @@ class Line:
     house_players: Cents = 0
     """What the house's proposition players (Pan's house bots) won from the other players
     through play (negative: lost), from their stacks in the ledger (docs/compliance.md)."""
+    variance: Cents = 0
+    """What the closing counts were over (negative: short of) the books' trays, recorded on
+    notifications of error (`table_books.closing_variance`): part of the win by the identity,
+    not of what play moved."""
     ledger_win: Cents = 0
     """What the ledger's play moved into the trays over the same inventories."""
     drop_in_books: Cents = 0
@@ -97,9 +102,10 @@ class Line:
 
     @property
     def reconciled(self) -> bool:
-        """The win from the slips and the count is the win the ledger's play recorded, and
-        the counted drop is what the ledger put into the box."""
-        return self.win == self.ledger_win and self.drop == self.drop_in_books
+        """The win from the slips and the count is the win the ledger's play recorded (with
+        the closing counts' recorded variance), and the counted drop is what the ledger put
+        into the box."""
+        return self.win == self.ledger_win + self.variance and self.drop == self.drop_in_books
 
     def add(self, other: Line) -> None:
         for name in (*FIGURES[:5], *FIGURES[6:], *TENDER_FIGURES, "ledger_win",
@@ -180,7 +186,7 @@ def _session_line(conn: Connection, table: tuple[int, str, str], opener: table_b
                 fills=_slip_total(conn, t, "fill", start, end),
                 credits=_slip_total(conn, t, "credit", start, end), opener=opener.amount,
                 closer=closer.amount, ledger_win=_play(moved), drop_in_books=dropped.total,
-                sessions=1)
+                sessions=1, variance=table_books.closing_variance(conn, closer))
     line.tenders(dropped)
     return line
 

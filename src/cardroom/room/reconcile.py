@@ -27,7 +27,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money
-from cardroom.room import operations_report, tenders
+from cardroom.room import operations_report, table_books, tenders
 from cardroom.room.schema import ledger_accounts, ledger_entries, ledger_transactions
 from cardroom.room.settings import GamblingClock
 
@@ -41,7 +41,8 @@ EXPLAINED: dict[str, str] = {
     **dict.fromkeys(("buy-in", "leave", "wager", "wager-returned", "settle", "void", "pan"),
                     GAMES),
     # the table inventories: variances of an opening count, the drop into the box
-    **dict.fromkeys(("tray-variance", "tray-variance-void", *tenders.DROPPED_KINDS.values()),
+    **dict.fromkeys(("tray-variance", "tray-variance-void", table_books.CLOSING_VARIANCE,
+                     f"{table_books.CLOSING_VARIANCE}-void", *tenders.DROPPED_KINDS.values()),
                     GAMES),
     # Pan's fees, the progressive's share of each coup and a top award hit (games report)
     **dict.fromkeys(("fee-hand", "fee-time", "fee-rake", "jackpot-contribution",
@@ -144,8 +145,9 @@ def reconcile(conn: Connection, clock: GamblingClock, day: date) -> Reconciliati
         if not line.reconciled:
             failures.append(
                 f"{GAMES}: {line.table}: win {format_money(line.win)} but play moved "
-                f"{format_money(line.ledger_win)} into its tray; drop {format_money(line.drop)}"
-                f", in the books {format_money(line.drop_in_books)}")
+                f"{format_money(line.ledger_win)} into its tray (closing variance "
+                f"{format_money(line.variance)}); drop {format_money(line.drop)}, in the books "
+                f"{format_money(line.drop_in_books)}")
     cage = operations_report.cage_report(conn, clock, day)
     if not cage.reconciled:
         failures.append(f"{CAGE}: its lines do not add up to what house:cage moved "

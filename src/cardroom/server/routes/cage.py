@@ -245,7 +245,9 @@ def _inventory_route(kind: str) -> Callable[..., Response]:
             if kind == "close":
                 slip = table_books.close_table(conn, table_id, signer, who, cents,
                                                number)
-                return f"closer number {slip.number}: {format_money(slip.amount)}"
+                return f"closer number {slip.number}: {format_money(slip.amount)}" + "".join(
+                    f"; notification of error number {e.number}: {e.note}"
+                    for e in table_books.errors_of(conn, slip))
             opening = table_books.open_table(conn, table_id, signer, who, cents, number)
             said = f"opener number {opening.opener.number}: {format_money(cents)}"
             if opening.error is not None:
