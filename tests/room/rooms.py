@@ -175,8 +175,9 @@ def open_for_play(room: Room, table_id: int) -> None:
     different staff, made when the room lacks them) count its tray (empty: the first opening)
     and sign the opener. A table that is open already, or not house-banked, is left alone.
     The one place every test helper that deals at a table opens it."""
-    if table_id not in room.closed:
-        return
+    with room.storage.read() as conn:
+        if table_id not in table_books.closed_tables(conn):
+            return
 
     def sign(conn: Connection) -> None:
         staff = [a for i in conn.execute(select(accounts.c.id).where(
