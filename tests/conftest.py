@@ -10,12 +10,17 @@ import pytest
 
 @pytest.fixture(autouse=True, scope="session")
 def _audit_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Commands that open the room keep their audit key in a temporary file, never in the
-    user's data directory (`CARDROOM_AUDIT_KEY_FILE`, inherited by subprocesses too)."""
-    before = os.environ.get("CARDROOM_AUDIT_KEY_FILE")
-    os.environ["CARDROOM_AUDIT_KEY_FILE"] = str(tmp_path_factory.mktemp("key") / "audit.key")
+    """Commands that open the room keep their audit key and their identity key in temporary
+    files, never in the user's data directory (`CARDROOM_AUDIT_KEY_FILE`,
+    `CARDROOM_IDENTITY_KEY_FILE`, inherited by subprocesses too)."""
+    keys = {"CARDROOM_AUDIT_KEY_FILE": "audit.key", "CARDROOM_IDENTITY_KEY_FILE": "identity.key"}
+    before = {env: os.environ.get(env) for env in keys}
+    folder = tmp_path_factory.mktemp("key")
+    for env, name in keys.items():
+        os.environ[env] = str(folder / name)
     yield
-    if before is None:
-        del os.environ["CARDROOM_AUDIT_KEY_FILE"]
-    else:
-        os.environ["CARDROOM_AUDIT_KEY_FILE"] = before
+    for env, value in before.items():
+        if value is None:
+            del os.environ[env]
+        else:
+            os.environ[env] = value

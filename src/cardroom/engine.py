@@ -57,7 +57,7 @@ import functools
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
 
 from cardroom.cards import Card
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
@@ -197,17 +197,14 @@ def _jsonable(v: object) -> Any:
 def action(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
     """Make `fn` (named ``x``) an engine action: a call first runs ``verify_x`` with the same
     arguments (when the engine has one: an action made of other actions verifies through
-    them), then applies. An engine whose `record` is true appends each top-level call (name
-    and arguments, JSON-ready) to `actions`: the replay input of Pan's hand history."""
+    them), then applies; `unchecked` applies it without the check. An engine whose `record`
+    is true appends each top-level call (name and arguments, JSON-ready) to `actions`: the
+    replay input of Pan's hand history."""
     sig = inspect.signature(fn)
     name = fn.__name__
     verify_name = f"verify_{name}"
 
-    @functools.wraps(fn)
-    def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        verify = getattr(self, verify_name, None)
-        if verify is not None:
-            verify(*args, **kwargs)
+    def apply(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         if not self.record:
             return fn(self, *args, **kwargs)
         self._depth += 1
@@ -223,8 +220,29 @@ def action(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]
             self.actions.append(entry)
         return out
 
+    @functools.wraps(fn)
+    def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        verify = getattr(self, verify_name, None)
+        if verify is not None:
+            verify(*args, **kwargs)
+        return apply(self, *args, **kwargs)
+
     wrapper.is_action = True  # type: ignore[attr-defined]
+    wrapper.unchecked = apply  # type: ignore[attr-defined]
     return wrapper
+
+
+def unchecked(act: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """Apply the engine action `act` (a bound ``@action`` method, ``hand.discard``) without
+    its ``verify_x``, recorded as any call is. Only for a caller that took this very move
+    from the engine's own legal moves in this state (a bot choosing among them), where the
+    check would pass and only cost time; people, replays and anything read from outside keep
+    the checked path. Anything but a plain bound action (one wrapped by a test, say) is
+    called as it is, checked."""
+    apply = getattr(getattr(act, "__func__", None), "unchecked", None)
+    if apply is None:
+        return act(*args, **kwargs)
+    return cast("Callable[..., R]", apply)(act.__self__, *args, **kwargs)  # type: ignore[attr-defined]
 
 
 class Engine:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from functools import cache
 from importlib import resources
 from itertools import pairwise
@@ -102,6 +102,13 @@ class Years(Figure):
         return f"{self.years} years"
 
 
+class Days(Figure):
+    days: int = Field(ge=1)
+
+    def words(self) -> str:
+        return f"{self.days} days"
+
+
 class Permission(Figure):
     allowed: bool
 
@@ -147,6 +154,47 @@ class CashOnHand(Figure):
                else f" ({format_money(self.new_room_cents)} for a new room)")
         return (table + f"{self.receipts_percent}% of the previous year's gross gambling "
                 f"receipts{new}")
+
+
+class Deadline(Figure):
+    """When a report to the regulator is due: the last day of the `months_after`-th month
+    after its period ends, or `days_after` days after it ends (exactly one is given)."""
+
+    months_after: int | None = Field(default=None, ge=1, le=12)
+    days_after: int | None = Field(default=None, ge=1, le=366)
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> Self:
+        if (self.months_after is None) == (self.days_after is None):
+            raise ValueError("a deadline gives months_after or days_after, not both")
+        return self
+
+    def due(self, last: date) -> date:
+        """The due date of a report whose period ends on `last`."""
+        if self.days_after is not None:
+            return last + timedelta(days=self.days_after)
+        assert self.months_after is not None
+        months = last.year * 12 + last.month - 1 + self.months_after + 1
+        return date(months // 12, months % 12 + 1, 1) - timedelta(days=1)
+
+    def words(self) -> str:
+        if self.days_after is not None:
+            return f"{self.days_after} days after the period ends"
+        month = "month" if self.months_after == 1 else f"{self.months_after} months"
+        return f"the last day of the {month} after the period ends"
+class SelfExclusion(Figure):
+    """The self-exclusion program's deadlines (WAC 230-23-030), in hours: how old the state's
+    list a room holds may be, and how soon an in-room enrolment form and a breach notice go to
+    the commission."""
+
+    update_hours: int = Field(ge=1)
+    forward_hours: int = Field(ge=1)
+    notice_hours: int = Field(ge=1)
+
+    def words(self) -> str:
+        return (f"list updates applied within {self.update_hours} hours; enrolment forms "
+                f"forwarded and breaches notified within {self.forward_hours} and "
+                f"{self.notice_hours} hours")
 
 
 class Helpline(Figure):
@@ -229,6 +277,16 @@ class Profile(BaseModel):
     w2g: Cap[TaxForm]
     cash_on_hand: Cap[CashOnHand]
     problem_gambling: Cap[Helpline]
+    quarterly_report: Cap[Deadline]
+    monthly_records: Cap[Deadline]
+    ctr_threshold: Cap[Amount]
+    """Cash in, or cash out, of one patron in one gaming day over this needs a currency
+    transaction report, and their identity on file first (31 CFR 1021.311, 1010.312)."""
+    mtl_floor: Cap[Amount]
+    """Every cash transaction at or above this goes into the multiple transaction log."""
+    ctr_due_days: Cap[Days]
+    records_years: Cap[Years]
+    self_exclusion: Cap[SelfExclusion]
 
     def caps(self) -> dict[str, Cap[Any]]:
         """Every cap, by its key in the file, in the file's order."""

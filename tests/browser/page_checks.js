@@ -16,6 +16,23 @@
     }
     return bad;
   },
+  // Table cells of two words or more drawn one word per line (a column squeezed too narrow).
+  wordPerLine() {
+    const bad = [];
+    for (const cell of document.querySelectorAll("table td, table th")) {
+      const words = cell.textContent.trim().split(/\s+/).filter(Boolean);
+      if (words.length < 2 || cell.getClientRects().length === 0) continue;
+      const tops = new Set();
+      const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+      }
+      if (tops.size >= words.length) bad.push(cell.textContent.trim().slice(0, 60));
+    }
+    return bad;
+  },
   // The page's width against the viewport's, and the first elements that stick out.
   overflow() {
     const wide = [...document.querySelectorAll("body *")].filter((e) =>

@@ -74,6 +74,12 @@ def message_cards(message: object) -> Counter[str]:
     return found
 
 
+def word_per_line(page: Any) -> list[str]:
+    """The table cells of the page (two words or more) drawn one word per line: a column
+    squeezed too narrow to read (issue 23)."""
+    return list(page.evaluate(f"({IN_PAGE}).wordPerLine()"))
+
+
 class PageChecks:
     """The checks on one page (see the module's text). `visible()`, where given, is what the
     rules let this viewer see now, as card texts (the test computes it from the room).

@@ -22,7 +22,7 @@ from .page_checks import console_errors, shown_cards
 from .server_thread import running
 
 __all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "log_in",
-           "owner_opens_table", "player_sits", "seeded_room", "shot", "shown_cards",
+           "owner_opens_table", "player_sits", "register", "seeded_room", "shot", "shown_cards",
            "skip_without_chromium"]
 
 CHROMIUM = "/usr/bin/chromium"
@@ -98,10 +98,7 @@ def shot(page: Any, name: str) -> None:
 
 
 def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
-    page.goto(base + "/register")
-    page.fill("#username", name)
-    page.fill("#password", PW)
-    page.click("#register")
+    register(page, base, name)
     page.wait_for_url("**/lobby")
     page.goto(base + "/cashier")
     page.fill("#buy-amount", "500")
@@ -115,6 +112,30 @@ def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
     page.wait_for_selector("#bet-box:not([hidden])")
 
 
+def register(page: Any, base: str, name: str) -> None:
+    """Open a player account on the registration form (a legal name and a date of birth, which
+    the room checks against the self-exclusion list, then the username and password)."""
+    page.goto(base + "/register")
+    page.fill("#legal-name", f"Player {name}")
+    page.fill("#date-of-birth", "1990-01-31")
+    page.fill("#username", name)
+    page.fill("#password", PW)
+    page.click("#register")
+
+
 def skip_without_chromium() -> Any:
     return pytest.mark.skipif(not HAVE_CHROMIUM,
                               reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+def sign_on_own_screen(browser: Any, base: str, name: str, done: str) -> None:
+    """Issue 23: `name` accepts the newest request waiting for their signature from their own
+    Signatures page, in a browser context of their own (their own session), and is told
+    `done`."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    log_in(page, base, name)
+    page.click("#menu-signatures")
+    page.locator("#waiting button.accept").last.click()
+    page.wait_for_selector(f"text={done}")
+    context.close()

@@ -39,6 +39,8 @@ def test_player_pages_and_menus_by_role(room: Room) -> None:
             checks = PageChecks(page)
             page.goto(base + "/register")
             checks.check(f"register at {width}")
+            page.fill("#legal-name", "Alice Liddell")
+            page.fill("#date-of-birth", "1990-05-04")
             page.fill("#username", f"alice{width}")
             page.fill("#password", PW)
             page.click("#register")
@@ -54,4 +56,6 @@ def test_player_pages_and_menus_by_role(room: Room) -> None:
             page.close()
         log_in(owner, base, "olga")
         assert menu(owner) == ["Lobby", "Tables", "Cashier", "Cage", "Hand history",
-                               "Floor", "Jackpot", "Surveillance", "Reports", "Staff", "Audit"]
+                               "Floor", "Jackpot", "Surveillance", "Reports", "Title 31",
+                               "Staff", "Signatures", "Self-exclusion",
+                               "Audit"]

@@ -8,10 +8,10 @@ log, and a 404 page with a way back."""
 from __future__ import annotations
 
 import pytest
+from room.people import player
 from room.rooms import playing_table
 
 from cardroom.room import ledger
-from cardroom.room.accounts import Role, create_account
 from cardroom.room.pan_live import PanLive
 from cardroom.room.room import Room
 
@@ -30,7 +30,7 @@ WIDTHS = [(1280, 900), (375, 740)]
 def pan_hand_with_bots(room: Room, table: int) -> None:
     """Alice plays a Pan hand against two bots through the room (typed actions)."""
     with room.storage.unit() as conn:
-        alice = create_account(conn, "alice", PW, Role.PLAYER)
+        alice = player(conn, "alice", PW)
         ledger.post(conn, "seed-alice", "buy-chips", [(ledger.HOUSE_CAGE, -50_000),
                                                       (ledger.wallet(alice.id), 50_000)],
                     actor="t")
@@ -103,7 +103,7 @@ def test_recall_floor_history_audit_and_404_by_clicks(room: Room, size: tuple[in
         assert olga is not None
         sp9 = playing_table(room, olga, f"Nine {width}", "super-pan-9").table_id
         with room.storage.unit() as conn:
-            bob = create_account(conn, f"bob{width}", PW, Role.PLAYER)
+            bob = player(conn, f"bob{width}", PW)
             ledger.post(conn, f"seed-bob{width}", "buy-chips",
                         [(ledger.HOUSE_CAGE, -50_000), (ledger.wallet(bob.id), 50_000)],
                         actor="t")

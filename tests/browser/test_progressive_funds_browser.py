@@ -18,7 +18,7 @@ from cardroom.room.room import Room
 from cardroom.room.schema import ledger_transactions
 from cardroom.room.settings import SELF_SERVICE
 
-from .room_flows import PW, browser_at, console_errors, log_in, shot
+from .room_flows import PW, browser_at, console_errors, log_in, shot, sign_on_own_screen
 
 
 def at_both_widths(browser: Any, base: str, who: str, path: str, name: str,
@@ -77,8 +77,11 @@ def test_overdue_deposit_recorded_and_maximum_prize_posted_by_clicks(room: Room)
         floor.fill("#set-maximum", "10000")
         floor.fill("#set-reason", "a maximum prize for the new sign")
         floor.fill("#set-second", "olivia")
-        floor.fill("#set-password", PW)
         floor.click("#settings-submit")
+        floor.wait_for_selector("text=waiting for the signature of olivia")
+        sign_on_own_screen(browser, base, "olivia", "the settings of the pool super9 are "
+                           "changed")
+        floor.goto(base + "/floor/jackpot")
         floor.wait_for_selector("#maximum >> text=$10,000.00")
         errors += at_both_widths(browser, base, "fiona", "/floor/jackpot", "jackpot-maximum",
                                  "#maximum")

@@ -8,19 +8,28 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import UTC, datetime, timedelta
+import os
+import re
+import subprocess
+import sys
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+from room.people import person
 from sqlalchemy import delete, update
 from typer.testing import CliRunner
 
 from cardroom.cli import app
+from cardroom.cli.room_reports import games_tables
 from cardroom.errors import CardroomError
+from cardroom.money import format_money
 from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Role
 from cardroom.room.cashier import sell_chips
 from cardroom.room.db import open_database
+from cardroom.room.operations_report import GamesReport, Line
 from cardroom.room.room import Room
 from cardroom.room.schema import table_slips
 from cardroom.room.settings import GamblingClock
@@ -29,6 +38,7 @@ from cardroom.shoe import SeededRandom
 from .console import cardroom
 
 PW = "correct horse"
+CARDROOM = Path(sys.executable).parent / "cardroom"
 
 
 @pytest.fixture
@@ -43,7 +53,7 @@ def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     room = Room(open_database(db), SeededRandom(3))
     room.start()
     with room.storage.unit() as conn:
-        p = {n: create_account(conn, n, PW, r) for n, r in (
+        p = {n: person(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("dan", Role.DEALER),
             ("cathy", Role.CASHIER), ("colin", Role.CASHIER), ("alice", Role.PLAYER))}
     t = room.create_table(p["olivia"], "Mini 1", "baccarat").table_id
@@ -93,11 +103,46 @@ def test_report_games_json_csv_and_table(books: tuple[str, str]) -> None:
     rows = list(csv.DictReader(io.StringIO(out)))
     assert code == 0 and [r["table"] for r in rows] == ["Mini 1", "Mini 1", "room"]
     shift = GamblingClock.from_env().shift_of(datetime.now(UTC))
-    assert rows[0]["win"] == str(mini["win"])
+    assert rows[0]["win_cents"] == str(mini["win"])  # a CSV column names its unit
+    money = {"drop", "fills", "credits", "opener", "closer", "win", "fees", "commission",
+             "jackpot_contributions", "jackpot_awards", "drop_cash", "drop_debit",
+             "drop_markers", "ledger_win", "drop_in_books"}
+    assert {f"{m}_cents" for m in money} <= set(rows[0]) and not money & set(rows[0])
     assert (rows[0]["shift"], rows[1]["shift"]) == ("all", shift)
     code, out = run("report", "games", "--date", day, "--database", db)
     assert code == 0 and "Mini" in out and "Games report" in out
     assert "Drop by tender" in out and "debit card" in out and "markers" not in out
+
+
+def test_report_games_fits_an_80_column_terminal(books: tuple[str, str]) -> None:
+    """Issue 23: in 80 columns `cardroom report games` (the console script) truncated every
+    money column; turned on its side it shows each figure whole, no line over 80."""
+    db, day = books
+    r = subprocess.run([str(CARDROOM), "report", "games", "--date", day, "--database", db],
+                       capture_output=True, text=True, timeout=120, check=False,
+                       env={**os.environ, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80 and "\u2026" not in r.stdout
+    data = json.loads(run("report", "games", "--date", day, "--database", db, "--json")[1])
+    mini = data["tables"][0]
+    for figure in ("drop", "fills", "credits", "closer", "win"):
+        assert re.search(rf"{figure} .*{re.escape(format_money(mini[figure]))}", r.stdout)
+
+
+def test_many_tables_are_shown_a_few_at_a_time_within_the_width() -> None:
+    """Issue 23: more tables than a terminal holds side by side come in parts, each within
+    the width, every table's figures whole."""
+    lines = [Line(i, f"Table {i}", "baccarat", drop=123_456_789, fills=987_654_321)
+             for i in range(1, 8)]
+    report = GamesReport(date(2026, 1, 2), lines)
+    out = Console(width=80, record=True, file=io.StringIO())
+    tables = games_tables(report, 80)
+    for table in tables:
+        out.print(table)
+    text = out.export_text()
+    assert len(tables) > 1 and max(len(line) for line in text.splitlines()) <= 80
+    assert text.count("$1,234,567.89") == 7 and text.count("$9,876,543.21") == 7
+    assert text.count("$8,641,975.23") == 1 and "\u2026" not in text  # the room's drop
 
 
 def test_report_cage_reconciles(books: tuple[str, str]) -> None:
@@ -113,7 +158,7 @@ def test_report_cage_reconciles(books: tuple[str, str]) -> None:
     assert data["by_cashier"] == {"cathy": {"cage-sale": 20_000, "cage-sale-debit": 1_000,
                                             "fill": 100_000, "credit": 10_000}}
     code, out = run("report", "cage", "--date", day, "--database", db, "--csv")
-    assert code == 0 and out.startswith("gambling_day,line,what,count,amount")
+    assert code == 0 and out.startswith("gambling_day,line,what,count,amount_cents\n")
 
 
 def test_report_slips_exits_1_on_a_gap(books: tuple[str, str]) -> None:
@@ -124,6 +169,10 @@ def test_report_slips_exits_1_on_a_gap(books: tuple[str, str]) -> None:
     assert [(s["series"], s["number"], s["kind"]) for s in data["slips"]] == [
         ("credit", 1, "credit"), ("fill", 1, "fill"), ("inventory", 1, "opener"),
         ("inventory", 2, "closer")]
+    code, out = run("report", "slips", "--database", db, "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["amount_cents"] for r in rows] == ["10000", "100000", "0", str(
+        data["slips"][3]["amount"])] and "amount" not in rows[0]  # issue 23: the unit named
     storage = open_database(db)
     with storage.unit() as conn:
         # someone takes the opener out of the books, behind the room's back

@@ -24,7 +24,8 @@ runner = CliRunner()
 
 
 def test_bots_play_whole_hands_and_chips_are_conserved() -> None:
-    """Every bot action goes through verify/can/do, so a rule break would raise here."""
+    """Every bot action goes through the engine (checked, or unchecked from its own legal
+    lists: test_bot_fast_path plays the same hands checked), so a rule break would raise."""
     r = simulate(40, 6, seed=11, kinds=["sound", "random"] * 3)
     assert sum(r.chips) == 0
     assert sum(r.endings.values()) == 40

@@ -6,6 +6,7 @@ the refusals, a Super Pan 9 round dealt, Pai Gow hands set)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from functools import partial
 from importlib.resources import files
 from pathlib import Path
@@ -18,15 +19,16 @@ from cardroom.cards import Card, parse_card, parse_cards
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.settings import legal_settings
 from cardroom.room import audit, ledger, table_books
-from cardroom.room.accounts import Account, Permission, Role, create_account, get_account
+from cardroom.room.accounts import Account, Permission, Role, get_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
+from cardroom.room.reconcile import reconcile
 from cardroom.room.room import AnyTable, Room
 from cardroom.room.schema import accounts, audit_log
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom, Shoe
 
-PW = "correct horse"
+from .people import IDENTITY_KEY, PW, make_people, person
 
 CAST = (("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
         ("fiona", Role.FLOOR))
@@ -43,10 +45,10 @@ def make_room(storage: Storage, game: str | None = None, *, seed: int, table: st
     sell each of `buyers` `BUY_IN` cents of chips (idempotency key `key`), and open a table of
     `game` named `table` when a game is given, its inventory opened unless not `opened`
     (`open_for_play`). Returns the room, the people, the table id."""
-    room = Room(storage, SeededRandom(seed))
+    room = Room(storage, SeededRandom(seed), identity=IDENTITY_KEY)
     room.start()
     with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in cast}
+        people = make_people(conn, cast)
         for name in buyers:
             buy_chips(conn, SELF_SERVICE, people[name], BUY_IN, key.format(name=name))
     if game is None:
@@ -185,10 +187,10 @@ def open_for_play(room: Room, table_id: int) -> None:
             if (a := get_account(conn, int(i))) is not None]
         staff.sort(key=lambda a: a.role is Role.OWNER)  # a floor or a dealer signs first
         floor = next((a for a in staff if a.may(Permission.OPEN_TABLES)), None) \
-            or create_account(conn, OPENERS[0][0], PW, OPENERS[0][1])
+            or person(conn, OPENERS[0][0], PW, OPENERS[0][1])
         dealer = next((a for a in staff if a.may(Permission.DEAL)
                        and a.username != floor.username), None) \
-            or create_account(conn, OPENERS[1][0], PW, OPENERS[1][1])
+            or person(conn, OPENERS[1][0], PW, OPENERS[1][1])
         table_books.open_table(conn, table_id, dealer, floor, 0)
 
     room.operate(None, "table.open", sign)
@@ -200,3 +202,13 @@ def playing_table(room: Room, who: Account, name: str, game: str,
     live = room.create_table(who, name, game, rules)
     open_for_play(room, live.table_id)
     return live
+
+
+def unexplained_today(room: Room) -> list[str]:
+    """Issue 23, "Reconciled must mean every cent": what the room-wide check of today's
+    gambling day finds wrong (each ledger movement no report explains, each report that does
+    not agree with the ledger), in words; empty when the day reconciles."""
+    clock = room.settings.clock
+    with room.storage.snapshot() as conn:
+        check = reconcile(conn, clock, clock.day_of(datetime.now(UTC)))
+    return [m.words() for m in check.unexplained] + list(check.not_reconciled)

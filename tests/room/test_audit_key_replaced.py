@@ -25,6 +25,8 @@ from cardroom.room.keying import REKEYED_ACTION, open_keyed
 from cardroom.room.schema import audit_head, audit_log, ledger_entries, ledger_transactions
 from room.tampering import account_id, cardroom, move_balance, rechain
 
+from .people import identify
+
 PW = "correct horse battery staple 9"
 MOVED = 100_000
 """The $1,000 the attacker moves into the player's wallet."""
@@ -53,6 +55,7 @@ def sold(db_url: str, tmp_path: Path) -> Iterator[Sold]:
     with storage.unit() as conn:
         cashier = staff.hire(conn, operator, new_credentials("carl", PW), "cashier")
         player = staff.hire(conn, operator, new_credentials("pia", PW), "player")
+        identify(conn, player)
         sell_chips(conn, cashier, player, 5_000, "sale-1")
     storage.engine.dispose()
     data = tmp_path / "xdg"

@@ -29,6 +29,7 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
+from .people import player
 from .rooms import playing_table
 
 TABLES = 10
@@ -60,7 +61,7 @@ def room(db_url: str, tmp_path: Path) -> Iterator[tuple[Room, list[tuple[Account
     with storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
         create_account(conn, "audrey", PW, Role.AUDITOR)
-        players = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(TABLES)]
+        players = [player(conn, f"player{i}", PW) for i in range(TABLES)]
         for p in players:
             buy_chips(conn, SELF_SERVICE, p, 10_000_000, f"first-{p.id}")
     seated = []

@@ -37,6 +37,7 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 from room.storage_fixture import backend_url
 
+from .people import player
 from .rooms import playing_table
 
 CARDROOM = Path(sys.executable).with_name("cardroom")
@@ -133,7 +134,7 @@ def open_room(storage: Storage) -> tuple[Room, dict[int, list[Account]], Account
     room.start()
     with storage.unit() as conn:
         owner = create_account(conn, "drill_owner", PASSWORD, Role.OWNER)
-        players = [create_account(conn, f"player_{i}", PASSWORD, Role.PLAYER)
+        players = [player(conn, f"player_{i}", PASSWORD)
                    for i in range(7)]
         for who in players:
             buy_chips(conn, SELF_SERVICE, who, 100_000, f"chips-{who.username}")

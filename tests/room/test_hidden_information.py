@@ -31,7 +31,7 @@ from cardroom.cards import JOKER, STANDARD_RANKS, Card, Suit
 from cardroom.engine import history_pack
 from cardroom.history import FORMAT, HIDDEN_CARD
 from cardroom.room import audit, hands
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Account, Role
 from cardroom.room.baccarat_live import BaccaratLive
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, open_database
@@ -44,6 +44,7 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.room.super_pan_9_live import SuperPan9Live
 from cardroom.shoe import SeededRandom, Shoe, ShoeSpec, verify_commitment
 
+from .people import person
 from .rooms import playing_table
 
 HANDS = 1000
@@ -171,7 +172,7 @@ def open_table(storage: Storage, game: str, rules: dict[str, Any] | None = None)
     room = Room(storage, SeededRandom(9))
     room.start()
     with storage.unit() as conn:
-        people = {name: create_account(conn, name, PW, role) for name, role in
+        people = {name: person(conn, name, PW, role) for name, role in
                   [("olga", Role.OWNER), ("alice", Role.PLAYER),
                    ("fred", Role.FLOOR), ("audrey", Role.AUDITOR)]}
         buy_chips(conn, SELF_SERVICE, people["alice"], 10_000_000, "first")

@@ -5,19 +5,24 @@ officer. Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import subprocess
 from datetime import date
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select, text
 
 from cardroom.room import patrons
 from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.backup import backup
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.identity_key import IdentityKey, IdentityKeyError
 from cardroom.room.patrons import NewDocument, NewPatron, PatronError
 from cardroom.room.schema import patron_documents
 from cardroom.room.schema import patrons as patrons_table
+
+from .tampering import url_of
 
 KEY = IdentityKey(bytes(range(32)))
 TODAY = date(2026, 3, 2)
@@ -208,3 +213,51 @@ def test_the_migrations_build_exactly_the_schema_the_code_queries(storage: Stora
 
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+
+
+def test_the_owner_hires_a_compliance_officer_who_may_reveal(storage: Storage) -> None:
+    """Issue 22: the owner makes the compliance account where staff are made; the new role
+    reveals, the owner does not."""
+    from cardroom.room import staff as hiring
+    from cardroom.room.accounts import new_credentials
+
+    p = staff(storage)
+    with storage.unit() as conn:
+        grace = patrons.create(conn, p["cathy"], walk_in(), KEY, TODAY)
+        officer = hiring.hire(conn, p["olivia"], new_credentials("cora", "correct horse"),
+                              "compliance")
+        assert officer.role is Role.COMPLIANCE
+        assert patrons.reveal(conn, officer, grace.id, KEY).taxpayer_id == "123456789"
+
+
+def test_a_backup_carries_ciphertext_only(storage: Storage, tmp_path: Path) -> None:
+    """Issue 22: a backup (`cardroom backup`: SQLite's copy or `pg_dump`) holds the taxpayer
+    id and the document number only encrypted; the names searched for stay searchable."""
+    p = staff(storage)
+    with storage.unit() as conn:
+        patrons.create(conn, p["cathy"], walk_in(), KEY, TODAY)
+    out = tmp_path / "room.backup"
+    backup(url_of(storage), out)
+    raw = out.read_bytes()
+    if raw.startswith(b"PGDMP"):  # pg_dump's compressed archive: its rows as SQL text
+        raw = subprocess.run(["pg_restore", "--data-only", "-f", "-", str(out)],
+                             capture_output=True, check=True).stdout
+    assert b"Grace Hopper" in raw  # the copy is readable: what is absent was encrypted
+    for clear in (b"123456789", b"123-45-6789", b"WDLAB123CD", b"AB12 3CD"):
+        assert clear not in raw
+
+
+def test_the_identity_key_file_is_kept_as_the_audit_key(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: the key lives outside the database, at `$CARDROOM_IDENTITY_KEY_FILE`, made
+    once with mode 0600, refused when others may read it; the same file gives the same key."""
+    from cardroom.room.identity_key import load_identity_key, load_or_create_identity_key
+
+    path = tmp_path / "keys" / "identity.key"
+    monkeypatch.setenv("CARDROOM_IDENTITY_KEY_FILE", str(path))
+    made, created = load_or_create_identity_key()
+    assert created and path.stat().st_mode & 0o777 == 0o600
+    assert load_or_create_identity_key() == (made, False) and load_identity_key() == made
+    path.chmod(0o644)
+    with pytest.raises(IdentityKeyError, match=r"identity key file .* may be read by others"):
+        load_identity_key()

@@ -27,6 +27,8 @@ from cardroom.room.schema import jackpot_pools
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
+from .jackpot_winners import identify_winner
+from .people import identify
 from .rooms import BUY_IN, CAST, make_room, playing_table, rig_top_award, state_profile_with
 
 POOL = "floor-a"
@@ -183,6 +185,7 @@ def test_top_award_locks_the_pool_until_verified_and_paid(storage: Storage) -> N
     with pytest.raises(PermissionDenied):
         room.verify_jackpot(p["fiona"], p["bob"], hit.id, "a player as the second")
     room.verify_jackpot(p["fiona"], p["dan"], hit.id, "recall: As 8s against As 8s")
+    identify_winner(storage, p, "alice")  # a $2,500 share needs a W-2G (tests/room/test_w2g)
     wallet = room.wallet(p["alice"])
     paid = room.pay_jackpot(p["olivia"], hit.id)
     assert paid.status == "paid" and room.wallet(p["alice"]) == wallet + posted
@@ -271,6 +274,7 @@ def test_a_win_over_3000_needs_the_surveillance_check(storage: Storage) -> None:
     with pytest.raises(CardroomError, match="surveillance check"):
         room.pay_jackpot(p["fiona"], hit.id)
     room.jackpot_surveillance(p["audrey"], hit.id, "camera 4, 21:02, reviewed by audrey")
+    identify_winner(storage, p, "alice")  # the W-2G's identity (tests/room/test_w2g)
     assert room.pay_jackpot(p["fiona"], hit.id).surveillance_by == "audrey"
 
 
@@ -292,6 +296,8 @@ def test_a_winner_may_not_verify_or_pay_their_own_hit(storage: Storage) -> None:
     room, p, [t1] = linked_room(storage, tables=1)
     with storage.unit() as conn:
         buy_chips(conn, SELF_SERVICE, p["olivia"], BUY_IN, "owner plays")
+    with storage.unit() as conn:
+        identify(conn, p["olivia"])  # the owner plays too: the cage has seen her identity
     sit(room, p, t1, "olivia")
     rig_top_award(room, t1)
     play(room, p["olivia"], t1, "top")

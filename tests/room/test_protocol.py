@@ -23,6 +23,7 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
+from .people import player
 from .rooms import playing_table
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol"
@@ -42,8 +43,8 @@ def room(tmp_path: Path) -> Room:
 def people(room: Room) -> dict[str, Account]:
     with room.storage.unit() as conn:
         cast = {"olivia": create_account(conn, "olivia", "correct horse", Role.OWNER),
-                "alice": create_account(conn, "alice", "correct horse", Role.PLAYER),
-                "bob": create_account(conn, "bob", "correct horse", Role.PLAYER)}
+                "alice": player(conn, "alice", "correct horse"),
+                "bob": player(conn, "bob", "correct horse")}
         for name in ("alice", "bob"):
             buy_chips(conn, SELF_SERVICE, cast[name], 100_000, f"chips-{name}")
     return cast

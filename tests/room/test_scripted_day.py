@@ -14,15 +14,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Account, Role
 from cardroom.room.cashier import redeem_chips, sell_chips
 from cardroom.room.checks import Check
 from cardroom.room.db import Storage
 from cardroom.room.operations_report import cage_report, games_report, slips_report
 from cardroom.room.pan_live import PanLive
+from cardroom.room.reconcile import reconcile
+from cardroom.room.regulator import month, period_report, quarter
 from cardroom.room.room import Room
 from cardroom.room.settings import GamblingClock
 from cardroom.shoe import SeededRandom
+
+from .people import person, player
 
 PW = "correct horse"
 PLAYERS = 200
@@ -55,8 +59,8 @@ class Day:
                 ("dan", Role.DEALER), ("dora", Role.DEALER), ("cathy", Role.CASHIER),
                 ("colin", Role.CASHIER)]
         with storage.unit() as conn:
-            self.p = {n: create_account(conn, n, PW, r) for n, r in cast}
-            self.players = [create_account(conn, f"guest{i:03d}", PW, Role.PLAYER)
+            self.p = {n: person(conn, n, PW, r) for n, r in cast}
+            self.players = [player(conn, f"guest{i:03d}", PW)
                             for i in range(PLAYERS)]
         self.tables = {self.room.create_table(self.p["olivia"], name, game,
                                               PAN_RULES if game == "pan" else None).table_id:
@@ -295,7 +299,23 @@ def day(storage: Storage, share: int, hands: int) -> None:
                                             sum(d.drop_debit.values()), 0)
     assert report.total.drop_debit == sum(d.drop_debit.values()) > 0
     assert cage.reconciled
+    # issue 23, "Reconciled must mean every cent": every ledger movement of the day is
+    # explained by a report (house players' buy-ins and cash-outs at Pan included)
+    with storage.snapshot() as conn:
+        check = reconcile(conn, d.clock, d.day)
+    assert check.ok, (check.unexplained, check.not_reconciled)
     # every slip numbered without a gap: an opener, a closer per table, the fills, credits
     assert slips.gaps == {}
     assert Counter(s.kind for s in slips.slips) == Counter(
         {"opener": 10, "closer": 10, **d.slips})
+    # the month's records and the quarter's license report of the day (WAC 230-06-070,
+    # 230-05-124): the gross gambling receipts (WAC 230-05-112) are what the players lost at
+    # the banked tables and the fees they paid at Pan, and the ledger agrees to the cent
+    receipts = sum(d.fees[t] if game == "pan" else d.sat[t] - d.stood[t]
+                   for t, game in d.tables.items())
+    with storage.snapshot() as conn:
+        periods = [period_report(conn, d.clock, month(d.day.year, d.day.month)),
+                   period_report(conn, d.clock, quarter(d.day.year, (d.day.month - 1) // 3 + 1))]
+    for period in periods:
+        assert period.reconciled, period.differences
+        assert period.total.ggr == period.ledger.ggr == receipts

@@ -11,7 +11,8 @@ from cardroom.room.accounts import Role, authenticate, new_credentials
 from cardroom.room.db import Storage
 from cardroom.room.errors import AuthError, PermissionDenied
 
-from .rooms import PW, cage_room
+from .people import PW
+from .rooms import cage_room
 
 
 def test_the_owner_hires_changes_roles_locks_and_reinstates(storage: Storage) -> None:

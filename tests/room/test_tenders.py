@@ -5,6 +5,7 @@ register of checks returned. Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -13,7 +14,7 @@ from cardroom.room import checks, table_books
 from cardroom.room.cashier import sell_chips
 from cardroom.room.checks import Check
 from cardroom.room.db import Storage
-from cardroom.room.operations_report import cage_report, games_report
+from cardroom.room.operations_report import cage_report, games_report, hold_chart, hold_span
 from cardroom.room.settings import GamblingClock
 
 from .cage_books import opened, refused
@@ -167,3 +168,23 @@ def test_the_count_and_the_games_report_keep_the_tenders_apart(storage: Storage)
         30_000, 20_000, 10_000, 0)
     assert line.win == 470_000 - 0 + 0 - 500_000 + 30_000 and line.reconciled
     assert cage.drop == table_books.Dropped(20_000, 10_000, 0)
+
+
+def test_the_hold_chart_of_one_day_spans_thirty_days_and_whole_percents(
+        storage: Storage) -> None:
+    """Issue 23: the 30-day hold chart of a room with one day of drop (hold 0%) had an x axis
+    from -0.04 to 0.04 and a y axis as narrow; it spans the 30 gambling days, and at least
+    5 points of hold either side of zero."""
+    room, p, t = opened(storage)
+    room.operate(p["dan"], "table.drop", lambda c: table_books.drop_buy_in(
+        c, p["dan"], t, p["alice"], 10_000, "d1", "cash"))
+    room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 490_000))
+    day = CLOCK.day_of(datetime.now(UTC))
+    with storage.read() as conn:
+        assert games_report(conn, CLOCK, day).lines[0].hold == 0
+        svg = hold_chart(conn, CLOCK, day)
+    ticks = re.findall(r">([\u2212\d.]+)</text>", svg)
+    assert "\u22120.04" not in ticks and "0.04" not in ticks
+    assert {"\u221225", "\u22125", "0"} <= set(ticks) and "4" in ticks
+    assert hold_span([]) == (-5.0, 5.0) and hold_span([20.0, 40.0]) == (-5.0, 45.0)

@@ -23,9 +23,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(database: str) -> Iterator[str]:
+def served(database: str, said: list[str] | None = None) -> Iterator[str]:
     """A server over `database` on a free port of 127.0.0.1, once it answers: its base URL.
-    Stopped (SIGTERM, as systemd stops it) at the end."""
+    Stopped (SIGTERM, as systemd stops it) at the end; what it printed is added to `said`."""
     port = free_port()
     server = subprocess.Popen([str(CARDROOM), "serve", "--port", str(port), "--database",
                                database], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -46,4 +46,6 @@ def served(database: str) -> Iterator[str]:
         yield base
     finally:
         server.terminate()
-        server.communicate(timeout=60)
+        out, _ = server.communicate(timeout=60)
+        if said is not None:
+            said += out.splitlines()

@@ -3,8 +3,9 @@ hand over the WebSocket, refusals to that client only, floor void, recall, audit
 
 from __future__ import annotations
 
+from room.people import player
+
 from cardroom.room import audit, ledger
-from cardroom.room.accounts import Role, create_account
 from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.room import Room
 from cardroom.server.app import COOKIE, create_app
@@ -29,7 +30,7 @@ def test_first_run_creates_the_owner_then_closes(room: Room) -> None:
 
 def test_login_logout_and_rate_limit(room: Room) -> None:
     with room.storage.unit() as conn:
-        create_account(conn, "alice", PW, Role.PLAYER)
+        player(conn, "alice", PW)
     client = FormClient(create_app(room))
     assert client.post("/login", data={"username": "alice", "password": "nope"}
                        ).status_code == 401

@@ -16,6 +16,7 @@ import pytest
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
+from room.people import player
 from room.rooms import playing_table
 from starlette.websockets import WebSocketDisconnect
 
@@ -39,7 +40,7 @@ def room(storage: Storage) -> Room:
     r.start()
     with storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
-        alice = create_account(conn, "alice", PW, Role.PLAYER)
+        alice = player(conn, "alice", PW)
         buy_chips(conn, SELF_SERVICE, alice, 100_000, "first")
     playing_table(r, owner, "Mini 1", "baccarat")
     return r
@@ -188,7 +189,7 @@ SUPERSCRIPT_TWO = "\u00b2"
 """A character `str.isdigit` passes and `int` cannot read."""
 JACKPOT_SETTINGS = {"pool": "super9", "seed": "3000", "contribution": SUPERSCRIPT_TWO,
                     "reserve_rate": "0", "reserve_limit": "0", "reason": "x",
-                    "second": "olivia", "second_password": PW}
+                    "second": "olivia"}
 
 
 @pytest.mark.parametrize(("path", "form", "status", "said"), [

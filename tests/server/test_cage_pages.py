@@ -1,24 +1,27 @@
 """The cage, table inventory, report and staff pages (docs/operations.md): forms posted as a
-browser does, co-signers confirming with their passwords, refusals as one sentence (audited,
-nothing changed), the reports as page, CSV and JSON, the hold chart as SVG."""
+browser does, co-signers accepting on their own sessions (issue 23), refusals as one sentence
+(audited, nothing changed), the reports as page, CSV and JSON, the hold chart as SVG."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
+from room.people import IDENTITY_KEY, person
+from sqlalchemy.engine import Connection
 
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
+from cardroom.server import flash
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in
+from .forms import PW, cosigned, logged_in, said
 
 CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
         ("cathy", Role.CASHIER), ("alice", Role.PLAYER), ("audrey", Role.AUDITOR))
@@ -29,18 +32,12 @@ def room(tmp_path: Path) -> Room:
     """SQLite: the pages' storage is the room layer's, tested on both databases."""
     engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     migrate(engine)
-    r = Room(Storage(engine), SeededRandom(3))
+    r = Room(Storage(engine), SeededRandom(3), identity=IDENTITY_KEY)
     r.start()
     with r.storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, role) for n, role in CAST}
+        people = {n: person(conn, n, PW, role) for n, role in CAST}
     r.create_table(people["olga"], "Mini 1", "baccarat")
     return r
-
-
-def said(r: object) -> dict[str, str]:
-    """The message or error a form's redirect carries."""
-    location = r.headers["location"]  # type: ignore[attr-defined]
-    return {k: v[0] for k, v in parse_qs(urlparse(location).query).items()}
 
 
 def refusals(room: Room) -> list[str]:
@@ -55,47 +52,54 @@ def test_the_cashier_sells_and_the_floor_opens_fills_and_closes(room: Room) -> N
                    follow_redirects=False)
     assert said(r) == {"message": "sold $250.00 of chips to alice (cash)"}
     r = fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0",
-                                                 "dealer": "dan", "dealer_password": PW},
-                  follow_redirects=False)
-    assert said(r)["message"] == "opener number 1: $0.00"
-    fill = {"table_id": "1", "amount": "1,000", "dealer": "dan", "dealer_password": PW,
-            "floor": "fred", "floor_password": PW, "number": "1"}
-    r = cathy.post("/cage/fill", data=fill, follow_redirects=False)
-    assert said(r) == {"message": "fill slip number 1: $1,000.00"}
+                                                 "dealer": "dan"}, follow_redirects=False)
+    assert said(r)["message"] == ("opener of Mini 1: counted $0.00: waiting for the signature "
+                                  "of dan on their own screen")
+    assert said(cosigned(room, r, "dan"))["message"] == ("signed and done: opener number 1: "
+                                                         "$0.00")
+    fill = {"table_id": "1", "amount": "1,000", "dealer": "dan", "floor": "fred",
+            "number": "1"}
+    r = cosigned(room, cathy.post("/cage/fill", data=fill, follow_redirects=False), "dan", fred)
+    assert said(r) == {"message": "signed and done: fill slip number 1: $1,000.00"}
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.tray(1)) == 100_000
     assert "No notification of error" in fred.get("/floor").text
     # issue 23: a closing count short of the books is recorded on the closer, not refused
-    r = fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "995",
-                                                  "dealer": "dan", "dealer_password": PW},
-                  follow_redirects=False)
+    r = cosigned(room, fred.post("/floor/inventory/close", data={
+        "table_id": "1", "counted": "995", "dealer": "dan"}, follow_redirects=False), "dan")
     assert said(r)["message"] == (
-        "closer number 2: $995.00; notification of error number 1: Mini 1: the closing count "
-        "$995.00 is $5.00 short of the books ($1,000.00); recorded on the closer signed by "
-        "dan and fred, reported to the shift manager")
+        "signed and done: closer number 2: $995.00; notification of error number 1: Mini 1: "
+        "the closing count $995.00 is $5.00 short of the books ($1,000.00); recorded on the "
+        "closer signed by dan and fred, reported to the shift manager")
     page = fred.get("/floor/inventory").text
     assert "closed" in page and "$5.00 short of the books" in fred.get("/floor").text
 
 
-def test_a_cosigner_with_a_wrong_password_or_twice_signing_is_refused(room: Room) -> None:
+def test_a_cosigner_who_may_not_sign_or_signs_twice_is_refused(room: Room) -> None:
+    """WAC 230-15-510 to -530: the slip is signed by the cashier, a dealer and a floor
+    supervisor, three people; a request naming the wrong people is refused when asked."""
     cathy, fred = logged_in(room, "cathy"), logged_in(room, "fred")
-    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                             "dealer_password": PW})
-    base = {"table_id": "1", "amount": "10", "dealer": "dan", "dealer_password": PW,
-            "floor": "fred", "floor_password": PW}
-    r = cathy.post("/cage/fill", data={**base, "dealer_password": "wrong one"},
-                   follow_redirects=False)
-    assert said(r)["error"] == "the dealer's signature: wrong username or password"
+    cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
+    base = {"table_id": "1", "amount": "10", "dealer": "dan", "floor": "fred"}
+    r = cathy.post("/cage/fill", data={**base, "dealer": "alice"}, follow_redirects=False)
+    assert said(r)["error"] == "there is no member of staff named 'alice' to sign as the dealer"
     r = cathy.post("/cage/fill", data={**base, "dealer": "fred"}, follow_redirects=False)
-    assert said(r)["error"] == ("the dealer and the floor must be different people: fred "
-                                "cannot sign one slip twice")
+    assert said(r)["error"] == ("the dealer and the floor supervisor must be two different "
+                                "people: fred cannot sign twice")
+    r = cathy.post("/cage/fill", data={**base, "dealer": "cathy"}, follow_redirects=False)
+    assert said(r)["error"] == ("you cannot sign as the dealer as well: name another person, "
+                                "who accepts it on their own screen")
     r = cathy.post("/cage/fill", data={**base, "amount": "-5"}, follow_redirects=False)
     assert "bad amount" in said(r)["error"]
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.tray(1)) == 0
-    assert refusals(room)[-3:] == [
-        "the dealer's signature: wrong username or password",
-        "the dealer and the floor must be different people: fred cannot sign one slip twice",
+    assert refusals(room)[-4:] == [
+        "there is no member of staff named 'alice' to sign as the dealer",
+        "the dealer and the floor supervisor must be two different people: fred cannot sign "
+        "twice",
+        "you cannot sign as the dealer as well: name another person, who accepts it on their "
+        "own screen",
         "bad amount '-5': use dollars and cents, e.g. 25 or 12.50"]
 
 
@@ -112,15 +116,16 @@ def test_a_player_may_not_use_the_cage_and_buys_no_chips_alone(room: Room) -> No
 
 def test_reports_as_page_csv_json_and_chart(room: Room) -> None:
     fred, audrey = logged_in(room, "fred"), logged_in(room, "audrey")
-    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                             "dealer_password": PW})
-    fred.post("/floor/inventory/close", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                              "dealer_password": PW})
+    cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
+    cosigned(room, fred.post("/floor/inventory/close", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
     page = audrey.get("/reports/games")
     assert page.status_code == 200 and "Mini 1" in page.text and "hold.svg" in page.text
     day = page.text.split('id="report-date" value="')[1][:10]
     rows = list(csv.DictReader(io.StringIO(audrey.get(f"/reports/games.csv?date={day}").text)))
     assert [r["table"] for r in rows] == ["Mini 1", "Mini 1", "room"]
+    assert rows[-1]["win_cents"] == "0" and "drop_cents" in rows[0]  # issue 23: units named
     data = audrey.get(f"/reports/games.json?date={day}").json()
     assert data["tables"][0]["win"] == 0 and data["reconciled"]
     chart = audrey.get(f"/reports/hold.svg?date={day}")
@@ -200,13 +205,13 @@ def test_inventories_and_slips_show_room_time_and_the_game_s_name(
     words: an open inventory's time, the slips report, no "UTC" and no "baccarat" id."""
     monkeypatch.setenv("CARDROOM_TIMEZONE", "America/Los_Angeles")
     fred = logged_in(room, "fred")
-    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                             "dealer_password": PW})
+    cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
     for page in (fred.get("/floor/inventory").text, logged_in(room, "olga").get(
             "/reports/slips").text):
         assert "UTC" not in page
         assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d P[SD]T", page), page
-    assert "<td>Mini-Baccarat</td>" in fred.get("/floor/inventory").text
+    assert '<td data-label="Game">Mini-Baccarat</td>' in fred.get("/floor/inventory").text
 
 
 def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> None:
@@ -214,8 +219,8 @@ def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> No
     the cage sells for a check copied onto the form, and records the bank's return of it in
     the returned-check register (WAC 230-15-730(4)(a))."""
     cathy, dan, fred = (logged_in(room, n) for n in ("cathy", "dan", "fred"))
-    fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0", "dealer": "dan",
-                                             "dealer_password": PW})
+    cosigned(room, fred.post("/floor/inventory/open", data={
+        "table_id": "1", "counted": "0", "dealer": "dan"}, follow_redirects=False), "dan")
     r = dan.post("/floor/inventory/drop", data={"table_id": "1", "player": "alice",
                                                 "amount": "9,500", "tender": "marker",
                                                 "key": "m1"}, follow_redirects=False)
@@ -242,3 +247,99 @@ def test_tenders_on_the_pages_a_check_its_return_and_no_marker(room: Room) -> No
     assert 'id="returned-checks"' in page and "no funds" in page
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.wallet(5)) == 30_000
+
+
+CRAFTED = "?message=Manager+approved%3A+redeem+%245%2C000+without+ID&error=Call+extension+9"
+
+
+@pytest.mark.parametrize(("name", "path"), [
+    ("cathy", "/cage"), ("fred", "/floor"), ("fred", "/floor/inventory"), ("olga", "/staff"),
+    ("olga", "/floor/jackpot"), ("olga", "/floor/surveillance"), ("olga", "/exclusions"),
+    ("olga", "/compliance/ctr"), ("alice", "/cashier")])
+def test_a_message_in_a_link_is_not_shown_as_the_rooms_own(room: Room, name: str,
+                                                           path: str) -> None:
+    """Issue 23, "Messages from the URL": anyone can send staff a link whose query string
+    says "Manager approved: redeem $5,000 without ID"; no page shows it as its banner."""
+    r = logged_in(room, name).get(path + CRAFTED)
+    assert r.status_code == 200
+    assert "Manager approved" not in r.text and "extension 9" not in r.text
+    assert '<p class="message" role="status">' not in r.text and 'id="message"' not in r.text
+
+
+def test_a_forms_message_comes_from_the_server_and_shows_once(room: Room) -> None:
+    """Issue 23: after a form, the page says what was done from the server's own signed
+    flash, once; a reload, a flash sealed by anyone else, or one for another page shows
+    nothing."""
+    cathy = logged_in(room, "cathy")
+    r = cathy.post("/cage/sell", data={"player": "alice", "amount": "250", "key": "s1"})
+    assert r.url.path == "/cage" and "?" not in str(r.url)
+    assert r.text.count("Sold $250.00 of chips to alice (cash)") == 1
+    assert "Sold $250.00" not in cathy.get("/cage").text  # shown once
+    r = cathy.post("/cage/sell", data={"player": "nobody", "amount": "5", "key": "s2"})
+    assert "There is no player named &#39;nobody&#39;." in r.text
+    forged = flash.seal(b"not the server's key", {"to": "/cage", "message": "approved"})
+    cathy.cookies.set(flash.COOKIE, forged)
+    assert "Approved." not in cathy.get("/cage").text
+    key = cathy.app.state.flash_key  # type: ignore[attr-defined]
+    real = flash.seal(key, {"to": "/cage", "message": "approved"})
+    cathy.cookies.set(flash.COOKIE, real)
+    assert "Approved." not in cathy.get("/floor/inventory").text  # not its page
+    assert "Approved." in cathy.get("/cage").text
+PATRON = {"legal_name": "Grace Hopper", "address": "1 Main St, Tacoma WA", "born": "1980-12-09",
+          "taxpayer": "123-45-6789", "document_kind": "passport",
+          "document_number": "P 5550 1234", "document_issuer": "United States",
+          "document_expires": "2031-01-01"}
+
+
+def test_the_cashier_finds_or_records_a_patron_before_a_sale(room: Room) -> None:
+    """Issue 22 (31 CFR 1010.312): the cashier records a walk-in from their document (a
+    walk-in account holds their chips), finds them by document number, name or date of
+    birth, sells and redeems for them; a player who registered online is refused until linked
+    to their patron. No number reaches the audit log or an address."""
+    cathy = logged_in(room, "cathy")
+    r = cathy.post("/cage/patrons", data=PATRON, follow_redirects=False)
+    assert said(r)["message"] == "recorded the patron; their chips are held as walkin_2"
+    assert 'value="walkin_2"' in cathy.get(r.headers["location"]).text
+    for search in ({"document": "p5550-1234"}, {"name": "hopper"}, {"born": "1980-12-09"}):
+        page = cathy.post("/cage/find", data=search).text
+        assert "Grace Hopper" in page and "identity on file" in page, search
+        assert "5550" not in page and "6789" not in page
+    assert 'id="no-patron"' in cathy.post("/cage/find", data={"document": "P 5550 1235"}).text
+    r = cathy.post("/cage/sell", data={"player": "walkin_2", "amount": "100", "key": "w1"},
+                   follow_redirects=False)
+    assert said(r) == {"message": "sold $100.00 of chips to walkin_2 (cash)"}
+    r = cathy.post("/cage/redeem", data={"player": "walkin_2", "amount": "40", "key": "w2"},
+                   follow_redirects=False)
+    assert said(r) == {"message": "redeemed $40.00 of chips for walkin_2"}
+    with room.storage.unit() as conn:
+        nora = player_without_patron(conn)
+    r = cathy.post("/cage/sell", data={"player": nora, "amount": "100", "key": "n1"},
+                   follow_redirects=False)
+    assert said(r)["error"].startswith("Refused: the cage has not yet seen this player's")
+    r = cathy.post("/cage/patrons/link", data={"patron_id": "2", "player": nora},
+                   follow_redirects=False)
+    assert said(r)["message"] == "nora is linked to the patron"
+    r = cathy.post("/cage/sell", data={"player": nora, "amount": "100", "key": "n1"},
+                   follow_redirects=False)
+    assert said(r) == {"message": "sold $100.00 of chips to nora (cash)"}
+    with room.storage.read() as conn:
+        entries = list(audit.entries(conn))
+    logged = " ".join(json.dumps(e.data) for e in entries)
+    assert "patron.create" in [e.action for e in entries]
+    assert "55501234" not in logged and "123456789" not in logged
+
+
+def player_without_patron(conn: Connection) -> str:
+    return create_account(conn, "nora", PW, Role.PLAYER).username
+
+
+def test_an_under_age_patron_is_shown_and_refused(room: Room) -> None:
+    """WAC 230-06-010: the search shows a patron under 18 as such, and the cage sells them
+    nothing, in one sentence."""
+    cathy = logged_in(room, "cathy")
+    cathy.post("/cage/patrons", data={**PATRON, "born": "2015-01-01"})
+    page = cathy.post("/cage/find", data={"name": "grace"}).text
+    assert "under 18: no chips, no seat, no payment" in page
+    r = cathy.post("/cage/sell", data={"player": "walkin_2", "amount": "100", "key": "k1"},
+                   follow_redirects=False)
+    assert said(r) == {"error": "Refused: nobody under 18 may be sold chips in this room."}

@@ -9,6 +9,7 @@ import io
 import json
 from datetime import UTC, datetime
 
+from room.people import player
 from room.rooms import playing_table
 from sqlalchemy import update
 from typer.testing import CliRunner
@@ -32,7 +33,7 @@ def played(db_url: str) -> Room:
     room = Room.open(db_url)
     with room.storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
-        alice = create_account(conn, "alice", PW, Role.PLAYER)
+        alice = player(conn, "alice", PW)
         buy_chips(conn, SELF_SERVICE, alice, 50_000, "k")
     t = playing_table(room, owner, "Mini 1", "baccarat").table_id
     room.act(alice, t, {"type": "sit", "buy_in": 10_000, "key": "s"})

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from room.people import player
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
@@ -46,31 +47,41 @@ FORMS: dict[str, dict[str, str]] = {
     "/floor/irregularity": {"table_id": "1", "kind": "misdeal", "reason": "forged"},
     "/floor/jackpot/post": {},
     "/floor/jackpot/adjust": {"direction": "add", "amount": "10", "reason": "x", "second": "fred",
-                              "second_password": PW, "key": "k2"},
+                              "key": "k2"},
     "/floor/staff": {"username": "mallory", "password": PW, "role": "owner"},
     "/floor/unlock": {"username": "alice"},
     "/floor/jackpot/settings": {"pool": "super9", "seed": "3000", "contribution": "25",
                                 "reserve_rate": "0", "reserve_limit": "0", "reason": "x",
-                                "second": "fred", "second_password": PW},
+                                "second": "fred"},
     "/floor/jackpot/deposit": {"pool": "super9", "amount": "1", "deposited_on": "2026-01-02",
                                "deposited_by": "fred", "reference": "slip 1"},
-    "/floor/jackpot/hits/1/verify": {"note": "x", "second": "fred", "second_password": PW},
+    "/floor/jackpot/hits/1/verify": {"note": "x", "second": "fred"},
     "/floor/jackpot/hits/1/surveillance": {"note": "x"},
     "/floor/jackpot/hits/1/pay": {},
+    "/floor/surveillance/1/verify": {"note": "x"},
+    "/floor/surveillance/1/refuse": {"note": "x"},
     "/cage/sell": {"player": "alice", "amount": "100", "key": "k3"},
     "/cage/redeem": {"player": "alice", "amount": "100", "key": "k4"},
-    "/cage/fill": {"table_id": "1", "amount": "100", "dealer": "fred", "dealer_password": PW,
-                   "floor": "fred", "floor_password": PW},
-    "/cage/credit": {"table_id": "1", "amount": "100", "dealer": "fred",
-                     "dealer_password": PW, "floor": "fred", "floor_password": PW},
-    "/cage/count": {"table_id": "1", "day": "2026-11-23", "cash": "1", "second": "fred",
-                    "second_password": PW},
+    "/cage/find": {"name": "alice"},
+    "/cage/patrons": {"legal_name": "Eve Forger", "address": "x", "born": "1980-01-01",
+                      "document_kind": "passport", "document_number": "X1",
+                      "document_issuer": "x", "document_expires": "2099-01-01"},
+    "/cage/patrons/walk-in": {"patron_id": "1"},
+    "/cage/patrons/link": {"patron_id": "1", "player": "alice"},
+    "/cage/fill": {"table_id": "1", "amount": "100", "dealer": "fred",
+                   "floor": "fred"},
+    "/cage/credit": {"table_id": "1", "amount": "100", "dealer": "fred", "floor": "fred"},
+    "/cage/count": {"table_id": "1", "day": "2026-11-23", "cash": "1", "second": "fred"},
+    "/cage/cash-count": {"amount": "1"},
+    "/exclusions/enrol": {"patron": "1", "years": "1"},
+    "/exclusions/forwarded": {"entry": "1"},
+    "/exclusions/notified": {"breach": "1"},
+    "/exclusions/confiscate": {"username": "alice"},
+    "/exclusions/sweep": {},
     "/cage/checks/returned": {"check_id": "1", "reason": "forged"},
     "/cage/checks/settle": {"check_id": "1", "how": "repaid"},
-    "/floor/inventory/open": {"table_id": "1", "counted": "0", "dealer": "fred",
-                              "dealer_password": PW},
-    "/floor/inventory/close": {"table_id": "1", "counted": "0", "dealer": "fred",
-                               "dealer_password": PW},
+    "/floor/inventory/open": {"table_id": "1", "counted": "0", "dealer": "fred"},
+    "/floor/inventory/close": {"table_id": "1", "counted": "0", "dealer": "fred"},
     "/floor/inventory/void": {"series": "fill", "number": "1", "reason": "forged"},
     "/floor/inventory/drop": {"table_id": "1", "player": "alice", "amount": "10",
                               "key": "k5"},
@@ -78,11 +89,20 @@ FORMS: dict[str, dict[str, str]] = {
     "/staff/role": {"username": "fred", "role": "owner"},
     "/staff/lock": {"username": "fred", "reason": "forged"},
     "/staff/reinstate": {"username": "fred"},
+    "/signatures/1/accept": {},
+    "/signatures/1/decline": {"reason": "forged"},
+    "/signatures/1/withdraw": {},
     "/staff/unlock": {"username": "alice"},
+    "/compliance/ctr/1/file": {"reference": "forged"},
 }
 ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
+            "/compliance/ctr/1/file": "/compliance/ctr/{report_id}/file",
             **{f"/floor/jackpot/hits/1/{a}": f"/floor/jackpot/hits/{{hit_id}}/{a}"
-               for a in ("verify", "surveillance", "pay")}}
+               for a in ("verify", "surveillance", "pay")},
+            **{f"/floor/surveillance/1/{a}": f"/floor/surveillance/{{held_id}}/{a}"
+               for a in ("verify", "refuse")},
+            **{f"/signatures/1/{a}": f"/signatures/{{approval_id}}/{a}"
+               for a in ("accept", "decline", "withdraw")}}
 """The route of each form above posted to a path with a parameter."""
 
 
@@ -274,7 +294,7 @@ def test_register_backs_off_per_client(room: Room) -> None:
 def test_owner_unlocks_from_the_floor_page(room: Room, owner: FormClient
                                            ) -> None:
     with room.storage.unit() as conn:
-        create_account(conn, "alice", PW, Role.PLAYER)
+        player(conn, "alice", PW)
     phone = FormClient(create_app(room))  # alice's own browser, logged in before
     log_in(phone, "alice")
     phone.post("/logout")

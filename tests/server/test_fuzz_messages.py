@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from room.people import player
 from room.rooms import playing_table
 
 from cardroom.room import audit, ledger
@@ -77,7 +78,7 @@ def test_ten_thousand_hostile_messages_change_nothing(tmp_path: Path, game: str)
     room.start()
     with room.storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
-        alice, bob = (create_account(conn, n, PW, Role.PLAYER) for n in ("alice", "bob"))
+        alice, bob = (player(conn, n, PW) for n in ("alice", "bob"))
         for p in (alice, bob):
             buy_chips(conn, SELF_SERVICE, p, 100_000, "chips")
     t = playing_table(room, owner, "Fuzz", game).table_id

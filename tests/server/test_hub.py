@@ -7,6 +7,7 @@ import asyncio
 import json
 from typing import Any
 
+from room.people import player
 from room.rooms import playing_table
 
 from cardroom.room import audit, ledger
@@ -41,7 +42,7 @@ def room_with_players(storage: Storage, players: int) -> tuple[Room, list[Accoun
     room.start()
     with storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
-        people = [create_account(conn, f"player{i}", PW, Role.PLAYER) for i in range(players)]
+        people = [player(conn, f"player{i}", PW) for i in range(players)]
         for p in people:
             buy_chips(conn, SELF_SERVICE, p, 100_000, f"chips-{p.id}")
     return room, people, owner

@@ -1,9 +1,9 @@
 """The jackpot page: the daily posting report, and the two-person adjustment (Super-9: the pool
-only drops by an award or a logged adjustment approved by two people)."""
+only drops by an award or a logged adjustment approved by two people; issue 23: the second
+accepts it on their own session)."""
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
 from room.rooms import playing_table
 
 from cardroom.room import audit, ledger
@@ -13,17 +13,18 @@ from cardroom.room.room import Room
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, FormClient
+from .forms import PW, FormClient, cosigned
 
 SEED = 250_000  # the default Super-9 seed, $2,500
 
 
-def adjust(client: TestClient, second: str, password: str, amount: str = "10",
+def adjust(room: Room, client: FormClient, second: str, amount: str = "10",
            direction: str = "add", key: str = "k1") -> int:
-    return client.post("/floor/jackpot/adjust", data={
+    """The status of the adjustment asked of `second`, who accepts it on their own session
+    (that of the redirect after they sign; of the page when it was refused)."""
+    return cosigned(room, client.post("/floor/jackpot/adjust", data={
         "direction": direction, "amount": amount, "reason": "meter misread on Monday",
-        "second": second, "second_password": password, "key": key},
-        follow_redirects=False).status_code
+        "second": second, "key": key}, follow_redirects=False), second).status_code
 
 
 def jackpot_room(storage: Storage) -> tuple[Room, FormClient]:
@@ -45,14 +46,14 @@ def jackpot_room(storage: Storage) -> tuple[Room, FormClient]:
 def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
     room, fred = jackpot_room(storage)
     assert "Meter" in fred.get("/floor/jackpot").text
-    assert adjust(fred, "fiona", "wrong password") == 400
-    assert adjust(fred, "fred", PW) == 400  # the same person twice
-    assert adjust(fred, "alice", PW) == 403  # a player may not approve
+    assert adjust(room, fred, "fred") == 400  # the same person twice
+    assert adjust(room, fred, "alice") == 400  # a player may not approve: not staff
+    assert adjust(room, fred, "audrey") == 403  # an auditor may not approve
     with storage.read() as conn:
         assert ledger.balance(conn, ledger.jackpot("super9")) == SEED
-    assert adjust(fred, "fiona", PW) == 303
-    assert adjust(fred, "fiona", PW) == 303  # the same form sent again: applied once
-    assert adjust(fred, "fiona", PW, "20000", "remove", "k2") == 400  # below zero: refused
+    assert adjust(room, fred, "fiona") == 303
+    assert adjust(room, fred, "fiona") == 303  # the same form sent again: applied once
+    assert adjust(room, fred, "fiona", "20000", "remove", "k2") == 400  # below zero: refused
     fred.post("/floor/jackpot/post")
     with storage.read() as conn:
         assert ledger.balance(conn, ledger.jackpot("super9")) == SEED + 1_000
@@ -65,7 +66,7 @@ def test_two_person_adjustment_and_posting_report(storage: Storage) -> None:
     auditor = FormClient(create_app(room))
     auditor.post("/login", data={"username": "audrey", "password": PW})
     assert auditor.get("/floor/jackpot").status_code == 200
-    assert adjust(auditor, "fiona", PW, key="k3") == 403
+    assert adjust(room, auditor, "fiona", key="k3") == 403
     player = FormClient(create_app(room))
     player.post("/login", data={"username": "alice", "password": PW})
     assert player.get("/floor/jackpot").status_code == 403
@@ -81,13 +82,13 @@ def test_an_adjustment_is_bounded_like_every_money_form(storage: Storage) -> Non
                                    ("1,000,000.01", "remove", "k3")):
         r = fred.post("/floor/jackpot/adjust", data={
             "direction": direction, "amount": amount, "reason": "meter misread",
-            "second": "fiona", "second_password": PW, "key": key}, follow_redirects=False)
+            "second": "fiona", "key": key}, follow_redirects=False)
         assert r.status_code == 400
         assert "is more than one form may carry ($1,000,000.00)" in r.text
     with storage.read() as conn:
         assert ledger.balance(conn, ledger.jackpot("super9")) == SEED
         assert not [e for e in audit.entries(conn) if e.action == "jackpot.adjust"]
     assert room.pools["super9"].meter == SEED
-    assert adjust(fred, "fiona", PW, "1,000,000", key="k4") == 303  # the bound itself passes
+    assert adjust(room, fred, "fiona", "1,000,000", key="k4") == 303  # the bound passes
     with storage.read() as conn:
         assert ledger.balance(conn, ledger.jackpot("super9")) == SEED + 100_000_000

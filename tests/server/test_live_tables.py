@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
+from room.people import player
 from room.rooms import open_for_play
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
 from cardroom.cli import app
-from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
@@ -22,7 +22,7 @@ from .forms import PW, FormClient, cookie_of, log_in
 def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -> None:
     room = Room.open(db_url)  # the running server's room
     with room.storage.unit() as conn:
-        alice = create_account(conn, "alice", PW, Role.PLAYER)
+        alice = player(conn, "alice", PW)
         buy_chips(conn, SELF_SERVICE, alice, 50_000, "k")
     client = FormClient(create_app(room))
     log_in(client, "alice")
@@ -51,7 +51,7 @@ def test_a_table_created_from_the_cli_is_found_on_first_join(db_url: str) -> Non
     """No lobby visit first: the WebSocket's own look-up loads the table."""
     room = Room.open(db_url)
     with room.storage.unit() as conn:
-        create_account(conn, "alice", PW, Role.PLAYER)
+        player(conn, "alice", PW)
     client = FormClient(create_app(room))
     log_in(client, "alice")
     r = CliRunner().invoke(app, ["tables", "create", "Pan 9 late", "--game", "super-pan-9",

@@ -12,6 +12,7 @@ from importlib.resources import files
 
 import pytest
 from fastapi.testclient import TestClient
+from room.people import player
 from room.rooms import playing_table
 
 from cardroom.room.accounts import Account, Role, create_account
@@ -121,7 +122,7 @@ def test_posted_rules_linked_from_the_lobby_and_the_table(storage: Storage) -> N
     room, owner = open_room(storage)
     t = playing_table(room, owner, "Pan 1", "pan").table_id
     with storage.unit() as conn:
-        create_account(conn, "alice", PW, Role.PLAYER)
+        player(conn, "alice", PW)
     alice = FormClient(create_app(room))
     alice.post("/login", data={"username": "alice", "password": PW})
     assert f'href="/tables/{t}/rules"' in alice.get("/lobby").text
@@ -133,7 +134,7 @@ def test_wac_230_15_075_fees_on_the_daily_report(storage: Storage) -> None:
     room, owner = open_room(storage)
     t = playing_table(room, owner, "Pan fee", "pan", {"fee": {"kind": "hand", "cents": 75}})
     with storage.unit() as conn:
-        players = [create_account(conn, n, PW, Role.PLAYER) for n in ("alice", "bob")]
+        players = [player(conn, n, PW) for n in ("alice", "bob")]
         create_account(conn, "audrey", PW, Role.AUDITOR)
         for p in players:
             buy_chips(conn, SELF_SERVICE, p, 5_000, f"buy-{p.username}")

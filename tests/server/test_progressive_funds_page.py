@@ -19,7 +19,7 @@ from cardroom.room.room import Room
 from cardroom.room.schema import ledger_transactions
 from cardroom.server.app import create_app
 
-from .forms import PW, logged_in
+from .forms import cosigned, logged_in
 
 
 def played_room(storage: Storage) -> tuple[Room, int]:
@@ -68,7 +68,7 @@ def test_wac_230_15_455_the_cage_records_a_deposit_and_the_page_flags_overdue(
 def settings_form(**changes: str) -> dict[str, Any]:
     return {"pool": "super9", "seed": "2500", "contribution": "20", "reserve_rate": "0",
             "reserve_limit": "0", "maximum": "10000", "reason": "cap the prize",
-            "second": "olivia", "second_password": PW, **changes}
+            "second": "olivia", **changes}
 
 
 def test_wac_230_15_685_the_maximum_prize_is_set_logged_and_posted(storage: Storage) -> None:
@@ -77,7 +77,7 @@ def test_wac_230_15_685_the_maximum_prize_is_set_logged_and_posted(storage: Stor
     r = fiona.post("/floor/jackpot/settings", data=settings_form(maximum="2500.10"))
     assert r.status_code == 400 and "The maximum prize must be at least the jackpot now" in r.text
     r = fiona.post("/floor/jackpot/settings", data=settings_form(), follow_redirects=False)
-    assert r.status_code == 303
+    assert cosigned(room, r, "olivia").status_code == 303
     page = fiona.get("/floor/jackpot").text
     assert "Maximum prize <strong>$10,000.00</strong>" in page
     assert "no maximum prize" in page and "maximum prize $10,000.00" in page  # the history

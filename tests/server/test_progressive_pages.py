@@ -10,10 +10,12 @@ import io
 from datetime import date
 from typing import Any
 
+from room.jackpot_winners import identify_winner
+from room.people import person
 from room.rooms import playing_table, rig_top_award
 
 from cardroom.room import progressive
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Role
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.jackpot import adjust, post_daily
@@ -21,14 +23,14 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in
+from .forms import PW, cosigned, logged_in, said
 
 
 def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
     room = Room(storage, SeededRandom(3))
     room.start()
     with storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, r) for n, r in (
+        people = {n: person(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("alice", Role.PLAYER),
             ("dan", Role.DEALER), ("audrey", Role.AUDITOR))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 100_000, "k")
@@ -38,22 +40,22 @@ def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
 
 def settings_form(**changes: str) -> dict[str, str]:
     return {"pool": "super9", "seed": "2500", "contribution": "22", "reserve_rate": "2",
-            "reserve_limit": "500", "reason": "new layout", "second": "olivia",
-            "second_password": PW, **changes}
+            "reserve_limit": "500", "reason": "new layout", "second": "olivia", **changes}
 
 
 def test_settings_change_by_two_people_from_the_page(storage: Storage) -> None:
     room, _, _ = controller_room(storage)
     fiona = logged_in(room, "fiona")
     r = fiona.post("/floor/jackpot/settings", data=settings_form(second="fiona"))
-    assert r.status_code == 403 and "the second approver must be another person" in r.text
+    assert r.status_code == 400 and "You cannot sign as the second approver as well" in r.text
     r = fiona.post("/floor/jackpot/settings", data=settings_form(contribution="15"))
     assert r.status_code == 400 and "at least 20 cents" in r.text
-    r = fiona.post("/floor/jackpot/settings", data=settings_form(second_password="wrong"))
-    assert r.status_code == 400 and "Second person:" in r.text
-    assert room.pools["super9"].contribution_per_wager == 20  # nothing changed
+    r = fiona.post("/floor/jackpot/settings", data=settings_form(second="dan"))
+    assert r.status_code == 403 and "dan is a dealer and may not sign as the second" in r.text
     r = fiona.post("/floor/jackpot/settings", data=settings_form(), follow_redirects=False)
-    assert r.status_code == 303
+    assert said(r)["message"].endswith("waiting for the signature of olivia on their own screen")
+    assert room.pools["super9"].contribution_per_wager == 20  # nothing changed until she signs
+    cosigned(room, r, "olivia")
     assert room.pools["super9"].contribution_per_wager == 22
     page = fiona.get("/floor/jackpot").text
     assert "fiona + olivia" in page and "new layout" in page
@@ -82,12 +84,12 @@ def test_pending_top_award_verified_surveilled_and_paid_from_the_page(storage: S
     assert "jackpot pending" in page and f"recall hand {hit.hand_id}" in page
     assert "surveillance check needed before payment" in page
     verify = f"/floor/jackpot/hits/{hit.id}/verify"
-    r = fiona.post(verify, data={"note": "As 8s both", "second": "alice",
-                                 "second_password": PW})
-    assert r.status_code == 403 and "another member of staff" in r.text
-    r = fiona.post(verify, data={"note": "As 8s both", "second": "dan", "second_password": PW},
-                   follow_redirects=False)
-    assert r.status_code == 303
+    r = fiona.post(verify, data={"note": "As 8s both", "second": "alice"})
+    assert r.status_code == 400 and "no member of staff named" in r.text
+    r = cosigned(room, fiona.post(verify, data={"note": "As 8s both", "second": "dan"},
+                                  follow_redirects=False), "dan")
+    assert said(r)["message"] == (f"signed and done: the top award of hand {hit.hand_id} is "
+                                  "verified")
     r = fiona.post(f"/floor/jackpot/hits/{hit.id}/pay")
     assert r.status_code == 400 and "needs the surveillance check recorded" in r.text
     audrey = logged_in(room, "audrey")
@@ -95,6 +97,16 @@ def test_pending_top_award_verified_surveilled_and_paid_from_the_page(storage: S
                     data={"note": "camera 3 confirms the cards"}, follow_redirects=False)
     assert r.status_code == 303
     assert audrey.post(f"/floor/jackpot/hits/{hit.id}/pay").status_code == 403
+    # a $3,500 share on a $1 wager needs a Form W-2G (compliance.md, "Taxes on jackpots"):
+    # the page says what the cage must record and where, and the payment waits for it
+    page = fiona.get("/floor/jackpot").text
+    assert "before this award is paid the cage must record the taxpayer id of " \
+        "Alice" in page and 'href="/cage#patrons"' in page
+    assert f'action="/floor/jackpot/hits/{hit.id}/pay"' not in page
+    r = fiona.post(f"/floor/jackpot/hits/{hit.id}/pay")
+    assert r.status_code == 400 and "award needs a W-2G: before it is paid the cage" in r.text
+    identify_winner(storage, p, "alice")
+    assert f'action="/floor/jackpot/hits/{hit.id}/pay"' in fiona.get("/floor/jackpot").text
     wallet = room.wallet(p["alice"])
     r = fiona.post(f"/floor/jackpot/hits/{hit.id}/pay", follow_redirects=False)
     assert r.status_code == 303 and room.wallet(p["alice"]) == wallet + 350_000
@@ -137,7 +149,7 @@ def test_linked_pool_is_posted_daily_and_on_its_tables_rules(storage: Storage) -
                "linked floor", "a")
     fiona = logged_in(room, "fiona")
     r = fiona.post("/floor/jackpot/post", follow_redirects=False)
-    assert "%242%2C623.45+%28floor-a%29%2C+%242%2C500.00" in r.headers["location"]
+    assert "$2,623.45 (floor-a), $2,500.00" in said(r)["message"]
     assert room.pools["floor-a"].posted == 262_345 and room.pools["super9"].posted == 250_000
     assert "$2,623.45" in fiona.get(f"/tables/{linked}/rules").text
     assert "floor-a" in fiona.get("/floor/jackpot?pool=floor-a").text

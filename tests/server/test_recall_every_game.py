@@ -8,12 +8,13 @@ import json
 from datetime import UTC, datetime
 
 import pytest
+from room.people import person
 from room.rooms import playing_table
 from sqlalchemy import insert
 
 from cardroom.history import HandHistory, replay
 from cardroom.room import ledger
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Account, Role
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.schema import hands as hands_table
@@ -32,7 +33,7 @@ def room(storage: Storage) -> Room:
 
 def people(room: Room) -> dict[str, Account]:
     with room.storage.unit() as conn:
-        out = {n: create_account(conn, n, PW, r) for n, r in [
+        out = {n: person(conn, n, PW, r) for n, r in [
             ("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
             ("audrey", Role.AUDITOR)]}
         for n in ("alice", "bob"):

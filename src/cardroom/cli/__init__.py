@@ -14,12 +14,14 @@ from rich.console import Console
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 
-COMMAND_MODULES = ("baccarat", "backup", "jackpot", "pai_gow", "pan", "profile", "replay",
-                   "report", "room", "room_reports", "super_pan_9")
+COMMAND_MODULES = ("baccarat", "backup", "compliance", "exclusions", "jackpot", "pai_gow", "pan",
+                   "profile", "regulator", "replay", "report", "room", "room_reports",
+                   "super_pan_9", "w2g")
 """The modules that add their commands to the apps of `cli/apps.py` when imported."""
 OWNERS = {"pai-gow": ("pai_gow",), "replay": ("replay",), "backup": ("backup",),
           "restore": ("backup",), "serve": ("room",), "tables": ("room",), "audit": ("room",),
-          "profile": ("profile",), "jackpot": ("jackpot",)}
+          "profile": ("profile",), "jackpot": ("jackpot",), "cage": ("regulator",),
+          "compliance": ("compliance",), "exclusions": ("exclusions",)}
 """Top-level commands that one module adds alone: a command line that starts with one imports
 only that module (a quicker start: `pai-gow calc` loads no web server and no simulator);
 any other command line, `--help` included, imports them all."""

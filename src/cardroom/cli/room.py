@@ -21,6 +21,7 @@ from cardroom.errors import CardroomError
 
 if TYPE_CHECKING:
     from cardroom.room.db import Storage
+    from cardroom.room.room import Room
 
 tables_app = typer.Typer(help="Open tables in the card room.", no_args_is_help=True)
 audit_app = typer.Typer(help="Check the card room's audit log and books.", no_args_is_help=True)
@@ -68,13 +69,36 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
             threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
                              name="audit-anchors").start()
         _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables; "
-                   f"profile {law.name}: {law.title})", highlight=False)
+                   f"profile {law.name}: {law.title})", highlight=False, soft_wrap=True)
+        for line in where_things_are(room, database, audit_key_file, f"http://{host}:{port}/"):
+            _out.print(line, highlight=False, soft_wrap=True)  # a path is never cut in two
         config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies,
                                            trusted_proxies=proxies),
                                 log_level="warning", ws_max_size=MAX_FRAME_BYTES,
                                 server_header=False,  # no `server: uvicorn` banner
                                 proxy_headers=False)  # the app believes only `--trusted-proxy`
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def where_things_are(room: Room, database: str | None, key_file: Path | None,
+                     address: str) -> list[str]:
+    """What `serve` tells the person who starts it (issue 23): where the books and the audit
+    key are, that the key is backed up apart from the books, and, in a room without an
+    account yet, that the first visit creates the owner."""
+    from cardroom.room import accounts
+    from cardroom.room.audit_key import key_path
+    from cardroom.room.db import default_database_path, safe_name
+
+    books = str(default_database_path()) if database is None else safe_name(database)
+    lines = [f"the books (database): {escape(books)}",
+             f"the audit key: {escape(str(key_path(key_file)))}; back it up apart from the "
+             "books (see `cardroom backup`): without it the books cannot be verified, and "
+             "whoever holds both can rewrite them unseen"]
+    with room.storage.read() as conn:
+        if accounts.count_accounts(conn) == 0:
+            lines.append(f"no account yet: the first visit to {address} creates the owner's "
+                         "account")
+    return lines
 
 
 def trusted_proxies(given: list[str]) -> list[str]:

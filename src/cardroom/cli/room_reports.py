@@ -21,7 +21,7 @@ from cardroom.errors import CardroomError
 from cardroom.money import format_money
 
 if TYPE_CHECKING:
-    from cardroom.room.operations_report import GamesReport
+    from cardroom.room.operations_report import GamesReport, Line
 
 Day = Annotated[str | None, typer.Option(
     "--date", help="The gambling day, YYYY-MM-DD (default: today's, in the room's time zone).")]
@@ -67,16 +67,8 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
     elif form == "csv":
         print(to_csv(games_rows(report)), end="")
     else:
-        table = Table(title=f"Games report, gambling day {wanted.isoformat()}")
-        for col in ("table", "game", "drop", "fills", "credits", "opener", "closer", "win",
-                    "hold", "fees", "commission", "hands"):
-            table.add_column(col, justify="left" if col in ("table", "game") else "right")
-        for x in [*report.lines, report.total]:
-            table.add_row(x.table, x.game, *(format_money(getattr(x, c)) for c in (
-                "drop", "fills", "credits", "opener", "closer", "win")),
-                "-" if x.hold is None else f"{100 * x.hold:.2f}%",
-                format_money(x.fees), format_money(x.commission), str(x.hands))
-        console.print(table)
+        for table in games_tables(report, console.width):
+            console.print(table)
         console.print(_drop_by_tender(report))
         for x in report.lines:
             if not x.reconciled:
@@ -86,6 +78,48 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
                               f"{format_money(x.drop_in_books)}"), highlight=False)
     if not report.reconciled:
         raise typer.Exit(1)
+
+
+def _games_figures(x: Line, reconciled: bool) -> dict[str, str]:
+    """A line's figures as the terminal shows them, in the page's order."""
+    money = ("drop", "fills", "credits", "opener", "closer", "win")
+    return {"game": x.game, **{c: format_money(getattr(x, c)) for c in money},
+            "hold": "-" if x.hold is None else f"{100 * x.hold:.2f}%",
+            "reconciled": "yes" if reconciled else "NO",
+            "hands": str(x.hands), "commission": format_money(x.commission),
+            "Pan fees": format_money(x.fees),
+            "jackpot in": format_money(x.jackpot_contributions),
+            "jackpot paid": format_money(x.jackpot_awards)}
+
+
+def games_tables(report: GamesReport, width: int) -> list[Table]:
+    """The games report turned on its side, so that it fits the terminal (issue 23: 80
+    columns truncated every figure): a row per figure, a column per table and one for the
+    room, as many tables side by side as `width` holds, then the next ones below."""
+    lines = [*report.lines, report.total]
+    shown = [_games_figures(x, report.reconciled if x.table_id is None else x.reconciled)
+             for x in lines]
+    label = max(len(k) for k in shown[0])
+    cols = [max(len(lines[i].table), *map(len, f.values())) for i, f in enumerate(shown)]
+    chunks: list[list[int]] = [[]]
+    used = 1 + label + 3  # a rich table: 1 for its left edge, 3 around each column
+    for i, w in enumerate(cols):
+        if chunks[-1] and used + w + 3 > width:
+            chunks.append([])
+            used = 1 + label + 3
+        chunks[-1].append(i)
+        used += w + 3
+    tables = []
+    for n, chunk in enumerate(chunks):
+        part = f" ({n + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+        table = Table(title=f"Games report, gambling day {report.day.isoformat()}{part}")
+        table.add_column("")
+        for i in chunk:
+            table.add_column(lines[i].table, justify="right", no_wrap=True)
+        for figure in shown[0]:
+            table.add_row(figure, *(shown[i][figure] for i in chunk))
+        tables.append(table)
+    return tables
 
 
 def _drop_by_tender(report: GamesReport) -> Table:
@@ -110,20 +144,25 @@ def _drop_by_tender(report: GamesReport) -> Table:
 def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
                 as_csv: AsCsv = False) -> None:
     """The cage's day: chips sold and redeemed (cash in and out, by cashier), fills issued,
-    credits received, the drop counted; exit 1 if it does not reconcile with the ledger."""
+    credits received, the drop counted, the cash on hand at opening against the profile's
+    minimum (WAC 230-15-050); exit 1 if it does not reconcile with the ledger, if the cash
+    counted is short, or if no count was made within 3 hours of opening."""
     from cardroom.room.db import open_database
     from cardroom.room.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
+    from cardroom.room.regulator import cash_on_hand, cash_rows
     from cardroom.room.settings import GamblingClock
     from cardroom.room.tenders import MARKERS_LABEL
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
+    clock = GamblingClock.from_env()
     with open_database(database).snapshot() as conn:
-        report = cage_report(conn, GamblingClock.from_env(), wanted)
-    data = report.as_json()
+        report = cage_report(conn, clock, wanted)
+        cash = cash_on_hand(conn, clock, wanted)
+    data = {**report.as_json(), "cash_on_hand": cash.as_json()}
     if form == "json":
         print(json.dumps(data, indent=1))
     elif form == "csv":
-        print(to_csv(cage_rows(report)), end="")
+        print(to_csv([*cage_rows(report), *cash_rows(cash)]), end="")
     else:
         table = Table(title=f"Cage report, gambling day {wanted.isoformat()}")
         for col in ("what", "count", "amount"):
@@ -142,7 +181,14 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
         if not report.reconciled:
             console.print("[red]not reconciled:[/red] the lines do not add up to what the "
                           "cage's account moved in the ledger")
-    if not report.reconciled:
+        console.print(f"cash on hand required ({cash.section}, {cash.tables} house-banked "
+                      f"table(s)): {format_money(cash.required)}; counted at opening: "
+                      + ("none" if cash.count is None else
+                         f"{format_money(cash.count.amount)} by {cash.count.counted_by}"),
+                      highlight=False)
+        for problem in cash.problems:
+            console.print(flagged("cash on hand:", problem), highlight=False)
+    if not report.reconciled or cash.problems:
         raise typer.Exit(1)
 
 
@@ -187,7 +233,7 @@ def report_slips(database: opt.Database = None, as_json: opt.AsJson = False,
     """Every numbered slip (table inventory, fill, credit, notification of error), voids
     included; exit 1 if a series has a gap in its numbers."""
     from cardroom.room.db import open_database
-    from cardroom.room.operations_report import slips_report, to_csv
+    from cardroom.room.operations_report import slips_report, slips_rows, to_csv
 
     form = _output(as_json, as_csv)
     with open_database(database).snapshot() as conn:
@@ -196,11 +242,12 @@ def report_slips(database: opt.Database = None, as_json: opt.AsJson = False,
     if form == "json":
         print(json.dumps(data, indent=1))
     elif form == "csv":
-        print(to_csv(data["slips"]), end="")
+        print(to_csv(slips_rows(report)), end="")
     else:
         table = Table(title="Numbered slips")
         for col in ("form", "number", "table", "kind", "amount", "signed by", "status"):
-            table.add_column(col)
+            table.add_column(col, justify="right" if col == "amount" else "left",
+                             no_wrap=col in ("number", "amount"))
         for s in report.slips:
             signed = ", ".join(n for n in (s.cashier, s.dealer, s.floor) if n)
             status = "valid" if s.valid else f"VOID by {s.voided_by}: {s.void_reason}"

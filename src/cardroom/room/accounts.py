@@ -118,6 +118,9 @@ class Permission(StrEnum):
     READ_IDENTITIES = "read-identities"
     """Patrons' taxpayer ids and document numbers in clear (the compliance officer only: not
     even the owner, docs/compliance.md)."""
+    TITLE_31 = "title-31-records"
+    """The currency transaction records: the multiple transaction log, the currency
+    transaction reports and their filing (the compliance officer and the owner)."""
 
 
 PERMISSIONS: dict[Role, frozenset[Permission]] = {
@@ -128,7 +131,7 @@ PERMISSIONS: dict[Role, frozenset[Permission]] = {
                            Permission.ADJUST_JACKPOT}),
     Role.AUDITOR: frozenset({Permission.READ_ALL}),
     Role.OWNER: frozenset(Permission) - {Permission.READ_IDENTITIES},
-    Role.COMPLIANCE: frozenset({Permission.READ_IDENTITIES}),
+    Role.COMPLIANCE: frozenset({Permission.READ_IDENTITIES, Permission.TITLE_31}),
 }
 
 
@@ -138,7 +141,8 @@ PERMISSION_WORDS: dict[Permission, str] = {
     Permission.DEAL: "deal", Permission.VOID: "void a hand",
     Permission.OPEN_TABLES: "open tables", Permission.ADJUST_JACKPOT: "adjust the jackpot",
     Permission.READ_ALL: "read every record", Permission.MANAGE_STAFF: "manage the staff",
-    Permission.READ_IDENTITIES: "see patrons' taxpayer ids and document numbers"}
+    Permission.READ_IDENTITIES: "see patrons' taxpayer ids and document numbers",
+    Permission.TITLE_31: "keep the currency transaction records"}
 """What each permission lets a person do, in words for a refusal."""
 ROLE_WORDS: dict[Role, str] = {Role.PLAYER: "a player", Role.DEALER: "a dealer",
                                Role.CASHIER: "a cashier",
@@ -254,12 +258,6 @@ def _name_key(name: str) -> str:
     return f"login-name:{name}"
 
 
-def signature_key(name: str, requester: int | None = None) -> str:
-    """The bucket of `name`'s signatures asked for by the staff account `requester`
-    (`room.signatures`); without one, the prefix of all of them."""
-    return f"sign:{name}:" + ("" if requester is None else str(requester))
-
-
 def _device_key(account_id: int, token: str) -> str:
     return f"login-device:{account_id}:{_token_hash(token)}"
 
@@ -335,13 +333,11 @@ def held_names(conn: Connection) -> list[tuple[str, datetime]]:
 
 
 def unlock(conn: Connection, who: Account, username: str) -> None:
-    """Clear a name's back-off, its devices' and its signatures' (the owner's remedy);
-    audited."""
+    """Clear a name's back-off and its devices' (the owner's remedy); audited."""
     who.require(Permission.MANAGE_STAFF)
     name = username.strip().lower()[:40]
     r = conn.execute(select(accounts.c.id).where(accounts.c.username == name)).first()
     dropped = throttle.clear(conn, _name_key(name))
-    dropped += throttle.clear(conn, signature_key(name), prefix=True)
     if r is not None:
         dropped += throttle.clear(conn, f"login-device:{r.id}:", prefix=True)
     if not dropped:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Never, Self
 
 from sqlalchemy.engine import Connection
@@ -28,7 +29,7 @@ from cardroom.games.baccarat.table import (
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, ledger
+from cardroom.room import audit, ledger, w2g
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.jackpot import DEFAULT_POOL, load_pool
 from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
@@ -62,6 +63,9 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
     pool_name: str = DEFAULT_POOL
     pool: JackpotPool | None = None  # shared by every jackpot table of the room
     road: list[RoadMark] = field(default_factory=list)  # this shoe's results, in order
+    awaiting_identity: set[int] = field(default_factory=set)
+    """The players whose top-award share waits for the cage to record their identity (Form
+    W-2G: `room.w2g`); told so on their own view only, with no figure."""
     _commitment: tuple[object, str] | None = None
 
     max_seats = MAX_SEATS
@@ -154,6 +158,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                               self.hand_id, awards, payer=ledger.tray(self.table_id))
             if hit is not None:
                 history["jackpot_hit"] = hit  # paid once verified: see the hit
+                self.awaiting_identity |= {m.account_id for m in w2g.missing_identity(
+                    conn, dict(awards.shares), datetime.now(UTC))}
         for aid, name in self.seated.items():
             self.stacks[aid] = e.balances[name]
         held = pool is not None and pool.hold_top_award
@@ -309,7 +315,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         return You(seated=viewer is not None and viewer.id in self.seated,
                    may_deal=viewer is not None and (viewer.may(Permission.DEAL) or (
                        viewer.username in e.bets)),
-                   may_void=viewer is not None and viewer.may(Permission.VOID))
+                   may_void=viewer is not None and viewer.may(Permission.VOID),
+                   see_the_cage=viewer is not None and viewer.id in self.awaiting_identity)
 
     def _shoe_commitment(self) -> str | None:
         """The shoe's commitment (a SHA-256 over the whole order), computed once per shoe."""

@@ -17,7 +17,7 @@ from datetime import date
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
-from cardroom.room import audit, checks, ledger, tenders
+from cardroom.room import audit, checks, currency, exclusions, ledger, patrons, tenders
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import LedgerError, PermissionDenied
 from cardroom.room.messages import MAX_KEY
@@ -58,6 +58,7 @@ def _move(conn: Connection, player: Account, actor: Account, amount: Cents, key:
         if actor.id != player.id:
             said["player"] = player.username
         audit.append(conn, actor.username, action, said)
+        currency.record(conn, posted, kind, player, amount, actor.username)
     return posted
 
 
@@ -82,14 +83,26 @@ def _customer(cashier: Account, player: Account) -> None:
                           "players")
 
 
+def _patron(conn: Connection, player: Account, day: date | None, what: str) -> int:
+    """The id of the player's patron, who is of age on the gambling day `day` (today):
+    refused when the cage has not seen their identity or they are under the profile's
+    minimum age (issue 21, WAC 230-06-010; issue 22)."""
+    when = day or patrons.gambling_today()
+    return patrons.require_patron_of_age(conn, player.id, when, what).id
+
+
 def sell_chips(conn: Connection, cashier: Account, player: Account, amount: Cents,
                key: str, tender: str = "cash", check: checks.Check | None = None,
-               today: date | None = None) -> ledger.Posted:
+               today: date | None = None, day: date | None = None) -> ledger.Posted:
     """The cashier takes `amount` in `tender` (cash, debit card, or the `check` the cashier
-    read, on the room's calendar date `today`) and gives the player chips."""
+    read, on the room's calendar date `today`) and gives the player chips. The player's
+    account must be linked to a patron (the cage saw their identity and date of birth) of
+    age on the gambling day `day` (today); the sale records the patron."""
     _customer(cashier, player)
+    exclusions.refuse_at_cage(conn, player.id, "sell")  # RCW 9.46.071
     tender = tenders.require(tender, tenders.AT_CAGE, "at the cage")
-    detail: dict[str, object] = {"tender": tender}
+    detail: dict[str, object] = {"tender": tender,
+                                 "patron": _patron(conn, player, day, "sell")}
     if tender == "check":
         if check is None or today is None:
             raise LedgerError("write the check's kind, number, drawer, bank and date")
@@ -104,8 +117,12 @@ def sell_chips(conn: Connection, cashier: Account, player: Account, amount: Cent
 
 
 def redeem_chips(conn: Connection, cashier: Account, player: Account, amount: Cents,
-                 key: str) -> ledger.Posted:
+                 key: str, day: date | None = None) -> ledger.Posted:
     """The cashier takes the player's chips and pays `amount` in cash (cash out of the
-    cage); refused, changing nothing, if the player holds fewer chips."""
+    cage); refused, changing nothing, if the player holds fewer chips, has no patron, or is
+    under the minimum age on the gambling day `day` (today). Records the patron."""
     _customer(cashier, player)
-    return _move(conn, player, cashier, amount, key, "cage-redeem", "cage.redeem", False)
+    patron = _patron(conn, player, day, "pay")
+    exclusions.refuse_at_cage(conn, player.id, "redeem")  # RCW 9.46.071
+    return _move(conn, player, cashier, amount, key, "cage-redeem", "cage.redeem", False,
+                 {"patron": patron})

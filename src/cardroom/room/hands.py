@@ -28,6 +28,7 @@ from cardroom.room.schema import (
     jackpot_pools,
     room_tables,
     seats,
+    table_slips,
 )
 
 
@@ -234,6 +235,24 @@ def hand_record(conn: Connection, hand_id: int) -> dict[str, Any]:
 def hand_players_of(conn: Connection, hand_id: int) -> set[int]:
     return set(conn.execute(select(hand_players.c.account_id)
                             .where(hand_players.c.hand_id == hand_id)).scalars())
+
+
+def dealt_at(conn: Connection, name: str, table_id: int, start: datetime, end: datetime
+             ) -> bool:
+    """Whether `name` was a dealer of the table between `start` and `end` (a gaming day): dealt
+    one of its hands (the history's `setup.dealt_by`), or signed one of its slips as dealer
+    (an opener, a closer, a fill or a credit)."""
+    signed = conn.execute(select(table_slips.c.id).where(
+        table_slips.c.table_id == table_id, table_slips.c.dealer == name,
+        table_slips.c.created_at >= start, table_slips.c.created_at < end).limit(1)).first()
+    if signed is not None:
+        return True
+    for history in conn.execute(select(hands.c.history).where(
+            hands.c.table_id == table_id, hands.c.opened_at >= start, hands.c.opened_at < end,
+            hands.c.history.is_not(None))).scalars():
+        if (json.loads(history).get("setup") or {}).get("dealt_by") == name:
+            return True
+    return False
 
 
 def recent_hands(conn: Connection, account_id: int | None, limit: int = 20

@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from cardroom.money import format_money
-from cardroom.room import audit, ledger, records_check
+from cardroom.room import audit, currency, ledger, records_check
 from cardroom.room.schema import audit_log, ledger_accounts, ledger_entries, ledger_transactions
 
 TxRecord = tuple[str, str, str, tuple[tuple[str, int], ...]]
@@ -84,7 +84,8 @@ def check(conn: Connection, key: bytes | None = None, since: Checkpoint | None =
 
     chain = audit.verify(conn, key, start.chain, observe if since is None else seen)
     problems = [*chain.problems, *seen.problems, *_ledger_problems(conn, seen, since is None),
-                *(records_check.problems(conn, records) if since is None else [])]
+                *(records_check.problems(conn, records) if since is None else []),
+                *(currency.problems(conn) if since is None else [])]
     entries = start.entries + chain.entries
     reached = start if problems else Checkpoint(chain.reached, entries, seen.totals,
                                                 seen.transactions)

@@ -41,7 +41,7 @@ from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.houserules import HouseRules, build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger, surveillance
+from cardroom.room import audit, exclusions, hands, ledger, surveillance
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.protocol import Bet, ChangeBets, Deal, Leave, Message, PanSit, Sit
 from cardroom.room.protocol_state import (
@@ -245,6 +245,7 @@ class LiveTable(Generic[E, R, M]):
 
     def sit(self, conn: Connection, who: Account, msg: Sit | PanSit) -> None:
         who.require(Permission.PLAY)
+        exclusions.refuse_seat(conn, who.id)  # RCW 9.46.071: every way into a seat is here
         buy_in, key = msg.buy_in, msg.key
         if who.id in self.seated:
             raise IllegalActionError("you are already seated at this table")
@@ -269,6 +270,8 @@ class LiveTable(Generic[E, R, M]):
         seat = self.require_seated(who)
         if self.in_play(who.id):
             raise IllegalActionError("you have chips in play: wait for the hand to settle")
+        if self.bar_excluded(conn, [who.id]):
+            return
         amount = self.stacks[who.id]
         key = f"leave:{self.table_id}:{who.id}:{msg.key}"
         if amount:
@@ -422,6 +425,32 @@ class LiveTable(Generic[E, R, M]):
         audit.append(conn, actor, "hand.settled", {"table": self.table_id,
                                                    "hand": self.hand_id, **detail})
         self.end_hand(result)
+        self.bar_excluded(conn, list(self.seated))
+
+    def bar_excluded(self, conn: Connection, account_ids: list[int]) -> list[int]:
+        """Remove from the table every one of `account_ids` (not in a hand) found on the
+        self-exclusion list (a breach, WAC 230-23-030): the chips at stake, winnings just paid
+        included, are confiscated (`exclusions.confiscate`) instead of reaching their wallet.
+        Returns the accounts removed."""
+        found = exclusions.excluded_accounts(conn, account_ids)
+        removed = []
+        for aid, entry_id in found.items():
+            if aid not in self.seated or self.in_play(aid):
+                continue
+            stack = ledger.stack(self.table_id, aid)
+            exclusions.confiscate(conn, aid, [(stack, ledger.balance(conn, stack))],
+                                  place=f"table {self.name}", table_id=self.table_id,
+                                  entry_id=entry_id,
+                                  key=f"{self.table_id}:{aid}:{self.hand_number}")
+            conn.execute(delete(seats).where(seats.c.table_id == self.table_id,
+                                             seats.c.account_id == aid))
+            audit.append(conn, "room", "table.removed", {"table": self.table_id,
+                                                         "seat": self.seat_of[aid]})
+            self.on_leave(aid, self.seat_of[aid])
+            for d in (self.seated, self.seat_of, self.stacks):
+                d.pop(aid, None)
+            removed.append(aid)
+        return removed
 
     def settled_hand(self) -> dict[str, Any]:
         """The `HandResult` fields of the hand in progress: its id and number."""

@@ -452,7 +452,16 @@ def hold_chart(conn: Connection, clock: GamblingClock, last: date, days: int = 3
         lines = [("no drop in these days", [xs[0], xs[-1]], [0.0, 0.0])]
     return line_chart(f"Hold % by table, {span[0].isoformat()} to {last.isoformat()}",
                       f"gambling days before {last.isoformat()}", "hold %", lines, hline=0.0,
-                      points=True)
+                      points=True, xlim=(xs[0] - 0.5, xs[-1] + 0.5),
+                      ylim=hold_span([v for _, _, ys in lines for v in ys if v == v]))
+
+
+def hold_span(values: list[float]) -> tuple[float, float]:
+    """The hold axis: zero and every value, with a margin of a tenth of the span and at least
+    5 points, so that one day, or days all at the same hold, still read as percentages."""
+    low, high = min([0.0, *values]), max([0.0, *values])
+    margin = max((high - low) / 10, 5.0)
+    return low - margin, high + margin
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
@@ -465,15 +474,26 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+MONEY_COLUMNS = frozenset({*(f for f in FIGURES if f != "hands"), *TENDER_FIGURES,
+                           "ledger_win", "drop_in_books", "amount"})
+"""The figures of the reports that are money: their CSV columns are named `<figure>_cents`
+(issue 23: a CSV column says its unit; the JSON keeps the plain names, documented as cents)."""
+
+
+def in_cents(row: dict[str, Any]) -> dict[str, Any]:
+    """A report row for CSV: each money column's name ends in `_cents`."""
+    return {f"{k}_cents" if k in MONEY_COLUMNS else k: v for k, v in row.items()}
+
+
 def games_rows(report: GamesReport) -> list[dict[str, Any]]:
-    """The games report as flat rows: each table (shift `all`), each table per shift, and the
-    room's total."""
+    """The games report as flat CSV rows: each table (shift `all`), each table per shift, and
+    the room's total; money in cents (`drop_cents`, ...)."""
     day = report.day.isoformat()
-    rows = [{"gambling_day": day, "shift": "all", **x.as_json()} for x in report.lines]
-    for shift, lines in report.shifts.items():
-        rows += [{"gambling_day": day, "shift": shift, **x.as_json()} for x in lines]
-    rows.append({"gambling_day": day, "shift": "all", **report.total.as_json()})
-    return rows
+    lines = [("all", x) for x in report.lines]
+    lines += [(shift, x) for shift, xs in report.shifts.items() for x in xs]
+    lines.append(("all", report.total))
+    return [in_cents({"gambling_day": day, "shift": shift, **x.as_json()})
+            for shift, x in lines]
 
 
 WHAT = {"drop_markers_counted": f"drop counted: {tenders.MARKERS_LABEL}"}
@@ -483,9 +503,14 @@ def cage_rows(report: CageReport) -> list[dict[str, Any]]:
     data = report.as_json()
     day = data["gambling_day"]
     rows = [{"gambling_day": day, "line": k, "what": v["what"], "count": v["count"],
-             "amount": v["amount"]} for k, v in data["moves"].items()]
+             "amount_cents": v["amount"]} for k, v in data["moves"].items()]
     rows += [{"gambling_day": day, "line": k, "what": WHAT.get(k, k.replace("_", " ")),
-              "count": "", "amount": data[k]}
+              "count": "", "amount_cents": data[k]}
              for k in ("cash_in", "cash_out", "drop_cash_counted", "drop_debit_counted",
                        "drop_markers_counted", "chips_outstanding")]
     return rows
+
+
+def slips_rows(report: SlipsReport) -> list[dict[str, Any]]:
+    """The numbered slips as CSV rows, the amount in cents (`amount_cents`)."""
+    return [in_cents(s) for s in report.as_json()["slips"]]

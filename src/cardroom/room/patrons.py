@@ -30,10 +30,18 @@ from sqlalchemy.engine import Connection, Row
 from cardroom.errors import CardroomError
 from cardroom.profile import profile_in_force
 from cardroom.room import audit
-from cardroom.room.accounts import Account, NewCredentials, Permission, Role, insert_account
+from cardroom.room.accounts import (
+    PERMISSIONS,
+    Account,
+    NewCredentials,
+    Permission,
+    Role,
+    insert_account,
+)
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.identity_key import IdentityKey
 from cardroom.room.schema import accounts, patron_documents, patrons
+from cardroom.room.settings import GamblingClock
 
 DOCUMENT_KINDS: dict[str, str] = {
     "driver-licence": "driver's licence", "state-id": "state identification card",
@@ -166,6 +174,11 @@ def age_on(born: date, day: date) -> int:
 def minimum_age(day: date) -> int:
     """The profile's minimum age on `day` (WAC 230-06-010 under the state profile)."""
     return profile_in_force().minimum_age.on(day).years
+
+
+def gambling_today() -> date:
+    """The room's gambling day now (`settings.GamblingClock`): the day ages are judged on."""
+    return GamblingClock.from_env().day_of(datetime.now(UTC))
 
 
 def _text(value: str, most: int, what: str) -> str:
@@ -354,16 +367,17 @@ def set_taxpayer_id(conn: Connection, staff: Account, patron_id: int, taxpayer_i
 
 
 def link_account(conn: Connection, staff: Account, account_id: int, patron_id: int) -> None:
-    """Link a player's account to their patron (the cage saw their identity); audited as
-    `patron.link`. An account linked to another patron is refused: that is a different
-    person, or a mistake to put right by the compliance officer."""
+    """Link a player's account (or the owner's, who may also play) to their patron (the cage
+    saw their identity); audited as `patron.link`. An account linked to another patron is
+    refused: that is a different person, or a mistake for the compliance officer."""
     _may_record(staff)
     get(conn, patron_id)
     r = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
     if r is None or not r.active:
         raise NotFound("There is no such player.")
-    if r.role != Role.PLAYER.value:
-        raise PatronError(f"{r.username} is not a player: only players are linked to patrons.")
+    if Permission.PLAY not in PERMISSIONS[Role(r.role)]:
+        raise PatronError(f"{r.username} is not a player: only those who may play are linked "
+                          "to patrons.")
     if r.patron_id == patron_id:
         return
     if r.patron_id is not None:
@@ -379,6 +393,18 @@ def reveal(conn: Connection, staff: Account, patron_id: int, key: IdentityKey) -
     (`Permission.READ_IDENTITIES`); audited as `patron.revealed`, without the values. A refusal
     is audited too (`patron.reveal-refused`) by the caller's refusal log."""
     staff.require(Permission.READ_IDENTITIES)
+    clear = reveal_for_form(conn, patron_id, key)
+    audit.append(conn, staff.username, "patron.revealed",
+                 {"patron": patron_id, "taxpayer_id": clear.taxpayer_id is not None,
+                  "documents": [d.id for d in clear.documents]})
+    return clear
+
+
+def reveal_for_form(conn: Connection, patron_id: int, key: IdentityKey) -> PatronSecrets:
+    """The taxpayer id and document numbers in clear, with no role checked and nothing
+    audited: for the regulator's export of Form W-2G (`room.w2g.forms`), whose caller holds
+    the identity key file (the command line) or checked the compliance role, and audits the
+    export."""
     r = conn.execute(select(patrons).where(patrons.c.id == patron_id)).first()
     if r is None:
         raise NotFound("There is no such patron.")
@@ -389,9 +415,6 @@ def reveal(conn: Connection, staff: Account, patron_id: int, key: IdentityKey) -
                          d.issuer, d.expires)
         for d in conn.execute(select(patron_documents).where(
             patron_documents.c.patron_id == patron_id).order_by(patron_documents.c.id)))
-    audit.append(conn, staff.username, "patron.revealed",
-                 {"patron": patron_id, "taxpayer_id": tin is not None,
-                  "documents": [d.id for d in docs]})
     return PatronSecrets(patron_id, tin, docs)
 
 
@@ -405,9 +428,8 @@ def refuse_under_age(patron: Patron, day: date, what: str) -> None:
     "seat" or "pay"."""
     least = minimum_age(day)
     if patron.age_on(day) < least:
-        raise UnderAge(f"Refused: nobody under {least} may be {AGE_WORDS[what]} in this room "
-                       "(this patron's date of birth says they are not yet "
-                       f"{least}).")
+        raise UnderAge(f"Refused: nobody under {least} may be {AGE_WORDS[what]} in this "
+                       "room.")
 
 
 def require_patron_of_age(conn: Connection, account_id: int, day: date, what: str) -> Patron:
@@ -416,8 +438,8 @@ def require_patron_of_age(conn: Connection, account_id: int, day: date, what: st
     the minimum age."""
     patron = patron_of(conn, account_id)
     if patron is None:
-        raise IdentityNeeded("Refused: the cage has not yet seen this player's identity; "
-                             "they show an identity document at the cage first.")
+        raise IdentityNeeded("Refused: the cage has not yet seen this player's identity: an "
+                             "identity document is shown at the cage first.")
     refuse_under_age(patron, day, what)
     return patron
 

@@ -27,7 +27,15 @@ from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS, MIN_CONTRIBUTION
 from cardroom.money import Cents, form_amount, format_money
-from cardroom.room import audit, hands, ledger, progressive_funds, recall, surveillance
+from cardroom.room import (
+    audit,
+    hands,
+    ledger,
+    progressive_funds,
+    recall,
+    surveillance,
+    w2g,
+)
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.jackpot import log_change, save_pool
@@ -337,7 +345,9 @@ def record_surveillance(conn: Connection, who: Account, hit_id: int, note: str) 
 
 def pay(conn: Connection, who: Account, hit_id: int, pool: JackpotPool) -> Hit:
     """Pay a verified top award to the winners' wallets; the pool takes awards again once no
-    other hit is pending."""
+    other hit is pending. A share that needs a Form W-2G waits until its winner's identity is
+    on file (`w2g.require_identity`); the tax withheld from it goes to `w2g.WITHHOLDING` and
+    the wallet gets the rest (compliance.md, "Taxes on jackpots")."""
     who.require(Permission.ADJUST_JACKPOT)
     hit = get_hit(conn, hit_id)
     _not_a_winner(who, hit)
@@ -349,15 +359,23 @@ def pay(conn: Connection, who: Account, hit_id: int, pool: JackpotPool) -> Hit:
     if hit.needs_surveillance and hit.surveillance_at is None:
         raise CardroomError(f"a win over {format_money(hit.surveillance_over)} needs the "
                             "surveillance check recorded before it is paid")
+    w2g.require_identity(conn, hit.shares, hit.at)
+    paid = w2g.payments(hit.shares, hit.at)
+    withheld = sum(p.withheld for p in paid)
     ledger.post(conn, f"jackpot-pay:{hit.pool}:{hit_id}", "jackpot-pay",
                 [(ledger.jackpot_pending(hit.pool), -hit.amount)]
-                + [(ledger.wallet(a), v) for a, v in hit.shares.items()],
+                + [(ledger.wallet(p.account_id), p.net) for p in paid]
+                + ([(w2g.WITHHOLDING, withheld)] if withheld else []),
                 actor=who.username, memo=f"top award of hand {hit.hand_id}")
+    w2g.record_forms(conn, who.username, pool=hit.pool, hit_id=hit_id, hand_id=hit.hand_id,
+                     table_id=hit.table_id, won_at=hit.at, paid=paid)
     conn.execute(update(progressive_hits).where(progressive_hits.c.id == hit_id).values(
         status="paid", paid_by=who.username, paid_at=datetime.now(UTC)))
     audit.append(conn, who.username, "jackpot.pay", {
         "hit": hit_id, "amount": hit.amount,
-        "shares": {str(k): v for k, v in hit.shares.items()}})
+        "shares": {str(k): v for k, v in hit.shares.items()},
+        **({"withheld": {str(p.account_id): p.withheld for p in paid if p.withheld}}
+           if withheld else {})})
     if not pending_hits(conn, hit.pool):
         pool.release()
     return get_hit(conn, hit_id)
@@ -387,7 +405,9 @@ def _ledger_by_kind(conn: Connection, account: str, after_tx: int) -> dict[str, 
 def reconcile(conn: Connection, name: str) -> list[str]:
     """The controller's records against the ledger, one sentence per disagreement (none when
     they agree): the meter, the reserve and the pending awards against their accounts, and
-    the meters (contributions, awards, resets, adjustments) against the ledger's entries."""
+    the meters (contributions, awards, resets, adjustments) against the ledger's entries, and
+    the tax withheld on its W-2G forms against what its payments posted to the withholding
+    account."""
     row = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == name)).one()
     out: list[str] = []
 
@@ -414,6 +434,8 @@ def reconcile(conn: Connection, name: str) -> list[str]:
     check("resets", sum(h.reseed_house + h.reseed_reserve for h in hits),
           main.get("jackpot-seed", 0))
     check("adjustments", adjusted, main.get("jackpot-adjust", 0))
+    check("tax withheld (W-2G)", sum(w2g.withheld_by_form(conn, name).values()),
+          w2g.withheld_in_ledger(conn, name))
     hidden = _ledger_by_kind(conn, ledger.jackpot_reserve(name), opened)
     check("reserve contributions", meters["reserved"], hidden.get("jackpot-contribution", 0))
     check("meter from its records", int(row.opening) + meters["contributed"] + adjusted
@@ -469,6 +491,7 @@ def report(conn: Connection, day: date | None = None) -> dict[str, Any]:
                                          .where(progressive_changes.c.pool == name)
                                          .order_by(progressive_changes.c.id.desc()))
                    if day is None or gambling_day(r.at) == day]
+        withheld = w2g.withheld_by_form(conn, name)
         per_table = [{"table_id": t, "table": names.get(t, str(t)), **m}
                      for (p, t), m in sorted(tables.items()) if p == name]
         pools.append({
@@ -486,7 +509,11 @@ def report(conn: Connection, day: date | None = None) -> dict[str, Any]:
                        for lv in LEVELS],
             "changes": changes,
             "hits": [{**_hit_json(h), "table": names.get(h.table_id, str(h.table_id)),
-                      "winners": {people.get(a, str(a)): v for a, v in h.shares.items()}}
+                      "winners": {people.get(a, str(a)): v for a, v in h.shares.items()},
+                      "withheld": withheld.get(h.id, 0),
+                      "identity_needed": [] if h.status == "paid" else [
+                          {"player": m.player, "patron": m.patron_id, "what": m.what}
+                          for m in w2g.missing_identity(conn, h.shares, h.at)]}
                      for h in list_hits(conn, name, day)],
             "problems": reconcile(conn, name),
             "funds": progressive_funds.funds(conn, name).to_json(),

@@ -57,6 +57,9 @@ class You(Part):
     seated: bool
     may_deal: bool
     may_void: bool
+    see_the_cage: bool = False
+    """A jackpot share of the viewer's waits until the cage records their identity (Form
+    W-2G); the page says so plainly, with no figure."""
 
 
 class SeatedYou(You):

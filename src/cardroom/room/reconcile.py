@@ -5,7 +5,10 @@ Each kind of ledger transaction the room writes is explained by one report (`EXP
 games report (play at the tables, the trays, the drop, fees, commission, the jackpot's
 contributions and awards, house players, variances), the cage report (chips sold and
 redeemed, fills and credits), the jackpot report (seeds, adjustments, payments of top
-awards) and the surveillance queue (payouts held, then verified or refused). The check lists
+awards, the federal tax withheld from them into `house:w2g-withholding` with their Forms
+W-2G), the surveillance queue (payouts held in `held:<table>`, then verified or refused) and
+the self-exclusion breaches (chips confiscated to `house:confiscated-self-exclusion`). The
+check lists
 
 - every transaction of the day whose kind no report explains (a posting made outside the
   room's own operations, or by a feature whose report does not know it yet), with its
@@ -27,7 +30,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money
-from cardroom.room import operations_report, table_books, tenders
+from cardroom.room import exclusions, operations_report, table_books, tenders
 from cardroom.room.schema import ledger_accounts, ledger_entries, ledger_transactions
 from cardroom.room.settings import GamblingClock
 
@@ -35,6 +38,7 @@ GAMES = "games report"
 CAGE = "cage report"
 JACKPOT = "jackpot report"
 SURVEILLANCE = "surveillance queue"
+EXCLUSION = "self-exclusion breaches"
 
 EXPLAINED: dict[str, str] = {
     # play at the tables: wagers, settlements, voids, seats, Pan's steps (tray, stacks)
@@ -49,10 +53,14 @@ EXPLAINED: dict[str, str] = {
                      "jackpot-hit"), GAMES),
     # the cage: its lines against house:cage (fills and credits are in both reports)
     **dict.fromkeys(operations_report.CAGE_KINDS, CAGE),
-    # the progressive controller: the seed, a meter adjustment, a top award paid
+    # the progressive controller: the seed, a meter adjustment, a top award paid (with the
+    # federal tax withheld from it into house:w2g-withholding, each on its Form W-2G)
     **dict.fromkeys(("jackpot-seed", "jackpot-adjust", "jackpot-pay"), JACKPOT),
     # payouts held for surveillance (WAC 230-15-320(4)): paid when verified, void if refused
     **dict.fromkeys(("payout-verified", "payout-refused"), SURVEILLANCE),
+    # an excluded person found playing: their chips to house:confiscated-self-exclusion, each
+    # a breach with its notice to the commission (WAC 230-23-030; the Self-exclusion page)
+    exclusions.CONFISCATION: EXCLUSION,
 }
 """Each kind of ledger transaction and the report of the day that explains it. A feature that
 posts a new kind adds it here with its report; until then the check lists it."""

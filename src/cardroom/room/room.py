@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,6 +21,7 @@ from cardroom.room import (
     audit,
     hands,
     ledger,
+    patrons,
     progressive,
     protocol,
     recall,
@@ -30,6 +32,7 @@ from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
+from cardroom.room.identity_key import IdentityKey, IdentityKeyError, load_or_create_identity_key
 from cardroom.room.keying import open_keyed
 from cardroom.room.live_table import LiveTable
 from cardroom.room.messages import message_type
@@ -67,17 +70,23 @@ class Room:
     settings: RoomSettings = field(default_factory=RoomSettings)
     closed: set[int] = field(default_factory=set)
     """Tables whose table inventory is closed: no play until the floor opens them."""
+    identity: IdentityKey | None = None
+    """The key patrons' taxpayer ids and document numbers are encrypted with
+    (`cardroom.room.identity_key`, a file outside the database); None: not loaded."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
              audit_key_file: Path | None = None,
-             settings: RoomSettings | None = None, accept_failed_audit: bool = False) -> Room:
+             settings: RoomSettings | None = None, accept_failed_audit: bool = False,
+             identity_key_file: Path | None = None) -> Room:
         """The room on `database`, its audit chain MACed with the room's audit key, and never
         on books that fail the audit check unless `accept_failed_audit` (`keying.open_keyed`:
-        the key file made only for new books)."""
+        the key file made only for new books); with its identity key (made if absent,
+        `identity_key.key_path`)."""
+        identity, _ = load_or_create_identity_key(identity_key_file)
         room = cls(open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit),
                    source or SystemRandom(),
-                   settings=settings or RoomSettings())
+                   settings=settings or RoomSettings(), identity=identity)
         room.start()
         return room
 
@@ -168,9 +177,17 @@ class Room:
             return progressive.record_surveillance(conn, who, hit_id, note)
 
     def pay_jackpot(self, who: Account, hit_id: int) -> progressive.Hit:
+        """Pay a verified top award (`progressive.pay`); its winners' tables stop saying that
+        the cage needs their identity (Form W-2G)."""
+        from cardroom.room.baccarat_live import BaccaratLive
+
         with self.storage.unit() as conn:
             hit = progressive.get_hit(conn, hit_id)
-            return progressive.pay(conn, who, hit_id, self.pool(hit.pool))
+            paid = progressive.pay(conn, who, hit_id, self.pool(hit.pool))
+        for live in self.tables.values():
+            if isinstance(live, BaccaratLive):
+                live.awaiting_identity -= set(paid.shares)
+        return paid
 
     # payouts held for surveillance (WAC 230-15-320(4)) -----------------------------------
     def decide_payout(self, who: Account, held_id: int, note: str, verified: bool
@@ -207,6 +224,8 @@ class Room:
             if read is None:
                 live.unknown(kind)
             with live.transaction(), self.storage.unit() as conn:
+                if kind == "sit":
+                    self.require_of_age(conn, who, "seat")
                 _handle(live, conn, who, read)
         except CardroomError as exc:
             if refusals is None:
@@ -215,6 +234,22 @@ class Room:
                 refusals.refused(f"table.{_kind(msg)}", str(exc), {"table": table_id})
             raise
         return live
+
+    def identity_key(self) -> IdentityKey:
+        """The room's identity key; IdentityKeyError if the room was opened without one."""
+        if self.identity is None:
+            raise IdentityKeyError("the room was started without its identity key: patrons' "
+                                   "identities cannot be read or written")
+        return self.identity
+
+    def require_of_age(self, conn: Connection, who: Account, what: str) -> None:
+        """Issue 21 (WAC 230-06-010): in a real room a player sits, buys or is paid only once
+        the cage has seen their identity (a linked patron) and they are of the profile's
+        minimum age on the gambling day; a self-service room (demonstration or free play:
+        no real money) asks neither (docs/compliance.md)."""
+        if not self.settings.self_service_chips:
+            day = self.settings.clock.day_of(datetime.now(UTC))
+            patrons.require_patron_of_age(conn, who.id, day, what)
 
     def operate(self, who: Account | None, action: str, work: Callable[[Connection], T],
                 detail: dict[str, Any] | None = None) -> T:
@@ -230,6 +265,16 @@ class Room:
             raise
         self.closed = closed
         return done
+
+    def bar_excluded(self) -> int:
+        """Remove from every table the seated people now on the self-exclusion list (after an
+        import or an enrolment: WAC 230-23-030), their chips confiscated (`LiveTable.
+        bar_excluded`); anyone in a hand is removed when it settles. Returns how many."""
+        removed = 0
+        for live in list(self.tables.values()):
+            with live.transaction(), self.storage.unit() as conn:
+                removed += len(live.bar_excluded(conn, list(live.seated)))
+        return removed
 
     def refused(self, who: Account | None, action: str, reason: str,
                 detail: dict[str, Any] | None = None) -> None:
@@ -250,17 +295,29 @@ class Room:
             return hands.recent_hands(conn, who.id if mine else None, limit)
 
     def recall(self, who: Account, hand_id: int) -> recall.Replay:
-        """A player may recall the hands they played; the auditor (and owner) any hand."""
+        """A player may recall the hands they played; the floor, the auditor (and owner) any
+        hand; a dealer the hands of a table they dealt at that gaming day (`hands.dealt_at`),
+        since the floor decides disputes by replaying the hand with the dealer (issue 23). Staff
+        see the hand whole, as the tray and the cards on the layout showed it; a player sees it
+        as he saw it (`recall.file_withheld`)."""
         with self.storage.read() as conn:
             record = hands.hand_record(conn, hand_id)
-            if not who.may(Permission.READ_ALL) and \
-                    who.id not in hands.hand_players_of(conn, hand_id):
-                raise PermissionDenied("you may recall only the hands you played")
+            staff = who.may(Permission.READ_ALL) or who.may(Permission.OPEN_TABLES) or \
+                (who.may(Permission.DEAL) and self._dealt(conn, who, record))
+            if not staff and who.id not in hands.hand_players_of(conn, hand_id):
+                raise PermissionDenied(
+                    "you may recall only the hands of the tables you dealt that day"
+                    if who.may(Permission.DEAL) else "you may recall only the hands you played")
             record["table"] = record.get("table") or conn.execute(
                 select(room_tables.c.name).where(room_tables.c.id == record["table_id"])
             ).scalar_one()
-        return replace(recall.replay(record),
-                       seen_by=None if who.may(Permission.READ_ALL) else who.id)
+        return replace(recall.replay(record), seen_by=None if staff else who.id)
+
+    def _dealt(self, conn: Connection, who: Account, record: dict[str, Any]) -> bool:
+        """Whether `who` dealt at the hand's table on the hand's gaming day."""
+        clock = self.settings.clock
+        start, end = clock.bounds(clock.day_of(datetime.fromisoformat(record["opened_at"])))
+        return hands.dealt_at(conn, who.username, record["table_id"], start, end)
 
     def account(self, account_id: int) -> Account | None:
         with self.storage.read() as conn:

@@ -360,3 +360,200 @@ held_payouts = Table(
 """Each wager whose win was over the surveillance figure (WAC 230-15-320(4)), held in the
 table's `held:T` ledger account until a person with the surveillance duty verifies it (paid
 to the winner's wallet) or refuses it (the wager void: stake back, win back to its bank)."""
+cage_cash_counts = Table(
+    "cage_cash_counts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("gambling_day", Date, nullable=False, unique=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("counted_by", String(40), nullable=False),
+    Column("counted_at", DateTime(timezone=True), nullable=False),
+)
+"""The cage's count of its cash at the opening of each gambling day, once a day, by whom and
+when, set against the minimum cash on hand of the profile in force (WAC 230-15-050)."""
+
+w2g_forms = Table(
+    "w2g_forms", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("hit_id", Integer, ForeignKey("progressive_hits.id"), nullable=False, index=True),
+    Column("pool", String(40), nullable=False),
+    Column("hand_id", Integer, ForeignKey("hands.id"), nullable=False),
+    Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=False, index=True),
+    Column("legal_name", String(200), nullable=False),
+    Column("address", String(400), nullable=False),
+    Column("won_at", DateTime(timezone=True), nullable=False),
+    Column("paid_at", DateTime(timezone=True), nullable=False),
+    Column("paid_by", String(40), nullable=False),
+    Column("gross", BigInteger, nullable=False),
+    Column("withheld", BigInteger, nullable=False),
+    Column("wager", BigInteger, nullable=False),
+    Column("wager_type", String(120), nullable=False),
+    UniqueConstraint("hit_id", "account_id", name="uq_w2g_forms_share"),
+)
+"""One Form W-2G per jackpot share that needs one (issue 21; compliance.md, "Taxes on
+jackpots"), written when the share is paid: the winner's name and address as recorded that
+day (the taxpayer id and document numbers stay encrypted in the patron's record), the gross
+winnings and the federal income tax withheld (posted to `house:w2g-withholding`)."""
+
+# second signatures given on the signer's own session (migration 0017, issue 23) ----------
+approvals = Table(
+    "approvals", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(30), nullable=False),
+    Column("asked_by", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("summary", String(400), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("closed_by", String(40), nullable=True),
+    Column("closed_at", DateTime(timezone=True), nullable=True),
+    Column("outcome", String(400), nullable=True),
+)
+"""A form that needs another person's signature (a fill, a credit, an opener, a closer, a
+drop count, a jackpot adjustment, settings change or verification), waiting for them to accept
+it on their own session (`room.approvals`): pending, then done, declined or withdrawn (a pending
+one past `expires_at` is expired)."""
+approval_signers = Table(
+    "approval_signers", metadata,
+    Column("approval_id", Integer, ForeignKey("approvals.id"), primary_key=True),
+    Column("part", String(20), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("signed_at", DateTime(timezone=True), nullable=True),
+)
+"""Who is asked to sign each part of an approval (the dealer, the floor, the second counter),
+and when they accepted."""
+
+currency_transactions = Table(
+    "currency_transactions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tx_id", Integer, ForeignKey("ledger_transactions.id"), nullable=False,
+           unique=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True, index=True),
+    Column("direction", String(3), nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("place", String(20), nullable=False),
+    Column("table_id", Integer, nullable=True),
+    Column("employee", String(40), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("gaming_day", Date, nullable=False, index=True),
+    CheckConstraint("direction IN ('in', 'out')", name="ck_currency_direction"),
+    CheckConstraint("amount > 0", name="ck_currency_amount_positive"),
+)
+"""Every cash movement of a player (31 CFR 1021.311, 1021.410(b)(11)): one row per ledger
+transaction of a currency kind (`cardroom.room.currency.KINDS`), written in the same database
+transaction as its ledger post, with the patron the player's account was linked to then. Never
+updated or deleted (`audit verify` holds the rows to the ledger)."""
+
+currency_reports = Table(
+    "currency_reports", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=False),
+    Column("gaming_day", Date, nullable=False),
+    Column("cash_in_over", Boolean, nullable=False),
+    Column("cash_out_over", Boolean, nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("opened_by", String(40), nullable=False),
+    Column("due", Date, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("reference", String(60), nullable=True),
+    Column("filed_by", String(40), nullable=True),
+    Column("filed_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("patron_id", "gaming_day", name="uq_currency_reports_patron_day"),
+)
+"""The currency transaction reports due (31 CFR 1021.311, 1010.306(a)(1)): one per patron and
+gaming day on which their cash in or their cash out went over the threshold, due on the day
+the profile says (15 days later); `status` pending until the compliance officer records it
+filed with its reference."""
+
+exclusion_lists = Table(
+    "exclusion_lists", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("list_date", DateTime(timezone=True), nullable=False),
+    Column("digest", String(64), nullable=False, unique=True),
+    Column("entries", Integer, nullable=False),
+    Column("added", Integer, nullable=False),
+    Column("removed", Integer, nullable=False),
+    Column("imported_by", String(40), nullable=False),
+    Column("imported_at", DateTime(timezone=True), nullable=False),
+)
+"""Each import of the state's self-exclusion list (RCW 9.46.071; WAC 230-23-030): the list's
+own date, the digest of its content (the same list imported twice is one row), how many
+entries it held, added and removed."""
+
+exclusion_entries = Table(
+    "exclusion_entries", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source", String(10), nullable=False),
+    Column("entry_key", String(64), nullable=False, index=True),
+    Column("date_of_birth", Date, nullable=False, index=True),
+    Column("legal_name", String(200), nullable=False),
+    Column("name_key", String(200), nullable=False),
+    Column("period", String(20), nullable=False),
+    Column("active", Boolean, nullable=False, index=True),
+    Column("added_list", Integer, ForeignKey("exclusion_lists.id"), nullable=True),
+    Column("removed_list", Integer, ForeignKey("exclusion_lists.id"), nullable=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True),
+    Column("enrolled_by", String(40), nullable=True),
+    Column("enrolled_at", DateTime(timezone=True), nullable=True),
+    Column("form_due", DateTime(timezone=True), nullable=True),
+    Column("forwarded_by", String(40), nullable=True),
+    Column("forwarded_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint("source IN ('state', 'room')", name="ck_exclusion_entries_source"),
+)
+"""The people excluded: `source` "state" (an entry of an imported list, active until a later
+list drops it: `removed_list`) or "room" (an in-room enrolment, whose form is due at the
+commission by `form_due`, WAC 230-23-030). Rows are never deleted. `name_key` is the name
+folded with its words sorted; identifiers are in `exclusion_identifiers`."""
+
+exclusion_identifiers = Table(
+    "exclusion_identifiers", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("entry_id", Integer, ForeignKey("exclusion_entries.id"), nullable=False, index=True),
+    Column("number_index", String(64), nullable=False, index=True),
+)
+"""An excluded person's document numbers, as the identity key's blind index only (the same
+index as `patron_documents.number_index`): never stored in clear (WAC 230-23-025)."""
+
+exclusion_clearances = Table(
+    "exclusion_clearances", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("entry_id", Integer, ForeignKey("exclusion_entries.id"), nullable=False, index=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=False, index=True),
+    Column("reason", String(400), nullable=False),
+    Column("cleared_by", String(40), nullable=False),
+    Column("cleared_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("entry_id", "patron_id", name="uq_exclusion_clearance"),
+)
+"""A match that staff found to be another person (a false positive), with who decided and
+why."""
+
+exclusion_breaches = Table(
+    "exclusion_breaches", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("patron_id", Integer, ForeignKey("patrons.id"), nullable=True),
+    Column("entry_id", Integer, ForeignKey("exclusion_entries.id"), nullable=True),
+    Column("table_id", Integer, nullable=True),
+    Column("place", String(120), nullable=False),
+    Column("confiscated", BigInteger, nullable=False),
+    Column("tx_id", Integer, nullable=True),
+    Column("found_at", DateTime(timezone=True), nullable=False),
+    Column("notice_due", DateTime(timezone=True), nullable=False),
+    Column("notified_by", String(40), nullable=True),
+    Column("notified_at", DateTime(timezone=True), nullable=True),
+)
+"""An excluded person found playing (WAC 230-23-030): where, when, what was confiscated (in
+cents, ledger transaction `tx_id`), and the notice to the commission due by `notice_due`."""
+
+marketing_closed = Table(
+    "marketing_closed", metadata,
+    Column("patron_id", Integer, ForeignKey("patrons.id"), primary_key=True),
+    Column("reason", String(40), nullable=False),
+    Column("since", DateTime(timezone=True), nullable=False),
+)
+"""Patrons to whom no player club, marketing or comp may go (WAC 230-23-020): any future
+marketing reads this (`exclusions.marketing_allowed`)."""

@@ -33,7 +33,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.money import Cents, form_amount, format_money
-from cardroom.room import audit, ledger, tenders
+from cardroom.room import audit, currency, ledger, tenders
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.messages import MAX_KEY
@@ -501,6 +501,8 @@ def drop_buy_in(conn: Connection, dealer: Account, table_id: int, player: Accoun
         audit.append(conn, dealer.username, "table.drop", {
             "table": table_id, "player": player.username, "amount": amount, "tender": tender,
             "tx": posted.tx_id})
+        currency.record(conn, posted, tenders.DROP_KINDS[tender], player, amount,
+                        dealer.username, table_id)
     return posted
 
 

@@ -8,10 +8,9 @@ after a short wait (or at once, from a device they logged in from before).
 
 A log-in attempt is counted *before* the slow work it guards (the argon2 check), inside the
 room's write transaction (`Storage.unit`: one writer at a time, an advisory lock on PostgreSQL),
-so concurrent attempts cannot all read "not yet throttled" and all go through (`take`). A bucket
-may instead count failures only (`wait_left` before the check, `count_failure` after it), when
-its checks take turns some other way (`room.signatures`): then correct attempts in flight at
-the same time never refuse one another.
+so concurrent attempts cannot all read "not yet throttled" and all go through (`take`).
+(No one types a password for a signature: a second person signs on their own session,
+`room.approvals`, so there is no signature bucket.)
 """
 
 from __future__ import annotations
@@ -95,17 +94,6 @@ def wait_left(conn: Connection, buckets: Sequence[tuple[str, Backoff]], now: dat
     (a read: nothing is counted)."""
     wait = _state(conn, buckets, now)[1]
     return wait if wait > timedelta(0) else None
-
-
-def counted(conn: Connection, key: str, policy: Backoff, now: datetime) -> int:
-    """The count still in force in one bucket (a read)."""
-    return _state(conn, [(key, policy)], now)[0][key]
-
-
-def count_failure(conn: Connection, key: str, policy: Backoff, now: datetime) -> None:
-    """Count one failure in a bucket that counts failures only (`wait_left` decides, before
-    the slow check; this records its outcome). Call inside `Storage.unit()`."""
-    _count(conn, _state(conn, [(key, policy)], now)[0], now)
 
 
 def give_back(conn: Connection, key: str) -> None:

@@ -14,7 +14,9 @@ that client only and is written to the audit log.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
@@ -45,6 +47,7 @@ from cardroom.server.headers import SecurityHeaders
 from cardroom.server.hub import COOKIE, Hub
 from cardroom.server.ids import id_refusal
 from cardroom.server.routes import ROUTERS
+from cardroom.server.routes.exclusions import exclusion_warning
 
 __all__ = ["COOKIE", "create_app"]
 
@@ -134,12 +137,14 @@ def create_app(room: Room, secure_cookies: bool = False,
     templates.env.filters["sentence"] = sentence
     templates.env.globals["hand_title"] = hand_title
     templates.env.globals["helpline"] = helpline
+    templates.env.globals["exclusion_warning"] = partial(exclusion_warning, room)
     templates.env.filters["wager_name"] = wager_name
     templates.env.filters["result_words"] = result_words
     templates.env.filters["award_words"] = award_words
     app.state.room, app.state.hub = room, Hub()
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()
+    app.state.flash_key = secrets.token_bytes(32)
     app.add_exception_handler(AuthError, _auth)
     app.add_exception_handler(PermissionDenied, _denied)
     app.add_exception_handler(NotFound, _not_found)

@@ -9,7 +9,8 @@ A route names what it needs in its signature and FastAPI supplies it per request
 - `require(Permission.X)` (the account, refused with a 403 page and an audit entry unless it
   may X), used as `who: Annotated[Account, require(Permission.X)]`;
 - `Render` (a `Page`: a template rendered with the account, the CSRF token of its forms and the
-  `Permission` names; `Page.error` is the error page).
+  `Permission` names, and the message or refusal a form left for the page in its signed
+  flash, never one from the query string; `Page.error` is the error page).
 
 The app sets `app.state.room`, `hub`, `templates` and `secure_cookies` (`create_app`).
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from datetime import date
 from typing import Annotated, Any, cast
 
 from fastapi import Depends, Request
@@ -26,11 +28,13 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
+from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
-from cardroom.room.accounts import Account, Permission
+from cardroom.room import approvals
+from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import AuthError, PermissionDenied
 from cardroom.room.room import Room
-from cardroom.server import csrf
+from cardroom.server import csrf, flash
 from cardroom.server.hub import COOKIE, Hub
 
 
@@ -110,18 +114,32 @@ class Page:
     def __call__(self, name: str, who: Account | None, status: int = 200,
                  **ctx: Any) -> HTMLResponse:
         """A rendered page; its forms carry the CSRF token (and a browser without its CSRF
-        cookie gets one)."""
+        cookie gets one); the message or error a form's redirect left for it (`flash`) is
+        shown here once, unless the route says its own."""
         request = self.request
+        said = flash.waiting(request)
+        ctx = {**said, **ctx}
         templates = cast(Jinja2Templates, request.app.state.templates)
         key = request.cookies.get(csrf.CSRF_COOKIE)
         fresh = None if key else csrf.new_browser_key()
         token = csrf.form_token(key or fresh or "", request.cookies.get(COOKIE))
-        resp = templates.TemplateResponse(request, name, {"who": who, "Permission": Permission,
-                                                          "csrf": token, **ctx},
-                                          status_code=status)
+        resp = templates.TemplateResponse(request, name, {
+            "who": who, "Permission": Permission, "csrf": token,
+            "signatures_waiting": self.signatures_waiting(who), **ctx}, status_code=status)
         if fresh:
             set_cookie(request, resp, csrf.CSRF_COOKIE, fresh)
+        if said:
+            resp.delete_cookie(flash.COOKIE, httponly=True, samesite="strict",
+                               secure=secure_cookies(request))
         return resp
+
+    def signatures_waiting(self, who: Account | None) -> int | None:
+        """How many requests wait for a member of staff's signature (the menu's count); None
+        for a player or a visitor."""
+        if who is None or who.role is Role.PLAYER:
+            return None
+        with room_of(self.request).storage.read() as conn:
+            return approvals.count_waiting(conn, who)
 
     def error(self, status: int, message: str) -> Response:
         """A plain sentence on a page (JSON `{"error": ...}` for a .json path)."""
@@ -132,6 +150,16 @@ class Page:
 
 
 Render = Annotated[Page, Depends(Page)]
+
+
+def form_day(text: str, what: str) -> date:
+    """A date a person wrote on a form; CardroomError naming `what` it should be ("'9/1' is
+    not a gambling day: write it as YYYY-MM-DD")."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise CardroomError(f"{text.strip()[:20]!r} is not {what}: write it as YYYY-MM-DD"
+                            ) from None
 
 
 def sentence(text: object) -> str:

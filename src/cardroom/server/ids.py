@@ -48,10 +48,18 @@ TableId = Annotated[int, Path(), _checked("there is no table {}")]
 HandId = Annotated[int, Path(), _checked("there is no hand {}")]
 HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
 HeldId = Annotated[int, Path(), _checked("there is no held payout {}")]
+ApprovalId = Annotated[int, Path(), _checked("there is no request for a signature numbered {}")]
+ReportId = Annotated[int, Path(), _checked("there is no currency transaction report {}")]
 FormTableId = Annotated[int, Form(), _checked("there is no table {}")]
 """The table a form names (its `table_id` field)."""
 FormCheckId = Annotated[int, Form(), _checked("there is no check {}")]
 """A check of the cage's register that a form names (its `check_id` field)."""
+FormPatronId = Annotated[int, Form(), _checked("there is no patron {}")]
+"""A patron a cage form names (its `patron_id` field)."""
+FormEntryId = Annotated[int, Form(), _checked("there is no exclusion entry {}")]
+"""A self-exclusion entry a form names (its `entry` field)."""
+FormBreachId = Annotated[int, Form(), _checked("there is no breach {}")]
+"""A self-exclusion breach a form names (its `breach` field)."""
 SlipNumber = Annotated[int, Form(), _checked("{} is not a slip number")]
 """A slip's number in a form."""
 NextSlipNumber = Annotated[int | None, Form(), _checked("{} is not a slip number")]

@@ -16,13 +16,13 @@ from fastapi.responses import Response
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import DEFAULT_POOL
-from cardroom.money import parse_money
+from cardroom.money import format_money, parse_money
 from cardroom.room import progressive, progressive_funds
 from cardroom.room.accounts import Account
-from cardroom.room.errors import AuthError, NotFound
+from cardroom.room.errors import NotFound
 from cardroom.room.room import Room
 from cardroom.room.settings import GamblingClock
-from cardroom.room.signatures import countersign
+from cardroom.server import cosign
 
 
 def pool_name(room: Room, requested: str | None) -> str:
@@ -45,15 +45,6 @@ def context(room: Room, name: str) -> dict[str, Any]:
             "describe": progressive.describe, "today": today.isoformat()}
 
 
-def second_person(room: Room, who: Account, name: str, password: str) -> Account:
-    """The second approver of `who`'s form, by their own name and password on the same form
-    (`room.signatures`: failed log-ins cannot hold it back)."""
-    try:
-        return countersign(room.storage, who, name, password)
-    except AuthError as exc:
-        raise CardroomError(f"second person: {exc}") from None
-
-
 def whole_cents(text: str, what: str) -> int:
     cents = whole_number(text)
     if cents is None or len(text.strip()) > 3:
@@ -61,15 +52,26 @@ def whole_cents(text: str, what: str) -> int:
     return cents
 
 
-def change_settings(room: Room, who: Account, form: dict[str, str]) -> None:
-    settings = progressive.Settings(
-        seed=parse_money(form["seed"]),
-        contribution=whole_cents(form["contribution"], "contribution"),
-        reserve_rate=whole_cents(form["reserve_rate"], "hidden rate"),
-        reserve_limit=parse_money(form["reserve_limit"]),
-        maximum=parse_money(form["maximum"]) if form["maximum"].strip() else 0)
-    other = second_person(room, who, form["second"], form["second_password"])
-    room.change_jackpot_settings(who, other, form["pool"], settings, form["reason"])
+def change_settings(room: Room, who: Account, form: dict[str, str]) -> str:
+    """Ask the second approver named on the form to sign the settings on their own session."""
+    def read() -> tuple[str, dict[str, Any]]:
+        room.pool(form["pool"])  # NotFound for a pool the room does not have
+        settings = progressive.Settings(
+            seed=parse_money(form["seed"]),
+            contribution=whole_cents(form["contribution"], "contribution"),
+            reserve_rate=whole_cents(form["reserve_rate"], "hidden rate"),
+            reserve_limit=parse_money(form["reserve_limit"]),
+            maximum=parse_money(form["maximum"]) if form["maximum"].strip() else 0)
+        return (f"settings of the pool {form['pool']}: {describe_settings(settings)}; "
+                f"why: {form['reason'].strip()[:200]}",
+                cosign.settings_payload(form["pool"], settings, form["reason"]))
+    return cosign.ask(room, who, "jackpot.settings", read, {cosign.APPROVER: form["second"]})
+
+
+def describe_settings(s: progressive.Settings) -> str:
+    return (f"reset {format_money(s.seed)}, {s.contribution} cents of each $1 to the meter, "
+            f"{s.reserve_rate} cents to the hidden reserve up to {format_money(s.reserve_limit)}"
+            + (f", maximum prize {format_money(s.maximum)}" if s.maximum else ""))
 
 
 def deposit(room: Room, who: Account, form: dict[str, str]) -> None:
@@ -86,9 +88,15 @@ def deposit(room: Room, who: Account, form: dict[str, str]) -> None:
                                          form["deposited_by"], form["reference"])
 
 
-def verify(room: Room, who: Account, hit_id: int, note: str, second: str, password: str
-           ) -> None:
-    room.verify_jackpot(who, second_person(room, who, second, password), hit_id, note)
+def verify(room: Room, who: Account, hit_id: int, note: str, second: str) -> str:
+    """Ask the second verifier named on the form to sign on their own session."""
+    def read() -> tuple[str, dict[str, Any]]:
+        with room.storage.read() as conn:
+            hit = progressive.get_hit(conn, hit_id)
+        return (f"verification of the top award of hand {hit.hand_id} "
+                f"({format_money(hit.amount)}): {note.strip()[:200]}",
+                {"hit": hit_id, "note": note})
+    return cosign.ask(room, who, "jackpot.verify", read, {cosign.VERIFIER: second})
 
 
 def report_file(room: Room, name: str, kind: str) -> Response:

@@ -27,9 +27,13 @@ Series = tuple[str, Sequence[float], Sequence[float]]
 
 def line_chart(title: str, xlabel: str, ylabel: str, series: Sequence[Series],
                marks: Sequence[tuple[str, float]] = (), logx: bool = False,
-               hline: float | None = None, points: bool = False) -> str:
+               hline: float | None = None, points: bool = False,
+               xlim: tuple[float, float] | None = None,
+               ylim: tuple[float, float] | None = None) -> str:
     """Lines, optional vertical marks (label, x) and a horizontal reference line; `points`
-    marks each value too (a series with gaps, NaN, still shows its lone values)."""
+    marks each value too (a series with gaps, NaN, still shows its lone values); `xlim` and
+    `ylim` fix the axes' spans (else matplotlib fits them to the values, which around one
+    lone value is a meaningless +-0.04)."""
     with plt.rc_context(_STYLE):
         fig, ax = plt.subplots()
         for label, xs, ys in series:
@@ -45,6 +49,10 @@ def line_chart(title: str, xlabel: str, ylabel: str, series: Sequence[Series],
             ax.axhline(hline, color="black", linewidth=0.8)
         if logx:
             ax.set_xscale("log")
+        if xlim is not None:
+            ax.set_xlim(*xlim)
+        if ylim is not None:
+            ax.set_ylim(*ylim)
         _finish(ax, title, xlabel, ylabel, legend=len(series) > 1)
         return _svg(fig)
 

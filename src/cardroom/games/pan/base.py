@@ -14,7 +14,20 @@ from . import errors as R
 from .errors import PanRuleError
 from .events import ChipsMoved, Dealt, Event, ToppedUp
 from .rules import HAND_SIZE, MAX_SEATS, MIN_SEATS, PanRules
-from .state import DiscardEntry, Phase, SeatSpec, SeatState, Status, check, take_cards
+from .state import (
+    COMPLETE,
+    DEAD,
+    DECLARING,
+    IN,
+    PASSED,
+    PLAYING,
+    SELF_FOULED,
+    DiscardEntry,
+    SeatSpec,
+    SeatState,
+    check,
+    take_cards,
+)
 
 
 class HandBase(Engine):
@@ -63,7 +76,7 @@ class HandBase(Engine):
         self.tops_double = carried_tops[1]
         self.double_contrib: Counter[int] = Counter()
         self.single_contrib: Counter[int] = Counter()
-        self.phase = Phase.DECLARING
+        self.phase = DECLARING
         self.order = [(self.first_hand + i) % n for i in range(n)]
         self.next_declarer = 0
         self.current: int | None = None
@@ -157,17 +170,17 @@ class HandBase(Engine):
         return self.seats[seat]
 
     def _open(self) -> None:
-        check(self.phase is not Phase.COMPLETE, R.PAN_1,
+        check(self.phase is not COMPLETE, R.PAN_1,
               "the hand is out of play: no decision can be made on it")
 
     def in_players(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.status is Status.IN]
+        return [i for i, s in enumerate(self.seats) if s.status is IN]
 
     @property
     def to_act(self) -> int | None:
         """The seat the hand waits for: the next to declare, a player who must discard again
         after a card was forced back on him, or the player in turn (None once it is over)."""
-        if self.phase is Phase.DECLARING:
+        if self.phase is DECLARING:
             return self.order[self.next_declarer]
         if self.forced_discard is not None:
             return self.forced_discard
@@ -177,14 +190,14 @@ class HandBase(Engine):
         """Who pays a condition: every other player still in, and self-fouled players
         (house foul rule 2: they pay all collections for the rest of the hand)."""
         return [i for i, s in enumerate(self.seats) if i != collector
-                and s.status in (Status.IN, Status.SELF_FOULED)]
+                and s.status in (IN, SELF_FOULED)]
 
     def tops_waiting(self) -> bool:
         """Every other player passed (or has a dead hand) and the one left has not yet taken
         the tops: the last passer may still change his declaration."""
-        return (self.phase is Phase.PLAYING and not self.first_draw_done
+        return (self.phase is PLAYING and not self.first_draw_done
                 and len(self.in_players()) == 1
-                and all(s.status in (Status.IN, Status.PASSED, Status.DEAD)
+                and all(s.status in (IN, PASSED, DEAD)
                         for s in self.seats))
 
     @property
@@ -194,7 +207,7 @@ class HandBase(Engine):
     def next_in(self, seat: int) -> int | None:
         for k in range(1, self.n + 1):
             j = (seat + k) % self.n
-            if self.seats[j].status is Status.IN:
+            if self.seats[j].status is IN:
                 return j
         return None
 
@@ -234,7 +247,7 @@ class HandBase(Engine):
             s.chips = s.start_chips
         self.tops_single, self.tops_double = self.carried_tops
         self.tops_carry = self.carried_tops
-        self.phase = Phase.COMPLETE
+        self.phase = COMPLETE
         self.winner = None
         self.end_reason = f"voided: {reason}"
         return back

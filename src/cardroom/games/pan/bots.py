@@ -1,5 +1,7 @@
-"""Computer players. Both only ever act through the engine's verify/can/do actions, so neither
-can break a rule; the sound bot plays Pan, the random one picks any legal action.
+"""Computer players. Both only ever act through the engine's actions, so neither can break a
+rule; the sound bot plays Pan, the random one picks any legal action. A move a bot takes from
+the engine's own lists of legal moves (`PanHand.card_uses`, `hand_uses`, `legal_discards`, or
+a `can_x` just asked) is applied `unchecked`: the engine would only check it again.
 
 The sound bot: plays or passes from the hand's prospects (cards already in melds or one card
 from one), melds the drawn card when it can (conditions first), melds every hand card it can
@@ -15,10 +17,12 @@ from itertools import combinations
 from typing import Any, Protocol
 
 from cardroom.cards import Card
+from cardroom.engine import unchecked
 
 from .cards import ORDER, VALLE_RANKS
-from .engine import PanHand, Phase, Status
+from .engine import PanHand
 from .melds import addition_units, lay_down_units, meld_kind, triple_ok
+from .state import IN, PLAYING, SELF_FOULED
 from .uses import Use
 
 
@@ -50,7 +54,7 @@ class Bot(Protocol):
 def foul_liability(hand: PanHand, winner: int, seat: int) -> int:
     """What foul hand `seat` would pay if `winner` went out now (foul rule 1B, pays rule 5)."""
     s = hand.seats[seat]
-    outs = s.pays_outs_when_fouled or s.status is Status.SELF_FOULED  # rules 3F and 2
+    outs = s.pays_outs_when_fouled or s.status is SELF_FOULED  # rules 3F and 2
     due = hand.rules.outs_chips if outs else s.foul_value + 2
     return min(due, hand.seats[winner].chips, s.chips)
 
@@ -94,15 +98,24 @@ def _use_value(hand: PanHand, seat: int, card: Card, use: Use) -> int:
 
 
 def apply_use(hand: PanHand, seat: int, card: Card, use: Use, drawn: bool) -> None:
-    """Meld `card` (the drawn card, or a hand card) by `use` (`PanHand.card_uses`,
-    `PanHand.hand_uses`)."""
+    """Meld `card` (the drawn card, or a hand card) by `use`, one of the legal uses the
+    engine listed in this state (`PanHand.card_uses`, `PanHand.hand_uses`): unchecked."""
     if use[0] == "lay_off":
-        hand.lay_off(seat, use[1], None if drawn else card)
+        unchecked(hand.lay_off, seat, use[1], None if drawn else card)
     elif use[0] == "meld":
-        hand.meld(seat, use[1] if drawn else (card, *use[1]), use_drawn=drawn)
+        unchecked(hand.meld, seat, use[1] if drawn else (card, *use[1]), use_drawn=drawn)
     else:
-        hand.borrow(seat, use[1], use[2], use[3] if drawn else (card, *use[3]),
-                    use_drawn=drawn)
+        unchecked(hand.borrow, seat, use[1], use[2], use[3] if drawn else (card, *use[3]),
+                  use_drawn=drawn)
+
+
+def discard_legal(hand: PanHand, seat: int, card: Card, legal: list[Card]) -> None:
+    """Discard `card`: unchecked when it is among the engine's `legal` discards, else checked
+    (a discard the rules refuse raises, as it always did)."""
+    if card in legal:
+        unchecked(hand.discard, seat, card)
+    else:
+        hand.discard(seat, card)
 
 
 class SoundBot:
@@ -119,8 +132,8 @@ class SoundBot:
         hand.declare(seat, play)
 
     def start(self, hand: PanHand, seat: int) -> None:
-        if hand.can_take_tops(seat):
-            hand.take_tops(seat)
+        if hand.tops_waiting() and hand.can_take_tops(seat):  # no tops waiting: no taking
+            unchecked(hand.take_tops, seat)
             return
         opt = hand.option_card()
         if opt is not None:
@@ -128,7 +141,7 @@ class SoundBot:
             if uses and (any(u[0] == "lay_off" for u in uses)
                          or any(_use_value(hand, seat, opt.card, u) >= 10 for u in uses)) \
                     and hand.can_take(seat):
-                hand.take(seat)
+                unchecked(hand.take, seat)
                 return
         hand.draw(seat)
 
@@ -137,42 +150,48 @@ class SoundBot:
         card = hand.drawn
         uses = hand.card_uses(seat, card) if card is not None else []
         if card is not None and uses:
-            best = max(uses, key=lambda u: _use_value(hand, seat, card, u))
+            best = uses[0] if len(uses) == 1 else \
+                max(uses, key=lambda u: _use_value(hand, seat, card, u))
             apply_use(hand, seat, card, best, drawn=True)
         if hand.drawn is None:
             self._meld_hand(hand, seat)
         if s.pending:
             hand.collect(seat)
-        if hand.phase is not Phase.PLAYING or s.status is not Status.IN:
+        if hand.phase is not PLAYING or s.status is not IN:
             return
         if not s.hand and hand.drawn is None and hand.can_go_out(seat):
-            hand.go_out(seat)
+            unchecked(hand.go_out, seat)
             return
         if hand.drawn is not None:
-            hand.discard(seat, hand.drawn)
+            discard_legal(hand, seat, hand.drawn, hand.legal_discards(seat))
             return
-        hand.discard(seat, self.choose_discard(hand, seat))
+        self._discard(hand, seat)
 
     def _meld_hand(self, hand: PanHand, seat: int) -> None:
         """Meld every hand card that can be melded (`hand_uses`: lay-offs, hand melds,
         borrowing), the best-paying use first, until none can (foul rule 5B asks no less)."""
         while uses := hand.hand_uses(seat):
-            card, use = max(uses, key=lambda cu: _use_value(hand, seat, *cu))
+            card, use = uses[0] if len(uses) == 1 else \
+                max(uses, key=lambda cu: _use_value(hand, seat, *cu))
             apply_use(hand, seat, card, use, drawn=False)
 
-    def choose_discard(self, hand: PanHand, seat: int) -> Card:
-        """The legal discard (`can_discard`) with the fewest connections."""
+    def choose_discard(self, hand: PanHand, seat: int,
+                       legal: list[Card] | None = None) -> Card:
+        """The legal discard (`legal_discards`, unless given) with the fewest connections;
+        among equals the one first in the hand."""
         cards = hand.seats[seat].hand
         best = None
-        for i, c in enumerate(cards):
-            if not hand.can_discard(seat, c):
-                continue
-            conn = connections(c, cards[:i] + cards[i + 1:])
+        for c in hand.legal_discards(seat) if legal is None else legal:
+            conn = connections(c, cards) - 1  # the others: every card but this one
             key = (conn, c.rank in VALLE_RANKS, -ORDER[c.rank])
             if best is None or key < best[0]:
                 best = (key, c)
         assert best is not None
         return best[1]
+
+    def _discard(self, hand: PanHand, seat: int) -> None:
+        legal = hand.legal_discards(seat)
+        discard_legal(hand, seat, self.choose_discard(hand, seat, legal), legal)
 
     def react(self, hand: PanHand, seat: int) -> None:
         """Force the last discard back when it makes its discarder break a holding and pays
@@ -185,11 +204,11 @@ class SoundBot:
         d = hand.discards[-1]
         target = d.seat
         t = hand.seats[target]
-        if target == seat or t.status is not Status.IN:
+        if target == seat or t.status is not IN:
             return
         if hand.goes_out_with(target, d.card):
             if not self.waiting(hand, seat) and hand.can_force_back(seat, target):
-                hand.force_back(seat, target)
+                unchecked(hand.force_back, seat, target)
             return
         if len(t.hand) < 3:
             return
@@ -199,7 +218,7 @@ class SoundBot:
             return
         if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand) \
                 and hand.can_force_back(seat, target):
-            hand.force_back(seat, target)
+            unchecked(hand.force_back, seat, target)
 
     @staticmethod
     def waiting(hand: PanHand, seat: int) -> bool:
@@ -207,7 +226,7 @@ class SoundBot:
         return any(hand.goes_out_with(seat, card) for card in dict.fromkeys(hand.pack))
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
-        hand.discard(seat, self.choose_discard(hand, seat))
+        self._discard(hand, seat)
 
     def react_option(self, hand: PanHand, seat: int) -> None:
         """Rule 12, when it pays: force the player who drew past the option card to use it when
@@ -224,7 +243,7 @@ class SoundBot:
             m = hand.seats[cur].melds[mi]
             if m.kind is None or addition_units(m.cards, (*m.cards, top.card), m.kind, hand.rules):
                 return
-        hand.force_option_card(seat, True)
+        unchecked(hand.force_option_card, seat, True)
 
     def answer_split(self, hand: PanHand, seat: int) -> bool:
         """Split when the other player is at least as close to going out (as many cards down)."""
@@ -263,24 +282,24 @@ class RandomBot:
         pick: Any = ("use",)
         if card is not None:
             choices: list[Any] = list(hand.card_uses(seat, card))
-            if hand.can_discard(seat, card):
+            legal = hand.legal_discards(seat)  # the drawn card, or none
+            if legal:
                 choices.append(("discard",))
             pick = self.rng.choice(choices)
             if pick[0] == "discard":
-                hand.discard(seat, card)
+                discard_legal(hand, seat, card, legal)
                 return
             apply_use(hand, seat, card, pick, drawn=True)
         while s.hand:
             opts: list[Any] = [("use", *cu) for cu in hand.hand_uses(seat)]
-            opts.extend(("discard", c) for c in dict.fromkeys(s.hand)
-                        if hand.can_discard(seat, c))
+            opts.extend(("discard", c) for c in hand.legal_discards(seat))
             pick = self.rng.choice(opts)
             if pick[0] == "discard":
                 break
             apply_use(hand, seat, pick[1], pick[2], drawn=False)
         if s.pending:
             hand.collect(seat)
-        if hand.phase is not Phase.PLAYING:
+        if hand.phase is not PLAYING:
             return
         if hand.can_go_out(seat):
             hand.go_out(seat)
@@ -291,8 +310,9 @@ class RandomBot:
         return
 
     def forced_discard(self, hand: PanHand, seat: int) -> None:
-        hand.discard(seat, self.rng.choice(
-            [c for c in hand.seats[seat].hand if hand.can_discard(seat, c)]))
+        legal = hand.legal_discards(seat)
+        discard_legal(hand, seat, self.rng.choice(
+            [c for c in hand.seats[seat].hand if c in legal]), legal)
 
     def react_option(self, hand: PanHand, seat: int) -> None:
         return

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cardroom.cards import Card, Rank, Suit
+from collections.abc import Iterable
+
+from cardroom.cards import JOKER, Card, Rank, Suit
 from cardroom.shoe import ShoeSpec
 
 from .rules import PanRules
@@ -38,3 +40,20 @@ def pan_pack(rules: PanRules) -> list[Card]:
 def sort_key(card: Card) -> tuple[int, int]:
     """Sort a hand by suit, then Pan order, so sequences read naturally."""
     return (int(card.suit or 0), ORDER.get(card.rank, 99))
+
+
+def card_key(card: Card) -> int:
+    """The card as a small integer, 4 * rank + suit (the joker 0): equal cards, equal keys,
+    and keys sort as cards do. Hot paths count, sort and look cards up by it, since hashing
+    and comparing the card itself costs several times more."""
+    return card.rank * 4 + (card.suit or 0)
+
+
+def key_card(key: int) -> Card:
+    """The card with this `card_key`."""
+    return JOKER if key == 0 else Card(Rank(key >> 2), Suit(key & 3))
+
+
+def sorted_keys(cards: Iterable[Card]) -> tuple[int, ...]:
+    """The cards' keys in card order: `tuple(sorted(cards))` as integers."""
+    return tuple(sorted([c.rank * 4 + (c.suit or 0) for c in cards]))

@@ -25,9 +25,10 @@ from cardroom.shoe import RandomSource, fisher_yates
 from . import errors as R
 from .bots import Bot
 from .commands import Kind, PanAction, apply_action, legal_actions
-from .engine import DiscardEntry, PanHand, Phase, SeatSpec
+from .engine import DiscardEntry, PanHand, SeatSpec
 from .errors import PanRuleError
 from .rules import PanRules
+from .state import COMPLETE, DECLARING, LAST_PLAYER, PLAYING
 from .table import pack_after
 
 MAX_STEPS = 20_000
@@ -48,7 +49,7 @@ class RngSource:
 def reshuffle_if_empty(hand: PanHand, source: RandomSource) -> bool:
     """The stock is empty when a turn is to start: every discard but the top one, shuffled by
     `source`, becomes the new stock. Whether it did."""
-    if hand.phase is not Phase.PLAYING or hand.stock or hand.turn_started:
+    if hand.phase is not PLAYING or hand.stock or hand.turn_started:
         return False
     hand.reshuffle_stock(fisher_yates([d.card for d in hand.discards[:-1]], source))
     return True
@@ -74,15 +75,15 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
     discard last reacted to: pass it in again next time.
     """
     for _ in range(MAX_STEPS):
-        if hand.phase is Phase.COMPLETE:
+        if hand.phase is COMPLETE:
             return last_top
         top = hand.discards[-1] if hand.discards else None
         if top is not None and top is not last_top:
             last_top = top
-            if hand.phase is Phase.PLAYING and (hand.fitting_melds(top.seat, top.card)
+            if hand.phase is PLAYING and (hand.fitting_melds(top.seat, top.card)
                                                 or hand.goes_out_with(top.seat, top.card)):
                 for i, bot in enumerate(bots):
-                    if bot is not None and i != top.seat and hand.phase is Phase.PLAYING:
+                    if bot is not None and i != top.seat and hand.phase is PLAYING:
                         bot.react(hand, i)
                         if hand.forced_discard is not None:
                             break
@@ -93,15 +94,15 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
         seat = hand.to_act
         assert seat is not None
         bot = bots[seat]
-        if hand.phase is Phase.LAST_PLAYER and bot is None:
+        if hand.phase is LAST_PLAYER and bot is None:
             return last_top  # a person left alone by fouls: settle (5A) or face up (5B)
-        if hand.phase is Phase.LAST_PLAYER:
+        if hand.phase is LAST_PLAYER:
             hand.play_face_up(seat)
         elif reshuffle_if_empty(hand, source):
             pass
         elif bot is None:
             return last_top  # a person's decision
-        elif hand.phase is Phase.DECLARING:
+        elif hand.phase is DECLARING:
             bot.declare(hand, seat)
         elif hand.forced_discard == seat:
             bot.forced_discard(hand, seat)
@@ -110,7 +111,7 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
                 bot.start(hand, seat)
                 option_window(hand, seat, bots)
                 window()
-            if hand.phase is Phase.PLAYING and hand.current == seat and hand.turn_started:
+            if hand.phase is PLAYING and hand.current == seat and hand.turn_started:
                 bot.finish(hand, seat)
         after(seat)
     raise IllegalActionError("the bots did not finish their turns: the hand is left for the "
@@ -234,7 +235,7 @@ class PanTable:
     def _close(self, source: RandomSource) -> None:
         """Once, when the hand is over: the next pack and the tops carried to it."""
         hand = self.hand
-        if hand is not None and hand.phase is Phase.COMPLETE and self.next_pack is None:
+        if hand is not None and hand.phase is COMPLETE and self.next_pack is None:
             self.next_pack = pack_after(hand, source)
             self.carried = hand.tops_carry
             self.carried_by = self._carried_by(hand)
@@ -284,7 +285,7 @@ class PanTable:
     def _answer_split(self, bots: Sequence[Bot | None]) -> None:
         hand = self._hand()
         offerer = hand.split_offer
-        if offerer is None or hand.phase is not Phase.PLAYING:
+        if offerer is None or hand.phase is not PLAYING:
             return
         other = next(i for i in hand.in_players() if i != offerer)
         bot = bots[other]

@@ -8,7 +8,17 @@ from cardroom.engine import able, action
 from . import errors as R
 from .events import ChipsMoved, Event, HandEnded, Irregularity, WentOut
 from .pays import PaysMixin
-from .state import DiscardEntry, Phase, Status, check
+from .state import (
+    COMPLETE,
+    FOULED,
+    IN,
+    LAST_PLAYER,
+    OUT,
+    PLAYING,
+    SELF_FOULED,
+    DiscardEntry,
+    check,
+)
 
 
 class EndingMixin(PaysMixin):
@@ -20,7 +30,7 @@ class EndingMixin(PaysMixin):
             self._collect(winner)
         stake = w.chips  # house pays rule 5C: the tops may not build up the outs
         self._log(WentOut(winner))
-        w.status = Status.OUT
+        w.status = OUT
         self.winner = winner
         self._award_tops(winner)
         outs = self.rules.outs_chips
@@ -28,11 +38,11 @@ class EndingMixin(PaysMixin):
         for i, s in enumerate(self.seats):
             if i == winner:
                 continue
-            if s.status in (Status.IN, Status.SELF_FOULED) or (
-                    s.status is Status.FOULED and s.pays_outs_when_fouled):
+            if s.status in (IN, SELF_FOULED) or (
+                    s.status is FOULED and s.pays_outs_when_fouled):
                 due = outs + extra * self.multiplier(winner, i)
                 self._move(i, winner, min(due, stake, s.chips), "outs")
-            elif s.status is Status.FOULED:
+            elif s.status is FOULED:
                 due = s.foul_value + 2
                 self._move(i, winner, min(due, stake, s.chips),
                            "foul hand: value as it lies plus 2 (foul rule 1B)")
@@ -60,7 +70,7 @@ class EndingMixin(PaysMixin):
         self._end(winner, reason, None)
 
     def _end(self, winner: int | None, reason: str, split_with: int | None) -> None:
-        self.phase = Phase.COMPLETE
+        self.phase = COMPLETE
         self.current = None
         self.end_reason = reason
         self._log(HandEnded(winner, reason, split_with))
@@ -75,10 +85,10 @@ class EndingMixin(PaysMixin):
         self._end(None, reason, None)
 
     def _after_status_change(self) -> None:
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not PLAYING:
             return
         live = self.in_players()
-        if self.current is not None and self.seats[self.current].status is not Status.IN:
+        if self.current is not None and self.seats[self.current].status is not IN:
             if self.drawn is not None and self.drawn_kind == "stock":
                 # house rule 16: the card drawn stays live for the next player
                 self.discards.append(DiscardEntry(self.drawn, self.current, True))
@@ -89,7 +99,7 @@ class EndingMixin(PaysMixin):
             nxt = self.next_in(self.current)
             self.current = nxt
         if self.forced_discard is not None and \
-                self.seats[self.forced_discard].status is not Status.IN:
+                self.seats[self.forced_discard].status is not IN:
             self.forced_discard = None
         if not live:
             # the face-up player of rule 5B declared foul by the floorman (rule 7): no active
@@ -100,8 +110,8 @@ class EndingMixin(PaysMixin):
             # foul rule 5: one player left "as a result of one or more fouled hands", a
             # self-declared foul (rule 2) included: he settles (5A) or plays face up (5B),
             # and a hand played face up is played "to completion": only going out ends it
-            if any(s.status in (Status.FOULED, Status.SELF_FOULED) for s in self.seats):
-                self.phase = Phase.LAST_PLAYER
+            if any(s.status in (FOULED, SELF_FOULED) for s in self.seats):
+                self.phase = LAST_PLAYER
                 self.current = live[0]
             else:
                 self._finish(live[0], "last player in the hand")
@@ -110,8 +120,8 @@ class EndingMixin(PaysMixin):
 
     def verify_offer_split(self, seat: int) -> None:
         self._open()
-        check(self.phase is Phase.PLAYING and len(self.in_players()) == 2
-              and self.seats[seat].status is Status.IN, R.PAYS_2,
+        check(self.phase is PLAYING and len(self.in_players()) == 2
+              and self.seats[seat].status is IN, R.PAYS_2,
               "only two players remaining in action may split the tops")
 
     @action

@@ -10,7 +10,7 @@ from . import errors as R
 from .errors import PanRuleError
 from .events import Event, Forced
 from .melding import MeldingMixin
-from .state import DiscardEntry, Phase, Status, check
+from .state import IN, PLAYING, DiscardEntry, check
 
 
 class ForcingMixin(MeldingMixin):
@@ -32,9 +32,9 @@ class ForcingMixin(MeldingMixin):
         self._open()
         f = self._seat(forcer)
         cur = self.current
-        check(self.phase is Phase.PLAYING and cur is not None, R.RULE_12, "no turn in progress")
+        check(self.phase is PLAYING and cur is not None, R.RULE_12, "no turn in progress")
         assert cur is not None
-        check(f.status is Status.IN and forcer != cur, R.RULE_12,
+        check(f.status is IN and forcer != cur, R.RULE_12,
               "only another active player may force the option card")
         check(self.drawn_kind == "stock" and self.drawn is not None and self.turn_actions == 0
               and not self.option_resolved, R.RULE_12,
@@ -94,8 +94,8 @@ class ForcingMixin(MeldingMixin):
         self._open()
         f = self._seat(forcer)
         s = self._seat(seat)
-        check(self.phase is Phase.PLAYING, R.RULE_13, "no hand in play")
-        check(f.status is Status.IN and forcer != seat and s.status is Status.IN, R.RULE_13,
+        check(self.phase is PLAYING, R.RULE_13, "no hand in play")
+        check(f.status is IN and forcer != seat and s.status is IN, R.RULE_13,
               "only another active player may force a card back on an active hand")
         check(self.forced_discard is None, R.RULE_13, "a forced discard is pending")
         d = self._force_back_entry(seat)

@@ -16,13 +16,17 @@ from itertools import pairwise
 
 from cardroom.cards import Card, Rank, Suit
 
-from .cards import ANY_SUIT_SET_RANKS, ORDER, VALLE_RANKS
+from .cards import ANY_SUIT_SET_RANKS, ORDER, VALLE_RANKS, key_card, sorted_keys
 from .rules import PanRules
 
 
 class MeldKind(StrEnum):
     SET = "set"
     SEQUENCE = "sequence"
+
+
+SET, SEQUENCE = MeldKind.SET, MeldKind.SEQUENCE
+"""The kinds as module constants for the hot paths (`state.PLAYING` says why)."""
 
 
 class ConditionKind(StrEnum):
@@ -91,8 +95,13 @@ def _three_of_one_rank(cards: tuple[Card, ...]) -> bool:
     return len(cards) >= 3 and all(c.rank == cards[0].rank for c in cards)
 
 
+# The checks below are cached by the cards' sorted keys (`sorted_keys`): the cards in card
+# order as small integers, cheaper to sort and hash than the cards.
+
+
 @lru_cache(maxsize=65536)
-def _is_new_set(cards: tuple[Card, ...]) -> bool:
+def _is_new_set(keys: tuple[int, ...]) -> bool:
+    cards = tuple(map(key_card, keys))
     return _three_of_one_rank(cards) and (cards[0].rank in ANY_SUIT_SET_RANKS
                                           or _suit_pattern_ok(cards))
 
@@ -100,15 +109,16 @@ def _is_new_set(cards: tuple[Card, ...]) -> bool:
 def is_new_set(cards: Iterable[Card]) -> bool:
     """A set as laid down: three or more of one rank; aces and kings any suits, every other
     rank all of one suit or all of different suits (3c 3c 3s is not a set)."""
-    return _is_new_set(tuple(sorted(cards)))
+    return _is_new_set(sorted_keys(cards))
 
 
 @lru_cache(maxsize=65536)
-def _is_board_set(cards: tuple[Card, ...], strict: bool) -> bool:
+def _is_board_set(keys: tuple[int, ...], strict: bool) -> bool:
+    cards = tuple(map(key_card, keys))
     if not _three_of_one_rank(cards):
         return False
     if strict or len(cards) == 3:
-        return _is_new_set(cards)
+        return _is_new_set(keys)
     if cards[0].rank in ANY_SUIT_SET_RANKS:
         return True
     counts = Counter(c.suit for c in cards)
@@ -118,11 +128,12 @@ def _is_board_set(cards: tuple[Card, ...], strict: bool) -> bool:
 def is_board_set(cards: Iterable[Card], strict: bool = False) -> bool:
     """A set as it may lie after additions: any card of its rank may be added (unless
     `strict_set_additions`), so it is valid if some three of it form a set."""
-    return _is_board_set(tuple(sorted(cards)), strict)
+    return _is_board_set(sorted_keys(cards), strict)
 
 
 @lru_cache(maxsize=65536)
-def _is_sequence(cards: tuple[Card, ...]) -> bool:
+def _is_sequence(keys: tuple[int, ...]) -> bool:
+    cards = tuple(map(key_card, keys))
     if len(cards) < 3:
         return False
     suit = cards[0].suit
@@ -136,16 +147,16 @@ def _is_sequence(cards: tuple[Card, ...]) -> bool:
 
 def is_sequence(cards: Iterable[Card]) -> bool:
     """Three or more of one suit in consecutive Pan order (A..7, J, Q, K): no Q-K-A, no K-A-2."""
-    return _is_sequence(tuple(sorted(cards)))
+    return _is_sequence(sorted_keys(cards))
 
 
 def meld_kind(cards: Iterable[Card]) -> MeldKind | None:
     """The kind of a new meld, or None when the cards make no meld."""
-    t = tuple(sorted(cards))
+    t = sorted_keys(cards)
     if _is_new_set(t):
-        return MeldKind.SET
+        return SET
     if _is_sequence(t):
-        return MeldKind.SEQUENCE
+        return SEQUENCE
     return None
 
 
@@ -167,16 +178,16 @@ def triple_ok(a: Card, b: Card, c: Card) -> bool:
 
 
 def is_valid_on_board(cards: Iterable[Card], kind: MeldKind, strict: bool = False) -> bool:
-    t = tuple(sorted(cards))
-    return _is_board_set(t, strict) if kind is MeldKind.SET else _is_sequence(t)
+    t = sorted_keys(cards)
+    return _is_board_set(t, strict) if kind is SET else _is_sequence(t)
 
 
 def fits(cards: Sequence[Card], kind: MeldKind, card: Card, strict: bool = False) -> bool:
     """Can `card` be laid off on this meld?"""
-    if kind is MeldKind.SET:
+    if kind is SET:
         if card.rank != cards[0].rank:
             return False
-        return not strict or _is_new_set(tuple(sorted((*cards, card))))
+        return not strict or _is_new_set(sorted_keys((*cards, card)))
     if card.suit != cards[0].suit or card.rank not in ORDER:
         return False
     o = ORDER[card.rank]
@@ -185,7 +196,7 @@ def fits(cards: Sequence[Card], kind: MeldKind, card: Card, strict: bool = False
 
 
 def sort_meld(cards: Iterable[Card], kind: MeldKind) -> tuple[Card, ...]:
-    if kind is MeldKind.SEQUENCE:
+    if kind is SEQUENCE:
         return tuple(sorted(cards, key=lambda c: ORDER[c.rank]))
     return tuple(sorted(cards, key=lambda c: int(c.suit or 0)))
 
@@ -194,8 +205,9 @@ def sort_meld(cards: Iterable[Card], kind: MeldKind) -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=65536)
-def _conditions(cards: tuple[Card, ...], kind: MeldKind) -> tuple[Condition, ...]:
-    if kind is MeldKind.SEQUENCE:
+def _conditions(keys: tuple[int, ...], kind: MeldKind) -> tuple[Condition, ...]:
+    cards = tuple(map(key_card, keys))
+    if kind is SEQUENCE:
         ranks = {c.rank for c in cards}
         spades = cards[0].suit is Suit.SPADES
         out = []
@@ -220,7 +232,7 @@ def conditions_of(cards: Iterable[Card], kind: MeldKind) -> tuple[Condition, ...
     """The conditions a meld carries as it lies. A set carries at most one (its best three);
     a sequence carries A-2-3 and/or J-Q-K of its suit. A mixed set of non-valles pays nothing.
     A set of spades counts as spades when three of its spades make the condition."""
-    return _conditions(tuple(sorted(cards)), kind)
+    return _conditions(sorted_keys(cards), kind)
 
 
 def meld_value(cards: Iterable[Card], kind: MeldKind, rules: PanRules) -> int:

@@ -12,7 +12,6 @@ they pay him best, and rule 14B compares what the out pays.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,7 +20,7 @@ from cardroom.cards import Card
 from .cards import ORDER
 from .melds import MeldKind, addition_units, lay_down_units, meld_kind, sort_meld
 from .rules import PanRules
-from .uses import Use, card_uses
+from .uses import Use, card_uses, has_partners, table_partners
 
 Meld = tuple[tuple[Card, ...], MeldKind | None]
 Step = tuple[Card, Use]
@@ -39,6 +38,8 @@ class OutPlan:
 def best_out(card: Card, hand: Sequence[Card], melds: Sequence[Meld],
              rules: PanRules) -> OutPlan | None:
     """The best-paying way to meld `card` and all of `hand` at once, or None."""
+    if not _partners_everywhere((card, *hand), melds):
+        return None  # most cards: the search would stop at its first state
     memo: dict[tuple[tuple[Card, ...], tuple[Meld, ...]], OutPlan | None] = {}
     loose = tuple(sorted((card, *hand), key=_key))
     return _search(loose, tuple(melds), rules, memo)
@@ -53,21 +54,22 @@ def _search(loose: tuple[Card, ...], melds: tuple[Meld, ...], rules: PanRules,
             ) -> OutPlan | None:
     if not loose:
         return OutPlan((), 0)
+    if not _partners_everywhere(loose, melds):
+        return None  # checked before the memo: cheaper than hashing the state
     state = (loose, melds)
     if state in memo:
         return memo[state]
     best: OutPlan | None = None
-    if _partners_everywhere(loose, melds):
-        strict = rules.strict_set_additions
-        for i, x in enumerate(loose):
-            if i and loose[i - 1] == x:
-                continue
-            others = loose[:i] + loose[i + 1:]
-            for use in card_uses(x, others, melds, strict):
-                rest, after, units = _apply(x, use, others, melds, rules)
-                sub = _search(rest, after, rules, memo)
-                if sub is not None and (best is None or units + sub.units > best.units):
-                    best = OutPlan(((x, use), *sub.steps), units + sub.units)
+    strict = rules.strict_set_additions
+    for i, x in enumerate(loose):
+        if i and loose[i - 1] == x:
+            continue
+        others = loose[:i] + loose[i + 1:]
+        for use in card_uses(x, others, melds, strict):
+            rest, after, units = _apply(x, use, others, melds, rules)
+            sub = _search(rest, after, rules, memo)
+            if sub is not None and (best is None or units + sub.units > best.units):
+                best = OutPlan(((x, use), *sub.steps), units + sub.units)
     memo[state] = best
     return best
 
@@ -104,17 +106,8 @@ def _apply(x: Card, use: Use, loose: tuple[Card, ...], melds: tuple[Meld, ...],
     return tuple(rest), tuple(spread), lay_down_units(new, new_kind, rules)
 
 
-def _partners_everywhere(loose: tuple[Card, ...], melds: tuple[Meld, ...]) -> bool:
+def _partners_everywhere(loose: Sequence[Card], melds: Sequence[Meld]) -> bool:
     """Every loose card could belong to some meld of three: two more of its rank, or two of
-    its suit making a run of three with it (a necessary condition, cheap)."""
-    table = [*loose, *(c for cards, _ in melds for c in cards)]
-    ranks = Counter(c.rank for c in table)
-    suited = {(c.suit, ORDER[c.rank]) for c in table}
-    for x in loose:
-        if ranks[x.rank] >= 3:
-            continue
-        o = ORDER[x.rank]
-        if not any((x.suit, o + a) in suited and (x.suit, o + b) in suited
-                   for a, b in ((-2, -1), (-1, 1), (1, 2))):
-            return False
-    return True
+    its suit making a run of three with it (a necessary condition, cheap: `has_partners`)."""
+    ranks, suited = table_partners([*loose, *(c for cards, _ in melds for c in cards)])
+    return all(has_partners(x, ranks, suited) for x in loose)

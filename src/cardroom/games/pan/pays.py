@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .events import CollectionLost, ConditionMade, Irregularity
 from .queries import QueriesMixin
-from .state import Status
+from .state import BUSTED, IN
 
 
 class PaysMixin(QueriesMixin):
@@ -32,8 +32,8 @@ class PaysMixin(QueriesMixin):
             s.collected[p] += paid
             if due > paid:
                 s.owed[p] += due - paid
-            if payer.chips == 0 and payer.status is Status.IN:
-                payer.status = Status.BUSTED
+            if payer.chips == 0 and payer.status is IN:
+                payer.status = BUSTED
                 self._log(Irregularity(p, "out of chips", "hand thrown in (pays rule 5B)"))
 
     def _lose_pending(self, seat: int) -> None:

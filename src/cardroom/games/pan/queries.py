@@ -8,11 +8,12 @@ from typing import Any
 from cardroom.cards import Card
 
 from .base import HandBase
+from .cards import card_key
 from .melds import fits, meld_value
 from .outs import OutPlan, best_out
 from .rules import HAND_SIZE
-from .state import DiscardEntry, Status
-from .uses import Use, card_uses
+from .state import IN, DiscardEntry
+from .uses import Use, card_uses, has_partners, screen
 
 
 class QueriesMixin(HandBase):
@@ -50,15 +51,23 @@ class QueriesMixin(HandBase):
     def hand_uses(self, seat: int) -> list[tuple[Card, Use]]:
         """Every card in the seat's hand with each way to meld it now (`uses.card_uses` with
         the rest of his hand): what foul rule 5B's face-up hand must use before discarding,
-        and what the bots meld from the hand."""
+        and what the bots meld from the hand. A card with no partner on his table has none
+        and is not searched (`uses.screen`)."""
         s = self.seats[seat]
         melds = [(m.cards, m.kind) for m in s.melds]
+        strict = self.rules.strict_set_additions
         out: list[tuple[Card, Use]] = []
-        for card in dict.fromkeys(s.hand):
-            rest = list(s.hand)
-            rest.remove(card)
-            out += [(card, u) for u in card_uses(card, rest, melds,
-                                                 self.rules.strict_set_additions)]
+        hand = s.hand
+        table = screen(hand, melds)
+        seen: set[int] = set()
+        for i, card in enumerate(hand):  # each card once, as it first lies in the hand
+            k = card_key(card)
+            if k in seen:
+                continue
+            seen.add(k)
+            if table is None or has_partners(card, *table):
+                out += [(card, u) for u in card_uses(card, hand[:i] + hand[i + 1:], melds,
+                                                     strict)]
         return out
 
     def out_plan(self, seat: int, card: Card) -> OutPlan | None:
@@ -67,7 +76,7 @@ class QueriesMixin(HandBase):
         a correct count and valid melds, and the card and every card in his hand must meld
         at once (lay-offs, hand melds, borrowing)."""
         s = self.seats[seat]
-        if s.status is not Status.IN or s.card_count != HAND_SIZE \
+        if s.status is not IN or s.card_count != HAND_SIZE \
                 or any(not m.valid for m in s.melds):
             return None
         return best_out(card, s.hand, [(m.cards, m.kind) for m in s.melds], self.rules)
@@ -88,7 +97,7 @@ class QueriesMixin(HandBase):
         top discard and counts; other hands only when played face up (foul rule 5B)."""
         seats = []
         for i, s in enumerate(self.seats):
-            show = i == viewer or (self.face_up and s.status is Status.IN)
+            show = i == viewer or (self.face_up and s.status is IN)
             seats.append({
                 "seat": i, "name": s.name, "chips": s.chips, "doubles": s.doubles,
                 "status": s.status.value, "declared": s.declared,

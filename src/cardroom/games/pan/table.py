@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from cardroom.cards import Card
 from cardroom.shoe import RandomSource, fisher_yates
 
+from .cards import card_key
 from .engine import PanHand
 from .rules import PanRules
 
@@ -47,9 +47,23 @@ def pack_after(hand: PanHand, source: RandomSource) -> list[Card]:
     """The pack for the next hand: the stock as it lies (top first) and every card the hand
     used (hands, melds, discards, the floor), through `next_pack`."""
     stock_top_first = hand.stock[::-1]
-    used = Counter(hand.pack)
-    used.subtract(Counter(hand.stock))
-    return next_pack(stock_top_first, list(used.elements()), hand.rules, source)
+    return next_pack(stock_top_first, _less(hand.pack, hand.stock), hand.rules, source)
+
+
+def _less(pack: Sequence[Card], stock: Sequence[Card]) -> list[Card]:
+    """The cards of `pack` not in `stock` (multisets), each card's copies together in the
+    order its first copy lies in the pack (as `Counter.elements` lists them), counted by
+    `card_key`: no card is hashed."""
+    count = [0] * 56
+    first: dict[int, Card] = {}
+    for c in pack:
+        k = c.rank * 4 + (c.suit or 0)  # card_key, inline: a pack is hundreds of cards
+        count[k] += 1
+        if k not in first:
+            first[k] = c
+    for c in stock:
+        count[card_key(c)] -= 1
+    return [c for k, c in first.items() for _ in range(count[k])]
 
 
 def must_change_seat(panned_last: bool, hands_since_pan: int, players_waiting: bool) -> bool:

@@ -14,7 +14,7 @@ from .ending import EndingMixin
 from .errors import PanRuleError
 from .events import Discarded, Drew, Event, Irregularity, StockReshuffled, Took
 from .rules import HAND_SIZE
-from .state import Cause, DiscardEntry, Phase, SeatState, Status, check
+from .state import IN, PLAYING, Cause, DiscardEntry, SeatState, check
 
 
 class TurnMixin(EndingMixin):
@@ -25,7 +25,7 @@ class TurnMixin(EndingMixin):
     def _verify_turn(self, seat: int) -> SeatState:
         self._open()
         s = self._seat(seat)
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not PLAYING:
             raise PanRuleError(R.TURN_1, f"no turn now: the hand is {self.phase}")
         if not (self.forced_discard is None or self.forced_discard == seat):
             raise PanRuleError(
@@ -33,7 +33,7 @@ class TurnMixin(EndingMixin):
                 f"seat {self.forced_discard} must first discard after a forced card")
         if not (self.current == seat or self.forced_discard == seat):
             raise PanRuleError(R.TURN_1, f"it is seat {self.current}'s turn, not seat {seat}'s")
-        if s.status is not Status.IN:
+        if s.status is not IN:
             raise PanRuleError(R.TURN_1, f"seat {seat} is not in the hand")
         return s
 
@@ -117,7 +117,7 @@ class TurnMixin(EndingMixin):
     def verify_collect(self, seat: int) -> None:
         self._open()
         s = self._seat(seat)
-        if s.status is not Status.IN:
+        if s.status is not IN:
             raise PanRuleError(R.PAYS_1, f"seat {seat} is not in the hand")
         check(bool(s.pending), R.PAYS_1, "nothing to collect: no condition laid down")
 
@@ -170,6 +170,26 @@ class TurnMixin(EndingMixin):
 
     can_discard = able(verify_discard)
 
+    def legal_discards(self, seat: int) -> list[Card]:
+        """The cards `seat` may discard now, `verify_discard`'s answer for each asked once:
+        the drawn card while one is up (the discard that would take a drawn card from the
+        hand discards it), else his hand's cards each once, in hand order, all or none (a
+        forced discard, rule 13: any; a face-up hand, foul rule 5B: none while a card can
+        be used)."""
+        if self.drawn is not None and self.forced_discard != seat:
+            return [self.drawn] if self.can_discard(seat, self.drawn) else []
+        try:
+            self._verify_turn(seat)
+        except PanRuleError:
+            return []
+        cards = list(dict.fromkeys(self.seats[seat].hand))
+        if self.forced_discard == seat:
+            return cards
+        if not self.turn_started or self.false_out not in (None, seat) \
+                or (self.face_up and self.hand_uses(seat)):
+            return []
+        return cards
+
     @action
     def discard(self, seat: int, card: Card) -> list[Event]:
         """Exactly one discard ends the turn; uncalled collections are lost."""
@@ -216,7 +236,7 @@ class TurnMixin(EndingMixin):
         self.turn_started = False
         self.drawn = None
         self.drawn_kind = None
-        if self.phase is Phase.PLAYING:
+        if self.phase is PLAYING:
             self.current = self.next_in(seat)
 
     def verify_go_out(self, seat: int) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from cardroom.server.routes import (
+    approvals,
     audit,
     cage,
     cashier,
+    exclusions,
     floor,
     history,
     jackpot,
@@ -16,8 +18,10 @@ from cardroom.server.routes import (
     staff,
     surveillance,
     tables,
+    title31,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, history.router,
                                   floor.router, jackpot.router, audit.router, cage.router,
-                                  reports.router, staff.router, surveillance.router)
+                                  reports.router, staff.router, surveillance.router,
+                                  approvals.router, title31.router, exclusions.router)

@@ -5,35 +5,45 @@ floor opens and closes tables on signed inventory slips and voids slips; a deale
 a table for cash or a debit card, for the drop.
 
 The person logged in signs as themselves (the cashier on a fill, the floor on an opener, the
-first counter); each other signer confirms on the same form with their own password, as the
-jackpot adjustment's second approver does. Every refusal is audited and changes nothing
-(`Room.operate`), and comes back as one sentence on the page."""
+first counter) and names the other signers; the slip waits for each of them to accept it on
+their own session (`server/cosign.py`, the signatures page), and is written when the last one
+does. Every refusal is audited and changes nothing (`Room.operate`), and comes back as one
+sentence on the page."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
 from cardroom.room import accounts as acc
-from cardroom.room import checks, ledger, table_books, tenders
+from cardroom.room import checks, ledger, patrons, table_books, tenders
 from cardroom.room.accounts import Account, Permission
+from cardroom.room.approvals import Part
 from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.errors import AuthError, NotFound
+from cardroom.room.errors import NotFound
 from cardroom.room.operations_report import CAGE_KINDS, cage_report
+from cardroom.room.regulator import cash_on_hand, record_cash_count
 from cardroom.room.room import Room
-from cardroom.room.signatures import countersign
 from cardroom.room.tables import list_tables
-from cardroom.server.deps import Render, RoomDep, require
-from cardroom.server.ids import FormCheckId, FormTableId, NextSlipNumber, SlipNumber
+from cardroom.server import cosign
+from cardroom.server.deps import Render, RoomDep, form_day, require
+from cardroom.server.flash import Flash
+from cardroom.server.ids import (
+    FormCheckId,
+    FormPatronId,
+    FormTableId,
+    NextSlipNumber,
+    SlipNumber,
+)
 
 router = APIRouter()
 Cashier = Annotated[Account, require(Permission.CAGE)]
@@ -43,8 +53,8 @@ Dealer = Annotated[Account, require(Permission.DEAL)]
 
 
 def back(path: str, message: str = "", error: str = "") -> Response:
-    return RedirectResponse(f"{path}?" + urlencode({"message": message, "error": error}),
-                            status_code=303)
+    """Back to `path`, whose page says what was done or why it was refused (`flash`)."""
+    return Flash(path, message=message, error=error)
 
 
 def done(room: Room, who: Account, action: str, work: Callable[[Connection], Any],
@@ -57,16 +67,17 @@ def done(room: Room, who: Account, action: str, work: Callable[[Connection], Any
     return back(path, message=message(result))
 
 
-def cosigner(room: Room, who: Account, title: str, name: str, password: str) -> Account:
-    """Another signer of `who`'s slip, confirming with their own password (`room.signatures`:
-    failed log-ins cannot hold it back)."""
+def asked(room: Room, who: Account, path: str, kind: str, form: cosign.Form,
+          named: dict[Part, str]) -> Response:
+    """Ask the people `named` to sign `who`'s `form` on their own sessions; back to `path`
+    saying whom it waits for, or why it was refused."""
     try:
-        return countersign(room.storage, who, name, password)
-    except AuthError as exc:
-        raise CardroomError(f"the {title}'s signature: {exc}") from None
+        return back(path, message=cosign.ask(room, who, kind, form, named))
+    except CardroomError as exc:
+        return back(path, error=str(exc))
 
 
-def player(conn: Connection, name: str) -> Account:
+def _player(conn: Connection, name: str) -> Account:
     found = acc.find_account(conn, name)
     if found is None:
         raise NotFound(f"there is no player named {name.strip()[:40]!r}")
@@ -75,8 +86,17 @@ def player(conn: Connection, name: str) -> Account:
 
 # the cage ------------------------------------------------------------------------------------
 @router.get("/cage", response_class=HTMLResponse)
-def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: str = ""
-         ) -> HTMLResponse:
+def cage(room: RoomDep, page: Render, who: Cashier, player: str = "") -> HTMLResponse:
+    """The cage; `player` fills in the sale and redemption forms (a search result's link: a
+    name in a box the cashier reads, never a message)."""
+    return _cage_page(room, page, who, player=player)
+
+
+def _cage_page(room: Room, page: Render, who: Account, *, error: str = "", player: str = "",
+               search: dict[str, str] | None = None,
+               found: list[PatronFound] | None = None) -> HTMLResponse:
+    """The cage page; after a patron search, with the patrons found (`found`); `error` is a
+    refusal said here and now (a form's message after its redirect comes from the flash)."""
     clock = room.settings.clock
     today = clock.day_of(datetime.now(UTC))
     with room.storage.read() as conn:
@@ -86,21 +106,117 @@ def cage(room: RoomDep, page: Render, who: Cashier, message: str = "", error: st
         next_credit = table_books.next_number(conn, "credit")
         register = [c for c in checks.register(conn) if c.status != "accepted"]
         taken = checks.register(conn, status="accepted")[:20]
-    return page("cage.html", who, tables=tables, report=report, kinds=CAGE_KINDS,
+        cash = cash_on_hand(conn, clock, today)
+    said: dict[str, Any] = {k: v for k, v in (("error", error), ("player", player[:40])) if v}
+    return page("cage.html", who, tables=tables, report=report, kinds=CAGE_KINDS, cash=cash,
                 tenders=tenders.TENDERS, check_kinds=checks.KINDS,
                 settlements=checks.SETTLEMENTS, register=register, taken=taken,
                 calendar_day=datetime.now(clock.zone).date().isoformat(),
                 next_fill=next_fill, next_credit=next_credit, today=today.isoformat(),
-                key=secrets.token_urlsafe(12), message=message, error=error)
+                key=secrets.token_urlsafe(12), search=search or {}, found=found,
+                document_kinds=patrons.DOCUMENT_KINDS, minimum_age=patrons.minimum_age(today),
+                **said)
+
+
+@dataclass(frozen=True)
+class PatronFound:
+    """A patron as the cashier sees them in the search results: no number in clear."""
+
+    patron: patrons.Patron
+    age: int
+    of_age: bool
+    on_file: bool
+    players: list[str]
+
+
+def _day(text: str, what: str) -> date | None:
+    """A date on a patron form, or None when left empty."""
+    return form_day(text, f"a {what}") if text.strip() else None
+
+
+@router.post("/cage/find", response_class=HTMLResponse)
+def cage_find(room: RoomDep, page: Render, who: Cashier, name: str = Form(""),
+              born: str = Form(""), document: str = Form("")) -> HTMLResponse:
+    """Find a patron by name, date of birth or document number before a sale or a redemption
+    (posted, never in the address: a document number stays out of the server's logs)."""
+    search = {"name": name[:200], "born": born[:20]}
+    today = room.settings.clock.day_of(datetime.now(UTC))
+    try:
+        when = _day(born, "date of birth")
+        if not (name.strip() or when or document.strip()):
+            raise CardroomError("write a name, a date of birth or a document number to search")
+        with room.storage.read() as conn:
+            found = [PatronFound(p, p.age_on(today),
+                                 p.age_on(today) >= patrons.minimum_age(today),
+                                 patrons.identity_on_file(conn, p.id, today),
+                                 [a.username for a in patrons.accounts_of(conn, p.id)])
+                     for p in patrons.find(conn, room.identity_key(), name=name[:200],
+                                           born=when, document=document[:60])]
+    except CardroomError as exc:
+        return _cage_page(room, page, who, error=str(exc), search=search)
+    return _cage_page(room, page, who, search=search, found=found)
+
+
+@router.post("/cage/patrons", response_model=None)
+def cage_new_patron(room: RoomDep, who: Cashier, legal_name: str = Form(...),
+                    address: str = Form(...), born: str = Form(...),
+                    taxpayer: str = Form(""), document_kind: str = Form(...),
+                    document_number: str = Form(...), document_issuer: str = Form(...),
+                    document_expires: str = Form(...), player: str = Form("")) -> Response:
+    """Record a patron from the identity document the cashier is holding, and link them to
+    their online account (`player`), or open a walk-in account for their chips."""
+    def work(conn: Connection) -> str:
+        when = _day(born, "date of birth")
+        expires = _day(document_expires, "document's expiry date")
+        if when is None or expires is None:
+            raise CardroomError("write the date of birth and the document's expiry date")
+        online = _player(conn, player) if player.strip() else None
+        made = patrons.create(conn, who, patrons.NewPatron(
+            legal_name, address, when, taxpayer or None,
+            (patrons.NewDocument(document_kind.strip(), document_number, document_issuer,
+                                 expires),)), room.identity_key(),
+            datetime.now(room.settings.clock.zone).date())
+        if online is not None:
+            patrons.link_account(conn, who, online.id, made.id)
+            return online.username
+        return patrons.open_walk_in(conn, who, made.id).username
+    try:
+        name = room.operate(who, "patron.create", work)
+    except CardroomError as exc:
+        return back("/cage", error=str(exc))
+    return Flash("/cage", message=f"recorded the patron; their chips are held as {name}",
+                 player=name)
+
+
+@router.post("/cage/patrons/walk-in", response_model=None)
+def cage_walk_in(room: RoomDep, who: Cashier, patron_id: FormPatronId) -> Response:
+    """Open (or find) the account that holds a walk-in patron's chips."""
+    try:
+        name = room.operate(who, "patron.walk-in",
+                            lambda conn: patrons.open_walk_in(conn, who, patron_id).username)
+    except CardroomError as exc:
+        return back("/cage", error=str(exc))
+    return Flash("/cage", message=f"the patron's chips are held as {name}", player=name)
+
+
+@router.post("/cage/patrons/link", response_model=None)
+def cage_link(room: RoomDep, who: Cashier, patron_id: FormPatronId,
+              name: str = Form(..., alias="player")) -> Response:
+    """Link a player who registered online to the patron whose identity the cashier saw."""
+    def work(conn: Connection) -> str:
+        online = _player(conn, name)
+        patrons.link_account(conn, who, online.id, patron_id)
+        return online.username
+    try:
+        name = room.operate(who, "patron.link", work)
+    except CardroomError as exc:
+        return back("/cage", error=str(exc))
+    return Flash("/cage", message=f"{name} is linked to the patron", player=name)
 
 
 def _check(kind: str, number: str, drawer: str, bank: str, dated: str) -> checks.Check:
     """The check as the cashier copied it onto the form."""
-    try:
-        when = date.fromisoformat(dated.strip())
-    except ValueError:
-        raise CardroomError(f"{dated.strip()[:20]!r} is not the date on the check: write it as "
-                            "YYYY-MM-DD") from None
+    when = form_day(dated, "the date on the check")
     return checks.Check(kind.strip(), number, drawer, bank, when)
 
 
@@ -112,7 +228,7 @@ def cage_sell(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="p
               check_date: str = Form("")) -> Response:
     """Sell a player chips for cash, a debit card, or a check (its data recorded)."""
     def work(conn: Connection) -> str:
-        customer = player(conn, player_name)
+        customer = _player(conn, player_name)
         cents = parse_money(amount)
         paid = tender.strip().lower()
         check = _check(check_kind, check_number, check_drawer, check_bank, check_date) \
@@ -130,7 +246,7 @@ def cage_redeem(room: RoomDep, who: Cashier, player_name: str = Form(..., alias=
                 amount: str = Form(...), key: str = Form(...)) -> Response:
     """Redeem a player's chips: take them and pay cash."""
     def work(conn: Connection) -> str:
-        customer = player(conn, player_name)
+        customer = _player(conn, player_name)
         cents = parse_money(amount)
         redeem_chips(conn, who, customer, cents, key[:60])
         return f"redeemed {format_money(cents)} of chips for {customer.username}"
@@ -160,23 +276,16 @@ def check_settle(room: RoomDep, who: Cashier, check_id: FormCheckId,
 def _slip_route(kind: str) -> Callable[..., Response]:
     """The route of `/cage/<kind>`: a fill (chips from the cage to a table's tray) or a credit
     (back), the slip signed by the cashier, the dealer and the floor supervisor."""
-    move = table_books.fill if kind == "fill" else table_books.credit
-
     def route(room: RoomDep, who: Cashier, table_id: FormTableId,
               amount: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
-              dealer_password: str = Form(...), floor: str = Form(...),
-              floor_password: str = Form(...)) -> Response:
-        def work(conn: Connection) -> table_books.Slip:
-            return move(conn, table_id, who, signers[0], signers[1], parse_money(amount),
-                        number)
-        try:
-            signers = (cosigner(room, who, "dealer", dealer, dealer_password),
-                       cosigner(room, who, "floor supervisor", floor, floor_password))
-        except CardroomError as exc:
-            room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
-            return back("/cage", error=str(exc))
-        return done(room, who, f"table.{kind}", work, "/cage",
-                    lambda s: f"{s.form} number {s.number}: {format_money(s.amount)}")
+              floor: str = Form(...)) -> Response:
+        def form() -> tuple[str, dict[str, Any]]:
+            cents = parse_money(amount)
+            return (f"{table_books.FORMS[kind]}: {format_money(cents)} "
+                    f"{'to' if kind == 'fill' else 'from'} {cosign.table_name(room, table_id)}",
+                    {"table": table_id, "amount": cents, "number": number})
+        return asked(room, who, "/cage", kind, form, {cosign.DEALER: dealer,
+                                                      cosign.FLOOR: floor})
     return route
 
 
@@ -188,34 +297,38 @@ for _kind in ("fill", "credit"):
 @router.post("/cage/count", response_model=None)
 def cage_count(room: RoomDep, who: Counter, table_id: FormTableId,
                day: str = Form(...), cash: str = Form(...), debit: str = Form("0"),
-               markers: str = Form("0"), second: str = Form(...),
-               second_password: str = Form(...)) -> Response:
+               markers: str = Form("0"), second: str = Form(...)) -> Response:
     """Two counters enter one drop box's cash and debit card slips apart (and the markers of
-    a box filled before the room refused credit)."""
-    try:
-        other = cosigner(room, who, "second counter", second, second_password)
-        when = date.fromisoformat(day.strip())
-    except (CardroomError, ValueError) as exc:
-        reason = str(exc) if isinstance(exc, CardroomError) else \
-            f"{day.strip()[:20]!r} is not a gambling day: write it as YYYY-MM-DD"
-        room.refused(who, "drop.count", reason, {"table": table_id})
-        return back("/cage", error=reason)
-    return done(room, who, "drop.count", lambda conn: table_books.count_drop(
-        conn, room.settings.clock, table_id, when,
-        table_books.Dropped(parse_money(cash), parse_money(debit), parse_money(markers)),
-        who, other), "/cage",
-        lambda c: f"counted {format_money(c.counted.total)} (cash "
-                  f"{format_money(c.counted.cash)}, debit card "
-                  f"{format_money(c.counted.debit)}); the books say "
-                  f"{format_money(c.expected)}; variance {format_money(c.variance)}")
+    a box filled before the room refused credit); the second accepts on their own session."""
+    def form() -> tuple[str, dict[str, Any]]:
+        try:
+            when = date.fromisoformat(day.strip())
+        except ValueError:
+            raise CardroomError(f"{day.strip()[:20]!r} is not a gambling day: write it as "
+                                "YYYY-MM-DD") from None
+        got = table_books.Dropped(parse_money(cash), parse_money(debit), parse_money(markers))
+        return (f"drop count of {cosign.table_name(room, table_id)} for {when.isoformat()}: "
+                f"{format_money(got.total)} (cash {format_money(got.cash)}, debit card "
+                f"{format_money(got.debit)})",
+                {"table": table_id, "day": when.isoformat(), "cash": got.cash,
+                 "debit": got.debit, "markers": got.markers})
+    return asked(room, who, "/cage", "count", form, {cosign.COUNTER: second})
+
+
+@router.post("/cage/cash-count", response_model=None)
+def cage_cash_count(room: RoomDep, who: Cashier, amount: str = Form(...)) -> Response:
+    """The cage's cash count at the opening of today's gambling day (WAC 230-15-050)."""
+    return done(room, who, "cage.cash_count", lambda conn: record_cash_count(
+        conn, room.settings.clock, who, parse_money(amount)), "/cage",
+        lambda c: f"the cash on hand at opening is recorded: {format_money(c.amount)}")
 
 
 # the table inventories -----------------------------------------------------------------------
 @router.get("/floor/inventory", response_class=HTMLResponse)
 def inventory(room: RoomDep, page: Render,
               who: Annotated[Account, require(Permission.OPEN_TABLES, Permission.DEAL,
-                                              to="see the table inventories")],
-              message: str = "", error: str = "") -> HTMLResponse:
+                                              to="see the table inventories")]
+              ) -> HTMLResponse:
     with room.storage.read() as conn:
         tables = list_tables(conn)
         open_ = {t.id: o for t in tables if (o := table_books.current_opener(conn, t.id))}
@@ -225,36 +338,22 @@ def inventory(room: RoomDep, page: Render,
     return page("inventory.html", who, tables=tables, open=open_, closed=room.closed,
                 trays=trays, errors=errors, table_names={t.id: t.name for t in tables},
                 forms=table_books.FORMS, next_inventory=next_inventory,
-                key=secrets.token_urlsafe(12), message=message, error=error)
+                key=secrets.token_urlsafe(12))
 
 
 def _inventory_route(kind: str) -> Callable[..., Response]:
     """The route of `/floor/inventory/<kind>`: open (count the tray against the last closer)
     or close (count the tray into a closer); the dealer signs with the floor."""
     def route(room: RoomDep, who: Floor, table_id: FormTableId,
-              counted: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
-              dealer_password: str = Form(...)) -> Response:
-        try:
-            signer = cosigner(room, who, "dealer", dealer, dealer_password)
-        except CardroomError as exc:
-            room.refused(who, f"table.{kind}", str(exc), {"table": table_id})
-            return back("/floor/inventory", error=str(exc))
-
-        def work(conn: Connection) -> str:
+              counted: str = Form(...), number: NextSlipNumber = None,
+              dealer: str = Form(...)) -> Response:
+        def form() -> tuple[str, dict[str, Any]]:
             cents = parse_money(counted)
-            if kind == "close":
-                slip = table_books.close_table(conn, table_id, signer, who, cents,
-                                               number)
-                return f"closer number {slip.number}: {format_money(slip.amount)}" + "".join(
-                    f"; notification of error number {e.number}: {e.note}"
-                    for e in table_books.errors_of(conn, slip))
-            opening = table_books.open_table(conn, table_id, signer, who, cents, number)
-            said = f"opener number {opening.opener.number}: {format_money(cents)}"
-            if opening.error is not None:
-                said += (f"; notification of error number {opening.error.number}: "
-                         f"{opening.error.note}")
-            return said
-        return done(room, who, f"table.{kind}", work, "/floor/inventory", str)
+            word = "opener" if kind == "open" else "closer"
+            return (f"{word} of {cosign.table_name(room, table_id)}: counted "
+                    f"{format_money(cents)}", {"table": table_id, "counted": cents,
+                                               "number": number})
+        return asked(room, who, "/floor/inventory", kind, form, {cosign.DEALER: dealer})
     return route
 
 
@@ -277,7 +376,7 @@ def drop(room: RoomDep, who: Dealer, table_id: FormTableId,
          player_name: str = Form(..., alias="player"), amount: str = Form(...),
          tender: str = Form("cash"), key: str = Form(...)) -> Response:
     def work(conn: Connection) -> str:
-        customer = player(conn, player_name)
+        customer = _player(conn, player_name)
         cents = parse_money(amount)
         table_books.drop_buy_in(conn, who, table_id, customer, cents, key[:60], tender)
         return f"{customer.username} bought {format_money(cents)} of chips " \

@@ -8,7 +8,7 @@ import secrets
 from typing import Annotated
 
 from fastapi import APIRouter, Form
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.money import parse_money
@@ -16,15 +16,15 @@ from cardroom.room.accounts import Account, Permission
 from cardroom.room.cashier import buy_chips, cash_out
 from cardroom.room.errors import PermissionDenied
 from cardroom.server.deps import Render, RoomDep, Viewer, require
+from cardroom.server.flash import Flash
 
 router = APIRouter()
 
 
 @router.get("/cashier", response_class=HTMLResponse)
 def cashier(room: RoomDep, who: Annotated[Account, require(Permission.CASHIER)], page: Render,
-            message: str = "", error: str = "") -> HTMLResponse:
+            ) -> HTMLResponse:
     return page("cashier.html", who, wallet=room.wallet(who), key=secrets.token_urlsafe(12),
-                message=message, error=error,
                 self_service=room.settings.self_service_chips)
 
 
@@ -47,4 +47,4 @@ def cashier_op(room: RoomDep, who: Viewer, page: Render, op: str, amount: str = 
         return page("cashier.html", who, 400, wallet=room.wallet(who),
                     key=secrets.token_urlsafe(12), error=str(exc),
                     self_service=room.settings.self_service_chips)
-    return RedirectResponse("/cashier?message=done", status_code=303)
+    return Flash("/cashier", message="done")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
@@ -19,6 +18,7 @@ from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
 from cardroom.room.tables import GAMES, list_tables
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
+from cardroom.server.flash import Flash
 from cardroom.server.ids import FormTableId
 from cardroom.server.routes.staff import hire_staff, hired
 
@@ -33,13 +33,11 @@ Dealer = Annotated[Account, require(Permission.DEAL, to="record an irregularity"
 
 def floor_back(message: str = "", error: str = "") -> Response:
     """Back to the floor page, saying what was done or refused."""
-    return RedirectResponse("/floor?" + urlencode({"message": message, "error": error}),
-                            status_code=303)
+    return Flash("/floor", message=message, error=error)
 
 
 @router.get("/floor", response_class=HTMLResponse)
-def floor(room: RoomDep, page: Render, who: FloorStaff, error: str = "", message: str = ""
-          ) -> HTMLResponse:
+def floor(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
     with room.storage.read() as conn:
         registry = list_tables(conn)
         rows = [table_summary(t, room.tables.get(t.id)) for t in registry]
@@ -48,8 +46,8 @@ def floor(room: RoomDep, page: Render, who: FloorStaff, error: str = "", message
         errors = table_books.slips(conn, series="error")[::-1][:20]
     pool = room.pools.get(DEFAULT_POOL)
     return page("floor.html", who, tables=rows, games=GAMES, irregularities=IRREGULARITIES,
-                roles=[r.value for r in Role], open_hands=hands_open, error=error,
-                message=message, jackpot=pool, held=held, errors=errors,
+                roles=[r.value for r in Role], open_hands=hands_open,
+                jackpot=pool, held=held, errors=errors,
                 table_names={t.id: t.name for t in registry},
                 jackpot_warning=None if pool is None else break_even_warning(pool))
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
@@ -19,12 +19,12 @@ from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.jackpot import DEFAULT_POOL, post_daily
-from cardroom.room.jackpot import adjust as adjust_jackpot
 from cardroom.room.pan_fees import fees_collected
 from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
-from cardroom.server import progressive_pages
+from cardroom.server import cosign, progressive_pages
 from cardroom.server.deps import Page, Render, RoomDep, Viewer, require
+from cardroom.server.flash import Flash
 from cardroom.server.ids import HitId
 from cardroom.server.routes.floor import floor_back
 
@@ -44,8 +44,10 @@ def jackpot_post(room: RoomDep, who: Viewer) -> Response:
         f"{format_money(pool.posted)} ({name})" for name, pool in sorted(room.pools.items())))
 
 
-def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, message: str = "",
-                 error: str = "", pool_name: str | None = None) -> HTMLResponse:
+def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, error: str = "",
+                 pool_name: str | None = None) -> HTMLResponse:
+    """The page; `error` is a refusal said here and now (a form's message after its redirect
+    comes from the flash)."""
     pool = room.pools.get(DEFAULT_POOL)
     controller = progressive_pages.context(room, progressive_pages.pool_name(room, pool_name))
     with room.storage.read() as conn:
@@ -56,7 +58,7 @@ def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, messag
         names = {t.id: t.name for t in list_tables(conn)}
     return page("jackpot.html", who, status, pool_name=DEFAULT_POOL, pool=pool, held=held,
                 report=report, fees=fees, table_names=names, key=secrets.token_urlsafe(12),
-                message=message, error=error, **controller)
+                **({"error": error} if error else {}), **controller)
 
 
 Reader = Annotated[Account, require(Permission.ADJUST_JACKPOT, Permission.READ_ALL,
@@ -65,11 +67,11 @@ Adjuster = Annotated[Account, require(Permission.ADJUST_JACKPOT)]
 
 
 @router.get("/floor/jackpot", response_class=HTMLResponse)
-def jackpot_view(room: RoomDep, page: Render, who: Reader, message: str = "",
-                 pool: str | None = None) -> HTMLResponse:
+def jackpot_view(room: RoomDep, page: Render, who: Reader, pool: str | None = None
+                 ) -> HTMLResponse:
     """The pool, its daily posting report, the two-person adjustment form, and the
     progressive controller of `pool` (settings, meters, hits, chart)."""
-    return jackpot_page(page, room, who, message=message, pool_name=pool)
+    return jackpot_page(page, room, who, pool_name=pool)
 
 
 @router.post("/floor/jackpot/adjust", response_model=None)
@@ -77,43 +79,42 @@ def jackpot_adjust(room: RoomDep, page: Render,
                    who: Annotated[Account, require(Permission.ADJUST_JACKPOT)],
                    direction: str = Form(...), amount: str = Form(...),
                    reason: str = Form(...), second: str = Form(...),
-                   second_password: str = Form(...), key: str = Form(...)) -> Response:
-    """The second approver confirms with their own password, on the same form."""
-    try:
-        pool = room.pools.get(DEFAULT_POOL)
-        if pool is None:
+                   key: str = Form(...)) -> Response:
+    """The second approver named here accepts the adjustment on their own session."""
+    def form() -> tuple[str, dict[str, Any]]:
+        if room.pools.get(DEFAULT_POOL) is None:
             raise CardroomError("no jackpot pool yet")
         if direction not in ("add", "remove"):
             raise CardroomError("choose to add to or take from the meter")
         cents = parse_money(amount) * (1 if direction == "add" else -1)
-        other = progressive_pages.second_person(room, who, second, second_password)
-        with room.storage.unit() as conn:
-            adjust_jackpot(conn, who, other, DEFAULT_POOL, pool, cents, reason.strip(),
-                           key[:60])
-    except PermissionDenied as exc:
-        room.refused(who, "jackpot.adjust", str(exc))
-        return jackpot_page(page, room, who, 403, error=str(exc))
-    except CardroomError as exc:
-        room.refused(who, "jackpot.adjust", str(exc))
-        return jackpot_page(page, room, who, 400, error=str(exc))
-    return RedirectResponse("/floor/jackpot?message=adjusted", status_code=303)
+        return (f"jackpot adjustment: {'add' if cents > 0 else 'take'} "
+                f"{format_money(abs(cents))} {'to' if cents > 0 else 'from'} the meter; why: "
+                f"{reason.strip()[:200]}", {"amount": cents, "reason": reason.strip(),
+                                            "key": key[:60]})
+    return controller_action(page, room, who, "jackpot.adjust", lambda: cosign.ask(
+        room, who, "jackpot.adjust", form, {cosign.APPROVER: second}))
+
+
+ASKED = frozenset(k for k in cosign.KINDS if k.startswith("jackpot."))
+"""The jackpot's forms that ask a second person to sign (`cosign.ask` audits their refusals)."""
 
 
 # the progressive controller ----------------------------------------------------------------
 def controller_action(page: Page, room: Room, who: Account, action: str,
                       do: Callable[[], object], pool: str | None = None) -> Response:
-    """Run one controller form; a refusal is audited and shown on the page, one sentence."""
+    """Run one controller form; a refusal is audited and shown on the page, one sentence (a
+    form that asks for a signature audits its own refusal); what `do` says, if anything, is
+    the message."""
     try:
-        do()
-    except PermissionDenied as exc:
-        room.refused(who, action, str(exc))
-        return jackpot_page(page, room, who, 403, error=str(exc), pool_name=pool)
+        said = do()
     except CardroomError as exc:
-        room.refused(who, action, str(exc))
-        return jackpot_page(page, room, who, 400, error=str(exc), pool_name=pool)
-    query = {"message": "done: " + action.removeprefix("jackpot."), **(
-        {"pool": pool} if pool else {})}
-    return RedirectResponse("/floor/jackpot?" + urlencode(query), status_code=303)
+        if action not in ASKED:
+            room.refused(who, action, str(exc))
+        status = 403 if isinstance(exc, PermissionDenied) else 400
+        return jackpot_page(page, room, who, status, error=str(exc), pool_name=pool)
+    return Flash("/floor/jackpot" + ("?" + urlencode({"pool": pool}) if pool else ""),
+                 message=said if isinstance(said, str) else
+                 "done: " + action.removeprefix("jackpot."))
 
 
 @router.post("/floor/jackpot/settings", response_model=None)
@@ -121,12 +122,12 @@ def jackpot_settings(room: RoomDep, page: Render, who: Adjuster,
                      pool: str = Form(...), seed: str = Form(...),
                      contribution: str = Form(...), reserve_rate: str = Form(...),
                      reserve_limit: str = Form(...), maximum: str = Form(""),
-                     reason: str = Form(...),
-                     second: str = Form(...), second_password: str = Form(...)) -> Response:
-    """The controller's settings, changed by two people (the second with their password)."""
+                     reason: str = Form(...), second: str = Form(...)) -> Response:
+    """The controller's settings, changed by two people (the second accepts them on their
+    own session)."""
     form = {"pool": pool, "seed": seed, "contribution": contribution,
             "reserve_rate": reserve_rate, "reserve_limit": reserve_limit, "maximum": maximum,
-            "reason": reason, "second": second, "second_password": second_password}
+            "reason": reason, "second": second}
     return controller_action(page, room, who, "jackpot.settings", lambda: (
         progressive_pages.change_settings(room, who, form)), pool)
 
@@ -147,11 +148,11 @@ def jackpot_deposit(room: RoomDep, page: Render,
 
 @router.post("/floor/jackpot/hits/{hit_id}/verify", response_model=None)
 def jackpot_verify(room: RoomDep, page: Render, who: Viewer, hit_id: HitId,
-                   note: str = Form(...), second: str = Form(...),
-                   second_password: str = Form(...)) -> Response:
-    """A floor supervisor and a second member of staff verify a pending top award."""
+                   note: str = Form(...), second: str = Form(...)) -> Response:
+    """A floor supervisor and a second member of staff verify a pending top award (the second
+    accepts on their own session)."""
     return controller_action(page, room, who, "jackpot.verify", lambda: (
-        progressive_pages.verify(room, who, hit_id, note, second, second_password)))
+        progressive_pages.verify(room, who, hit_id, note, second)))
 
 
 @router.post("/floor/jackpot/hits/{hit_id}/surveillance", response_model=None)

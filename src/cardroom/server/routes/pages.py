@@ -10,7 +10,7 @@ from cardroom.cards import Card
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
-from cardroom.room import audit
+from cardroom.room import audit, exclusions
 from cardroom.room.accounts import Account, Role
 from cardroom.room.errors import AuthError, Throttled
 from cardroom.room.jackpot import DEFAULT_POOL
@@ -136,11 +136,16 @@ def register_form(page: Render) -> HTMLResponse:
 
 @router.post("/register", response_model=None)
 async def register(request: Request, room: RoomDep, page: Render, client: Client,
-                   username: str = Form(...), password: str = Form(...)) -> Response:
-    """The address's back-off decides first; the password is judged and hashed in the password
-    threads, outside the write transaction, which then only counts and writes the account."""
+                   username: str = Form(...), password: str = Form(...),
+                   legal_name: str = Form(""), date_of_birth: str = Form("")) -> Response:
+    """The address's back-off decides first; the name and date of birth given are checked
+    against the self-exclusion list (RCW 9.46.071); the password is judged and hashed in the
+    password threads, outside the write transaction, which then only counts and writes the
+    account."""
     try:
         await run_in_threadpool(acc.registration_allowed, room.storage, client)
+        await run_in_threadpool(exclusions.refuse_registration, room.storage, legal_name[:200],
+                                date_of_birth[:20])
         made = await password_work.new_credentials(username, password)
         account = await run_in_threadpool(acc.register_player, room.storage, made, client)
     except CardroomError as exc:

@@ -5,14 +5,14 @@ floor, the cage, the auditor and the owner."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter
 from fastapi.responses import Response
 
 from cardroom.errors import CardroomError
-from cardroom.room import table_books
+from cardroom.room import regulator, table_books
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.operations_report import (
     BY_CASHIER,
@@ -26,12 +26,21 @@ from cardroom.room.operations_report import (
     games_rows,
     hold_chart,
     slips_report,
+    slips_rows,
     to_csv,
 )
 from cardroom.room.reconcile import Reconciliation, reconcile
+from cardroom.room.regulator import (
+    Period,
+    cash_on_hand,
+    cash_rows,
+    parse_month,
+    period_report,
+    report_rows,
+)
 from cardroom.room.room import Room
 from cardroom.room.tenders import MARKERS_LABEL
-from cardroom.server.deps import Render, RoomDep, require
+from cardroom.server.deps import Render, RoomDep, form_day, require
 
 router = APIRouter()
 Reader = Annotated[Account, require(Permission.READ_ALL, Permission.OPEN_TABLES,
@@ -41,11 +50,7 @@ Reader = Annotated[Account, require(Permission.READ_ALL, Permission.OPEN_TABLES,
 def _day(room: Room, text: str | None) -> date:
     if not text:
         return room.settings.clock.day_of(datetime.now(UTC))
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise CardroomError(f"{text.strip()[:20]!r} is not a gambling day: write it as "
-                            "YYYY-MM-DD") from None
+    return form_day(text, "a gambling day")
 
 
 @router.get("/reports/hold.svg", response_model=None)
@@ -60,6 +65,53 @@ def hold_svg(room: RoomDep, page: Render, who: Reader, date: str | None = None) 
 
 
 REPORTS = ("games", "cage", "slips", "reconcile")
+PERIODS = ("month", "quarter")
+"""The reports to the regulator (`cardroom.room.regulator`), for the owner and the auditor."""
+Owner = Annotated[Account, require(Permission.READ_ALL, to="read the reports to the regulator")]
+
+
+def _period(room: Room, kind: str, month: str | None, year: str | None,
+            quarter: str | None) -> Period:
+    """The month (YYYY-MM) or the quarter asked for; the last one ended by default."""
+    today = room.settings.clock.day_of(datetime.now(UTC))
+    if kind == "month":
+        if month:
+            return parse_month(month)
+        before = today.replace(day=1) - timedelta(days=1)
+        return regulator.month(before.year, before.month)
+    if not year and not quarter:
+        q = (today.month - 1) // 3
+        return regulator.quarter(today.year - (q == 0), q or 4)
+    try:
+        return regulator.quarter(int((year or "").strip()), int((quarter or "").strip()))
+    except ValueError:
+        raise CardroomError("give the year as four digits and the quarter as 1 to 4") from None
+
+
+@router.get("/reports/regulator/{name}", response_model=None)
+def period_page(room: RoomDep, page: Render, who: Owner, name: str, month: str | None = None,
+                year: str | None = None, quarter: str | None = None) -> Response:
+    """`/reports/regulator/month?month=YYYY-MM`, `/reports/regulator/quarter?year=&quarter=`,
+    each also as `.csv` and `.json`."""
+    kind, _, fmt = name.partition(".")
+    if kind not in PERIODS or fmt not in ("", "csv", "json"):
+        return page.error(404, "there is no such report: the reports to the regulator are "
+                          "month and quarter, each a page, a CSV or a JSON file")
+    try:
+        period = _period(room, kind, month, year, quarter)
+    except CardroomError as exc:
+        return page.error(400, str(exc))
+    with room.storage.snapshot() as conn:
+        found = period_report(conn, room.settings.clock, period)
+    if fmt == "json":
+        return Response(json.dumps(found.as_json(), indent=1), media_type="application/json")
+    if fmt == "csv":
+        label = period.label.replace(" ", "-")
+        return Response(to_csv(report_rows(found)), media_type="text/csv", headers={
+            "Content-Disposition": f'attachment; filename="{kind}-{label}.csv"'})
+    query = (f"month={period.label}" if kind == "month" else
+             f"year={period.first.year}&quarter={(period.first.month - 1) // 3 + 1}")
+    return page("report_regulator.html", who, report=found, kind=kind, query=query)
 
 
 @router.get("/reports/{name}", response_model=None)
@@ -82,7 +134,9 @@ def report(room: RoomDep, page: Render, who: Reader, name: str, date: str | None
             cage_report(conn, clock, day) if kind == "cage" else
             reconcile(conn, clock, day) if kind == "reconcile" else slips_report(conn))
         check = reconcile(conn, clock, day) if kind == "games" else None
+        cash = cash_on_hand(conn, clock, day) if kind == "cage" else None
     context: dict[str, Any]
+    data = found.as_json()
     if isinstance(found, GamesReport):
         rows, context = games_rows(found), {"reconciled": found.reconciled, "check": check}
     elif isinstance(found, Reconciliation):
@@ -91,12 +145,15 @@ def report(room: RoomDep, page: Render, who: Reader, name: str, date: str | None
                           "amount_cents": amount}
                          for m in found.unexplained for name, amount in m.entries], {}
     elif isinstance(found, CageReport):
-        rows, context = cage_rows(found), {"kinds": CAGE_KINDS, "by_cashier": BY_CASHIER,
-                                           "markers_label": MARKERS_LABEL}
+        assert cash is not None
+        data["cash_on_hand"] = cash.as_json()
+        rows, context = [*cage_rows(found), *cash_rows(cash)], {
+            "kinds": CAGE_KINDS, "by_cashier": BY_CASHIER, "markers_label": MARKERS_LABEL,
+            "cash": cash}
     else:
-        rows, context = found.as_json()["slips"], {"forms": table_books.FORMS}
+        rows, context = slips_rows(found), {"forms": table_books.FORMS}
     if fmt == "json":
-        return Response(json.dumps(found.as_json(), indent=1), media_type="application/json")
+        return Response(json.dumps(data, indent=1), media_type="application/json")
     if fmt == "csv":
         label = kind if kind == "slips" else f"{kind}-{day.isoformat()}"
         return Response(to_csv(rows), media_type="text/csv", headers={

@@ -28,12 +28,10 @@ Owner = Annotated[Account, require(Permission.MANAGE_STAFF)]
 
 
 @router.get("/staff", response_class=HTMLResponse)
-def staff_page(room: RoomDep, page: Render, who: Owner, message: str = "", error: str = ""
-               ) -> HTMLResponse:
+def staff_page(room: RoomDep, page: Render, who: Owner) -> HTMLResponse:
     with room.storage.read() as conn:
         rows = people.staff(conn)
-    return page("staff.html", who, people=rows, roles=[r.value for r in Role],
-                message=message, error=error)
+    return page("staff.html", who, people=rows, roles=[r.value for r in Role])
 
 
 def _do(room: Room, who: Account, action: str, work: Callable[[Connection], Any],

@@ -6,10 +6,9 @@ or refuses a held payout from it (`room.surveillance`), the table told at once."
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.room import progressive, surveillance
@@ -17,6 +16,7 @@ from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import NotFound, PermissionDenied
 from cardroom.room.room import Room
 from cardroom.server.deps import HubDep, Page, Render, RoomDep, require
+from cardroom.server.flash import Flash
 from cardroom.server.ids import HeldId
 
 router = APIRouter()
@@ -25,22 +25,23 @@ Surveillance = Annotated[Account, require(Permission.ADJUST_JACKPOT, Permission.
 """Who sees the queue and may decide from it: the people with the surveillance duty."""
 
 
-def queue_page(page: Page, room: Room, who: Account, status: int = 200, message: str = "",
-               error: str = "") -> HTMLResponse:
+def queue_page(page: Page, room: Room, who: Account, status: int = 200, error: str = ""
+               ) -> HTMLResponse:
+    """The queue; `error` is a refusal said here and now (a decision's message after its
+    redirect comes from the flash)."""
     with room.storage.read() as conn:
         held = surveillance.waiting(conn)
         done = surveillance.decided(conn, 20)
         hits = [h for h in progressive.list_hits(conn)
                 if h.status != "paid" and h.needs_surveillance and h.surveillance_at is None]
-    return page("surveillance.html", who, status, held=held, done=done, hits=hits,
-                message=message, error=error)
+    said = {"error": error} if error else {}
+    return page("surveillance.html", who, status, held=held, done=done, hits=hits, **said)
 
 
 @router.get("/floor/surveillance", response_class=HTMLResponse)
-def surveillance_view(room: RoomDep, page: Render, who: Surveillance, message: str = ""
-                      ) -> HTMLResponse:
+def surveillance_view(room: RoomDep, page: Render, who: Surveillance) -> HTMLResponse:
     """What waits for surveillance, oldest first, and the latest decisions."""
-    return queue_page(page, room, who, message=message)
+    return queue_page(page, room, who)
 
 
 async def decide(room: Room, hub: HubDep, page: Page, who: Account, held_id: int, note: str,
@@ -61,8 +62,7 @@ async def decide(room: Room, hub: HubDep, page: Page, who: Account, held_id: int
     except CardroomError as exc:
         return queue_page(page, room, who, 400, error=str(exc))
     word = "verified: paid to the winner" if verified else "refused: the wager is void"
-    return RedirectResponse("/floor/surveillance?" + urlencode(
-        {"message": f"payout {held_id} {word}"}), status_code=303)
+    return Flash("/floor/surveillance", message=f"payout {held_id} {word}")
 
 
 @router.post("/floor/surveillance/{held_id}/verify", response_model=None)

@@ -89,6 +89,8 @@ function render(s) {
   // a top award waits for its verification: the pool takes no jackpot wager meanwhile
   const pending = !!(s.jackpot && s.jackpot.pending);
   $("jackpot-pending").hidden = !pending;
+  // the viewer's own share waits for the cage to record their identity (Form W-2G)
+  $("see-the-cage").hidden = !s.you.see_the_cage;
   betting.setDenominations(denominations(l.bonus_min, l.table_max));
   betting.setMax("player", l.table_max); betting.setMax("banker", l.table_max);
   betting.setMax("tie", l.tie_max); betting.setMax("player_9", l.bonus_max);
