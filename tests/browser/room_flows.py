@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from room.rooms import open_for_play
 
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.room import Room
@@ -75,7 +76,10 @@ def seeded_room(tmp_path: Path, seed: int) -> Iterator[Room]:
     engine.dispose()
 
 
-def owner_opens_table(page: Any, base: str, name: str, game: str) -> None:
+def owner_opens_table(page: Any, base: str, name: str, game: str, room: Room) -> None:
+    """The owner's first run, then a table of `game` made on the floor page; its inventory is
+    opened by the room's dealer and floor (`open_for_play`: no house-banked table plays
+    before its opener, WAC 230-15-495)."""
     page.goto(base + "/")
     page.fill("#username", "olga")
     page.fill("#password", PW)
@@ -87,6 +91,7 @@ def owner_opens_table(page: Any, base: str, name: str, game: str) -> None:
     page.click("text=Open table")
     page.wait_for_selector(f"text=table {name} opened")
     page.click("#logout")
+    open_for_play(room, next(t for t, live in room.tables.items() if live.name == name))
 
 
 def log_in(page: Any, base: str, name: str) -> None:

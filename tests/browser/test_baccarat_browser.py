@@ -38,7 +38,7 @@ def test_two_baccarat_hands_with_chips(room: Room, width: int) -> None:
             return [] if shoe is None else [str(c) for c in shoe.order[:shoe.position]]
 
         checks = PageChecks(page, dealt)
-        owner_opens_table(page, base, "Mini 1", "baccarat")
+        owner_opens_table(page, base, "Mini 1", "baccarat", room)
         player_sits(page, base, "alice")
         checks.check("seated")
         assert page.inner_text("#jackpot") == "$2,500.00"

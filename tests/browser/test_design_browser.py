@@ -32,7 +32,7 @@ def test_player_pages_and_menus_by_role(room: Room) -> None:
     with browser_at(room) as (base, browser):
         owner = browser.new_page()
         owner.set_default_timeout(10_000)
-        owner_opens_table(owner, base, "Mini 1", "baccarat")
+        owner_opens_table(owner, base, "Mini 1", "baccarat", room)
         for width, height in WIDTHS:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.set_default_timeout(10_000)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from room.people import player
+from room.rooms import playing_table
 
 from cardroom.room import ledger
 from cardroom.room.pan_live import PanLive
@@ -58,7 +59,7 @@ def test_recall_floor_history_audit_and_404_by_clicks(room: Room, size: tuple[in
     with browser_at(room) as (base, browser):
         page = browser.new_page(viewport={"width": width, "height": height})
         page.set_default_timeout(15_000)
-        owner_opens_table(page, base, "Pan 1", "pan")
+        owner_opens_table(page, base, "Pan 1", "pan", room)
         pan_hand_with_bots(room, 1)
         checks = PageChecks(page)
         # recall, stepped
@@ -100,7 +101,7 @@ def test_recall_floor_history_audit_and_404_by_clicks(room: Room, size: tuple[in
         # the floor: a misdeal at a Super Pan 9 table, by its button
         olga = room.account(1)
         assert olga is not None
-        sp9 = room.create_table(olga, f"Nine {width}", "super-pan-9").table_id
+        sp9 = playing_table(room, olga, f"Nine {width}", "super-pan-9").table_id
         with room.storage.unit() as conn:
             bob = player(conn, f"bob{width}", PW)
             ledger.post(conn, f"seed-bob{width}", "buy-chips",

@@ -57,7 +57,7 @@ def test_two_pai_gow_hands_with_chips(room: Room, width: int) -> None:
         page = browser.new_page(viewport={"width": width, "height": 900})
         page.set_default_timeout(15_000)
         checks = PageChecks(page, lambda: visible(room))
-        owner_opens_table(page, base, "Pai Gow 1", "pai-gow")
+        owner_opens_table(page, base, "Pai Gow 1", "pai-gow", room)
         player_sits(page, base, "alice")
         live = room.table(1)
         assert isinstance(live, PaiGowLive)

@@ -65,7 +65,7 @@ def test_play_a_whole_pan_hand_against_bots_by_clicks(room: Room, size: tuple[in
     with browser_at(room) as (base, browser):
         page = browser.new_page(viewport={"width": width, "height": height})
         page.set_default_timeout(15_000)
-        owner_opens_table(page, base, "Pan 1", "pan")
+        owner_opens_table(page, base, "Pan 1", "pan", room)
         live = room.table(1)
         assert isinstance(live, PanLive)
         checks = PageChecks(page, visible=lambda: visible_to(live, me))

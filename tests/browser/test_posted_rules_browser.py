@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from room.rooms import playing_table
+
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.room import Room
 
@@ -25,7 +27,7 @@ def test_posted_rules_of_every_game_at_desktop_and_phone_width(room: Room, tmp_p
     with room.storage.unit() as conn:
         owner = create_account(conn, "olga", "correct horse", Role.OWNER)
     fee = {"fee": {"kind": "hand", "cents": 100}}
-    tables = {g: room.create_table(owner, f"{g} 1", g, fee if g == "pan" else None).table_id
+    tables = {g: playing_table(room, owner, f"{g} 1", g, fee if g == "pan" else None).table_id
               for g in GAMES}
     shots = Path(os.environ.get("CARDROOM_SCREENSHOTS", tmp_path))
     with browser_at(room) as (base, browser):

@@ -12,7 +12,7 @@ from typing import Any
 
 from room.jackpot_winners import identify_winner
 from room.people import person
-from room.rooms import rig_top_award
+from room.rooms import playing_table, rig_top_award
 
 from cardroom.room import progressive
 from cardroom.room.accounts import Role
@@ -44,7 +44,7 @@ def test_settings_change_and_pending_jackpot_by_clicks(room: Room, tmp_path: Pat
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("dan", Role.DEALER),
             ("alice", Role.PLAYER))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 50_000, "k")
-    t = room.create_table(people["olivia"], "Mini 1", "baccarat").table_id
+    t = playing_table(room, people["olivia"], "Mini 1", "baccarat").table_id
     alice = people["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 10_000, "key": "s"})
     for i in range(3):  # some meter history for the chart

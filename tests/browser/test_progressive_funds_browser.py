@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from room.rooms import playing_table
 from sqlalchemy import update
 
 from cardroom.room.accounts import Role, create_account
@@ -43,7 +44,7 @@ def test_overdue_deposit_recorded_and_maximum_prize_posted_by_clicks(room: Room)
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("cathy", Role.CASHIER),
             ("alice", Role.PLAYER))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 50_000, "k")
-    t = room.create_table(people["olivia"], "Mini 1", "baccarat").table_id
+    t = playing_table(room, people["olivia"], "Mini 1", "baccarat").table_id
     alice = people["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 10_000, "key": "s"})
     for i in range(3):

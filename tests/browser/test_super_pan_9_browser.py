@@ -65,7 +65,7 @@ def test_two_super_pan_9_hands_in_two_browsers(room: Room, width: int) -> None:
         cb = PageChecks(b, lambda: visible(room, 2), seen)
         for page in (a, b):
             page.set_default_timeout(15_000)
-        owner_opens_table(a, base, "Pan Nine", "super-pan-9")
+        owner_opens_table(a, base, "Pan Nine", "super-pan-9", room)
         player_sits(a, base, "alice")
         player_sits(b, base, "bob")
         live = room.table(1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from room.rooms import rig_coup
+from room.rooms import playing_table, rig_coup
 
 from cardroom.cards import parse_cards
 from cardroom.room import ledger, surveillance
@@ -31,7 +31,7 @@ def test_wac_230_15_320_4_the_surveillance_queue_by_clicks(room: Room, tmp_path:
         people = {n: create_account(conn, n, PW, r) for n, r in (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("alice", Role.PLAYER))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 100_000, "k")
-    t = room.create_table(people["olivia"], "High 1", "baccarat",
+    t = playing_table(room, people["olivia"], "High 1", "baccarat",
                           {"paytable": 2, "bonus_max_cents": 30_000}).table_id
     alice = people["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 100_000, "key": "s"})

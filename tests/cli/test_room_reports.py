@@ -1,6 +1,7 @@
-"""`cardroom report games|cage|slips` on a room's books: JSON, CSV and the terminal table, the
-gambling day of the room's clock (`CARDROOM_TIMEZONE`, `CARDROOM_DAY_STARTS`), exit 1 when a
-series of slips has a gap, a plain error for a bad date."""
+"""`cardroom report games|cage|slips|reconcile` on a room's books: JSON, CSV and the terminal
+table, the gambling day of the room's clock (`CARDROOM_TIMEZONE`, `CARDROOM_DAY_STARTS`), exit
+1 when a series of slips has a gap or a ledger movement is unexplained, a plain error for a bad
+date."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ from cardroom.room.schema import table_slips
 from cardroom.room.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
+from .console import cardroom
+
 PW = "correct horse"
 CARDROOM = Path(sys.executable).parent / "cardroom"
 
@@ -55,8 +58,9 @@ def books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
             ("cathy", Role.CASHIER), ("colin", Role.CASHIER), ("alice", Role.PLAYER))}
     t = room.create_table(p["olivia"], "Mini 1", "baccarat").table_id
     sign = (p["cathy"], p["dan"], p["fiona"])
+    room.operate(p["fiona"], "table.open",
+                 lambda c: table_books.open_table(c, t, p["dan"], p["fiona"], 0))
     with room.storage.unit() as conn:
-        table_books.open_table(conn, t, p["dan"], p["fiona"], 0)
         table_books.fill(conn, t, *sign, 100_000)
         sell_chips(conn, p["cathy"], p["alice"], 20_000, "s1")
         sell_chips(conn, p["cathy"], p["alice"], 1_000, "s2", "debit")
@@ -186,3 +190,28 @@ def test_a_bad_date_is_one_plain_error(books: tuple[str, str]) -> None:
         run("report", "games", "--date", "23/11/2026", "--database", db)
     with pytest.raises(CardroomError, match="choose --json or --csv, not both"):
         run("report", "cage", "--database", db, "--json", "--csv")
+
+
+def test_report_reconcile_lists_an_unexplained_posting_and_exits_1(
+        books: tuple[str, str]) -> None:
+    """Issue 23, "Reconciled must mean every cent", through the installed console script:
+    the fixture's day is explained movement by movement (exit 0); a ledger transaction of a
+    kind no report explains is then listed with its accounts and amounts, and the command
+    exits 1 (a check that fails)."""
+    db, day = books
+    good = cardroom("report", "reconcile", "--date", day, "--database", db, "--json")
+    assert good.returncode == 0, good.stderr
+    data = json.loads(good.stdout)
+    assert data["reconciled"] and data["unexplained"] == [] and data["transactions"] > 10
+    assert data["explained"]["cage report"]["credit"] == 1
+    with open_database(db).unit() as conn:
+        ledger.post(conn, "behind-the-back", "mystery", [(ledger.tray(1), -2_500),
+                                                        (ledger.HOUSE_BANK, 2_500)],
+                    actor="nobody", memo="chips moved off the reports")
+    bad = cardroom("report", "reconcile", "--date", day, "--database", db)
+    assert bad.returncode == 1, bad.stderr
+    assert "unexplained:" in bad.stdout and "mystery" in bad.stdout
+    assert "tray:1 -$25.00" in bad.stdout and "house:bank $25.00" in bad.stdout
+    found = json.loads(cardroom("report", "reconcile", "--date", day, "--database", db,
+                                "--json").stdout)
+    assert [m["kind"] for m in found["unexplained"]] == ["mystery"]

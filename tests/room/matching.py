@@ -18,6 +18,8 @@ from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 
+from .rooms import playing_table
+
 SIT = 20_000
 """Each player's buy-in at each example's table ($200)."""
 
@@ -36,7 +38,7 @@ def open_table(made: Room, people: dict[str, Account], game: str, rules: dict[st
                players: Sequence[str] = ("alice", "bob")) -> int:
     """A new table of `game`; each of `players` buys chips and sits down, in order (seats 1,
     2, ...)."""
-    t = made.create_table(people["olivia"], f"{game} {key()}", game, rules).table_id
+    t = playing_table(made, people["olivia"], f"{game} {key()}", game, rules).table_id
     for name in players:
         with made.storage.unit() as conn:
             buy_chips(conn, SELF_SERVICE, people[name], SIT, key())

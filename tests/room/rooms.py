@@ -13,20 +13,22 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card, parse_card, parse_cards
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.settings import legal_settings
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account, Role
+from cardroom.room import audit, ledger, table_books
+from cardroom.room.accounts import Account, Permission, Role, get_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
-from cardroom.room.room import Room
-from cardroom.room.schema import audit_log
+from cardroom.room.reconcile import reconcile
+from cardroom.room.room import AnyTable, Room
+from cardroom.room.schema import accounts, audit_log
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom, Shoe
 
-from .people import IDENTITY_KEY, make_people
+from .people import IDENTITY_KEY, PW, make_people, person
 
 CAST = (("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
         ("fiona", Role.FLOOR))
@@ -38,12 +40,13 @@ BUY_IN = 100_000
 def make_room(storage: Storage, game: str | None = None, *, seed: int, table: str = "",
               rules: dict[str, Any] | None = None, cast: Sequence[tuple[str, Role]] = CAST,
               buyers: Sequence[str] = ("alice", "bob"), key: str = "first-{name}",
-              ) -> tuple[Room, dict[str, Account], int | None]:
+              opened: bool = True) -> tuple[Room, dict[str, Account], int | None]:
     """Start a room on `storage` (deals seeded with `seed`), open the accounts of `cast`,
     sell each of `buyers` `BUY_IN` cents of chips (idempotency key `key`), and open a table of
-    `game` named `table` when a game is given (its clock stopped at the opening: a timed
-    turn's seconds left, issue 23, stays put between two snapshots; a test that times turns
-    moves a clock of its own). Returns the room, the people, the table id."""
+    `game` named `table` when a game is given, its inventory opened unless not `opened`
+    (`open_for_play`), and its clock stopped at the opening (a timed turn's seconds left,
+    issue 23, stays put between two snapshots; a test that times turns moves a clock of its
+    own). Returns the room, the people, the table id."""
     room = Room(storage, SeededRandom(seed), identity=IDENTITY_KEY)
     room.start()
     with storage.unit() as conn:
@@ -53,8 +56,10 @@ def make_room(storage: Storage, game: str | None = None, *, seed: int, table: st
     if game is None:
         return room, people, None
     live = room.create_table(people["olivia"], table, game, rules)
-    opened = datetime.now(UTC)
-    live.clock = lambda: opened
+    stopped = datetime.now(UTC)
+    live.clock = lambda: stopped
+    if opened:
+        open_for_play(room, live.table_id)
     return room, people, live.table_id
 
 
@@ -163,4 +168,51 @@ CAGE_CAST = (("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER
 """A room run as a card room: the cage (cathy, colin), a dealer (dan), two floor
 supervisors (fiona, gus) and the auditor; players buy no chips by themselves."""
 cage_room = partial(make_room, game="baccarat", seed=7, table="Mini 1", cast=CAGE_CAST,
-                    buyers=())
+                    buyers=(), opened=False)
+
+OPENERS = (("tray_floor", Role.FLOOR), ("tray_dealer", Role.DEALER))
+"""The floor supervisor and the dealer who sign a test table's opener when the room has no
+two staff who may (`open_for_play`)."""
+
+
+def open_for_play(room: Room, table_id: int) -> None:
+    """Open the table's inventory so that it may play (WAC 230-15-495: no house-banked table
+    deals before its opener is signed): a floor supervisor and a dealer of the room (two
+    different staff, made when the room lacks them) count its tray (empty: the first opening)
+    and sign the opener. A table that is open already, or not house-banked, is left alone.
+    The one place every test helper that deals at a table opens it."""
+    with room.storage.read() as conn:
+        if table_id not in table_books.closed_tables(conn):
+            return
+
+    def sign(conn: Connection) -> None:
+        staff = [a for i in conn.execute(select(accounts.c.id).where(
+            accounts.c.role != Role.PLAYER.value).order_by(accounts.c.id)).scalars()
+            if (a := get_account(conn, int(i))) is not None]
+        staff.sort(key=lambda a: a.role is Role.OWNER)  # a floor or a dealer signs first
+        floor = next((a for a in staff if a.may(Permission.OPEN_TABLES)), None) \
+            or person(conn, OPENERS[0][0], PW, OPENERS[0][1])
+        dealer = next((a for a in staff if a.may(Permission.DEAL)
+                       and a.username != floor.username), None) \
+            or person(conn, OPENERS[1][0], PW, OPENERS[1][1])
+        table_books.open_table(conn, table_id, dealer, floor, 0)
+
+    room.operate(None, "table.open", sign)
+
+
+def playing_table(room: Room, who: Account, name: str, game: str,
+                  rules: dict[str, Any] | None = None) -> AnyTable:
+    """A new table of `game` made by `who`, its inventory opened (`open_for_play`)."""
+    live = room.create_table(who, name, game, rules)
+    open_for_play(room, live.table_id)
+    return live
+
+
+def unexplained_today(room: Room) -> list[str]:
+    """Issue 23, "Reconciled must mean every cent": what the room-wide check of today's
+    gambling day finds wrong (each ledger movement no report explains, each report that does
+    not agree with the ledger), in words; empty when the day reconciles."""
+    clock = room.settings.clock
+    with room.storage.snapshot() as conn:
+        check = reconcile(conn, clock, clock.day_of(datetime.now(UTC)))
+    return [m.words() for m in check.unexplained] + list(check.not_reconciled)

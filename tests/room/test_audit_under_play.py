@@ -30,6 +30,7 @@ from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 
 from .people import player
+from .rooms import playing_table
 
 TABLES = 10
 RUNS = 100
@@ -65,7 +66,7 @@ def room(db_url: str, tmp_path: Path) -> Iterator[tuple[Room, list[tuple[Account
             buy_chips(conn, SELF_SERVICE, p, 10_000_000, f"first-{p.id}")
     seated = []
     for i, p in enumerate(players):
-        table = r.create_table(owner, f"Mini {i}", "baccarat")
+        table = playing_table(r, owner, f"Mini {i}", "baccarat")
         r.act(p, table.table_id, {"type": "sit", "buy_in": 5_000_000, "key": "sit"})
         seated.append((p, table.table_id))
     yield r, seated, key_file

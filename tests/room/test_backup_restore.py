@@ -38,6 +38,7 @@ from cardroom.shoe import SeededRandom
 from room.storage_fixture import backend_url
 
 from .people import player
+from .rooms import playing_table
 
 CARDROOM = Path(sys.executable).with_name("cardroom")
 BET = {"player": 500}
@@ -137,7 +138,7 @@ def open_room(storage: Storage) -> tuple[Room, dict[int, list[Account]], Account
                    for i in range(7)]
         for who in players:
             buy_chips(conn, SELF_SERVICE, who, 100_000, f"chips-{who.username}")
-    tables = [room.create_table(owner, f"Mini {i + 1}", "baccarat").table_id for i in range(4)]
+    tables = [playing_table(room, owner, f"Mini {i + 1}", "baccarat").table_id for i in range(4)]
     for i, who in enumerate(players):
         room.act(who, tables[i // 2], {"type": "sit", "buy_in": 50_000, "key": "sit"})
     held = players[6]

@@ -19,7 +19,7 @@ from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.schema import audit_log
 
-from .rooms import baccarat_room, pai_gow_room, super_pan_9_room
+from .rooms import baccarat_room, pai_gow_room, playing_table, super_pan_9_room
 
 MakeRoom = Callable[..., tuple[Room, dict[str, Account], int | None]]
 
@@ -178,7 +178,7 @@ def test_a_pai_gow_change_takes_back_the_dragon_hand_with_the_wager(storage: Sto
     the wager back before the deal takes the dragon hand back too, and its chips come home;
     the player may then buy them again, as the table page does after a change."""
     room, p, _ = pai_gow_room(storage)
-    d = room.create_table(p["olivia"], "Dragon", "pai-gow",
+    d = playing_table(room, p["olivia"], "Dragon", "pai-gow",
                           {"dragon_hand": "player-sets"}).table_id
     alice = p["alice"]
     room.act(alice, d, {"type": "sit", "buy_in": BUY_IN, "key": "s"})

@@ -19,7 +19,7 @@ from cardroom.room.exclusions import CONFISCATED, NEUTRAL, Excluded, ExclusionEr
 from cardroom.room.schema import exclusion_entries
 
 from .exclusion_lists import ALAN, GRACE, KEY, OPERATOR, grace_patron, import_grace, state_list
-from .rooms import CAST, make_room
+from .rooms import CAST, make_room, unexplained_today
 
 STAFF = (*CAST, ("cathy", Role.CASHIER), ("connie", Role.COMPLIANCE))
 
@@ -166,6 +166,7 @@ def test_a_breach_at_the_payout_removes_confiscates_and_opens_the_notice(
         assert not exclusions.marketing_allowed(conn, grace.id)
         assert not integrity.check(conn, storage.audit_key).problems
         assert audit.verify(conn).ok and ledger.trial_balance(conn).ok
+    assert unexplained_today(room) == []  # the confiscation is the breaches' (issue 23)
     [notice] = work.notices
     assert (notice.username, notice.table_id, notice.confiscated) == ("alice", t, taken)
     assert notice.place == f"table {live.name}" and notice.found_at >= before

@@ -45,6 +45,7 @@ from cardroom.room.super_pan_9_live import SuperPan9Live
 from cardroom.shoe import SeededRandom, Shoe, ShoeSpec, verify_commitment
 
 from .people import person
+from .rooms import playing_table
 
 HANDS = 1000
 RUN = 8
@@ -175,7 +176,7 @@ def open_table(storage: Storage, game: str, rules: dict[str, Any] | None = None)
                   [("olga", Role.OWNER), ("alice", Role.PLAYER),
                    ("fred", Role.FLOOR), ("audrey", Role.AUDITOR)]}
         buy_chips(conn, SELF_SERVICE, people["alice"], 10_000_000, "first")
-    live = room.create_table(people["olga"], f"{game} 1", game, rules)
+    live = playing_table(room, people["olga"], f"{game} 1", game, rules)
     return Table(room, people, live.table_id)
 
 

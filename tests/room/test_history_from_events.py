@@ -17,7 +17,7 @@ from cardroom.room.accounts import Account
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 
-from .rooms import pai_gow_room, super_pan_9_room
+from .rooms import pai_gow_room, playing_table, super_pan_9_room
 
 Checked = list[tuple[dict[str, Any], list[dict[str, Any]], list[str]]]
 
@@ -113,7 +113,7 @@ def test_pai_gow_dragon_hand_history_comes_from_the_event_log(
     seen = watch(monkeypatch, room)
     a, b = p["alice"], p["bob"]
     for policy, how in (("player-sets", "set"), ("house-way", "house_way")):
-        d = room.create_table(p["olivia"], f"Dragon {policy}", "pai-gow",
+        d = playing_table(room, p["olivia"], f"Dragon {policy}", "pai-gow",
                               {"dragon_hand": policy}).table_id
         room.act(b, d, {"type": "sit", "buy_in": 20_000, "key": "b"})
         room.act(a, d, {"type": "sit", "buy_in": 20_000, "key": "a"})

@@ -20,6 +20,7 @@ from cardroom.room.jackpot import adjust as adjust_jackpot
 from cardroom.room.settings import SELF_SERVICE
 
 from . import rooms
+from .rooms import playing_table
 
 make_room = partial(rooms.make_room, seed=4, buyers=("alice",), key="first",
                     cast=(("olivia", Role.OWNER), ("alice", Role.PLAYER), ("fred", Role.FLOOR),
@@ -48,7 +49,7 @@ def test_a_bet_key_reused_for_another_bet_is_refused(storage: Storage, game: str
                                                      first: dict[str, int],
                                                      other: dict[str, int]) -> None:
     room, p, _ = make_room(storage)
-    t = room.create_table(p["olivia"], "T", game).table_id
+    t = playing_table(room, p["olivia"], "T", game).table_id
     alice = p["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": first, "key": "b1"})
@@ -63,7 +64,7 @@ def test_a_bet_key_reused_for_another_bet_is_refused(storage: Storage, game: str
 
 def test_a_dragon_key_reused_for_another_amount_is_refused(storage: Storage) -> None:
     room, p, _ = make_room(storage)
-    live = room.create_table(p["olivia"], "T", "pai-gow", {"dragon_hand": "house-way"})
+    live = playing_table(room, p["olivia"], "T", "pai-gow", {"dragon_hand": "house-way"})
     t, alice = live.table_id, p["alice"]
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
@@ -93,7 +94,7 @@ def test_a_cashier_key_is_one_request(storage: Storage) -> None:
 def test_a_jackpot_adjustment_key_reused_for_another_adjustment_is_refused(
         storage: Storage) -> None:
     room, p, _ = make_room(storage)
-    room.create_table(p["olivia"], "Mini", "baccarat")  # seeds the pool
+    playing_table(room, p["olivia"], "Mini", "baccarat")  # seeds the pool
     pool = room.pools[DEFAULT_POOL]
 
     def adjust(amount: int, reason: str = "meter misread") -> None:

@@ -20,7 +20,7 @@ from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
-from .rooms import books, set_all, view
+from .rooms import books, playing_table, set_all, view
 from .rooms import pai_gow_room as make_room
 
 
@@ -150,7 +150,7 @@ def test_pai_gow_dragon_hand_house_rule(storage: Storage) -> None:
     with pytest.raises(CardroomError, match="does not allow dragon"):
         room.act(p["alice"], t, {"type": "dragon", "amount": 1_000, "key": "d"})
     # a table that allows the dragon hand, set by the player
-    live = room.create_table(p["olivia"], "Dragon", "pai-gow", {"dragon_hand": "player-sets"})
+    live = playing_table(room, p["olivia"], "Dragon", "pai-gow", {"dragon_hand": "player-sets"})
     d = live.table_id
     room.act(p["bob"], d, {"type": "sit", "buy_in": 20_000, "key": "b"})
     room.act(p["alice"], d, {"type": "sit", "buy_in": 20_000, "key": "a"})

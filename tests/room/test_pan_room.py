@@ -7,16 +7,18 @@ between players and the tops), not from the code under test."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from cardroom.errors import CardroomError
 from cardroom.history import FORMAT
-from cardroom.room import hands, ledger
+from cardroom.room import hands, ledger, operations_report
 from cardroom.room.db import Storage
 from cardroom.room.recall import recall_page
 from cardroom.room.room import Room
+from cardroom.room.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
 from .pan_play import CHIP, books, pan, play_out, say
@@ -31,7 +33,8 @@ def test_pan_hand_with_bots_settles_through_the_ledger(storage: Storage) -> None
     for k in ("b1", "b2"):
         room.act(p["alice"], t, {"type": "bot", "key": k})
     with storage.read() as conn:
-        assert ledger.balance(conn, ledger.HOUSE_BANK) == -40 * CHIP  # the bots' buy-ins
+        # the bots' buy-ins, from the house's account of its players at this table
+        assert ledger.balance(conn, ledger.house_players(t)) == -40 * CHIP
     room.act(p["alice"], t, {"type": "deal"})
     live = pan(room, t)
     hand = live.engine.hand
@@ -216,3 +219,36 @@ def test_pan_recall_shows_a_player_what_he_saw_and_the_auditor_everything(
             assert w["hand"] is not None and s["hand_count"] == len(w["hand"])
             assert s["melds"] == w["melds"]
             assert (s["hand"] == w["hand"]) if i == me else s["hand"] is None
+
+
+def test_house_players_stake_is_the_houses_own_account_and_their_result_is_reported(
+        storage: Storage) -> None:
+    """Issue 23, "Pan's house players keep what they win off the books" (docs/compliance.md,
+    "House players at Pan"): a house bot is a proposition player, its buy-in from the table's
+    own `house:players:<table>`, and what the house players won from the person at the table
+    is a figure of the games report for the table and the day (and its shift), equal to what
+    the people lost (Pan takes no fee here, and chips only move between players)."""
+    room, p, t = make_room(storage)
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+    for k in ("b1", "b2"):
+        room.act(p["alice"], t, {"type": "bot", "key": k})
+    for _ in range(3):
+        room.act(p["alice"], t, {"type": "deal"})
+        play_out(room, [p["alice"]], t)
+    with storage.read() as conn:
+        stacks = ledger.balances(conn, f"stack:{t}:")
+        people = stacks[ledger.stack(t, p["alice"].id)]
+        tops = ledger.balance(conn, ledger.wagers(t))
+        assert ledger.balance(conn, ledger.HOUSE_BANK) == 0
+        assert ledger.balance(conn, ledger.house_players(t)) == -40 * CHIP
+        clock = GamblingClock()
+        report = operations_report.games_report(conn, clock, clock.day_of(datetime.now(UTC)))
+    (line,) = [x for x in report.lines if x.table_id == t]
+    won = sum(v for k, v in stacks.items() if k.startswith(f"stack:{t}:-")) - 40 * CHIP
+    assert line.house_players == won == 20 * CHIP - people - tops
+    assert line.hands == 3 and report.total.house_players == won
+    (shift,) = [x for lines in report.shifts.values() for x in lines if x.table_id == t]
+    assert (shift.house_players, shift.hands) == (won, 3)
+    room.act(p["alice"], t, {"type": "leave", "key": "la"})  # the bots leave with the last
+    with storage.read() as conn:  # their chips back to the house's account of them
+        assert ledger.balance(conn, ledger.house_players(t)) == won

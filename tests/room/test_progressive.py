@@ -29,7 +29,7 @@ from cardroom.shoe import SeededRandom
 
 from .jackpot_winners import identify_winner
 from .people import identify
-from .rooms import BUY_IN, CAST, make_room, rig_top_award, state_profile_with
+from .rooms import BUY_IN, CAST, make_room, playing_table, rig_top_award, state_profile_with
 
 POOL = "floor-a"
 LINKED = {"jackpot_pool": POOL}
@@ -41,7 +41,7 @@ def linked_room(storage: Storage, tables: int = 2
                                                        ("dan", Role.DEALER),
                                                        ("carol", Role.PLAYER)),
                                 buyers=("alice", "bob", "carol"))
-    ids = [room.create_table(people["olivia"], f"Mini {i}", "baccarat", LINKED).table_id
+    ids = [playing_table(room, people["olivia"], f"Mini {i}", "baccarat", LINKED).table_id
            for i in range(1, tables + 1)]
     return room, people, ids
 

@@ -24,6 +24,7 @@ from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .people import player
+from .rooms import playing_table
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol"
 FIELD_NAMES = re.compile(r"\b(buy_in|seq|house_way|raise_condition|cents)\b|[{}\"_]")
@@ -144,7 +145,7 @@ def test_a_type_the_game_does_not_know_goes_to_the_table() -> None:
 
 def test_a_malformed_message_to_a_table_changes_nothing(room: Room) -> None:
     cast = people(room)
-    t = room.create_table(cast["olivia"], "Mini", "baccarat").table_id
+    t = playing_table(room, cast["olivia"], "Mini", "baccarat").table_id
     room.act(cast["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     before = room.table(t).snapshot(cast["alice"])
     with pytest.raises(MalformedMessage, match="a bet is not an amount of money"):
@@ -157,7 +158,7 @@ def play_a_hand(room: Room, game: str, cast: dict[str, Account]) -> list[dict[st
     """Snapshots (for a seated player, another one, the owner, nobody) at every stage of a
     hand of `game`: empty table, seated, wagers down, in play, settled."""
     alice, bob, owner = cast["alice"], cast["bob"], cast["olivia"]
-    t = room.create_table(owner, game.title(), game).table_id
+    t = playing_table(room, owner, game.title(), game).table_id
     live = room.table(t)
     seen: list[dict[str, Any]] = []
 

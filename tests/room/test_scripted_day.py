@@ -20,6 +20,7 @@ from cardroom.room.checks import Check
 from cardroom.room.db import Storage
 from cardroom.room.operations_report import cage_report, games_report, slips_report
 from cardroom.room.pan_live import PanLive
+from cardroom.room.reconcile import reconcile
 from cardroom.room.regulator import month, period_report, quarter
 from cardroom.room.room import Room
 from cardroom.room.settings import GamblingClock
@@ -298,6 +299,11 @@ def day(storage: Storage, share: int, hands: int) -> None:
                                             sum(d.drop_debit.values()), 0)
     assert report.total.drop_debit == sum(d.drop_debit.values()) > 0
     assert cage.reconciled
+    # issue 23, "Reconciled must mean every cent": every ledger movement of the day is
+    # explained by a report (house players' buy-ins and cash-outs at Pan included)
+    with storage.snapshot() as conn:
+        check = reconcile(conn, d.clock, d.day)
+    assert check.ok, (check.unexplained, check.not_reconciled)
     # every slip numbered without a gap: an opener, a closer per table, the fills, credits
     assert slips.gaps == {}
     assert Counter(s.kind for s in slips.slips) == Counter(

@@ -194,7 +194,7 @@ def test_wac_230_15_320_4_a_day_with_a_held_payout_reconciles(storage: Storage) 
     balance, with the payout still held and after it is paid."""
     clock = GamblingClock()
     room, p, t = make_room(storage, "baccarat", seed=7, table="High 1", rules=BONUS_TABLE,
-                           cast=CAGE_CAST, buyers=())
+                           cast=CAGE_CAST, buyers=(), opened=False)
     assert t is not None
     room.operate(p["fiona"], "table.open",
                  lambda c: table_books.open_table(c, t, p["dan"], p["fiona"], 0))

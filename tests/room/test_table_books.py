@@ -11,10 +11,11 @@ import pytest
 from sqlalchemy import delete
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, ledger, table_books
+from cardroom.room import audit, ledger, operations_report, reconcile, table_books
 from cardroom.room.cashier import buy_chips, redeem_chips, sell_chips
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
+from cardroom.room.room import Room
 from cardroom.room.schema import table_slips
 from cardroom.room.settings import GamblingClock, RoomSettings
 
@@ -86,12 +87,50 @@ def test_an_opening_count_short_of_the_closer_is_a_notification_of_error(
         assert [e.action for e in audit.entries(conn)][-2:] == ["ledger.tx", "slip.error"]
 
 
-def test_a_closer_that_does_not_match_the_tray_is_refused(storage: Storage) -> None:
-    """WAC 230-15-535: the closer is the tray as counted; the books must agree."""
+def test_wac_230_15_535_a_short_closing_count_is_a_variance_on_the_closer(
+        storage: Storage) -> None:
+    """WAC 230-15-535 (the closer is the tray as counted) and -495 (an error is reported on a
+    notification of error): a closing count short of the books is recorded, not refused
+    into a recount (issue 23): the closer holds the count, a notification of error names the
+    shortage and the closers, the books' tray is set to the count (the difference kept apart,
+    `house:tray-variance`), and the games report's win (by the identity, on the count) still
+    reconciles with the ledger's play plus the recorded variance. Voiding the closer reverses
+    the variance with it."""
     room, p, t = opened(storage)
-    refused(room, p["fiona"], lambda c: table_books.close_table(
-        c, t, p["dan"], p["fiona"], 499_999), r"does not match the tray of Mini 1: the books "
-        r"hold \$5,000.00; count again")
+    closer = room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 499_000))
+    assert closer.amount == 499_000 and t in room.closed
+    with storage.read() as conn:
+        (error,) = table_books.slips(conn, series="error")
+        assert ledger.balance(conn, ledger.tray(t)) == 499_000
+        assert ledger.balance(conn, ledger.HOUSE_VARIANCE) == 1_000
+        assert table_books.closing_variance(conn, closer) == -1_000
+        report = operations_report.games_report(conn, CLOCK, CLOCK.day_of(datetime.now(UTC)))
+    assert error.amount == -1_000 and error.opener_id == closer.id
+    assert error.note == ("Mini 1: the closing count $4,990.00 is $10.00 short of the books "
+                          "($5,000.00); recorded on the closer signed by dan and fiona, "
+                          "reported to the shift manager")
+    (line,) = report.lines
+    assert (line.closer, line.fills, line.variance, line.ledger_win) == (
+        499_000, 500_000, -1_000, 0)
+    assert line.win == -1_000 and line.reconciled and report.reconciled
+    with storage.read() as conn:
+        assert reconcile.reconcile(conn, CLOCK, CLOCK.day_of(datetime.now(UTC))).ok
+    opening = room.operate(p["fiona"], "table.open", lambda c: table_books.open_table(
+        c, t, p["dan"], p["fiona"], 499_000))
+    assert opening.error is None  # the next opener is counted against the count
+    room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
+        c, t, p["dan"], p["fiona"], 499_000))
+    room.operate(p["fiona"], "slip.void", lambda c: table_books.void_slip(
+        c, p["fiona"], "inventory", 4, "counted the wrong rack"))
+    room.operate(p["fiona"], "slip.void", lambda c: table_books.void_slip(
+        c, p["fiona"], "inventory", 3, "reopen"))
+    room.operate(p["fiona"], "slip.void", lambda c: table_books.void_slip(
+        c, p["fiona"], "inventory", closer.number, "the rack was miscounted"))
+    with storage.read() as conn:
+        assert table_books.find_slip(conn, "error", error.number).status == "void"
+        assert ledger.balance(conn, ledger.tray(t)) == 500_000
+        assert ledger.balance(conn, ledger.HOUSE_VARIANCE) == 0
 
 
 def test_signatures_are_two_or_three_different_people_who_may_sign(storage: Storage) -> None:
@@ -169,6 +208,29 @@ def test_a_closed_table_refuses_play_and_chips(storage: Storage) -> None:
         room.act(p["alice"], t, {"type": "sit", "buy_in": 100, "key": "k"})
     refused(room, p["cathy"], lambda c: table_books.fill(
         c, t, p["cathy"], p["dan"], p["fiona"], 100), "Mini 1 is closed")
+
+
+def test_wac_230_15_495_no_house_banked_table_plays_before_its_opener(storage: Storage) -> None:
+    """WAC 230-15-495/-500: the tray is counted and the opener signed before a house-banked
+    table takes a seat, a wager or deals; a new table is closed until then, after a restart
+    too. Pan, which the house does not bank, keeps no tray and plays without one (issue 23)."""
+    room, p, t = cage_room(storage)
+    assert t is not None and t in room.closed
+    with room.storage.unit() as conn:
+        sell_chips(conn, p["cathy"], p["alice"], 50_000, "sale", tender="cash")
+    for msg in ({"type": "sit", "buy_in": 10_000, "key": "s"}, {"type": "deal"},
+                {"type": "bet", "bets": {"banker": 1_000}, "key": "b"}):
+        with pytest.raises(CardroomError, match="Mini 1 is closed: the floor opens it"):
+            room.act(p["alice"], t, msg)
+    again = Room(storage)
+    again.start()
+    assert t in again.closed
+    pan = room.create_table(p["olivia"], "Pan 1", "pan").table_id
+    assert pan not in room.closed
+    room.operate(p["fiona"], "table.open",
+                 lambda c: table_books.open_table(c, t, p["dan"], p["fiona"], 0))
+    assert t not in room.closed
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 10_000, "key": "s"})
 
 
 def test_the_drop_and_its_count_by_two_counters(storage: Storage) -> None:

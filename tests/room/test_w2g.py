@@ -21,7 +21,7 @@ from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.schema import w2g_forms
 
 from .jackpot_winners import KEY, PLAYERS, TIN, deal_top_award, identify_winner, jackpot_room
-from .rooms import rig_coup, state_profile_with
+from .rooms import rig_coup, state_profile_with, unexplained_today
 
 DAY = date(2026, 11, 26)
 
@@ -123,6 +123,7 @@ def test_w2g_a_6000_share_has_1440_withheld_to_its_own_account(storage: Storage)
     assert report["pools"][0]["hits"][0]["withheld"] == 144_000
     assert (form.box1_reportable_winnings, form.box4_federal_tax_withheld) == (600_000, 144_000)
     assert form.winner_tin == TIN.replace("-", "")
+    assert unexplained_today(room) == []  # the withholding is the jackpot report's (issue 23)
 
 
 def test_w2g_a_tampered_form_fails_the_jackpot_reconciliation(storage: Storage) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 from room.people import person, player
+from room.rooms import playing_table
 
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
@@ -74,7 +75,7 @@ def setup_table(room: Room) -> dict[str, Any]:
         people = {n: person(conn, n, PW, r) for n, r in [
             ("olivia", Role.OWNER), ("alice", Role.PLAYER), ("bob", Role.PLAYER),
             ("fiona", Role.FLOOR), ("audrey", Role.AUDITOR)]}
-    live = room.create_table(people["olivia"], "Mini 1", "baccarat")
+    live = playing_table(room, people["olivia"], "Mini 1", "baccarat")
     return {"people": people, "table": live.table_id}
 
 
@@ -87,7 +88,7 @@ def seated_player(room: Room, *staff: tuple[str, Role]) -> tuple[Account, int]:
             person(conn, name, PW, role)
         alice = player(conn, "alice", PW)
         buy_chips(conn, SELF_SERVICE, alice, 50_000, "chips")
-    table = room.create_table(owner, "Mini 1", "baccarat").table_id
+    table = playing_table(room, owner, "Mini 1", "baccarat").table_id
     room.act(alice, table, {"type": "sit", "buy_in": 10_000, "key": "s"})
     return alice, table
 

@@ -17,6 +17,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
 from room.people import player
+from room.rooms import playing_table
 from starlette.websockets import WebSocketDisconnect
 
 from cardroom.room import audit, ledger
@@ -42,7 +43,7 @@ def room(storage: Storage) -> Room:
         alice = player(conn, "alice", PW)
         create_account(conn, "connie", PW, Role.COMPLIANCE)
         buy_chips(conn, SELF_SERVICE, alice, 100_000, "first")
-    r.create_table(owner, "Mini 1", "baccarat")
+    playing_table(r, owner, "Mini 1", "baccarat")
     return r
 
 

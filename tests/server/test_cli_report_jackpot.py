@@ -10,6 +10,7 @@ import json
 from datetime import UTC, datetime
 
 from room.people import player
+from room.rooms import playing_table
 from sqlalchemy import update
 from typer.testing import CliRunner
 
@@ -34,7 +35,7 @@ def played(db_url: str) -> Room:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
         alice = player(conn, "alice", PW)
         buy_chips(conn, SELF_SERVICE, alice, 50_000, "k")
-    t = room.create_table(owner, "Mini 1", "baccarat").table_id
+    t = playing_table(room, owner, "Mini 1", "baccarat").table_id
     room.act(alice, t, {"type": "sit", "buy_in": 10_000, "key": "s"})
     for i in range(2):
         room.act(alice, t, {"type": "bet", "bets": {"banker": 500, "progressive": 100},

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from room.people import player
+from room.rooms import playing_table
 
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Role, create_account
@@ -81,7 +82,7 @@ def test_ten_thousand_hostile_messages_change_nothing(tmp_path: Path, game: str)
         alice, bob = (player(conn, n, PW) for n in ("alice", "bob"))
         for p in (alice, bob):
             buy_chips(conn, SELF_SERVICE, p, 100_000, "chips")
-    t = room.create_table(owner, "Fuzz", game).table_id
+    t = playing_table(room, owner, "Fuzz", game).table_id
     stopped = datetime.now(UTC)  # a turn's time left is all that changes with time (issue 23)
     room.table(t).clock = lambda: stopped
     buy_in, first, second = SCENES[game]

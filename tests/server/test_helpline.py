@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from room.rooms import playing_table
+
 from cardroom.profile import helpline, load_profile
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.room import Room
@@ -32,7 +34,7 @@ def test_wac_230_06_068_every_page_where_patrons_gamble_or_get_cash_shows_the_he
     cashier's cage: each page shows the message and the number as a link to call."""
     made = setup_table(room)
     owner = made["people"]["olivia"]
-    tables = [made["table"]] + [room.create_table(owner, f"{g} 1", g).table_id
+    tables = [made["table"]] + [playing_table(room, owner, f"{g} 1", g).table_id
                                 for g in GAMES[1:]]
     with room.storage.unit() as conn:
         create_account(conn, "carl", PW, Role.CASHIER)

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from room.people import player
+from room.rooms import playing_table
 
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Role, create_account
@@ -52,7 +53,7 @@ def test_shared_snapshot_texts_equal_each_viewers_own_snapshot(storage: Storage)
     `you`, the same public part, before and after a deal (hidden information stays hidden:
     no viewer sees more than `snapshot` gives them)."""
     room, people, owner = room_with_players(storage, 3)
-    live = room.create_table(owner, "Mini 1", "baccarat")
+    live = playing_table(room, owner, "Mini 1", "baccarat")
     t = live.table_id
     for p in people[:2]:
         room.act(p, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
@@ -75,7 +76,7 @@ def test_concurrent_actions_stay_in_order_and_the_books_balance(storage: Storage
     (wagers only grow until the deal), a closed socket is dropped, a refusal changes nothing
     and is audited, and the ledger balances."""
     room, people, owner = room_with_players(storage, 8)
-    tables = [room.create_table(owner, f"Mini {i}", "baccarat").table_id for i in (1, 2)]
+    tables = [playing_table(room, owner, f"Mini {i}", "baccarat").table_id for i in (1, 2)]
     seating = {p: tables[i % 2] for i, p in enumerate(people)}
     for p, t in seating.items():
         room.act(p, t, {"type": "sit", "buy_in": 20_000, "key": "s"})

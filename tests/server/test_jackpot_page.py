@@ -4,6 +4,8 @@ accepts it on their own session)."""
 
 from __future__ import annotations
 
+from room.rooms import playing_table
+
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.db import Storage
@@ -35,7 +37,7 @@ def jackpot_room(storage: Storage) -> tuple[Room, FormClient]:
         for name, role in (("fred", Role.FLOOR), ("fiona", Role.FLOOR),
                            ("alice", Role.PLAYER), ("audrey", Role.AUDITOR)):
             create_account(conn, name, PW, role)
-    room.create_table(owner, "Mini 1", "baccarat")
+    playing_table(room, owner, "Mini 1", "baccarat")
     fred = FormClient(create_app(room))
     fred.post("/login", data={"username": "fred", "password": PW})
     return room, fred

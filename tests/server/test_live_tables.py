@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from room.people import player
+from room.rooms import open_for_play
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
@@ -32,6 +33,7 @@ def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -
     table_id = json.loads(r.output)["id"]
     assert f'href="/tables/{table_id}" aria-label="Join Late Mini">Join' in \
         client.get("/lobby").text
+    open_for_play(room, table_id)  # WAC 230-15-495: its opener before play
     with FormClient(create_app(room)) as sockets, \
             sockets.websocket_connect(f"/ws/tables/{table_id}",
                                       headers=cookie_of(client)) as ws:
@@ -55,6 +57,7 @@ def test_a_table_created_from_the_cli_is_found_on_first_join(db_url: str) -> Non
     r = CliRunner().invoke(app, ["tables", "create", "Pan 9 late", "--game", "super-pan-9",
                                  "--database", db_url, "--json"])
     table_id = json.loads(r.output)["id"]
+    open_for_play(room, table_id)
     with FormClient(create_app(room)) as sockets, \
             sockets.websocket_connect(f"/ws/tables/{table_id}",
                                       headers=cookie_of(client)) as ws:

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from room.rooms import playing_table
 
 from cardroom.room import ledger
 from cardroom.room.accounts import Account
@@ -116,7 +117,7 @@ def pan_nine_with_a_wager(room: Room) -> tuple[dict[str, Any], Account, int]:
     ctx = setup_table(room)
     alice = ctx["people"]["alice"]
     fund(room, alice)
-    sp9 = room.create_table(ctx["people"]["olivia"], "Pan Nine", "super-pan-9").table_id
+    sp9 = playing_table(room, ctx["people"]["olivia"], "Pan Nine", "super-pan-9").table_id
     room.act(alice, sp9, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(alice, sp9, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
     return ctx, alice, sp9
@@ -226,3 +227,15 @@ def text_only(page: str) -> str:
     """What a person reads: no script, no tags, entities as characters."""
     page = re.sub(r"<script.*?</script>", " ", page, flags=re.S)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)).replace("&#39;", "'")
+
+
+def test_wac_230_15_495_the_lobby_shows_each_table_open_or_closed(room: Room) -> None:
+    """Issue 23: a house-banked table without an opener is shown closed in the lobby (and
+    refuses play); one whose opener is signed is shown open."""
+    ctx = setup_table(room)  # Mini 1, opened by the tests' one helper
+    room.create_table(ctx["people"]["olivia"], "Mini 2", "baccarat")
+    client = FormClient(create_app(room))
+    log_in(client, "alice")
+    page = client.get("/lobby").text
+    rows = dict(re.findall(r'<tr><td>(Mini \d) <small class="state">\((\w+)\)</small>', page))
+    assert rows == {"Mini 1": "open", "Mini 2": "closed"}

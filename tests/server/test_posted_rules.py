@@ -13,6 +13,7 @@ from importlib.resources import files
 import pytest
 from fastapi.testclient import TestClient
 from room.people import player
+from room.rooms import playing_table
 
 from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
@@ -40,7 +41,7 @@ def open_room(storage: Storage) -> tuple[Room, Account]:
 
 def test_wac_230_15_060_every_game_posts_its_rules_publicly(storage: Storage) -> None:
     room, owner = open_room(storage)
-    ids = {game: room.create_table(owner, f"T {game}", game).table_id
+    ids = {game: playing_table(room, owner, f"T {game}", game).table_id
            for game in ("baccarat", "super-pan-9", "pai-gow", "pan")}
     anonymous = TestClient(create_app(room))
     pages = {}
@@ -86,11 +87,11 @@ def test_wac_230_15_140_and_135_posted_rules_show_the_caps_of_the_law(storage: S
     room, owner = open_room(storage)
     client = TestClient(create_app(room))
     for game in ("baccarat", "super-pan-9", "pai-gow"):
-        t = room.create_table(owner, f"T {game}", game).table_id
+        t = playing_table(room, owner, f"T {game}", game).table_id
         body = text_of(client.get(f"/tables/{t}/rules").text)
         assert "Limits set by law (Washington state-licensed card room)" in body, game
         assert "A single house-banked wager: at most $300.00 (WAC 230-15-140)." in body, game
-    t = room.create_table(owner, "Pan 1", "pan").table_id
+    t = playing_table(room, owner, "Pan 1", "pan").table_id
     body = html.unescape(text_of(client.get(f"/tables/{t}/rules").text))
     for line in ("The value of a Pan chip: at most $10.00",
                  "A Pan player's ante: at most 1 chip",
@@ -102,9 +103,9 @@ def test_wac_230_15_140_and_135_posted_rules_show_the_caps_of_the_law(storage: S
 
 def test_posted_rules_show_the_fee_and_the_modifications(storage: Storage) -> None:
     room, owner = open_room(storage)
-    pan = room.create_table(owner, "Pan fee", "pan",
+    pan = playing_table(room, owner, "Pan fee", "pan",
                             {"fee": {"kind": "time", "cents": 500, "every_minutes": 30}})
-    mini = room.create_table(owner, "Mini 9", "baccarat", {"tie_pays": 9, "modifications": [{
+    mini = playing_table(room, owner, "Mini 9", "baccarat", {"tie_pays": 9, "modifications": [{
         "id": "tie-nine", "clause": "Mini-Baccarat: Winning Tie bets are paid 8 to 1",
         "description": "a winning tie pays 9 to 1", "settings": ["tie_pays"]}]})
     client = TestClient(create_app(room))
@@ -119,7 +120,7 @@ def test_posted_rules_show_the_fee_and_the_modifications(storage: Storage) -> No
 
 def test_posted_rules_linked_from_the_lobby_and_the_table(storage: Storage) -> None:
     room, owner = open_room(storage)
-    t = room.create_table(owner, "Pan 1", "pan").table_id
+    t = playing_table(room, owner, "Pan 1", "pan").table_id
     with storage.unit() as conn:
         player(conn, "alice", PW)
     alice = FormClient(create_app(room))
@@ -131,7 +132,7 @@ def test_posted_rules_linked_from_the_lobby_and_the_table(storage: Storage) -> N
 def test_wac_230_15_075_fees_on_the_daily_report(storage: Storage) -> None:
     """Fees are recorded as collected and shown on the daily report, apart from the rest."""
     room, owner = open_room(storage)
-    t = room.create_table(owner, "Pan fee", "pan", {"fee": {"kind": "hand", "cents": 75}})
+    t = playing_table(room, owner, "Pan fee", "pan", {"fee": {"kind": "hand", "cents": 75}})
     with storage.unit() as conn:
         players = [player(conn, n, PW) for n in ("alice", "bob")]
         create_account(conn, "audrey", PW, Role.AUDITOR)
@@ -161,7 +162,7 @@ def test_wac_230_15_060_posted_super_9_pays_are_the_data_the_engine_pays(
     ("They do qualify for either side having suited 9 ..."); every award is posted, the
     "2 card suited Ace-8" 250 for 1 included; no "natural" anywhere, no "a 8-deck shoe"."""
     room, owner = open_room(storage)
-    t = room.create_table(owner, "Mini", "baccarat", {"paytable": paytable}).table_id
+    t = playing_table(room, owner, "Mini", "baccarat", {"paytable": paytable}).table_id
     page = text_of(TestClient(create_app(room)).get(f"/tables/{t}/rules").text)
     nine = PAY_DATA["paytables"][str(paytable)]
     for side in ("player", "banker"):

@@ -12,7 +12,7 @@ from typing import Any
 
 from room.jackpot_winners import identify_winner
 from room.people import person
-from room.rooms import rig_top_award
+from room.rooms import playing_table, rig_top_award
 
 from cardroom.room import progressive
 from cardroom.room.accounts import Role
@@ -34,7 +34,7 @@ def controller_room(storage: Storage) -> tuple[Room, dict[str, Any], int]:
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("alice", Role.PLAYER),
             ("dan", Role.DEALER), ("audrey", Role.AUDITOR))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 100_000, "k")
-    t = room.create_table(people["olivia"], "Mini 1", "baccarat").table_id
+    t = playing_table(room, people["olivia"], "Mini 1", "baccarat").table_id
     return room, people, t
 
 
@@ -142,7 +142,7 @@ def test_linked_pool_is_posted_daily_and_on_its_tables_rules(storage: Storage) -
     """Super-9: the jackpot "must be updated daily before opening the table for play" and
     conspicuously posted: every pool is posted, and a linked table posts its own pool."""
     room, p, _ = controller_room(storage)
-    linked = room.create_table(p["olivia"], "Mini A", "baccarat",
+    linked = playing_table(room, p["olivia"], "Mini A", "baccarat",
                                {"jackpot_pool": "floor-a"}).table_id
     with storage.unit() as conn:
         adjust(conn, p["fiona"], p["olivia"], "floor-a", room.pools["floor-a"], 12_345,

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 from room.people import person
+from room.rooms import playing_table
 from sqlalchemy import insert
 
 from cardroom.history import HandHistory, replay
@@ -42,7 +43,7 @@ def people(room: Room) -> dict[str, Account]:
 
 
 def play_super_pan_9(room: Room, p: dict[str, Account]) -> int:
-    t = room.create_table(p["olivia"], "SP9", "super-pan-9").table_id
+    t = playing_table(room, p["olivia"], "SP9", "super-pan-9").table_id
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
     room.act(p["alice"], t, {"type": "deal"})
@@ -53,7 +54,7 @@ def play_super_pan_9(room: Room, p: dict[str, Account]) -> int:
 
 
 def play_pai_gow(room: Room, p: dict[str, Account]) -> int:
-    t = room.create_table(p["olivia"], "PG", "pai-gow").table_id
+    t = playing_table(room, p["olivia"], "PG", "pai-gow").table_id
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "b"})
     room.act(p["alice"], t, {"type": "deal"})
@@ -85,7 +86,7 @@ def test_room_hands_of_every_game_recall_and_export_for_cardroom_replay(
 
 
 def test_a_missing_hand_is_a_404_and_a_record_without_history_a_400(room: Room) -> None:
-    t = room.create_table(people(room)["olivia"], "Mini", "baccarat").table_id
+    t = playing_table(room, people(room)["olivia"], "Mini", "baccarat").table_id
     with room.storage.unit() as conn:
         old = conn.execute(insert(hands_table).values(
             table_id=t, number=1, status="settled", opened_at=datetime.now(UTC),

@@ -4,7 +4,7 @@ On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from room.rooms import books, refused_count, rig_coup
+from room.rooms import books, playing_table, refused_count, rig_coup
 
 from cardroom.cards import parse_cards
 from cardroom.room import ledger, surveillance
@@ -27,7 +27,7 @@ def held_room(storage: Storage) -> tuple[Room, dict[str, Account], surveillance.
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("alice", Role.PLAYER),
             ("dan", Role.DEALER), ("audrey", Role.AUDITOR))}
         buy_chips(conn, SELF_SERVICE, people["alice"], 100_000, "k")
-    t = room.create_table(people["olivia"], "High 1", "baccarat",
+    t = playing_table(room, people["olivia"], "High 1", "baccarat",
                           {"paytable": 2, "bonus_max_cents": 30_000}).table_id
     room.act(people["alice"], t, {"type": "sit", "buy_in": 100_000, "key": "s"})
     room.act(people["alice"], t, {"type": "bet", "bets": {"banker": 500, "banker_9": 30_000},

@@ -1,6 +1,8 @@
-"""`cardroom report games|cage|slips`: the card room's daily reports from its books (a table on
-the terminal, or `--json`, or `--csv`). `report slips` exits 1 when a series of slips has a
-gap; `report games` and `report cage` exit 1 when a figure does not reconcile with the ledger."""
+"""`cardroom report games|cage|slips|reconcile`: the card room's daily reports from its books (a
+table on the terminal, or `--json`, or `--csv`). `report slips` exits 1 when a series of slips
+has a gap; `report games` and `report cage` exit 1 when a figure does not reconcile with the
+ledger; `report reconcile` exits 1 when a ledger movement of the day is explained by no report
+(or a report does not reconcile)."""
 
 from __future__ import annotations
 
@@ -187,6 +189,41 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
         for problem in cash.problems:
             console.print(flagged("cash on hand:", problem), highlight=False)
     if not report.reconciled or cash.problems:
+        raise typer.Exit(1)
+
+
+@report_app.command("reconcile")
+def report_reconcile(day: Day = None, database: opt.Database = None,
+                     as_json: opt.AsJson = False) -> None:
+    """The room-wide check of a gambling day: the day's reports (games, cage, jackpot,
+    surveillance) together explain every ledger movement of the day. Lists each movement no
+    report explains and each report that does not reconcile; exit 1 if there is any."""
+    from cardroom.room.db import open_database
+    from cardroom.room.reconcile import reconcile
+    from cardroom.room.settings import GamblingClock
+
+    wanted = parse_day(day)
+    with open_database(database).snapshot() as conn:
+        found = reconcile(conn, GamblingClock.from_env(), wanted)
+    if as_json:
+        print(json.dumps(found.as_json(), indent=1))
+    else:
+        table = Table(title=f"Ledger movements of gambling day {wanted.isoformat()}, by the "
+                            "report that explains them")
+        for col in ("report", "kind", "transactions"):
+            table.add_column(col, justify="right" if col == "transactions" else "left")
+        for report, kinds in found.explained.items():
+            for kind, n in sorted(kinds.items()):
+                table.add_row(report, kind, str(n))
+        console.print(table)
+        for m in found.unexplained:
+            console.print(flagged("unexplained:", m.words()), highlight=False)
+        for failure in found.not_reconciled:
+            console.print(flagged("not reconciled:", failure), highlight=False)
+        if found.ok:
+            console.print(f"every one of the {found.transactions} ledger movements of the day "
+                          "is explained by a report, and every report reconciles")
+    if not found.ok:
         raise typer.Exit(1)
 
 

@@ -64,6 +64,8 @@ from cardroom.room.timezone import room_time
 CONFISCATED = "house:confiscated-self-exclusion"
 """Money and chips confiscated from excluded people found playing (WAC 230-23-030), held apart
 for the state's problem-gambling account."""
+CONFISCATION = "confiscate-self-exclusion"
+"""The ledger kind of a confiscation (`CONFISCATED`)."""
 PERIODS = (1, 3, 5, 10)
 """The periods of exclusion, in years (RCW 9.46.071)."""
 READERS = frozenset({Role.OWNER, Role.COMPLIANCE})
@@ -641,7 +643,7 @@ def confiscate(conn: Connection, account_id: int, at_stake: list[tuple[str, Cent
     total = sum(amount for _, amount in at_stake if amount > 0)
     tx_id = None
     if total:
-        tx_id = ledger.post(conn, f"excluded:{key}", "confiscate-self-exclusion",
+        tx_id = ledger.post(conn, f"excluded:{key}", CONFISCATION,
                             [*((name, -amount) for name, amount in at_stake if amount > 0),
                              (CONFISCATED, total)], actor="room",
                             memo=f"self-exclusion breach at {place}").tx_id

@@ -32,8 +32,8 @@ from cardroom.room.schema import ledger_accounts, ledger_entries, ledger_transac
 HOUSE_CAGE = "house:cage"
 """Chips issued against cash: negative by the chips outstanding."""
 HOUSE_BANK = "house:bank"
-"""The house's own chips outside the cage and the trays: Pan's proposition players (the house
-bots) are funded from it. The banked games' win and loss is in each table's tray (`tray`)."""
+"""The house's own chips outside the cage and the trays (the banked games' win and loss is in
+each table's tray, `tray`; Pan's house players have their own account, `house_players`)."""
 HOUSE_COMMISSION = "house:commission"
 JACKPOT_SEED = "house:jackpot-seed"
 """House money put into progressive pools as seed (not recovered)."""
@@ -50,8 +50,18 @@ may run below zero in the books rather than stop a hand mid-settlement (a real d
 for a fill first); a table cannot be closed on a tray below zero."""
 
 
+HOUSE_PLAYERS_PREFIX = "house:players:"
+
+
 def may_go_negative(name: str) -> bool:
-    return name in NEGATIVE_ALLOWED or name.startswith(TRAY_PREFIX)
+    return name in NEGATIVE_ALLOWED or name.startswith((TRAY_PREFIX, HOUSE_PLAYERS_PREFIX))
+
+
+def house_players(table_id: int) -> str:
+    """The house's stake in its proposition players at one Pan table (the house bots: licensed,
+    disclosed players of the house's money, docs/compliance.md): their buy-ins come from it
+    and their chips go back to it, so what it is short is what they hold or have won."""
+    return f"{HOUSE_PLAYERS_PREFIX}{table_id}"
 
 
 def wallet(account_id: int) -> str:

@@ -42,8 +42,10 @@ SETTLEMENT_KINDS = ("settle", "jackpot-contribution", "jackpot-hit", "payout-ref
 and top award (the controller posts them apart, `cardroom.room.progressive`), and a held
 payout surveillance refused (its commission given back, `cardroom.room.surveillance`)."""
 FIGURES = ("drop", "fills", "credits", "opener", "closer", "win", "fees", "commission",
-           "jackpot_contributions", "jackpot_awards", "hands")
-"""The money figures of a games report line, in the order they are shown (hands is a count)."""
+           "jackpot_contributions", "jackpot_awards", "hands", "house_players", "variance")
+"""The money figures of a games report line, in the order they are shown (hands is a count;
+house_players is what the house's proposition players at Pan won, negative when they lost;
+variance is what closing counts found over, negative short of, the books)."""
 TENDER_FIGURES = ("drop_cash", "drop_debit", "drop_markers")
 """The drop of a line by tender (`Line.tenders`)."""
 
@@ -70,6 +72,13 @@ class Line:
     jackpot_contributions: Cents = 0
     jackpot_awards: Cents = 0
     hands: int = 0
+    house_players: Cents = 0
+    """What the house's proposition players (Pan's house bots) won from the other players
+    through play (negative: lost), from their stacks in the ledger (docs/compliance.md)."""
+    variance: Cents = 0
+    """What the closing counts were over (negative: short of) the books' trays, recorded on
+    notifications of error (`table_books.closing_variance`): part of the win by the identity,
+    not of what play moved."""
     ledger_win: Cents = 0
     """What the ledger's play moved into the trays over the same inventories."""
     drop_in_books: Cents = 0
@@ -93,9 +102,10 @@ class Line:
 
     @property
     def reconciled(self) -> bool:
-        """The win from the slips and the count is the win the ledger's play recorded, and
-        the counted drop is what the ledger put into the box."""
-        return self.win == self.ledger_win and self.drop == self.drop_in_books
+        """The win from the slips and the count is the win the ledger's play recorded (with
+        the closing counts' recorded variance), and the counted drop is what the ledger put
+        into the box."""
+        return self.win == self.ledger_win + self.variance and self.drop == self.drop_in_books
 
     def add(self, other: Line) -> None:
         for name in (*FIGURES[:5], *FIGURES[6:], *TENDER_FIGURES, "ledger_win",
@@ -176,7 +186,7 @@ def _session_line(conn: Connection, table: tuple[int, str, str], opener: table_b
                 fills=_slip_total(conn, t, "fill", start, end),
                 credits=_slip_total(conn, t, "credit", start, end), opener=opener.amount,
                 closer=closer.amount, ledger_win=_play(moved), drop_in_books=dropped.total,
-                sessions=1)
+                sessions=1, variance=table_books.closing_variance(conn, closer))
     line.tenders(dropped)
     return line
 
@@ -228,40 +238,87 @@ def _account_moves(conn: Connection, names: list[str], start: datetime, end: dat
     return {str(n): int(v) for n, v in rows}
 
 
-def games_report(conn: Connection, clock: GamblingClock, day: date) -> GamesReport:
-    """The games report of one gambling day (see the module's docstring)."""
-    start, end = clock.bounds(day)
-    tables = _tables(conn)
+def _house_players(conn: Connection, start: datetime, end: datetime) -> dict[int, Cents]:
+    """What each Pan table's house players won (negative: lost) through play in the window:
+    every movement of their stacks (`stack:<table>:-<seat>`) but their buy-ins and cash-outs
+    (`ledger.house_players`)."""
+    rows = conn.execute(
+        select(ledger_accounts.c.name, func.sum(ledger_entries.c.amount))
+        .join(ledger_entries, ledger_entries.c.account_id == ledger_accounts.c.id)
+        .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.tx_id)
+        .where(ledger_accounts.c.name.like("stack:%:-%"),
+               ledger_transactions.c.kind.not_in(("buy-in", "leave")),
+               ledger_transactions.c.created_at >= start,
+               ledger_transactions.c.created_at < end)
+        .group_by(ledger_accounts.c.name))
+    out: dict[int, Cents] = {}
+    for name, amount in rows:
+        t = int(str(name).split(":")[1])
+        out[t] = out.get(t, 0) + int(amount)
+    return out
+
+
+def _window_lines(conn: Connection, tables: list[tuple[int, str, str]], start: datetime,
+                  end: datetime) -> dict[int, Line]:
+    """Each table's figures over one window (a gambling day or one of its shifts): the table
+    inventories closed in it, and the fees, commission, jackpot, hands and house players'
+    result by the moment they happened."""
     sessions = _sessions(conn, start, end)
     house = _house_by_table(conn, start, end)
     fees = _account_moves(conn, [ledger.fees(t) for t, _, _ in tables], start, end)
+    players = _house_players(conn, start, end)
     played: dict[int, int] = dict(conn.execute(
         select(hands.c.table_id, func.count()).where(
             hands.c.status == "settled", hands.c.closed_at >= start, hands.c.closed_at < end)
         .group_by(hands.c.table_id)).all())
-    lines: list[Line] = []
-    shifts: dict[str, list[Line]] = {s: [] for s in SHIFTS}
+    lines: dict[int, Line] = {}
     for table in tables:
         t, name, game = table
         line = Line(t, name, game)
         for opener, closer in sessions:
             if closer.table_id == t:
-                part = _session_line(conn, table, opener, closer)
-                line.add(part)
-                shifts[clock.shift_of(closer.created_at)].append(part)
-        count = table_books.drop_count(conn, t, day)
-        if count is not None:
-            line.drop, line.counted = count.counted.total, True
-            line.tenders(count.counted)
+                line.add(_session_line(conn, table, opener, closer))
         line.fees = fees.get(ledger.fees(t), 0)
         for name_, cents in house.get(t, {}).items():
             setattr(line, name_, cents)
         line.hands = int(played.get(t, 0))
+        line.house_players = players.get(t, 0)
+        lines[t] = line
+    return lines
+
+
+def _active(line: Line) -> bool:
+    return bool(line.sessions or line.hands or line.drop or line.fees or line.still_open
+                or line.house_players or line.commission)
+
+
+def games_report(conn: Connection, clock: GamblingClock, day: date) -> GamesReport:
+    """The games report of one gambling day (see the module's docstring). Each shift's lines
+    carry every figure of the day's lines over the shift's hours (issue 23): the inventories
+    closed in the shift, and its fees, commission, jackpot, hands and house players; the drop
+    box is counted once a day, so a shift's drop is the books' and is marked counted when the
+    day's box was."""
+    start, end = clock.bounds(day)
+    tables = _tables(conn)
+    counts = {t: table_books.drop_count(conn, t, day) for t, _, _ in tables}
+    lines: list[Line] = []
+    for t, line in _window_lines(conn, tables, start, end).items():
+        count = counts[t]
+        if count is not None:
+            line.drop, line.counted = count.counted.total, True
+            line.tenders(count.counted)
         opener_now = table_books.current_opener(conn, t)
         line.still_open = opener_now is not None and opener_now.created_at < end
-        if line.sessions or line.hands or line.drop or line.fees or line.still_open:
+        if _active(line):
             lines.append(line)
-    return GamesReport(day, lines, {s: v for s, v in shifts.items() if v})
+    shifts: dict[str, list[Line]] = {}
+    for shift in SHIFTS:
+        part = _window_lines(conn, tables, *clock.shift_bounds(day, shift))
+        for t, line in part.items():
+            line.counted = counts[t] is not None
+        if active := [x for x in part.values() if _active(x)]:
+            shifts[shift] = active
+    return GamesReport(day, lines, shifts)
 
 
 # the cage --------------------------------------------------------------------------------------
@@ -417,8 +474,8 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-MONEY_COLUMNS = frozenset({*FIGURES[:-1], *TENDER_FIGURES, "ledger_win", "drop_in_books",
-                           "amount"})
+MONEY_COLUMNS = frozenset({*(f for f in FIGURES if f != "hands"), *TENDER_FIGURES,
+                           "ledger_win", "drop_in_books", "amount"})
 """The figures of the reports that are money: their CSV columns are named `<figure>_cents`
 (issue 23: a CSV column says its unit; the JSON keeps the plain names, documented as cents)."""
 

@@ -5,13 +5,13 @@ hands (the bots' turns, the offers they answer, the next pack, the carried tops,
 the one Pan table driver, `games.pan.driver.PanTable`, as the terminal's and the simulation's.
 
 Money: a Pan chip is `chip_cents` of the table's house rules. A seat's chips are its table
-stack (`stack:<table>:<account>`; a bot, a house proposition player funded by `house:bank`,
-has `stack:<table>:-<seat>`); the tops (and tops carried to the next hand) are in
-`wagers:<table>`. After every step of play (a player's action, each bot's turn) the chips the
-engine moved (tops, conditions, outs) are posted as one balanced transaction, so the books
-follow the hand as conditions are paid. The open hand's row keeps, per account, what would put
-every stack back as it was before the hand: a void (the floor, or the restart after a crash)
-posts exactly that.
+stack (`stack:<table>:<account>`; a bot, a house proposition player funded by the table's
+`house:players:<table>`, has `stack:<table>:-<seat>`); the tops (and tops carried to the next
+hand) are in `wagers:<table>`. After every step of play (a player's action, each bot's turn)
+the chips the engine moved (tops, conditions, outs) are posted as one balanced transaction, so
+the books follow the hand as conditions are paid. The open hand's row keeps, per account, what
+would put every stack back as it was before the hand: a void (the floor, or the restart after
+a crash) posts exactly that.
 
 Protocol (besides sit, leave, deal, void): `{"type": "bot", "key": K}` seats a bot (between
 hands); `{"type": "pan", "action": {"kind": "meld", "cards": ["3c", "4c", "5c"]}, "seq": N}`
@@ -231,13 +231,14 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             self._bots_cash_out(conn)
 
     def _bots_cash_out(self, conn: Connection) -> None:
-        """The last player left: the house's bots leave too, their chips back to the bank."""
+        """The last player left: the house's bots leave too, their chips back to the house's
+        account of its players at this table."""
         for seat in self.engine.bots:
             amount = ledger.balance(conn, ledger.stack(self.table_id, bot_id(seat)))
             if amount:
                 ledger.post(conn, f"bot-out:{self.table_id}:{seat}:{self.seq}", "leave",
                             [(ledger.stack(self.table_id, bot_id(seat)), -amount),
-                             (ledger.HOUSE_BANK, amount)], actor="house",
+                             (ledger.house_players(self.table_id), amount)], actor="house",
                             memo=f"bot leaves {self.name}")
             self.stacks.pop(bot_id(seat), None)
         audit.append(conn, "house", "table.bots-leave", {"table": self.table_id})
@@ -256,7 +257,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         seat, key = free[0], msg.key
         buy_in = self.rules.buy_in_chips * self.chip
         posted = ledger.post(conn, f"bot:{self.table_id}:{who.id}:{key}", "buy-in",
-                             [(ledger.HOUSE_BANK, -buy_in),
+                             [(ledger.house_players(self.table_id), -buy_in),
                               (ledger.stack(self.table_id, bot_id(seat)), buy_in)],
                              actor=who.username, memo=f"house bot sits at {self.name}")
         if posted.replayed:

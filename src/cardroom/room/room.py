@@ -122,7 +122,9 @@ class Room:
         with self.storage.unit() as conn:
             row = registry.create_table(conn, who, name, game, rules)
             live = self._build(conn, row)
+            closed = table_books.closed_tables(conn)
         self.tables[row.id] = live
+        self.closed = closed
         return live
 
     def table(self, table_id: int) -> AnyTable:
@@ -139,7 +141,9 @@ class Room:
                     if row is None or row.status != "open":
                         raise NotFound(f"there is no open table {table_id}")
                     live = self._build(conn, row)
+                    closed = table_books.closed_tables(conn)
                 self.tables[table_id] = live
+                self.closed = closed
         return live
 
     def load_new_tables(self) -> None:

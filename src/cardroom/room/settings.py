@@ -63,6 +63,14 @@ class GamblingClock:
         end = datetime.combine(day + timedelta(days=1), self.day_starts, self.zone)
         return start.astimezone(UTC), end.astimezone(UTC)
 
+    def shift_bounds(self, day: date, shift: str) -> tuple[datetime, datetime]:
+        """A shift's first moment and the next shift's (the last ends with the day), in UTC."""
+        start, end = self.bounds(day)
+        i = SHIFTS.index(shift)
+        first = start + timedelta(hours=SHIFT_HOURS * i)
+        return first, end if i == len(SHIFTS) - 1 else start + timedelta(
+            hours=SHIFT_HOURS * (i + 1))
+
     def shift_of(self, at: datetime) -> str:
         """The shift a moment belongs to (by the hours since its gambling day began)."""
         start, _ = self.bounds(self.day_of(at))

@@ -3,8 +3,11 @@
 - **Opening** (-495): dealer and floor count the tray against the last closer and both sign an
   opener slip; a count that differs produces a numbered notification of error and the books
   take the counted tray (the difference to `house:tray-variance`).
+- **No play before the opener** (-495, -500): a house-banked table neither seats, takes a wager
+  nor deals until its opener is signed (`closed_tables`).
 - **Closing** (-535): dealer and floor count the tray into a closer slip; a count that is not
-  what the books hold at the table is refused (count again).
+  what the books hold is recorded, not refused: a notification of error on the closer, the
+  books set to the count (the difference to `house:tray-variance`, kind `closing-variance`).
 - **Fills and credits** (-510 to -530): chips from the cage to the tray and back, each on a
   numbered slip signed by the cashier, the dealer and the floor, and one balanced ledger
   transaction (`house:cage` and `tray:<table>`).
@@ -44,6 +47,7 @@ from cardroom.room.schema import (
     table_slips,
 )
 from cardroom.room.settings import GamblingClock
+from cardroom.room.tables import GAMES
 
 SERIES = {"opener": "inventory", "closer": "inventory", "fill": "fill", "credit": "credit",
           "error": "error"}
@@ -52,8 +56,13 @@ table inventory slips (one series), fills, credits and notifications of error ea
 FORMS = {"inventory": "table inventory slip", "fill": "fill slip", "credit": "credit slip",
          "error": "notification of error"}
 MOVES = {"fill": "fill", "credit": "credit"}
+CLOSING_VARIANCE = "closing-variance"
+"""A closing count that is not what the books hold: the tray set to the count, the difference
+to `house:tray-variance` (a shortage or overage of the inventory, on a notification of
+error)."""
 NOT_MOVED_BY_PLAY = frozenset({"fill", "credit", "fill-void", "credit-void", "tray-variance",
-                               "tray-variance-void", *tenders.DROPPED_KINDS.values()})
+                               "tray-variance-void", CLOSING_VARIANCE,
+                               f"{CLOSING_VARIANCE}-void", *tenders.DROPPED_KINDS.values()})
 """Ledger kinds that move a tray's chips other than by play (what is left is the table's win
 from play: settlements, and anything else that pays or takes at the table)."""
 
@@ -209,6 +218,19 @@ def current_opener(conn: Connection, table_id: int) -> Slip | None:
     return _slip(r) if r is not None and r.kind == "opener" else None
 
 
+def errors_of(conn: Connection, inventory: Slip) -> list[Slip]:
+    """The valid notifications of error of an opener or a closer."""
+    return [_slip(r) for r in conn.execute(select(table_slips).where(
+        table_slips.c.kind == "error", table_slips.c.opener_id == inventory.id,
+        table_slips.c.status == "valid").order_by(table_slips.c.number))]
+
+
+def closing_variance(conn: Connection, closer: Slip) -> Cents:
+    """What the closing count was over (negative: short of) the books, on the closer's
+    notifications of error (nothing when the count was the books')."""
+    return sum(e.amount for e in errors_of(conn, closer))
+
+
 def last_closer(conn: Connection, table_id: int) -> Slip | None:
     r = conn.execute(select(table_slips).where(
         table_slips.c.table_id == table_id, table_slips.c.kind == "closer",
@@ -216,16 +238,33 @@ def last_closer(conn: Connection, table_id: int) -> Slip | None:
     return _slip(r) if r is not None else None
 
 
-def closed_tables(conn: Connection) -> set[int]:
-    """Tables that have kept a table inventory and are closed now (no play until opened)."""
+def banked_games() -> frozenset[str]:
+    """The games whose tables the house banks: they keep a tray and a table inventory."""
+    return frozenset(g for g, model in GAMES.items() if model.house_banked)
+
+
+def open_tables(conn: Connection) -> set[int]:
+    """Tables whose latest valid table inventory slip is an opener (open for play)."""
     latest = (select(table_slips.c.table_id, func.max(table_slips.c.number).label("n"))
               .where(table_slips.c.series == "inventory", table_slips.c.status == "valid")
               .group_by(table_slips.c.table_id).subquery())
     rows = conn.execute(select(table_slips.c.table_id).join(
         latest, (latest.c.table_id == table_slips.c.table_id)
         & (latest.c.n == table_slips.c.number)).where(table_slips.c.series == "inventory",
-                                                      table_slips.c.kind == "closer"))
+                                                      table_slips.c.kind == "opener"))
     return {int(r.table_id) for r in rows}
+
+
+def closed_tables(conn: Connection) -> set[int]:
+    """Tables that may not play now: every house-banked table without an opener signed (never
+    opened, or closed since: WAC 230-15-495, the tray is counted and the opener signed before
+    play), and any other table whose inventory was closed."""
+    opened = open_tables(conn)
+    banked = banked_games()
+    kept = set(conn.execute(select(table_slips.c.table_id).where(
+        table_slips.c.series == "inventory", table_slips.c.status == "valid")).scalars())
+    return {int(r.id) for r in conn.execute(select(room_tables.c.id, room_tables.c.game))
+            if r.id not in opened and (r.game in banked or r.id in kept)}
 
 
 def _require_open(conn: Connection, table_id: int, name: str) -> Slip:
@@ -287,7 +326,10 @@ def open_table(conn: Connection, table_id: int, dealer: Account, floor: Account,
 
 def close_table(conn: Connection, table_id: int, dealer: Account, floor: Account,
                 counted: Cents, number: int | None = None) -> Slip:
-    """Count the tray into a closer; refused unless the count is what the tray holds."""
+    """Count the tray into a closer. A count that is not what the books hold is a shortage (or
+    an overage) of the inventory, recorded on a notification of error signed by the same
+    dealer and floor (WAC 230-15-495's procedure for an error), the tray set to the count:
+    never hidden by asking for a count that matches the books (issue 23)."""
     _signers(dealer=dealer, floor=floor)
     name = _table_name(conn, table_id)
     form_amount(counted, "the closing count", allow_zero=True)
@@ -299,12 +341,22 @@ def close_table(conn: Connection, table_id: int, dealer: Account, floor: Account
     if held < 0:
         raise CardroomError(f"the tray of {name} holds less than nothing in the books "
                             f"({format_money(held)}): the cage fills it before it closes")
+    closer = _issue(conn, "closer", table_id, counted, number, dealer=dealer.username,
+                    floor=floor.username, opener_id=opener.id,
+                    note=f"{name}: closed with {format_money(counted)}")
     if counted != held:
-        raise CardroomError(f"the count {format_money(counted)} does not match the tray of "
-                            f"{name}: the books hold {format_money(held)}; count again")
-    return _issue(conn, "closer", table_id, counted, number, dealer=dealer.username,
-                  floor=floor.username, opener_id=opener.id,
-                  note=f"{name}: closed with {format_money(counted)}")
+        tx = ledger.post(conn, f"closing-variance:{closer.id}", CLOSING_VARIANCE,
+                         [(ledger.tray(table_id), counted - held),
+                          (ledger.HOUSE_VARIANCE, held - counted)], actor=floor.username,
+                         memo=f"{name}: closing count against the books").tx_id
+        diff = counted - held
+        _issue(conn, "error", table_id, diff, None, dealer=dealer.username,
+               floor=floor.username, opener_id=closer.id, tx_id=tx,
+               note=f"{name}: the closing count {format_money(counted)} is "
+                    f"{format_money(abs(diff))} {'over' if diff > 0 else 'short of'} the "
+                    f"books ({format_money(held)}); recorded on the closer signed by "
+                    f"{dealer.username} and {floor.username}, reported to the shift manager")
+    return closer
 
 
 # fills and credits ---------------------------------------------------------------------------
@@ -360,7 +412,8 @@ def void_slip(conn: Connection, who: Account, series: str, number: int, reason: 
         raise CardroomError(f"{slip.form} number {number} is already void")
     opener = current_opener(conn, slip.table_id)
     if slip.kind == "error":
-        raise CardroomError("a notification of error is voided with its opener, not alone")
+        raise CardroomError("a notification of error is voided with its opener or closer, "
+                            "not alone")
     if slip.kind in MOVES:
         if opener is None or slip.created_at < opener.created_at:
             raise CardroomError(f"{name} has closed since {slip.form} number {number}: "
@@ -370,19 +423,24 @@ def void_slip(conn: Connection, who: Account, series: str, number: int, reason: 
         if opener is not None or (last := last_closer(conn, slip.table_id)) is None \
                 or last.id != slip.id:
             raise CardroomError(f"{slip.form} number {number} is not the table's last one")
+        _void_errors(conn, slip, who, reason, f"{CLOSING_VARIANCE}-void")
     else:  # an opener
         if opener is None or opener.id != slip.id:
             raise CardroomError(f"{slip.form} number {number} is not the table's last one")
         if _tray_moved_since(conn, slip):
             raise CardroomError(f"chips have moved at {name} since it opened: close it "
                                 "instead")
-        for err in conn.execute(select(table_slips).where(
-                table_slips.c.kind == "error", table_slips.c.opener_id == slip.id,
-                table_slips.c.status == "valid")):
-            _reverse(conn, _slip(err), who, "tray-variance-void")
-            _mark_void(conn, _slip(err), who, reason)
+        _void_errors(conn, slip, who, reason, "tray-variance-void")
     _mark_void(conn, slip, who, reason)
     return find_slip(conn, series, number)
+
+
+def _void_errors(conn: Connection, inventory: Slip, who: Account, reason: str,
+                 kind: str) -> None:
+    """Void the notifications of error of an opener or a closer, their variance reversed."""
+    for err in errors_of(conn, inventory):
+        _reverse(conn, err, who, kind)
+        _mark_void(conn, err, who, reason)
 
 
 def _mark_void(conn: Connection, slip: Slip, who: Account, reason: str) -> None:

@@ -68,7 +68,9 @@ def _close(room: Room, conn: Connection, p: dict[str, Any], asker: Account,
            signers: dict[str, Account]) -> str:
     slip = table_books.close_table(conn, p["table"], signers["dealer"], asker, p["counted"],
                                    p["number"])
-    return f"closer number {slip.number}: {format_money(slip.amount)}"
+    return f"closer number {slip.number}: {format_money(slip.amount)}" + "".join(
+        f"; notification of error number {e.number}: {e.note}"
+        for e in table_books.errors_of(conn, slip))
 
 
 def _count(room: Room, conn: Connection, p: dict[str, Any], asker: Account,

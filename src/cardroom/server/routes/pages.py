@@ -160,7 +160,8 @@ def lobby(room: RoomDep, who: Viewer, page: Render) -> HTMLResponse:
     room.load_new_tables()  # tables opened from the CLI since the server started
     live = {t: room.tables[t] for t in room.tables}
     pool = room.pools.get(DEFAULT_POOL)
-    return page("lobby.html", who, tables=rows, live=live, wallet=room.wallet(who),
+    return page("lobby.html", who, tables=rows, live=live, closed=room.closed,
+                wallet=room.wallet(who),
                 jackpot=pool.posted if pool else None)
 
 

@@ -29,6 +29,7 @@ from cardroom.room.operations_report import (
     slips_rows,
     to_csv,
 )
+from cardroom.room.reconcile import Reconciliation, reconcile
 from cardroom.room.regulator import (
     Period,
     cash_on_hand,
@@ -63,7 +64,7 @@ def hold_svg(room: RoomDep, page: Render, who: Reader, date: str | None = None) 
     return Response(svg, media_type="image/svg+xml")
 
 
-REPORTS = ("games", "cage", "slips")
+REPORTS = ("games", "cage", "slips", "reconcile")
 PERIODS = ("month", "quarter")
 """The reports to the regulator (`cardroom.room.regulator`), for the owner and the auditor."""
 Owner = Annotated[Account, require(Permission.READ_ALL, to="read the reports to the regulator")]
@@ -116,25 +117,33 @@ def period_page(room: RoomDep, page: Render, who: Owner, name: str, month: str |
 @router.get("/reports/{name}", response_model=None)
 def report(room: RoomDep, page: Render, who: Reader, name: str, date: str | None = None
            ) -> Response:
-    """`/reports/games`, `/reports/games.csv`, `/reports/games.json` (and cage, slips)."""
+    """`/reports/games`, `/reports/games.csv`, `/reports/games.json` (and cage, slips, and the
+    room-wide check of the day, reconcile)."""
     kind, _, fmt = name.partition(".")
     if kind not in REPORTS or fmt not in ("", "csv", "json"):
-        return page.error(404, "there is no such report: the reports are games, cage and "
-                          "slips, each a page, a CSV or a JSON file")
+        return page.error(404, "there is no such report: the reports are games, cage, slips "
+                          "and reconcile, each a page, a CSV or a JSON file")
     try:
         day = _day(room, date)
     except CardroomError as exc:
         return page.error(400, str(exc))
     clock = room.settings.clock
     with room.storage.snapshot() as conn:
-        found: GamesReport | CageReport | SlipsReport = (
+        found: GamesReport | CageReport | SlipsReport | Reconciliation = (
             games_report(conn, clock, day) if kind == "games" else
-            cage_report(conn, clock, day) if kind == "cage" else slips_report(conn))
+            cage_report(conn, clock, day) if kind == "cage" else
+            reconcile(conn, clock, day) if kind == "reconcile" else slips_report(conn))
+        check = reconcile(conn, clock, day) if kind == "games" else None
         cash = cash_on_hand(conn, clock, day) if kind == "cage" else None
     context: dict[str, Any]
     data = found.as_json()
     if isinstance(found, GamesReport):
-        rows, context = games_rows(found), {"reconciled": found.reconciled}
+        rows, context = games_rows(found), {"reconciled": found.reconciled, "check": check}
+    elif isinstance(found, Reconciliation):
+        rows, context = [{"gambling_day": day.isoformat(), "tx": m.tx_id, "kind": m.kind,
+                          "actor": m.actor, "memo": m.memo, "account": name,
+                          "amount_cents": amount}
+                         for m in found.unexplained for name, amount in m.entries], {}
     elif isinstance(found, CageReport):
         assert cash is not None
         data["cash_on_hand"] = cash.as_json()

@@ -55,7 +55,7 @@ function seatBox(s, play, mine) {
     el("span", { class: "spread-name", text: `Spread ${mi + 1}` }),
     el("div", { class: "cards small" }, ...m.map((c, i) => (mine ? cardButton(c, { where: "meld", meld: mi, index: i }) : cardImage(c)))))));
   return el("div", { class: "area pan-seat" + (mine ? " you" : "") + (toAct ? " to-act" : ""), dataset: { seat: s.table_seat } },
-    el("h3", {}, el("span", { text: `Seat ${s.table_seat}: ${s.name}${s.bot ? " (bot)" : ""}${mine ? " (you)" : ""}` }),
+    el("h3", {}, el("span", { text: `Seat ${s.table_seat}: ${s.name}${s.bot ? " (house player)" : ""}${mine ? " (you)" : ""}` }),
       el("span", { class: "muted", text: bits.join(" · ") })),
     hand, spreads);
 }
@@ -190,7 +190,7 @@ function render(s) {
   $("stack").textContent = me ? money(me.stack) : "";
   $("deal").hidden = !s.you.may_deal;
   $("players").replaceChildren(...s.players.map((x) => el("li", { class: x.you ? "you" : "",
-    text: `Seat ${x.seat}: ${x.name}${x.bot ? " (bot)" : ""}${x.you ? " (you)" : ""}${x.doubles ? ", double condition" : ""} · ${money(x.stack)}` })));
+    text: `Seat ${x.seat}: ${x.name}${x.bot ? " (house player)" : ""}${x.you ? " (you)" : ""}${x.doubles ? ", double condition" : ""} · ${money(x.stack)}` })));
   $("log").replaceChildren(...s.log.map((line) => el("li", { text: line })));
   setState(play ? play.phase : (s.last ? (s.last.voided ? "voided" : "settled") : "idle"), s.last ? s.last.hand : null);
   document.body.dataset.seq = String(s.seq);
