@@ -147,7 +147,7 @@ def test_a_turn_runs_out_in_the_browser(room: Room, width: int) -> None:
         cb = PageChecks(b, lambda: visible(room, 2), seen)
         for page in (a, b):
             page.set_default_timeout(15_000)
-        owner_opens_table(a, base, "Pan Nine", "super-pan-9")
+        owner_opens_table(a, base, "Pan Nine", "super-pan-9", room)
         player_sits(a, base, "alice")
         player_sits(b, base, "bob")
         live = room.table(1)
@@ -198,7 +198,7 @@ def test_the_dealer_deals_and_stands_for_a_player_from_the_table_page(
         cd = PageChecks(d, lambda: visible(room, 0), seen)  # no seat: the showdown only
         for page in (a, b, d):
             page.set_default_timeout(15_000)
-        owner_opens_table(a, base, "Pan Nine", "super-pan-9")
+        owner_opens_table(a, base, "Pan Nine", "super-pan-9", room)
         with room.storage.unit() as conn:
             create_account(conn, "dan", PW, Role.DEALER)
         player_sits(a, base, "alice")
