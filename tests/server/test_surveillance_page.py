@@ -4,18 +4,19 @@ On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from room.people import make_people
 from room.rooms import books, playing_table, refused_count, rig_coup
 
 from cardroom.cards import parse_cards
 from cardroom.room import ledger, surveillance
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.room.accounts import Account, Role
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
-from .forms import PW, logged_in
+from .forms import logged_in
 
 
 def held_room(storage: Storage) -> tuple[Room, dict[str, Account], surveillance.Held]:
@@ -23,12 +24,12 @@ def held_room(storage: Storage) -> tuple[Room, dict[str, Account], surveillance.
     room = Room(storage, SeededRandom(3))
     room.start()
     with storage.unit() as conn:
-        people = {n: create_account(conn, n, PW, r) for n, r in (
+        people = make_people(conn, (
             ("olivia", Role.OWNER), ("fiona", Role.FLOOR), ("alice", Role.PLAYER),
-            ("dan", Role.DEALER), ("audrey", Role.AUDITOR))}
+            ("dan", Role.DEALER), ("audrey", Role.AUDITOR)))
         buy_chips(conn, SELF_SERVICE, people["alice"], 100_000, "k")
     t = playing_table(room, people["olivia"], "High 1", "baccarat",
-                          {"paytable": 2, "bonus_max_cents": 30_000}).table_id
+                      {"paytable": 2, "bonus_max_cents": 30_000}).table_id
     room.act(people["alice"], t, {"type": "sit", "buy_in": 100_000, "key": "s"})
     room.act(people["alice"], t, {"type": "bet", "bets": {"banker": 500, "banker_9": 30_000},
                                   "key": "b"})
