@@ -77,7 +77,8 @@ def asked(room: Room, who: Account, path: str, kind: str, form: cosign.Form,
         return back(path, error=str(exc))
 
 
-def _player(conn: Connection, name: str) -> Account:
+def named_player(conn: Connection, name: str) -> Account:
+    """The account a staff form names, or a sentence that there is none."""
     found = acc.find_account(conn, name)
     if found is None:
         raise NotFound(f"there is no player named {name.strip()[:40]!r}")
@@ -170,7 +171,7 @@ def cage_new_patron(room: RoomDep, who: Cashier, legal_name: str = Form(...),
         expires = _day(document_expires, "document's expiry date")
         if when is None or expires is None:
             raise CardroomError("write the date of birth and the document's expiry date")
-        online = _player(conn, player) if player.strip() else None
+        online = named_player(conn, player) if player.strip() else None
         made = patrons.create(conn, who, patrons.NewPatron(
             legal_name, address, when, taxpayer or None,
             (patrons.NewDocument(document_kind.strip(), document_number, document_issuer,
@@ -204,7 +205,7 @@ def cage_link(room: RoomDep, who: Cashier, patron_id: FormPatronId,
               name: str = Form(..., alias="player")) -> Response:
     """Link a player who registered online to the patron whose identity the cashier saw."""
     def work(conn: Connection) -> str:
-        online = _player(conn, name)
+        online = named_player(conn, name)
         patrons.link_account(conn, who, online.id, patron_id)
         return online.username
     try:
@@ -228,7 +229,7 @@ def cage_sell(room: RoomDep, who: Cashier, player_name: str = Form(..., alias="p
               check_date: str = Form("")) -> Response:
     """Sell a player chips for cash, a debit card, or a check (its data recorded)."""
     def work(conn: Connection) -> str:
-        customer = _player(conn, player_name)
+        customer = named_player(conn, player_name)
         cents = parse_money(amount)
         paid = tender.strip().lower()
         check = _check(check_kind, check_number, check_drawer, check_bank, check_date) \
@@ -246,7 +247,7 @@ def cage_redeem(room: RoomDep, who: Cashier, player_name: str = Form(..., alias=
                 amount: str = Form(...), key: str = Form(...)) -> Response:
     """Redeem a player's chips: take them and pay cash."""
     def work(conn: Connection) -> str:
-        customer = _player(conn, player_name)
+        customer = named_player(conn, player_name)
         cents = parse_money(amount)
         redeem_chips(conn, who, customer, cents, key[:60])
         return f"redeemed {format_money(cents)} of chips for {customer.username}"
@@ -376,7 +377,7 @@ def drop(room: RoomDep, who: Dealer, table_id: FormTableId,
          player_name: str = Form(..., alias="player"), amount: str = Form(...),
          tender: str = Form("cash"), key: str = Form(...)) -> Response:
     def work(conn: Connection) -> str:
-        customer = _player(conn, player_name)
+        customer = named_player(conn, player_name)
         cents = parse_money(amount)
         table_books.drop_buy_in(conn, who, table_id, customer, cents, key[:60], tender)
         return f"{customer.username} bought {format_money(cents)} of chips " \

@@ -18,26 +18,18 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.room import currency, suspicious
-from cardroom.room.accounts import Account, Permission, find_account
+from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import NotFound
 from cardroom.room.room import Room
 from cardroom.server.deps import Render, RoomDep, require
 from cardroom.server.ids import CaseId, FormEvidence, row_id
-from cardroom.server.routes.cage import done
+from cardroom.server.routes.cage import done, named_player
 from cardroom.server.routes.reports import _day
 
 router = APIRouter()
 Officer = Annotated[Account, require(Permission.CASES,
                                      to="open this page")]
 Cashier = Annotated[Account, require(Permission.CAGE)]
-
-
-def player(conn: Connection, name: str) -> Account:
-    """The account a form names, or a sentence that there is none."""
-    found = find_account(conn, name)
-    if found is None:
-        raise NotFound(f"there is no player named {name.strip()[:40]!r}")
-    return found
 
 
 def _today(room: Room) -> date:
@@ -85,7 +77,7 @@ def case_open(room: RoomDep, who: Officer, narrative: str = Form(""),
         ids = [row_id(a) for a in alert or ()]
         if None in ids:
             raise NotFound("There is no such alert.")
-        subject = player(conn, player_name) if player_name.strip() else None
+        subject = named_player(conn, player_name) if player_name.strip() else None
         return suspicious.open_case(conn, who, narrative,
                                     alert_ids=[i for i in ids if i is not None],
                                     player=subject)
@@ -135,5 +127,5 @@ def flag(room: RoomDep, who: Cashier, player_name: str = Form(""), note: str = F
     """The cashier flags a player's cash by hand (e.g. one person buying for others): an
     alert for the compliance officer; the cashier reads nothing of what comes of it."""
     return done(room, who, "cage.flag", lambda conn: suspicious.flag(
-        conn, who, player(conn, player_name), note), "/cage",
+        conn, who, named_player(conn, player_name), note), "/cage",
         lambda _: "your note is with the compliance officer")

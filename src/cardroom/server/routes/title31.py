@@ -19,13 +19,12 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.room import currency
-from cardroom.room.accounts import Account, Permission, find_account
-from cardroom.room.errors import NotFound
+from cardroom.room.accounts import Account, Permission
 from cardroom.room.operations_report import to_csv
 from cardroom.room.room import Room
 from cardroom.server.deps import Render, RoomDep, require
 from cardroom.server.ids import ReportId
-from cardroom.server.routes.cage import back, done
+from cardroom.server.routes.cage import back, done, named_player
 from cardroom.server.routes.reports import _day
 
 router = APIRouter()
@@ -52,9 +51,7 @@ def cash_today(room: RoomDep, page: Render, who: Cashier, player_name: str = "")
                     threshold=currency.threshold(day), floor=currency.log_floor(day))
     try:
         with room.storage.read() as conn:
-            customer = find_account(conn, player_name)
-            if customer is None:
-                raise NotFound(f"there is no player named {player_name.strip()[:40]!r}")
+            customer = named_player(conn, player_name)
             standing = currency.standing(conn, customer, day, calendar)
             pid = None if standing.patron is None else standing.patron.id
             rows = currency.transactions(conn, day=day, patron_id=pid,
