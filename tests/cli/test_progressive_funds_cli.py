@@ -10,7 +10,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from room.rooms import make_room
+from room.rooms import make_room, progressive_coup
 from sqlalchemy import update
 
 from cardroom.room.keying import open_keyed
@@ -25,11 +25,7 @@ def test_wac_230_15_455_report_jackpot_exits_1_when_a_deposit_is_overdue(
     storage = open_keyed(db_url, key)
     room, p, table = make_room(storage, "baccarat", seed=2, table="Mini 1")
     assert table is not None
-    for name in ("alice", "bob"):
-        room.act(p[name], table, {"type": "sit", "buy_in": 50_000, "key": f"s{name}"})
-        room.act(p[name], table, {"type": "bet", "key": f"b{name}",
-                                  "bets": {"player": 500, "progressive": 100}})
-    room.act(p["alice"], table, {"type": "deal"})
+    progressive_coup(room, p, table)
     db = ("--database", db_url)
     assert cardroom("report", "jackpot", *db).returncode == 0  # due in seven days
     with storage.unit() as conn:  # the coup was played eight days ago

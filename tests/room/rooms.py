@@ -216,3 +216,12 @@ def unexplained_today(room: Room) -> list[str]:
     with room.storage.snapshot() as conn:
         check = reconcile(conn, clock, clock.day_of(datetime.now(UTC)))
     return [m.words() for m in check.unexplained] + list(check.not_reconciled)
+
+
+def progressive_coup(room: Room, people: dict[str, Account], table: int) -> None:
+    """One coup at `table` with alice and bob each on Player ($5) and the $1 progressive."""
+    for name in ("alice", "bob"):
+        room.act(people[name], table, {"type": "sit", "buy_in": 50_000, "key": f"s{name}"})
+        room.act(people[name], table, {"type": "bet", "key": f"b{name}",
+                                       "bets": {"player": 500, "progressive": 100}})
+    room.act(people["alice"], table, {"type": "deal"})

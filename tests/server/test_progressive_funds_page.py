@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
-from room.rooms import CAST, make_room
+from room.rooms import CAST, make_room, progressive_coup
 from sqlalchemy import update
 
 from cardroom.room.accounts import Role
@@ -27,11 +27,7 @@ def played_room(storage: Storage) -> tuple[Room, int]:
     room, p, table = make_room(storage, "baccarat", seed=9, table="Mini 1",
                                cast=(*CAST, ("cathy", Role.CASHIER), ("audrey", Role.AUDITOR)))
     assert table is not None
-    for name in ("alice", "bob"):
-        room.act(p[name], table, {"type": "sit", "buy_in": 50_000, "key": f"s{name}"})
-        room.act(p[name], table, {"type": "bet", "key": f"b{name}",
-                                  "bets": {"player": 500, "progressive": 100}})
-    room.act(p["alice"], table, {"type": "deal"})
+    progressive_coup(room, p, table)
     return room, table
 
 
