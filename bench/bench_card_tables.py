@@ -1,16 +1,18 @@
 """Super Pan 9 and Pai Gow tables in one process on SQLite: the latency of `Room.act` (engine
 checkpoint, ledger, hand record, audit) with 9 and 6 seated players, 20 rounds each.
 
-Run: .venv/bin/python bench/bench_card_tables.py
+Run: .venv/bin/python bench/bench_card_tables.py [--rounds N]
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import tempfile
 import time
 
 from argon2 import PasswordHasher
+from opened_tables import open_tables
 
 from cardroom.room import accounts
 from cardroom.room.accounts import Account, Role, create_account
@@ -20,14 +22,15 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SystemRandom
 
-ROUNDS = 20
-
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--rounds", type=int, default=20)
+    rounds = ap.parse_args().rounds
     accounts._hasher = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
     engine = make_engine(f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
     migrate(engine)
-    room = Room(Storage(engine), SystemRandom())
+    room = Room(Storage(engine), SystemRandom(), settings=SELF_SERVICE)
     room.start()
     with room.storage.unit() as conn:
         owner = create_account(conn, "olivia", "correct horse", Role.OWNER)
@@ -37,6 +40,7 @@ def main() -> None:
             buy_chips(conn, SELF_SERVICE, p, 10**7, f"chips{p.id}")
     sp = room.create_table(owner, "sp", "super-pan-9").table_id
     pg = room.create_table(owner, "pg", "pai-gow").table_id
+    open_tables(room, [sp, pg])
     for i, p in enumerate(players):
         room.act(p, sp, {"type": "sit", "buy_in": 10**6, "key": "s"})
         if i < 6:
@@ -48,7 +52,7 @@ def main() -> None:
         room.act(who, table, msg)
         lat[game].append(time.perf_counter() - t)
 
-    for r in range(ROUNDS):
+    for r in range(rounds):
         for p in players:
             timed("super-pan-9", p, sp, {"type": "bet", "bets": {"wager": 1000}, "key": f"{r}"})
         timed("super-pan-9", players[0], sp, {"type": "deal"})

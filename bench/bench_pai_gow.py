@@ -12,7 +12,9 @@ Run: .venv/bin/python bench/bench_pai_gow.py [--seven] [--never-foul] [--optimal
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
@@ -110,6 +112,35 @@ def _house_way_fouls(p: npt.NDArray[np.int64], wheel: int) -> int:
     return int(per.sum())
 
 
+@dataclass
+class Stopwatch:
+    """Wall and CPU seconds since start (CPU of every thread of this process), so that a
+    loaded machine's slow wall figure can be told from a slow program."""
+
+    wall0: float
+    cpu0: float
+
+    @classmethod
+    def start(cls) -> Stopwatch:
+        return cls(time.perf_counter(), time.process_time())
+
+    @property
+    def wall(self) -> float:
+        return time.perf_counter() - self.wall0
+
+    @property
+    def cpu(self) -> float:
+        return time.process_time() - self.cpu0
+
+    def rate(self, n: int) -> str:
+        """n hands as millions per second of wall and per CPU-second."""
+        wall, cpu = self.wall, self.cpu
+        return f"{n / wall / 1e6:.2f} M hands/s wall, {n / cpu / 1e6:.2f} M per CPU-s"
+
+    def __str__(self) -> str:
+        return f"{self.wall:.1f} s wall, {self.cpu:.1f} s CPU"
+
+
 # Alspach, "7-Card Poker Hands with Joker" (2003): the published 53-card seven-card counts
 SEVEN_53 = {Category.HIGH_CARD: 24_780_420, Category.PAIR: 64_221_960,
             Category.TWO_PAIR: 35_553_816, Category.THREE_OF_A_KIND: 7_470_676,
@@ -179,63 +210,69 @@ def main() -> None:
                     help="compare the fast optimal setter with the exact calc on N hands")
     ap.add_argument("--calc-check", type=int, default=0, metavar="N",
                     help="compare calc through the table with the direct enumeration on N hands")
-    ap.add_argument("--threads", type=int, default=2)
+    cores = len(os.sched_getaffinity(0))
+    ap.add_argument("--threads", type=int, default=min(2, cores),
+                    help="numba threads (default: 2, or 1 on a one-core affinity)")
     args = ap.parse_args()
+    most = numba.get_num_threads()  # numba's launch size: the cores this process may use
+    if not 1 <= args.threads <= most:
+        ap.error(f"--threads must be 1 to {most} on this machine")
     numba.set_num_threads(args.threads)
 
     five = random_hands(2_000_000, 5, 1).astype(np.uint8)
     five = np.tile(five, (10, 1))
     eval5_batch(five[:10], 0)
-    t = time.perf_counter()
+    sw = Stopwatch.start()
     eval5_batch(five, 0)
-    dt = time.perf_counter() - t
-    print(f"five-card evaluation (one core, batch): {len(five) / dt / 1e6:.1f} M hands/s")
+    print(f"five-card evaluation (one core, batch): {sw.rate(len(five))}")
 
     seven = random_hands(1_000_000, 7, 2)
     p = compile_house_way(house_way("trump-plaza"))
     _house_way_serial(seven[:10], p)
-    t = time.perf_counter()
+    sw = Stopwatch.start()
     _house_way_serial(seven, p)
-    dt = time.perf_counter() - t
-    print(f"house-way setting, trump-plaza (one core): {len(seven) / dt / 1e6:.2f} M hands/s")
+    print(f"house-way setting, trump-plaza (one core): {sw.rate(len(seven))}")
 
     way = house_way("trump-plaza")
-    t = time.perf_counter()
+    sw = Stopwatch.start()
     table = dealer_table(way)
-    print(f"dealer table (trump-plaza, full deck): {time.perf_counter() - t:.1f} s "
+    print(f"dealer table (trump-plaza, full deck): {sw} "
           "(counted once, then loaded from the cache)")
     keep, den = commission_weights(Fraction(1, 20))
     args_opt = (table.fvals, table.bvals, table.below, table.total, keep, den, 0, 0)
     optimal_batch(seven[:10], *args_opt)
-    t = time.perf_counter()
+    sw = Stopwatch.start()
     optimal_batch(seven, *args_opt)
-    dt = time.perf_counter() - t
-    print(f"fast optimal setting (one core): {len(seven) / dt / 1e6:.2f} M hands/s")
+    print(f"fast optimal setting (one core): {sw.rate(len(seven))}")
     picks = optimal_batch(seven[:500], *args_opt)
     agree = sum(int(picks[k]) == optimal_reference([Card.from_code(int(c)) for c in seven[k]],
                                                    table, Fraction(1, 20))
                 for k in range(500))
     print(f"fast optimal kernel = Python reference on the full table: {agree}/500 hands")
 
-    t = time.perf_counter()
+    sw = Stopwatch.start()
     outcomes = outcome_table(way)
-    print(f"calc outcome table (trump-plaza, full deck): {time.perf_counter() - t:.1f} s "
+    print(f"calc outcome table (trump-plaza, full deck): {sw} "
           f"(counted once, then mapped from the cache; {outcomes.cells.nbytes / 1e6:.0f} MB, "
           f"{len(outcomes.front):,} dealer cells)")
-    times = []
+    times: list[float] = []
+    cpus: list[float] = []
     for text in ("As Kd 9c 7h 5s 3d 2c", "JK Ah Kd Qc Js 9h 3d", *(
             " ".join(str(Card.from_code(int(c))) for c in row)
             for row in random_hands(8, 7, 11))):
-        t = time.perf_counter()
+        sw = Stopwatch.start()
         result = calculate(parse_cards(text), way, table=outcomes)
-        times.append(time.perf_counter() - t)
+        times.append(sw.wall)
+        cpus.append(sw.cpu)
         best = max(result.settings, key=lambda r: r.ev)
         hw = next(r for r in result.settings if r.house_way)
-        print(f"calc {text!r} ({args.threads} threads): {times[-1]:.2f} s; optimal "
+        print(f"calc {text!r} ({args.threads} threads): {times[-1]:.2f} s wall, "
+              f"{cpus[-1]:.2f} s CPU; optimal "
               f"{best.setting} EV {float(best.ev):+.5f}; house way {hw.setting} "
               f"EV {float(hw.ev):+.5f}")
-    print(f"calc per hand through the table: median {sorted(times)[len(times) // 2]:.2f} s, "
-          f"max {max(times):.2f} s (the first includes compiling or loading the kernel)")
+    print(f"calc per hand through the table: median {sorted(times)[len(times) // 2]:.2f} s "
+          f"wall ({sorted(cpus)[len(cpus) // 2]:.2f} s CPU), max {max(times):.2f} s wall "
+          "(the first includes compiling or loading the kernel)")
 
     if args.calc_check:
         check_calc(args.calc_check, outcomes)
@@ -246,26 +283,23 @@ def main() -> None:
     if args.never_foul:
         for name in ("trump-plaza", "ballys"):
             for wheel in (0, 1):
-                t = time.perf_counter()
+                sw = Stopwatch.start()
                 fouls = _house_way_fouls(compile_house_way(house_way(name)), wheel)
-                dt = time.perf_counter() - t
                 print(f"house way {name}, wheel {'second' if wheel else 'lowest'}: {fouls} "
-                      f"fouls in all {comb(53, 7):,} hands ({dt:.0f} s)")
+                      f"fouls in all {comb(53, 7):,} hands ({sw})")
 
-    t = time.perf_counter()
+    sw = Stopwatch.start()
     fast = seven_card_counts(0)
-    dt = time.perf_counter() - t
     published = [SEVEN_53[c] for c in Category]
     check = "= published" if [int(x) for x in fast.sum(axis=0)] == published else "MISMATCH"
     print(f"all {comb(53, 7):,} seven-card hands via the six-card table ({args.threads} "
-          f"threads, compile included): {dt:.1f} s, {check}")
+          f"threads, compile included): {sw}, {check}")
 
     if args.seven:
-        t = time.perf_counter()
+        sw = Stopwatch.start()
         counts = _seven_card_counts(0)
-        dt = time.perf_counter() - t
         assert int(counts.sum()) == comb(53, 7)
-        print(f"all {comb(53, 7):,} seven-card hands, best of 21 evaluations each, in {dt:.0f} s "
+        print(f"all {comb(53, 7):,} seven-card hands, best of 21 evaluations each, in {sw} "
               f"({args.threads} threads):")
         for cat in reversed(Category):
             mark = "ok" if int(counts[cat]) == SEVEN_53[cat] else f"published {SEVEN_53[cat]:,}"

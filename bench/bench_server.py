@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from opened_tables import open_tables
 from websockets.asyncio.client import connect
 
 from cardroom.room import ledger
@@ -44,11 +45,12 @@ from cardroom.server.hub import COOKIE
 def setup(database: str, players: int, tables: int) -> list[tuple[int, str, str, bool]]:
     """Accounts (one argon2 hash shared, to save setup time), chips, seats: (table, name,
     token, seated). A table seats 7; the other players at it watch (and get every update)."""
-    room = Room.open(database)
+    room = Room.open(database, settings=SELF_SERVICE)
     owner = Account(0, "bench-owner", Role.OWNER)
     shared = hash_password("bench password")
     table_ids = [room.create_table(owner, f"Bench {i + 1}", "baccarat").table_id
                  for i in range(tables)]
+    open_tables(room, table_ids, shared)
     out = []
     for i in range(players):
         with room.storage.unit() as conn:
@@ -157,7 +159,7 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--database", default=None)
-    ap.add_argument("--port", type=int, default=8765)
+    ap.add_argument("--port", type=int, default=8765, help="0: a free port")
     ap.add_argument("--think", type=float, default=3.0,
                     help="mean seconds a player waits before betting (0: all at once)")
     ap.add_argument("--server-cpus", default=None,
@@ -168,6 +170,10 @@ def main() -> None:
                     help="players start as soon as each is connected, not once all are "
                          "(the connection storm then overlaps the first bets)")
     a = ap.parse_args()
+    if a.port == 0:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            a.port = probe.getsockname()[1]
     server_cpus = _cpus(a.server_cpus)
     client_cpus = _cpus(a.client_cpus)
     if client_cpus:
@@ -180,15 +186,18 @@ def main() -> None:
           f"tables in {time.perf_counter() - t0:.1f} s")
     exe = Path(sys.executable).with_name("cardroom")
     server = subprocess.Popen([str(exe), "serve", "--port", str(a.port), "--database",
-                               database], env=os.environ.copy(),
+                               database, "--self-service-chips"], env=os.environ.copy(),
                               preexec_fn=(lambda: os.sched_setaffinity(0, server_cpus))
                               if server_cpus else None)
     try:
         _wait_listening(a.port, server)
         start = Start(len(seated), wait=not a.no_wait)
+        server_cpu0, client_cpu0 = _process_cpu(server.pid), time.process_time()
         lat, deals = asyncio.run(play(f"ws://127.0.0.1:{a.port}", seated, a.rounds, a.think,
                                       start))
         wall = time.perf_counter() - start.began - (0 if a.no_wait else start.connected)
+        server_cpu = _process_cpu(server.pid) - server_cpu0
+        client_cpu = time.process_time() - client_cpu0
     finally:
         server.terminate()
         server.wait(10)
@@ -205,6 +214,9 @@ def main() -> None:
     print(f"  p90 {_pct(lat, 0.9):.1f} ms, p95 {_pct(lat, 0.95):.1f} ms; deals only "
           f"({len(deals)}): median {_pct(sorted(deals), 0.5):.1f} ms, "
           f"p99 {_pct(sorted(deals), 0.99):.1f} ms")
+    print(f"CPU while connecting and playing: server {server_cpu:.1f} s "
+          f"({server_cpu / len(lat) * 1000:.2f} ms an action, {server_cpu / wall:.0%} of a core), "
+          f"load generator {client_cpu:.1f} s; load average {os.getloadavg()[0]:.2f}")
     print(f"ledger balanced after the run: {books.ok}")
     if server_cpus or client_cpus:
         print(f"pinned: server on cores {sorted(server_cpus or [])}, "
@@ -221,6 +233,13 @@ def _wait_listening(port: int, server: subprocess.Popen[bytes], limit: float = 1
         except OSError:
             time.sleep(0.2)
     raise SystemExit(f"the server did not start listening on port {port}")
+
+
+def _process_cpu(pid: int) -> float:
+    """User plus system CPU seconds of a running process (Linux /proc), so that the wall
+    figures of a loaded machine can be read beside the work the server did."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _pct(ordered: list[float], q: float) -> float:
