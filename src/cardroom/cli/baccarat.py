@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from cardroom.analysis.wager import frac
-from cardroom.cards import format_cards, parse_cards
+from cardroom.cards import Card, format_cards, parse_cards
 from cardroom.cli import options as opt
 from cardroom.cli.apps import analyze_app, play_app, simulate_app
 from cardroom.cli.options import (
@@ -35,6 +35,7 @@ from cardroom.money import Cents, format_money, parse_money
 from cardroom.shoe import SeededRandom, SystemRandom
 
 if TYPE_CHECKING:
+    from cardroom.analysis.baccarat import BaccaratReport
     from cardroom.analysis.baccarat_counting import CountingReport
 
 DEFAULT_COUPS = 100_000_000
@@ -106,6 +107,12 @@ def analyze_baccarat(
         report = analyze(settings)
     if json_or_modifications(as_json, settings, report.to_json(), taken, settings.shoe_spec.size):
         return
+    print_report(settings, report, taken)
+
+
+def print_report(settings: BaccaratRules, report: BaccaratReport, taken: Sequence[Card]) -> None:
+    """The exact report as the terminal shows it: outcomes, nines, wagers, then each wager's
+    exact edge as a fraction and the notes."""
     c = report.counts
     shoe = (f"{settings.decks} decks less {len(taken)} card(s) "
             f"({settings.shoe_spec.size - len(taken)} left)" if taken
@@ -124,6 +131,12 @@ def analyze_baccarat(
     for kind, k in player.items():
         nines.add_row(kind, f"{k / c.total:.10f}", f"{banker[kind] / c.total:.10f}")
     console.print(nines)
+    console.print(wagers_table(settings, report))
+    print_wager_notes(report)
+
+
+def wagers_table(settings: BaccaratRules, report: BaccaratReport) -> Table:
+    """Each wager's outcomes with its exact edge, spread and the designer's claim checked."""
     table = Table(title=f"Wagers (pay table {settings.paytable}, commission "
                         f"{float(settings.commission) * 100:g}%, tie {settings.tie_pays} to 1)")
     for col in ("wager", "award", "probability", "house edge", "std dev", "claimed"):
@@ -134,16 +147,19 @@ def analyze_baccarat(
             claim = f"[bold red]{claim} ≠ {float(w.house_edge) * 100:.4f}%[/bold red]"
         elif w.claim_agrees:
             claim = f"[green]{claim} ✓[/green]"
-        first = True
-        for o in w.outcomes:
+        for i, o in enumerate(w.outcomes):
+            first = i == 0
             table.add_row(
                 w.name if first else "", o.label.replace("_", " "), f"{o.count / w.total:.10f}",
                 f"{float(w.house_edge) * 100:.4f}%" if first else "",
                 f"{w.std_dev:.4f}" if first else "", claim if first else "",
             )
-            first = False
         table.add_section()
-    console.print(table)
+    return table
+
+
+def print_wager_notes(report: BaccaratReport) -> None:
+    """Each wager's exact edge as a fraction, its note and its break-even top award."""
     for w in report.wagers:
         console.print(f"exact house edge, {w.name}: "
                       f"{w.house_edge.numerator}/{w.house_edge.denominator}", highlight=False)

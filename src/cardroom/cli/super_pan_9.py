@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.panel import Panel
@@ -12,7 +12,14 @@ from cardroom.cli import options as opt
 from cardroom.cli.apps import analyze_app, play_app, simulate_app
 from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
 from cardroom.cli.say import flagged
+from cardroom.errors import CardroomError
+from cardroom.games.super_pan_9.cards import card_value
+from cardroom.games.super_pan_9.engine import SuperPan9Table
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
+from cardroom.money import Cents, format_money, parse_money
+
+if TYPE_CHECKING:
+    from cardroom.analysis.super_pan_9 import SuperPan9Analysis
 
 
 def _pct(x: object) -> str:
@@ -136,6 +143,44 @@ def _show(snap: dict[str, Any], me: int) -> None:
     console.print(f"  dealer: {cards}{total}", highlight=False)
 
 
+def _holding(table: SuperPan9Table, seat: int) -> tuple[int, int, int]:
+    """A seat's three card values in order: the key of the optimal strategy."""
+    a, b, c = sorted(card_value(x) for x in table.seats[seat].cards)
+    return a, b, c
+
+
+def _your_turn(table: SuperPan9Table, seat: int, report: SuperPan9Analysis) -> None:
+    """One answer at the player's turn: draw, stand, or the optimal choice with its figures."""
+    _show(table.snapshot(seat), seat)
+    choice = typer.prompt("Draw or stand? [d/s, h for the optimal choice]").strip().lower()
+    if choice.startswith("h"):
+        r = next(r for r in report.results if r.cards == _holding(table, seat))
+        best = "draw" if report.strategy[r.cards] else "stand"
+        console.print(
+            f"  optimal: {best} (expected return draw "
+            f"{float(r.ev(True, report.commission)):+.4f}, stand "
+            f"{float(r.ev(False, report.commission)):+.4f} per unit)", highlight=False)
+    elif choice.startswith("d"):
+        table.draw(seat)
+    elif choice.startswith("s"):
+        table.stand(seat)
+    else:
+        console.print(flagged("error:", f"answer d, s or h, not {choice!r}"), highlight=False)
+
+
+def _settle_round(table: SuperPan9Table, seat: int) -> Cents:
+    """The dealer finishes, the player is told their result; a new round; their chips."""
+    settled = table.finish_dealer()
+    _show(table.snapshot(seat), seat)
+    mine = next(x.settlement for x in settled.seats if x.seat == seat)
+    verb = {"win": "win", "loss": "lose", "push": "tie (push)",
+            "void": "are void"}[mine.outcome.value]
+    console.print(f"  you {verb}: {format_money(mine.net)} "
+                  f"(commission {format_money(mine.commission)})", highlight=False)
+    table.new_round()
+    return table.chips[seat]
+
+
 @play_app.command("super-pan-9")
 def play_super_pan_9(
     players: Annotated[int, typer.Option(help="Computer players at the table (0-8).")] = 3,
@@ -150,10 +195,6 @@ def play_super_pan_9(
     """Sit at a Super Pan 9 table with computer players; type h at your turn for the optimal
     choice."""
     from cardroom.analysis.super_pan_9 import analyse
-    from cardroom.errors import CardroomError
-    from cardroom.games.super_pan_9.cards import card_value
-    from cardroom.games.super_pan_9.engine import SuperPan9Table
-    from cardroom.money import format_money, parse_money
     from cardroom.shoe import SeededRandom, SystemRandom
 
     settings = rules_with_overrides(SuperPan9Rules, rules, decks=decks)
@@ -167,17 +208,12 @@ def play_super_pan_9(
     others = [s for s in range(1, 10) if s != seat][:players]
     report = analyse(settings.decks, settings.commission, settings.tie_pays,
                      settings.commission_on_tie_bet)
-    by_cards = {r.cards: r for r in report.results}
     table = SuperPan9Table(settings, SeededRandom(seed) if seed is not None else SystemRandom())
     table.sit(seat, chips)  # the engine refuses a wager the chips cannot cover
     console.print(f"[bold]Super Pan 9[/bold], {settings.decks} decks; you are seat {seat}, "
                   f"with {players} computer player(s). Commission "
                   f"{float(settings.commission) * 100:g}%, Tie Bet {settings.tie_pays} to 1.",
                   highlight=False)
-
-    def holding(s: int) -> tuple[int, int, int]:
-        a, b, c = sorted(card_value(x) for x in table.seats[s].cards)
-        return a, b, c
 
     while True:
         console.print(f"\nRound {table.round_no}. Your chips: {format_money(chips)}",
@@ -196,36 +232,13 @@ def play_super_pan_9(
             table.place_wager(s, settings.min_wager_cents)
         table.deal()
         while (turn := table.to_act) is not None:
-            if turn != seat:
-                draw = report.strategy[holding(turn)]
+            if turn == seat:
+                _your_turn(table, seat, report)
+            else:
+                draw = report.strategy[_holding(table, turn)]
                 (table.draw if draw else table.stand)(turn)
                 console.print(f"  seat {turn} {'draws' if draw else 'stands'}.")
-                continue
-            _show(table.snapshot(seat), seat)
-            choice = typer.prompt("Draw or stand? [d/s, h for the optimal choice]").strip()
-            if choice.lower().startswith("h"):
-                r = by_cards[holding(seat)]
-                best = "draw" if report.strategy[r.cards] else "stand"
-                console.print(
-                    f"  optimal: {best} (expected return draw "
-                    f"{float(r.ev(True, report.commission)):+.4f}, stand "
-                    f"{float(r.ev(False, report.commission)):+.4f} per unit)", highlight=False)
-            elif choice.lower().startswith("d"):
-                table.draw(seat)
-            elif choice.lower().startswith("s"):
-                table.stand(seat)
-            else:
-                console.print(flagged("error:", f"answer d, s or h, not {choice!r}"),
-                              highlight=False)
-        settled = table.finish_dealer()
-        _show(table.snapshot(seat), seat)
-        mine = next(x.settlement for x in settled.seats if x.seat == seat)
-        chips = table.chips[seat]
-        verb = {"win": "win", "loss": "lose", "push": "tie (push)",
-                "void": "are void"}[mine.outcome.value]
-        console.print(f"  you {verb}: {format_money(mine.net)} "
-                      f"(commission {format_money(mine.commission)})", highlight=False)
-        table.new_round()
+        chips = _settle_round(table, seat)
         if chips < settings.min_wager_cents:
             console.print("You are out of chips.")
             break

@@ -30,6 +30,35 @@ from .state import (
 )
 
 
+def check_seating(rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
+                  counts: Sequence[int], pack_size: int) -> None:
+    """Refuse a hand the rules do not allow before anything is dealt: the seat count, the
+    dealer's seat, every seat's chips (a double condition player's twice the buy-in), and a
+    deal the pack can give."""
+    n = len(seats)
+    if not (MIN_SEATS <= n <= MAX_SEATS):
+        raise PanRuleError(
+            R.ROTATION,
+            f"a Pan table seats {MIN_SEATS} to {MAX_SEATS} players, not {n}")
+    if not (0 <= dealer < n):
+        raise PanRuleError(R.ROTATION, f"no seat {dealer} to deal")
+    for i, spec in enumerate(seats):
+        if not (spec.chips >= 1):
+            raise PanRuleError(
+                R.PAYS_5,
+                f"seat {i} has no chips: a player may not play for the tops when out of chips")
+        check(not spec.doubles or rules.allow_double_condition, R.DOUBLES,
+              "this room plays straight condition: no doubles players")
+        if spec.doubles and spec.chips < 2 * rules.buy_in_chips:
+            raise PanRuleError(
+                R.DOUBLES,
+                f"seat {i} has {spec.chips} chips: a double condition player must have "
+                f"twice the minimum buy-in ({2 * rules.buy_in_chips} chips)")
+    check(len(counts) == n and all(0 <= c <= 20 for c in counts), R.ROTATION,
+          "deal counts must give each seat 0 to 20 cards")
+    check(sum(counts) < pack_size, R.ROTATION, "the pack is too small for this deal")
+
+
 class HandBase(Engine):
     """The state of one hand and the helpers every rule module uses."""
 
@@ -37,28 +66,8 @@ class HandBase(Engine):
                  pack: Sequence[Card], deal_counts: Sequence[int] | None = None,
                  carried_tops: tuple[int, int] = (0, 0), record: bool = True) -> None:
         n = len(seats)
-        if not (MIN_SEATS <= n <= MAX_SEATS):
-            raise PanRuleError(
-                R.ROTATION,
-                f"a Pan table seats {MIN_SEATS} to {MAX_SEATS} players, not {n}")
-        if not (0 <= dealer < n):
-            raise PanRuleError(R.ROTATION, f"no seat {dealer} to deal")
-        for i, spec in enumerate(seats):
-            if not (spec.chips >= 1):
-                raise PanRuleError(
-                    R.PAYS_5,
-                    f"seat {i} has no chips: a player may not play for the tops when out of chips")
-            check(not spec.doubles or rules.allow_double_condition, R.DOUBLES,
-                  "this room plays straight condition: no doubles players")
-            if spec.doubles and spec.chips < 2 * rules.buy_in_chips:
-                raise PanRuleError(
-                    R.DOUBLES,
-                    f"seat {i} has {spec.chips} chips: a double condition player must have "
-                    f"twice the minimum buy-in ({2 * rules.buy_in_chips} chips)")
         counts = list(deal_counts) if deal_counts is not None else [HAND_SIZE] * n
-        check(len(counts) == n and all(0 <= c <= 20 for c in counts), R.ROTATION,
-              "deal counts must give each seat 0 to 20 cards")
-        check(sum(counts) < len(pack), R.ROTATION, "the pack is too small for this deal")
+        check_seating(rules, seats, dealer, counts, len(pack))
         self.rules = rules
         self.record = record  # False: no action log (simulation); events are always kept
         self.pack = tuple(pack)
@@ -97,7 +106,12 @@ class HandBase(Engine):
         self.end_reason: str | None = None
         self.tops_carry: tuple[int, int] = (0, 0)
         self.last_discarder: int | None = None
-        # tops (Tops and declarations; double condition antes kept apart)
+        self._take_tops()
+        self._deal(list(pack), counts)
+
+    def _take_tops(self) -> None:
+        """Every seat antes one chip to the tops (a double condition player one more, kept
+        apart for the doubles' tops)."""
         for i, s in enumerate(self.seats):
             double = 1 if s.doubles and s.chips >= 2 else 0
             s.chips -= 1 + double
@@ -106,8 +120,10 @@ class HandBase(Engine):
             self.tops_double += double
             self.double_contrib[i] += double
             self._log(ToppedUp(i, 1, double))
-        # the deal: to the right from the first hand, two rounds of five
-        cards = list(pack)
+
+    def _deal(self, cards: list[Card], counts: Sequence[int]) -> None:
+        """The deal: to the right from the first hand, two rounds of five; the rest is the
+        stock."""
         pos = 0
         for rnd in range(2):
             for i in self.order:
@@ -121,7 +137,7 @@ class HandBase(Engine):
         for card k of the r-th reshuffled stock; `None` for a card someone has seen (one put
         back). The history hides the cards still unseen (`unseen_cards`)."""
         self.reshuffles = 0
-        self._log(Dealt(dealer, self.first_hand, tuple(counts)))
+        self._log(Dealt(self.dealer, self.first_hand, tuple(counts)))
 
     # ----- the stock ----------------------------------------------------------------------
 
