@@ -509,23 +509,7 @@ def open_case(conn: Connection, staff: Account, narrative: str, *,
     said = _text(narrative, "narrative")
     picked = [get_alert(conn, a) for a in dict.fromkeys(alert_ids)]
     zone = GamblingClock.from_env().zone
-    pid: int | None = None
-    aid: int | None = None
-    if player is not None:
-        from cardroom.room import patrons
-
-        patron = patrons.patron_of(conn, player.id)
-        pid, aid = (patron.id, None) if patron else (None, player.id)
-        subject = subject or (patron.legal_name if patron else f"{player.username} "
-                              "(no patron on file)")
-    elif picked:
-        first = next((a for a in picked if a.patron_id or a.account_id), picked[0])
-        pid, aid = first.patron_id, first.account_id
-        subject = subject or first.patron_name or (
-            _username(conn, aid) if aid else first.summary)
-    subject = " ".join(subject.split())[:200]
-    if not subject:
-        raise CaseError("Name whom the case is about, or open it from an alert.")
+    pid, aid, subject = _case_subject(conn, subject, player, picked)
     detected = min([a.detected_at.astimezone(zone).date() for a in picked]
                    + ([detected_on] if detected_on else [])
                    or [today or datetime.now(zone).date()])
@@ -545,6 +529,30 @@ def open_case(conn: Connection, staff: Account, narrative: str, *,
         for h in a.hands:
             _add_evidence(conn, staff, cid, "hand", h)
     return get_case(conn, staff, cid)
+
+
+def _case_subject(conn: Connection, subject: str, player: Account | None,
+                  picked: list[Alert]) -> tuple[int | None, int | None, str]:
+    """Whom a case is about: (patron id, account id when no patron is on file, the subject in
+    words): the player named, else the first alert's subject, else the words given."""
+    pid: int | None = None
+    aid: int | None = None
+    if player is not None:
+        from cardroom.room import patrons
+
+        patron = patrons.patron_of(conn, player.id)
+        pid, aid = (patron.id, None) if patron else (None, player.id)
+        subject = subject or (patron.legal_name if patron else f"{player.username} "
+                              "(no patron on file)")
+    elif picked:
+        first = next((a for a in picked if a.patron_id or a.account_id), picked[0])
+        pid, aid = first.patron_id, first.account_id
+        subject = subject or first.patron_name or (
+            _username(conn, aid) if aid else first.summary)
+    subject = " ".join(subject.split())[:200]
+    if not subject:
+        raise CaseError("Name whom the case is about, or open it from an alert.")
+    return pid, aid, subject
 
 
 def _username(conn: Connection, account_id: int) -> str:

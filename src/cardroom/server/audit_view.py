@@ -110,18 +110,26 @@ def _item(key: str, item: str, names: Names) -> str:
     return wager_name(item) if key == "bets" else _words(item)
 
 
-def _value(key: str, value: Any, names: Names) -> str:
+def _scalar(key: str, value: Any, names: Names) -> str | None:
+    """A single value in words by what its key says it is (a table, money, a game), or None
+    when the key says nothing about it."""
     if key == "table" and isinstance(value, int):
         return names.table(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if _money(key) and isinstance(value, int):
         return format_money(value)
+    if key == "game" and isinstance(value, str):
+        return TITLES.get(value, value)
+    return None
+
+
+def _value(key: str, value: Any, names: Names) -> str:
+    if (known := _scalar(key, value, names)) is not None:
+        return known
     if key == "entries" and isinstance(value, list):  # a ledger transaction: [[account, cents]]
         return "; ".join(f"{names.account(str(a))} {'+' if c > 0 else ''}{format_money(c)}"
                          for a, c in value) or "none"
-    if key == "game" and isinstance(value, str):
-        return TITLES.get(value, value)
     if isinstance(value, dict):
         return ", ".join(f"{_item(key, str(k), names)} "
                          f"{_value(key if _money(key) else str(k), v, names)}"
