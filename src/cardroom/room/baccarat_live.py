@@ -121,6 +121,10 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
     def on_leave(self, account_id: int, seat: int) -> None:
         self.engine.leave(self.seated[account_id])
 
+    def jackpot_paid(self, accounts: set[int]) -> None:
+        """The table stops saying that the cage needs these winners' identity (W-2G)."""
+        self.awaiting_identity -= accounts
+
     def stake_of(self, msg: Bet | ChangeBets) -> Stake:
         """The wagers by their names (an alias read as its wager's own)."""
         assert isinstance(msg.bets, dict)  # baccarat's `bet` and `change_bets` name them

@@ -43,7 +43,7 @@ from cardroom.houserules import HouseRules, TurnTimerRules, build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, exclusions, hands, ledger, surveillance
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.protocol import Bet, ChangeBets, Deal, Leave, Message, PanSit, Sit
+from cardroom.room.protocol import Bet, ChangeBets, Deal, Leave, Message, Sit
 from cardroom.room.protocol_state import (
     AwaitingVerification,
     CardView,
@@ -170,6 +170,10 @@ class LiveTable(Generic[E, R, M]):
     def withdraw_bets(self, who: Account, seat: int) -> None:
         """The engine gives back every wager of the seat (before the deal only)."""
         raise IllegalActionError(f"{self.game} has no wagers to change")
+
+    def jackpot_paid(self, accounts: set[int]) -> None:
+        """A progressive's top award was paid to these accounts (their identity is on file
+        now); by default nothing."""
 
     def void_engine(self, reason: str) -> None:
         """The engine drops the hand in play (its wagers go back through the ledger): the
@@ -388,7 +392,7 @@ class LiveTable(Generic[E, R, M]):
             raise IllegalActionError("you are not seated at this table")
         return self.seat_of[who.id]
 
-    def sit(self, conn: Connection, who: Account, msg: Sit | PanSit) -> None:
+    def sit(self, conn: Connection, who: Account, msg: Sit) -> None:
         who.require(Permission.PLAY)
         exclusions.refuse_seat(conn, who.id)  # RCW 9.46.071: every way into a seat is here
         buy_in, key = msg.buy_in, msg.key

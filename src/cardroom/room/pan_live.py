@@ -191,7 +191,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             self.seq += 1
 
     # seats --------------------------------------------------------------------------------
-    def sit(self, conn: Connection, who: Account, msg: Sit | PanSit) -> None:
+    def sit(self, conn: Connection, who: Account, msg: Sit) -> None:
         doubles = isinstance(msg, PanSit) and msg.doubles
         if doubles and not self.rules.allow_double_condition:
             raise IllegalActionError("this table plays straight condition only: no double "

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, TypeGuard, get_args
 
 from pydantic import (
     AfterValidator,
@@ -266,7 +266,7 @@ class PaiGowIrregularity(Message):
 
 
 # Panguingue ----------------------------------------------------------------------------------
-class PanSit(Message):
+class PanSit(Sit):
     """Take a seat for whole chips, single or double condition."""
 
     type: Literal["sit"]
@@ -331,6 +331,16 @@ Bet = BaccaratBet | SuperPan9Bet | PaiGowBet
 """A `bet` of any game that takes wagers."""
 ChangeBets = BaccaratChangeBets | SuperPan9ChangeBets | PaiGowChangeBets
 """A `change_bets` of any game that takes wagers (each a subclass of its game's `bet`)."""
+
+
+
+def is_bet(msg: Message) -> TypeGuard[Bet]:
+    return isinstance(msg, get_args(Bet))
+
+
+def is_change_bets(msg: Message) -> TypeGuard[ChangeBets]:
+    return isinstance(msg, get_args(ChangeBets))
+
 
 INBOUND: dict[str, tuple[type[Message], ...]] = {
     "baccarat": (Sit, Leave, BaccaratBet, BaccaratChangeBets, Deal, Void),
