@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardroom import registry
 from cardroom.games.super_pan_9.events import IrregularityKind
 from cardroom.room.hands import hand_title
-from cardroom.room.posted_rules import TITLES
 from cardroom.room.protocol_state import BaccaratResult, HandResult, PanResult, VoidedHand
 from cardroom.room.tables import TableRow
 
@@ -41,7 +41,7 @@ def table_summary(row: TableRow, live: Any | None) -> dict[str, Any]:
     bots = len(getattr(getattr(live, "engine", None), "bots", {}) or {})
     hand = getattr(live, "hand_id", None)
     number = getattr(live, "hand_number", None) if hand else None
-    return {"id": row.id, "name": row.name, "game": TITLES.get(row.game, row.game),
+    return {"id": row.id, "name": row.name, "game": registry.title(row.game),
             "open": live is not None, "players": seated + bots,
             "seats": getattr(live, "max_seats", None),
             "hand": hand, "hand_number": number,

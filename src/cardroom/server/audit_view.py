@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from cardroom import registry
 from cardroom.digits import whole_number
 from cardroom.money import format_money
 from cardroom.room import audit, integrity
 from cardroom.room.ledger import FEES_PREFIX
-from cardroom.room.posted_rules import TITLES
 from cardroom.room.recall import wager_name
 
 AUDIT_PAGE = 100
@@ -121,7 +121,7 @@ def _value(key: str, value: Any, names: Names) -> str:
         return "; ".join(f"{names.account(str(a))} {'+' if c > 0 else ''}{format_money(c)}"
                          for a, c in value) or "none"
     if key == "game" and isinstance(value, str):
-        return TITLES.get(value, value)
+        return registry.title(value)
     if isinstance(value, dict):
         return ", ".join(f"{_item(key, str(k), names)} "
                          f"{_value(key if _money(key) else str(k), v, names)}"
