@@ -132,6 +132,8 @@ class LiveTable(Generic[E, R, M]):
     max_seats: ClassVar[int] = 6
     game: ClassVar[str] = "?"
     rules_model: ClassVar[type[HouseRules]] = HouseRules
+    floor_irregularities: ClassVar[bool] = False
+    """Whether the floor may record an irregularity here (`{"type": "irregularity"}`)."""
 
     # the hooks a game writes ---------------------------------------------------------------
     @classmethod

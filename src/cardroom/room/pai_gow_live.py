@@ -99,6 +99,7 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
     max_seats = len(PLAYER_SEATS)
     game = GAME
     rules_model = PaiGowTableRules
+    floor_irregularities = True
 
     def __post_init__(self) -> None:
         self.engine = PaiGowTable(self.rules)

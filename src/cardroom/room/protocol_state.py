@@ -118,6 +118,11 @@ class HandResult(Part):
         default_factory=list, description="payouts of the hand held until surveillance "
         "verifies them (sent only when there are some)")
 
+    def outcome_words(self) -> str:
+        """Who won, in a few plain words for the floor page ("" where the game names no
+        winner of the hand)."""
+        return ""
+
 
 class TableState(Part):
     """The envelope every snapshot shares."""
@@ -181,6 +186,9 @@ class BaccaratResult(HandResult):
     winner: Literal["player", "banker", "tie"]
     jackpot_award: str
     settlements: list[BaccaratSettlement]
+
+    def outcome_words(self) -> str:
+        return "a tie" if self.winner == "tie" else f"{self.winner} wins"
 
 
 class RoadMark(Part):
@@ -502,6 +510,11 @@ class PanResult(HandResult):
     winner_spreads: list[list[CardView]] = Field(description="the winner's spreads, face up")
     payments: list[str] = Field(description="every payment of the hand, in words")
     net: list[PanNet] = Field(description="each seat's chips won or lost")
+
+    def outcome_words(self) -> str:
+        if not self.winner:
+            return ""
+        return f"{self.winner} wins" + (f" ({self.reason})" if self.reason is not None else "")
 
 
 class PanState(TableState):

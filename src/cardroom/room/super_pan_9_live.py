@@ -67,6 +67,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
     max_seats = MAX_SEATS
     game = GAME
     rules_model = SuperPan9Rules
+    floor_irregularities = True
 
     def __post_init__(self) -> None:
         self.engine = SuperPan9Table(self.rules, source=self.source)
