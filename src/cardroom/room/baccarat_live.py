@@ -29,7 +29,7 @@ from cardroom.games.baccarat.table import (
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, ledger, w2g
+from cardroom.room import audit, ledger, protocol, w2g
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.jackpot import DEFAULT_POOL, load_pool
 from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
@@ -71,6 +71,9 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
     max_seats = MAX_SEATS
     game = "baccarat"
     rules_model = BaccaratRules
+    state_model = BaccaratState
+    messages = (protocol.Sit, protocol.Leave, protocol.BaccaratBet, protocol.BaccaratChangeBets,
+                protocol.Deal, protocol.Void)
 
     def __post_init__(self) -> None:
         self.engine = BaccaratTable(self.rules, source=self.source,

@@ -132,6 +132,10 @@ class LiveTable(Generic[E, R, M]):
     max_seats: ClassVar[int] = 6
     game: ClassVar[str] = "?"
     rules_model: ClassVar[type[HouseRules]] = HouseRules
+    state_model: ClassVar[type[TableState]] = TableState
+    """The game's snapshot model (`protocol_state`), which `state` builds."""
+    messages: ClassVar[tuple[type[Message], ...]] = ()
+    """The messages its table reads (`protocol.read`), each by its `type`."""
     floor_irregularities: ClassVar[bool] = False
     """Whether the floor may record an irregularity here (`{"type": "irregularity"}`)."""
 

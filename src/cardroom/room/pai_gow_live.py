@@ -41,7 +41,7 @@ from cardroom.games.pai_gow.table import (
 )
 from cardroom.history import HandHistory
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger
+from cardroom.room import audit, hands, ledger, protocol
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, card_view
 from cardroom.room.messages import MalformedMessage
@@ -99,6 +99,10 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
     max_seats = len(PLAYER_SEATS)
     game = GAME
     rules_model = PaiGowTableRules
+    state_model = PaiGowState
+    messages = (protocol.Sit, protocol.Leave, protocol.PaiGowBet, protocol.PaiGowChangeBets,
+                protocol.Deal, protocol.Void, protocol.Dragon, protocol.Bank, protocol.SetHand,
+                protocol.HouseWay, protocol.PaiGowIrregularity)
     floor_irregularities = True
 
     def __post_init__(self) -> None:

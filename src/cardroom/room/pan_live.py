@@ -67,7 +67,7 @@ from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
 from cardroom.games.pan.table import dealer_at
 from cardroom.houserules import build_rules, check_profile
 from cardroom.money import Cents, format_money
-from cardroom.room import audit, hands, ledger, pan_fees
+from cardroom.room import audit, hands, ledger, pan_fees, protocol
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Pools, card_view
 from cardroom.room.protocol import Bot as AddBot
@@ -139,6 +139,9 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
     max_seats = MAX_SEATS
     game = GAME
     rules_model = PanRules
+    state_model = PanState
+    messages = (protocol.PanSit, protocol.Leave, protocol.Deal, protocol.Void, protocol.Bot,
+                protocol.RaiseCondition, protocol.PanCommand, protocol.Back, protocol.ActFor)
 
     def __post_init__(self) -> None:
         self.engine = PanGame()

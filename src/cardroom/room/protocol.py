@@ -34,6 +34,7 @@ from pydantic import (
     model_validator,
 )
 
+from cardroom import registry
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.games.super_pan_9.events import IrregularityKind
 from cardroom.room.messages import MAX_KEY, MalformedMessage
@@ -342,25 +343,22 @@ def is_change_bets(msg: Message) -> TypeGuard[ChangeBets]:
     return isinstance(msg, get_args(ChangeBets))
 
 
-INBOUND: dict[str, tuple[type[Message], ...]] = {
-    "baccarat": (Sit, Leave, BaccaratBet, BaccaratChangeBets, Deal, Void),
-    "super-pan-9": (Sit, Leave, SuperPan9Bet, SuperPan9ChangeBets, Deal, Void, Draw, Stand,
-                    SuperPan9Irregularity, Back, ActFor),
-    "pai-gow": (Sit, Leave, PaiGowBet, PaiGowChangeBets, Deal, Void, Dragon, Bank, SetHand,
-                HouseWay, PaiGowIrregularity),
-    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand, Back, ActFor),
-}
-"""The messages each game's table reads, by game."""
-
-_BY_TYPE = {game: {get_args(m.model_fields["type"].annotation)[0]: m for m in models}
-            for game, models in INBOUND.items()}
+def inbound(game: str) -> tuple[type[Message], ...]:
+    """The messages the game's table reads: its live table's `messages` (`cardroom.registry`);
+    none for a game not registered."""
+    found = registry.find(game)
+    if found is None:
+        return ()
+    live: Any = registry.load(found.live)
+    return tuple(live.messages)
 
 
 def read(game: str, msg: dict[str, Any]) -> Message | None:
     """The message as its model, or None for a type this game does not know (the table
     refuses it); a malformed one is `MalformedMessage` with the plain sentence of the first
     field at fault."""
-    model = _BY_TYPE.get(game, {}).get(msg.get("type"))
+    model = next((m for m in inbound(game)
+                  if get_args(m.model_fields["type"].annotation)[0] == msg.get("type")), None)
     if model is None:
         return None
     try:
@@ -395,7 +393,7 @@ def refusal(model: type[Message], exc: ValidationError) -> str:
 
 def inbound_schema(game: str) -> dict[str, Any]:
     """The JSON Schema of the messages a game's table reads (one of, by `type`)."""
-    union: Any = Annotated[tuple_union(INBOUND[game]), Field(discriminator="type")]
+    union: Any = Annotated[tuple_union(inbound(game)), Field(discriminator="type")]
     schema: dict[str, Any] = TypeAdapter(union).json_schema()
     schema["title"] = f"Messages to a {game} table"
     return schema
@@ -414,7 +412,7 @@ def schema_files() -> dict[str, str]:
     table reads (`<game>-in.json`) and what a table sends (`out.json`)."""
     from cardroom.room.protocol_state import outbound_schema
 
-    schemas = {f"{game}-in.json": inbound_schema(game) for game in INBOUND}
+    schemas = {f"{game}-in.json": inbound_schema(game) for game in registry.names()}
     schemas["out.json"] = outbound_schema()
     return {name: json.dumps(schema, indent=2, sort_keys=True) + "\n"
             for name, schema in schemas.items()}

@@ -20,6 +20,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from cardroom import registry
+from cardroom.room.protocol import tuple_union
+
 
 class Part(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -537,20 +540,21 @@ class Refusal(Part):
     key: str | None = Field(None, description="the refused request's key, when it had one")
 
 
-STATES: dict[str, type[TableState]] = {
-    "baccarat": BaccaratState, "super-pan-9": SuperPan9State, "pai-gow": PaiGowState,
-    "pan": PanState}
-"""Each game's snapshot model."""
+def state_model(game: str) -> type[TableState]:
+    """The game's snapshot model: its live table's `state_model` (`cardroom.registry`)."""
+    live: Any = registry.load(registry.game(game).live)
+    model: type[TableState] = live.state_model
+    return model
 
 
 def check_state(snapshot: dict[str, Any]) -> TableState:
     """The snapshot as its game's model (pydantic's `ValidationError` when it is not)."""
-    return STATES[snapshot["game"]].model_validate(snapshot)
+    return state_model(snapshot["game"]).model_validate(snapshot)
 
 
 def outbound_schema() -> dict[str, Any]:
     """The JSON Schema of what a table sends: a snapshot of one of the games, or a refusal."""
-    union: Any = Annotated[BaccaratState | SuperPan9State | PaiGowState | PanState,
+    union: Any = Annotated[tuple_union(tuple(state_model(g) for g in registry.names())),
                            Field(discriminator="game")] | Refusal
     schema: dict[str, Any] = TypeAdapter(union).json_schema()
     schema["title"] = "Messages from a table"

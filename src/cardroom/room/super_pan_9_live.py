@@ -26,7 +26,7 @@ from cardroom.games.super_pan_9.events import (
 from cardroom.games.super_pan_9.rules import MAX_SEATS
 from cardroom.history import HandHistory
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger
+from cardroom.room import audit, hands, ledger, protocol
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, cards_view
 from cardroom.room.protocol import (
@@ -67,6 +67,10 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
     max_seats = MAX_SEATS
     game = GAME
     rules_model = SuperPan9Rules
+    state_model = SuperPan9State
+    messages = (protocol.Sit, protocol.Leave, protocol.SuperPan9Bet, protocol.SuperPan9ChangeBets,
+                protocol.Deal, protocol.Void, protocol.Draw, protocol.Stand,
+                protocol.SuperPan9Irregularity, protocol.Back, protocol.ActFor)
     floor_irregularities = True
 
     def __post_init__(self) -> None:
