@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, TypeGuard, get_args
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -118,8 +118,22 @@ class Void(Message):
     reason: Reason
 
 
+class Bet(Message):
+    """A `bet` of any game that takes wagers (each game's model derives from it and names
+    `key` and `bets` itself: declared here for the type checker only, so that each model keeps
+    its own fields, in its own order, in the published schema)."""
+
+    if TYPE_CHECKING:
+        key: str
+        bets: Any
+
+
+class ChangeBets(Bet):
+    """A `change_bets` of any game that takes wagers (each game's derives from its `bet`)."""
+
+
 # Mini-Baccarat -------------------------------------------------------------------------------
-class BaccaratBet(Message):
+class BaccaratBet(Bet):
     """Wagers for the next coup by name (banker, player, tie, the Super-9 wagers, progressive;
     the table reads the names and their aliases) with their amounts."""
 
@@ -131,7 +145,7 @@ class BaccaratBet(Message):
         "bets.*": "a bet is not an amount of money"}
 
 
-class BaccaratChangeBets(BaccaratBet):
+class BaccaratChangeBets(BaccaratBet, ChangeBets):
     """Issue 13: until the deal, the seat's wagers replaced by these (the names of `bet`);
     no wagers withdraws them."""
 
@@ -149,7 +163,7 @@ class SuperPan9Stakes(Message):
     wager: Amount
 
 
-class SuperPan9Bet(Message):
+class SuperPan9Bet(Bet):
     """The main wager, with or without a Tie Bet."""
 
     type: Literal["bet"]
@@ -161,7 +175,7 @@ class SuperPan9Bet(Message):
         "bets.wager": "the wager is not an amount of money"}
 
 
-class SuperPan9ChangeBets(SuperPan9Bet):
+class SuperPan9ChangeBets(SuperPan9Bet, ChangeBets):
     """Issue 13: until the deal, the seat's wager (and Tie Bet) replaced; `{}` withdraws."""
 
     type: Literal["change_bets"]  # type: ignore[assignment]
@@ -199,7 +213,7 @@ class PaiGowStakes(Message):
     wager: Amount
 
 
-class PaiGowBet(Message):
+class PaiGowBet(Bet):
     """One wager on the seat's own hand."""
 
     type: Literal["bet"]
@@ -210,7 +224,7 @@ class PaiGowBet(Message):
         "bets.wager": "the wager is not an amount of money"}
 
 
-class PaiGowChangeBets(PaiGowBet):
+class PaiGowChangeBets(PaiGowBet, ChangeBets):
     """Issue 13: until the deal, the seat's wager replaced (its dragon hand goes back with
     it); `{}` withdraws it."""
 
@@ -326,21 +340,6 @@ class PanCommand(Message):
         if (self.action is None) == (self.command is None):
             raise ValueError("an action or a command")
         return self
-
-
-Bet = BaccaratBet | SuperPan9Bet | PaiGowBet
-"""A `bet` of any game that takes wagers."""
-ChangeBets = BaccaratChangeBets | SuperPan9ChangeBets | PaiGowChangeBets
-"""A `change_bets` of any game that takes wagers (each a subclass of its game's `bet`)."""
-
-
-
-def is_bet(msg: Message) -> TypeGuard[Bet]:
-    return isinstance(msg, get_args(Bet))
-
-
-def is_change_bets(msg: Message) -> TypeGuard[ChangeBets]:
-    return isinstance(msg, get_args(ChangeBets))
 
 
 def inbound(game: str) -> tuple[type[Message], ...]:

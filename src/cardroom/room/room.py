@@ -354,20 +354,15 @@ class Room:
 def _handle(live: AnyTable, conn: Connection, who: Account, msg: protocol.Message) -> None:
     """The message, read by its model, to the table's handler of it: the lifecycle's own, or
     the game's `act` for the rest."""
-    if protocol.is_change_bets(msg):  # a game's `change_bets` is a subclass of its `bet`
-        live.change_bets(conn, who, msg)
-    elif protocol.is_bet(msg):
-        live.bet(conn, who, msg)
-    else:
-        _lifecycle(live, conn, who, msg)
-
-
-def _lifecycle(live: AnyTable, conn: Connection, who: Account, msg: protocol.Message) -> None:
     match msg:
         case protocol.Sit():  # a game's own `sit` (Pan's) is a subclass
             live.sit(conn, who, msg)
         case protocol.Leave():
             live.leave(conn, who, msg)
+        case protocol.ChangeBets():  # each game's `change_bets` derives from its `bet`
+            live.change_bets(conn, who, msg)
+        case protocol.Bet():
+            live.bet(conn, who, msg)
         case protocol.Deal():
             live.deal(conn, who, msg)
         case protocol.Void():
