@@ -177,6 +177,15 @@ class LiveTable(Generic[E, R, M]):
         """The engine gives back every wager of the seat (before the deal only)."""
         raise IllegalActionError(f"{self.game} has no wagers to change")
 
+    @classmethod
+    def void_history(cls, conn: Connection, table: Any, hand_id: int,
+                     wagers: dict[str, Stake], actor: str, reason: str,
+                     published: dict[str, Any]) -> dict[str, Any]:
+        """A voided hand's history in the shared format (`hands.void_history`, which gives
+        the table's row); by default in cents, the seats by their table number."""
+        return hands.seated_void_history(conn, table, hand_id, wagers, actor, reason,
+                                         published)
+
     def jackpot_paid(self, accounts: set[int]) -> None:
         """A progressive's top award was paid to these accounts (their identity is on file
         now); by default nothing."""
