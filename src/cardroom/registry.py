@@ -42,6 +42,9 @@ class Game:
     model, its hand records and its floor hooks are its class attributes and methods."""
     posted: str
     """The posted-rules sections: ``f(rules, jackpot, maximum) -> list[posted_rules.Section]``."""
+    recall: str | None = None
+    """How its recorded hands read on the recall page (a `room.recall.RecallView`; None: the
+    default view)."""
     commands: tuple[str, ...] = ()
     """The command-line modules that add the game's commands (`cardroom.cli.apps`)."""
     owns: tuple[str, ...] = ()
@@ -52,17 +55,21 @@ class Game:
 GAMES: list[Game] = [
     Game("baccarat", "Mini-Baccarat", "cardroom.games.baccarat.rules:BaccaratRules",
          "cardroom.games.baccarat.replay:Replay", "cardroom.room.baccarat_live:BaccaratLive",
-         "cardroom.room.baccarat_posted:sections", ("cardroom.cli.baccarat",)),
+         "cardroom.room.baccarat_pages:sections",
+         "cardroom.room.baccarat_pages:Recall", ("cardroom.cli.baccarat",)),
     Game("super-pan-9", "Super Pan 9", "cardroom.games.super_pan_9.rules:SuperPan9Rules",
          "cardroom.games.super_pan_9.replay:Replay",
          "cardroom.room.super_pan_9_live:SuperPan9Live",
-         "cardroom.room.super_pan_9_posted:sections", ("cardroom.cli.super_pan_9",)),
+         "cardroom.room.super_pan_9_pages:sections",
+         "cardroom.room.super_pan_9_pages:Recall", ("cardroom.cli.super_pan_9",)),
     Game("pai-gow", "Pai Gow Poker", "cardroom.games.pai_gow.limits:PaiGowTableRules",
          "cardroom.games.pai_gow.replay:Replay", "cardroom.room.pai_gow_live:PaiGowLive",
-         "cardroom.room.pai_gow_posted:sections", ("cardroom.cli.pai_gow",), ("pai-gow",)),
+         "cardroom.room.pai_gow_pages:sections",
+         "cardroom.room.pai_gow_pages:Recall", ("cardroom.cli.pai_gow",), ("pai-gow",)),
     Game("pan", "Panguingue (Pan)", "cardroom.games.pan.rules:PanRules",
          "cardroom.games.pan.replay:Replay", "cardroom.room.pan_live:PanLive",
-         "cardroom.room.pan_posted:sections", ("cardroom.cli.pan",)),
+         "cardroom.room.pan_pages:sections",
+         "cardroom.room.pan_pages:Recall", ("cardroom.cli.pan",)),
 ]
 """The registry list: every game, in the order the pages and the help list them."""
 

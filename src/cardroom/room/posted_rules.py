@@ -1,7 +1,7 @@
 """The posted rules of a table (WAC 230-15-060, and the game documents: a house way and a
 commission "clearly posted", a jackpot "conspicuously posted"): generated from the table's
 house-rules file and the games' own rule tables, so what is posted is what is played. Each
-game writes its own sections (its registry entry's `posted`, e.g. `room/pai_gow_posted.py`);
+game writes its own sections (its registry entry's `posted`, e.g. `room/pai_gow_pages.py`);
 the sections every table shares are here. Sections are plain sentences and small tables; the
 server renders them."""
 

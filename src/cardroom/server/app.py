@@ -37,7 +37,7 @@ from cardroom.cards import card_words
 from cardroom.games.baccarat.wagers import result_words
 from cardroom.money import format_money
 from cardroom.profile import helpline
-from cardroom.room.baccarat_posted import award_words
+from cardroom.room.baccarat_pages import award_words
 from cardroom.room.errors import AuthError, NotFound, PermissionDenied
 from cardroom.room.hands import hand_title
 from cardroom.room.recall import wager_name

@@ -1,13 +1,16 @@
 """Super Pan 9's posted rules (`posted_rules`): limits, pays, commission, irregularities and
-the time to act."""
+the time to act. And how its
+rounds read on the recall page (`Recall`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from cardroom.games.super_pan_9.rules import IrregularityPolicy, SuperPan9Rules
+from cardroom.history import HIDDEN_CARD
 from cardroom.money import Cents, format_money
 from cardroom.room.posted_rules import Section, commission_words, decks_words, turns_section
+from cardroom.room.recall import RecallView, shown
 
 _SP9_POLICY = {
     IrregularityPolicy.VOID_AND_RETURN: "only the affected hand is voided and its wagers "
@@ -42,3 +45,13 @@ def sections(rules: Any, jackpot: Cents | None = None, maximum: Cents = 0) -> li
                 "On a misdeal, an exposed card or a wrong count, "
                 f"{_SP9_POLICY[r.irregularity_policy]}.")),
             turns_section(r, "you stand")]
+
+
+class Recall(RecallView):
+    """A round's end: its cards in the order they left the shoe."""
+
+    def final_cards(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        if not record.get("pack"):
+            return []
+        return [{"name": "Cards in the order dealt",
+                 "cards": [shown(c) for c in record["pack"] if c != HIDDEN_CARD]}]

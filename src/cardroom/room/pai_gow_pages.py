@@ -1,5 +1,6 @@
 """Pai Gow Poker's posted rules (`posted_rules`): limits, pays, the commission and the house
-way "clearly posted", the dragon hand and banking, irregularities."""
+way "clearly posted", the dragon hand and banking, irregularities. And how its
+hands read on the recall page (`Recall`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from cardroom.games.pai_gow.rules import (
 )
 from cardroom.money import Cents, format_money
 from cardroom.room.posted_rules import Section, commission_words
+from cardroom.room.recall import RecallView, seat_name, shown
 
 _FOUL = {FoulPolicy.HAND_LOSES: "a player's hand set foul loses its wager",
          FoulPolicy.RESET_HOUSE_WAY: "a player's hand set foul is reset by the house way",
@@ -66,3 +68,18 @@ def sections(rules: Any, jackpot: Cents | None = None, maximum: Cents = 0) -> li
                 "a dealing position is chosen with the dice" if r.use_dice
                 else "the first hand is dealt without dice"))),
     ]
+
+
+class Recall(RecallView):
+    """A hand's end: each spot's setting, its low (front) and high (back) hands."""
+
+    def final_cards(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        for spot in (record.get("result") or {}).get("spots") or []:
+            setting = spot.get("setting") or {}
+            name = seat_name(record, spot.get("spot")) or f"seat {spot.get('spot')}"
+            out.append({"name": f"{name}, low hand", "cards": [shown(c) for c in
+                                                              setting.get("front", [])]})
+            out.append({"name": f"{name}, high hand", "cards": [shown(c) for c in
+                                                               setting.get("back", [])]})
+        return out

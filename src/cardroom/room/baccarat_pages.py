@@ -1,5 +1,6 @@
 """Mini-Baccarat's posted rules (`posted_rules`): limits, pay tables, commission, the
-progressive jackpot "conspicuously posted", irregularities."""
+progressive jackpot "conspicuously posted", irregularities. And how its
+coups read on the recall page (`Recall`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from typing import Any
 
 from cardroom.games.baccarat.paytables import nine_pay_table, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
-from cardroom.games.baccarat.wagers import ProgressiveAward, fixed_award_for_one
+from cardroom.games.baccarat.wagers import ProgressiveAward, WagerKind, fixed_award_for_one
 from cardroom.money import Cents, format_money, format_rate
 from cardroom.room.posted_rules import Section, commission_words, decks_words
+from cardroom.room.recall import RecallView, shown
 
 PROGRESSIVE_WORDS = {
     ProgressiveAward.ONE_SUITED_NINE: "Player or Banker has a suited 9",
@@ -86,3 +88,24 @@ def sections(rules: Any, jackpot: Cents | None, maximum: Cents = 0) -> list[Sect
         "A misdealt coup is voided by the floor supervisor and every wager on it is "
         "returned.")))
     return sections
+
+
+class Recall(RecallView):
+    """A coup's actions count the history's seats from 0, in the order they bet; its end is
+    the player's and the banker's cards."""
+
+    seats_by_index = True
+
+    def seat_number(self, index: int, seat: dict[str, Any]) -> object:
+        return index + 1
+
+    def wager_label(self, kind: str) -> str | None:
+        """The layout's name ("player_9": "Player 9", "progressive": "Jackpot")."""
+        return WagerKind(kind).label if kind in {k.value for k in WagerKind} else None
+
+    def final_cards(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        result = record.get("result") or {}
+        if not result.get("player"):
+            return []
+        return [{"name": "Player", "cards": [shown(c) for c in result["player"]]},
+                {"name": "Banker", "cards": [shown(c) for c in result["banker"]]}]
