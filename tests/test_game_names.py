@@ -12,9 +12,12 @@ that starts is refused."""
 from __future__ import annotations
 
 import ast
+import doctest
+import importlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cardroom
 from cardroom import registry
@@ -129,6 +132,20 @@ def test_the_modules_issue_24_counted_read_the_registry() -> None:
     for module in ("history.py", "room/tables.py", "room/posted_rules.py", "room/recall.py",
                    "room/hands.py", "room/floor_view.py", "cli/__init__.py"):
         assert module not in found, (module, found.get(module))
+
+
+def test_the_registry_lists_every_game_once_and_each_part_loads() -> None:
+    """The registry's examples run; each entry's parts load and agree with it (the live
+    table's game and house rules are the entry's)."""
+    assert doctest.testmod(registry).failed == 0
+    assert len(set(registry.names())) == len(registry.names())
+    for game in registry.games():
+        live: Any = registry.load(game.live)
+        assert live.game == game.name and live.rules_model is registry.load(game.rules)
+        for part in (game.replay, game.posted, game.recall):
+            assert part is not None and registry.load(part) is not None
+        for module in game.commands:
+            importlib.import_module(module)
 
 
 def test_the_check_sees_each_way_of_naming_a_game() -> None:
