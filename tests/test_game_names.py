@@ -29,7 +29,8 @@ STILL_NAMING = {
                         "lists them: `messages`)",
     "room/protocol_state.py": "each game's snapshot models are still defined here (its live "
                               "table names its own: `state_model`)",
-    "cli/report.py": "`report math GAME` builds each game's dossier by name",
+    "cli/report.py": "`report math`'s option help says which game's dossier takes each "
+                     "option (the dossiers themselves come from the registry)",
     "room/room.py": "the room's shared progressive pool is baccarat's `JackpotPool`",
     "room/live_table.py": "a table's pools are baccarat's `JackpotPool`",
     "room/jackpot.py": "the progressive jackpot is the Super-9 baccarat progressive",
@@ -126,8 +127,8 @@ def test_no_generic_module_names_a_game_beyond_the_known_few() -> None:
 
 
 def test_the_modules_issue_24_counted_read_the_registry() -> None:
-    """The generic modules a new game had to edit (issue 24's count of 11, less the three
-    still listed above) name none now."""
+    """The generic modules a new game had to edit (issue 24's count of 11, less those still
+    listed above) name none now."""
     found = naming_modules()
     for module in ("history.py", "room/tables.py", "room/posted_rules.py", "room/recall.py",
                    "room/hands.py", "room/floor_view.py", "cli/__init__.py"):

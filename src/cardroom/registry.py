@@ -45,6 +45,9 @@ class Game:
     recall: str | None = None
     """How its recorded hands read on the recall page (a `room.recall.RecallView`; None: the
     default view)."""
+    dossier: str | None = None
+    """Its math dossier for `cardroom report math GAME`: ``f(run) -> build``, which checks the
+    settings given (`cli.report.DossierRun`) and returns the builder of the `Dossier`."""
     commands: tuple[str, ...] = ()
     """The command-line modules that add the game's commands (`cardroom.cli.apps`)."""
     owns: tuple[str, ...] = ()
@@ -59,6 +62,7 @@ GAMES: list[Game] = [
          live="cardroom.room.baccarat_live:BaccaratLive",
          posted="cardroom.room.baccarat_pages:sections",
          recall="cardroom.room.baccarat_pages:Recall",
+         dossier="cardroom.cli.baccarat:dossier",
          commands=("cardroom.cli.baccarat",)),
     Game("super-pan-9", "Super Pan 9",
          rules="cardroom.games.super_pan_9.rules:SuperPan9Rules",
@@ -66,6 +70,7 @@ GAMES: list[Game] = [
          live="cardroom.room.super_pan_9_live:SuperPan9Live",
          posted="cardroom.room.super_pan_9_pages:sections",
          recall="cardroom.room.super_pan_9_pages:Recall",
+         dossier="cardroom.cli.super_pan_9:dossier",
          commands=("cardroom.cli.super_pan_9",)),
     Game("pai-gow", "Pai Gow Poker",
          rules="cardroom.games.pai_gow.limits:PaiGowTableRules",
@@ -73,6 +78,7 @@ GAMES: list[Game] = [
          live="cardroom.room.pai_gow_live:PaiGowLive",
          posted="cardroom.room.pai_gow_pages:sections",
          recall="cardroom.room.pai_gow_pages:Recall",
+         dossier="cardroom.cli.pai_gow:dossier",
          commands=("cardroom.cli.pai_gow",), owns=("pai-gow",)),
     Game("pan", "Panguingue (Pan)",
          rules="cardroom.games.pan.rules:PanRules",
@@ -80,6 +86,7 @@ GAMES: list[Game] = [
          live="cardroom.room.pan_live:PanLive",
          posted="cardroom.room.pan_pages:sections",
          recall="cardroom.room.pan_pages:Recall",
+         dossier="cardroom.cli.pan:dossier",
          commands=("cardroom.cli.pan",)),
 ]
 """The registry list: every game, in the order the pages and the help list them."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.panel import Panel
@@ -13,6 +13,12 @@ from cardroom.cli.apps import analyze_app, play_app, simulate_app
 from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
 from cardroom.cli.say import flagged
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from cardroom.analysis.dossier.model import Dossier
+    from cardroom.cli.report import DossierRun
 
 
 def _pct(x: object) -> str:
@@ -230,3 +236,18 @@ def play_super_pan_9(
             console.print("You are out of chips.")
             break
     console.print(f"You leave with {format_money(chips)}.", highlight=False)
+
+
+def dossier(run: DossierRun) -> Callable[[], Dossier]:
+    """`report math super-pan-9`: the exact figures for the table's rules (no seed, no run
+    size)."""
+    run.only("decks", "commission", "tie_pays")
+    g = run.given
+    rules = rules_with_overrides(SuperPan9Rules, run.rules, decks=g["decks"],
+                                 commission=g["commission"], tie_pays=g["tie_pays"])
+
+    def build() -> Dossier:
+        from cardroom.analysis.dossier import super_pan_9
+
+        return super_pan_9.build(rules, run.origin())
+    return build
