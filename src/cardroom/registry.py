@@ -55,39 +55,29 @@ class Game:
     starting with one loads only that module)."""
 
 
+def builtin(name: str, title: str, package: str, rules: str, live: str,
+            owns: tuple[str, ...] = ()) -> Game:
+    """A game of this project, its parts where the project keeps them: the engine's package
+    `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
+    adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
+    posted rules and recall view `room/<package>_pages.py`, the commands and the dossier
+    `cli/<package>.py`."""
+    return Game(name, title, rules=f"cardroom.games.{package}.{rules}",
+                replay=f"cardroom.games.{package}.replay:Replay",
+                live=f"cardroom.room.{package}_live:{live}",
+                posted=f"cardroom.room.{package}_pages:sections",
+                recall=f"cardroom.room.{package}_pages:Recall",
+                dossier=f"cardroom.cli.{package}:dossier",
+                commands=(f"cardroom.cli.{package}",), owns=owns)
+
+
 GAMES: list[Game] = [
-    Game("baccarat", "Mini-Baccarat",
-         rules="cardroom.games.baccarat.rules:BaccaratRules",
-         replay="cardroom.games.baccarat.replay:Replay",
-         live="cardroom.room.baccarat_live:BaccaratLive",
-         posted="cardroom.room.baccarat_pages:sections",
-         recall="cardroom.room.baccarat_pages:Recall",
-         dossier="cardroom.cli.baccarat:dossier",
-         commands=("cardroom.cli.baccarat",)),
-    Game("super-pan-9", "Super Pan 9",
-         rules="cardroom.games.super_pan_9.rules:SuperPan9Rules",
-         replay="cardroom.games.super_pan_9.replay:Replay",
-         live="cardroom.room.super_pan_9_live:SuperPan9Live",
-         posted="cardroom.room.super_pan_9_pages:sections",
-         recall="cardroom.room.super_pan_9_pages:Recall",
-         dossier="cardroom.cli.super_pan_9:dossier",
-         commands=("cardroom.cli.super_pan_9",)),
-    Game("pai-gow", "Pai Gow Poker",
-         rules="cardroom.games.pai_gow.limits:PaiGowTableRules",
-         replay="cardroom.games.pai_gow.replay:Replay",
-         live="cardroom.room.pai_gow_live:PaiGowLive",
-         posted="cardroom.room.pai_gow_pages:sections",
-         recall="cardroom.room.pai_gow_pages:Recall",
-         dossier="cardroom.cli.pai_gow:dossier",
-         commands=("cardroom.cli.pai_gow",), owns=("pai-gow",)),
-    Game("pan", "Panguingue (Pan)",
-         rules="cardroom.games.pan.rules:PanRules",
-         replay="cardroom.games.pan.replay:Replay",
-         live="cardroom.room.pan_live:PanLive",
-         posted="cardroom.room.pan_pages:sections",
-         recall="cardroom.room.pan_pages:Recall",
-         dossier="cardroom.cli.pan:dossier",
-         commands=("cardroom.cli.pan",)),
+    builtin("baccarat", "Mini-Baccarat", "baccarat", "rules:BaccaratRules", "BaccaratLive"),
+    builtin("super-pan-9", "Super Pan 9", "super_pan_9", "rules:SuperPan9Rules",
+            "SuperPan9Live"),
+    builtin("pai-gow", "Pai Gow Poker", "pai_gow", "limits:PaiGowTableRules", "PaiGowLive",
+            owns=("pai-gow",)),
+    builtin("pan", "Panguingue (Pan)", "pan", "rules:PanRules", "PanLive"),
 ]
 """The registry list: every game, in the order the pages and the help list them."""
 
