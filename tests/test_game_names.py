@@ -51,7 +51,6 @@ STILL_NAMING = {
     "room/reconcile.py": "the reconciliation explains Pan's fees",
     "room/suspicious.py": "the suspicious-activity check reads Pan's fees",
     "cli/options.py": "an option's help gives the games' deck ranges",
-    "cli/room.py": "`tables create`'s help gives a game as its example",
 }
 """Generic modules that still name a game (issue 24's remaining work), and why."""
 
