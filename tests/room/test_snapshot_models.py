@@ -17,14 +17,14 @@ import pytest
 from cardroom.errors import CardroomError
 from cardroom.room.accounts import Account, Role
 from cardroom.room.db import Storage, make_engine, migrate
-from cardroom.room.protocol_state import (
-    PanState,
+from cardroom.room.pan_protocol import PanState
+from cardroom.room.protocol_state import state_model
+from cardroom.room.room import AnyTable
+from cardroom.room.super_pan_9_protocol import (
     SuperPan9Result,
     SuperPan9State,
     SuperPan9VoidedSettlement,
-    state_model,
 )
-from cardroom.room.room import AnyTable
 from cardroom.server.hub import snapshot_texts
 
 from .pan_play import alone_after_a_foul, say

@@ -32,23 +32,22 @@ from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger, protocol, w2g
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.jackpot import DEFAULT_POOL, load_pool
-from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
-from cardroom.room.progressive import CoupAwards, PoolState, record_coup
-from cardroom.room.protocol import Bet, ChangeBets, Deal
-from cardroom.room.protocol_state import (
+from cardroom.room.baccarat_protocol import (
+    BaccaratBet,
+    BaccaratChangeBets,
     BaccaratLimits,
     BaccaratResult,
     BaccaratSeat,
     BaccaratSettlement,
     BaccaratState,
-    HandRef,
     JackpotView,
     RoadMark,
-    ShoeView,
-    TableRef,
-    You,
 )
+from cardroom.room.jackpot import DEFAULT_POOL, load_pool
+from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
+from cardroom.room.progressive import CoupAwards, PoolState, record_coup
+from cardroom.room.protocol import Bet, ChangeBets, Deal
+from cardroom.room.protocol_state import HandRef, ShoeView, TableRef, You
 from cardroom.room.schema import jackpot_pools
 from cardroom.room.surveillance import Payout
 from cardroom.room.tables import TableRow
@@ -74,7 +73,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
     game = "baccarat"
     rules_model = BaccaratRules
     state_model = BaccaratState
-    messages = (protocol.Sit, protocol.Leave, protocol.BaccaratBet, protocol.BaccaratChangeBets,
+    messages = (protocol.Sit, protocol.Leave, BaccaratBet, BaccaratChangeBets,
                 protocol.Deal, protocol.Void)
 
     def __post_init__(self) -> None:

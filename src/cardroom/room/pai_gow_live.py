@@ -45,21 +45,16 @@ from cardroom.room import audit, hands, ledger, protocol
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, card_view
 from cardroom.room.messages import MalformedMessage
-from cardroom.room.protocol import (
+from cardroom.room.pai_gow_protocol import (
     Bank,
-    Bet,
-    ChangeBets,
-    Deal,
     Dragon,
     HouseWay,
-    PaiGowIrregularity,
-    PaiGowStakes,
-    SetHand,
-)
-from cardroom.room.protocol_state import (
     PaiGowBanker,
+    PaiGowBet,
+    PaiGowChangeBets,
     PaiGowChoice,
     PaiGowDeal,
+    PaiGowIrregularity,
     PaiGowLimits,
     PaiGowNames,
     PaiGowPlayer,
@@ -67,9 +62,12 @@ from cardroom.room.protocol_state import (
     PaiGowResultSpot,
     PaiGowSetting,
     PaiGowSpot,
+    PaiGowStakes,
     PaiGowState,
     PaiGowYou,
+    SetHand,
 )
+from cardroom.room.protocol import Bet, ChangeBets, Deal
 from cardroom.room.surveillance import Payout
 from cardroom.shoe import fisher_yates
 
@@ -100,9 +98,9 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
     game = GAME
     rules_model = PaiGowTableRules
     state_model = PaiGowState
-    messages = (protocol.Sit, protocol.Leave, protocol.PaiGowBet, protocol.PaiGowChangeBets,
-                protocol.Deal, protocol.Void, protocol.Dragon, protocol.Bank, protocol.SetHand,
-                protocol.HouseWay, protocol.PaiGowIrregularity)
+    messages = (protocol.Sit, protocol.Leave, PaiGowBet, PaiGowChangeBets,
+                protocol.Deal, protocol.Void, Dragon, Bank, SetHand,
+                HouseWay, PaiGowIrregularity)
     floor_irregularities = True
 
     def __post_init__(self) -> None:

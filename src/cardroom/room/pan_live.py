@@ -71,20 +71,23 @@ from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger, pan_fees, protocol
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Pools, card_view
-from cardroom.room.protocol import Bot as AddBot
-from cardroom.room.protocol import Deal, Leave, PanCommand, PanSit, RaiseCondition, Sit
-from cardroom.room.protocol_state import (
+from cardroom.room.pan_protocol import Bot as AddBot
+from cardroom.room.pan_protocol import (
     PanActionView,
+    PanCommand,
     PanNet,
     PanOffer,
     PanPlay,
     PanPlayer,
     PanResult,
     PanSeat,
+    PanSit,
     PanState,
     PanYou,
+    RaiseCondition,
 )
-from cardroom.room.protocol_state import PanRules as PanRulesView
+from cardroom.room.pan_protocol import PanRules as PanRulesView
+from cardroom.room.protocol import Deal, Leave, Sit
 from cardroom.room.schema import accounts as accounts_table
 from cardroom.room.schema import hand_players, room_tables
 from cardroom.room.schema import hands as hands_table
@@ -142,8 +145,8 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
     game = GAME
     rules_model = PanRules
     state_model = PanState
-    messages = (protocol.PanSit, protocol.Leave, protocol.Deal, protocol.Void, protocol.Bot,
-                protocol.RaiseCondition, protocol.PanCommand, protocol.Back, protocol.ActFor)
+    messages = (PanSit, protocol.Leave, protocol.Deal, protocol.Void, AddBot,
+                RaiseCondition, PanCommand, protocol.Back, protocol.ActFor)
 
     @classmethod
     def void_history(cls, conn: Connection, table: Any, hand_id: int,
