@@ -1,7 +1,5 @@
-"""Mini-Baccarat's side of the table protocol (docs/protocol.md): the messages its table reads
-(its live table's `messages`, each read by `protocol.read`) and its snapshot models (its live
-table's `state_model`, what `state` builds; `protocol_state` holds the parts every game
-shares). The JSON Schema files are generated from these models (`scripts/protocol_schema.py`)."""
+"""Mini-Baccarat on the wire (docs/protocol.md): a `bet` and a `change_bets` naming each wager,
+and the snapshot: limits, seats, the progressive's view, the road and the coup's result."""
 
 from __future__ import annotations
 
@@ -38,12 +36,14 @@ class BaccaratBet(Bet):
         "bets": "the bets must name each wager with its amount",
         "bets.*": "a bet is not an amount of money"}
 
+
 class BaccaratChangeBets(BaccaratBet, ChangeBets):
     """Issue 13: until the deal, the seat's wagers replaced by these (the names of `bet`);
     no wagers withdraws them."""
 
     type: Literal["change_bets"]  # type: ignore[assignment]
     bets: Annotated[dict[str, Amount], Field(max_length=len(WagerKind))]
+
 
 class BaccaratLimits(Part):
     table_min: Cents
@@ -56,6 +56,7 @@ class BaccaratLimits(Part):
     tie_pays: int = Field(description="the Tie pays this many to 1")
     commission: str = Field(description="the Banker commission as a fraction, e.g. 1/20")
 
+
 class JackpotView(Part):
     posted: Cents
     meter: Cents
@@ -64,11 +65,13 @@ class JackpotView(Part):
     maximum: Cents | None = None
     """The posted maximum prize (WAC 230-15-685(4)); None when the pool has none."""
 
+
 class BaccaratSeat(Part):
     name: str
     stack: Cents
     bets: dict[str, Cents]
     you: bool
+
 
 class BaccaratSettlement(Part):
     seat: str
@@ -80,6 +83,7 @@ class BaccaratSettlement(Part):
     returned: Cents
     pending: bool
     """A top award's share held until the hand is verified (not yet in the stack)."""
+
 
 class BaccaratResult(HandResult):
     player: list[CardView]
@@ -93,12 +97,14 @@ class BaccaratResult(HandResult):
     def outcome_words(self) -> str:
         return "a tie" if self.winner == "tie" else f"{self.winner} wins"
 
+
 class RoadMark(Part):
     """One coup of the shoe on the scoreboard (bead plate and big road)."""
 
     winner: Literal["player", "banker", "tie"]
     player: int
     banker: int
+
 
 class BaccaratState(TableState):
     game: Literal["baccarat"]

@@ -1,7 +1,5 @@
-"""Pai Gow Poker's side of the table protocol (docs/protocol.md): the messages its table reads
-(its live table's `messages`, each read by `protocol.read`) and its snapshot models (its live
-table's `state_model`, what `state` builds; `protocol_state` holds the parts every game
-shares). The JSON Schema files are generated from these models (`scripts/protocol_schema.py`)."""
+"""What a Pai Gow table reads (a wager, the dragon hand, banking, a setting, the house way, an
+irregularity) and shows (banker, spots, settings, results), as the protocol's types."""
 
 from __future__ import annotations
 
@@ -36,6 +34,7 @@ class PaiGowStakes(Message):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     wager: Amount
 
+
 class PaiGowBet(Bet):
     """One wager on the seat's own hand."""
 
@@ -46,12 +45,14 @@ class PaiGowBet(Bet):
         "bets": "the bet must be one amount, on the wager",
         "bets.wager": "the wager is not an amount of money"}
 
+
 class PaiGowChangeBets(PaiGowBet, ChangeBets):
     """Issue 13: until the deal, the seat's wager replaced (its dragon hand goes back with
     it); `{}` withdraws it."""
 
     type: Literal["change_bets"]  # type: ignore[assignment]
     bets: PaiGowStakes | NoWagers  # type: ignore[assignment]
+
 
 class Dragon(Message):
     """Play the dragon hand (an open spot) for a second wager (house rule `dragon_hand`)."""
@@ -63,10 +64,12 @@ class Dragon(Message):
     refusals: ClassVar[dict[str, str]] = {
         "amount": "the dragon hand's wager is not an amount of money"}
 
+
 class Bank(Keyed):
     """Bank the next hand (player banking)."""
 
     type: Literal["bank"]
+
 
 class SetHand(Message):
     """Set a hand: the two cards of the front hand (the other five are the back)."""
@@ -77,11 +80,13 @@ class SetHand(Message):
     front: list[str] = Field(description="the front hand's two cards, e.g. [\"As\", \"Kd\"]")
     refusals: ClassVar[dict[str, str]] = {"front": "the front hand must be two cards"}
 
+
 class HouseWay(Message):
     """Ask for the house way to set the hand."""
 
     type: Literal["house_way"]
     spot: Spot = None
+
 
 class PaiGowIrregularity(Message):
     """A dealer or the floor records a misdeal, an exposed card or a wrong card count."""
@@ -96,11 +101,13 @@ class PaiGowIrregularity(Message):
         "kind": "the irregularity must be a misdeal, an exposed card or a wrong card count",
         "card": "that is not a card", "count": "the count of cards must be a number"}
 
+
 class PaiGowYou(SeatedYou):
     may_bank: bool
     bank_refusal: str | None
     may_dragon: bool
     to_set: list[int] = Field(description="the spots the viewer has yet to set")
+
 
 class PaiGowLimits(Part):
     min: Cents
@@ -110,14 +117,17 @@ class PaiGowLimits(Part):
     foul_policy: str = Field(description="what a foul setting does: hand-loses, "
                                          "reset-house-way or refuse")
 
+
 class PaiGowBanker(Part):
     spot: int
     name: str
+
 
 class PaiGowPlayer(TablePlayer):
     wager: Cents | None
     dragon: Cents | None
     banker: bool
+
 
 class PaiGowChoice(Part):
     """One way to set a seven-card hand: the two front (low) cards, both hands named."""
@@ -127,12 +137,14 @@ class PaiGowChoice(Part):
     low: str
     foul: bool
 
+
 class PaiGowSetting(Part):
     """A hand as set: the two-card front (low) hand and the five-card back (high) hand."""
 
     front: list[CardView]
     back: list[CardView]
     foul: bool
+
 
 class PaiGowSpot(Part):
     spot: int
@@ -146,13 +158,16 @@ class PaiGowSpot(Part):
     choices: list[PaiGowChoice] | None = Field(description="the viewer's own unset hand: every "
                                                            "way to set it, named")
 
+
 class PaiGowDeal(Part):
     dice: list[int] = Field(description="the three dice (none when the table uses no dice)")
     first_spot: int = Field(description="the spot dealt the first hand (0: the dealer)")
 
+
 class PaiGowNames(Part):
     high: str
     low: str
+
 
 class PaiGowResultSpot(Part):
     """A hand at the settlement, shown: as set, its outcome and net (None for a hand that
@@ -170,11 +185,13 @@ class PaiGowResultSpot(Part):
     commission: Cents | None
     net: Cents | None
 
+
 class PaiGowResult(HandResult):
     banker_spot: int = Field(description="the banker's spot (0: the dealer)")
     banker_net: Cents
     banker_commission: Cents
     spots: list[PaiGowResultSpot]
+
 
 class PaiGowState(TableState):
     game: Literal["pai-gow"]

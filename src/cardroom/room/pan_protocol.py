@@ -1,7 +1,5 @@
-"""Panguingue's side of the table protocol (docs/protocol.md): the messages its table reads
-(its live table's `messages`, each read by `protocol.read`) and its snapshot models (its live
-table's `state_model`, what `state` builds; `protocol_state` holds the parts every game
-shares). The JSON Schema files are generated from these models (`scripts/protocol_schema.py`)."""
+"""The Pan table's own protocol types: taking a seat for chips, a bot, raising the condition
+and a decision of the hand (`pan`); the rules, players, seats, play and result it shows."""
 
 from __future__ import annotations
 
@@ -9,6 +7,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints, model_validator
 
+from cardroom.room import protocol_state
 from cardroom.room.protocol import (
     BuyIn,
     Key,
@@ -22,7 +21,6 @@ from cardroom.room.protocol_state import (
     Cents,
     HandResult,
     Part,
-    SeatedYou,
     TablePlayer,
     TableState,
     VoidedHand,
@@ -39,15 +37,18 @@ class PanSit(Sit):
     refusals: ClassVar[dict[str, str]] = {
         "doubles": "the choice of double condition must be yes or no"}
 
+
 class Bot(Keyed):
     """Seat a bot between hands, funded by the house."""
 
     type: Literal["bot"]
 
+
 class RaiseCondition(Message):
     """The floor moves a game where every player plays doubles to the next condition."""
 
     type: Literal["raise_condition"]
+
 
 class PanCommand(Message):
     """A decision of the hand (play, pass, draw, take, meld, discard, knock, go out...),
@@ -73,8 +74,10 @@ class PanCommand(Message):
             raise ValueError("an action or a command")
         return self
 
-class PanYou(SeatedYou):
+
+class PanYou(protocol_state.SeatedYou):
     hand_seat: int | None = Field(description="the viewer's seat in the hand's order")
+
 
 class PanRules(Part):
     chip_cents: Cents
@@ -82,9 +85,11 @@ class PanRules(Part):
     outs_chips: int
     double_condition: bool
 
+
 class PanPlayer(TablePlayer):
     bot: bool
     doubles: bool
+
 
 class PanSeat(Part):
     """A seat of the hand (`seat`: its index in the hand's order, from 0)."""
@@ -104,6 +109,7 @@ class PanSeat(Part):
     table_seat: int = Field(description="the seat's number at the table")
     bot: bool
 
+
 class PanActionView(Part):
     """A legal action of the viewer, as the page sends it back (`{"type": "pan", "action":
     ...}`); which fields matter depends on `kind` (the Pan document describes each)."""
@@ -118,6 +124,7 @@ class PanActionView(Part):
     choose: bool = Field(description="the player picks the cards (or chips) before sending")
     label: str = Field(description="the button's label, in plain words")
 
+
 class PanOffer(Part):
     """A foul hand asked to pay under a settlement on offer (foul rule 5A)."""
 
@@ -125,6 +132,7 @@ class PanOffer(Part):
     name: str
     chips: int
     agreed: bool
+
 
 class PanPlay(Part):
     """The hand as the viewer may see it."""
@@ -148,10 +156,12 @@ class PanPlay(Part):
                                                           "5A): who is asked to pay what, "
                                                           "who agreed")
 
+
 class PanNet(Part):
     name: str
     chips: int
     cents: Cents
+
 
 class PanResult(HandResult):
     reason: str | None = Field(description="why the hand ended, in words")
@@ -164,6 +174,7 @@ class PanResult(HandResult):
         if not self.winner:
             return ""
         return f"{self.winner} wins" + (f" ({self.reason})" if self.reason is not None else "")
+
 
 class PanState(TableState):
     game: Literal["pan"]

@@ -1,7 +1,5 @@
-"""Super Pan 9's side of the table protocol (docs/protocol.md): the messages its table reads
-(its live table's `messages`, each read by `protocol.read`) and its snapshot models (its live
-table's `state_model`, what `state` builds; `protocol_state` holds the parts every game
-shares). The JSON Schema files are generated from these models (`scripts/protocol_schema.py`)."""
+"""Super Pan 9's messages (its wager and Tie Bet, draw, stand, the floor's irregularity) and its
+snapshot models (limits, seats, the dealer, the round and its settlement): docs/protocol.md."""
 
 from __future__ import annotations
 
@@ -38,6 +36,7 @@ class SuperPan9Stakes(Message):
     tie: Amount = Field(0, description="the Tie Bet, if any")
     wager: Amount
 
+
 class SuperPan9Bet(Bet):
     """The main wager, with or without a Tie Bet."""
 
@@ -49,21 +48,25 @@ class SuperPan9Bet(Bet):
         "bets.tie": "the Tie Bet is not an amount of money",
         "bets.wager": "the wager is not an amount of money"}
 
+
 class SuperPan9ChangeBets(SuperPan9Bet, ChangeBets):
     """Issue 13: until the deal, the seat's wager (and Tie Bet) replaced; `{}` withdraws."""
 
     type: Literal["change_bets"]  # type: ignore[assignment]
     bets: SuperPan9Stakes | NoWagers  # type: ignore[assignment]
 
+
 class Draw(Message):
     """The seat in turn draws a third card (rule 6)."""
 
     type: Literal["draw"]
 
+
 class Stand(Message):
     """The seat in turn stands (a dealer may stand a seat whose player does not act)."""
 
     type: Literal["stand"]
+
 
 class SuperPan9Irregularity(Message):
     """A dealer or the floor records an irregularity; the house policy applies it."""
@@ -77,8 +80,10 @@ class SuperPan9Irregularity(Message):
         "kind": f"the irregularity must be one of: {', '.join(k.value for k in IrregularityKind)}",
         "seat": "choose a seat by its number"}
 
+
 class SuperPan9You(SeatedYou):
     to_act: bool
+
 
 class SuperPan9Limits(Part):
     min: Cents
@@ -87,6 +92,7 @@ class SuperPan9Limits(Part):
     tie_max: Cents | None
     tie_pays: int
     commission: str = Field(description="the commission on a winning wager, as a fraction")
+
 
 class SuperPan9Seat(Part):
     """A seat's hand as the viewer may see it: its cards (and total) only when the rules
@@ -105,6 +111,7 @@ class SuperPan9Seat(Part):
     net: Cents | None = Field(description="what the hand won or lost, once settled")
     name: str
 
+
 class SuperPan9Dealer(Part):
     """The dealer's hand: its cards and total once the dealer reveals."""
 
@@ -112,12 +119,14 @@ class SuperPan9Dealer(Part):
     cards: list[CardView] | None
     total: int | None
 
+
 class SuperPan9Round(Part):
     phase: str
     to_act: int | None = Field(description="the seat to draw or stand")
     seats: list[SuperPan9Seat]
     dealer: SuperPan9Dealer
     shoe_remaining: int | None
+
 
 class SuperPan9Settlement(Part):
     seat: int
@@ -132,6 +141,7 @@ class SuperPan9Settlement(Part):
     net: Cents
     returned: Cents
 
+
 class SuperPan9VoidedSettlement(Part):
     """A hand an irregularity voided: its wagers went back when it was recorded."""
 
@@ -145,11 +155,13 @@ class SuperPan9VoidedSettlement(Part):
     net: Cents
     returned: Cents
 
+
 class SuperPan9Result(HandResult):
     settlements: list[SuperPan9Settlement | SuperPan9VoidedSettlement]
     dealer_total: int
     seats: list[SuperPan9Seat] = Field(description="every hand shown, as at the showdown")
     dealer: SuperPan9Dealer
+
 
 class SuperPan9State(TableState):
     game: Literal["super-pan-9"]
