@@ -62,6 +62,8 @@ class Hand:
 class Game:
     name: str
     hands: int
+    engine_per_hand: bool = False
+    """Whether each hand is a new engine (Pan's `PanHand`): after a void, the next hand's."""
 
     def start(self, rng: random.Random) -> Hand:
         raise NotImplementedError
@@ -369,6 +371,7 @@ class Baccarat(Game):
 class Pan(Game):
     name = "pan"
     hands = 1
+    engine_per_hand = True
 
     def start(self, rng: random.Random) -> Hand:
         rules = PanRules()
@@ -489,4 +492,4 @@ def cards_in(view: Any) -> Iterator[str]:
                 yield card
 
 
-__all__ = ["DEALER", "GAMES", "Game", "Hand", "cards_in"]
+__all__ = ["DEALER", "GAMES", "STACK", "Game", "Hand", "Move", "cards_in"]

@@ -4,7 +4,7 @@ Format (``"format": "cardroom.hand-history"``, ``"version": 1``)::
 
     {
       "format": "cardroom.hand-history", "version": 1,
-      "game": "pan",                      # the game's package name, dashes allowed
+      "game": "...",                      # the game's registered name (`registry`)
       "hand_id": "...",                   # free text, optional
       "rules": {...},                     # the house rules as the game's model dumps them
       "seats": [{"seat": 0, "name": "Ann", "chips": 20, ...}],   # chips before the hand
@@ -17,11 +17,8 @@ Format (``"format": "cardroom.hand-history"``, ``"version": 1``)::
                                           # optional: the floor's irregularities, who and why
     }
 
-Baccarat (`cardroom.games.baccarat.replay`) counts ``chips`` in cents (``setup.unit``), its
-``pack`` is the cards dealt in the coup, and ``setup.shoe`` holds the shoe's commitment.
-
 One replay driver (`drive`) serves every game: a game supports replay by a small adapter, a
-`GameReplay` subclass named ``Replay`` in a module listed in `REPLAYERS`, the one table
+`GameReplay` subclass, its game's `replay` part in the registry (`cardroom.registry`), which
 `replay` (the CLI's ``cardroom replay FILE``, the room's recall) dispatches on by the
 history's ``game`` field. The format of each game's ``setup``, ``actions`` and ``result`` is
 in docs/hand-history.md.
@@ -29,13 +26,13 @@ in docs/hand-history.md.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
+from cardroom import registry
 from cardroom.cards import Card, parse_card
 from cardroom.engine import RuleError
 from cardroom.errors import CardroomError, read_document
@@ -337,23 +334,15 @@ def _failure(r: GameReplay[Any], action: dict[str, Any], exc: Exception) -> tupl
     return r.rule_of(action, exc)
 
 
-REPLAYERS: dict[str, str] = {
-    "baccarat": "cardroom.games.baccarat.replay",
-    "pan": "cardroom.games.pan.replay",
-    "super-pan-9": "cardroom.games.super_pan_9.replay",
-    "pai-gow": "cardroom.games.pai_gow.replay",
-}
-"""Every game's replay adapter module (its `GameReplay` named ``Replay``), by the history's
-``game``."""
-
-
 def replay(history: HandHistory) -> ReplayReport:
-    """Replay a history of any game of the project, through that game's own engine."""
-    module = REPLAYERS.get(history.game) or REPLAYERS.get(history.game.replace("_", "-"))
-    if module is None:
+    """Replay a history of any registered game (`cardroom.registry`), through that game's
+    own engine."""
+    game = registry.find(history.game) or registry.find(history.game.replace("_", "-"))
+    if game is None:
         raise HistoryError(f"no replayer for the game {history.game!r} (games: "
-                           f"{', '.join(sorted(REPLAYERS))})")
-    adapter: type[GameReplay[Any]] = importlib.import_module(module).Replay
+                           f"{', '.join(sorted(registry.names()))})")
+    adapter = registry.load(game.replay)
+    assert isinstance(adapter, type) and issubclass(adapter, GameReplay)
     return drive(history, adapter)
 
 

@@ -13,7 +13,7 @@ import pytest
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import format_money
 from cardroom.room.baccarat_live import BaccaratLive
-from cardroom.room.protocol_state import BaccaratResult
+from cardroom.room.baccarat_protocol import BaccaratResult
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks, shown_cards

@@ -17,7 +17,7 @@ import pytest
 from pan.helpers import stacked_pack
 
 from cardroom.room.pan_live import PanLive
-from cardroom.room.protocol_state import PanResult
+from cardroom.room.pan_protocol import PanResult
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks

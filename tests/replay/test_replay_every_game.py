@@ -14,8 +14,9 @@ import pytest
 from fixture_files import FIXTURES
 from typer.testing import CliRunner
 
+from cardroom import registry
 from cardroom.cli import app
-from cardroom.history import REPLAYERS, HandHistory, HistoryError, load_history, replay
+from cardroom.history import HandHistory, HistoryError, load_history, replay
 
 SP9 = FIXTURES / "super_pan_9" / "round-push-tie-bet-and-dealer-draw.json"
 PAI_GOW = FIXTURES / "pai_gow" / "hand-win-and-push.json"
@@ -35,7 +36,7 @@ def history(data: dict[str, Any]) -> HandHistory:
 
 # every game ---------------------------------------------------------------------------------
 def test_one_example_history_per_game_and_one_dispatch_table() -> None:
-    assert set(EXAMPLES) == set(REPLAYERS)
+    assert set(EXAMPLES) == set(registry.names())
     for game, path in EXAMPLES.items():
         assert load_history(path).game == game
 

@@ -17,14 +17,14 @@ import pytest
 from cardroom.errors import CardroomError
 from cardroom.room.accounts import Account, Role
 from cardroom.room.db import Storage, make_engine, migrate
-from cardroom.room.protocol_state import (
-    STATES,
-    PanState,
+from cardroom.room.pan_protocol import PanState
+from cardroom.room.protocol_state import state_model
+from cardroom.room.room import AnyTable
+from cardroom.room.super_pan_9_protocol import (
     SuperPan9Result,
     SuperPan9State,
     SuperPan9VoidedSettlement,
 )
-from cardroom.room.room import AnyTable
 from cardroom.server.hub import snapshot_texts
 
 from .pan_play import alone_after_a_foul, say
@@ -145,9 +145,9 @@ def test_every_snapshot_is_its_games_model_as_json(tmp_path: Path, game: str, se
     seen = 0
     for live, viewer in random_play(storage_at(tmp_path), game, seed=seed, steps=300):
         state, snapshot = live.state(viewer), live.snapshot(viewer)
-        assert type(state) is STATES[game]
+        assert type(state) is state_model(game)
         assert snapshot == json.loads(json.dumps(snapshot))
-        model = STATES[game].model_validate(snapshot)
+        model = state_model(game).model_validate(snapshot)
         assert model == state
         assert model.model_dump(mode="json", exclude_unset=True) == snapshot
         assert json.loads(snapshot_texts(live, [viewer])[0]) == snapshot

@@ -11,20 +11,28 @@ import click
 import typer
 from rich.console import Console
 
+from cardroom import registry
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 
-COMMAND_MODULES = ("baccarat", "backup", "compliance", "exclusions", "jackpot", "pai_gow", "pan",
-                   "profile", "regulator", "replay", "report", "room", "room_reports",
-                   "super_pan_9", "w2g")
+SHARED_MODULES = ("backup", "compliance", "exclusions", "jackpot", "profile", "regulator",
+                  "replay", "report", "room", "room_reports", "w2g")
+"""The modules of `cardroom.cli` that add the room's and the tools' commands."""
+GAME_MODULES = tuple(m.removeprefix("cardroom.cli.") for g in registry.games()
+                     for m in g.commands)
+"""Each registered game's command modules (`cardroom.registry`: its `commands`)."""
+COMMAND_MODULES = tuple(sorted({*SHARED_MODULES, *GAME_MODULES}))
 """The modules that add their commands to the apps of `cli/apps.py` when imported."""
-OWNERS = {"pai-gow": ("pai_gow",), "replay": ("replay",), "backup": ("backup",),
+OWNERS = {"replay": ("replay",), "backup": ("backup",),
           "restore": ("backup",), "serve": ("room",), "tables": ("room",), "audit": ("room",),
           "profile": ("profile",), "jackpot": ("jackpot",), "cage": ("regulator",),
-          "compliance": ("compliance",), "exclusions": ("exclusions",)}
-"""Top-level commands that one module adds alone: a command line that starts with one imports
-only that module (a quicker start: `pai-gow calc` loads no web server and no simulator);
-any other command line, `--help` included, imports them all."""
+          "compliance": ("compliance",), "exclusions": ("exclusions",),
+          **{command: (g.commands[0].removeprefix("cardroom.cli."),)
+             for g in registry.games() for command in g.owns}}
+"""Top-level commands that one module adds alone (a game's: its registry entry's `owns`): a
+command line that starts with one imports only that module (a quicker start: a game's
+calculator loads no web server and no simulator); any other command line, `--help`
+included, imports them all."""
 
 
 def commands(first: str = "") -> typer.Typer:

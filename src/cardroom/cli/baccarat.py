@@ -35,8 +35,12 @@ from cardroom.money import Cents, format_money, parse_money
 from cardroom.shoe import SeededRandom, SystemRandom
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cardroom.analysis.baccarat import BaccaratReport
     from cardroom.analysis.baccarat_counting import CountingReport
+    from cardroom.analysis.dossier.model import Dossier
+    from cardroom.cli.report import DossierRun
 
 DEFAULT_COUPS = 100_000_000
 DEFAULT_STATES = 200
@@ -404,3 +408,30 @@ def simulate_baccarat(
                   "card. The progressive's edge counts a jackpot at the seed "
                   "(1 - contribution - E[for-1 award + seed on a jackpot]).", markup=False,
                   highlight=False)
+
+
+def dossier(run: DossierRun) -> Callable[[], Dossier]:
+    """`report math baccarat`: the exact figures, the card counter over `--coups` (default
+    `DOSSIER_COUPS`), seeded; a shoe of other than 8 decks has no progressive."""
+    from cardroom.analysis.parallel import seed_or_draw
+
+    run.only("decks", "paytable", "commission", "tie_pays", "jackpot_seed",
+             "jackpot_contribution", "coups")
+    used_seed = seed_or_draw(run.seed)
+    g = run.given
+    decks, jackpot_seed, coups = g["decks"], g["jackpot_seed"], g["coups"]
+    settings = rules_with_overrides(
+        BaccaratRules, run.rules, decks=decks, paytable=g["paytable"],
+        commission=g["commission"], tie_pays=g["tie_pays"],
+        jackpot_contribution=g["jackpot_contribution"],
+        jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
+        jackpot=False if decks not in (None, 8) else None)
+    n = opt.DOSSIER_COUPS if coups is None else coups
+
+    def build() -> Dossier:
+        from cardroom.analysis.dossier import baccarat
+
+        return baccarat.build(settings, n, used_seed, run.n_workers, run.scheduler,
+                              progress=run.progress,
+                              origin=run.origin(("coups", n), ("seed", used_seed)))
+    return build

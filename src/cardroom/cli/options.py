@@ -104,3 +104,10 @@ def json_or_modifications(as_json: bool, rules: HouseRules, report: dict[str, An
 
 def print_json(data: object) -> None:
     print(json.dumps(data, indent=2))
+
+
+DOSSIER_HANDS = 1_000_000
+"""The simulated hands a figure of a game's math dossier rests on, by default (`report math`)."""
+DOSSIER_COUPS = 10_000_000
+"""The counter's coups in a dossier (kept under a minute on two cores); a regulator's run
+passes --coups 100000000."""

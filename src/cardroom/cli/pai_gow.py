@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -27,6 +27,12 @@ from cardroom.games.pai_gow.settings import validate_seven
 from cardroom.games.pai_gow.table import PaiGowTable
 from cardroom.money import format_money, parse_money, parse_rate
 from cardroom.shoe import SeededRandom, SystemRandom
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from cardroom.analysis.dossier.model import Dossier
+    from cardroom.cli.report import DossierRun
 
 pai_gow_app = typer.Typer(help="Pai Gow Poker: house-way setting and the exact calculator.",
                           no_args_is_help=True)
@@ -244,3 +250,23 @@ def play_command(
         commission = f", commission {format_money(r.commission)}" if r.commission else ""
         console.print(f"[bold]{r.outcome.value}[/bold]: {format_money(r.net)}{commission}")
         table.next_hand()
+
+
+def dossier(run: DossierRun) -> Callable[[], Dossier]:
+    """`report math pai-gow`: the simulated figures, `--hands` a figure (default
+    `DOSSIER_HANDS`), seeded."""
+    from cardroom.analysis.parallel import check_count
+
+    run.only("commission", "hands")
+    used_seed = seed_or_draw(run.seed)
+    hands = run.given["hands"]
+    n = check_count(opt.DOSSIER_HANDS if hands is None else hands, "hands", 2)
+    rules = rules_with_overrides(PaiGowRules, run.rules, commission=run.given["commission"])
+
+    def build() -> Dossier:
+        from cardroom.analysis.dossier import pai_gow
+
+        return pai_gow.build(rules, n, used_seed, run.n_workers, run.scheduler,
+                             progress=run.progress,
+                             origin=run.origin(("hands", n), ("seed", used_seed)))
+    return build

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -14,6 +14,12 @@ from cardroom.cli.options import console, local_workers, print_json, rules_with_
 from cardroom.errors import CardroomError
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import save_history
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from cardroom.analysis.dossier.model import Dossier
+    from cardroom.cli.report import DossierRun
 
 
 @simulate_app.command("pan")
@@ -93,4 +99,22 @@ def _ask(prompt: str) -> str:
     return str(value)
 
 
+def dossier(run: DossierRun) -> Callable[[], Dossier]:
+    """`report math pan`: the simulated figures per seat count (`--hands`, default the
+    dossier's), the fee income at `--hands-per-hour`, seeded."""
+    from cardroom.analysis.dossier import pan
+    from cardroom.analysis.parallel import check_count, seed_or_draw
 
+    run.only("hands", "hands_per_hour")
+    used_seed = seed_or_draw(run.seed)
+    hands, per_hour = run.given["hands"], run.given["hands_per_hour"]
+    n = check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2)
+    pace = check_count(pan.HANDS_PER_HOUR if per_hour is None else per_hour,
+                       "hands-per-hour", 1)
+    rules = rules_with_overrides(PanRules, run.rules)
+
+    def build() -> Dossier:
+        return pan.build(rules, n, used_seed, pace, run.n_workers, run.scheduler,
+                         progress=run.progress, origin=run.origin(
+                             ("hands", n), ("hands_per_hour", pace), ("seed", used_seed)))
+    return build

@@ -5,44 +5,78 @@ from __future__ import annotations
 
 import csv
 import sys
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cardroom import registry
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
-from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides
+from cardroom.cli.options import console, local_workers, print_json
 from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.rules import BaccaratRules
-from cardroom.games.pai_gow.rules import PaiGowRules
-from cardroom.games.pan.rules import PanRules
-from cardroom.games.super_pan_9.rules import SuperPan9Rules
-from cardroom.money import format_money, parse_money
+from cardroom.money import format_money
 
 if TYPE_CHECKING:
     from cardroom.analysis.dossier.model import Dossier
+    from cardroom.analysis.dossier.provenance import Origin
 
-GAMES = ("baccarat", "super-pan-9", "pai-gow", "pan")
-OPTIONS = {
-    "baccarat": {"decks", "paytable", "commission", "tie_pays", "jackpot_seed",
-                 "jackpot_contribution", "coups"},
-    "super-pan-9": {"decks", "commission", "tie_pays"},
-    "pai-gow": {"commission", "hands"},
-    "pan": {"hands", "hands_per_hour"},
-}
-"""The game settings each dossier takes (the others are refused, never ignored)."""
-DOSSIER_HANDS = 1_000_000
-DOSSIER_COUPS = 10_000_000
-"""The counter's coups in a dossier (kept under a minute on two cores); a regulator's run
-passes --coups 100000000."""
+
+
+def dossier_games() -> list[str]:
+    """The games with a math dossier (their registry entry's `dossier`)."""
+    return [g.name for g in registry.games() if g.dossier is not None]
+
+
+@dataclass(frozen=True)
+class DossierRun:
+    """What `report math GAME` was given, for the game's dossier builder (its registry
+    entry's `dossier`: ``build(run) -> Dossier``), which first names the settings it takes
+    (`only`: the others are refused, never ignored)."""
+
+    game: str
+    rules: Path | None
+    given: dict[str, Any]
+    n_workers: int
+    scheduler: str | None
+    seed: int | None
+    as_json: bool
+    out: Path | None
+
+    def only(self, *names: str) -> None:
+        """Refuse a setting given that this game's dossier does not take."""
+        for name, value in self.given.items():
+            if value is not None and name not in names:
+                raise CardroomError(f"--{name.replace('_', '-')} does not apply to the "
+                                    f"{self.game} dossier")
+
+    @property
+    def progress(self) -> bool:
+        return not self.as_json
+
+    def origin(self, *run: tuple[str, object]) -> Origin:
+        """The command that reproduces the dossier: every setting given, the run size and the
+        seed spelled out (a drawn seed included), so that defaults changing later cannot
+        change its figures."""
+        from cardroom.analysis.dossier.provenance import Origin
+
+        settings = [(name, value) for name, value in self.given.items()
+                    if value is not None and name not in dict(run)]
+        command = ["cardroom", "report", "math", self.game,
+                   *(["--rules", str(self.rules)] if self.rules else [])]
+        for name, value in [*settings, *run]:
+            command += [f"--{name.replace('_', '-')}", str(value)]
+        command += [*(["--out", str(self.out)] if self.out is not None else []),
+                    *(["--json"] if self.as_json else [])]
+        return Origin(tuple(command), self.rules)
 
 
 @report_app.command("math")
 def report_math(
-    game: Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.")],
+    game: Annotated[str, typer.Argument(help=f"The game: {', '.join(dossier_games())}.")],
     out: Annotated[Path | None, typer.Option(help="Write the dossier to this HTML file.")]
     = None,
     as_json: opt.AsJson = False,
@@ -56,9 +90,9 @@ def report_math(
     jackpot_contribution: Annotated[str | None, typer.Option(
         help="Baccarat: share of each $1 added to the meter, e.g. 0.20.")] = None,
     coups: Annotated[int | None, typer.Option(
-        help=f"Baccarat: coups the card counter sees (default {DOSSIER_COUPS:,}).")] = None,
+        help=f"Baccarat: coups the card counter sees (default {opt.DOSSIER_COUPS:,}).")] = None,
     hands: Annotated[int | None, typer.Option(
-        help=f"Pai Gow: hands per simulated figure (default {DOSSIER_HANDS:,}); Pan: hands "
+        help=f"Pai Gow: hands per simulated figure (default {opt.DOSSIER_HANDS:,}); Pan: hands "
         "per seat count (default 400).")] = None,
     hands_per_hour: Annotated[int | None, typer.Option(
         help="Pan: hands an hour assumed for the fee income (default 20).")] = None,
@@ -70,8 +104,9 @@ def report_math(
     """Every wager's figures, volatility, the designer's claims and the game's own sections, as
     one self-contained HTML file (SVG charts inline) and, with --json, the same numbers."""
     n_workers = local_workers(workers, scheduler)
-    if game not in GAMES:
-        raise CardroomError(f"no dossier for {game!r}: choose one of {', '.join(GAMES)}")
+    if game not in dossier_games():
+        raise CardroomError(f"no dossier for {game!r}: choose one of "
+                            f"{', '.join(dossier_games())}")
     if out is None and not as_json:
         raise CardroomError("say where to write the dossier (--out FILE.html) or ask for --json")
     if out is not None:
@@ -83,79 +118,18 @@ def report_math(
              "tie_pays": tie_pays, "jackpot_seed": jackpot_seed,
              "jackpot_contribution": jackpot_contribution, "coups": coups, "hands": hands,
              "hands_per_hour": hands_per_hour}
-    for name, value in given.items():
-        if value is not None and name not in OPTIONS[game]:
-            raise CardroomError(f"--{name.replace('_', '-')} does not apply to the {game} "
-                                "dossier")
+    prepare = registry.load(str(registry.game(game).dossier))  # checked above
+    assert callable(prepare)
+    # the game's builder checks the settings and reads the rules first, then builds
+    build = prepare(DossierRun(game, rules, given, n_workers, scheduler, seed, as_json, out))
     with worker_pool(n_workers):  # a dossier's runs share their worker processes
-        dossier = _build(game, rules, given, n_workers, scheduler, seed, as_json, out)
+        dossier: Dossier = build()
     if out is not None:
         out.write_text(render(dossier), encoding="utf-8")
         if not as_json:
             console.print(f"dossier written to {out}", highlight=False)
     if as_json:
         print_json(dossier.to_json())
-
-
-def _build(game: str, rules: Path | None, given: dict[str, Any], n_workers: int,
-           scheduler: str | None, seed: int | None, as_json: bool, out: Path | None) -> Dossier:
-    """The dossier of `game` with the settings `given` (those that apply to it), stamped with
-    the command that reproduces it: every setting given, the run size and the seed spelled
-    out (a drawn seed included), so that defaults changing later cannot change its figures."""
-    from cardroom.analysis.dossier.provenance import Origin
-    from cardroom.analysis.parallel import check_count, seed_or_draw
-
-    def origin(*run: tuple[str, object]) -> Origin:
-        settings = [(name, value) for name, value in given.items()
-                    if value is not None and name not in dict(run)]
-        command = ["cardroom", "report", "math", game, *(["--rules", str(rules)] if rules
-                                                         else [])]
-        for name, value in [*settings, *run]:
-            command += [f"--{name.replace('_', '-')}", str(value)]
-        command += [*(["--out", str(out)] if out is not None else []),
-                    *(["--json"] if as_json else [])]
-        return Origin(tuple(command), rules)
-
-    if game == "super-pan-9":
-        from cardroom.analysis.dossier import super_pan_9
-
-        return super_pan_9.build(rules_with_overrides(
-            SuperPan9Rules, rules, decks=given["decks"], commission=given["commission"],
-            tie_pays=given["tie_pays"]), origin())
-    used_seed = seed_or_draw(seed)
-    hands = given["hands"]
-    if game == "pai-gow":
-        from cardroom.analysis.dossier import pai_gow
-
-        n = check_count(DOSSIER_HANDS if hands is None else hands, "hands", 2)
-        return pai_gow.build(
-            rules_with_overrides(PaiGowRules, rules, commission=given["commission"]),
-            n, used_seed, n_workers, scheduler, progress=not as_json,
-            origin=origin(("hands", n), ("seed", used_seed)))
-    if game == "pan":
-        from cardroom.analysis.dossier import pan
-
-        per_hour = given["hands_per_hour"]
-        n = check_count(pan.DOSSIER_HANDS if hands is None else hands, "hands", 2)
-        pace = check_count(pan.HANDS_PER_HOUR if per_hour is None else per_hour,
-                           "hands-per-hour", 1)
-        return pan.build(
-            rules_with_overrides(PanRules, rules), n, used_seed, pace, n_workers, scheduler,
-            progress=not as_json,
-            origin=origin(("hands", n), ("hands_per_hour", pace), ("seed", used_seed)))
-    from cardroom.analysis.dossier import baccarat
-
-    decks, jackpot_seed, coups = given["decks"], given["jackpot_seed"], given["coups"]
-    settings = rules_with_overrides(
-        BaccaratRules, rules, decks=decks, paytable=given["paytable"],
-        commission=given["commission"], tie_pays=given["tie_pays"],
-        jackpot_contribution=given["jackpot_contribution"],
-        jackpot_seed_cents=None if jackpot_seed is None else parse_money(jackpot_seed),
-        jackpot=False if decks not in (None, 8) else None)
-    n = DOSSIER_COUPS if coups is None else coups
-    return baccarat.build(settings, n, used_seed, n_workers, scheduler,
-                          progress=not as_json,
-                          origin=origin(("coups", n), ("seed", used_seed)))
 
 
 def _check_writable(path: Path) -> None:

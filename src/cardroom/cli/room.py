@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
+from cardroom import registry
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
 from cardroom.cli.say import escape, flagged
@@ -143,7 +144,8 @@ def _anchor_daily(storage: Storage, directory: Path) -> None:
 @tables_app.command("create")
 def tables_create(
     name: Annotated[str, typer.Argument(help="the table's name")],
-    game: Annotated[str, typer.Option(help="the game (e.g. baccarat)")] = "baccarat",
+    game: Annotated[str, typer.Option(help=f"the game: {', '.join(registry.names())}")]
+    = registry.names()[0],
     rules: opt.RulesFile = None,
     database: opt.Database = None,
     audit_key_file: opt.KeyFile = None,

@@ -21,6 +21,12 @@ from cardroom.money import Cents, format_money, parse_money
 if TYPE_CHECKING:
     from cardroom.analysis.super_pan_9 import SuperPan9Analysis
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from cardroom.analysis.dossier.model import Dossier
+    from cardroom.cli.report import DossierRun
+
 
 def _pct(x: object) -> str:
     return f"{float(x) * 100:+.4f}%"  # type: ignore[arg-type]
@@ -243,3 +249,18 @@ def play_super_pan_9(
             console.print("You are out of chips.")
             break
     console.print(f"You leave with {format_money(chips)}.", highlight=False)
+
+
+def dossier(run: DossierRun) -> Callable[[], Dossier]:
+    """`report math super-pan-9`: the exact figures for the table's rules (no seed, no run
+    size)."""
+    run.only("decks", "commission", "tie_pays")
+    g = run.given
+    rules = rules_with_overrides(SuperPan9Rules, run.rules, decks=g["decks"],
+                                 commission=g["commission"], tie_pays=g["tie_pays"])
+
+    def build() -> Dossier:
+        from cardroom.analysis.dossier import super_pan_9
+
+        return super_pan_9.build(rules, run.origin())
+    return build

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Never, Self
 
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card
@@ -29,25 +30,25 @@ from cardroom.games.baccarat.table import (
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
-from cardroom.room import audit, ledger, w2g
+from cardroom.room import audit, hands, ledger, protocol, w2g
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.jackpot import DEFAULT_POOL, load_pool
-from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
-from cardroom.room.progressive import CoupAwards, PoolState, record_coup
-from cardroom.room.protocol import Bet, ChangeBets, Deal
-from cardroom.room.protocol_state import (
+from cardroom.room.baccarat_protocol import (
+    BaccaratBet,
+    BaccaratChangeBets,
     BaccaratLimits,
     BaccaratResult,
     BaccaratSeat,
     BaccaratSettlement,
     BaccaratState,
-    HandRef,
     JackpotView,
     RoadMark,
-    ShoeView,
-    TableRef,
-    You,
 )
+from cardroom.room.jackpot import DEFAULT_POOL, load_pool
+from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
+from cardroom.room.progressive import CoupAwards, PoolState, record_coup
+from cardroom.room.protocol import Bet, ChangeBets, Deal
+from cardroom.room.protocol_state import HandRef, ShoeView, TableRef, You
+from cardroom.room.schema import jackpot_pools
 from cardroom.room.surveillance import Payout
 from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, Shoe
@@ -71,6 +72,9 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
     max_seats = MAX_SEATS
     game = "baccarat"
     rules_model = BaccaratRules
+    state_model = BaccaratState
+    messages = (protocol.Sit, protocol.Leave, BaccaratBet, BaccaratChangeBets,
+                protocol.Deal, protocol.Void)
 
     def __post_init__(self) -> None:
         self.engine = BaccaratTable(self.rules, source=self.source,
@@ -120,6 +124,24 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
 
     def on_leave(self, account_id: int, seat: int) -> None:
         self.engine.leave(self.seated[account_id])
+
+    @classmethod
+    def void_history(cls, conn: Connection, table: Any, hand_id: int,
+                     wagers: dict[str, Stake], actor: str, reason: str,
+                     published: dict[str, Any]) -> dict[str, Any]:
+        """The seats by their place in the coup (from 0), and the progressive's pool as it
+        stands (the void moved nothing)."""
+        name = json.loads(table.rules_json).get("jackpot_pool") or DEFAULT_POOL
+        pool = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == name)).first()
+        jackpot = {} if pool is None else {"jackpot": {
+            "meter": pool.meter, "posted": pool.posted, "seeded_total": pool.seeded_total}}
+        history: dict[str, Any] = hands.seated_void_history(
+            conn, table, hand_id, wagers, actor, reason, {**published, **jackpot}, by_place=True)
+        return history
+
+    def jackpot_paid(self, accounts: set[int]) -> None:
+        """The table stops saying that the cage needs these winners' identity (W-2G)."""
+        self.awaiting_identity -= accounts
 
     def stake_of(self, msg: Bet | ChangeBets) -> Stake:
         """The wagers by their names (an alias read as its wager's own)."""

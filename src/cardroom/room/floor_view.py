@@ -6,17 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.games.super_pan_9.events import IrregularityKind
+from cardroom import registry
 from cardroom.room.hands import hand_title
-from cardroom.room.posted_rules import TITLES
-from cardroom.room.protocol_state import BaccaratResult, HandResult, PanResult, VoidedHand
+from cardroom.room.protocol_state import HandResult, VoidedHand
 from cardroom.room.tables import TableRow
 
-IRREGULARITY_GAMES = ("super-pan-9", "pai-gow")
-"""The tables whose protocol takes `{"type": "irregularity", ...}` from the floor."""
-IRREGULARITIES = {IrregularityKind.MISDEAL.value: "Misdeal",
-                  IrregularityKind.EXPOSED_CARD.value: "Exposed card",
-                  IrregularityKind.WRONG_CARD_COUNT.value: "Wrong card count"}
+IRREGULARITIES = {"misdeal": "Misdeal", "exposed-card": "Exposed card",
+                  "wrong-card-count": "Wrong card count"}
+"""What the floor may record at a table whose game takes `{"type": "irregularity", ...}`
+(its live table's `floor_irregularities`), by the protocol's `kind`."""
 
 
 def last_result(last: HandResult | VoidedHand | None) -> str:
@@ -26,13 +24,13 @@ def last_result(last: HandResult | VoidedHand | None) -> str:
     title = hand_title(last.hand, last.number)
     if isinstance(last, VoidedHand):
         return f"{title} voided by {last.by}: {last.reason}"
-    if isinstance(last, BaccaratResult) and last.winner == "tie":
-        return f"{title}: a tie"
-    if isinstance(last, BaccaratResult | PanResult) and last.winner:
-        return f"{title}: {last.winner} wins" + (
-            f" ({last.reason})" if isinstance(last, PanResult) and last.reason is not None
-            else "")
-    return f"{title} settled"
+    words = last.outcome_words()
+    return f"{title}: {words}" if words else f"{title} settled"
+
+
+def live_class(game: str) -> Any:
+    """The game's live table class (the registry's `live`)."""
+    return registry.load(registry.game(game).live)
 
 
 def table_summary(row: TableRow, live: Any | None) -> dict[str, Any]:
@@ -41,10 +39,10 @@ def table_summary(row: TableRow, live: Any | None) -> dict[str, Any]:
     bots = len(getattr(getattr(live, "engine", None), "bots", {}) or {})
     hand = getattr(live, "hand_id", None)
     number = getattr(live, "hand_number", None) if hand else None
-    return {"id": row.id, "name": row.name, "game": TITLES.get(row.game, row.game),
+    return {"id": row.id, "name": row.name, "game": registry.title(row.game),
             "open": live is not None, "players": seated + bots,
             "seats": getattr(live, "max_seats", None),
             "hand": hand, "hand_number": number,
             "hand_title": hand_title(hand, number) if hand else None,
             "last": last_result(getattr(live, "last", None)),
-            "irregularities": row.game in IRREGULARITY_GAMES}
+            "irregularities": live_class(row.game).floor_irregularities}

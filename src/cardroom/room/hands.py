@@ -14,10 +14,8 @@ from typing import Any
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from cardroom.games.baccarat.rules import DEFAULT_POOL
-from cardroom.games.pan.rules import PanRules
+from cardroom import registry
 from cardroom.history import FORMAT, VOID, HandHistory
-from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, ledger
 from cardroom.room.errors import NotFound
@@ -25,7 +23,6 @@ from cardroom.room.schema import (
     accounts,
     hand_players,
     hands,
-    jackpot_pools,
     room_tables,
     seats,
     table_slips,
@@ -127,10 +124,6 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
     return returned
 
 
-VOID_HISTORY_GAMES = frozenset({"baccarat", "super-pan-9", "pai-gow", "pan"})
-"""The games whose voided hands get a shared-format history (their replayers accept `void`)."""
-
-
 def publish_setup(conn: Connection, hand_id: int, setup: dict[str, Any]) -> None:
     """Keep `setup` (what players may read now, e.g. a retired shoe) in the open hand's
     record: its history carries it however the hand ends, settled or void."""
@@ -146,12 +139,24 @@ def void_history(conn: Connection, table_id: int, hand_id: int,
     stacks with the wagers back), no card (what was dealt stays hidden, and a recovery
     cannot know what was seen), the one `void` action (who, why, what went back) and the
     result: every stack as before; its setup keeps what the open hand had `published`
-    (`publish_setup`). Empty for a game without a void replay."""
+    (`publish_setup`). Written by the table's game (its live table's `void_history`); empty
+    for a game the registry does not list."""
     table = conn.execute(select(room_tables).where(room_tables.c.id == table_id)).first()
-    if table is None or table.game not in VOID_HISTORY_GAMES:
+    game = None if table is None else registry.find(table.game)
+    if table is None or game is None:
         return {}
-    if table.game == "pan":
-        return _pan_void_history(conn, table, hand_id, wagers, actor, reason, published or {})
+    live: Any = registry.load(game.live)
+    history: dict[str, Any] = live.void_history(conn, table, hand_id, wagers, actor, reason,
+                                                published or {})
+    return history
+
+
+def seated_void_history(conn: Connection, table: Any, hand_id: int,
+                        wagers: dict[str, dict[str, Cents]], actor: str, reason: str,
+                        published: dict[str, Any], by_place: bool = False) -> dict[str, Any]:
+    """`void_history` for a game whose amounts are cents and whose seats are numbered at the
+    table ("3:alice"; `by_place`: by their place in the hand instead, from 0)."""
+    table_id = table.id
     seated = {r.account_id: r.seat for r in conn.execute(
         select(seats).where(seats.c.table_id == table_id))}
     people = []
@@ -160,17 +165,11 @@ def void_history(conn: Connection, table_id: int, hand_id: int,
         name = conn.execute(select(accounts.c.username)
                             .where(accounts.c.id == acct)).scalar_one()
         seat = str(seated.get(acct, "")).partition(":")[0]  # seated games: "3:alice"
-        number = index if table.game == "baccarat" else (
-            int(seat) if seat.isdigit() else index + 1)
+        number = index if by_place else (int(seat) if seat.isdigit() else index + 1)
         people.append({"seat": number, "name": name,
                        "chips": ledger.balance(conn, ledger.stack(table_id, acct))})
     names = [p["name"] for p in people]
-    setup: dict[str, Any] = {"unit": "cents", **(published or {})}
-    pool_name = json.loads(table.rules_json).get("jackpot_pool") or DEFAULT_POOL
-    pool = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == pool_name)).first()
-    if table.game == "baccarat" and pool is not None:  # the pool as it stands (not moved)
-        setup["jackpot"] = {"meter": pool.meter, "posted": pool.posted,
-                            "seeded_total": pool.seeded_total}
+    setup: dict[str, Any] = {"unit": "cents", **published}
     returned = [{"seat": p["seat"], "name": p["name"], "wagers": wagers[k]}
                 for p, k in zip(people, sorted(wagers, key=int), strict=True)]
     history = HandHistory(
@@ -179,42 +178,6 @@ def void_history(conn: Connection, table_id: int, hand_id: int,
         actions=[{"type": VOID, "by": actor, "reason": reason, "returned": returned}],
         result={"chips": [p["chips"] for p in people], "names": names, "voided": True})
     return history.to_json()
-
-
-def _pan_void_history(conn: Connection, table: Any, hand_id: int,
-                      wagers: dict[str, dict[str, Cents]], actor: str, reason: str,
-                      published: dict[str, Any]) -> dict[str, Any]:
-    """`void_history` for Pan: amounts in whole chips (`chip_cents`, as the deal published
-    it), a seat per player of the hand in the table's seat order (a house bot, a negative
-    account, is "bot-N" with no account), what went back the chips each had paid in net,
-    and the tops carried into the hand kept for the next one (`tops_carry_out`)."""
-    rules = json.loads(table.rules_json)
-    chip = int(published.get("chip_cents") or build_rules(PanRules, rules).chip_cents)
-    seated = {r.account_id: r.seat for r in conn.execute(
-        select(seats).where(seats.c.table_id == table.id))}
-
-    def table_seat(acct: int) -> int | None:  # None: no seat row left (the recovery)
-        seat = str(seated.get(acct, "")).partition(":")[0]
-        return -acct if acct < 0 else int(seat) if seat.isdigit() else None
-
-    people, returned = [], []
-    for index, acct in enumerate(sorted((int(k) for k in wagers),
-                                        key=lambda a: table_seat(a) or 0)):
-        name = f"bot-{-acct}" if acct < 0 else conn.execute(
-            select(accounts.c.username).where(accounts.c.id == acct)).scalar_one()
-        people.append({"seat": index, "name": name, "account": acct if acct > 0 else None,
-                       "table_seat": table_seat(acct),
-                       "chips": ledger.balance(conn, ledger.stack(table.id, acct)) // chip})
-        returned.append({"seat": index, "name": name, "chips": sum(
-            wagers[str(acct)].values()) // chip})
-    carried = list(published.get("carried_tops") or (0, 0))
-    setup = {**published, "unit": "chips", "chip_cents": chip, "carried_tops": carried,
-             "tops_carry_out": carried}
-    return HandHistory(
-        game="pan", hand_id=str(hand_id), rules=rules, seats=people, pack=[], setup=setup,
-        actions=[{"type": VOID, "by": actor, "reason": reason, "returned": returned}],
-        result={"chips": [p["chips"] for p in people], "winner": None, "voided": True,
-                "reason": f"voided by {actor}: {reason}"}).to_json()
 
 
 def open_hands(conn: Connection) -> list[int]:

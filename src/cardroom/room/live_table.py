@@ -43,7 +43,7 @@ from cardroom.houserules import HouseRules, TurnTimerRules, build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, exclusions, hands, ledger, surveillance
 from cardroom.room.accounts import Account, Permission
-from cardroom.room.protocol import Bet, ChangeBets, Deal, Leave, Message, PanSit, Sit
+from cardroom.room.protocol import Bet, ChangeBets, Deal, Leave, Message, Sit
 from cardroom.room.protocol_state import (
     AwaitingVerification,
     CardView,
@@ -132,6 +132,12 @@ class LiveTable(Generic[E, R, M]):
     max_seats: ClassVar[int] = 6
     game: ClassVar[str] = "?"
     rules_model: ClassVar[type[HouseRules]] = HouseRules
+    state_model: ClassVar[type[TableState]] = TableState
+    """The game's snapshot model (`protocol_state`), which `state` builds."""
+    messages: ClassVar[tuple[type[Message], ...]] = ()
+    """The messages its table reads (`protocol.read`), each by its `type`."""
+    floor_irregularities: ClassVar[bool] = False
+    """Whether the floor may record an irregularity here (`{"type": "irregularity"}`)."""
 
     # the hooks a game writes ---------------------------------------------------------------
     @classmethod
@@ -170,6 +176,19 @@ class LiveTable(Generic[E, R, M]):
     def withdraw_bets(self, who: Account, seat: int) -> None:
         """The engine gives back every wager of the seat (before the deal only)."""
         raise IllegalActionError(f"{self.game} has no wagers to change")
+
+    @classmethod
+    def void_history(cls, conn: Connection, table: Any, hand_id: int,
+                     wagers: dict[str, Stake], actor: str, reason: str,
+                     published: dict[str, Any]) -> dict[str, Any]:
+        """A voided hand's history in the shared format (`hands.void_history`, which gives
+        the table's row); by default in cents, the seats by their table number."""
+        return hands.seated_void_history(conn, table, hand_id, wagers, actor, reason,
+                                         published)
+
+    def jackpot_paid(self, accounts: set[int]) -> None:
+        """A progressive's top award was paid to these accounts (their identity is on file
+        now); by default nothing."""
 
     def void_engine(self, reason: str) -> None:
         """The engine drops the hand in play (its wagers go back through the ledger): the
@@ -388,7 +407,7 @@ class LiveTable(Generic[E, R, M]):
             raise IllegalActionError("you are not seated at this table")
         return self.seat_of[who.id]
 
-    def sit(self, conn: Connection, who: Account, msg: Sit | PanSit) -> None:
+    def sit(self, conn: Connection, who: Account, msg: Sit) -> None:
         who.require(Permission.PLAY)
         exclusions.refuse_seat(conn, who.id)  # RCW 9.46.071: every way into a seat is here
         buy_in, key = msg.buy_in, msg.key

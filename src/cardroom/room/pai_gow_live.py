@@ -41,25 +41,20 @@ from cardroom.games.pai_gow.table import (
 )
 from cardroom.history import HandHistory
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger
+from cardroom.room import audit, hands, ledger, protocol
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, card_view
 from cardroom.room.messages import MalformedMessage
-from cardroom.room.protocol import (
+from cardroom.room.pai_gow_protocol import (
     Bank,
-    Bet,
-    ChangeBets,
-    Deal,
     Dragon,
     HouseWay,
-    PaiGowIrregularity,
-    PaiGowStakes,
-    SetHand,
-)
-from cardroom.room.protocol_state import (
     PaiGowBanker,
+    PaiGowBet,
+    PaiGowChangeBets,
     PaiGowChoice,
     PaiGowDeal,
+    PaiGowIrregularity,
     PaiGowLimits,
     PaiGowNames,
     PaiGowPlayer,
@@ -67,9 +62,12 @@ from cardroom.room.protocol_state import (
     PaiGowResultSpot,
     PaiGowSetting,
     PaiGowSpot,
+    PaiGowStakes,
     PaiGowState,
     PaiGowYou,
+    SetHand,
 )
+from cardroom.room.protocol import Bet, ChangeBets, Deal
 from cardroom.room.surveillance import Payout
 from cardroom.shoe import fisher_yates
 
@@ -99,6 +97,11 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
     max_seats = len(PLAYER_SEATS)
     game = GAME
     rules_model = PaiGowTableRules
+    state_model = PaiGowState
+    messages = (protocol.Sit, protocol.Leave, PaiGowBet, PaiGowChangeBets,
+                protocol.Deal, protocol.Void, Dragon, Bank, SetHand,
+                HouseWay, PaiGowIrregularity)
+    floor_irregularities = True
 
     def __post_init__(self) -> None:
         self.engine = PaiGowTable(self.rules)

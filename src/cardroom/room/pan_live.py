@@ -65,25 +65,30 @@ from cardroom.games.pan.events import ChipsMoved, event_line
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
 from cardroom.games.pan.table import dealer_at
+from cardroom.history import VOID, HandHistory
 from cardroom.houserules import build_rules, check_profile
 from cardroom.money import Cents, format_money
-from cardroom.room import audit, hands, ledger, pan_fees
+from cardroom.room import audit, hands, ledger, pan_fees, protocol
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Pools, card_view
-from cardroom.room.protocol import Bot as AddBot
-from cardroom.room.protocol import Deal, Leave, PanCommand, PanSit, RaiseCondition, Sit
-from cardroom.room.protocol_state import (
+from cardroom.room.pan_protocol import Bot as AddBot
+from cardroom.room.pan_protocol import (
     PanActionView,
+    PanCommand,
     PanNet,
     PanOffer,
     PanPlay,
     PanPlayer,
     PanResult,
     PanSeat,
+    PanSit,
     PanState,
     PanYou,
+    RaiseCondition,
 )
-from cardroom.room.protocol_state import PanRules as PanRulesView
+from cardroom.room.pan_protocol import PanRules as PanRulesView
+from cardroom.room.protocol import Deal, Leave, Sit
+from cardroom.room.schema import accounts as accounts_table
 from cardroom.room.schema import hand_players, room_tables
 from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import seats as seats_table
@@ -139,6 +144,46 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
     max_seats = MAX_SEATS
     game = GAME
     rules_model = PanRules
+    state_model = PanState
+    messages = (PanSit, protocol.Leave, protocol.Deal, protocol.Void, AddBot,
+                RaiseCondition, PanCommand, protocol.Back, protocol.ActFor)
+
+    @classmethod
+    def void_history(cls, conn: Connection, table: Any, hand_id: int,
+                     wagers: dict[str, dict[str, Cents]], actor: str, reason: str,
+                     published: dict[str, Any]) -> dict[str, Any]:
+        """Pan's: amounts in whole chips (`chip_cents`, as the deal published it), a seat
+        per player of the hand in the table's seat order (a house bot, a negative account, is
+        "bot-N" with no account), what went back the chips each had paid in net, and the tops
+        carried into the hand kept for the next one (`tops_carry_out`)."""
+        rules = json.loads(table.rules_json)
+        chip = int(published.get("chip_cents") or build_rules(PanRules, rules).chip_cents)
+        seated = {r.account_id: r.seat for r in conn.execute(
+            select(seats_table).where(seats_table.c.table_id == table.id))}
+
+        def table_seat(acct: int) -> int | None:  # None: no seat row left (the recovery)
+            seat = str(seated.get(acct, "")).partition(":")[0]
+            return -acct if acct < 0 else int(seat) if seat.isdigit() else None
+
+        people, returned = [], []
+        for index, acct in enumerate(sorted((int(k) for k in wagers),
+                                            key=lambda a: table_seat(a) or 0)):
+            name = f"bot-{-acct}" if acct < 0 else conn.execute(
+                select(accounts_table.c.username).where(accounts_table.c.id == acct)).scalar_one()
+            chips = ledger.balance(conn, ledger.stack(table.id, acct)) // chip
+            people.append({"seat": index, "name": name, "account": acct if acct > 0 else None,
+                           "table_seat": table_seat(acct), "chips": chips})
+            returned.append({"seat": index, "name": name, "chips": sum(
+                wagers[str(acct)].values()) // chip})
+        carried = list(published.get("carried_tops") or (0, 0))
+        setup = {**published, "unit": "chips", "chip_cents": chip, "carried_tops": carried,
+                 "tops_carry_out": carried}
+        history = HandHistory(
+            game=GAME, hand_id=str(hand_id), rules=rules, seats=people, pack=[], setup=setup,
+            actions=[{"type": VOID, "by": actor, "reason": reason, "returned": returned}],
+            result={"chips": [p["chips"] for p in people], "winner": None, "voided": True,
+                    "reason": f"voided by {actor}: {reason}"})
+        return history.to_json()
 
     def __post_init__(self) -> None:
         self.engine = PanGame()
@@ -191,7 +236,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             self.seq += 1
 
     # seats --------------------------------------------------------------------------------
-    def sit(self, conn: Connection, who: Account, msg: Sit | PanSit) -> None:
+    def sit(self, conn: Connection, who: Account, msg: Sit) -> None:
         doubles = isinstance(msg, PanSit) and msg.doubles
         if doubles and not self.rules.allow_double_condition:
             raise IllegalActionError("this table plays straight condition only: no double "

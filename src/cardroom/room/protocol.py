@@ -1,6 +1,7 @@
-"""The table protocol as types: every message a client sends to a table, per game, and every
-message a table sends back (docs/protocol.md; the JSON Schema in docs/protocol/ is generated
-from these models by `scripts/protocol_schema.py`).
+"""The table protocol as types: the messages a client sends to a table that every game shares
+(each game's own are in `room/<game>_protocol.py`, and its live table lists the ones it reads:
+`messages`), and what a table sends back (docs/protocol.md; the JSON Schema in docs/protocol/
+is generated from these models by `scripts/protocol_schema.py`).
 
 Inbound: `read(game, msg)` checks a message against the model of its `type` for the table's
 game before the table sees it, and refuses a malformed one with one plain sentence for the
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -31,11 +32,9 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
-    model_validator,
 )
 
-from cardroom.games.baccarat.wagers import WagerKind
-from cardroom.games.super_pan_9.events import IrregularityKind
+from cardroom import registry
 from cardroom.room.messages import MAX_KEY, MalformedMessage
 
 
@@ -45,7 +44,7 @@ def _not_blank(text: str) -> str:
     return text
 
 
-def _trimmed(text: str) -> str:
+def trimmed(text: str) -> str:
     """A text that may not be blank, read without the spaces around it (as the table keeps a
     key, a void's reason, a Pan command)."""
     return _not_blank(text).strip()
@@ -61,12 +60,12 @@ class Refuses:
 Amount = Annotated[int, Field(description="an amount of money in integer cents")]
 BuyIn = Annotated[Amount, Refuses("the buy-in is not an amount of money")]
 Key = Annotated[str, StringConstraints(min_length=1, max_length=MAX_KEY),
-                AfterValidator(_trimmed),
+                AfterValidator(trimmed),
                 Field(description="the request's idempotency key: a retry with the same key "
                                   "and the same request is applied once"),
                 Refuses(f"the request's reference must be a text of 1 to {MAX_KEY} characters")]
 Reason = Annotated[str, StringConstraints(min_length=1, max_length=400),
-                   AfterValidator(_trimmed),
+                   AfterValidator(trimmed),
                    Refuses("the reason must be a text of 1 to 400 characters")]
 ShortReason = Annotated[str, StringConstraints(min_length=1, max_length=200),
                         AfterValidator(_not_blank), Refuses("the reason must be a short text")]
@@ -117,166 +116,25 @@ class Void(Message):
     reason: Reason
 
 
-# Mini-Baccarat -------------------------------------------------------------------------------
-class BaccaratBet(Message):
-    """Wagers for the next coup by name (banker, player, tie, the Super-9 wagers, progressive;
-    the table reads the names and their aliases) with their amounts."""
+class Bet(Message):
+    """A `bet` of any game that takes wagers (each game's model derives from it and names
+    `key` and `bets` itself: declared here for the type checker only, so that each model keeps
+    its own fields, in its own order, in the published schema)."""
 
-    type: Literal["bet"]
-    key: Key
-    bets: Annotated[dict[str, Amount], Field(min_length=1, max_length=len(WagerKind))]
-    refusals: ClassVar[dict[str, str]] = {
-        "bets": "the bets must name each wager with its amount",
-        "bets.*": "a bet is not an amount of money"}
+    if TYPE_CHECKING:
+        key: str
+        bets: Any
 
 
-class BaccaratChangeBets(BaccaratBet):
-    """Issue 13: until the deal, the seat's wagers replaced by these (the names of `bet`);
-    no wagers withdraws them."""
-
-    type: Literal["change_bets"]  # type: ignore[assignment]
-    bets: Annotated[dict[str, Amount], Field(max_length=len(WagerKind))]
+class ChangeBets(Bet):
+    """A `change_bets` of any game that takes wagers (each game's derives from its `bet`)."""
 
 
 NoWagers = Annotated[dict[str, Amount], Field(max_length=0, description="withdraw them")]
+"""A `change_bets` with no wagers: it withdraws them."""
 
 
-# Super Pan 9 -------------------------------------------------------------------------------
-class SuperPan9Stakes(Message):
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-    tie: Amount = Field(0, description="the Tie Bet, if any")
-    wager: Amount
-
-
-class SuperPan9Bet(Message):
-    """The main wager, with or without a Tie Bet."""
-
-    type: Literal["bet"]
-    key: Key
-    bets: SuperPan9Stakes
-    refusals: ClassVar[dict[str, str]] = {
-        "bets": "the bets must be a wager, with or without a Tie Bet",
-        "bets.tie": "the Tie Bet is not an amount of money",
-        "bets.wager": "the wager is not an amount of money"}
-
-
-class SuperPan9ChangeBets(SuperPan9Bet):
-    """Issue 13: until the deal, the seat's wager (and Tie Bet) replaced; `{}` withdraws."""
-
-    type: Literal["change_bets"]  # type: ignore[assignment]
-    bets: SuperPan9Stakes | NoWagers  # type: ignore[assignment]
-
-
-class Draw(Message):
-    """The seat in turn draws a third card (rule 6)."""
-
-    type: Literal["draw"]
-
-
-class Stand(Message):
-    """The seat in turn stands (a dealer may stand a seat whose player does not act)."""
-
-    type: Literal["stand"]
-
-
-class SuperPan9Irregularity(Message):
-    """A dealer or the floor records an irregularity; the house policy applies it."""
-
-    type: Literal["irregularity"]
-    kind: IrregularityKind = Field(strict=False)  # its value, as the wire carries it
-    seat: Number | None = Field(None, description="the seat affected; none: the deal or the "
-                                                  "dealer's hand")
-    reason: ShortReason
-    refusals: ClassVar[dict[str, str]] = {
-        "kind": f"the irregularity must be one of: {', '.join(k.value for k in IrregularityKind)}",
-        "seat": "choose a seat by its number"}
-
-
-# Pai Gow Poker -------------------------------------------------------------------------------
-class PaiGowStakes(Message):
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-    wager: Amount
-
-
-class PaiGowBet(Message):
-    """One wager on the seat's own hand."""
-
-    type: Literal["bet"]
-    bets: PaiGowStakes
-    key: Key
-    refusals: ClassVar[dict[str, str]] = {
-        "bets": "the bet must be one amount, on the wager",
-        "bets.wager": "the wager is not an amount of money"}
-
-
-class PaiGowChangeBets(PaiGowBet):
-    """Issue 13: until the deal, the seat's wager replaced (its dragon hand goes back with
-    it); `{}` withdraws it."""
-
-    type: Literal["change_bets"]  # type: ignore[assignment]
-    bets: PaiGowStakes | NoWagers  # type: ignore[assignment]
-
-
-class Dragon(Message):
-    """Play the dragon hand (an open spot) for a second wager (house rule `dragon_hand`)."""
-
-    type: Literal["dragon"]
-    amount: Amount
-    spot: Spot = Field(None, description="the open spot; none: the first one")
-    key: Key
-    refusals: ClassVar[dict[str, str]] = {
-        "amount": "the dragon hand's wager is not an amount of money"}
-
-
-class Bank(Keyed):
-    """Bank the next hand (player banking)."""
-
-    type: Literal["bank"]
-
-
-class SetHand(Message):
-    """Set a hand: the two cards of the front hand (the other five are the back)."""
-
-    type: Literal["set"]
-    spot: Spot = Field(None, description="the spot set: the seat's own (none), or the dragon "
-                                         "spot it plays")
-    front: list[str] = Field(description="the front hand's two cards, e.g. [\"As\", \"Kd\"]")
-    refusals: ClassVar[dict[str, str]] = {"front": "the front hand must be two cards"}
-
-
-class HouseWay(Message):
-    """Ask for the house way to set the hand."""
-
-    type: Literal["house_way"]
-    spot: Spot = None
-
-
-class PaiGowIrregularity(Message):
-    """A dealer or the floor records a misdeal, an exposed card or a wrong card count."""
-
-    type: Literal["irregularity"]
-    kind: Literal["misdeal", "exposed-card", "wrong-card-count"]
-    reason: ShortReason
-    spot: Spot = Field(None, description="the spot affected (not for a misdeal)")
-    card: str | None = Field(None, description="the card exposed (exposed-card)")
-    count: int | None = Field(None, description="the cards the spot holds (wrong-card-count)")
-    refusals: ClassVar[dict[str, str]] = {
-        "kind": "the irregularity must be a misdeal, an exposed card or a wrong card count",
-        "card": "that is not a card", "count": "the count of cards must be a number"}
-
-
-# Panguingue ----------------------------------------------------------------------------------
-class PanSit(Message):
-    """Take a seat for whole chips, single or double condition."""
-
-    type: Literal["sit"]
-    doubles: bool = Field(False, description="play double condition")
-    buy_in: BuyIn
-    key: Key
-    refusals: ClassVar[dict[str, str]] = {
-        "doubles": "the choice of double condition must be yes or no"}
-
-
+# a game's timed turns (issue 23) ------------------------------------------------------------
 class Back(Message):
     """A player who sat out after missed turns is dealt in again (issue 23, action timers)."""
 
@@ -290,67 +148,22 @@ class ActFor(Message):
     type: Literal["act_for"]
 
 
-class Bot(Keyed):
-    """Seat a bot between hands, funded by the house."""
-
-    type: Literal["bot"]
-
-
-class RaiseCondition(Message):
-    """The floor moves a game where every player plays doubles to the next condition."""
-
-    type: Literal["raise_condition"]
-
-
-class PanCommand(Message):
-    """A decision of the hand (play, pass, draw, take, meld, discard, knock, go out...),
-    answering the table at the moment `seq` (a stale one is refused): a typed `action` as the
-    snapshot's `play.actions` offers it (the page's buttons; `games.pan.commands.PanAction`,
-    its fields checked by `action_from_json`), or a `command` in the terminal's grammar."""
-
-    type: Literal["pan"]
-    action: dict[str, Any] | None = Field(None, description="a typed action, as `play.actions` "
-                                          "lists them (less `label` and `choose`)")
-    command: Annotated[str, StringConstraints(min_length=1, max_length=200),
-                       AfterValidator(_trimmed)] | None = None
-    seq: int = Field(description="the table's `seq` the decision answers")
-    refusals: ClassVar[dict[str, str]] = {
-        "action": "the action could not be read: choose it again",
-        "command": "the Pan command must be a text of 1 to 200 characters",
-        "seq": "it does not say which moment of the game it answers",
-        "": "it does not say which action to take"}
-
-    @model_validator(mode="after")
-    def _one_decision(self) -> PanCommand:
-        if (self.action is None) == (self.command is None):
-            raise ValueError("an action or a command")
-        return self
-
-
-Bet = BaccaratBet | SuperPan9Bet | PaiGowBet
-"""A `bet` of any game that takes wagers."""
-ChangeBets = BaccaratChangeBets | SuperPan9ChangeBets | PaiGowChangeBets
-"""A `change_bets` of any game that takes wagers (each a subclass of its game's `bet`)."""
-
-INBOUND: dict[str, tuple[type[Message], ...]] = {
-    "baccarat": (Sit, Leave, BaccaratBet, BaccaratChangeBets, Deal, Void),
-    "super-pan-9": (Sit, Leave, SuperPan9Bet, SuperPan9ChangeBets, Deal, Void, Draw, Stand,
-                    SuperPan9Irregularity, Back, ActFor),
-    "pai-gow": (Sit, Leave, PaiGowBet, PaiGowChangeBets, Deal, Void, Dragon, Bank, SetHand,
-                HouseWay, PaiGowIrregularity),
-    "pan": (PanSit, Leave, Deal, Void, Bot, RaiseCondition, PanCommand, Back, ActFor),
-}
-"""The messages each game's table reads, by game."""
-
-_BY_TYPE = {game: {get_args(m.model_fields["type"].annotation)[0]: m for m in models}
-            for game, models in INBOUND.items()}
+def inbound(game: str) -> tuple[type[Message], ...]:
+    """The messages the game's table reads: its live table's `messages` (`cardroom.registry`);
+    none for a game not registered."""
+    found = registry.find(game)
+    if found is None:
+        return ()
+    live: Any = registry.load(found.live)
+    return tuple(live.messages)
 
 
 def read(game: str, msg: dict[str, Any]) -> Message | None:
     """The message as its model, or None for a type this game does not know (the table
     refuses it); a malformed one is `MalformedMessage` with the plain sentence of the first
     field at fault."""
-    model = _BY_TYPE.get(game, {}).get(msg.get("type"))
+    model = next((m for m in inbound(game)
+                  if get_args(m.model_fields["type"].annotation)[0] == msg.get("type")), None)
     if model is None:
         return None
     try:
@@ -385,7 +198,7 @@ def refusal(model: type[Message], exc: ValidationError) -> str:
 
 def inbound_schema(game: str) -> dict[str, Any]:
     """The JSON Schema of the messages a game's table reads (one of, by `type`)."""
-    union: Any = Annotated[tuple_union(INBOUND[game]), Field(discriminator="type")]
+    union: Any = Annotated[tuple_union(inbound(game)), Field(discriminator="type")]
     schema: dict[str, Any] = TypeAdapter(union).json_schema()
     schema["title"] = f"Messages to a {game} table"
     return schema
@@ -404,7 +217,7 @@ def schema_files() -> dict[str, str]:
     table reads (`<game>-in.json`) and what a table sends (`out.json`)."""
     from cardroom.room.protocol_state import outbound_schema
 
-    schemas = {f"{game}-in.json": inbound_schema(game) for game in INBOUND}
+    schemas = {f"{game}-in.json": inbound_schema(game) for game in registry.names()}
     schemas["out.json"] = outbound_schema()
     return {name: json.dumps(schema, indent=2, sort_keys=True) + "\n"
             for name, schema in schemas.items()}

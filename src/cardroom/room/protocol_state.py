@@ -3,7 +3,8 @@ viewer's snapshot after every change at the table, and `{"type": "error", ...}`,
 the sender only.
 
 A snapshot is `TableState` (the envelope and the parts every game shares: the table, the hand,
-what the viewer may do, the last result) with one model per game for the rest. Each live table
+what the viewer may do, the last result) with one model per game for the rest (in
+`room/<game>_protocol.py`, named by its live table's `state_model`). Each live table
 builds its snapshot as its game's model (`room/*_live.py`: `state`, the shared parts built once
 in `LiveTable`), so every key and type of the documented protocol is what the tables send; the
 page receives the model's JSON (`LiveTable.snapshot`: `model_dump(mode="json",
@@ -19,6 +20,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from cardroom import registry
+from cardroom.room.protocol import tuple_union
 
 
 class Part(BaseModel):
@@ -118,6 +122,11 @@ class HandResult(Part):
         default_factory=list, description="payouts of the hand held until surveillance "
         "verifies them (sent only when there are some)")
 
+    def outcome_words(self) -> str:
+        """Who won, in a few plain words for the floor page ("" where the game names no
+        winner of the hand)."""
+        return ""
+
 
 class TableState(Part):
     """The envelope every snapshot shares."""
@@ -132,388 +141,11 @@ class TableState(Part):
                                                              "own), or its void")
 
 
-# Mini-Baccarat -------------------------------------------------------------------------------
-class BaccaratLimits(Part):
-    table_min: Cents
-    table_max: Cents
-    tie_min: Cents
-    tie_max: Cents
-    bonus_min: Cents
-    bonus_max: Cents
-    jackpot_wager: Cents | None
-    tie_pays: int = Field(description="the Tie pays this many to 1")
-    commission: str = Field(description="the Banker commission as a fraction, e.g. 1/20")
-
-
-class JackpotView(Part):
-    posted: Cents
-    meter: Cents
-    pending: bool
-    """A top award waits for its verification: the pool takes no progressive wager."""
-    maximum: Cents | None = None
-    """The posted maximum prize (WAC 230-15-685(4)); None when the pool has none."""
-
-
-class BaccaratSeat(Part):
-    name: str
-    stack: Cents
-    bets: dict[str, Cents]
-    you: bool
-
-
-class BaccaratSettlement(Part):
-    seat: str
-    kind: str
-    stake: Cents
-    outcome: str
-    won: Cents
-    commission: Cents
-    returned: Cents
-    pending: bool
-    """A top award's share held until the hand is verified (not yet in the stack)."""
-
-
-class BaccaratResult(HandResult):
-    player: list[CardView]
-    banker: list[CardView]
-    player_total: int
-    banker_total: int
-    winner: Literal["player", "banker", "tie"]
-    jackpot_award: str
-    settlements: list[BaccaratSettlement]
-
-
-class RoadMark(Part):
-    """One coup of the shoe on the scoreboard (bead plate and big road)."""
-
-    winner: Literal["player", "banker", "tie"]
-    player: int
-    banker: int
-
-
-class BaccaratState(TableState):
-    game: Literal["baccarat"]
-    limits: BaccaratLimits
-    jackpot: JackpotView | None
-    seats: list[BaccaratSeat]
-    shoe: ShoeView
-    last: BaccaratResult | VoidedHand | None
-    road: list[RoadMark] = Field(description="this shoe's coups in order (empty after a new "
-                                             "shoe or a restart)")
-
-
-# Super Pan 9 -------------------------------------------------------------------------------
-class SuperPan9You(SeatedYou):
-    to_act: bool
-
-
 class TablePlayer(Part):
     seat: int
     name: str
     stack: Cents
     you: bool
-
-
-class SuperPan9Limits(Part):
-    min: Cents
-    max: Cents
-    tie_min: Cents | None
-    tie_max: Cents | None
-    tie_pays: int
-    commission: str = Field(description="the commission on a winning wager, as a fraction")
-
-
-class SuperPan9Seat(Part):
-    """A seat's hand as the viewer may see it: its cards (and total) only when the rules
-    show them (the viewer's own; everyone's at the showdown), else only their count."""
-
-    seat: int
-    wager: Cents
-    tie_wager: Cents
-    card_count: int
-    cards: list[CardView] | None = Field(description="None while hidden from the viewer")
-    total: int | None
-    acted: bool
-    drew: bool
-    voided: bool
-    result: str | None = Field(description="the outcome, once settled")
-    net: Cents | None = Field(description="what the hand won or lost, once settled")
-    name: str
-
-
-class SuperPan9Dealer(Part):
-    """The dealer's hand: its cards and total once the dealer reveals."""
-
-    card_count: int
-    cards: list[CardView] | None
-    total: int | None
-
-
-class SuperPan9Round(Part):
-    phase: str
-    to_act: int | None = Field(description="the seat to draw or stand")
-    seats: list[SuperPan9Seat]
-    dealer: SuperPan9Dealer
-    shoe_remaining: int | None
-
-
-class SuperPan9Settlement(Part):
-    seat: int
-    name: str
-    account: int
-    outcome: str
-    total: int | None
-    wager: Cents
-    commission: Cents
-    tie_wager: Cents
-    tie_commission: Cents
-    net: Cents
-    returned: Cents
-
-
-class SuperPan9VoidedSettlement(Part):
-    """A hand an irregularity voided: its wagers went back when it was recorded."""
-
-    seat: int
-    name: str
-    account: int
-    outcome: str
-    voided: Literal[True]
-    wager: Cents
-    tie_wager: Cents
-    net: Cents
-    returned: Cents
-
-
-class SuperPan9Result(HandResult):
-    settlements: list[SuperPan9Settlement | SuperPan9VoidedSettlement]
-    dealer_total: int
-    seats: list[SuperPan9Seat] = Field(description="every hand shown, as at the showdown")
-    dealer: SuperPan9Dealer
-
-
-class SuperPan9State(TableState):
-    game: Literal["super-pan-9"]
-    you: SuperPan9You
-    limits: SuperPan9Limits
-    round: SuperPan9Round | None = Field(description="the round as the viewer may see it")
-    last: SuperPan9Result | VoidedHand | None
-    players: list[TablePlayer]
-    shoe: ShoeView
-
-
-# Pai Gow Poker -------------------------------------------------------------------------------
-class PaiGowYou(SeatedYou):
-    may_bank: bool
-    bank_refusal: str | None
-    may_dragon: bool
-    to_set: list[int] = Field(description="the spots the viewer has yet to set")
-
-
-class PaiGowLimits(Part):
-    min: Cents
-    max: Cents
-    commission: str
-    dragon: str
-    foul_policy: str = Field(description="what a foul setting does: hand-loses, "
-                                         "reset-house-way or refuse")
-
-
-class PaiGowBanker(Part):
-    spot: int
-    name: str
-
-
-class PaiGowPlayer(TablePlayer):
-    wager: Cents | None
-    dragon: Cents | None
-    banker: bool
-
-
-class PaiGowChoice(Part):
-    """One way to set a seven-card hand: the two front (low) cards, both hands named."""
-
-    front: list[str]
-    high: str
-    low: str
-    foul: bool
-
-
-class PaiGowSetting(Part):
-    """A hand as set: the two-card front (low) hand and the five-card back (high) hand."""
-
-    front: list[CardView]
-    back: list[CardView]
-    foul: bool
-
-
-class PaiGowSpot(Part):
-    spot: int
-    name: str
-    cards: list[CardView] | None = Field(description="None while hidden from the viewer")
-    card_count: int
-    set: bool
-    setting: PaiGowSetting | None = Field(description="the hand as set, when the viewer may "
-                                                      "see it")
-    mine: bool
-    choices: list[PaiGowChoice] | None = Field(description="the viewer's own unset hand: every "
-                                                           "way to set it, named")
-
-
-class PaiGowDeal(Part):
-    dice: list[int] = Field(description="the three dice (none when the table uses no dice)")
-    first_spot: int = Field(description="the spot dealt the first hand (0: the dealer)")
-
-
-class PaiGowNames(Part):
-    high: str
-    low: str
-
-
-class PaiGowResultSpot(Part):
-    """A hand at the settlement, shown: as set, its outcome and net (None for a hand that
-    was not set or not in play)."""
-
-    spot: int
-    name: str
-    cards: list[CardView]
-    setting: PaiGowSetting | None
-    names: PaiGowNames | None
-    house_way: bool | None
-    banker: bool
-    outcome: str | None
-    wager: Cents | None
-    commission: Cents | None
-    net: Cents | None
-
-
-class PaiGowResult(HandResult):
-    banker_spot: int = Field(description="the banker's spot (0: the dealer)")
-    banker_net: Cents
-    banker_commission: Cents
-    spots: list[PaiGowResultSpot]
-
-
-class PaiGowState(TableState):
-    game: Literal["pai-gow"]
-    last: PaiGowResult | VoidedHand | None
-    you: PaiGowYou
-    limits: PaiGowLimits
-    phase: str
-    banker: PaiGowBanker
-    players: list[PaiGowPlayer]
-    spots: list[PaiGowSpot]
-    deal: PaiGowDeal | None = Field(description="the dice of this or the last hand and the "
-                                                "first hand dealt")
-
-
-# Panguingue ----------------------------------------------------------------------------------
-class PanYou(SeatedYou):
-    hand_seat: int | None = Field(description="the viewer's seat in the hand's order")
-
-
-class PanRules(Part):
-    chip_cents: Cents
-    buy_in_chips: int
-    outs_chips: int
-    double_condition: bool
-
-
-class PanPlayer(TablePlayer):
-    bot: bool
-    doubles: bool
-
-
-class PanSeat(Part):
-    """A seat of the hand (`seat`: its index in the hand's order, from 0)."""
-
-    seat: int
-    name: str
-    chips: int
-    doubles: bool
-    status: str = Field(description="in, passed, dead, fouled, self-fouled, busted or out")
-    declared: bool | None = Field(description="whether the seat plays (None: not yet "
-                                              "declared)")
-    hand: list[CardView] | None = Field(description="the viewer's own hand, or one played "
-                                                    "face up; None while hidden")
-    hand_count: int
-    melds: list[list[CardView]] = Field(description="the seat's spreads as they lie")
-    spread_value: int
-    table_seat: int = Field(description="the seat's number at the table")
-    bot: bool
-
-
-class PanActionView(Part):
-    """A legal action of the viewer, as the page sends it back (`{"type": "pan", "action":
-    ...}`); which fields matter depends on `kind` (the Pan document describes each)."""
-
-    kind: str
-    cards: list[str]
-    meld: int | None
-    borrowed: list[str]
-    seat: int | None = Field(description="the hand seat the action is aimed at")
-    use: bool | None
-    drawn: bool
-    choose: bool = Field(description="the player picks the cards (or chips) before sending")
-    label: str = Field(description="the button's label, in plain words")
-
-
-class PanOffer(Part):
-    """A foul hand asked to pay under a settlement on offer (foul rule 5A)."""
-
-    seat: int
-    name: str
-    chips: int
-    agreed: bool
-
-
-class PanPlay(Part):
-    """The hand as the viewer may see it."""
-
-    phase: str
-    current: int | None = Field(description="the hand seat whose turn it is")
-    dealer: int
-    first_hand: int
-    drawn: CardView | None = Field(description="the card drawn from the stock, face up")
-    top_discard: CardView | None
-    stock: int = Field(description="cards left in the stock")
-    tops: int
-    double_tops: int
-    seats: list[PanSeat]
-    to_act: int | None = Field(description="the hand seat to decide now")
-    actions: list[PanActionView] = Field(description="the viewer's legal actions, typed, "
-                                                     "with button labels")
-    legal: list[str] = Field(description="the same actions as commands of the terminal's "
-                                         "grammar (the actions that need a choice have none)")
-    settlement: list[PanOffer] | None = Field(description="a settlement on offer (foul rule "
-                                                          "5A): who is asked to pay what, "
-                                                          "who agreed")
-
-
-class PanNet(Part):
-    name: str
-    chips: int
-    cents: Cents
-
-
-class PanResult(HandResult):
-    reason: str | None = Field(description="why the hand ended, in words")
-    winner: str | None
-    winner_spreads: list[list[CardView]] = Field(description="the winner's spreads, face up")
-    payments: list[str] = Field(description="every payment of the hand, in words")
-    net: list[PanNet] = Field(description="each seat's chips won or lost")
-
-
-class PanState(TableState):
-    game: Literal["pan"]
-    you: PanYou
-    seq: int = Field(description="the moment of the game: a decision (`pan`) names it")
-    rules: PanRules
-    players: list[PanPlayer]
-    play: PanPlay | None = Field(description="the hand as the viewer may see it")
-    last: PanResult | VoidedHand | None
-    carried_tops: int | None
-    log: list[str]
 
 
 class Refusal(Part):
@@ -524,20 +156,21 @@ class Refusal(Part):
     key: str | None = Field(None, description="the refused request's key, when it had one")
 
 
-STATES: dict[str, type[TableState]] = {
-    "baccarat": BaccaratState, "super-pan-9": SuperPan9State, "pai-gow": PaiGowState,
-    "pan": PanState}
-"""Each game's snapshot model."""
+def state_model(game: str) -> type[TableState]:
+    """The game's snapshot model: its live table's `state_model` (`cardroom.registry`)."""
+    live: Any = registry.load(registry.game(game).live)
+    model: type[TableState] = live.state_model
+    return model
 
 
 def check_state(snapshot: dict[str, Any]) -> TableState:
     """The snapshot as its game's model (pydantic's `ValidationError` when it is not)."""
-    return STATES[snapshot["game"]].model_validate(snapshot)
+    return state_model(snapshot["game"]).model_validate(snapshot)
 
 
 def outbound_schema() -> dict[str, Any]:
     """The JSON Schema of what a table sends: a snapshot of one of the games, or a refusal."""
-    union: Any = Annotated[BaccaratState | SuperPan9State | PaiGowState | PanState,
+    union: Any = Annotated[tuple_union(tuple(state_model(g) for g in registry.names())),
                            Field(discriminator="game")] | Refusal
     schema: dict[str, Any] = TypeAdapter(union).json_schema()
     schema["title"] = "Messages from a table"

@@ -2,18 +2,18 @@
 gives the recorded result. A history that does not replay is reported, not trusted.
 
 Hands are recorded in the project's shared hand-history format (`cardroom.history`); each game
-replays its own (`cardroom.games.<game>.replay`). A record in any other format (the first
+replays its own (its registry entry's `replay`), and reads on the recall page as its recall
+view says (`RecallView`, the registry's `recall`). A record in any other format (the first
 room's `cardroom-hand-history/1`, which lived one day) is reported as such, not replayed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from cardroom import registry
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.wagers import WagerKind
-from cardroom.games.pan.replay import boards as pan_boards
 from cardroom.history import FORMAT, HIDDEN_CARD, HandHistory, ReplayReport
 from cardroom.history import replay as replay_history
 from cardroom.money import format_money
@@ -33,6 +33,45 @@ class Replay:
     floor, the auditor)."""
 
 
+class RecallView:
+    """How a game's recorded hands read on the recall page (the registry's `recall` part).
+    By default: an action's `seat` (or `spot`) names a table seat, which the history's seats
+    carry (`seat`); no board after each step, no cards at the end, the file is anyone's who
+    may read the hand."""
+
+    seats_by_index: ClassVar[bool] = False
+    """Whether an action's `seat` counts the history's seats from 0 instead."""
+
+    def seat_number(self, index: int, seat: dict[str, Any]) -> object:
+        """A history seat's number as people count it at the table (from 1)."""
+        return seat.get("seat")
+
+    def wager_label(self, kind: str) -> str | None:
+        """A recorded wager's name as the game's layout says it, or None: not the game's."""
+        return None
+
+    def boards(self, r: Replay) -> list[dict[str, Any]]:
+        """The whole table after each step, as `r.seen_by` saw it (none by default)."""
+        return []
+
+    def final_cards(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """The hand's cards as they lay at the end, per hand on the table."""
+        return []
+
+    def file_withheld(self, r: Replay) -> str | None:
+        """Why the viewer of `r` may not download its history file (None: they may)."""
+        return None
+
+
+def view_of(record: dict[str, Any]) -> RecallView:
+    """The recall view of the record's game (a game the registry does not list: the
+    default)."""
+    game = registry.find(str(record.get("game")))
+    view = RecallView if game is None or game.recall is None else registry.load(game.recall)
+    assert isinstance(view, type) and issubclass(view, RecallView)
+    return view()
+
+
 def history_of(record: dict[str, Any]) -> HandHistory:
     """The shared-format history of a closed hand's record (the room's fields dropped)."""
     if record.get("format") != FORMAT:
@@ -50,19 +89,9 @@ def history_of(record: dict[str, Any]) -> HandHistory:
 
 
 def file_withheld(r: Replay) -> str | None:
-    """Why the viewer of `r` may not download its history file, or None. No record a person
-    can read gives a card he may not see: a Pan history's pack names every card dealt, the
-    other players' concealed hands too, and a copy with those hidden would not replay (rules
-    14A and 17 and foul rule 5B read the whole hand of the player who acts, which "??" cards
-    filled at random cannot restore), so a Pan hand's file is the staff's ('read every
-    record'); a player's recall shows the hand as he saw it."""
-    pack = r.record.get("pack") or []
-    if r.seen_by is None or r.record.get("game") != "pan" or \
-            all(c == HIDDEN_CARD for c in pack):
-        return None
-    return ("This hand's history file names every card dealt, the other players' concealed "
-            "hands too, so only the floor or the auditor may download it; this page shows "
-            "the hand as you saw it.")
+    """Why the viewer of `r` may not download its history file, or None: no record a person
+    can read gives a card he may not see (the game's recall view decides)."""
+    return view_of(r.record).file_withheld(r)
 
 
 def problems_of(report: ReplayReport) -> list[str]:
@@ -109,35 +138,39 @@ def _card_texts(action: dict[str, Any]) -> list[str]:
 
 
 def people_seats(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The hand's seats as people count them, from 1: a room table's own seat (Pan's
-    `table_seat`, Super Pan 9's and Pai Gow's `seat`), baccarat's places in order."""
-    game = record.get("game")
+    """The hand's seats as people count them, from 1: a room table's own seat, as the game's
+    recall view reads it (`RecallView.seat_number`)."""
+    view = view_of(record)
     out = []
     for i, s in enumerate(record.get("seats") or []):
-        number = s.get("table_seat") if game == "pan" else (
-            i + 1 if game == "baccarat" else s.get("seat"))
+        number = view.seat_number(i, s)
         out.append({"number": number if isinstance(number, int) else i + 1,
                     "name": str(s.get("name", "?")), "chips": s.get("chips", 0)})
     return out
 
 
-def _seat_name(record: dict[str, Any], seat: object) -> str | None:
-    """Who an action's `seat` (or `spot`) names: Pan and baccarat count the history's seats
-    from 0; Super Pan 9 and Pai Gow name the table seat."""
+def seat_name(record: dict[str, Any], seat: object) -> str | None:
+    """Who an action's `seat` (or `spot`) names: the table seat, or the history's seat from
+    0 where the game's recall view counts them so (`seats_by_index`)."""
     seats = record.get("seats") or []
     if not isinstance(seat, int):
         return None
-    if record.get("game") in ("pan", "baccarat"):
+    if view_of(record).seats_by_index:
         return str(seats[seat].get("name")) if 0 <= seat < len(seats) else None
     named = [s.get("name") for s in seats if s.get("seat") == seat]
     return str(named[0]) if named else ("the dealer" if seat == 0 else None)
 
 
 def wager_name(kind: str) -> str:
-    """A recorded wager's name as the layout says it ("player_9": "Player 9", "progressive":
-    "Jackpot"); a game's other wagers ("wager", "tie") in words."""
-    if kind in {k.value for k in WagerKind}:
-        return WagerKind(kind).label
+    """A recorded wager's name as its game's layout says it (a registered game's recall view
+    that knows it: "player_9": "Player 9"), else in words ("wager", "tie")."""
+    for game in registry.games():
+        if game.recall is not None:
+            view = registry.load(game.recall)
+            assert isinstance(view, type) and issubclass(view, RecallView)
+            label = view().wager_label(kind)
+            if label is not None:
+                return label
     return kind.replace("_", " ")
 
 
@@ -150,7 +183,7 @@ def action_words(record: dict[str, Any], action: dict[str, Any]) -> str:
     """One recorded action in plain words: who, what, how much (cards are drawn beside it)."""
     unit = (record.get("setup") or {}).get("unit", "chips")
     kind = str(action.get("type", "?"))
-    who = _seat_name(record, action.get("seat", action.get("spot")))
+    who = seat_name(record, action.get("seat", action.get("spot")))
     words = {"dealer_draw": "the dealer draws", "deal": "the deal", "reveal":
              "the dealer turns the cards over", "house_way": "set the house way",
              "set": "set the hand", "void": "the floor voids the hand",
@@ -180,7 +213,8 @@ def action_words(record: dict[str, Any], action: dict[str, Any]) -> str:
 
 def recall_steps(r: Replay) -> list[dict[str, Any]]:
     """The hand action by action, for the recall page: the words, the cards the action names,
-    the money it moved, every seat's stack after it, and for Pan the whole table after it.
+    the money it moved, every seat's stack after it, and the whole table after it where the
+    game's recall view draws it (`boards`).
     Built from the history as replayed (a hand that does not replay stops where it fails)."""
     record, report = r.record, r.report
     if report is None or record.get("format") != FORMAT:
@@ -193,7 +227,7 @@ def recall_steps(r: Replay) -> list[dict[str, Any]]:
             chips[m["payer"]] += m["chips"]
         if m["payee"] is not None:
             chips[m["payee"]] -= m["chips"]
-    boards = _pan_boards(r) if record.get("game") == "pan" else []
+    boards = view_of(record).boards(r)
     steps = []
     for i, action in enumerate(record.get("actions") or []):
         if i >= report.actions_applied and report.failure is not None:
@@ -213,21 +247,11 @@ def recall_steps(r: Replay) -> list[dict[str, Any]]:
         steps.append({"number": i + 1, "words": action_words(record, action),
                       "cards": [card_json(c) for c in _card_texts(action)], "moved": moved,
                       "stacks": [_amount(c, unit) for c in chips],
-                      "board": _board_json(boards[i]) if i < len(boards) else None})
+                      "board": board_json(boards[i]) if i < len(boards) else None})
     return steps
 
 
-def _pan_boards(r: Replay) -> list[dict[str, Any]]:
-    """Pan's table after each step, as `r.seen_by` saw it (a seat of the hand, by its account;
-    an account not seated at it sees no concealed hand)."""
-    if r.seen_by is None:
-        return pan_boards(history_of(r.record))
-    seats = r.record.get("seats") or []
-    mine = [i for i, s in enumerate(seats) if s.get("account") == r.seen_by]
-    return pan_boards(history_of(r.record), mine[0] if mine else None, everything=False)
-
-
-def _board_json(board: dict[str, Any]) -> dict[str, Any]:
+def board_json(board: dict[str, Any]) -> dict[str, Any]:
     return {**board, "seats": [{**s, "hand": None if s["hand"] is None else
                                 [card_json(c) for c in s["hand"]],
                                 "melds": [[card_json(c) for c in m] for m in s["melds"]]}
@@ -236,7 +260,7 @@ def _board_json(board: dict[str, Any]) -> dict[str, Any]:
             "discard": card_json(board["discard"]) if board["discard"] else None}
 
 
-def _shown(card: object) -> dict[str, Any]:
+def shown(card: object) -> dict[str, Any]:
     """A recorded card as the page draws it (text, or the room's `{code, text}` already)."""
     if isinstance(card, dict):
         return {"code": int(card["code"]), "text": str(card["text"])}
@@ -244,28 +268,9 @@ def _shown(card: object) -> dict[str, Any]:
 
 
 def final_cards(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The hand's cards as they lay at the end, per hand on the table: baccarat's player and
-    banker, each Pai Gow setting (high and low hands), Super Pan 9's cards in the order they
-    left the shoe; Pan's table is drawn from its last step."""
-    result = record.get("result") or {}
-    game = record.get("game")
-    if game == "baccarat" and result.get("player"):
-        return [{"name": "Player", "cards": [_shown(c) for c in result["player"]]},
-                {"name": "Banker", "cards": [_shown(c) for c in result["banker"]]}]
-    if game == "pai-gow":
-        out = []
-        for spot in result.get("spots") or []:
-            setting = spot.get("setting") or {}
-            name = _seat_name(record, spot.get("spot")) or f"seat {spot.get('spot')}"
-            out.append({"name": f"{name}, low hand", "cards": [_shown(c) for c in
-                                                              setting.get("front", [])]})
-            out.append({"name": f"{name}, high hand", "cards": [_shown(c) for c in
-                                                               setting.get("back", [])]})
-        return out
-    if game == "super-pan-9" and record.get("pack"):
-        return [{"name": "Cards in the order dealt",
-                 "cards": [_shown(c) for c in record["pack"] if c != HIDDEN_CARD]}]
-    return []
+    """The hand's cards as they lay at the end, per hand on the table (its game's recall
+    view's `final_cards`)."""
+    return view_of(record).final_cards(record)
 
 
 def recall_page(r: Replay) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from cardroom.room import audit, ledger, schema, table_books
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.operations_report import Line, games_report
 from cardroom.room.settings import GamblingClock
-from cardroom.room.tables import GAMES
+from cardroom.room.tables import banked_games
 
 ACCOUNTS, ENTRIES, TXS = schema.ledger_accounts, schema.ledger_entries, schema.ledger_transactions
 PeriodKind = Literal["month", "quarter", "year"]
@@ -466,7 +466,7 @@ def _banked_sessions(conn: Connection, clock: GamblingClock, day: date
     """(table, opened at) of each house-banked table inventory open at some moment of the
     day."""
     start, end = clock.bounds(day)
-    banked = {g for g, model in GAMES.items() if model.house_banked}
+    banked = banked_games()
     tables = {int(r.id) for r in conn.execute(select(schema.room_tables.c.id).where(
         schema.room_tables.c.game.in_(banked)))}
     inventory = [s for s in table_books.slips(conn, series="inventory") if s.valid]

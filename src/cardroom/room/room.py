@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from cardroom import registry
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
@@ -27,8 +28,8 @@ from cardroom.room import (
     recall,
     surveillance,
     table_books,
+    tables,
 )
-from cardroom.room import tables as registry
 from cardroom.room.accounts import Account, Permission, get_account
 from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound, PermissionDenied
@@ -40,6 +41,7 @@ from cardroom.room.protocol_state import HandResult
 from cardroom.room.refusals import RefusalLog
 from cardroom.room.schema import room_tables
 from cardroom.room.settings import RoomSettings
+from cardroom.room.tables import TableRow
 from cardroom.shoe import RandomSource, SystemRandom
 
 AnyTable = LiveTable[Any, Any, Any]
@@ -52,12 +54,14 @@ PLAY = frozenset({"sit", "bet", "change_bets", "deal"})
 
 
 def table_classes() -> dict[str, type[AnyTable]]:
-    """The live table of each game (imported here, lazily: a game's table module imports the
-    room's helpers)."""
-    from cardroom.room import baccarat_live, pai_gow_live, pan_live, super_pan_9_live
-
-    return {t.game: t for t in (baccarat_live.BaccaratLive, super_pan_9_live.SuperPan9Live,
-                                pai_gow_live.PaiGowLive, pan_live.PanLive)}
+    """The live table of each registered game (`cardroom.registry`, loaded lazily: a game's
+    table module imports the room's helpers)."""
+    found: dict[str, type[AnyTable]] = {}
+    for game in registry.games():
+        live = registry.load(game.live)
+        assert isinstance(live, type) and issubclass(live, LiveTable)
+        found[game.name] = live
+    return found
 
 
 @dataclass
@@ -95,7 +99,7 @@ class Room:
         """Void every hand a crash left open (wagers back to the stacks), then load tables."""
         voided = self.recover()
         with self.storage.unit() as conn:
-            for row in registry.list_tables(conn):
+            for row in tables.list_tables(conn):
                 if row.status == "open":
                     self.tables[row.id] = self._build(conn, row)
             self.closed = table_books.closed_tables(conn)
@@ -111,7 +115,7 @@ class Room:
                 audit.append(conn, "recovery", "room.recovered", {"voided": open_ids})
         return open_ids
 
-    def _build(self, conn: Connection, row: registry.TableRow) -> AnyTable:
+    def _build(self, conn: Connection, row: TableRow) -> AnyTable:
         table = table_classes().get(row.game)
         if table is None:
             raise CardroomError(f"no live table for the game {row.game!r} yet")
@@ -120,7 +124,7 @@ class Room:
     def create_table(self, who: Account, name: str, game: str,
                      rules: dict[str, Any] | str | None = None) -> AnyTable:
         with self.storage.unit() as conn:
-            row = registry.create_table(conn, who, name, game, rules)
+            row = tables.create_table(conn, who, name, game, rules)
             live = self._build(conn, row)
             closed = table_books.closed_tables(conn)
         self.tables[row.id] = live
@@ -137,7 +141,7 @@ class Room:
             live = self.tables.get(table_id)
             if live is None:
                 with self.storage.unit() as conn:
-                    row = registry.get_table(conn, table_id)
+                    row = tables.get_table(conn, table_id)
                     if row is None or row.status != "open":
                         raise NotFound(f"there is no open table {table_id}")
                     live = self._build(conn, row)
@@ -149,7 +153,7 @@ class Room:
     def load_new_tables(self) -> None:
         """Load every open table this room has not built yet (the lobby lists them live)."""
         with self.storage.read() as conn:
-            ids = [r.id for r in registry.list_tables(conn) if r.status == "open"]
+            ids = [r.id for r in tables.list_tables(conn) if r.status == "open"]
         for table_id in ids:
             if table_id not in self.tables:
                 self.table(table_id)
@@ -179,14 +183,11 @@ class Room:
     def pay_jackpot(self, who: Account, hit_id: int) -> progressive.Hit:
         """Pay a verified top award (`progressive.pay`); its winners' tables stop saying that
         the cage needs their identity (Form W-2G)."""
-        from cardroom.room.baccarat_live import BaccaratLive
-
         with self.storage.unit() as conn:
             hit = progressive.get_hit(conn, hit_id)
             paid = progressive.pay(conn, who, hit_id, self.pool(hit.pool))
         for live in self.tables.values():
-            if isinstance(live, BaccaratLive):
-                live.awaiting_identity -= set(paid.shares)
+            live.jackpot_paid(set(paid.shares))
         return paid
 
     # payouts held for surveillance (WAC 230-15-320(4)) -----------------------------------
@@ -354,15 +355,13 @@ def _handle(live: AnyTable, conn: Connection, who: Account, msg: protocol.Messag
     """The message, read by its model, to the table's handler of it: the lifecycle's own, or
     the game's `act` for the rest."""
     match msg:
-        case protocol.Sit() | protocol.PanSit():
+        case protocol.Sit():  # a game's own `sit` (Pan's) is a subclass
             live.sit(conn, who, msg)
         case protocol.Leave():
             live.leave(conn, who, msg)
-        # a `change_bets` model is its game's `bet` model's subclass: it is matched first
-        case (protocol.BaccaratChangeBets() | protocol.SuperPan9ChangeBets()
-              | protocol.PaiGowChangeBets()):
+        case protocol.ChangeBets():  # each game's `change_bets` derives from its `bet`
             live.change_bets(conn, who, msg)
-        case protocol.BaccaratBet() | protocol.SuperPan9Bet() | protocol.PaiGowBet():
+        case protocol.Bet():
             live.bet(conn, who, msg)
         case protocol.Deal():
             live.deal(conn, who, msg)

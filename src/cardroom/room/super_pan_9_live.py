@@ -26,30 +26,27 @@ from cardroom.games.super_pan_9.events import (
 from cardroom.games.super_pan_9.rules import MAX_SEATS
 from cardroom.history import HandHistory
 from cardroom.money import Cents
-from cardroom.room import audit, hands, ledger
+from cardroom.room import audit, hands, ledger, protocol
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.live_table import LiveTable, Stake, cards_view
-from cardroom.room.protocol import (
-    Bet,
-    ChangeBets,
-    Deal,
+from cardroom.room.protocol import Bet, ChangeBets, Deal
+from cardroom.room.protocol_state import ShoeView, VoidedHand
+from cardroom.room.super_pan_9_protocol import (
     Draw,
     Stand,
-    SuperPan9Irregularity,
-    SuperPan9Stakes,
-)
-from cardroom.room.protocol_state import (
-    ShoeView,
+    SuperPan9Bet,
+    SuperPan9ChangeBets,
     SuperPan9Dealer,
+    SuperPan9Irregularity,
     SuperPan9Limits,
     SuperPan9Result,
     SuperPan9Round,
     SuperPan9Seat,
     SuperPan9Settlement,
+    SuperPan9Stakes,
     SuperPan9State,
     SuperPan9VoidedSettlement,
     SuperPan9You,
-    VoidedHand,
 )
 from cardroom.room.surveillance import Payout
 from cardroom.shoe import Shoe
@@ -67,6 +64,11 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
     max_seats = MAX_SEATS
     game = GAME
     rules_model = SuperPan9Rules
+    state_model = SuperPan9State
+    messages = (protocol.Sit, protocol.Leave, SuperPan9Bet, SuperPan9ChangeBets,
+                protocol.Deal, protocol.Void, Draw, Stand,
+                SuperPan9Irregularity, protocol.Back, protocol.ActFor)
+    floor_irregularities = True
 
     def __post_init__(self) -> None:
         self.engine = SuperPan9Table(self.rules, source=self.source)

@@ -47,7 +47,7 @@ from cardroom.room.schema import (
     table_slips,
 )
 from cardroom.room.settings import GamblingClock
-from cardroom.room.tables import GAMES
+from cardroom.room.tables import banked_games
 
 SERIES = {"opener": "inventory", "closer": "inventory", "fill": "fill", "credit": "credit",
           "error": "error"}
@@ -236,11 +236,6 @@ def last_closer(conn: Connection, table_id: int) -> Slip | None:
         table_slips.c.table_id == table_id, table_slips.c.kind == "closer",
         table_slips.c.status == "valid").order_by(table_slips.c.number.desc()).limit(1)).first()
     return _slip(r) if r is not None else None
-
-
-def banked_games() -> frozenset[str]:
-    """The games whose tables the house banks: they keep a tray and a table inventory."""
-    return frozenset(g for g, model in GAMES.items() if model.house_banked)
 
 
 def open_tables(conn: Connection) -> set[int]:

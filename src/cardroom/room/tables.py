@@ -1,4 +1,4 @@
-"""The registry of tables: which games the room can open, and the tables it has opened."""
+"""The tables the room has opened, of the games the registry lists (`cardroom.registry`)."""
 
 from __future__ import annotations
 
@@ -11,22 +11,13 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
+from cardroom import registry
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.rules import BaccaratRules
-from cardroom.games.pai_gow.limits import PaiGowTableRules
-from cardroom.games.pan.rules import PanRules
-from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.houserules import HouseRules, build_rules, check_profile, load_rules
 from cardroom.profile import profile_in_force
 from cardroom.room import audit
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.schema import room_tables
-
-GAMES: dict[str, type[HouseRules]] = {"baccarat": BaccaratRules,
-                                      "super-pan-9": SuperPan9Rules,
-                                      "pai-gow": PaiGowTableRules,
-                                      "pan": PanRules}
-"""Games with a table in the room, and their house-rules model."""
 
 
 @dataclass(frozen=True)
@@ -39,11 +30,15 @@ class TableRow:
 
 
 def rules_model(game: str) -> type[HouseRules]:
-    try:
-        return GAMES[game]
-    except KeyError:
-        raise CardroomError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}") \
-            from None
+    """The game's house-rules model (the registry's `rules`); an unknown game is refused."""
+    model = registry.load(registry.game(game).rules)
+    assert isinstance(model, type) and issubclass(model, HouseRules)
+    return model
+
+
+def banked_games() -> frozenset[str]:
+    """The games whose tables the house banks: they keep a tray and a table inventory."""
+    return frozenset(g for g in registry.names() if rules_model(g).house_banked)
 
 
 def parse_rules(game: str, rules: dict[str, Any] | str | Path | None) -> HouseRules:
@@ -65,7 +60,7 @@ def create_table(conn: Connection, who: Account, name: str, game: str,
     if conn.execute(select(room_tables.c.id).where(room_tables.c.name == name)).first():
         raise CardroomError(f"there is already a table named {name!r}")
     if parsed.house_banked:
-        banked = [g for g, model in GAMES.items() if model.house_banked]
+        banked = banked_games()
         count = conn.execute(select(func.count()).select_from(room_tables)
                              .where(room_tables.c.game.in_(banked))).scalar_one()
         profile_in_force().check_tables(count + 1)

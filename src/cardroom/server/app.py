@@ -32,13 +32,14 @@ from starlette.requests import HTTPConnection
 from starlette.status import WS_1008_POLICY_VIOLATION
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from cardroom import registry
 from cardroom.cards import card_words
 from cardroom.games.baccarat.wagers import result_words
 from cardroom.money import format_money
 from cardroom.profile import helpline
+from cardroom.room.baccarat_pages import award_words
 from cardroom.room.errors import AuthError, NotFound, PermissionDenied
 from cardroom.room.hands import hand_title
-from cardroom.room.posted_rules import TITLES, award_words
 from cardroom.room.recall import wager_name
 from cardroom.room.room import Room
 from cardroom.room.timezone import room_time
@@ -145,7 +146,7 @@ def create_app(room: Room, secure_cookies: bool = False,
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(trusted_proxies))
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["money"] = format_money
-    templates.env.filters["game_name"] = lambda game: TITLES.get(game, game)
+    templates.env.filters["game_name"] = registry.title
     templates.env.filters["room_time"] = room_time
     templates.env.filters["card_name"] = card_words
     templates.env.filters["sentence"] = sentence

@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from cardroom import registry
 from cardroom.digits import whole_number
 from cardroom.money import format_money
 from cardroom.room import audit, integrity
 from cardroom.room.ledger import FEES_PREFIX
-from cardroom.room.posted_rules import TITLES
 from cardroom.room.recall import wager_name
 
 AUDIT_PAGE = 100
@@ -120,7 +120,7 @@ def _scalar(key: str, value: Any, names: Names) -> str | None:
     if _money(key) and isinstance(value, int):
         return format_money(value)
     if key == "game" and isinstance(value, str):
-        return TITLES.get(value, value)
+        return registry.title(value)
     return None
 
 

@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
+from cardroom.registry import names as game_names
 from cardroom.room import accounts as acc
 from cardroom.room import table_books
 from cardroom.room.accounts import Account, Permission, Role
@@ -16,7 +17,7 @@ from cardroom.room.errors import PermissionDenied
 from cardroom.room.floor_view import IRREGULARITIES, table_summary
 from cardroom.room.hands import open_hands
 from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
-from cardroom.room.tables import GAMES, list_tables
+from cardroom.room.tables import list_tables
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash
 from cardroom.server.ids import FormTableId
@@ -45,7 +46,7 @@ def floor(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
         held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
         errors = table_books.slips(conn, series="error")[::-1][:20]
     pool = room.pools.get(DEFAULT_POOL)
-    return page("floor.html", who, tables=rows, games=GAMES, irregularities=IRREGULARITIES,
+    return page("floor.html", who, tables=rows, games=game_names(), irregularities=IRREGULARITIES,
                 roles=[r.value for r in Role], open_hands=hands_open,
                 jackpot=pool, held=held, errors=errors,
                 table_names={t.id: t.name for t in registry},

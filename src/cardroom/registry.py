@@ -1,0 +1,127 @@
+"""The one game registry (issue 24): every game the room and the command line play, registered
+once, and read by every generic module (replay, tables, the live room, the protocol, the posted
+rules, the floor page, the command line). No generic module names a game.
+
+An entry names each of the game's parts by reference (``"module:attribute"``), loaded only when
+a caller needs that part: the base layer keeps the list without importing a game, a command
+line loads only its own game's modules, and a part may live in whichever layer it belongs to
+(the engine and its replay in `games/`, the live table and its posted rules in `room/`, the
+commands in `cli/`). Adding a game is one entry in `GAMES` (docs/architecture.md, "Adding a
+game"); a test registers a game of its own for a while with `registered`.
+
+>>> [g.name for g in games()]
+['baccarat', 'super-pan-9', 'pai-gow', 'pan']
+>>> game("pai-gow").title
+'Pai Gow Poker'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from cardroom.errors import CardroomError
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's parts. Each reference is ``"module:attribute"``."""
+
+    name: str
+    """The game's name in table rows, hand histories and URLs ("pai-gow")."""
+    title: str
+    """The game's name for people ("Pai Gow Poker")."""
+    rules: str
+    """The house-rules model a table's rules are read as (a `houserules.HouseRules`)."""
+    replay: str
+    """The replay adapter (a `history.GameReplay`), which drives the engine."""
+    live: str
+    """The room's live table (a `room.live_table.LiveTable`): its messages, its snapshot
+    model, its hand records and its floor hooks are its class attributes and methods."""
+    posted: str
+    """The posted-rules sections: ``f(rules, jackpot, maximum) -> list[posted_rules.Section]``."""
+    recall: str | None = None
+    """How its recorded hands read on the recall page (a `room.recall.RecallView`; None: the
+    default view)."""
+    dossier: str | None = None
+    """Its math dossier for `cardroom report math GAME`: ``f(run) -> build``, which checks the
+    settings given (`cli.report.DossierRun`) and returns the builder of the `Dossier`."""
+    commands: tuple[str, ...] = ()
+    """The command-line modules that add the game's commands (`cardroom.cli.apps`)."""
+    owns: tuple[str, ...] = ()
+    """Top-level commands that the game's first command module adds alone (a command line
+    starting with one loads only that module)."""
+
+
+def builtin(name: str, title: str, package: str, rules: str, live: str,
+            owns: tuple[str, ...] = ()) -> Game:
+    """A game of this project, its parts where the project keeps them: the engine's package
+    `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
+    adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
+    posted rules and recall view `room/<package>_pages.py`, the commands and the dossier
+    `cli/<package>.py`."""
+    return Game(name, title, rules=f"cardroom.games.{package}.{rules}",
+                replay=f"cardroom.games.{package}.replay:Replay",
+                live=f"cardroom.room.{package}_live:{live}",
+                posted=f"cardroom.room.{package}_pages:sections",
+                recall=f"cardroom.room.{package}_pages:Recall",
+                dossier=f"cardroom.cli.{package}:dossier",
+                commands=(f"cardroom.cli.{package}",), owns=owns)
+
+
+GAMES: list[Game] = [
+    builtin("baccarat", "Mini-Baccarat", "baccarat", "rules:BaccaratRules", "BaccaratLive"),
+    builtin("super-pan-9", "Super Pan 9", "super_pan_9", "rules:SuperPan9Rules",
+            "SuperPan9Live"),
+    builtin("pai-gow", "Pai Gow Poker", "pai_gow", "limits:PaiGowTableRules", "PaiGowLive",
+            owns=("pai-gow",)),
+    builtin("pan", "Panguingue (Pan)", "pan", "rules:PanRules", "PanLive"),
+]
+"""The registry list: every game, in the order the pages and the help list them."""
+
+
+def games() -> list[Game]:
+    return list(GAMES)
+
+
+def names() -> list[str]:
+    return [g.name for g in GAMES]
+
+
+def find(name: str) -> Game | None:
+    """The game of that name, or None."""
+    return next((g for g in GAMES if g.name == name), None)
+
+
+def game(name: str) -> Game:
+    """The game of that name; an unknown one is refused with the games there are."""
+    found = find(name)
+    if found is None:
+        raise CardroomError(f"unknown game {name!r}: choose one of {', '.join(names())}")
+    return found
+
+
+def title(name: str) -> str:
+    """The game's name for people (an unknown name as it is)."""
+    found = find(name)
+    return name if found is None else found.title
+
+
+def load(reference: str) -> object:
+    """The object a ``"module:attribute"`` reference names, its module imported now."""
+    module, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@contextmanager
+def registered(extra: Game) -> Iterator[Game]:
+    """`extra` registered while the block runs (a test's own game), then removed."""
+    if find(extra.name) is not None:
+        raise CardroomError(f"a game named {extra.name!r} is already registered")
+    GAMES.append(extra)
+    try:
+        yield extra
+    finally:
+        GAMES.remove(extra)
