@@ -298,7 +298,12 @@ def drive(h: HandHistory, adapter: type[GameReplay[Any]]) -> ReplayReport:
     """The one replay loop: apply every action through the game's engine (`adapter`); stop at
     the first illegal one (its index and rule reported, nothing after it applied); a void
     action ends the hand with every stack as it was before; then compare with ``result``."""
-    r = adapter(h)
+    return run(adapter(h), h)
+
+
+def run(r: GameReplay[Any], h: HandHistory) -> ReplayReport:
+    """`drive` with the adapter already built: a caller that goes on from the replayed engine
+    (the room resuming a hand in play after a restart, `cardroom.room.resume`) keeps `r`."""
     failure: ReplayFailure | None = None
     applied = 0
     voided: dict[str, Any] | None = None
@@ -347,14 +352,19 @@ REPLAYERS: dict[str, str] = {
 ``game``."""
 
 
-def replay(history: HandHistory) -> ReplayReport:
-    """Replay a history of any game of the project, through that game's own engine."""
-    module = REPLAYERS.get(history.game) or REPLAYERS.get(history.game.replace("_", "-"))
+def replayer(game: str) -> type[GameReplay[Any]]:
+    """The replay adapter of `game` (`REPLAYERS`)."""
+    module = REPLAYERS.get(game) or REPLAYERS.get(game.replace("_", "-"))
     if module is None:
-        raise HistoryError(f"no replayer for the game {history.game!r} (games: "
+        raise HistoryError(f"no replayer for the game {game!r} (games: "
                            f"{', '.join(sorted(REPLAYERS))})")
     adapter: type[GameReplay[Any]] = importlib.import_module(module).Replay
-    return drive(history, adapter)
+    return adapter
+
+
+def replay(history: HandHistory) -> ReplayReport:
+    """Replay a history of any game of the project, through that game's own engine."""
+    return drive(history, replayer(history.game))
 
 
 VOID = "void"
