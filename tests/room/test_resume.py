@@ -12,13 +12,16 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import select, update
 
+from cardroom.errors import CardroomError
 from cardroom.room import hands, ledger
 from cardroom.room.accounts import Account
 from cardroom.room.baccarat_live import BaccaratLive
 from cardroom.room.db import Storage
 from cardroom.room.pai_gow_live import PaiGowLive
+from cardroom.room.resume import NOT_RESUMED, lock, unlock
 from cardroom.room.room import Room
 from cardroom.room.schema import audit_log, sealed_tables
 from cardroom.room.super_pan_9_live import SuperPan9Live
@@ -224,13 +227,14 @@ def test_pan_hand_resumes_with_its_stock_turn_deadline_and_books(storage: Storag
 
 
 def corrupt(storage: Storage, t: int, change: Any) -> None:
+    """Change the table's sealed hand (opened and sealed again with the room's key)."""
     with storage.unit() as conn:
         row = conn.execute(select(sealed_tables.c.hand)
                            .where(sealed_tables.c.table_id == t)).scalar_one()
-        data = json.loads(row)
+        data = unlock(IDENTITY_KEY, row, t)
         change(data)
         conn.execute(update(sealed_tables).where(sealed_tables.c.table_id == t)
-                     .values(hand=json.dumps(data)))
+                     .values(hand=lock(IDENTITY_KEY, data, t)))
 
 
 def stacks(storage: Storage, t: int, who: list[Account]) -> list[int]:
@@ -259,7 +263,10 @@ def test_a_hand_whose_record_does_not_replay_is_voided_as_before(storage: Storag
     with storage.read() as conn:
         record = hands.hand_record(conn, hand_id or 0)
     assert record["status"] == "voided" and record["voided_by"] == "recovery"
-    assert "could not be replayed" in record["reason"] and "action" in record["reason"]
+    assert record["reason"] == NOT_RESUMED
+    why = audited(storage, "hand.not-resumed")
+    assert [(d["hand"], d["table"]) for d in why] == [(hand_id, t)]
+    assert why[0]["why"].startswith("action 3 (draw) is refused on replay")  # 2 wagers, deal
     assert audited(storage, "room.recovered")[-1] == {"voided": [hand_id], "resumed": []}
     live = again.table(t)
     assert live.hand_id is None and live.engine.shoe is None
@@ -291,4 +298,35 @@ def test_a_record_that_disagrees_with_the_ledger_is_voided(storage: Storage) -> 
     _, voided = restarted(storage)
     assert voided == [hand_id]
     assert stacks(storage, t, [p["alice"]]) == [20_000]
+    books(storage)
+
+
+def test_the_sealed_record_tells_no_card_without_the_key(storage: Storage) -> None:
+    """Hidden information (docs/security.md): the sealed row holds the shoe still to come and
+    the hands dealt, encrypted under the room's identity key (a file apart from the books):
+    no card of the shoe's order, of any hand or of the salt is in it in clear, the row of one
+    table does not open as another's, and a room started without the key cannot resume the
+    hand: it is voided as before."""
+    room, p, t = super_pan_9_room(storage)
+    assert t is not None
+    start_round(room, p, t)
+    live = room.table(t)
+    assert isinstance(live, SuperPan9Live) and live.engine.shoe is not None
+    hand_id, salt = live.hand_id, live.engine.shoe.salt.hex()
+    dealt = [str(c) for h in live.engine.seats.values() for c in h.cards]
+    with storage.read() as conn:
+        row = conn.execute(select(sealed_tables).where(sealed_tables.c.table_id == t)).one()
+    for stored in (row.shoe, row.hand):
+        assert stored.startswith("sealed:v1:") and salt not in stored
+        assert not any(f'"{card}"' in stored for card in dealt)
+        assert "order" not in stored and "pack" not in stored
+    with pytest.raises(CardroomError, match="does not open"):
+        unlock(IDENTITY_KEY, row.hand, t + 1)
+    assert unlock(IDENTITY_KEY, row.shoe, t)["salt"] == salt
+    del room, live
+
+    keyless = Room(storage, SeededRandom(5))  # no identity key
+    assert keyless.start() == [hand_id]
+    assert stacks(storage, t, [p["alice"], p["bob"]]) == [20_000, 20_000]
+    assert "identity key" in audited(storage, "hand.not-resumed")[0]["why"]
     books(storage)

@@ -201,8 +201,9 @@ class LiveTable(Generic[E, R, M]):
     @classmethod
     def open(cls, conn: Connection, row: TableRow, source: RandomSource, pools: Pools) -> Self:
         """The table after a (re)start: built from its row, its seats and stacks from the
-        seats table and the ledger, the last hand's number from the hand records. Open hands
-        were voided first (`Room.recover`: every wager back to its stack)."""
+        seats table and the ledger, the last hand's number from the hand records. A hand in
+        play is taken back afterwards (`Room.recover`: `resume_hand`), or voided (every
+        wager back to its stack) where it cannot be."""
         table = cls.from_row(conn, row, source, pools)
         for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
             table.restore_seat(s.account_id, s.seat,

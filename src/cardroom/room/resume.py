@@ -13,25 +13,38 @@ cannot be replayed, or does not agree with the ledger, is voided as before
 (`Room.recover`).
 
 Hidden information: the sealed row holds the cards still to come and the hands not yet
-shown; no page, report, history or export reads it, and it holds nothing once the hand and
-the shoe are over (docs/security.md).
+shown, so it is encrypted (AES-256-GCM, a fresh key derived for every write, bound to its
+table) under the room's identity key, the key file kept apart from the books: a copy of the
+database or a backup does not tell the cards to come. No page, report, history or export
+reads it, and it holds nothing once the hand and the shoe are over (docs/security.md). A room
+started without its key cannot open it: the hand is voided, the shoe shuffled afresh.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import secrets
 from datetime import datetime
 from typing import Any
 
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.history import HandHistory, replayer, run
 from cardroom.room import hands
+from cardroom.room.identity_key import IdentityKey
 from cardroom.room.live_table import LiveTable, Turn
 from cardroom.room.schema import sealed_tables
 from cardroom.shoe import shoe_from, shoe_json
+
+NOT_RESUMED = "the server stopped and the hand could not be resumed from its record"
+"""The reason a recovery void gives (why, in the audit's `hand.not-resumed`)."""
 
 
 class ResumeFailed(CardroomError):
@@ -39,13 +52,52 @@ class ResumeFailed(CardroomError):
     replay, or it disagrees with the ledger): the room voids it as before."""
 
 
-def seal(conn: Connection, live: LiveTable[Any, Any, Any]) -> None:
+SEALED = "sealed:v1:"
+SALT_BYTES, NONCE_BYTES = 16, 12
+
+
+def _key(key: IdentityKey, salt: bytes) -> AESGCM:
+    """A key of its own for each write (a fresh salt): no nonce is ever at risk of reuse,
+    however many actions the room commits."""
+    return AESGCM(HKDF(algorithm=hashes.SHA256(), length=32, salt=salt,
+                       info=b"cardroom sealed table").derive(key.secret))
+
+
+def lock(key: IdentityKey | None, data: dict[str, Any], table_id: int) -> str:
+    """`data` as the sealed row stores it: encrypted and bound to its table."""
+    if key is None:
+        raise ResumeFailed("the room was started without its identity key: nothing is sealed")
+    salt, nonce = secrets.token_bytes(SALT_BYTES), secrets.token_bytes(NONCE_BYTES)
+    box = _key(key, salt).encrypt(nonce, json.dumps(data).encode(), str(table_id).encode())
+    return SEALED + base64.b64encode(salt + nonce + box).decode("ascii")
+
+
+def unlock(key: IdentityKey | None, stored: str, table_id: int) -> Any:
+    """What `lock` stored; ResumeFailed when this key (or this table) does not open it."""
+    if key is None:
+        raise ResumeFailed("the room was started without its identity key")
+    try:
+        raw = base64.b64decode(stored.removeprefix(SEALED), validate=True)
+        clear = _key(key, raw[:SALT_BYTES]).decrypt(
+            raw[SALT_BYTES:SALT_BYTES + NONCE_BYTES], raw[SALT_BYTES + NONCE_BYTES:],
+            str(table_id).encode())
+    except (InvalidTag, ValueError):
+        raise ResumeFailed("the identity key does not open the table's sealed record") \
+            from None
+    return json.loads(clear)
+
+
+def seal(conn: Connection, live: LiveTable[Any, Any, Any], key: IdentityKey | None) -> None:
     """After every action of the table, in its transaction: keep its shoe and its hand in
-    play as they are now (nothing when the table has neither)."""
+    play as they are now (nothing when the table has neither; nothing without the room's
+    identity key, then a restart voids the hand as before)."""
+    if key is None:
+        return
     shoe, hand = live.sealed_shoe(), live.sealed_hand()
+    t = live.table_id
     values = {"hand_id": live.hand_id if hand is not None else None,
-              "shoe": None if shoe is None else json.dumps(shoe_json(shoe)),
-              "hand": None if hand is None else json.dumps(hand)}
+              "shoe": None if shoe is None else lock(key, shoe_json(shoe), t),
+              "hand": None if hand is None else lock(key, hand, t)}
     done = conn.execute(update(sealed_tables).where(sealed_tables.c.table_id == live.table_id)
                         .values(**values))
     if not done.rowcount and (shoe is not None or hand is not None):
@@ -58,15 +110,21 @@ def forget(conn: Connection, table_id: int) -> None:
     conn.execute(delete(sealed_tables).where(sealed_tables.c.table_id == table_id))
 
 
-def restore_shoe(conn: Connection, live: LiveTable[Any, Any, Any]) -> None:
-    """A (re)started table takes back its shoe at its position."""
+def restore_shoe(conn: Connection, live: LiveTable[Any, Any, Any],
+                 key: IdentityKey | None) -> None:
+    """A (re)started table takes back its shoe at its position (one that cannot be opened is
+    left: the next deal shuffles afresh)."""
     row = conn.execute(select(sealed_tables.c.shoe)
                        .where(sealed_tables.c.table_id == live.table_id)).scalar_one_or_none()
     if row:
-        live.restore_shoe(shoe_from(json.loads(row)))
+        try:
+            live.restore_shoe(shoe_from(unlock(key, row, live.table_id)))
+        except ResumeFailed:
+            return
 
 
-def resume(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int) -> None:
+def resume(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int,
+           key: IdentityKey | None) -> None:
     """Take the table's hand in play back from its sealed record: replay it (the one replay
     driver), hand the replayed hand to the table, restore the shoe and the awaited turn's
     deadline. Raises `ResumeFailed` (nothing kept) when it cannot be."""
@@ -75,7 +133,7 @@ def resume(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int) -> No
     if row is None or row.hand is None or row.hand_id != hand_id:
         raise ResumeFailed("the hand's actions were not sealed")
     try:
-        data = json.loads(row.hand)
+        data = unlock(key, row.hand, live.table_id)
         history = HandHistory.from_json(data["history"], f"hand {hand_id}")
         replayed = replayer(history.game)(history)
         report = run(replayed, history)
@@ -85,7 +143,7 @@ def resume(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int) -> No
                                f"replay: {f.message}")
         live.resume_hand(conn, hand_id, data, replayed)
         if row.shoe:
-            live.restore_shoe(shoe_from(json.loads(row.shoe)))
+            live.restore_shoe(shoe_from(unlock(key, row.shoe, live.table_id)))
     except ResumeFailed:
         raise
     except (CardroomError, KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -106,12 +106,13 @@ class Room:
             self.time_out(table_id)
         return voided
 
-    def recover(self) -> list[int]:
+    def recover(self, resumable: bool = True) -> list[int]:
         """Issue 25: each hand left in play resumes from its committed actions, exactly where
         it was (`resume.resume`: the same cards to come, the same bets, the same turn and
         deadline), audited `hand.resumed`; one whose record cannot be replayed is voided as
-        before (every wager back to its stack), the reason audited. Returns the hands
-        voided; the resumed tables are loaded."""
+        before (every wager back to its stack), why audited (`hand.not-resumed`). Not
+        `resumable` (books restored from a backup: the players saw play go on after it),
+        every one is voided. Returns the hands voided; the resumed tables are loaded."""
         voided: list[int] = []
         resumed: list[int] = []
         with self.storage.read() as conn:
@@ -120,17 +121,20 @@ class Room:
         for hand_id, row in open_ids:
             try:
                 with self.storage.unit() as conn:
+                    if not resumable:
+                        raise resume.ResumeFailed("the books were restored from a backup")
                     if row is None or row.status != "open":
                         raise resume.ResumeFailed("its table is no longer open")
                     live = self._build(conn, row)
-                    resume.resume(conn, live, hand_id)
+                    resume.resume(conn, live, hand_id, self.identity)
                     audit.append(conn, "recovery", "hand.resumed",
                                  {"hand": hand_id, "table": row.id})
             except CardroomError as exc:
                 with self.storage.unit() as conn:
-                    hands.void_hand(conn, hand_id, "recovery",
-                                    "the server stopped before the hand was settled and its "
-                                    f"record could not be replayed ({str(exc)[:200]})")
+                    audit.append(conn, "recovery", "hand.not-resumed", {
+                        "hand": hand_id, "table": row.id if row else None,
+                        "why": str(exc)[:400]})
+                    hands.void_hand(conn, hand_id, "recovery", resume.NOT_RESUMED)
                     if row is not None:
                         resume.forget(conn, row.id)
                 voided.append(hand_id)
@@ -148,7 +152,7 @@ class Room:
         if table is None:
             raise CardroomError(f"no live table for the game {row.game!r} yet")
         live = table.open(conn, row, self.source, self.pools)
-        resume.restore_shoe(conn, live)
+        resume.restore_shoe(conn, live, self.identity)
         return live
 
     def create_table(self, who: Account, name: str, game: str,
@@ -265,7 +269,7 @@ class Room:
                 if who.id == awaited:  # the player acted on their own turn, in time
                     live.acted(conn, who)
                 live.arm_timer(conn)
-                resume.seal(conn, live)
+                resume.seal(conn, live, self.identity)
         except CardroomError as exc:
             if refusals is None:
                 self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
@@ -304,7 +308,7 @@ class Room:
             with live.transaction(), self.storage.unit() as conn:
                 live.time_out(conn)
                 live.arm_timer(conn)
-                resume.seal(conn, live)
+                resume.seal(conn, live, self.identity)
         except CardroomError as exc:
             self.refused(None, "table.timeout", str(exc), {"table": table_id})
             live.postpone()  # tried again a whole turn later, not at every tick
