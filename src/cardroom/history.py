@@ -295,7 +295,12 @@ def drive(h: HandHistory, adapter: type[GameReplay[Any]]) -> ReplayReport:
     """The one replay loop: apply every action through the game's engine (`adapter`); stop at
     the first illegal one (its index and rule reported, nothing after it applied); a void
     action ends the hand with every stack as it was before; then compare with ``result``."""
-    r = adapter(h)
+    return run(adapter(h), h)
+
+
+def run(r: GameReplay[Any], h: HandHistory) -> ReplayReport:
+    """`drive` with the adapter already built: a caller that goes on from the replayed engine
+    (the room resuming a hand in play after a restart, `cardroom.room.resume`) keeps `r`."""
     failure: ReplayFailure | None = None
     applied = 0
     voided: dict[str, Any] | None = None
@@ -334,16 +339,21 @@ def _failure(r: GameReplay[Any], action: dict[str, Any], exc: Exception) -> tupl
     return r.rule_of(action, exc)
 
 
+def replayer(game: str) -> type[GameReplay[Any]]:
+    """The replay adapter of `game`, a registered game (`cardroom.registry`)."""
+    entry = registry.find(game) or registry.find(game.replace("_", "-"))
+    if entry is None:
+        raise HistoryError(f"no replayer for the game {game!r} (games: "
+                           f"{', '.join(sorted(registry.names()))})")
+    adapter = registry.load(entry.replay)
+    assert isinstance(adapter, type) and issubclass(adapter, GameReplay)
+    return adapter
+
+
 def replay(history: HandHistory) -> ReplayReport:
     """Replay a history of any registered game (`cardroom.registry`), through that game's
     own engine."""
-    game = registry.find(history.game) or registry.find(history.game.replace("_", "-"))
-    if game is None:
-        raise HistoryError(f"no replayer for the game {history.game!r} (games: "
-                           f"{', '.join(sorted(registry.names()))})")
-    adapter = registry.load(game.replay)
-    assert isinstance(adapter, type) and issubclass(adapter, GameReplay)
-    return drive(history, adapter)
+    return drive(history, replayer(history.game))
 
 
 VOID = "void"

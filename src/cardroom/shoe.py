@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from cardroom.cards import JOKER, STANDARD_RANKS, Card, Rank, Suit, format_cards, parse_cards
 from cardroom.errors import ShoeError
@@ -214,3 +214,18 @@ class Shoe:
         return {"commitment": self.commitment, "salt": salt, "order": order}
 
 
+
+
+def shoe_json(shoe: Shoe) -> dict[str, Any]:
+    """A shoe being dealt as JSON: its whole order, salt, cut card, position and burned cards
+    (hidden information while it is in play: the room seals it, `cardroom.room.resume`)."""
+    return {"order": format_cards(shoe.order), "salt": shoe.salt.hex(),
+            "cut_index": shoe.cut_index, "position": shoe.position,
+            "burned": format_cards(shoe.burned)}
+
+
+def shoe_from(data: dict[str, Any]) -> Shoe:
+    """The shoe `shoe_json` wrote, at its position."""
+    return Shoe(order=parse_cards(data["order"]), cut_index=int(data["cut_index"]),
+                salt=bytes.fromhex(data["salt"]), position=int(data["position"]),
+                burned=parse_cards(data.get("burned") or ""))

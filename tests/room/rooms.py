@@ -12,7 +12,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card, parse_card, parse_cards
@@ -24,7 +24,7 @@ from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage
 from cardroom.room.reconcile import reconcile
 from cardroom.room.room import AnyTable, Room
-from cardroom.room.schema import accounts, audit_log
+from cardroom.room.schema import accounts, audit_log, sealed_tables
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom, Shoe
 
@@ -94,6 +94,14 @@ def rig_coup(room: Room, table_id: int, first: list[Card]) -> None:
         cards.remove(c)
     live.engine.shoe = Shoe(order=first + cards,  # type: ignore[attr-defined]
                             cut_index=len(cards) - 20, salt=bytes(16))
+
+
+def unseal(storage: Storage, table_id: int) -> None:
+    """Drop the table's sealed record (issue 25), as the books of a room from before hands
+    were sealed hold none: a hand in play then cannot be resumed at the next start, and is
+    voided (`Room.recover`)."""
+    with storage.unit() as conn:
+        conn.execute(delete(sealed_tables).where(sealed_tables.c.table_id == table_id))
 
 
 def tid(room: Room) -> int:

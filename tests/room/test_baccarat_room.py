@@ -22,6 +22,7 @@ from cardroom.room.schema import hands as hands_table
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
+from .people import IDENTITY_KEY
 from .rooms import baccarat_room as make_room
 from .rooms import tid
 
@@ -153,20 +154,27 @@ def test_floor_voids_a_hand_and_wagers_return(storage: Storage) -> None:
     assert entry.actor == "fiona" and entry.data["reason"] == "card exposed by the dealer"
 
 
-def test_crash_mid_hand_voids_on_restart(storage: Storage) -> None:
+def test_crash_mid_hand_resumes_on_restart(storage: Storage) -> None:
+    """Issue 25: killed before the deal, the coup's wagers are down again after the restart
+    (nothing voided) and it is dealt and settled."""
     room, p, _ = make_room(storage)
     t = tid(room)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 5_000}, "key": "b"})
     del room  # killed before the deal
-    again = Room(storage, SeededRandom(1))
-    assert len(again.start()) == 1
+    again = Room(storage, SeededRandom(1), identity=IDENTITY_KEY)
+    assert again.start() == []
     snap = again.table(t).snapshot(p["alice"])
-    assert snap["seats"][0]["stack"] == 20_000 and not snap["hand"]["open"]
+    assert snap["seats"][0]["stack"] == 15_000 and snap["hand"]["open"]
+    assert snap["seats"][0]["bets"] == {"player": 5_000}
     with storage.read() as conn:
-        assert ledger.trial_balance(conn).ok and ledger.balance(conn, ledger.wagers(t)) == 0
-    again.act(p["alice"], t, {"type": "bet", "bets": {"player": 5_000}, "key": "b2"})
+        assert ledger.trial_balance(conn).ok
+        assert ledger.balance(conn, ledger.wagers(t)) == 5_000
     again.act(p["alice"], t, {"type": "deal"})
+    last = again.table(t).snapshot(p["alice"])["last"]
+    assert [s["stake"] for s in last["settlements"]] == [5_000]
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.wagers(t)) == 0
 
 
 def test_progressive_contribution_goes_to_the_pool(storage: Storage) -> None:

@@ -20,6 +20,7 @@ from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
+from .people import IDENTITY_KEY
 from .rooms import books, playing_table, set_all, view
 from .rooms import pai_gow_room as make_room
 
@@ -218,17 +219,22 @@ def test_pai_gow_refusals_change_nothing_and_void_returns_every_wager(
     assert last["spots"][1]["name"] == "alice"
 
 
-def test_pai_gow_restart_voids_the_open_hand_and_keeps_the_seats(storage: Storage) -> None:
+def test_pai_gow_restart_resumes_the_open_hand_and_keeps_the_seats(storage: Storage) -> None:
+    """Issue 25: the hand in play goes on after a restart (tests/room/test_resume.py shows
+    its cards and settings): the seats and stacks as they were, bob sets his hand and it
+    settles, and the next hand plays."""
     room, p, t = make_room(storage)
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "a"})
     room.act(p["bob"], t, {"type": "sit", "buy_in": 20_000, "key": "b"})
     room.act(p["bob"], t, {"type": "bet", "bets": {"wager": 1_000}, "key": "w"})
     room.act(p["bob"], t, {"type": "deal"})
-    again = Room(storage, SeededRandom(1))
-    assert again.start()
+    again = Room(storage, SeededRandom(1), identity=IDENTITY_KEY)
+    assert again.start() == []
     snap = again.table(t).snapshot(p["alice"])
     assert [(x["seat"], x["name"], x["stack"]) for x in snap["players"]] == [
-        (1, "alice", 20_000), (2, "bob", 20_000)]
+        (1, "alice", 20_000), (2, "bob", 19_000)]
+    set_all(again, t, [p["bob"]])
+    assert view(again, t, p["bob"])["last"]["spots"][1]["name"] == "bob"
     last = play_hand(again, t, p, {"bob": 1_000}, "r")
     assert last["spots"][1]["name"] == "bob"
 

@@ -22,6 +22,7 @@ from cardroom.room.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
 from .pan_play import CHIP, books, pan, play_out, say
+from .people import IDENTITY_KEY
 from .rooms import pan_room as make_room
 
 
@@ -140,13 +141,17 @@ def test_void_and_restart_put_every_stack_back(storage: Storage) -> None:
     b = books(storage, t)
     assert b["tops"] == 0 and b[ledger.stack(t, p["alice"].id)] == 20 * CHIP
     assert live.snapshot(p["alice"])["last"]["voided"]
-    # a crash mid-hand: the restart voids it and puts the stacks back
+    # a crash mid-hand: the restart resumes it (issue 25), the books as they were; the
+    # floor's void after it puts the stacks back
     room.act(p["bob"], t, {"type": "deal"})
-    again = Room(storage, SeededRandom(9))
-    assert len(again.start()) == 1
+    dealt = books(storage, t)
+    again = Room(storage, SeededRandom(9), identity=IDENTITY_KEY)
+    assert again.start() == []
+    live2 = pan(again, t)
+    assert live2.hand_id is not None and books(storage, t) == dealt
+    again.act(p["fiona"], t, {"type": "void", "reason": "the server stopped"})
     b = books(storage, t)
     assert b["tops"] == 0 and b[ledger.stack(t, p["bob"].id)] == 20 * CHIP
-    live2 = pan(again, t)
     assert live2.hand_id is None and live2.stacks[p["bob"].id] == 20 * CHIP
     again.act(p["bob"], t, {"type": "deal"})
     assert pan(again, t).hand_id is not None

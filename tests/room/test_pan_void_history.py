@@ -16,6 +16,7 @@ from cardroom.history import HandHistory, replay
 from cardroom.room import hands, ledger
 from cardroom.room.db import Storage
 from cardroom.room.recall import recall_page
+from cardroom.room.resume import NOT_RESUMED
 from cardroom.room.room import Room
 from cardroom.room.schema import seats
 from cardroom.shoe import SeededRandom
@@ -28,7 +29,7 @@ from .pan_play import (
     false_out_carries_the_tops,
     pan,
 )
-from .rooms import pan_room
+from .rooms import pan_room, unseal
 
 
 def replay_file(tmp_path: Path, document: dict[str, object]) -> subprocess.CompletedProcess[str]:
@@ -92,7 +93,8 @@ def test_pan_floor_void_carried_tops_are_in_the_history_and_replay(
 
 def test_pan_recovery_void_with_a_bot_has_a_history_that_replays(
         storage: Storage, tmp_path: Path) -> None:
-    """A crash mid-hand: the restart voids the open hand ("recovery"). Alice played it
+    """A crash mid-hand whose record cannot be resumed (issue 25; here none was sealed, as
+    in books from before hands were sealed): the restart voids it ("recovery"). Alice played it
     against a house bot (a negative account with no username): the history names the bot
     "bot-2" with no account, Alice with hers, each at the table seat it sat in; the stacks
     are as before the hand; the file replays (exit 0)."""
@@ -102,6 +104,7 @@ def test_pan_recovery_void_with_a_bot_has_a_history_that_replays(
     room.act(alice, t, {"type": "deal"})
     hand_id = live.hand_id
     assert hand_id is not None
+    unseal(storage, t)
     again = Room(storage, SeededRandom(9))
     assert again.start() == [hand_id]
     with storage.read() as conn:
@@ -109,8 +112,7 @@ def test_pan_recovery_void_with_a_bot_has_a_history_that_replays(
     assert [(s["name"], s["account"], s["table_seat"], s["chips"])
             for s in document["seats"]] == [("alice", alice.id, 1, 20), ("bot-2", None, 2, 20)]
     assert document["actions"] == [{"type": "void", "by": "recovery",
-                                    "reason": "the server stopped before the hand was "
-                                              "settled",
+                                    "reason": NOT_RESUMED,
                                     "returned": [{"seat": 0, "name": "alice", "chips": 1},
                                                  {"seat": 1, "name": "bot-2", "chips": 1}]}]
     recalled = again.recall(alice, hand_id)
@@ -120,9 +122,10 @@ def test_pan_recovery_void_with_a_bot_has_a_history_that_replays(
 
 
 def test_pan_recovery_void_writes_a_player_whose_seat_row_is_gone(storage: Storage) -> None:
-    """The restart voids every open hand before any table is loaded: a player of the hand
-    whose seat row is no longer there (the books still hold his stack) is written with no
-    table seat, and the room still starts and the history still replays."""
+    """A player of the hand whose seat row is no longer there (the books still hold his
+    stack): the hand cannot be resumed (issue 25: its record does not agree with the table),
+    so the restart voids it; the player is written with no table seat, the room still starts
+    and the history still replays."""
     room, p, t = pan_room(storage)
     alice_and_bob_dealt(room, p, t)
     hand_id = pan(room, t).hand_id

@@ -19,6 +19,7 @@ from cardroom.room.schema import hands as hands_table
 from cardroom.room.super_pan_9_live import SuperPan9Live
 from cardroom.shoe import SeededRandom
 
+from .people import IDENTITY_KEY
 from .rooms import books, refused_count, start_round, view
 from .rooms import super_pan_9_room as make_room
 
@@ -157,18 +158,27 @@ def test_super_pan_9_floor_void_returns_every_wager_and_logs_who_and_why(
     assert view(room, t, p["bob"])["last"]["settlements"][0]["name"] == "bob"
 
 
-def test_super_pan_9_restart_voids_the_open_round_and_keeps_the_seats(
+def test_super_pan_9_restart_resumes_the_open_round_and_keeps_the_seats(
         storage: Storage) -> None:
+    """Issue 25: the round in play goes on after a restart (tests/room/test_resume.py shows
+    its cards and turn); the seats and the stacks not in play are as they were, and a
+    player leaves once it settles."""
     room, p, t = make_room(storage)
     start_round(room, p, t)
-    again = Room(storage, SeededRandom(2))
-    assert again.start()  # the open hand is voided
+    again = Room(storage, SeededRandom(2), identity=IDENTITY_KEY)
+    assert again.start() == []  # resumed, nothing voided
     snap = again.table(t).snapshot(p["bob"])
     assert [(x["seat"], x["name"], x["stack"]) for x in snap["players"]] == [
-        (1, "alice", 20_000), (2, "bob", 20_000)]
+        (1, "alice", 20_000 - 1_100), (2, "bob", 20_000 - 2_000)]
+    assert books(storage)[ledger.wagers(t)] == 3_100
+    with pytest.raises(CardroomError, match="chips in play"):
+        again.act(p["bob"], t, {"type": "leave", "key": "early"})
+    again.act(p["alice"], t, {"type": "stand"})
+    again.act(p["bob"], t, {"type": "stand"})
     assert books(storage).get(ledger.wagers(t), 0) == 0
     again.act(p["bob"], t, {"type": "leave", "key": "bye"})
-    assert books(storage)[ledger.wallet(p["bob"].id)] == 100_000
+    assert books(storage)[ledger.wallet(p["bob"].id)] == \
+        100_000 + view(again, t, p["bob"])["last"]["settlements"][1]["net"]
 
 
 def test_super_pan_9_history_is_the_shared_format_with_the_cards_dealt(

@@ -27,14 +27,16 @@ from cardroom.room.schema import audit_log
 from cardroom.shoe import SeededRandom
 
 from .pan_play import CHIP, pan
+from .people import IDENTITY_KEY
 from .rooms import pan_room, start_round, super_pan_9_room, view
 
 
 class Clock:
-    """A table's clock that the test moves on."""
+    """A table's clock that the test moves on, from the real time when it was made (a
+    deadline the room keeps is compared with the real clock after a restart)."""
 
     def __init__(self) -> None:
-        self.now = datetime(2026, 11, 26, 20, 0, tzinfo=UTC)
+        self.now = datetime.now(UTC)
 
     def __call__(self) -> datetime:
         return self.now
@@ -204,9 +206,9 @@ def test_pan_a_turn_that_runs_out_is_played_by_default(storage: Storage) -> None
 def test_pan_players_who_sit_out_are_not_dealt_in_and_a_restart_keeps_it(
         storage: Storage) -> None:
     """After the house rules' misses a Pan player sits out: the next hand is dealt without
-    them until they say they are back; a restart mid-turn voids the hand (the room's
-    recovery: the server keeps no hidden cards to resume it), keeps every player's misses and
-    sitting out, and the next hand's turn is timed afresh."""
+    them until they say they are back; a restart mid-turn resumes the hand (issue 25) with
+    the awaited turn's deadline as it was, keeps every player's misses and sitting out, and
+    the next hand's turn is timed afresh."""
     room, p, t = pan_room(storage, rules={"misses_to_sit_out": 1, "turn_seconds": 30})
     assert t is not None
     clock = timed(room, t)
@@ -222,12 +224,15 @@ def test_pan_players_who_sit_out_are_not_dealt_in_and_a_restart_keeps_it(
     # the server stops mid-turn and starts again
     deadline = live.turn.deadline if live.turn else None
     assert deadline is not None and live.hand_id is not None
-    again = Room(storage, SeededRandom(5))
-    assert again.start() == [live.hand_id]
+    hand_id, turn = live.hand_id, live.turn
+    again = Room(storage, SeededRandom(5), identity=IDENTITY_KEY)
+    assert again.start() == []
     live2 = pan(again, t)
-    clock2 = timed(again, t)
     assert live2.away == {p[awaited].id} and live2.misses == {p[awaited].id: 1}
-    assert live2.hand_id is None and live2.turn is None
+    assert live2.hand_id == hand_id and live2.turn is not None
+    assert (live2.turn.account, live2.turn.deadline) == (turn.account, turn.deadline)
+    again.act(p["fiona"], t, {"type": "void", "reason": "the floor starts afresh"})
+    clock2 = timed(again, t)
     again.act(p["fiona"], t, {"type": "deal"})
     assert p[awaited].id not in live2.engine.accounts and len(live2.engine.accounts) == 2
     turn = live2.snapshot(None)["hand"]["turn"]

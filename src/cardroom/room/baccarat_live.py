@@ -19,7 +19,8 @@ from cardroom.cards import Card
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
 from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.games.baccarat.replay import coup_history
+from cardroom.games.baccarat.replay import Replay as CoupReplay
+from cardroom.games.baccarat.replay import bets_history, coup_history
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import (
     BaccaratTable,
@@ -28,6 +29,7 @@ from cardroom.games.baccarat.table import (
     ShoeShuffled,
 )
 from cardroom.games.baccarat.wagers import WagerKind
+from cardroom.history import GameReplay
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger, protocol, w2g
@@ -274,12 +276,39 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         return coup_history(
             self.rules, before, bets, dealt, settled,
             [self.engine.balances[name] + held.get(name, 0) for name, _ in before], shoe=shoe,
-            jackpot={"meter": pool.meter, "posted": pool.posted,
-                     "seeded_total": pool.seeded_total,
-                     **({"maximum": pool_now.maximum}
-                        if pool_now is not None and pool_now.maximum else {})}
-            if pool is not None else None,
+            jackpot=self._jackpot(pool),
             seat_fields=[{"account": by_name[name]} for name, _ in before]).to_json()
+
+    def _jackpot(self, pool: PoolState | None) -> dict[str, Cents] | None:
+        """The pool as a coup's history records it (before the coup)."""
+        pool_now = self.engine.pool
+        if pool is None:
+            return None
+        return {"meter": pool.meter, "posted": pool.posted, "seeded_total": pool.seeded_total,
+                **({"maximum": pool_now.maximum}
+                   if pool_now is not None and pool_now.maximum else {})}
+
+    # resuming after a restart (issue 25) ---------------------------------------------------------
+    def sealed_shoe(self) -> Shoe | None:
+        """The shoe is dealt through to its cut card across coups."""
+        return self.engine.shoe
+
+    def restore_shoe(self, shoe: Shoe) -> None:
+        self.engine.shoe = shoe
+
+    def hand_so_far(self) -> dict[str, Any]:
+        """A coup in play is its wagers (the deal settles it in the same action)."""
+        by_name = {name: aid for aid, name in self.seated.items()}
+        bets = [(name, b) for name, b in self.engine.bets.items() if name in by_name]
+        pool = self.engine.pool
+        return bets_history(self.rules, [(n, self.before[by_name[n]]) for n, _ in bets], bets,
+                            jackpot=self._jackpot(PoolState.of(pool) if pool else None),
+                            seat_fields=[{"account": by_name[n]} for n, _ in bets]).to_json()
+
+    def adopt(self, replayed: GameReplay[Any], fields: dict[str, Any]) -> None:
+        """The replayed coup's wagers go down again (the stacks are the ledger's)."""
+        assert isinstance(replayed, CoupReplay)
+        self.engine.bets = dict(replayed.table.bets)
 
     def state(self, viewer: Account | None) -> BaccaratState:
         """What `viewer` may see: public table state, never the shoe's order."""

@@ -123,7 +123,7 @@ def restore(file: Path, database: str | None, force: bool = False,
             with storage.unit() as conn:
                 audit.append(conn, "recovery", "room.restored", {"backup": file.name,
                                                                  "sha256": sha256})
-            voided = Room(storage).recover()
+            voided = Room(storage).recover(resumable=False)
         finally:
             storage.engine.dispose()
     return Restored(Backup(kind, sha256), voided)

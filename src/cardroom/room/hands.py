@@ -185,6 +185,13 @@ def open_hands(conn: Connection) -> list[int]:
                              .order_by(hands.c.id)).scalars())
 
 
+def open_hands_by_table(conn: Connection) -> list[tuple[int, int]]:
+    """Every hand in play and its table, oldest first."""
+    return [(r.id, r.table_id) for r in conn.execute(
+        select(hands.c.id, hands.c.table_id).where(hands.c.status == "open")
+        .order_by(hands.c.id))]
+
+
 def hand_record(conn: Connection, hand_id: int) -> dict[str, Any]:
     row = conn.execute(select(hands).where(hands.c.id == hand_id)).first()
     if row is None:

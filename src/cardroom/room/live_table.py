@@ -39,6 +39,7 @@ from sqlalchemy.engine import Connection
 from cardroom.cards import Card, parse_card
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.history import GameReplay
 from cardroom.houserules import HouseRules, TurnTimerRules, build_rules
 from cardroom.money import Cents
 from cardroom.room import audit, exclusions, hands, ledger, surveillance
@@ -59,7 +60,7 @@ from cardroom.room.schema import hands as hands_table
 from cardroom.room.schema import seats
 from cardroom.room.surveillance import Payout
 from cardroom.room.tables import TableRow
-from cardroom.shoe import RandomSource, SystemRandom
+from cardroom.shoe import RandomSource, Shoe, SystemRandom
 
 E = TypeVar("E")
 R = TypeVar("R", bound=HandResult)
@@ -219,8 +220,9 @@ class LiveTable(Generic[E, R, M]):
     @classmethod
     def open(cls, conn: Connection, row: TableRow, source: RandomSource, pools: Pools) -> Self:
         """The table after a (re)start: built from its row, its seats and stacks from the
-        seats table and the ledger, the last hand's number from the hand records. Open hands
-        were voided first (`Room.recover`: every wager back to its stack)."""
+        seats table and the ledger, the last hand's number from the hand records. A hand in
+        play is taken back afterwards (`Room.recover`: `resume_hand`), or voided (every
+        wager back to its stack) where it cannot be."""
         table = cls.from_row(conn, row, source, pools)
         for s in conn.execute(select(seats).where(seats.c.table_id == row.id)):
             table.restore_seat(s.account_id, s.seat,
@@ -247,6 +249,62 @@ class LiveTable(Generic[E, R, M]):
         self.seat_of[account_id] = seat
         self.stacks[account_id] = stack
         self.on_seat(account_id, seat, stack)
+
+    # resuming the hand in play after a restart (issue 25, `room.resume`) ------------------------
+    def sealed_shoe(self) -> Shoe | None:
+        """The shoe the table deals from across hands, kept with every action (hook: a game
+        whose deck lives only in its hand has none)."""
+        return None
+
+    def restore_shoe(self, shoe: Shoe) -> None:
+        """The table takes its sealed shoe back at a restart (hook of the games that keep
+        one)."""
+
+    def sealed_hand(self) -> dict[str, Any] | None:
+        """The hand in play as a restart resumes it: its history so far (`hand_so_far`,
+        which the game's replayer replays), the stacks before its wagers, who dealt, the
+        irregularities, and the game's own fields (`sealed_fields`); None between hands."""
+        if self.hand_id is None:
+            return None
+        return {"history": self.hand_so_far(),
+                "before": {str(a): c for a, c in self.before.items()},
+                "dealt_by": self.dealt_by, "irregularities": self.irregularities,
+                "table": self.sealed_fields()}
+
+    def hand_so_far(self) -> dict[str, Any]:
+        """The hand in play in the shared history format, as far as it went (no result):
+        every card dealt and every action, as its game's replayer reads them. Hook."""
+        raise NotImplementedError
+
+    def sealed_fields(self) -> dict[str, Any]:
+        """The game's own fields of the hand in play that its history does not hold (hook;
+        by default none)."""
+        return {}
+
+    def resume_hand(self, conn: Connection, hand_id: int, sealed: dict[str, Any],
+                    replayed: GameReplay[Any]) -> None:
+        """Take back the hand in play from its sealed record and its replay (`adopt`), then
+        check it against the ledger: each player's stack is what it was before the hand less
+        the stake the hand's record holds."""
+        self.hand_id = hand_id
+        self.before = {int(a): int(c) for a, c in sealed["before"].items()}
+        self.dealt_by = str(sealed.get("dealt_by") or "")
+        self.irregularities = list(sealed.get("irregularities") or [])
+        self.adopt(replayed, sealed.get("table") or {})
+        self.check_stakes(conn, hand_id)
+
+    def adopt(self, replayed: GameReplay[Any], fields: dict[str, Any]) -> None:
+        """The engine takes the replayed hand (the seats not in it as they are). Hook."""
+        raise NotImplementedError
+
+    def check_stakes(self, conn: Connection, hand_id: int) -> None:
+        """A resumed hand agrees with the ledger: every stake the record holds went from its
+        player's stack (`before` less the stake)."""
+        for aid, bets in hands.open_wagers(conn, hand_id).items():
+            if aid in self.before and aid in self.stacks and \
+                    self.stacks[aid] != self.before[aid] - sum(bets.values()):
+                raise IllegalActionError(f"the ledger's stack of account {aid} does not agree "
+                                         "with the hand's record")
 
     # action timers (issue 23) -------------------------------------------------------------------
     def awaited(self) -> tuple[int, str] | None:

@@ -27,6 +27,7 @@ from cardroom.engine import history_actions, history_pack
 from cardroom.errors import CardroomError, IllegalActionError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.limits import PaiGowTableRules
+from cardroom.games.pai_gow.replay import Replay as HandReplay
 from cardroom.games.pai_gow.rules import DragonHand
 from cardroom.games.pai_gow.settings import Setting, all_settings
 from cardroom.games.pai_gow.table import (
@@ -39,7 +40,7 @@ from cardroom.games.pai_gow.table import (
     Settled,
     spot_of_position,
 )
-from cardroom.history import HandHistory
+from cardroom.history import GameReplay, HandHistory
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger, protocol
 from cardroom.room.accounts import Account, Permission
@@ -310,18 +311,47 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
     def history(self, result: PaiGowResult) -> dict[str, Any]:
         """The hand in the shared hand-history format (`cardroom.history`), in cents; the
         pack is the shuffled deck, first card dealt first."""
-        involved = sorted(self.before, key=lambda a: self.seat_of[a])
+        doc = self.hand_so_far()
+        doc["result"] = {"chips": [self.stacks[a] for a in self._involved()],
+                         "spots": [s.model_dump(exclude={"cards", "names"})
+                                   for s in result.spots],
+                         "banker_spot": result.banker_spot,
+                         "banker_commission": result.banker_commission}
+        return doc
+
+    def _involved(self) -> list[int]:
+        """The accounts with chips in the hand, in seat order."""
+        return sorted(self.before, key=lambda a: self.seat_of[a])
+
+    # resuming after a restart (issue 25) ---------------------------------------------------------
+    def hand_so_far(self) -> dict[str, Any]:
+        """The hand so far in the shared format: the players' stacks before it, the shuffled
+        deck once dealt, every action (`cardroom.games.pai_gow.replay` reads it)."""
         events = self.engine.events
         return HandHistory(
             game=GAME, rules=self.rules.model_dump(mode="json"),
             seats=[{"seat": self.seat_of[a], "name": self.seated[a], "account": a,
-                    "chips": self.before[a]} for a in involved],
+                    "chips": self.before[a]} for a in self._involved()],
             pack=history_pack(events), actions=history_actions(events),
-            setup={"unit": "cents"},
-            result={"chips": [self.stacks[a] for a in involved],
-                    "spots": [s.model_dump(exclude={"cards", "names"}) for s in result.spots],
-                    "banker_spot": result.banker_spot,
-                    "banker_commission": result.banker_commission}).to_json()
+            setup={"unit": "cents", "player_banked_last": self.engine.player_banked_last}
+        ).to_json()
+
+    def sealed_fields(self) -> dict[str, Any]:
+        return {"dealt": self.dealt,
+                "last_wagers": {str(k): v for k, v in self.engine.last_wagers.items()}}
+
+    def adopt(self, replayed: GameReplay[Any], fields: dict[str, Any]) -> None:
+        """The replayed hand is the engine's (wagers, bank, dragon, hands, settings), with the
+        table's house way and every seated player's chips."""
+        assert isinstance(replayed, HandReplay)
+        engine = replayed.table
+        engine.chips = {**self.engine.chips, **engine.chips}
+        engine.way = self.engine.way
+        engine.last_wagers = {**{int(k): int(v) for k, v in
+                                 (fields.get("last_wagers") or {}).items()},
+                              **engine.last_wagers}
+        self.engine = engine
+        self.dealt = fields.get("dealt")
 
     # irregularities -------------------------------------------------------------------------
     def _irregularity(self, conn: Connection, who: Account, msg: PaiGowIrregularity

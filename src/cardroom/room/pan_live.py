@@ -62,10 +62,11 @@ from cardroom.games.pan.driver import PanTable
 from cardroom.games.pan.engine import Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, event_line
+from cardroom.games.pan.replay import Replay as PanReplay
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
 from cardroom.games.pan.table import dealer_at
-from cardroom.history import VOID, HandHistory
+from cardroom.history import VOID, GameReplay, HandHistory
 from cardroom.houserules import build_rules, check_profile
 from cardroom.money import Cents, format_money
 from cardroom.room import audit, hands, ledger, pan_fees, protocol
@@ -587,6 +588,53 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             g.bots.pop(seat, None)
             g.brains.pop(seat, None)
             self.stacks.pop(bot_id(seat), None)
+
+    # resuming after a restart (issue 25) ---------------------------------------------------------
+    def hand_so_far(self) -> dict[str, Any]:
+        """The hand in play with every card as it lies (its pack, the stock's order and every
+        reshuffle's): what the replay needs to deal on exactly as this table would; sealed,
+        never shown (`history_of(whole=True)`)."""
+        hand = self.engine.hand
+        assert hand is not None
+        return history_of(hand, whole=True).to_json()
+
+    def sealed_fields(self) -> dict[str, Any]:
+        """The table's side of the hand: who sits in each of its seats, the settlement on
+        offer, who put up carried tops, the `seq` and the public log."""
+        g = self.engine
+        return {"order": g.order, "accounts": g.accounts, "carried_by": g.carried_by,
+                "offer": None if g.offer is None else {str(k): v for k, v in g.offer.items()},
+                "agreed": sorted(g.agreed), "log": self.log,
+                "seq": self.seq + 1}  # sealed inside the action: `transaction` moves it on
+
+    def adopt(self, replayed: GameReplay[Any], fields: dict[str, Any]) -> None:
+        """The replayed hand is the table's, its books in step (every chip it moved was
+        posted when it moved), the discard last reacted to its top discard."""
+        assert isinstance(replayed, PanReplay) and replayed.hand is not None
+        g, hand = self.engine, replayed.hand
+        g.hand, g.order = hand, [int(s) for s in fields["order"]]
+        g.accounts = [int(a) for a in fields["accounts"]]
+        g.synced, g.events_seen = [s.chips for s in hand.seats], len(hand.events)
+        g.last_top = hand.discards[-1] if hand.discards else None
+        offer = fields.get("offer")
+        g.offer = None if offer is None else {int(k): int(v) for k, v in offer.items()}
+        g.agreed = {int(a) for a in fields.get("agreed") or []}
+        g.carried_by = dict(fields.get("carried_by") or {})
+        for seat, a in zip(g.order, g.accounts, strict=True):
+            if a < 0 and seat not in g.bots:  # a bot whose stack the hand emptied
+                self.restore_bot(seat, 0)
+        self.seq = int(fields.get("seq") or 0)
+        self.log = [str(line) for line in fields.get("log") or []]
+
+    def check_stakes(self, conn: Connection, hand_id: int) -> None:
+        """Every chip the hand moved was posted as it moved: each seat's chips in the hand
+        are its stack's whole chips."""
+        g, hand = self.engine, self.engine.hand
+        assert hand is not None
+        for a, s in zip(g.accounts, hand.seats, strict=True):
+            if self.stacks.get(a, 0) // self.chip != s.chips:
+                raise IllegalActionError(f"the ledger's stack of {self.name_of(a)} does not "
+                                         "agree with the hand's record")
 
     # irregularities -----------------------------------------------------------------------------
     def void_engine(self, reason: str) -> None:

@@ -26,6 +26,7 @@ from cardroom.room import (
     progressive,
     protocol,
     recall,
+    resume,
     surveillance,
     table_books,
     tables,
@@ -96,30 +97,67 @@ class Room:
 
     # start-up and crash recovery -------------------------------------------------------------
     def start(self) -> list[int]:
-        """Void every hand a crash left open (wagers back to the stacks), then load tables."""
+        """Resume every hand a stop left in play, or void it where it cannot be replayed
+        (`recover`), load the other tables, and take the default of any turn whose time ran
+        out while the room was down (as the timer would have). Returns the hands voided."""
         voided = self.recover()
         with self.storage.unit() as conn:
             for row in tables.list_tables(conn):
-                if row.status == "open":
+                if row.status == "open" and row.id not in self.tables:
                     self.tables[row.id] = self._build(conn, row)
             self.closed = table_books.closed_tables(conn)
+        for table_id in self.timed_out():
+            self.time_out(table_id)
         return voided
 
-    def recover(self) -> list[int]:
-        with self.storage.unit() as conn:
-            open_ids = hands.open_hands(conn)
-            for hand_id in open_ids:
-                hands.void_hand(conn, hand_id, "recovery",
-                                "the server stopped before the hand was settled")
-            if open_ids:
-                audit.append(conn, "recovery", "room.recovered", {"voided": open_ids})
-        return open_ids
+    def recover(self, resumable: bool = True) -> list[int]:
+        """Issue 25: each hand left in play resumes from its committed actions, exactly where
+        it was (`resume.resume`: the same cards to come, the same bets, the same turn and
+        deadline), audited `hand.resumed`; one whose record cannot be replayed is voided as
+        before (every wager back to its stack), why audited (`hand.not-resumed`). Not
+        `resumable` (books restored from a backup: the players saw play go on after it),
+        every one is voided. Returns the hands voided; the resumed tables are loaded."""
+        voided: list[int] = []
+        resumed: list[int] = []
+        with self.storage.read() as conn:
+            open_ids = [(h, tables.get_table(conn, t))
+                        for h, t in hands.open_hands_by_table(conn)]
+        for hand_id, row in open_ids:
+            try:
+                with self.storage.unit() as conn:
+                    if not resumable:
+                        raise resume.ResumeFailed("the books were restored from a backup")
+                    if row is None or row.status != "open":
+                        raise resume.ResumeFailed("its table is no longer open")
+                    live = self._build(conn, row)
+                    resume.resume(conn, live, hand_id, self.identity)
+                    audit.append(conn, "recovery", "hand.resumed",
+                                 {"hand": hand_id, "table": row.id})
+            except CardroomError as exc:
+                with self.storage.unit() as conn:
+                    audit.append(conn, "recovery", "hand.not-resumed", {
+                        "hand": hand_id, "table": row.id if row else None,
+                        "why": str(exc)[:400]})
+                    hands.void_hand(conn, hand_id, "recovery", resume.NOT_RESUMED)
+                    if row is not None:
+                        resume.forget(conn, row.id)
+                voided.append(hand_id)
+                continue
+            self.tables[row.id] = live
+            resumed.append(hand_id)
+        if open_ids:
+            with self.storage.unit() as conn:
+                audit.append(conn, "recovery", "room.recovered",
+                             {"voided": voided, "resumed": resumed})
+        return voided
 
     def _build(self, conn: Connection, row: TableRow) -> AnyTable:
         table = table_classes().get(row.game)
         if table is None:
             raise CardroomError(f"no live table for the game {row.game!r} yet")
-        return table.open(conn, row, self.source, self.pools)
+        live = table.open(conn, row, self.source, self.pools)
+        resume.restore_shoe(conn, live, self.identity)
+        return live
 
     def create_table(self, who: Account, name: str, game: str,
                      rules: dict[str, Any] | str | None = None) -> AnyTable:
@@ -232,6 +270,7 @@ class Room:
                 if who.id == awaited:  # the player acted on their own turn, in time
                     live.acted(conn, who)
                 live.arm_timer(conn)
+                resume.seal(conn, live, self.identity)
         except CardroomError as exc:
             if refusals is None:
                 self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
@@ -270,6 +309,7 @@ class Room:
             with live.transaction(), self.storage.unit() as conn:
                 live.time_out(conn)
                 live.arm_timer(conn)
+                resume.seal(conn, live, self.identity)
         except CardroomError as exc:
             self.refused(None, "table.timeout", str(exc), {"table": table_id})
             live.postpone()  # tried again a whole turn later, not at every tick

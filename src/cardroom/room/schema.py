@@ -160,6 +160,16 @@ hands = Table(
     UniqueConstraint("table_id", "number", name="uq_hands_table_number"),
 )
 
+sealed_tables = Table(
+    # issue 25: what a restart resumes the hand in play from (`room.resume`); hidden
+    # information (the cards still to come, the hands not shown): no page or report reads it
+    "sealed_tables", metadata,
+    Column("table_id", Integer, ForeignKey("room_tables.id"), primary_key=True),
+    Column("hand_id", Integer, nullable=True),
+    Column("shoe", Text, nullable=True),
+    Column("hand", Text, nullable=True),
+)
+
 hand_players = Table(
     "hand_players", metadata,
     Column("hand_id", Integer, ForeignKey("hands.id"), primary_key=True),

@@ -23,8 +23,9 @@ from cardroom.games.super_pan_9.events import (
     RoundSettled,
     ShoeShuffled,
 )
+from cardroom.games.super_pan_9.replay import Replay as RoundReplay
 from cardroom.games.super_pan_9.rules import MAX_SEATS
-from cardroom.history import HandHistory
+from cardroom.history import GameReplay, HandHistory
 from cardroom.money import Cents
 from cardroom.room import audit, hands, ledger, protocol
 from cardroom.room.accounts import Account, Permission
@@ -49,7 +50,7 @@ from cardroom.room.super_pan_9_protocol import (
     SuperPan9You,
 )
 from cardroom.room.surveillance import Payout
-from cardroom.shoe import Shoe
+from cardroom.shoe import Shoe, shoe_from, shoe_json
 
 GAME = "super-pan-9"
 
@@ -235,19 +236,54 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         cents; the pack is exactly the cards dealt, in the order they left the shoe."""
         shoe = self.engine.shoe
         assert shoe is not None
-        order = sorted(self.before, key=lambda a: self.seat_of[a])
+        doc = self.hand_so_far()
+        doc["setup"]["shoe"] = {
+            "commitment": shoe.commitment, "cut_index": shoe.cut_index,
+            "first_card": self.deal_start,
+            **({"retired": self.retired.retired()} if self.retired else {})}
+        doc["result"] = {"chips": [self.stacks[a] for a in self._in_hand()],
+                         "settlements": [s.model_dump() for s in settlements],
+                         "dealer_total": settled.dealer_total}
+        return doc
+
+    def _in_hand(self) -> list[int]:
+        """The accounts with a wager in the round, in seat order."""
+        return sorted(self.before, key=lambda a: self.seat_of[a])
+
+    # resuming after a restart (issue 25) ---------------------------------------------------------
+    def sealed_shoe(self) -> Shoe | None:
+        """The shoe is dealt through to its cut card across rounds."""
+        return self.engine.shoe
+
+    def restore_shoe(self, shoe: Shoe) -> None:
+        self.engine.shoe = shoe
+
+    def hand_so_far(self) -> dict[str, Any]:
+        """The round so far: the seats with a wager, the cards dealt in it and every action
+        (`Replay`, `cardroom.games.super_pan_9.replay`, reads it)."""
         return HandHistory(
             game=GAME, rules=self.rules.model_dump(mode="json"),
             seats=[{"seat": self.seat_of[a], "name": self.seated[a], "account": a,
-                    "chips": self.before[a]} for a in order],
+                    "chips": self.before[a]} for a in self._in_hand()],
             pack=history_pack(self.engine.events), actions=history_actions(self.engine.events),
-            setup={"unit": "cents",
-                   "shoe": {"commitment": shoe.commitment, "cut_index": shoe.cut_index,
-                            "first_card": self.deal_start,
-                            **({"retired": self.retired.retired()} if self.retired else {})}},
-            result={"chips": [self.stacks[a] for a in order],
-                    "settlements": [s.model_dump() for s in settlements],
-                    "dealer_total": settled.dealer_total}).to_json()
+            setup={"unit": "cents"}).to_json()
+
+    def sealed_fields(self) -> dict[str, Any]:
+        return {"deal_start": self.deal_start,
+                "retired": None if self.retired is None else shoe_json(self.retired)}
+
+    def adopt(self, replayed: GameReplay[Any], fields: dict[str, Any]) -> None:
+        """The replayed round is the engine's (its seats, cards, turn and events), with the
+        table's shoe, random source and every seated player's chips."""
+        assert isinstance(replayed, RoundReplay)
+        engine = replayed.table
+        engine.chips = {**self.engine.chips, **engine.chips}
+        engine._source = self.source
+        engine.shoe = self.engine.shoe
+        self.engine = engine
+        self.deal_start = int(fields.get("deal_start") or 0)
+        retired = fields.get("retired")
+        self.retired = None if retired is None else shoe_from(retired)
 
     # irregularities -------------------------------------------------------------------------
 

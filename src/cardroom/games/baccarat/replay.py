@@ -39,25 +39,37 @@ def coup_history(rules: BaccaratRules, stacks_before: Sequence[tuple[str, Cents]
     """The history of one coup. `stacks_before` are the stacks before any wager of the coup;
     `bets` in the order they went down; `dealt` every card of the coup in order."""
     names = [n for n, _ in stacks_before]
-    seats = [{"seat": i, "name": n, "chips": c, **(seat_fields[i] if seat_fields else {})}
-             for i, (n, c) in enumerate(stacks_before)]
-    actions: list[dict[str, Any]] = [
-        {"type": "bet", "seat": names.index(name), "bets": {k.value: v for k, v in b.items()}}
-        for name, b in bets]
-    actions.append({"type": "deal"})
-    return HandHistory(
-        game="baccarat", hand_id=hand_id, rules=rules.model_dump(mode="json"), seats=seats,
-        pack=[str(c) for c in dealt],
-        setup={"unit": UNIT, "shoe": shoe, "jackpot": jackpot, **(extra_setup or {})},
-        actions=actions,
-        result={"chips": list(stacks_after),
+    h = bets_history(rules, stacks_before, bets, jackpot=jackpot, hand_id=hand_id,
+                     seat_fields=seat_fields)
+    h.actions.append({"type": "deal"})
+    h.pack = [str(c) for c in dealt]
+    h.setup.update(shoe=shoe, **(extra_setup or {}))
+    h.result = {"chips": list(stacks_after),
                 "player": [str(c) for c in settled.player],
                 "banker": [str(c) for c in settled.banker],
                 "jackpot_award": settled.jackpot_award.name.lower(),
                 "settlements": [{"seat": names.index(seat), "name": seat, "kind": s.kind.value,
                                  "stake": s.stake, "outcome": s.outcome, "won": s.won,
                                  "commission": s.commission, "returned": s.returned}
-                                for seat, s in settled.settlements]})
+                                for seat, s in settled.settlements]}
+    return h
+
+
+def bets_history(rules: BaccaratRules, stacks_before: Sequence[tuple[str, Cents]],
+                 bets: Sequence[tuple[str, dict[WagerKind, Cents]]], *,
+                 jackpot: dict[str, Cents] | None, hand_id: str = "",
+                 seat_fields: Sequence[dict[str, Any]] | None = None) -> HandHistory:
+    """A coup before its deal: the seats with wagers and their stacks before, each seat's
+    bets (what a restart resumes, `cardroom.room.resume`; `coup_history` adds the deal)."""
+    names = [n for n, _ in stacks_before]
+    seats = [{"seat": i, "name": n, "chips": c, **(seat_fields[i] if seat_fields else {})}
+             for i, (n, c) in enumerate(stacks_before)]
+    actions: list[dict[str, Any]] = [
+        {"type": "bet", "seat": names.index(name), "bets": {k.value: v for k, v in b.items()}}
+        for name, b in bets]
+    return HandHistory(game="baccarat", hand_id=hand_id, rules=rules.model_dump(mode="json"),
+                       seats=seats, pack=[], setup={"unit": UNIT, "jackpot": jackpot},
+                       actions=actions)
 
 
 def _pool(rules: BaccaratRules, data: Any) -> JackpotPool | None:

@@ -30,12 +30,14 @@ CARD_ARGS = frozenset({"card"})
 CARDS_ARGS = frozenset({"cards", "borrowed", "part", "order"})
 
 
-def history_of(hand: PanHand, hand_id: str = "") -> HandHistory:
+def history_of(hand: PanHand, hand_id: str = "", whole: bool = False) -> HandHistory:
     """The hand's history: shuffled pack, seats and chips, house rules, actions in order.
     Every card still unseen in the stock, of the pack or of a reshuffled stock, is written
     `HIDDEN_CARD`: the history shows what was seen, never the order of what a later turn or
-    deal may take (the next pack may begin with this stock, docs/pan.md)."""
-    unseen = hand.unseen_cards()
+    deal may take (the next pack may begin with this stock, docs/pan.md). `whole`: every
+    card as it lies, the stock's order too (the sealed record a restart resumes the hand
+    from, `cardroom.room.resume`: never shown)."""
+    unseen = set() if whole else hand.unseen_cards()
     actions: list[dict[str, Any]] = []
     reshuffles = 0
     for act in hand.actions:
