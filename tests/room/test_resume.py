@@ -330,3 +330,27 @@ def test_the_sealed_record_tells_no_card_without_the_key(storage: Storage) -> No
     assert stacks(storage, t, [p["alice"], p["bob"]]) == [20_000, 20_000]
     assert "identity key" in audited(storage, "hand.not-resumed")[0]["why"]
     books(storage)
+
+
+def test_an_older_sealed_record_put_back_is_not_resumed(storage: Storage) -> None:
+    """Someone who can write the books but holds no key puts back an earlier sealed record of
+    the same hand (before bob stood): replayed, it would deal bob's turn again. The audit
+    log (chained, MACed) says the hand moved on after it: the hand is voided, not rolled
+    back."""
+    room, p, t = super_pan_9_room(storage)
+    assert t is not None
+    start_round(room, p, t)
+    with storage.read() as conn:
+        earlier = conn.execute(select(sealed_tables).where(sealed_tables.c.table_id == t)).one()
+    room.act(p["alice"], t, {"type": "stand"})
+    hand_id = room.table(t).hand_id
+    del room
+    with storage.unit() as conn:
+        conn.execute(update(sealed_tables).where(sealed_tables.c.table_id == t)
+                     .values(hand=earlier.hand, shoe=earlier.shoe))
+    _, voided = restarted(storage)
+    assert voided == [hand_id]
+    why = audited(storage, "hand.not-resumed")[0]["why"]
+    assert "older than the hand's audit log (hand.stand came after it)" in why
+    assert stacks(storage, t, [p["alice"], p["bob"]]) == [20_000, 20_000]
+    books(storage)

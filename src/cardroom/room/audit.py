@@ -162,6 +162,16 @@ def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) ->
     return AuditEntry(seq, at, actor, action, body, prev, digest, tag)
 
 
+def last_seq(conn: Connection) -> int:
+    """The newest entry's sequence number: the head this unit's appends moved (remembered),
+    else as the database holds it (0: an empty log)."""
+    guess = _HEADS.get(conn.engine)
+    if guess is None:
+        row = conn.execute(_SELECT_HEAD).first()
+        return 0 if row is None else int(row.seq)
+    return guess[0]
+
+
 def _entry(r: Any) -> AuditEntry:
     return AuditEntry(r.seq, r.at, r.actor, r.action, r.detail, r.prev_hash, r.hash, r.mac)
 

@@ -37,10 +37,10 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.history import HandHistory, replayer, run
-from cardroom.room import hands
+from cardroom.room import audit, hands
 from cardroom.room.identity_key import IdentityKey
 from cardroom.room.live_table import LiveTable, Turn
-from cardroom.room.schema import sealed_tables
+from cardroom.room.schema import audit_log, sealed_tables
 from cardroom.shoe import shoe_from, shoe_json
 
 NOT_RESUMED = "the server stopped and the hand could not be resumed from its record"
@@ -95,6 +95,8 @@ def seal(conn: Connection, live: LiveTable[Any, Any, Any], key: IdentityKey | No
         return
     shoe, hand = live.sealed_shoe(), live.sealed_hand()
     t = live.table_id
+    if hand is not None:  # the log's entry of this very action: a record older is stale
+        hand["audit_seq"] = audit.last_seq(conn)
     values = {"hand_id": live.hand_id if hand is not None else None,
               "shoe": None if shoe is None else lock(key, shoe_json(shoe), t),
               "hand": None if hand is None else lock(key, hand, t)}
@@ -134,6 +136,7 @@ def resume(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int,
         raise ResumeFailed("the hand's actions were not sealed")
     try:
         data = unlock(key, row.hand, live.table_id)
+        _require_latest(conn, hand_id, data.get("audit_seq"))
         history = HandHistory.from_json(data["history"], f"hand {hand_id}")
         replayed = replayer(history.game)(history)
         report = run(replayed, history)
@@ -149,6 +152,25 @@ def resume(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int,
     except (CardroomError, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ResumeFailed(f"the hand's sealed record does not replay: {exc}") from None
     _resume_turn(conn, live, hand_id)
+
+
+AFTER_A_STOP = frozenset({"hand.resumed", "hand.not-resumed", "refused"})
+"""The audit entries about a hand that change nothing of it (a resume, a refusal)."""
+
+
+def _require_latest(conn: Connection, hand_id: int, sealed: object) -> None:
+    """The sealed record is the hand's latest: no entry of the audit log (MACed, chained:
+    not to be rewritten) says the hand moved on after it. An older record put back in its
+    place (with the books' write access but not the key) would replay the hand from an
+    earlier point, cards already seen dealt again."""
+    if not isinstance(sealed, int) or isinstance(sealed, bool):
+        raise ResumeFailed("the sealed record does not say where the audit log stood")
+    later = conn.execute(select(audit_log.c.action, audit_log.c.detail).where(
+        audit_log.c.seq > sealed, audit_log.c.detail.like(f'%"hand":{hand_id}%')))
+    for action, detail in later:
+        if action not in AFTER_A_STOP and json.loads(detail).get("hand") == hand_id:
+            raise ResumeFailed(f"the sealed record is older than the hand's audit log "
+                               f"({action} came after it)")
 
 
 def _resume_turn(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int) -> None:
