@@ -30,7 +30,7 @@ def test_defaults_are_the_documents() -> None:
 MODIFIED = """
 decks = 8
 commission = "4%"
-commission_unit_cents = 5
+smallest_chip_cents = 5
 tie_pays = 9
 paytable = 3
 bonus_without_main = true
@@ -70,9 +70,9 @@ def test_a_valid_file_loads_with_its_named_modifications(tmp_path: Path) -> None
     ('commission = "6%"', r"between 0% and 5%.*no immaterial modification"),
     ("jackpot_seed_cents = 249999", r"at least \$2,500\.00 \(Super-9 rules.*seeded with \$2500"),
     ('jackpot_contribution = "0.19"', r"at least 20 cents per \$1 \(Super-9 rules.*\.20 cents"),
-    ('commission_rounding = "up"', r"'up' to 1 cent\(s\) would charge \$0\.01 on a \$0\.01 "
+    ('commission_rounding = "up"', r"'up' to 25 cent\(s\) would charge \$0\.25 on a \$0\.01 "
                                    "win, more than the posted 5%"),
-    ('commission_rounding = "half-even"\ncommission_unit_cents = 25',
+    ('commission_rounding = "half-even"\nsmallest_chip_cents = 25',
      r"would charge \$0\.25 on a \$2\.51 win"),
 ])
 def test_rules_that_contradict_the_documents_are_refused_naming_the_clause(

@@ -50,14 +50,18 @@ class PostedRules:
     sections: tuple[Section, ...] = field(default=())
 
 
-def commission_words(rate: Fraction, unit_cents: int, what: str) -> str:
-    """The commission and its rounding, as posted (rounding is always down: docs/house-rules.md
-    explains why no other rounding stands)."""
+def commission_words(rate: Fraction, chip_cents: int, what: str) -> str:
+    """The commission and its rounding to the table's smallest chip, as posted (rounding is
+    always down, the fraction waived: docs/house-rules.md explains why no other rounding
+    stands)."""
+    chips = f"Wagers are placed in whole {format_money(chip_cents)} chips."
     if rate == 0:
-        return f"No commission is charged on {what}."
-    unit = "the cent" if unit_cents == 1 else f"a whole {format_money(unit_cents)}"
+        return f"No commission is charged on {what}. {chips}"
+    unit = ("the cent" if chip_cents == 1
+            else f"the table's smallest chip, {format_money(chip_cents)}")
     return (f"A commission of {format_rate(rate)} is charged on {what}, rounded down to "
-            f"{unit}: never more than {format_rate(rate)}.")
+            f"{unit}; the house waives the rest, so it is never more than "
+            f"{format_rate(rate)}. {chips}")
 
 
 def _modifications(rules: HouseRules) -> Section:
@@ -136,7 +140,7 @@ def _baccarat(r: BaccaratRules, jackpot: Cents | None, maximum: Cents = 0) -> li
          ("Banker 9, not suited", f"{nine.banker_unsuited} to 1"),
          ("Banker 9, suited", f"{nine.banker_suited} to 1")))
     sections = [limits, pays, Section("commission", "Commission", (
-        commission_words(r.commission, r.commission_unit_cents, "each winning Banker wager"),))]
+        commission_words(r.commission, r.smallest_chip_cents, "each winning Banker wager"),))]
     if r.jackpot:
         p = progressive_schedule()
         sections.append(Section("jackpot", "Progressive jackpot", (
@@ -201,7 +205,7 @@ def _super_pan_9(r: SuperPan9Rules) -> list[Section]:
     return [Section("limits", "Wagering limits and fees", tuple(lines)),
             Section("pays", "Pay tables", tuple(pays)),
             Section("commission", "Commission",
-                    (commission_words(r.commission, r.commission_unit_cents, what),)),
+                    (commission_words(r.commission, r.smallest_chip_cents, what),)),
             Section("irregularities", "Irregularities", (
                 f"The game is dealt from {decks_words(r.decks)} of 36 cards (no 7s, 8s, 9s, 10s or "
                 f"jokers); the cut card is placed {r.cut_from_end} cards from the end.",
@@ -241,7 +245,7 @@ def _pai_gow(r: PaiGowTableRules) -> list[Section]:
             "A hand whose two hands both beat the banker's wins 1 to 1 less the commission; "
             "one won and one lost is a push; copies go to the banker.", f"{wheel}.")),
         Section("commission", "Commission", (
-            commission_words(r.commission, r.commission_unit_cents, "each winning hand"),
+            commission_words(r.commission, r.smallest_chip_cents, "each winning hand"),
             "A player who banks pays the commission on the bank's net win.")),
         Section("house-way", "The house way", tuple(describe_house_way(house_way(
             r.house_way)))),
