@@ -17,6 +17,10 @@
   the count of each box (-610/-615), entered by two counters tender by tender, is reconciled
   against it.
 
+Every amount a form or the drop moves through a tray, and every count of it, is a whole number
+of the table's smallest chip (`_in_chips`; WAC 230-15-500: chips enter or leave the tray only
+at equal value): a tray holds chips, never cents (issue 23).
+
 Every form is numbered in its series (`SERIES`), consecutively, with no gap: the next number
 is taken inside the write transaction, a number already used or one that would leave a gap is
 refused, and a slip is voided (who, why, when), never deleted.
