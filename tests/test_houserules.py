@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardroom.errors import RulesError
 from cardroom.games.baccarat.rules import BaccaratRules
+from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
-from cardroom.houserules import build_rules, build_what_if_rules, load_rules
+from cardroom.houserules import HouseRules, build_rules, build_what_if_rules, load_rules
 from cardroom.money import Rounding
 
 
@@ -30,7 +34,7 @@ def test_defaults_are_the_documents() -> None:
 MODIFIED = """
 decks = 8
 commission = "4%"
-commission_unit_cents = 5
+smallest_chip_cents = 5
 tie_pays = 9
 paytable = 3
 bonus_without_main = true
@@ -70,9 +74,9 @@ def test_a_valid_file_loads_with_its_named_modifications(tmp_path: Path) -> None
     ('commission = "6%"', r"between 0% and 5%.*no immaterial modification"),
     ("jackpot_seed_cents = 249999", r"at least \$2,500\.00 \(Super-9 rules.*seeded with \$2500"),
     ('jackpot_contribution = "0.19"', r"at least 20 cents per \$1 \(Super-9 rules.*\.20 cents"),
-    ('commission_rounding = "up"', r"'up' to 1 cent\(s\) would charge \$0\.01 on a \$0\.01 "
+    ('commission_rounding = "up"', r"'up' to 25 cent\(s\) would charge \$0\.25 on a \$0\.01 "
                                    "win, more than the posted 5%"),
-    ('commission_rounding = "half-even"\ncommission_unit_cents = 25',
+    ('commission_rounding = "half-even"\nsmallest_chip_cents = 25',
      r"would charge \$0\.25 on a \$2\.51 win"),
 ])
 def test_rules_that_contradict_the_documents_are_refused_naming_the_clause(
@@ -182,3 +186,60 @@ def test_modifications_travel_with_the_rules_and_are_absent_when_none(tmp_path: 
     again = build_rules(BaccaratRules, r.model_dump(mode="json"))
     assert again == r and again.modifications[0].id == "banker-commission-4"
     assert "modifications" not in BaccaratRules().model_dump(mode="json")
+
+
+# The table's smallest chip (issue 23: trays hold chips, never cents) ---------------------------
+@pytest.mark.parametrize(("model", "rules", "sentence"), [
+    (BaccaratRules, {"table_min_cents": 510},
+     "table_min_cents of $5.10 is not a whole number of this table's $0.25 chips: make it "
+     "$5.00 or $5.25"),
+    (SuperPan9Rules, {"smallest_chip_cents": 100, "tie_min_cents": 150},
+     "tie_min_cents of $1.50 is not a whole number of this table's $1.00 chips"),
+    (PaiGowTableRules, {"smallest_chip_cents": 500, "min_wager_cents": 1_000,
+                        "max_wager_cents": 30_100},
+     "max_wager_cents of $301.00 is not a whole number of this table's $5.00 chips"),
+    (BaccaratRules, {"smallest_chip_cents": 500, "table_min_cents": 1_000,
+                     "tie_min_cents": 500, "bonus_min_cents": 500},
+     "the progressive jackpot wager of $1.00 (Super-9 rules) is not a whole number of $5.00 "
+     "chips"),
+])
+def test_limits_are_whole_numbers_of_the_smallest_chip(model: type[HouseRules],
+                                                       rules: dict[str, object],
+                                                       sentence: str) -> None:
+    """WAC 230-15-500: chips enter and leave a tray at equal value, so a wager, and with it
+    every limit, is a whole number of the table's smallest chip; a file that says otherwise is
+    refused in one sentence naming the setting (and the Super-9 jackpot's $1 wager needs a
+    chip that makes it)."""
+    with pytest.raises(RulesError, match=re.escape(sentence)) as info:
+        build_rules(model, rules)
+    assert "\n" not in str(info.value)
+
+
+def test_the_default_chip_is_a_quarter_and_older_records_keep_theirs() -> None:
+    """A quarter by default (5% of a whole-dollar wager is whole quarters; the $1 jackpot wager
+    is four); a table row or hand history written when the rules named only the commission's
+    unit (`commission_unit_cents`) reads it as the table's chip, so it replays as it was
+    played (5% of $5.10 rounded down to the cent is 25 cents)."""
+    assert BaccaratRules().smallest_chip_cents == 25
+    assert SuperPan9Rules().smallest_chip == 25 and PaiGowTableRules().smallest_chip == 25
+    old = build_rules(BaccaratRules, {"commission_unit_cents": 1})
+    assert old.smallest_chip_cents == 1 and old.commission_policy.charge(510) == 25
+    assert "commission_unit_cents" not in old.model_dump()
+    assert PanRules(chip_cents=200).smallest_chip == 200
+
+
+@given(chip=st.sampled_from([1, 5, 25, 50, 100, 500]), chips=st.integers(1, 1_200),
+       rate=st.sampled_from([Fraction(1, 20), Fraction(1, 25), Fraction(3, 100), Fraction(0)]))
+def test_commission_is_rounded_down_to_the_chip_never_above_the_rate(
+        chip: int, chips: int, rate: Fraction) -> None:
+    """Mini-Baccarat ("player pays 5% commission"), Super Pan 9 rule 8 and the Pai Gow note to
+    rule 10 ("up to a 5% commission"): on any win of whole chips the commission is whole chips,
+    at most the posted rate of the win, and less than one chip below it (the fraction waived:
+    the player keeps it)."""
+    rules = build_rules(SuperPan9Rules, {"commission": str(rate), "smallest_chip_cents": chip,
+                                         "min_wager_cents": chip, "max_wager_cents": chip,
+                                         "tie_min_cents": chip, "tie_max_cents": chip})
+    win = chips * chip
+    charged = rules.commission_policy.charge(win)
+    assert charged % chip == 0
+    assert charged <= rate * win < charged + chip

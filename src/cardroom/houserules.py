@@ -28,7 +28,7 @@ from pydantic import (
 )
 
 from cardroom.errors import CardroomError, RulesError, describe_validation_error, read_document
-from cardroom.money import CommissionPolicy, Rounding, parse_rate
+from cardroom.money import Cents, CommissionPolicy, Rounding, off_chip, parse_rate
 from cardroom.profile import Regulated, profile_in_force
 
 
@@ -49,19 +49,70 @@ Rate = Annotated[
 """An exact rate: "5%", "0.05" or "1/20" in a file; a Fraction in code."""
 
 
-class CommissionRules:
-    """Mixin for the rules of a game that takes a commission; each declares the three settings
-    itself (its own default and bound of the rate, in its own place in the dump)."""
+SMALLEST_CHIP_CENTS = 25
+"""A house-banked table's smallest chip when its house rules name none: a quarter, so that 5%
+of any wager in whole dollars is a whole number of chips and the $1 progressive wager is
+four (docs/house-rules.md, "The table's smallest chip")."""
+MAX_SMALLEST_CHIP_CENTS = 2_500
+"""The largest smallest chip a table may name ($25): every limit is a multiple of it."""
+LEGACY_COMMISSION_UNIT = "commission_unit_cents"
+"""The older name of `smallest_chip_cents`, when only the commission was rounded to it: read
+from the table rows and hand histories written before, as their chip (a record keeps the
+amounts it was played for)."""
+
+
+class TrayRules:
+    """Mixin for the rules of a house-banked game, whose table keeps a chip tray (WAC
+    230-15-495 to -535): its smallest chip. Every amount that moves through the tray is a
+    whole number of it (WAC 230-15-500: chips enter or leave the tray only at equal value), so
+    a wager is placed in it and a limit is a multiple of it. Each game declares the field
+    itself, in its own place in the dump."""
+
+    if TYPE_CHECKING:
+        smallest_chip_cents: int
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_legacy_unit(cls, data: Any) -> Any:
+        if isinstance(data, dict) and LEGACY_COMMISSION_UNIT in data:
+            data = dict(data)
+            unit = data.pop(LEGACY_COMMISSION_UNIT)
+            data.setdefault("smallest_chip_cents", unit)
+        return data
+
+    @property
+    def smallest_chip(self) -> Cents:
+        return self.smallest_chip_cents
+
+    def check_chips(self, *settings: str) -> None:
+        """For `check_settings`: each named setting (a limit, in cents) is a whole number of
+        the table's smallest chip."""
+        for name in settings:
+            why = off_chip(getattr(self, name), self.smallest_chip_cents, name)
+            if why is not None:
+                raise ValueError(why)
+
+    def refuse_off_chip(self, amount: Cents, what: str) -> str | None:
+        """Why a wager of `amount` (`what`: "a wager", "the Tie wager") cannot be placed at
+        the table, or None: the engines raise it as their own refusal."""
+        return off_chip(amount, self.smallest_chip_cents, what)
+
+
+class CommissionRules(TrayRules):
+    """Mixin for the rules of a game that takes a commission; each declares the settings
+    itself (its own default and bound of the rate, in its own place in the dump). The
+    commission is rounded down to the table's smallest chip (`commission_rounding`, only
+    "down" stands with a rate above zero): the fraction of a chip is waived, the player keeps
+    it, and no win is charged above the posted rate."""
 
     if TYPE_CHECKING:
         commission: Fraction
         commission_rounding: Rounding
-        commission_unit_cents: int
 
     @property
     def commission_policy(self) -> CommissionPolicy:
         return CommissionPolicy(self.commission, self.commission_rounding,
-                                self.commission_unit_cents)
+                                self.smallest_chip_cents)
 
     def check_commission_policy(self) -> None:
         """For `check_settings`: a policy that could not be made (one that would charge some
@@ -125,6 +176,12 @@ class HouseRules(BaseModel):
 
     house_banked: ClassVar[bool] = False
     """Whether a table of the game is house-banked (counted against RCW 9.46.0282)."""
+
+    @property
+    def smallest_chip(self) -> Cents:
+        """The smallest amount a table of the game moves in chips: a house-banked game's
+        smallest chip (`TrayRules`), Pan's one chip; a cent where the game names none."""
+        return 1
 
     def regulated(self) -> tuple[Regulated, ...]:
         """The settings a cap of the regulatory profile governs (`cardroom.profile`)."""

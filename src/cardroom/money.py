@@ -62,6 +62,19 @@ def form_amount(amount: Cents, what: str, allow_zero: bool = False) -> Cents:
     return amount
 
 
+def off_chip(amount: Cents, chip: Cents, what: str) -> str | None:
+    """Why `amount` cannot be `what` at a table whose smallest chip is `chip` (one sentence for
+    a person), or None when it is a whole number of chips: a table's tray holds chips, never
+    cents (WAC 230-15-500: chips enter or leave the tray only at equal value)."""
+    if amount % chip == 0:
+        return None
+    low = amount - amount % chip
+    nearest = f"{format_money(low)} or {format_money(low + chip)}" if low else \
+        format_money(chip)
+    return (f"{what} of {format_money(amount)} is not a whole number of this table's "
+            f"{format_money(chip)} chips: make it {nearest}")
+
+
 def parse_rate(text: str | int | Fraction) -> Fraction:
     """"5%", "0.05" or "1/20" as an exact fraction."""
     if isinstance(text, Fraction):

@@ -96,8 +96,10 @@ def check_settlement(kind: WagerKind, stake: Cents, won: Cents, commission: Cent
             return
         mine = (p > b) == (kind is WagerKind.PLAYER)
         assert won == (stake if mine else -stake)  # 1 to 1
-        if kind is WagerKind.BANKER and mine:  # 5% commission, never above it
-            assert commission * 20 <= stake < (commission + 1) * 20
+        if kind is WagerKind.BANKER and mine:  # 5% commission, never above it, rounded down
+            chip = BaccaratRules().smallest_chip_cents  # to the table's chip (a quarter)
+            assert commission % chip == 0
+            assert commission * 20 <= stake < (commission + chip) * 20
         else:
             assert commission == 0
     elif kind is WagerKind.TIE:

@@ -68,11 +68,11 @@ def test_wac_230_15_140_tables_create_refuses_a_maximum_over_the_cap_exit_2(
         tmp_path: Path) -> None:
     db, key = str(tmp_path / "room.sqlite3"), str(tmp_path / "audit.key")
     rules = tmp_path / "high.toml"
-    rules.write_text("table_max_cents = 30001\n", encoding="utf-8")
+    rules.write_text("table_max_cents = 30025\n", encoding="utf-8")  # one quarter chip over
     r = cardroom("tables", "create", "High", "--rules", str(rules), "--database", db,
                  "--audit-key-file", key)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith(f"error: {rules}: table_max_cents = $300.01 is refused under "
+    assert r.stderr.startswith(f"error: {rules}: table_max_cents = $300.25 is refused under "
                                "WAC 230-15-140")
     rules.write_text("table_max_cents = 30000\n", encoding="utf-8")
     ok = cardroom("tables", "create", "High", "--rules", str(rules), "--database", db,

@@ -163,7 +163,9 @@ def check_settlement(t: PaiGowTable, settled: Settled, before: dict[int, Cents],
             assert r.outcome is Outcome.LOSS
         if r.outcome is Outcome.WIN:  # clause 10: even money less up to 5%
             assert r.net == r.wager - r.commission
-            assert r.commission * 20 <= r.wager < (r.commission + 1) * 20
+            chip = t.rules.smallest_chip_cents  # rounded down to the table's chip
+            assert r.commission % chip == 0
+            assert r.commission * 20 <= r.wager < (r.commission + chip) * 20
         else:
             assert r.commission == 0
             assert r.net == {Outcome.LOSS: -r.wager, Outcome.PUSH: 0}[r.outcome]

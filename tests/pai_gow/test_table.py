@@ -146,16 +146,22 @@ def test_rule_10_copies_go_to_the_banker() -> None:
     assert t.settle().results[0].outcome is Outcome.PUSH
 
 
-def test_rule_10_commission_never_above_5_percent_of_the_win() -> None:
-    """Rule 10 note: "up to a 5% commission": 5% of a 30-cent win is 1.5 cents: charged 1,
-    never the 2 that rounding up would take (6.7% of the win)."""
-    t = table()
+@pytest.mark.parametrize(("chip", "wager", "commission"), [(1, 30, 1), (25, 1_025, 50),
+                                                            (100, 1_900, 0)])
+def test_rule_10_commission_never_above_5_percent_of_the_win(chip: int, wager: int,
+                                                            commission: int) -> None:
+    """Rule 10 note: "up to a 5% commission", rounded down to the table's smallest chip (the
+    house waives the rest): at a 1-cent chip 5% of a 30-cent win is 1.5 cents, charged 1,
+    never the 2 that rounding up would take (6.7% of the win); at the default quarter, 5% of
+    $10.25 is 51.25 cents, charged two quarters; at a $1 chip, 5% of $19 is 95 cents, less
+    than a chip: nothing is charged."""
+    t = table(smallest_chip_cents=chip)
     t.sit(1, 10_000)
-    t.place_wager(1, 30)
+    t.place_wager(1, wager)
     t.deal(Script([0]), machine_order(DEALER_HAND, "As Ad Kc Qh 8s 6d 4c"))
     t.set_hand(1, parse_cards("Kc Qh"))
     r = t.settle().results[0]
-    assert (r.commission, r.net) == (1, 29)
+    assert (r.commission, r.net) == (commission, wager - commission)
 
 
 def test_rule_6_foul_hand_loses_by_default_policy() -> None:

@@ -1,7 +1,8 @@
 """Playing the same moves through the card room and through a bare engine (issue 20, "a
 rule lives in the engine, not in the room"): a table opened for the players, each move's
 refusal (a sentence, or None), and the loop that plays every move on both sides and compares
-them after each one. The property tests of each game (`test_room_matches_engine.py`,
+them after each one (the table's tray a whole number of its smallest chip after each one too,
+issue 23). The property tests of each game (`test_room_matches_engine.py`,
 `test_pan_room_matches_engine.py`) draw the moves and say how each is sent and applied."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cardroom.errors import CardroomError
-from cardroom.room import hands
+from cardroom.room import hands, ledger
 from cardroom.room.accounts import Account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.room import Room
@@ -60,6 +61,14 @@ def room_stacks(live: Any) -> dict[int, int]:
     return {live.seat_of[a]: chips for a, chips in live.stacks.items()}
 
 
+def tray_in_chips(made: Room, t: int) -> bool:
+    """Whether the table's tray holds a whole number of its smallest chip in the books (issue
+    23: a tray holds chips, never cents; WAC 230-15-500)."""
+    with made.storage.read() as conn:
+        held = ledger.balance(conn, ledger.tray(t))
+    return held % made.table(t).rules.smallest_chip == 0
+
+
 def play(made: Room, people: dict[str, Account], t: int, bare: Any, moves: Iterable[Move],
          message: Callable[[Move, Any], tuple[str, dict[str, Any]]],
          apply: Callable[[Any, Move], object], same: Callable[[Any, Any], None],
@@ -80,6 +89,7 @@ def play(made: Room, people: dict[str, Account], t: int, bare: Any, moves: Itera
             bare = kept
         assert in_room == in_engine, (move, in_room, in_engine)
         same(live, bare)
+        assert tray_in_chips(made, t), move
         if hand is not None and live.hand_id is None and live.last is not None:
             with made.storage.read() as conn:
                 record = hands.hand_record(conn, live.last.hand)

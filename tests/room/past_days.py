@@ -80,9 +80,10 @@ class Expected:
 
     @property
     def ggr(self) -> int:
-        """The house-banked net win (what the players lost at Mini 1, less what its tray sent
-        to the progressive meter) and the Pan fees."""
-        return self.lost_at_mini - self.contributions + self.pan_fees
+        """The house-banked net win (what the players lost at Mini 1: each $1 progressive
+        wager stays whole in its tray, the meter's share is the house's own, issue 23) and the
+        Pan fees."""
+        return self.lost_at_mini + self.pan_fees
 
     @property
     def pan_fees(self) -> int:

@@ -92,7 +92,7 @@ def test_issue_21_a_licensable_day_walks_every_rule_and_its_reports_reconcile(
 
     # The profile in force (Washington) allows this day; its caps refuse, each by section.
     house_refused(room, storage, p["olivia"], "High 2", "baccarat",
-                  {"table_max_cents": 30_001}, r"refused under WAC 230-15-140")
+                  {"table_max_cents": 30_025}, r"refused under WAC 230-15-140")
     house_refused(room, storage, p["olivia"], "Pan 2", "pan",
                   {"allow_double_condition": True}, r"refused under WAC 230-15-135\(4\)")
     with storage.unit() as conn:  # fourteen more house-banked tables: fifteen in all
@@ -205,9 +205,10 @@ def test_issue_21_a_licensable_day_walks_every_rule_and_its_reports_reconcile(
         the_quarter = period_report(conn, clock, quarter(day.year, (day.month - 1) // 3 + 1))
     assert daily.reconciled
     assert win == tray - 500_000 + 50_000  # the slips' win: closer - fill + drop
-    # the script's tally: the tray paid the $3,600 and alice's $5 banker win, and kept 80
-    # cents of bob's $1 progressive wager (20 to the meter); bob's $5 player wager tied
-    assert win == -(BANKER_9_WIN + 500) + 80
+    # the script's tally: the tray paid the $3,600 and alice's $5 banker win, and kept bob's
+    # $1 progressive wager whole (the house adds the meter's 20 cents from its own funds, not
+    # from the tray: issue 23); bob's $5 player wager tied
+    assert win == -(BANKER_9_WIN + 500) + 100
     assert commission == 25  # 5% of alice's $5 banker win
     for report in (the_month, the_quarter):
         assert report.reconciled, report.differences

@@ -88,6 +88,7 @@ BACCARAT_ANY = st.one_of(
 BACCARAT_MOVES = rounds(
     st.one_of(BACCARAT_BET, st.tuples(st.just("bet"), st.sampled_from(PLAYERS),
                                       st.sampled_from([{"banker": 1_000},
+                                                       {"banker": 1_075, "progressive": 100},
                                                        {"player": 2_500, "progressive": 100}]))),
     BACCARAT_ANY, BACCARAT_ANY, 0)
 

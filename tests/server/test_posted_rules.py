@@ -58,7 +58,10 @@ def test_wac_230_15_060_every_game_posts_its_rules_publicly(storage: Storage) ->
     # Mini-Baccarat: tie 8 to 1, 5% commission; Super-9 pay table 1: 5 and 11 to 1;
     # the jackpot seeded with $2,500 and shared by every winning hand
     assert "Tie pays 8 to 1" in bac and "A commission of 5% is charged" in bac
-    assert "rounded down to the cent" in bac
+    # the commission rounded down to the table's smallest chip (a quarter by default), the rest
+    # waived; wagers in that chip (issue 23)
+    assert "smallest chip, $0.25; the house waives the rest" in bac
+    assert "Wagers are placed in whole $0.25 chips." in bac
     assert "Player 9, suited 11 to 1" in bac and "not suited 5 to 1" in bac
     assert "The jackpot now stands at $2,500.00" in bac and "share it equally" in bac
     assert "$5.00 to $300.00" in bac

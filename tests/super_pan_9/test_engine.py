@@ -265,15 +265,21 @@ def test_super_pan_9_rule_8_win_pays_even_money_less_commission() -> None:
 
 
 def test_super_pan_9_rule_8_commission_rounding_and_rate_house_rules() -> None:
-    """Rule 8: "up to a 5% commission". 5% of $5.10 is 25.5 cents: charged 25, never the 26
-    that rounding up would take (above 5% of the win)."""
-    table = stacked_table({1: "4s 5s Ks"}, "6d Kd Kh", wager=510)
+    """Rule 8: "up to a 5% commission", rounded down to the table's smallest chip. At the
+    default quarter chip 5% of $5.25 is 26.25 cents: charged one quarter, never the 50 cents
+    that rounding up would take; at a 1-cent chip 5% of $5.10 is 25.5 cents: charged 25, never
+    26 (both above 5% of the win)."""
+    table = stacked_table({1: "4s 5s Ks"}, "6d Kd Kh", wager=525)
     table.stand(1)
-    assert table.finish_dealer().seats[0].settlement.main_net == 510 - 25
-    rules = SuperPan9Rules(commission=Fraction(0), min_wager_cents=1)
+    assert table.finish_dealer().seats[0].settlement.main_net == 525 - 25
+    rules = SuperPan9Rules(smallest_chip_cents=1)
     table = stacked_table({1: "4s 5s Ks"}, "6d Kd Kh", wager=510, rules=rules)
     table.stand(1)
-    assert table.finish_dealer().seats[0].settlement.main_net == 510
+    assert table.finish_dealer().seats[0].settlement.main_net == 510 - 25
+    rules = SuperPan9Rules(commission=Fraction(0))
+    table = stacked_table({1: "4s 5s Ks"}, "6d Kd Kh", wager=525, rules=rules)
+    table.stand(1)
+    assert table.finish_dealer().seats[0].settlement.main_net == 525
 
 
 @pytest.mark.parametrize("rounding", ["up", "half-up", "half-even"])

@@ -151,7 +151,9 @@ def check_round(t: SuperPan9Table, seats: Any, stacks: dict[int, Cents],
         assert s.player_total == mine
         if mine > dealer:  # rules 4 and 8: even money, up to 5% commission
             assert st_.main_net == hand.wager - st_.commission
-            assert st_.commission * 20 <= hand.wager < (st_.commission + 1) * 20
+            chip = t.rules.smallest_chip_cents  # rounded down to the table's chip
+            assert st_.commission % chip == 0
+            assert st_.commission * 20 <= hand.wager < (st_.commission + chip) * 20
         elif mine < dealer:
             assert st_.main_net == -hand.wager
         else:  # rule 9: a tie pushes the wager; the Tie Bet pays 8 to 1

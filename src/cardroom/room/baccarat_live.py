@@ -179,7 +179,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         postings, awards, payouts = self._settlement(settled)
         if pool is not None and pool_before is not None and awards.wagers:
             hit = record_coup(conn, self.pool_name, pool, pool_before, self.table_id,
-                              self.hand_id, awards, payer=ledger.tray(self.table_id))
+                              self.hand_id, awards)
             if hit is not None:
                 history["jackpot_hit"] = hit  # paid once verified: see the hit
                 self.awaiting_identity |= {m.account_id for m in w2g.missing_identity(

@@ -59,7 +59,7 @@ def sections(rules: Any, jackpot: Cents | None, maximum: Cents = 0) -> list[Sect
          ("Banker 9, not suited", f"{nine.banker_unsuited} to 1"),
          ("Banker 9, suited", f"{nine.banker_suited} to 1")))
     sections = [limits, pays, Section("commission", "Commission", (
-        commission_words(r.commission, r.commission_unit_cents, "each winning Banker wager"),))]
+        commission_words(r.commission, r.smallest_chip_cents, "each winning Banker wager"),))]
     if r.jackpot:
         p = progressive_schedule()
         sections.append(Section("jackpot", "Progressive jackpot", (

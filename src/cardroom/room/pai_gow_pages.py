@@ -53,7 +53,7 @@ def sections(rules: Any, jackpot: Cents | None = None, maximum: Cents = 0) -> li
             "A hand whose two hands both beat the banker's wins 1 to 1 less the commission; "
             "one won and one lost is a push; copies go to the banker.", f"{wheel}.")),
         Section("commission", "Commission", (
-            commission_words(r.commission, r.commission_unit_cents, "each winning hand"),
+            commission_words(r.commission, r.smallest_chip_cents, "each winning hand"),
             "A player who banks pays the commission on the bank's net win.")),
         Section("house-way", "The house way", tuple(describe_house_way(house_way(
             r.house_way)))),

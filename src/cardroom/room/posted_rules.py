@@ -34,14 +34,18 @@ class PostedRules:
     sections: tuple[Section, ...] = field(default=())
 
 
-def commission_words(rate: Fraction, unit_cents: int, what: str) -> str:
-    """The commission and its rounding, as posted (rounding is always down: docs/house-rules.md
-    explains why no other rounding stands)."""
+def commission_words(rate: Fraction, chip_cents: int, what: str) -> str:
+    """The commission and its rounding to the table's smallest chip, as posted (rounding is
+    always down, the fraction waived: docs/house-rules.md explains why no other rounding
+    stands)."""
+    chips = f"Wagers are placed in whole {format_money(chip_cents)} chips."
     if rate == 0:
-        return f"No commission is charged on {what}."
-    unit = "the cent" if unit_cents == 1 else f"a whole {format_money(unit_cents)}"
+        return f"No commission is charged on {what}. {chips}"
+    unit = ("the cent" if chip_cents == 1
+            else f"the table's smallest chip, {format_money(chip_cents)}")
     return (f"A commission of {format_rate(rate)} is charged on {what}, rounded down to "
-            f"{unit}: never more than {format_rate(rate)}.")
+            f"{unit}; the house waives the rest, so it is never more than "
+            f"{format_rate(rate)}. {chips}")
 
 
 def _modifications(rules: HouseRules) -> Section:

@@ -178,11 +178,15 @@ class CoupAwards:
 
 
 def record_coup(conn: Connection, name: str, pool: JackpotPool, before: PoolState,
-                table_id: int, hand_id: int, coup: CoupAwards,
-                payer: str = ledger.HOUSE_BANK) -> int | None:
-    """Post the coup's contribution (from `payer`: the table's tray, which banks the game)
-    and a top award, held pending, and count the meters; the pool has already played the
-    coup (`before` is how it stood). Returns the pending hit's id when the top award hit."""
+                table_id: int, hand_id: int, coup: CoupAwards) -> int | None:
+    """Post the coup's contribution and a top award, held pending, and count the meters; the
+    pool has already played the coup (`before` is how it stood). Returns the pending hit's id
+    when the top award hit.
+
+    The contribution goes straight from the house's own funds (`house:bank`) to the pool:
+    Super-9, "For every 1$ dropped the house will add a minimum of .20 cents". The $1
+    progressive wager stays whole in the table's tray (WAC 230-15-500: the tray holds chips;
+    20 cents of a wager is no chip), so the tray's books stay what its count finds."""
     now = datetime.now(UTC)
     awarded = sum(coup.shares.values())
     house_seed = pool.seeded_total - before.seeded_total
@@ -190,7 +194,7 @@ def record_coup(conn: Connection, name: str, pool: JackpotPool, before: PoolStat
     to_reserve = pool.reserve - before.reserve + from_reserve
     contributed = pool.meter - before.meter + awarded - (house_seed + from_reserve)
     ledger.post(conn, f"hand:{hand_id}:progressive", "jackpot-contribution",
-                [(payer, -(contributed + to_reserve)),
+                [(ledger.HOUSE_BANK, -(contributed + to_reserve)),
                  (ledger.jackpot(name), contributed),
                  (ledger.jackpot_reserve(name), to_reserve)],
                 actor="dealer", memo=f"hand {hand_id}: {coup.wagers} progressive wager(s)")

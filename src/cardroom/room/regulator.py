@@ -117,7 +117,8 @@ class GameFigures:
     game: str
     win: Cents = 0
     """The tables' win (closer - opener + credits - fills + drop): the house-banked games'
-    win at the tray, after what the tray sent to the progressive."""
+    win at the tray, each $1 progressive wager whole in it (the house adds the contribution
+    from its own funds, `progressive.record_coup`)."""
     commission: Cents = 0
     pan_fees: Cents = 0
     prizes: Cents = 0

@@ -38,7 +38,7 @@ def sections(rules: Any, jackpot: Cents | None = None, maximum: Cents = 0) -> li
     return [Section("limits", "Wagering limits and fees", tuple(lines)),
             Section("pays", "Pay tables", tuple(pays)),
             Section("commission", "Commission",
-                    (commission_words(r.commission, r.commission_unit_cents, what),)),
+                    (commission_words(r.commission, r.smallest_chip_cents, what),)),
             Section("irregularities", "Irregularities", (
                 f"The game is dealt from {decks_words(r.decks)} of 36 cards (no 7s, 8s, 9s, 10s or "
                 f"jokers); the cut card is placed {r.cut_from_end} cards from the end.",

@@ -17,6 +17,10 @@
   the count of each box (-610/-615), entered by two counters tender by tender, is reconciled
   against it.
 
+Every amount a form or the drop moves through a tray, and every count of it, is a whole number
+of the table's smallest chip (`_in_chips`; WAC 230-15-500: chips enter or leave the tray only
+at equal value): a tray holds chips, never cents (issue 23).
+
 Every form is numbered in its series (`SERIES`), consecutively, with no gap: the next number
 is taken inside the write transaction, a number already used or one that would leave a gap is
 refused, and a slip is voided (who, why, when), never deleted.
@@ -32,7 +36,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.money import Cents, form_amount, format_money
+from cardroom.money import Cents, form_amount, format_money, off_chip
 from cardroom.room import audit, currency, ledger, tenders
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import NotFound, PermissionDenied
@@ -47,7 +51,7 @@ from cardroom.room.schema import (
     table_slips,
 )
 from cardroom.room.settings import GamblingClock
-from cardroom.room.tables import banked_games
+from cardroom.room.tables import banked_games, get_table, parse_rules
 
 SERIES = {"opener": "inventory", "closer": "inventory", "fill": "fill", "credit": "credit",
           "error": "error"}
@@ -131,6 +135,18 @@ def _signers(**signers: Account) -> None:
             parts = " and the ".join(p for p, w in signers.items() if w.username == name)
             raise CardroomError(f"the {parts} must be different people: {name} cannot sign "
                                 "one slip twice")
+
+
+def _in_chips(conn: Connection, table_id: int, amount: Cents, what: str) -> Cents:
+    """`amount`, once it is a whole number of the table's smallest chip (its house rules): a
+    tray holds chips, and chips enter or leave it only at equal value (WAC 230-15-500), so a
+    count, a fill, a credit or chips for cash off the chip is refused in one sentence."""
+    row = get_table(conn, table_id)
+    if row is not None:
+        why = off_chip(amount, parse_rules(row.game, row.rules).smallest_chip, what)
+        if why is not None:
+            raise CardroomError(why)
+    return amount
 
 
 def _table_name(conn: Connection, table_id: int) -> str:
@@ -290,7 +306,8 @@ def open_table(conn: Connection, table_id: int, dealer: Account, floor: Account,
     sign the opener; a difference is a notification of error, and the books take the count."""
     _signers(dealer=dealer, floor=floor)
     name = _table_name(conn, table_id)
-    form_amount(counted, "the opening count", allow_zero=True)
+    _in_chips(conn, table_id, form_amount(counted, "the opening count", allow_zero=True),
+              "the opening count")
     if current_opener(conn, table_id) is not None:
         raise CardroomError(f"{name} is already open")
     closer = last_closer(conn, table_id)
@@ -327,7 +344,8 @@ def close_table(conn: Connection, table_id: int, dealer: Account, floor: Account
     never hidden by asking for a count that matches the books (issue 23)."""
     _signers(dealer=dealer, floor=floor)
     name = _table_name(conn, table_id)
-    form_amount(counted, "the closing count", allow_zero=True)
+    _in_chips(conn, table_id, form_amount(counted, "the closing count", allow_zero=True),
+              "the closing count")
     opener = _require_open(conn, table_id, name)
     if _hand_in_progress(conn, table_id):
         raise CardroomError(f"a hand is in progress at {name}: finish or void it before "
@@ -371,7 +389,7 @@ def _move(conn: Connection, kind: str, table_id: int, cashier: Account, dealer: 
           floor: Account, amount: Cents, number: int | None) -> Slip:
     _signers(cashier=cashier, dealer=dealer, floor=floor)
     name = _table_name(conn, table_id)
-    form_amount(amount, f"a {kind}")
+    _in_chips(conn, table_id, form_amount(amount, f"a {kind}"), f"a {kind}")
     _require_open(conn, table_id, name)
     sign = 1 if kind == "fill" else -1
     slip_number = _number(conn, kind, number)
@@ -483,7 +501,7 @@ def drop_buy_in(conn: Connection, dealer: Account, table_id: int, player: Accoun
     tender = tenders.require(tender, tenders.AT_TABLE, "at a table")
     if player.role is not Role.PLAYER:
         raise CardroomError(f"{player.username} is not a player")
-    form_amount(amount, "a buy-in")
+    _in_chips(conn, table_id, form_amount(amount, "a buy-in"), "a buy-in of chips")
     if not 0 < len(key) <= MAX_KEY:
         raise CardroomError("this form has no valid request key: reload the page")
     _require_open(conn, table_id, name)

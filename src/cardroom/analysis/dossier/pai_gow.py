@@ -90,7 +90,7 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
         ("Game", "Pai Gow Poker, 53 cards (one joker)"),
         ("House way", way.title),
         ("Commission", f"{float(rules.commission) * 100:g}% of winnings, rounded "
-                       f"{rules.commission_rounding.value} to {rules.commission_unit_cents}¢"),
+                       f"{rules.commission_rounding.value} to {rules.smallest_chip_cents}¢"),
         ("Wheel", "A-2-3-4-5 second highest" if rules.wheel_second else "A-2-3-4-5 lowest"),
         ("Method", f"simulation over {hands:,} hands per figure, 95% intervals (labelled)"),
     )

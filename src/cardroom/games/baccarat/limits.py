@@ -32,6 +32,10 @@ def check_bets(bets: Mapping[WagerKind, Cents], rules: BaccaratRules) -> None:
         raise WagerError("refused: at most three bets plus the jackpot bet, and a tie bet counts "
                          "as one of the three (Super-9 rules, betting limits)")
     _check_limits(bets, rules, main, nines)
+    for kind, amount in bets.items():
+        why = rules.refuse_off_chip(amount, f"refused: the {kind.label} wager")
+        if why is not None:
+            raise WagerError(why)
     _check_bonus_beside_main(bets, rules, main, nines, others)
     if WagerKind.PROGRESSIVE in bets:
         _check_progressive(bets, rules, bool(main), bool(others))

@@ -7,7 +7,15 @@ from typing import Literal
 
 from pydantic import Field
 
-from cardroom.houserules import CommissionRules, Departure, HouseRules, Rate
+from cardroom.games.baccarat.paytables import progressive_schedule
+from cardroom.houserules import (
+    MAX_SMALLEST_CHIP_CENTS,
+    SMALLEST_CHIP_CENTS,
+    CommissionRules,
+    Departure,
+    HouseRules,
+    Rate,
+)
 from cardroom.money import Rounding, format_money, format_rate
 from cardroom.profile import Regulated
 from cardroom.shoe import BurnMode, BurnRule, ShoeSpec
@@ -40,7 +48,7 @@ class BaccaratRules(CommissionRules, HouseRules):
     decks: int = Field(JACKPOT_DECKS, ge=1, le=MAX_DECKS)
     commission: Rate = COMMISSION
     commission_rounding: Rounding = Rounding.DOWN
-    commission_unit_cents: int = Field(1, ge=1, le=100)
+    smallest_chip_cents: int = Field(SMALLEST_CHIP_CENTS, ge=1, le=MAX_SMALLEST_CHIP_CENTS)
     tie_pays: int = Field(TIE_PAYS, ge=1, le=50)
     paytable: Literal[1, 2, 3] = 1
     cut_card_from_end: int = Field(14, ge=6, le=200)
@@ -74,6 +82,14 @@ class BaccaratRules(CommissionRules, HouseRules):
         self.check_limits(("table_min_cents", "table_max_cents"),
                           ("tie_min_cents", "tie_max_cents"),
                           ("bonus_min_cents", "bonus_max_cents"))
+        self.check_chips("table_min_cents", "table_max_cents", "tie_min_cents", "tie_max_cents",
+                         "bonus_min_cents", "bonus_max_cents")
+        wager = progressive_schedule().wager_cents
+        if self.jackpot and wager % self.smallest_chip_cents:
+            raise ValueError(
+                f"the progressive jackpot wager of {format_money(wager)} (Super-9 rules) is not "
+                f"a whole number of {format_money(self.smallest_chip_cents)} chips: choose a "
+                "smallest chip that makes it, or play without the jackpot")
         if self.jackpot and self.decks != JACKPOT_DECKS:
             raise ValueError(
                 f"the progressive jackpot needs an 8-deck shoe, not {self.decks} decks "

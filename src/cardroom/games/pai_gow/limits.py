@@ -11,8 +11,7 @@ from cardroom.engine import WagerRefused
 from cardroom.money import Cents, format_money
 from cardroom.profile import Regulated
 
-from .rules import PaiGowRules
-from .table import WAGERS
+from .rules import WAGERS, PaiGowRules
 
 
 class PaiGowTableRules(PaiGowRules):
@@ -25,6 +24,7 @@ class PaiGowTableRules(PaiGowRules):
     @model_validator(mode="after")
     def _limits(self) -> Self:
         self.check_limits(("min_wager_cents", "max_wager_cents"))
+        self.check_chips("min_wager_cents", "max_wager_cents")
         return self
 
     house_banked = True
@@ -35,8 +35,9 @@ class PaiGowTableRules(PaiGowRules):
 
     def check_wager(self, amount: Cents, what: str) -> None:
         """The table limits, which the engine (`PaiGowTable`) applies at the table and in
-        replay alike."""
+        replay alike, then the game's own check (the table's chips)."""
         if not self.min_wager_cents <= amount <= self.max_wager_cents:
             raise WagerRefused(WAGERS, f"{what} of {format_money(amount)} is outside the table "
                                f"limits, {format_money(self.min_wager_cents)} to "
                                f"{format_money(self.max_wager_cents)}")
+        super().check_wager(amount, what)

@@ -30,7 +30,7 @@ from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
 
 from .limits import PaiGowTableRules
-from .rules import PaiGowRules
+from .rules import WAGERS, PaiGowRules
 from .table import (
     DEALER,
     DECK,
@@ -38,7 +38,6 @@ from .table import (
     IRREGULARITIES,
     SETTLEMENT,
     SPOTS,
-    WAGERS,
     Dealt,
     Outcome,
     PaiGowTable,

@@ -8,8 +8,17 @@ from fractions import Fraction
 
 from pydantic import Field, field_validator
 
-from cardroom.houserules import CommissionRules, HouseRules, Rate
+from cardroom.engine import WagerRefused
+from cardroom.houserules import (
+    MAX_SMALLEST_CHIP_CENTS,
+    SMALLEST_CHIP_CENTS,
+    CommissionRules,
+    HouseRules,
+    Rate,
+)
 from cardroom.money import Cents, Rounding
+
+WAGERS = "clause 10 (wagers)"
 
 
 class WheelRank(StrEnum):
@@ -51,7 +60,8 @@ class PaiGowRules(CommissionRules, HouseRules):
     wheel: WheelRank = WheelRank.LOWEST
     commission: Rate = Fraction(1, 20)
     commission_rounding: Rounding = Rounding.DOWN
-    commission_unit_cents: int = Field(default=1, ge=1, le=100)
+    smallest_chip_cents: int = Field(default=SMALLEST_CHIP_CENTS, ge=1,
+                                     le=MAX_SMALLEST_CHIP_CENTS)
     foul_policy: FoulPolicy = FoulPolicy.HAND_LOSES
     dragon_hand: DragonHand = DragonHand.NOT_ALLOWED
     house_way: str = "trump-plaza"
@@ -72,9 +82,12 @@ class PaiGowRules(CommissionRules, HouseRules):
         self.check_commission_policy()
 
     def check_wager(self, amount: Cents, what: str) -> None:
-        """The table limits on a wager (`what`: "a wager", "a dragon-hand wager"): the game's
-        own rules set none; a room table's rules add them (`limits.PaiGowTableRules`). The
-        engine asks before it takes any wager."""
+        """A wager (`what`: "a wager", "a dragon-hand wager") is placed in the table's chips;
+        the game's own rules set no limits, a room table's rules add them
+        (`limits.PaiGowTableRules`). The engine asks before it takes any wager."""
+        why = self.refuse_off_chip(amount, what)
+        if why is not None:
+            raise WagerRefused(WAGERS, why)
 
     @property
     def wheel_second(self) -> bool:

@@ -39,6 +39,7 @@ from cardroom.cards import Card, format_cards
 from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.pai_gow.houseway import HouseWay, house_way, set_hand
 from cardroom.games.pai_gow.rules import (
+    WAGERS,
     DragonHand,
     ExposedCardPolicy,
     FoulPolicy,
@@ -51,7 +52,6 @@ from cardroom.shoe import RandomSource, ShoeSpec, SystemRandom, fisher_yates
 
 DEALER = 0
 SPOTS = 7
-WAGERS = "clause 10 (wagers)"
 BANKING = "banking the game"
 DRAGON = "clause 7 (dragon hand)"
 DEAL = "clauses 4, 5 (the deal)"

@@ -61,6 +61,11 @@ class PanRules(TurnTimerRules):
                           "(allow_double_condition)" if self.allow_double_condition
                           else "the ante", 2 if self.allow_double_condition else 1))
 
+    @property
+    def smallest_chip(self) -> int:
+        """Pan's chips are of one value (the buy-in is "20chips of equal denominations")."""
+        return self.chip_cents
+
     def departures(self) -> list[Departure]:
         if self.buy_in_chips != BUY_IN_CHIPS:
             return [Departure("buy_in_chips", f"{self.buy_in_chips} chips", BUY_IN_CLAUSE)]

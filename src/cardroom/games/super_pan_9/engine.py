@@ -174,6 +174,10 @@ class SuperPan9Table(Engine):
                     WAGERS, f"a tie bet of {format_money(tie_amount)} is outside the limits, "
                     f"{format_money(r.tie_min_cents)} to {format_money(r.tie_max_cents)}"
                 )
+        for stake, what in ((amount, "a wager"), (tie_amount, "a tie bet")):
+            why = r.refuse_off_chip(stake, what)
+            if why is not None:
+                raise WagerRefused(WAGERS, why)
         if len(self.seats) + 1 > self.seat_capacity:
             raise WagerRefused(
                 WAGERS,

@@ -7,7 +7,14 @@ from fractions import Fraction
 
 from pydantic import Field
 
-from cardroom.houserules import CommissionRules, Departure, Rate, TurnTimerRules
+from cardroom.houserules import (
+    MAX_SMALLEST_CHIP_CENTS,
+    SMALLEST_CHIP_CENTS,
+    CommissionRules,
+    Departure,
+    Rate,
+    TurnTimerRules,
+)
 from cardroom.money import CommissionPolicy, Rounding
 from cardroom.profile import Regulated
 from cardroom.shoe import ShoeSpec
@@ -46,7 +53,8 @@ class SuperPan9Rules(CommissionRules, TurnTimerRules):
     decks: int = Field(default=8, ge=1, le=MAX_DECKS)
     commission: Rate = MAX_COMMISSION
     commission_rounding: Rounding = Rounding.DOWN
-    commission_unit_cents: int = Field(default=1, ge=1, le=100)
+    smallest_chip_cents: int = Field(default=SMALLEST_CHIP_CENTS, ge=1,
+                                     le=MAX_SMALLEST_CHIP_CENTS)
     commission_on_tie_bet: bool = False
     tie_bet_offered: bool = True
     tie_pays: int = Field(default=TIE_PAYS, ge=1, le=100)
@@ -67,6 +75,7 @@ class SuperPan9Rules(CommissionRules, TurnTimerRules):
         self.check_commission_policy()
         self.check_limits(("min_wager_cents", "max_wager_cents"),
                           ("tie_min_cents", "tie_max_cents"))
+        self.check_chips("min_wager_cents", "max_wager_cents", "tie_min_cents", "tie_max_cents")
         if self.cut_card_from_end is not None and self.cut_card_from_end >= self.shoe_size:
             raise ValueError(
                 f"cut_card_from_end {self.cut_card_from_end} does not fit a "
@@ -102,4 +111,4 @@ class SuperPan9Rules(CommissionRules, TurnTimerRules):
     @property
     def tie_commission_policy(self) -> CommissionPolicy:
         rate = self.commission if self.commission_on_tie_bet else Fraction(0)
-        return CommissionPolicy(rate, self.commission_rounding, self.commission_unit_cents)
+        return CommissionPolicy(rate, self.commission_rounding, self.smallest_chip_cents)
