@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection
 
 from cardroom.engine import history_actions, history_pack
 from cardroom.errors import IllegalActionError
-from cardroom.history import HandHistory
+from cardroom.history import GameReplay, HandHistory
 from cardroom.money import Cents, format_money
 from cardroom.room import ledger, protocol
 from cardroom.room.accounts import Account, Permission
@@ -31,6 +31,7 @@ from cardroom.room.protocol_state import (
 from cardroom.room.surveillance import Payout
 
 from .engine import HighCardRules, HighCardTable, Settled
+from .replay import Replay
 
 GAME = "high-card"
 
@@ -137,7 +138,9 @@ class HighCardLive(LiveTable[HighCardTable, HighCardResult, Never]):
             postings=postings, payouts=payouts)
         del self.engine.events[:]
 
-    def history(self, settled: Settled) -> dict[str, Any]:
+    def history(self, settled: Settled | None = None) -> dict[str, Any]:
+        """The hand in the shared format: settled, with each seat's chips after it; in play
+        (`settled` None), the wagers down so far."""
         order = sorted(self.before, key=lambda a: self.seat_of[a])
         return HandHistory(
             game=GAME, rules=self.rules.model_dump(mode="json"),
@@ -145,7 +148,20 @@ class HighCardLive(LiveTable[HighCardTable, HighCardResult, Never]):
                     "chips": self.before[a]} for a in order],
             pack=history_pack(self.engine.events), actions=history_actions(self.engine.events),
             setup={"unit": "cents"},
-            result={"chips": [self.stacks[a] for a in order]}).to_json()
+            result=None if settled is None else {"chips": [self.stacks[a] for a in order]}
+        ).to_json()
+
+    def hand_so_far(self) -> dict[str, Any]:
+        """The deal settles at once, so a hand in play is its wagers (a restart resumes it)."""
+        return self.history()
+
+    def adopt(self, replayed: GameReplay[Any], fields: dict[str, Any]) -> None:
+        """The replayed wagers are the engine's; the seats not in the hand as they are."""
+        assert isinstance(replayed, Replay)
+        engine = replayed.table
+        engine.stacks = {**self.engine.stacks, **engine.stacks}
+        engine.source, engine.order = self.source, None
+        self.engine = engine
 
     def state(self, viewer: Account | None) -> HighCardState:
         return HighCardState(
