@@ -1,8 +1,8 @@
 """A floor mid-shift, for the pit screen's browser test and its screenshots
 (`scripts/screenshots floor`): the owner (olga), the staff and two players; Mini 1
 open, filled with $2,000 and $100 bought at the table, a credit asked and waiting for the
-dealer's and the floor's signatures; Nine 1 (Super Pan 9) open with a round dealt (alice is to
-act); Mini 2 new, awaiting its opener; Pan 1, player-dealt, empty."""
+dealer's and the floor's signatures; Nine 1 (Super Pan 9, five minutes a turn) open with a
+round dealt (alice is to act); Mini 2 new, awaiting its opener; Pan 1, player-dealt, empty."""
 
 from __future__ import annotations
 
@@ -27,9 +27,10 @@ def mid_shift(room: Room) -> dict[str, int]:
         for name in ("alice", "bob"):
             p[name] = player(conn, name, PW)
             buy_chips(conn, SELF_SERVICE, p[name], 50_000, f"chips-{name}")
-    ids = {name: room.create_table(p["olga"], name, game).table_id for name, game in (
-        ("Mini 1", "baccarat"), ("Nine 1", "super-pan-9"), ("Mini 2", "baccarat"),
-        ("Pan 1", "pan"))}
+    ids = {name: room.create_table(p["olga"], name, game, rules).table_id
+           for name, game, rules in (
+               ("Mini 1", "baccarat", None), ("Nine 1", "super-pan-9", {"turn_seconds": 300}),
+               ("Mini 2", "baccarat", None), ("Pan 1", "pan", None))}
     mini, nine = ids["Mini 1"], ids["Nine 1"]
     for t in (mini, nine):
         open_for_play(room, t)

@@ -58,7 +58,12 @@ def test_an_open_table_shows_its_seats_free_seats_dealer_and_limits() -> None:
     assert card.dealer == "dan"  # who signed the opener, before anyone deals
     assert [(s.number, s.name, s.away) for s in card.seats] == [
         (1, "alice", False), (3, "bob", True)]
-    assert card.free == (2, 4) and card.players == 2
+    assert card.free == (2, 4) and card.players == 2 and card.free_words == "2, 4"
+    wide = pit_card(facts(live=live(max_seats=9, seats=(Seat(4, "alice"),))))
+    assert wide.free_words == "1 to 3, 5 to 9"
+    assert pit_card(facts(live=live(max_seats=3, seats=()))).free_words == "1 to 3"
+    assert pit_card(facts(live=live(max_seats=3, seats=(Seat(3, "bob"),)))).free_words == \
+        "1 and 2"
     assert (card.hand, card.to_act, card.may_close, card.may_open) == (None, None, True, False)
     assert card.may_move_chips
 

@@ -6,6 +6,7 @@ and the page's cards again for its script (`/floor/pit`)."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -85,11 +86,14 @@ def test_the_floor_acts_for_a_player_whose_turn_it_is(room: Room) -> None:
     r = fred.post("/floor/inventory/open", data={"table_id": "1", "counted": "0",
                                                  "dealer": "dan"}, follow_redirects=False)
     cosigned(room, r, "dan")
+    stopped = datetime.now(UTC)
+    room.table(1).clock = lambda: stopped  # the turn's seconds stay put between two pages
     start_round(room, people, 1)  # type: ignore[arg-type]
     mine = card(fred.get("/floor").text, 1)
-    assert "<strong>alice</strong> to act: <span class=\"left\">60 s</span> left" in mine
+    assert "<strong>alice</strong> to act: <span class=\"left\">1:00</span> left" in mine
     assert "Act for alice" in mine and "Misdeal" in mine and "Void the hand" in mine
-    assert "<span class=\"seat-name\">alice</span>" in mine and "free" in mine
+    assert "<span class=\"seat-name\">alice</span>" in mine
+    assert "Free seats: 3 to 9" in mine  # Super Pan 9 seats nine
     r = fred.post("/floor/act-for", data={"table_id": "1"}, follow_redirects=False)
     assert said(r) == {"message": "the default action was taken for the absent player"}
     assert "<strong>bob</strong> to act" in card(fred.get("/floor/pit").text, 1)

@@ -183,6 +183,19 @@ class PitCard:
         return STATES[self.state]
 
     @property
+    def free_words(self) -> str:
+        """The free seats by number, runs shortened: "2, 4 to 7"."""
+        runs: list[list[int]] = []
+        for n in self.free:
+            if runs and runs[-1][-1] == n - 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        return ", ".join(str(r[0]) if len(r) == 1 else
+                         f"{r[0]} and {r[1]}" if len(r) == 2 else f"{r[0]} to {r[-1]}"
+                         for r in runs)
+
+    @property
     def players(self) -> int:
         return len(self.seats)
 

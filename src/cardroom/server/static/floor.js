@@ -24,7 +24,8 @@ function tick() {
   for (const box of document.querySelectorAll(".turn-left[data-until]")) {
     const left = Math.max(0, Math.ceil((Number(box.dataset.until) - Date.now()) / 1000));
     const shown = box.querySelector(".left");
-    if (shown) shown.textContent = left ? `${left} s` : "time is up: the default is being taken,";
+    const time = left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : `${left} s`;
+    if (shown) shown.textContent = left ? time : "time is up: the default is being taken,";
     box.classList.toggle("short", left <= 10);
   }
 }
