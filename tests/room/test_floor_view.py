@@ -40,7 +40,7 @@ def live(**changes: object) -> Live:
 def facts(**changes: object) -> TableFacts:
     base: dict[str, object] = dict(
         row=ROW, live=live(), opener=opener(), closed=False, ever_inventoried=True,
-        books=NOTHING, approvals=(), held=(), limits="Each hand: $5.00 to $300.00.")
+        banked=True, books=NOTHING, approvals=(), held=(), limits="Each hand: $5.00 to $300.00.")
     return TableFacts(**{**base, **changes})  # type: ignore[arg-type]
 
 
@@ -95,9 +95,11 @@ def test_states_open_closed_awaiting_an_opener() -> None:
                                "dan)",)
     closed = pit_card(facts(opener=None, closed=True))
     assert (closed.state, closed.may_open) == ("closed", True)
-    pan = pit_card(facts(row=TableRow(5, "Pan 1", "pan", {}, "open"), opener=None))
+    pan = pit_card(facts(row=TableRow(5, "Pan 1", "pan", {}, "open"), opener=None,
+                         banked=False))
     assert (pan.state, pan.state_note) == ("open", "player-dealt: no tray to count")
     assert not pan.may_move_chips and not pan.may_close
+    assert pan.books is None  # no tray: no drop, fills, credits or win to show
     gone = pit_card(facts(live=None, opener=None, closed=True))
     assert (gone.state, gone.seats, gone.free, gone.may_open) == ("closed", (), (), False)
 
@@ -133,6 +135,7 @@ def test_the_books_so_far_are_the_games_report_s(storage: Storage) -> None:
                       {"dealer": p["dan"], "floor": p["gus"]})
         [mini] = [pit_card(f) for f in gather(conn, room.tables, clock, datetime.now(UTC),
                                               list_tables(conn))]
+    assert mini.books is not None
     assert (mini.books.drop, mini.books.fills, mini.books.credits) == (10_000, 500_000, 100_000)
     assert mini.waiting == ("fill slip: $50.00 to Mini 1 (asked by cathy; waiting for dan "
                             "and gus)",)
@@ -148,6 +151,7 @@ def test_the_books_so_far_are_the_games_report_s(storage: Storage) -> None:
         report = games_report(conn, clock, clock.day_of(now))
     [line] = report.shifts[clock.shift_of(now)]
     assert line.variance == -500  # counted $5 short of the books
+    assert after.books is not None
     assert (after.state, after.books.win) == ("closed", line.win)
     assert (after.books.drop, after.books.fills, after.books.credits) == (
         line.drop, line.fills, line.credits)

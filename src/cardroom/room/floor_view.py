@@ -115,6 +115,8 @@ class TableFacts:
     closed: bool
     """It may not play now (`table_books.closed_tables`)."""
     ever_inventoried: bool
+    banked: bool
+    """The house banks its game: it keeps a tray, an inventory and the books below."""
     books: SoFar
     approvals: tuple[Approval, ...]
     held: tuple[Held, ...]
@@ -128,6 +130,7 @@ def gather(conn: Connection, live_tables: Mapping[int, Any], clock: GamblingCloc
     for surveillance."""
     start, _ = clock.shift_bounds(clock.day_of(now), clock.shift_of(now))
     closed = table_books.closed_tables(conn)
+    banked = table_books.banked_games()
     asked = approvals.pending(conn, now)
     held = surveillance.waiting(conn)
     out = []
@@ -137,7 +140,7 @@ def gather(conn: Connection, live_tables: Mapping[int, Any], clock: GamblingCloc
         out.append(TableFacts(
             row, None if live is None else live_facts(row.game, live),
             table_books.current_opener(conn, row.id), row.id in closed,
-            table_books.last_closer(conn, row.id) is not None,
+            table_books.last_closer(conn, row.id) is not None, row.game in banked,
             table_books.so_far(conn, row.id, start, now),
             tuple(a for a in asked if a.payload.get("table") == row.id),
             tuple(h for h in held if h.table_id == row.id), limits))
@@ -167,7 +170,8 @@ class PitCard:
     seconds_left: int | None
     last: str
     last_hand: int | None
-    books: SoFar
+    books: SoFar | None
+    """None at a table the house does not bank (no tray: Pan's revenue is its fees)."""
     waiting: tuple[str, ...]
     """Second signatures asked for this table, in words."""
     verifications: tuple[str, ...]
@@ -210,8 +214,9 @@ class PitCard:
                 "hand_title": self.hand_title, "to_act": self.to_act,
                 "seconds_left": self.seconds_left, "last": self.last,
                 "last_hand": self.last_hand,
-                "books": {"drop": self.books.drop, "fills": self.books.fills,
-                          "credits": self.books.credits, "win": self.books.win},
+                "books": None if self.books is None else {
+                    "drop": self.books.drop, "fills": self.books.fills,
+                    "credits": self.books.credits, "win": self.books.win},
                 "waiting": list(self.waiting), "verifications": list(self.verifications),
                 "irregularities": self.irregularities}
 
@@ -224,7 +229,7 @@ def _state(f: TableFacts) -> tuple[str, str]:
         return "closed", "taken off the floor"
     if f.opener is not None:
         return "open", f"opener number {f.opener.number}"
-    if not f.closed:
+    if not f.banked and not f.closed:
         return "open", "player-dealt: no tray to count"
     asked = [a for a in f.approvals if a.kind == "open"]
     if asked:
@@ -265,7 +270,7 @@ def pit_card(f: TableFacts) -> PitCard:
         to_act=live.to_act if live is not None else None,
         seconds_left=live.seconds_left if live is not None else None,
         last=last_result(last), last_hand=last.hand if last is not None else None,
-        books=f.books, waiting=tuple(_waiting(a) for a in f.approvals),
+        books=f.books if f.banked else None, waiting=tuple(_waiting(a) for a in f.approvals),
         verifications=tuple(_held(h) for h in f.held),
         irregularities=live is not None and live.irregularities,
         may_open=state != "open" and f.live is not None and not any(
