@@ -88,8 +88,8 @@ def owner_opens_table(page: Any, base: str, name: str, game: str, room: Room) ->
     page.goto(base + "/floor")
     page.fill("input[name=name]", name)
     page.select_option("select[name=game]", game)
-    page.click("text=Open table")
-    page.wait_for_selector(f"text=table {name} opened")
+    page.click("#add-table-submit")
+    page.wait_for_selector(f"text=table {name} added")
     page.click("#logout")
     open_for_play(room, next(t for t, live in room.tables.items() if live.name == name))
 

@@ -113,8 +113,8 @@ def test_recall_floor_history_audit_and_404_by_clicks(room: Room, size: tuple[in
         log_in(page, base, "olga")
         page.click("#menu-floor")
         page.wait_for_url("**/floor")
-        row = f'#floor-tables tr[data-table="{sp9}"]'
-        page.wait_for_selector(f"{row} form.irregular:not([hidden])")
+        row = f'#pit article[data-table="{sp9}"]'
+        page.wait_for_selector(f"{row} form.irregular")
         checks.check("floor with a hand in play")
         shot(page, f"floor-{width}.png")
         page.fill(f"{row} form.irregular input[name=reason]", "two cards stuck together")
@@ -122,7 +122,7 @@ def test_recall_floor_history_audit_and_404_by_clicks(room: Room, size: tuple[in
         page.wait_for_selector("text=Misdeal recorded")
         assert room.table(sp9).hand_id is None
         page.wait_for_function(
-            f"() => document.querySelector('{row} td.last').textContent.includes('voided')")
+            f"() => document.querySelector('{row} .last').textContent.includes('voided')")
         checks.check("floor after the misdeal")
         page.click("#menu-audit")
         page.wait_for_url("**/audit")

@@ -164,7 +164,7 @@ def route_of(path: str) -> APIRoute | APIWebSocketRoute:
                 if isinstance(r, APIRoute | APIWebSocketRoute) and r.path == path)
 
 
-@pytest.mark.parametrize("path", ["/floor/void", "/floor/irregularity"])
+@pytest.mark.parametrize("path", ["/floor/void", "/floor/irregularity", "/floor/act-for"])
 def test_a_player_is_refused_before_any_table_is_looked_up(room: Room, path: str) -> None:
     """Issue 26: any logged-in player reached the table lookup of `/floor/void` (and its 500
     for an id out of range). Who may void a hand, or record an irregularity, is checked

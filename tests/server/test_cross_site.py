@@ -45,6 +45,7 @@ FORMS: dict[str, dict[str, str]] = {
     "/floor/tables": {"name": "Forged", "game": "baccarat"},
     "/floor/void": {"table_id": "1", "reason": "forged"},
     "/floor/irregularity": {"table_id": "1", "kind": "misdeal", "reason": "forged"},
+    "/floor/act-for": {"table_id": "1"},
     "/floor/jackpot/post": {},
     "/floor/jackpot/adjust": {"direction": "add", "amount": "10", "reason": "x", "second": "fred",
                               "key": "k2"},

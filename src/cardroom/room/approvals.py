@@ -175,6 +175,16 @@ def count_waiting(conn: Connection, who: Account, now: datetime | None = None) -
         approvals.c.status == "pending", approvals.c.expires_at > now)).scalar_one())
 
 
+def pending(conn: Connection, now: datetime | None = None) -> list[Approval]:
+    """Every request still waiting for a signature, oldest first (the floor's pit screen
+    shows each table's)."""
+    now = now or datetime.now(UTC)
+    rows = conn.execute(select(approvals).where(approvals.c.status == "pending",
+                                                approvals.c.expires_at > now)
+                        .order_by(approvals.c.id))
+    return [_approval(conn, r) for r in rows]
+
+
 def asked_by(conn: Connection, who: Account, limit: int = 20) -> list[Approval]:
     """`who`'s own requests, newest first."""
     rows = conn.execute(select(approvals).where(approvals.c.asked_by == who.id)

@@ -172,10 +172,6 @@ def _slip_total(conn: Connection, table_id: int, kind: str, start: datetime, end
         table_slips.c.created_at < end)).scalar_one())
 
 
-def _play(moved: dict[str, Cents]) -> Cents:
-    return sum(v for k, v in moved.items() if k not in table_books.NOT_MOVED_BY_PLAY)
-
-
 def _session_line(conn: Connection, table: tuple[int, str, str], opener: table_books.Slip,
                   closer: table_books.Slip) -> Line:
     t, name, game = table
@@ -185,8 +181,9 @@ def _session_line(conn: Connection, table: tuple[int, str, str], opener: table_b
     line = Line(t, name, game, drop=dropped.total,
                 fills=_slip_total(conn, t, "fill", start, end),
                 credits=_slip_total(conn, t, "credit", start, end), opener=opener.amount,
-                closer=closer.amount, ledger_win=_play(moved), drop_in_books=dropped.total,
-                sessions=1, variance=table_books.closing_variance(conn, closer))
+                closer=closer.amount, ledger_win=table_books.won_by_play(moved),
+                drop_in_books=dropped.total, sessions=1,
+                variance=table_books.closing_variance(conn, closer))
     line.tenders(dropped)
     return line
 

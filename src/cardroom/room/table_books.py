@@ -617,6 +617,39 @@ def drop_count(conn: Connection, table_id: int, day: date) -> DropCount | None:
 
 def dropped(conn: Connection, table_id: int, start: datetime, end: datetime) -> Dropped:
     """What the ledger says went into the table's drop box between two moments, by tender."""
-    moved = tray_movements(conn, table_id, start, end)
+    return _dropped(tray_movements(conn, table_id, start, end))
+
+
+def _dropped(moved: dict[str, Cents]) -> Dropped:
     return Dropped(*(-moved.get(tenders.DROPPED_KINDS[t], 0)
                      for t in ("cash", "debit", "marker")))
+
+
+def won_by_play(moved: dict[str, Cents]) -> Cents:
+    """What play moved into (negative: out of) a tray, of its movements by kind
+    (`tray_movements`): all of them but those in `NOT_MOVED_BY_PLAY`."""
+    return sum(v for k, v in moved.items() if k not in NOT_MOVED_BY_PLAY)
+
+
+@dataclass(frozen=True)
+class SoFar:
+    """A table's books over part of a gambling day that is still running (the floor's pit
+    screen, over the shift so far), from what moved through its tray: the drop, the fills
+    and credits (less those voided) and the win, which is the games report's (closer - opener
+    + credits - fills + drop), there reconciled to what play moved into the tray and the
+    closing counts' variance."""
+
+    drop: Cents
+    fills: Cents
+    credits: Cents
+    win: Cents
+
+
+def so_far(conn: Connection, table_id: int, start: datetime, end: datetime) -> SoFar:
+    """The table's `SoFar` between two moments."""
+    moved = tray_movements(conn, table_id, start, end)
+    return SoFar(drop=_dropped(moved).total,
+                 fills=moved.get("fill", 0) + moved.get("fill-void", 0),
+                 credits=-moved.get("credit", 0) - moved.get("credit-void", 0),
+                 win=won_by_play(moved) + moved.get(CLOSING_VARIANCE, 0)
+                 + moved.get(f"{CLOSING_VARIANCE}-void", 0))

@@ -118,7 +118,20 @@ class Page:
         shown here once, unless the route says its own."""
         request = self.request
         said = flash.waiting(request)
-        ctx = {**said, **ctx}
+        resp = self._render(name, who, status, {**said, **ctx})
+        if said:
+            resp.delete_cookie(flash.COOKIE, httponly=True, samesite="strict",
+                               secure=secure_cookies(request))
+        return resp
+
+    def part(self, name: str, who: Account, **ctx: Any) -> HTMLResponse:
+        """A part of a page that its script fetches to redraw (the floor's cards): its forms
+        carry the CSRF token; the flash is left for the page itself."""
+        return self._render(name, who, 200, ctx)
+
+    def _render(self, name: str, who: Account | None, status: int, ctx: dict[str, Any]
+                ) -> HTMLResponse:
+        request = self.request
         templates = cast(Jinja2Templates, request.app.state.templates)
         key = request.cookies.get(csrf.CSRF_COOKIE)
         fresh = None if key else csrf.new_browser_key()
@@ -128,9 +141,6 @@ class Page:
             "signatures_waiting": self.signatures_waiting(who), **ctx}, status_code=status)
         if fresh:
             set_cookie(request, resp, csrf.CSRF_COOKIE, fresh)
-        if said:
-            resp.delete_cookie(flash.COOKIE, httponly=True, samesite="strict",
-                               secure=secure_cookies(request))
         return resp
 
     def signatures_waiting(self, who: Account | None) -> int | None:

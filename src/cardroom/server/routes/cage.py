@@ -77,6 +77,16 @@ def asked(room: Room, who: Account, path: str, kind: str, form: cosign.Form,
         return back(path, error=str(exc))
 
 
+PIT = "/floor"
+"""The floor's pit screen, where the inventory, fill and credit forms are also sent from."""
+
+
+def return_to(sent_from: str, page: str) -> str:
+    """Where a form goes back to: the pit screen when it was sent from there, else its own
+    page (never any other address)."""
+    return PIT if sent_from == PIT else page
+
+
 def named_player(conn: Connection, name: str) -> Account:
     """The account a staff form names, or a sentence that there is none."""
     found = acc.find_account(conn, name)
@@ -279,14 +289,14 @@ def _slip_route(kind: str) -> Callable[..., Response]:
     (back), the slip signed by the cashier, the dealer and the floor supervisor."""
     def route(room: RoomDep, who: Cashier, table_id: FormTableId,
               amount: str = Form(...), number: NextSlipNumber = None, dealer: str = Form(...),
-              floor: str = Form(...)) -> Response:
+              floor: str = Form(...), back: str = Form("")) -> Response:
         def form() -> tuple[str, dict[str, Any]]:
             cents = parse_money(amount)
             return (f"{table_books.FORMS[kind]}: {format_money(cents)} "
                     f"{'to' if kind == 'fill' else 'from'} {cosign.table_name(room, table_id)}",
                     {"table": table_id, "amount": cents, "number": number})
-        return asked(room, who, "/cage", kind, form, {cosign.DEALER: dealer,
-                                                      cosign.FLOOR: floor})
+        return asked(room, who, return_to(back, "/cage"), kind, form,
+                     {cosign.DEALER: dealer, cosign.FLOOR: floor})
     return route
 
 
@@ -347,14 +357,15 @@ def _inventory_route(kind: str) -> Callable[..., Response]:
     or close (count the tray into a closer); the dealer signs with the floor."""
     def route(room: RoomDep, who: Floor, table_id: FormTableId,
               counted: str = Form(...), number: NextSlipNumber = None,
-              dealer: str = Form(...)) -> Response:
+              dealer: str = Form(...), back: str = Form("")) -> Response:
         def form() -> tuple[str, dict[str, Any]]:
             cents = parse_money(counted)
             word = "opener" if kind == "open" else "closer"
             return (f"{word} of {cosign.table_name(room, table_id)}: counted "
                     f"{format_money(cents)}", {"table": table_id, "counted": cents,
                                                "number": number})
-        return asked(room, who, "/floor/inventory", kind, form, {cosign.DEALER: dealer})
+        return asked(room, who, return_to(back, "/floor/inventory"), kind, form,
+                     {cosign.DEALER: dealer})
     return route
 
 

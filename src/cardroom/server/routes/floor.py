@@ -1,11 +1,15 @@
-"""The floor: its page, opening tables, voiding a hand, staff accounts, unlocking a name."""
+"""The floor: its pit screen (a card per table, `room.floor_view`), adding tables, voiding a
+hand, recording an irregularity, acting for an absent player, staff accounts, unlocking a
+name."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Form
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy.engine import Connection
 
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
@@ -14,9 +18,9 @@ from cardroom.room import accounts as acc
 from cardroom.room import table_books
 from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import PermissionDenied
-from cardroom.room.floor_view import IRREGULARITIES, table_summary
-from cardroom.room.hands import open_hands
+from cardroom.room.floor_view import IRREGULARITIES, PitCard, gather, pit_card
 from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
+from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash
@@ -30,6 +34,7 @@ Voider = Annotated[Account, require(Permission.VOID)]
 """Who may void a hand: checked before the table is looked up."""
 Dealer = Annotated[Account, require(Permission.DEAL, to="record an irregularity")]
 """Who may record an irregularity (a dealer or the floor): checked before the lookup."""
+ActsFor = Annotated[Account, require(Permission.DEAL, to="act for a player")]
 
 
 def floor_back(message: str = "", error: str = "") -> Response:
@@ -37,20 +42,34 @@ def floor_back(message: str = "", error: str = "") -> Response:
     return Flash("/floor", message=message, error=error)
 
 
+def pit(room: Room, conn: Connection) -> list[PitCard]:
+    """Every table's card on the pit screen, now."""
+    facts = gather(conn, room.tables, room.settings.clock, datetime.now(UTC), list_tables(conn))
+    return [pit_card(f) for f in facts]
+
+
 @router.get("/floor", response_class=HTMLResponse)
 def floor(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
     with room.storage.read() as conn:
-        registry = list_tables(conn)
-        rows = [table_summary(t, room.tables.get(t.id)) for t in registry]
-        hands_open = open_hands(conn)
+        cards = pit(room, conn)
         held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
         errors = table_books.slips(conn, series="error")[::-1][:20]
+        table_names = {c.id: c.name for c in cards}
     pool = room.pools.get(DEFAULT_POOL)
-    return page("floor.html", who, tables=rows, games=game_names(), irregularities=IRREGULARITIES,
-                roles=[r.value for r in Role], open_hands=hands_open,
-                jackpot=pool, held=held, errors=errors,
-                table_names={t.id: t.name for t in registry},
+    return page("floor.html", who, cards=cards, games=game_names(), irregularities=IRREGULARITIES,
+                roles=[r.value for r in Role], jackpot=pool, held=held, errors=errors,
+                table_names=table_names,
                 jackpot_warning=None if pool is None else break_even_warning(pool))
+
+
+@router.get("/floor/pit", response_class=HTMLResponse)
+def floor_pit(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
+    """The pit screen's cards alone: its script fetches them to redraw the page."""
+    with room.storage.read() as conn:
+        cards = pit(room, conn)
+    resp = page.part("_pit.html", who, cards=cards, irregularities=IRREGULARITIES)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @router.post("/floor/tables", response_model=None)
@@ -63,7 +82,7 @@ def floor_create(room: RoomDep, who: Viewer, name: str = Form(...), game: str = 
     except CardroomError as exc:
         room.refused(who, "table.create", str(exc))
         return floor_back(error=str(exc))
-    return floor_back(message=f"table {name} opened")
+    return floor_back(message=f"table {name} added")
 
 
 @router.post("/floor/void", response_model=None)
@@ -80,10 +99,24 @@ async def floor_void(room: RoomDep, hub: HubDep, who: Voider, table_id: FormTabl
 
 @router.get("/floor/tables.json", response_model=None)
 def floor_tables(room: RoomDep, who: FloorStaff) -> Response:
-    """The floor page's live rows (its script polls them)."""
+    """The pit screen's cards as JSON."""
     with room.storage.read() as conn:
-        rows = [table_summary(t, room.tables.get(t.id)) for t in list_tables(conn)]
-    return JSONResponse(rows, headers={"Cache-Control": "no-store"})
+        cards = pit(room, conn)
+    return JSONResponse([c.as_json() for c in cards], headers={"Cache-Control": "no-store"})
+
+
+@router.post("/floor/act-for", response_model=None)
+async def floor_act_for(room: RoomDep, hub: HubDep, who: ActsFor, table_id: FormTableId
+                        ) -> Response:
+    """The floor (or a dealer) takes the house rules' default action for the player the hand
+    waits for (one who walked away): the table protocol's `act_for`, audited like a timer's."""
+    try:
+        await hub.act(room, who, table_id, {"type": "act_for"})
+    except PermissionDenied:
+        raise
+    except CardroomError as exc:
+        return floor_back(error=str(exc))
+    return floor_back(message="the default action was taken for the absent player")
 
 
 @router.post("/floor/irregularity", response_model=None)

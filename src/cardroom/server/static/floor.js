@@ -1,39 +1,73 @@
-// The floor page keeps itself up to date: every few seconds it reads /floor/tables.json (each
-// table's players, hand in play and last result) and redraws those cells; the void and
-// irregularity forms show only while a hand is in play. A form being filled in is left alone.
-const ROWS = () => [...document.querySelectorAll("#floor-tables tr[data-table]")];
+// The floor's pit screen keeps itself up to date: every few seconds it fetches the cards again
+// (/floor/pit, drawn by the server like the page) and swaps each table's card for the new one.
+// A card whose form is being filled in (a field with focus or text, a form opened) keeps its
+// actions: only its live part is redrawn. When the server does not answer, the cards stay as
+// they were and the page says so. The turn timers count down here, second by second.
 const EVERY_MS = 3000;
+const pit = () => document.getElementById("pit");
+const updated = () => document.getElementById("floor-updated");
 
-function busy(row) {
-  return [...row.querySelectorAll("input[name=reason], input[name=seat]")].some(
+function busy(card) {
+  if (card.querySelector("details[open]")) return true;
+  return [...card.querySelectorAll("input:not([type=hidden])")].some(
     (i) => i.value.trim() !== "" || i === document.activeElement);
 }
 
-async function refresh() {
-  let tables;
-  try {
-    const res = await fetch("/floor/tables.json", { headers: { Accept: "application/json" } });
-    if (!res.ok) throw new Error(String(res.status));
-    tables = await res.json();
-  } catch {
-    document.getElementById("floor-updated").textContent = "(not updated: the server did not answer)";
+/** Each timer's end, from its seconds left when the card was drawn. */
+function arm(root) {
+  for (const box of root.querySelectorAll(".turn-left[data-left]")) {
+    if (box.dataset.left !== "") box.dataset.until = String(Date.now() + Number(box.dataset.left) * 1000);
+  }
+}
+
+function tick() {
+  for (const box of document.querySelectorAll(".turn-left[data-until]")) {
+    const left = Math.max(0, Math.ceil((Number(box.dataset.until) - Date.now()) / 1000));
+    const shown = box.querySelector(".left");
+    const time = left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : `${left} s`;
+    if (shown) shown.textContent = left ? time : "time is up: the default is being taken,";
+    box.classList.toggle("short", left <= 10);
+  }
+}
+
+function redraw(fresh) {
+  const now = pit();
+  const old = new Map([...now.querySelectorAll("article[data-table]")].map((a) => [a.dataset.table, a]));
+  const cards = [...fresh.querySelectorAll("article[data-table]")];
+  const same = cards.length === old.size && cards.every((c) => old.has(c.dataset.table));
+  if (!same) {
+    if ([...old.values()].some(busy)) return;
+    now.replaceWith(fresh);
     return;
   }
-  const byId = new Map(tables.map((t) => [String(t.id), t]));
-  for (const row of ROWS()) {
-    const t = byId.get(row.dataset.table);
-    if (!t) continue;
-    row.querySelector(".players").textContent = t.seats ? `${t.players} of ${t.seats}` : String(t.players);
-    row.querySelector(".hand").textContent = t.hand_title || "none";
-    row.querySelector(".last").textContent = t.last;
-    if (!busy(row)) {
-      for (const form of row.querySelectorAll("form")) form.hidden = !t.hand;
-    }
+  for (const card of cards) {
+    const mine = old.get(card.dataset.table);
+    if (busy(mine)) mine.querySelector(".pit-live").replaceWith(card.querySelector(".pit-live"));
+    else mine.replaceWith(card);
   }
-  const now = new Date();
-  document.getElementById("floor-updated").textContent = `(updated ${now.toLocaleTimeString()})`;
+}
+
+async function refresh() {
+  let html;
+  try {
+    const res = await fetch("/floor/pit", { headers: { Accept: "text/html" } });
+    if (!res.ok) throw new Error(String(res.status));
+    html = await res.text();
+  } catch {
+    updated().textContent = "(not updated: the server did not answer)";
+    return;
+  }
+  const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("pit");
+  if (!fresh) return;
+  redraw(document.adoptNode(fresh));
+  arm(pit());
+  tick();
+  updated().textContent = `(updated ${new Date().toLocaleTimeString()})`;
   document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
 }
 
-if (ROWS().length) setInterval(refresh, EVERY_MS);
-refresh();
+if (pit()) {
+  arm(pit());
+  setInterval(refresh, EVERY_MS);
+  setInterval(tick, 1000);
+}
