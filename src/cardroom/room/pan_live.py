@@ -61,7 +61,7 @@ from cardroom.games.pan.commands import (
 from cardroom.games.pan.driver import PanTable
 from cardroom.games.pan.engine import Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
-from cardroom.games.pan.events import ChipsMoved, event_line
+from cardroom.games.pan.events import ChipsMoved, ToppedUp, event_line
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
 from cardroom.games.pan.table import dealer_at
@@ -497,14 +497,16 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         return lines
 
     def _results(self, raked: dict[int, Cents]) -> dict[int, hands.PlayerResult]:
-        """Each player's part in the hand for their history: the chips they paid in (the
-        ante, conditions and outs paid) and the chips the hand gained or cost them, less
+        """Each player's part in the hand for their history: the chips they paid in (their
+        tops, the conditions and outs they paid) and the chips the hand gained or cost them, less
         the rake, in cents (house players have no history)."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None
         paid = [0] * len(hand.seats)
         for ev in hand.events:
-            if isinstance(ev, ChipsMoved) and ev.payer is not None:
+            if isinstance(ev, ToppedUp):
+                paid[ev.seat] += ev.single + ev.double
+            elif isinstance(ev, ChipsMoved) and ev.payer is not None:
                 paid[ev.payer] += ev.chips
         return {a: hands.PlayerResult(
             paid[i] * self.chip, (s.chips - s.start_chips) * self.chip - raked.get(a, 0))
