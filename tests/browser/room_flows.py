@@ -84,7 +84,7 @@ def owner_opens_table(page: Any, base: str, name: str, game: str, room: Room) ->
     page.fill("#username", "olga")
     page.fill("#password", PW)
     page.click("#create-owner")
-    page.wait_for_url("**/lobby")
+    page.wait_for_url("**/home")  # the owner's own page (issue 23: staff land on theirs)
     page.goto(base + "/floor")
     page.fill("input[name=name]", name)
     page.select_option("select[name=game]", game)
@@ -95,11 +95,12 @@ def owner_opens_table(page: Any, base: str, name: str, game: str, room: Room) ->
 
 
 def log_in(page: Any, base: str, name: str) -> None:
+    """Log in as `name`, landing on their own page (a player's lobby, a cashier's cage...)."""
     page.goto(base + "/login")
     page.fill("#username", name)
     page.fill("#password", PW)
     page.click("#login")
-    page.wait_for_url("**/lobby")
+    page.wait_for_url(lambda url: not url.endswith("/login"))
 
 
 def shot(page: Any, name: str) -> None:

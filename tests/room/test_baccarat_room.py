@@ -75,7 +75,8 @@ def test_banker_bets_pay_commission_in_the_ledger(storage: Storage) -> None:
         room.act(p["bob"], t, {"type": "deal"})
     with storage.read() as conn:
         commission = ledger.balance(conn, ledger.HOUSE_COMMISSION)
-        records = [hands.hand_record(conn, h["id"]) for h in hands.recent_hands(conn, None)]
+        records = [hands.hand_record(conn, h["id"]) for h in hands.find_hands(
+            conn, None, hands.HandFilter(), room.settings.clock).rows]
         assert ledger.trial_balance(conn).ok
     wins = sum(r["result"]["settlements"][0]["outcome"] == "win" for r in records)
     assert commission == wins * 100  # 5% of $20.00 per winning Banker bet
@@ -198,7 +199,7 @@ def test_recall_replays_and_guards(storage: Storage) -> None:
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500, "player_9": 100},
                              "key": "b"})
     room.act(p["alice"], t, {"type": "deal"})
-    [mine] = room.history(p["alice"])
+    [mine] = room.history(p["alice"]).rows
     assert room.recall(p["alice"], mine["id"]).ok
     assert room.recall(p["audrey"], mine["id"]).ok
     with pytest.raises(PermissionDenied):

@@ -58,7 +58,7 @@ def test_room_writes_baccarat_hands_in_the_shared_format(storage: Storage,
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 1_000}, "key": "b"})
     room.act(p["alice"], t, {"type": "deal"})
-    [mine] = room.history(p["alice"])
+    [mine] = room.history(p["alice"]).rows
     with storage.read() as conn:
         record = hands.hand_record(conn, mine["id"])
         document = hands.history_document(conn, mine["id"])

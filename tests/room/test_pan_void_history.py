@@ -76,7 +76,8 @@ def test_pan_floor_void_carried_tops_are_in_the_history_and_replay(
     assert {s["name"]: s["chips"] for s in document["seats"]} == {
         n: stacks[n] // CHIP for n in ("alice", "bob")}
     assert document["result"]["chips"] == [s["chips"] for s in document["seats"]]
-    assert (voided, "voided") in [(h["id"], h["status"]) for h in room.history(p["alice"])]
+    assert (voided, "voided") in [(h["id"], h["status"])
+                                  for h in room.history(p["alice"]).rows]
 
     recalled = room.recall(p["alice"], voided)
     assert recalled.ok, recalled.problems

@@ -28,7 +28,7 @@ def test_floor_and_the_tables_dealer_recall_a_hand_others_may_not(storage: Stora
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
     room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500}, "key": "b"})
     room.act(p["dan"], t, {"type": "deal"})
-    [hand] = room.history(p["alice"])
+    [hand] = room.history(p["alice"]).rows
     for name in ("fiona", "dan"):
         recalled = room.recall(p[name], hand["id"])
         assert recalled.ok and recalled.seen_by is None and file_withheld(recalled) is None

@@ -157,7 +157,7 @@ def test_a_players_day_of_structuring_shows_them_nothing_of_it(storage: Storage)
         [alert] = suspicious.alerts(conn, p["connie"], day=today())
         suspicious.open_case(conn, p["connie"], "Two $9,000 buys.", alert_ids=[alert.id])
     assert alert.kind == "structuring"
-    hand_ids = [h["id"] for h in room.history(p["alice"])]
+    hand_ids = [h["id"] for h in room.history(p["alice"]).rows]
     assert len(hand_ids) == 3
     look("/", "/lobby", f"/tables/{t}", "/cashier", "/history",
          *(f"/hands/{h}" for h in hand_ids), "/compliance/alerts", "/compliance/cases",

@@ -31,9 +31,12 @@ def test_a_table_created_from_the_cli_is_joined_without_a_restart(db_url: str) -
                                  "--json"])
     assert r.exit_code == 0, r.output
     table_id = json.loads(r.output)["id"]
+    listed = client.get("/lobby").text  # listed, but not to join before its opener
+    assert "Late Mini" in listed and "Not opened yet" in listed
+    assert f'href="/tables/{table_id}" aria-label="Join Late Mini">Join' not in listed
+    open_for_play(room, table_id)  # WAC 230-15-495: its opener before play
     assert f'href="/tables/{table_id}" aria-label="Join Late Mini">Join' in \
         client.get("/lobby").text
-    open_for_play(room, table_id)  # WAC 230-15-495: its opener before play
     with FormClient(create_app(room)) as sockets, \
             sockets.websocket_connect(f"/ws/tables/{table_id}",
                                       headers=cookie_of(client)) as ws:

@@ -227,15 +227,3 @@ def text_only(page: str) -> str:
     """What a person reads: no script, no tags, entities as characters."""
     page = re.sub(r"<script.*?</script>", " ", page, flags=re.S)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)).replace("&#39;", "'")
-
-
-def test_wac_230_15_495_the_lobby_shows_each_table_open_or_closed(room: Room) -> None:
-    """Issue 23: a house-banked table without an opener is shown closed in the lobby (and
-    refuses play); one whose opener is signed is shown open."""
-    ctx = setup_table(room)  # Mini 1, opened by the tests' one helper
-    room.create_table(ctx["people"]["olivia"], "Mini 2", "baccarat")
-    client = FormClient(create_app(room))
-    log_in(client, "alice")
-    page = client.get("/lobby").text
-    rows = dict(re.findall(r'<tr><td>(Mini \d) <small class="state">\((\w+)\)</small>', page))
-    assert rows == {"Mini 1": "open", "Mini 2": "closed"}

@@ -109,4 +109,4 @@ def test_the_first_run_stuck_in_argon2_does_not_hold_the_writer(
     r = while_stuck(monkeypatch, lambda: browser.post(
         "/setup", data={"username": "olga", "password": NEW_PASSWORD, "csrf": token},
         follow_redirects=False), write)
-    assert r.status_code == 303 and r.headers["location"] == "/lobby"
+    assert r.status_code == 303 and r.headers["location"] == "/home"  # the owner's page

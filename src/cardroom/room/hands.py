@@ -8,10 +8,11 @@ its row keeps the wagers down (`wagers`), so a void or a restart can return them
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
-from typing import Any
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any, Literal, NamedTuple
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import BigInteger, bindparam, cast, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom import registry
@@ -27,6 +28,7 @@ from cardroom.room.schema import (
     seats,
     table_slips,
 )
+from cardroom.room.settings import GamblingClock
 
 
 def hand_title(hand_id: int, number: int | None = None) -> str:
@@ -90,6 +92,21 @@ def open_wagers(conn: Connection, hand_id: int) -> dict[int, dict[str, Cents]]:
     return {int(k): v for k, v in data["wagers"].items()}
 
 
+class PlayerResult(NamedTuple):
+    """A player's part in a closed hand, in cents: what they staked and what the hand
+    won (+) or lost (-) them (None where the table cannot tell)."""
+    wagered: Cents
+    net: Cents | None
+
+
+def record_results(conn: Connection, hand_id: int, results: dict[int, PlayerResult]) -> None:
+    """Keep each player's stake and net result on their row of the closed hand."""
+    for account_id, (wagered, net) in results.items():
+        conn.execute(update(hand_players).where(
+            hand_players.c.hand_id == hand_id, hand_players.c.account_id == account_id)
+            .values(wagered=wagered, net=net))
+
+
 def close_settled(conn: Connection, hand_id: int, history: dict[str, Any]) -> None:
     conn.execute(update(hands).where(hands.c.id == hand_id).values(
         status="settled", closed_at=datetime.now(UTC), history=json.dumps(history)))
@@ -117,6 +134,7 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
     conn.execute(update(hands).where(hands.c.id == hand_id).values(
         status="voided", closed_at=datetime.now(UTC), voided_by=actor, void_reason=reason,
         history=json.dumps(data)))
+    record_results(conn, hand_id, {a: PlayerResult(total, 0) for a, total in returned.items()})
     audit.append(conn, actor, "hand.void", {"hand": hand_id, "table": row.table_id,
                                             "reason": reason,
                                             "returned": {str(k): v for k, v in
@@ -225,18 +243,58 @@ def dealt_at(conn: Connection, name: str, table_id: int, start: datetime, end: d
     return False
 
 
-def recent_hands(conn: Connection, account_id: int | None, limit: int = 20
-                 ) -> list[dict[str, Any]]:
-    """The last hands of one player (or of the room, for `None`), newest first, each with
-    its table's name (`table`) and game."""
-    q = select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.status, hands.c.opened_at,
-               room_tables.c.name.label("table"), room_tables.c.game).join(
-        room_tables, room_tables.c.id == hands.c.table_id)
+@dataclass(frozen=True)
+class HandFilter:
+    """What a reader of the hand history looks for: each given field narrows the hands."""
+    game: str | None = None
+    table: int | None = None
+    since: date | None = None
+    until: date | None = None
+    """Gambling days of the room's clock (`settings.GamblingClock`), inclusive."""
+    outcome: Literal["won", "lost"] | None = None
+    """The net result: above nothing (won) or below it (lost); a push or a void is neither."""
+
+
+@dataclass(frozen=True)
+class HandsPage:
+    rows: list[dict[str, Any]]
+    """Newest first: `id`, `table_id`, `number`, `status`, `opened_at`, `table` (its name),
+    `game`, `wagered` and `net` (cents; None while in play or for older hands)."""
+    total: int
+    """How many hands match the filter, on every page."""
+
+
+def find_hands(conn: Connection, account_id: int | None, wanted: HandFilter,
+               clock: GamblingClock, page: int = 1, per_page: int = 25) -> HandsPage:
+    """One page of the hands of one player (or of the room, for `None`: every player's
+    stakes and nets summed), filtered and counted in the database."""
+    per = select(hand_players.c.hand_id,  # a sum of bigints is numeric in PostgreSQL
+                 cast(func.sum(hand_players.c.wagered), BigInteger).label("wagered"),
+                 cast(func.sum(hand_players.c.net), BigInteger).label("net")
+                 ).group_by(hand_players.c.hand_id)
     if account_id is not None:
-        q = q.join(hand_players, hand_players.c.hand_id == hands.c.id).where(
-            hand_players.c.account_id == account_id)
-    q = q.order_by(hands.c.id.desc()).limit(limit)
-    return [dict(r._mapping) for r in conn.execute(q)]
+        per = per.where(hand_players.c.account_id == account_id)
+    mine = per.subquery()
+    q = select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.status, hands.c.opened_at,
+               room_tables.c.name.label("table"), room_tables.c.game, mine.c.wagered,
+               mine.c.net).select_from(hands.join(room_tables,
+                                                  room_tables.c.id == hands.c.table_id)
+                                       .join(mine, mine.c.hand_id == hands.c.id,
+                                             isouter=account_id is None))
+    if wanted.game is not None:
+        q = q.where(room_tables.c.game == wanted.game)
+    if wanted.table is not None:
+        q = q.where(hands.c.table_id == wanted.table)
+    if wanted.since is not None:
+        q = q.where(hands.c.opened_at >= clock.bounds(wanted.since)[0])
+    if wanted.until is not None:
+        q = q.where(hands.c.opened_at < clock.bounds(wanted.until)[1])
+    if wanted.outcome is not None:
+        q = q.where(mine.c.net > 0 if wanted.outcome == "won" else mine.c.net < 0)
+    total = conn.execute(select(func.count()).select_from(q.subquery())).scalar_one()
+    rows = conn.execute(q.order_by(hands.c.id.desc()).limit(per_page)
+                        .offset((max(page, 1) - 1) * per_page))
+    return HandsPage([dict(r._mapping) for r in rows], int(total))
 
 
 def history_document(conn: Connection, hand_id: int) -> dict[str, Any]:

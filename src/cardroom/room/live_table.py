@@ -241,7 +241,7 @@ class LiveTable(Generic[E, R, M]):
         before every game had numbered seats, takes the first free seat)."""
         number, _, name = text.partition(":")
         if not number.isdigit():
-            number, name = str(self._free_seats()[0]), text
+            number, name = str(self.free_seats()[0]), text
         if not name:
             raise IllegalActionError(f"unreadable seat record {text!r} at {self.name}")
         seat = int(number)
@@ -457,7 +457,8 @@ class LiveTable(Generic[E, R, M]):
                 return aid
         return None
 
-    def _free_seats(self) -> list[int]:
+    def free_seats(self) -> list[int]:
+        """The seats no one (no house player either) sits in, for a newcomer and the lobby."""
         return [s for s in range(1, self.max_seats + 1) if self.account_at(s) is None]
 
     def require_seated(self, who: Account) -> int:
@@ -471,7 +472,7 @@ class LiveTable(Generic[E, R, M]):
         buy_in, key = msg.buy_in, msg.key
         if who.id in self.seated:
             raise IllegalActionError("you are already seated at this table")
-        free = self._free_seats()
+        free = self.free_seats()
         if not free:
             raise IllegalActionError(f"the table is full ({self.max_seats} seats)")
         if buy_in <= 0:
@@ -616,15 +617,18 @@ class LiveTable(Generic[E, R, M]):
 
     def close_hand(self, conn: Connection, history: dict[str, Any], result: R,
                    detail: dict[str, Any], postings: list[tuple[str, Cents]] | None = None,
-                   actor: str = "dealer", payouts: list[Payout] | None = None) -> None:
+                   actor: str = "dealer", payouts: list[Payout] | None = None,
+                   results: dict[int, hands.PlayerResult] | None = None) -> None:
         """Settle the hand in progress: `postings` as one balanced transaction, the history
         (the game's document with the room's fields) closes the record, `hand.settled` in
         the audit log (`detail`), and `result` (built by the game with `settled_hand`)
         becomes `last`. `payouts`, each wager's settlement: one whose win is over the
         surveillance figure is held (WAC 230-15-320(4), `surveillance.hold`): what it returns
         goes to the table's held account, out of the winner's stack, and the result says it
-        awaits verification."""
+        awaits verification. Each player's stake and net result go on their row of the hand
+        (`results`, by default `settled_results`), for their hand history."""
         assert self.hand_id is not None
+        results = self.settled_results(conn) if results is None else results
         held: list[Payout] = []
         if payouts and postings is not None:
             postings = list(postings)
@@ -647,10 +651,22 @@ class LiveTable(Generic[E, R, M]):
         if self.irregularities:
             history["irregularities"] = list(self.irregularities)
         hands.close_settled(conn, self.hand_id, history)
+        hands.record_results(conn, self.hand_id, results)
         audit.append(conn, actor, "hand.settled", {"table": self.table_id,
                                                    "hand": self.hand_id, **detail})
         self.end_hand(result)
         self.bar_excluded(conn, list(self.seated))
+
+    def settled_results(self, conn: Connection) -> dict[int, hands.PlayerResult]:
+        """Each player's stake on the hand (their wagers as the open record keeps them) and
+        net result: their stack now, the hand settled by the game, less their stack before
+        their first wager (`before`); a win held for verification counts, as the game
+        settled it."""
+        assert self.hand_id is not None
+        return {a: hands.PlayerResult(
+            sum(bets.values()),
+            self.stacks[a] - self.before[a] if a in self.before and a in self.stacks else None)
+            for a, bets in hands.open_wagers(conn, self.hand_id).items()}
 
     def bar_excluded(self, conn: Connection, account_ids: list[int]) -> list[int]:
         """Remove from the table every one of `account_ids` (not in a hand) found on the

@@ -61,7 +61,7 @@ from cardroom.games.pan.commands import (
 from cardroom.games.pan.driver import PanTable
 from cardroom.games.pan.engine import Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
-from cardroom.games.pan.events import ChipsMoved, event_line
+from cardroom.games.pan.events import ChipsMoved, ToppedUp, event_line
 from cardroom.games.pan.replay import Replay as PanReplay
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
@@ -297,7 +297,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             raise IllegalActionError("only a seated player or the floor may seat a bot")
         if self.hand_id is not None:
             raise IllegalActionError("a hand is in play: seat bots between hands")
-        free = self._free_seats()
+        free = self.free_seats()
         if not free:
             raise IllegalActionError(f"the table is full ({self.max_seats} seats)")
         seat, key = free[0], msg.key
@@ -542,6 +542,22 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             hands.save_open_record(conn, hand_id, record)
         return lines
 
+    def _results(self, raked: dict[int, Cents]) -> dict[int, hands.PlayerResult]:
+        """Each player's part in the hand for their history: the chips they paid in (their
+        tops, the conditions and outs they paid) and the chips the hand gained or cost them, less
+        the rake, in cents (house players have no history)."""
+        g, hand = self.engine, self.engine.hand
+        assert hand is not None
+        paid = [0] * len(hand.seats)
+        for ev in hand.events:
+            if isinstance(ev, ToppedUp):
+                paid[ev.seat] += ev.single + ev.double
+            elif isinstance(ev, ChipsMoved) and ev.payer is not None:
+                paid[ev.payer] += ev.chips
+        return {a: hands.PlayerResult(
+            paid[i] * self.chip, (s.chips - s.start_chips) * self.chip - raked.get(a, 0))
+            for i, (a, s) in enumerate(zip(g.accounts, hand.seats, strict=True)) if a > 0}
+
     def _stacks_from_engine(self) -> None:
         g, hand = self.engine, self.engine.hand
         if hand is None:
@@ -563,9 +579,11 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             seat["table_seat"] = g.order[seat["seat"]]
         doc["setup"].update(unit="chips", chip_cents=self.chip,
                             tops_carry_out=list(hand.tops_carry))
+        raked: dict[int, Cents] = {}
         for charge in pan_fees.rake_due(self.rules.fee, hand.events, g.accounts, self.chip):
             pan_fees.collect(conn, self.table_id, self.name, self.hand_id, charge)
             self.stacks[charge.account] -= charge.cents
+            raked[charge.account] = raked.get(charge.account, 0) + charge.cents
             self.log.append(f"{self.name_of(charge.account)} pays the rake of "
                             f"{format_money(charge.cents)}")
         winner = hand.winner
@@ -581,7 +599,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             net=[PanNet(name=s.name, chips=s.chips - s.start_chips,
                         cents=(s.chips - s.start_chips) * self.chip) for s in hand.seats]), {
             "winner": hand.winner, "reason": hand.end_reason,
-            "chips": [s.chips for s in hand.seats]})
+            "chips": [s.chips for s in hand.seats]}, results=self._results(raked))
         g.last_dealer_seat = g.order[hand.dealer]
         g.winner_seat = None if winner is None else g.order[winner]
         for seat in [s for s in g.bots if self.stacks.get(bot_id(s), 0) < self.chip]:

@@ -352,12 +352,16 @@ class Room:
         with self.storage.read() as conn:
             return ledger.balance(conn, ledger.wallet(who.id))
 
-    def history(self, who: Account, mine: bool = True, limit: int = 20
-                ) -> list[dict[str, Any]]:
+    def history(self, who: Account, mine: bool = True,
+                wanted: hands.HandFilter | None = None, page: int = 1,
+                per_page: int = 25) -> hands.HandsPage:
+        """One page of the viewer's hands (the whole room's, for a reader of every record),
+        newest first, filtered by `wanted`."""
         if not mine:
             who.require(Permission.READ_ALL)
         with self.storage.read() as conn:
-            return hands.recent_hands(conn, who.id if mine else None, limit)
+            return hands.find_hands(conn, who.id if mine else None, wanted or hands.HandFilter(),
+                                    self.settings.clock, page, per_page)
 
     def recall(self, who: Account, hand_id: int) -> recall.Replay:
         """A player may recall the hands they played; the floor, the auditor (and owner) and

@@ -152,7 +152,7 @@ hands = Table(
     Column("table_id", Integer, ForeignKey("room_tables.id"), nullable=False, index=True),
     Column("number", Integer, nullable=False),
     Column("status", String(12), nullable=False),
-    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=False, index=True),
     Column("closed_at", DateTime(timezone=True), nullable=True),
     Column("history", Text, nullable=True),
     Column("voided_by", String(40), nullable=True),
@@ -174,7 +174,11 @@ hand_players = Table(
     "hand_players", metadata,
     Column("hand_id", Integer, ForeignKey("hands.id"), primary_key=True),
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True, index=True),
+    Column("wagered", BigInteger, nullable=True),
+    Column("net", BigInteger, nullable=True),
 )
+"""`wagered` and `net`: the player's stake on the hand and what it won (+) or lost (-), in
+cents, written when the hand closes (`hands.record_results`); null while it is in play."""
 
 # the progressive controller and the Pan time fee's periods (migration 0005) ----------------
 progressive_table_meters = Table(

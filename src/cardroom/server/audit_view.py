@@ -24,7 +24,8 @@ AUDIT_PAGE = 100
 _MAX_SEQ = 2**63 - 1
 
 
-def _day(text: str, what: str) -> date | None:
+def query_day(text: str, what: str) -> date | None:
+    """A date from a page's filter (none when empty); a ValueError says how to write it."""
     if not text:
         return None
     try:
@@ -34,7 +35,8 @@ def _day(text: str, what: str) -> date | None:
                          "for example 2026-03-01.") from None
 
 
-def _number(text: str, what: str) -> int | None:
+def query_number(text: str, what: str) -> int | None:
+    """A whole number from a page's query (none when empty); a ValueError otherwise."""
     if not text:
         return None
     number = whole_number(text)
@@ -47,9 +49,9 @@ def audit_filter(q: Mapping[str, str]) -> audit.Filter:
     """The filter the page's form asks for; a ValueError says in a sentence what is wrong."""
     return audit.Filter(actor=q.get("actor", "").strip()[:40] or None,
                         kind=q.get("kind", "").strip()[:60] or None,
-                        table=_number(q.get("table", "").strip(), "table number"),
-                        since=_day(q.get("since", "").strip(), "from"),
-                        until=_day(q.get("until", "").strip(), "to"))
+                        table=query_number(q.get("table", "").strip(), "table number"),
+                        since=query_day(q.get("since", "").strip(), "from"),
+                        until=query_day(q.get("until", "").strip(), "to"))
 
 
 CENT_FIELDS = frozenset({"amount", "buy_in", "cents", "chip_cents", "seed", "stake", "posted",
@@ -152,7 +154,7 @@ def detail_fields(entry: audit.AuditEntry, names: Names) -> list[tuple[str, str]
 
 
 def page_start(text: str | None) -> int | None:
-    return _number((text or "").strip(), "page position")
+    return query_number((text or "").strip(), "page position")
 
 
 class AuditProgress:

@@ -4,23 +4,51 @@ from __future__ import annotations
 
 import json
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from cardroom import registry
 from cardroom.errors import CardroomError
 from cardroom.room.errors import PermissionDenied
+from cardroom.room.hands import HandFilter
 from cardroom.room.recall import file_withheld, history_of, recall_page
+from cardroom.room.tables import list_tables
 from cardroom.room.timezone import zone_name
 from cardroom.server.deps import Render, RoomDep, Viewer
+from cardroom.server.history_view import (
+    HISTORY_PAGE,
+    OUTCOMES,
+    hand_filter,
+    kept_query,
+    page_number,
+)
 from cardroom.server.ids import HandId
 
 router = APIRouter()
 
 
 @router.get("/history", response_class=HTMLResponse)
-def history(room: RoomDep, who: Viewer, page: Render, all: bool = False) -> HTMLResponse:
-    rows = room.history(who, mine=not all, limit=50)
-    return page("history.html", who, hands=rows, all=all, zone=zone_name())
+def history(request: Request, room: RoomDep, who: Viewer, page: Render,
+            all: bool = False) -> HTMLResponse:
+    """The reader's hands (every hand, for a reader of every record), a page at a time and
+    filtered; a filter it cannot read is said in one sentence and every hand is shown."""
+    q = request.query_params
+    with room.storage.read() as conn:
+        tables = {t.id: t.name for t in list_tables(conn)}
+    try:
+        wanted, number = hand_filter(q, tables), page_number(q.get("page"))
+    except ValueError as exc:
+        wanted, number, error = HandFilter(), 1, str(exc)
+    else:
+        error = ""
+    found = room.history(who, mine=not all, wanted=wanted, page=number,
+                         per_page=HISTORY_PAGE)
+    pages = max(1, -(-found.total // HISTORY_PAGE))
+    return page("history.html", who, 400 if error else 200, hands=found.rows,
+                total=found.total, number=number, pages=pages, all=all, zone=zone_name(),
+                wanted=wanted, tables=tables,
+                games={g.name: g.title for g in registry.games()}, outcomes=OUTCOMES, error=error,
+                query={} if error else kept_query(q))
 
 
 @router.get("/hands/{hand_id}", response_class=HTMLResponse)

@@ -10,10 +10,11 @@ from cardroom.cards import Card
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.room import accounts as acc
-from cardroom.room import audit, exclusions
+from cardroom.room import audit, exclusions, table_books
 from cardroom.room.accounts import Account, Role
 from cardroom.room.errors import AuthError, Throttled
 from cardroom.room.jackpot import DEFAULT_POOL
+from cardroom.room.lobby_view import lobby_table, state_of
 from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
 from cardroom.server import password_work
@@ -42,7 +43,18 @@ def has_accounts(room: Room) -> bool:
         return acc.count_accounts(conn) > 0
 
 
-def logged_in(request: Request, room: Room, account: Account, to: str = "/lobby") -> Response:
+LANDING: dict[Role, str] = {
+    Role.PLAYER: "/lobby", Role.CASHIER: "/cage", Role.FLOOR: "/floor",
+    Role.DEALER: "/floor/inventory", Role.COMPLIANCE: "/compliance/cases",
+    Role.OWNER: "/home", Role.AUDITOR: "/home"}
+"""Where each role lands after logging in (and at `/`): a player in the lobby, the staff on
+their own page (the dealer on the table inventories they sign; the owner and the auditor,
+whose work spans the room, on the list of their pages)."""
+
+
+def logged_in(request: Request, room: Room, account: Account) -> Response:
+    """A new session for `account`, sent to its own page (`LANDING`)."""
+    to = LANDING[account.role]
     with room.storage.unit() as conn:
         token = acc.open_session(conn, account)
         device = acc.trust_device(conn, account, request.cookies.get(DEVICE_COOKIE))
@@ -65,8 +77,13 @@ def refused(page: Page, template: str, exc: CardroomError, status: int) -> HTMLR
 def index(request: Request, room: RoomDep) -> Response:
     if not has_accounts(room):
         return RedirectResponse("/setup", status_code=303)
-    viewer(request)
-    return RedirectResponse("/lobby", status_code=303)
+    return RedirectResponse(LANDING[viewer(request).role], status_code=303)
+
+
+@router.get("/home", response_class=HTMLResponse)
+def home(who: Viewer, page: Render) -> HTMLResponse:
+    """The pages an account may open, as a list (where the owner and the auditor land)."""
+    return page("home.html", who)
 
 
 @router.get("/setup", response_model=None)
@@ -155,13 +172,14 @@ async def register(request: Request, room: RoomDep, page: Render, client: Client
 
 @router.get("/lobby", response_class=HTMLResponse)
 def lobby(room: RoomDep, who: Viewer, page: Render) -> HTMLResponse:
-    with room.storage.read() as conn:
-        rows = list_tables(conn)
+    """Every table: its state, limits, seats free and least buy-in (`room.lobby_view`)."""
     room.load_new_tables()  # tables opened from the CLI since the server started
-    live = {t: room.tables[t] for t in room.tables}
+    with room.storage.read() as conn:
+        rows = [lobby_table(t, room.tables.get(t.id), state_of(
+            room.tables.get(t.id), t.id in room.closed,
+            table_books.last_closer(conn, t.id) is not None)) for t in list_tables(conn)]
     pool = room.pools.get(DEFAULT_POOL)
-    return page("lobby.html", who, tables=rows, live=live, closed=room.closed,
-                wallet=room.wallet(who),
+    return page("lobby.html", who, tables=rows, wallet=room.wallet(who),
                 jackpot=pool.posted if pool else None)
 
 
