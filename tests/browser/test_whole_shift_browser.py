@@ -272,6 +272,8 @@ def test_a_whole_shift_by_clicks_on_every_ones_own_screen(room: Room) -> None:
         # the day's reports, as the floor reads them
         fred.click("#menu-reports")
         fred.wait_for_selector("#hold-chart")
+        shown = fred.locator("#tables-win tbody tr", has=fred.locator('td.name:text-is("Mini 1")'))
+        assert shown.locator('td[data-label="Variance"]').inner_text() == "-$5.00"
         games = linked_json(fred, base, "#games-json")
         fred.goto(base + "/reports/reconcile")
         verdict = fred.inner_text("#verdict")
