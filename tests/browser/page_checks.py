@@ -95,6 +95,9 @@ class PageChecks:
         # the page states axe has checked (share one set between pages of the same kind)
         self.axe_seen = axe_seen if axe_seen is not None else set()
         page.on("websocket", self._socket)
+        # another page (another table) counts its own messages from none
+        page.on("framenavigated", lambda frame: self.frames.clear()
+                if frame == page.main_frame else None)
 
     def _socket(self, ws: Any) -> None:
         ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))

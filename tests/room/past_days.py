@@ -125,11 +125,11 @@ class PastDays:
             return ledger.balance(conn, ledger.stack(t, who.id))
 
     def play(self, day: date, coups: int, cash_counted: int | None = None,
-             top_award: bool = False) -> Expected:
+             top_award: bool = False, short: int = 0) -> Expected:
         """Play a gambling day now and move it to `day` (the room's first day moves the
         tables' creation with it); with `top_award`, the first coup deals the progressive's
         top award to alice's progressive wager (held pending: the progressive takes no other
-        wager that day)."""
+        wager that day); Mini 1's closing count is `short` of its books."""
         since = self.created if self.keys == 0 else datetime.now(UTC) - timedelta(seconds=1)
         p, room, t = self.p, self.room, self.mini
         out = Expected(day)
@@ -174,8 +174,8 @@ class PastDays:
         out.pan_hands += 1
         assert pan(room, self.pan).hand_id is None
         room.act(carol, self.pan, {"type": "leave", "key": self.key()})
-        for table in (t, self.pan):
-            self._close(table)
+        self._close(t, short)
+        self._close(self.pan)
         room.operate(p["cathy"], "drop.count", lambda c: table_books.count_drop(
             c, self.clock, t, self.today, table_books.Dropped(dropped, 0), p["cathy"],
             p["colin"]))
@@ -188,7 +188,7 @@ class PastDays:
         last = table_books.last_closer(conn, table)
         return 0 if last is None else last.amount
 
-    def _close(self, table: int) -> None:
+    def _close(self, table: int, short: int = 0) -> None:
         p = self.p
         with self.storage.read() as conn:
             held = ledger.balance(conn, ledger.tray(table))
@@ -197,4 +197,4 @@ class PastDays:
                 c, table, p["cathy"], p["dan"], p["fiona"], -held))
             held = 0
         self.room.operate(p["fiona"], "table.close", lambda c: table_books.close_table(
-            c, table, p["dan"], p["fiona"], held))
+            c, table, p["dan"], p["fiona"], held - short))

@@ -126,6 +126,26 @@ def test_a_tampered_ledger_row_is_named_as_a_difference(storage: Storage) -> Non
     assert any("2025-01-31" in d and "Mini 1" in d for d in report.differences)
 
 
+def test_a_table_closed_short_of_its_books_is_in_the_month_and_the_month_reconciles(
+        storage: Storage) -> None:
+    """Issue 23 ("a real shortage must be recorded on the closer as a variance"): Mini 1
+    closed $5 short of its books. The closer is the count, so the daily games report's win is
+    $5 under the tray's play, the shortage on its notification of error; the month, the sum of
+    the daily reports, reconciles with the ledger, whose win is the trays' play and their
+    closing variances (before, the month said "the win: the daily reports say ..., the ledger
+    ... (a difference of -$5.00)" and was not reconciled)."""
+    room = PastDays(storage)
+    want = room.play(JANUARY, 3, short=500)
+    with storage.snapshot() as conn:
+        report = period_report(conn, room.clock, month(2025, 1))
+        daily = games_report(conn, room.clock, JANUARY)
+    assert report.reconciled, report.differences
+    mini = next(line for line in daily.lines if line.table == "Mini 1")
+    assert mini.variance == -500 and mini.reconciled
+    assert report.games["baccarat"].ggr == want.lost_at_mini - want.contributions - 500
+    assert report.ledger.win == report.total.win == sum(x.win for x in daily.lines)
+
+
 def test_wac_230_06_070_a_top_award_is_a_prize_and_the_house_reseeds_the_meter(
         storage: Storage) -> None:
     """The progressive's top award hit on 3 February 2025 is the month's prize (paid from the

@@ -45,9 +45,8 @@ EXPLAINED: dict[str, str] = {
     **dict.fromkeys(("buy-in", "leave", "wager", "wager-returned", "settle", "void", "pan"),
                     GAMES),
     # the table inventories: variances of an opening count, the drop into the box
-    **dict.fromkeys(("tray-variance", "tray-variance-void", table_books.CLOSING_VARIANCE,
-                     f"{table_books.CLOSING_VARIANCE}-void", *tenders.DROPPED_KINDS.values()),
-                    GAMES),
+    **dict.fromkeys(("tray-variance", "tray-variance-void", *table_books.CLOSING_VARIANCES,
+                     *tenders.DROPPED_KINDS.values()), GAMES),
     # Pan's fees, the progressive's share of each coup and a top award hit (games report)
     **dict.fromkeys(("fee-hand", "fee-time", "fee-rake", "jackpot-contribution",
                      "jackpot-hit"), GAMES),

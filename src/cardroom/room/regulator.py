@@ -336,9 +336,10 @@ def liability_at(conn: Connection, at: datetime) -> Cents:
 
 
 def ledger_figures(conn: Connection, clock: GamblingClock, period: Period) -> LedgerFigures:
-    """What the ledger moved in the period's hours: play at the trays (every kind but those
-    that move a tray's chips otherwise, `table_books.NOT_MOVED_BY_PLAY`), the commission, the
-    Pan fees."""
+    """What the ledger moved in the period's hours: the win at the trays (play: every kind
+    but those that move a tray's chips otherwise, `table_books.NOT_MOVED_BY_PLAY`; and the
+    closing counts' variances, which the daily reports' win holds since a closer is the
+    count), the commission, the Pan fees."""
     start, end = _window(clock, period)
     named = ACCOUNTS.c.name
     rows = conn.execute(
@@ -354,7 +355,8 @@ def ledger_figures(conn: Connection, clock: GamblingClock, period: Period) -> Le
     win = commission = fees = 0
     for name, kind, amount in rows:
         if name.startswith(ledger.TRAY_PREFIX):
-            win += int(amount) if kind not in table_books.NOT_MOVED_BY_PLAY else 0
+            won = kind not in table_books.NOT_MOVED_BY_PLAY or kind in table_books.CLOSING_VARIANCES
+            win += int(amount) if won else 0
         elif name == ledger.HOUSE_COMMISSION:
             commission += int(amount)
         else:

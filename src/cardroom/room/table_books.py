@@ -64,9 +64,12 @@ CLOSING_VARIANCE = "closing-variance"
 """A closing count that is not what the books hold: the tray set to the count, the difference
 to `house:tray-variance` (a shortage or overage of the inventory, on a notification of
 error)."""
+CLOSING_VARIANCES = frozenset({CLOSING_VARIANCE, f"{CLOSING_VARIANCE}-void"})
+"""A closing count's difference from the books and its reversal: not play, but in the win,
+since the closer is the count (the games report's win = the play + these)."""
 NOT_MOVED_BY_PLAY = frozenset({"fill", "credit", "fill-void", "credit-void", "tray-variance",
-                               "tray-variance-void", CLOSING_VARIANCE,
-                               f"{CLOSING_VARIANCE}-void", *tenders.DROPPED_KINDS.values()})
+                               "tray-variance-void", *CLOSING_VARIANCES,
+                               *tenders.DROPPED_KINDS.values()})
 """Ledger kinds that move a tray's chips other than by play (what is left is the table's win
 from play: settlements, and anything else that pays or takes at the table)."""
 
