@@ -21,9 +21,9 @@ from cardroom.shoe import SeededRandom
 from .page_checks import console_errors, shown_cards
 from .server_thread import running
 
-__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "fits", "log_in",
-           "owner_opens_table", "player_sits", "register", "seeded_room", "shot", "shown_cards",
-           "skip_without_chromium", "staff_page"]
+__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "cage_finds", "cage_transaction", "chromium",
+           "console_errors", "fits", "log_in", "owner_opens_table", "player_sits", "register",
+           "seeded_room", "shot", "shown_cards", "skip_without_chromium", "staff_page"]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -160,3 +160,20 @@ def sign_on_own_screen(browser: Any, base: str, name: str, done: str) -> None:
     page.locator("#waiting button.accept").last.click()
     page.wait_for_selector(f"text={done}")
     context.close()
+
+
+def cage_transaction(page: Any, do: str) -> None:
+    """The cashier opens the cage from the menu and chooses the transaction `do` (issue 23:
+    one form at a time): "sell", "redeem", "fill", "credit", "count", "cash-count", "checks",
+    "patron", "cash-today" or "flag"."""
+    page.click("#menu-cage")
+    page.click(f"#do-{do}")
+    page.wait_for_selector(f"#do-{do}[aria-current=page]")
+
+
+def cage_finds(page: Any, text: str) -> None:
+    """On the cage page, the cashier finds the person by a name, an account or a document
+    number; the patrons found are listed (and one patron with one account is chosen)."""
+    page.fill("#find-q", text)
+    page.click("#find-submit")
+    page.wait_for_selector("#patrons-found, #no-patron")
