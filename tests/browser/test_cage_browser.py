@@ -91,6 +91,10 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         assert "chips sold for cash" in page.inner_text("#receipt")
         assert page.inner_text("#drawer-cash") == "$250.00"
         fits(page, shots, "cage-receipt")
+        page.emulate_media(media="print")  # printed, the receipt alone
+        assert page.is_visible("#receipt") and not page.is_visible("#drawer")
+        assert not page.is_visible("#print-receipt") and not page.is_visible("#menu-cage")
+        page.emulate_media(media="screen")
         page.click("#same-person")
         page.wait_for_selector("#person-moves")
         assert page.inner_text("#person-bought") == "$250.00"
