@@ -23,9 +23,10 @@ from cardroom.shoe import SeededRandom
 from .page_checks import console_errors, shown_cards
 from .server_thread import running
 
-__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "fits", "log_in",
-           "owner_opens_table", "phone_width", "player_sits", "register", "seeded_room", "shot",
-           "shown_cards", "skip_without_chromium", "staff_page"]
+__all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "cage_finds", "cage_transaction", "chromium",
+           "console_errors", "fits", "log_in", "owner_opens_table", "phone_width", "player_sits",
+           "register", "seeded_room", "shot", "shown_cards", "skip_without_chromium",
+           "staff_page"]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -213,7 +214,7 @@ def cage_identifies(page: Any, base: str, player: str, legal_name: str, document
     """The cashier records a patron from the identity document in hand (a driver's licence)
     and links them to their online account `player`."""
     page.goto(base + "/cage")
-    page.click("#new-patron-box summary")
+    cage_transaction(page, "patron")
     page.fill("#patron-name", legal_name)
     page.fill("#patron-address", "1 Main St, Tacoma WA")
     page.fill("#patron-born", "1985-03-02")
@@ -228,6 +229,7 @@ def cage_identifies(page: Any, base: str, player: str, legal_name: str, document
 def cage_sells(page: Any, base: str, player: str, cents: int) -> None:
     """The cashier sells `player` chips for cash."""
     page.goto(base + "/cage")
+    cage_transaction(page, "sell")
     page.fill("#sell-player", player)
     page.fill("#sell-amount", format_money(cents))
     page.click("#sell-submit")
@@ -237,6 +239,7 @@ def cage_sells(page: Any, base: str, player: str, cents: int) -> None:
 def cage_counts_cash(page: Any, base: str, cents: int) -> None:
     """The cashier records the cage's cash on hand at the opening of the day."""
     page.goto(base + "/cage")
+    cage_transaction(page, "cash-count")
     page.fill("#cash-count-amount", format_money(cents))
     page.click("#cash-count-submit")
     page.wait_for_selector("text=the cash on hand at opening is recorded")
@@ -247,6 +250,7 @@ def cage_asks_slip(page: Any, base: str, kind: str, table: str, cents: int, deal
     """The cashier signs a fill or credit slip (`kind`) and asks the dealer and the floor for
     theirs, which they give on their own screens (`accept_signature`)."""
     page.goto(base + "/cage")
+    cage_transaction(page, kind)
     page.select_option(f"#{kind}-table", label=table)
     page.fill(f"#{kind}-amount", format_money(cents))
     page.fill(f"#{kind}-dealer", dealer)
@@ -258,6 +262,7 @@ def cage_asks_slip(page: Any, base: str, kind: str, table: str, cents: int, deal
 def cage_asks_count(page: Any, base: str, table: str, cash: int, second: str) -> None:
     """The cashier enters a drop box's cash and asks the second counter to sign."""
     page.goto(base + "/cage")
+    cage_transaction(page, "count")
     page.select_option("#count-table", label=table)
     page.fill("#count-cash", format_money(cash))
     page.fill("#count-second", second)
@@ -313,3 +318,20 @@ def leaves(page: Any) -> None:
     """The seated player leaves the table, their stack back to their chips."""
     page.click("#leave")
     page.wait_for_selector("#sit-box:not([hidden])")
+
+
+def cage_transaction(page: Any, do: str) -> None:
+    """The cashier opens the cage from the menu and chooses the transaction `do` (issue 23:
+    one form at a time): "sell", "redeem", "fill", "credit", "count", "cash-count", "checks",
+    "patron", "cash-today" or "flag"."""
+    page.click("#menu-cage")
+    page.click(f"#do-{do}")
+    page.wait_for_selector(f"#do-{do}[aria-current=page]")
+
+
+def cage_finds(page: Any, text: str) -> None:
+    """On the cage page, the cashier finds the person by a name, an account or a document
+    number; the patrons found are listed (and one patron with one account is chosen)."""
+    page.fill("#find-q", text)
+    page.click("#find-submit")
+    page.wait_for_selector("#patrons-found, #no-patron")

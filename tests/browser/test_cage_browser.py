@@ -1,12 +1,12 @@
-"""The cage and the table inventories in a real browser, by clicks: the cashier sells a player
-chips for cash and for a check (copied onto the form, WAC 230-06-005) and records the bank's
-return of the check; the floor opens a table with the dealer's signature, the cage fills it
-with the dealer's and the floor's (each given in their own browser session, issue 23), the
-floor sells chips at it for a debit card (the drop,
-WAC 230-15-500(2)) and closes it, the cage counts its drop box tender by tender; the games
-report with its hold chart. Each page renders under the strict Content-Security-Policy with
-no console error and fits a 375-pixel phone; screenshots go to $CARDROOM_SCREENSHOTS when it
-is set."""
+"""The cage and the table inventories in a real browser, by clicks: the cashier finds a
+player, sells her chips and sees the receipt (issue 23), sells for a check (copied onto the
+form, WAC 230-06-005) and records the bank's return of the check; the floor opens a table
+with the dealer's signature, the cage fills it with the dealer's and the floor's (each given
+in their own browser session, issue 23), the floor sells chips at it for a debit card (the
+drop, WAC 230-15-500(2)) and closes it, the cage counts its drop box tender by tender; the
+games report with its hold chart. Each page renders under the strict Content-Security-Policy
+with no console error and fits a 375-pixel phone; screenshots go to $CARDROOM_SCREENSHOTS when
+it is set."""
 
 from __future__ import annotations
 
@@ -25,7 +25,15 @@ from cardroom.room.room import Room
 from cardroom.shoe import SeededRandom
 
 from .page_checks import word_per_line
-from .room_flows import PW, browser_at, console_errors, log_in, sign_on_own_screen
+from .room_flows import (
+    PW,
+    browser_at,
+    cage_finds,
+    cage_transaction,
+    console_errors,
+    log_in,
+    sign_on_own_screen,
+)
 
 
 @pytest.fixture
@@ -69,14 +77,28 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
     with browser_at(room) as (base, browser):
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         errors = console_errors(page)
-        # the cashier sells alice chips
+        # the cashier finds alice, sells her chips and shows her the receipt (issue 23)
         log_in(page, base, "cathy")
-        page.click("text=Cage")
-        page.fill("#sell-player", "alice")
+        page.click("#menu-cage")
+        cage_finds(page, "alice")
+        page.wait_for_selector("#person")
+        assert "Nothing at the cage today" in page.inner_text("#person")
+        assert page.input_value("#sell-player") == "alice"
         page.fill("#sell-amount", "250")
         page.click("#sell-submit")
         page.wait_for_selector("text=sold $250.00 of chips to alice (cash)")
-        page.fill("#sell-player", "alice")
+        assert page.inner_text("#receipt-amount") == "$250.00"
+        assert "chips sold for cash" in page.inner_text("#receipt")
+        assert page.inner_text("#drawer-cash") == "$250.00"
+        fits(page, shots, "cage-receipt")
+        page.emulate_media(media="print")  # printed, the receipt alone
+        assert page.is_visible("#receipt") and not page.is_visible("#drawer")
+        assert not page.is_visible("#print-receipt") and not page.is_visible("#menu-cage")
+        page.emulate_media(media="screen")
+        page.click("#same-person")
+        page.wait_for_selector("#person-moves")
+        assert page.inner_text("#person-bought") == "$250.00"
+        fits(page, shots, "cage")
         page.fill("#sell-amount", "300")
         page.select_option("#sell-tender", "check")
         page.fill("#sell-check-number", "1041")
@@ -84,13 +106,14 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         page.fill("#sell-check-bank", "First Bank of Tacoma")
         page.click("#sell-submit")
         page.wait_for_selector("text=sold $300.00 of chips to alice (check), check number 1041")
+        page.click("#next-person")
+        page.click("#do-checks")
         assert "drawn by Alice Liddell" in page.inner_text("#checks-taken")
         page.fill("#return-reason-1", "insufficient funds")
         page.click("#return-1")
         page.wait_for_selector("text=check number 1041 of alice is in the returned-check "
                                "register")
         assert "insufficient funds" in page.inner_text("#returned-checks")
-        fits(page, shots, "cage")
         log_out(page)
         # the floor opens Mini 1; the dealer signs on his own screen
         log_in(page, base, "fred")
@@ -104,7 +127,7 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         log_out(page)
         # the cage fills it: dealer and floor sign on their own screens
         log_in(page, base, "cathy")
-        page.click("text=Cage")
+        cage_transaction(page, "fill")
         page.fill("#fill-amount", "2,000")
         page.fill("#fill-dealer", "dan")
         page.fill("#fill-floor", "fan")  # a mistyped name is refused...
@@ -141,7 +164,7 @@ def test_cashier_sells_chips_and_a_table_opens_fills_and_closes_by_clicks(
         log_out(page)
         # the cage counts the box: the cash and the debit card slips apart
         log_in(page, base, "cathy")
-        page.click("text=Cage")
+        cage_transaction(page, "count")
         page.fill("#count-cash", "0")
         page.fill("#count-debit", "100")
         page.fill("#count-second", "olga")
@@ -180,8 +203,7 @@ def test_the_cashier_finds_a_patron_and_records_a_walk_in_by_clicks(
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         errors = console_errors(page)
         log_in(page, base, "cathy")
-        page.click("text=Cage")
-        page.click("#new-patron-box summary")
+        cage_transaction(page, "patron")
         page.fill("#patron-name", "Grace Hopper")
         page.fill("#patron-address", "1 Main St, Tacoma WA")
         page.fill("#patron-born", "1980-12-09")
@@ -193,12 +215,12 @@ def test_the_cashier_finds_a_patron_and_records_a_walk_in_by_clicks(
         page.click("#patron-submit")
         page.wait_for_selector("text=recorded the patron; their chips are held as walkin_2")
         assert page.input_value("#sell-player") == "walkin_2"
+        assert "Grace Hopper" in page.inner_text("#person-head")
         page.fill("#sell-amount", "150")
         page.click("#sell-submit")
         page.wait_for_selector("text=sold $150.00 of chips to walkin_2 (cash)")
-        page.fill("#find-document", "p5550-1234")
-        page.click("#find-submit")
-        page.wait_for_selector("#patrons-found")
+        page.click("#next-person")
+        cage_finds(page, "p5550-1234")
         found = page.inner_text("#patrons-found")
         assert "Grace Hopper" in found and "identity on file" in found
         assert "5550" not in page.content() and "6789" not in page.content()
@@ -206,11 +228,12 @@ def test_the_cashier_finds_a_patron_and_records_a_walk_in_by_clicks(
         page.fill("#sell-amount", "50")
         page.click("#sell-submit")
         page.wait_for_selector("text=the cage has not yet seen this player's identity")
-        page.fill("#find-name", "hopper")
-        page.click("#find-submit")
+        assert "has not seen this player's identity" in page.inner_text("#person-no-patron")
+        cage_finds(page, "hopper")
         page.fill("#link-player-2", "nora")
         page.click("#link-2")
         page.wait_for_selector("text=nora is linked to the patron")
+        page.fill("#find-q", "")
         page.fill("#find-born", "1980-12-09")
         page.click("#find-submit")
         page.wait_for_selector("#patrons-found")

@@ -21,7 +21,7 @@ from cardroom.room import table_books
 from cardroom.room.db import Storage, make_engine, migrate
 
 from .page_checks import PageChecks
-from .room_flows import browser_at, log_in
+from .room_flows import browser_at, cage_transaction, log_in
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def test_owner_reads_month_and_quarter_and_the_cage_counts_its_cash(
         played.room.operate(p["fiona"], "table.open", lambda c: table_books.open_table(
             c, t, p["dan"], p["fiona"], table_books.last_closer(c, t).amount))  # type: ignore[union-attr]
         log_in(page, base, "cathy")
-        page.goto(base + "/cage")
+        cage_transaction(page, "cash-count")
         page.fill("#cash-count-amount", "1,000")
         page.click("#cash-count-submit")
         page.wait_for_selector("text=the cash on hand at opening is recorded: $1,000.00")

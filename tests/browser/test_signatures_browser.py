@@ -17,7 +17,7 @@ from cardroom.room.accounts import Role, create_account
 from cardroom.room.room import Room
 
 from .page_checks import word_per_line
-from .room_flows import PW, browser_at, console_errors, log_in
+from .room_flows import PW, browser_at, cage_transaction, console_errors, log_in
 
 
 def test_the_floor_accepts_the_cashiers_fill_in_a_browser_of_their_own(
@@ -43,7 +43,7 @@ def test_the_floor_accepts_the_cashiers_fill_in_a_browser_of_their_own(
         dan.click("#menu-signatures")
         dan.click("#waiting button.accept")
         dan.wait_for_selector("text=signed and done: opener number 1: $0.00")
-        cathy.click("#menu-cage")
+        cage_transaction(cathy, "fill")
         cathy.fill("#fill-amount", "750")
         cathy.fill("#fill-dealer", "dan")
         cathy.fill("#fill-floor", "fred")

@@ -15,7 +15,14 @@ from cardroom.room.identity_key import IdentityKey
 from cardroom.room.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
 
-from .room_flows import PW, fits, log_in, skip_without_chromium, staff_page
+from .room_flows import (
+    PW,
+    cage_transaction,
+    fits,
+    log_in,
+    skip_without_chromium,
+    staff_page,
+)
 
 pytestmark = skip_without_chromium()
 
@@ -48,12 +55,13 @@ def test_the_cashier_and_the_officer_read_the_title31_pages(room: Room) -> None:
     with staff_page(room, "cathy") as (base, page, errors):
         page.goto(base + "/cage")
         fits(page, "cage")
+        cage_transaction(page, "cash-today")
         page.fill("#cash-today-player", "bob")
         page.click("#cash-today-submit")
         page.wait_for_selector("#cash-standing")
         assert "identity not complete" in page.inner_text("#identity-status")
         fits(page, "cash-today")
-        page.goto(base + "/cage")
+        cage_transaction(page, "cash-today")
         page.click("#cash-today-all")
         page.wait_for_selector("#cash-everyone")
         assert page.locator("#cash-everyone tr").count() == 3

@@ -154,11 +154,49 @@ def test_the_rooms_own_names_cannot_be_opened(name: str, storage: Storage) -> No
         assert acc.count_accounts(conn) == 0
 
 
-def register(storage: Storage, name: str, client: str) -> str:
+def register(storage: Storage, name: str, client: str, device: str | None = None) -> str:
     """As the registration form does: the back-off asked first, the password checked and
     hashed outside the writer, then the account in the books."""
-    acc.registration_allowed(storage, client)
-    return acc.register_player(storage, acc.new_credentials(name, PW), client).username
+    acc.registration_allowed(storage, client, device)
+    return acc.register_player(storage, acc.new_credentials(name, PW), client,
+                               device).username
+
+
+def test_registration_backs_off_per_device_not_per_shared_address(storage: Storage) -> None:
+    """Issue 23: "the limit is per device": browsers with their own device ids behind one
+    address (the room's Wi-Fi) each open their accounts; one browser is held after
+    `REGISTRATIONS.free`; a browser without an id counts in the address's own bucket."""
+    for phone in ("phone-a", "phone-b"):
+        for i in range(acc.REGISTRATIONS.free):
+            register(storage, f"{phone.replace('-', '')}{i}", "10.6.0.1", phone)
+    with pytest.raises(Throttled, match="too many accounts opened from here"):
+        register(storage, "phonea9", "10.6.0.1", "phone-a")
+    assert register(storage, "phonec0", "10.6.0.1", "phone-c") == "phonec0"
+    for i in range(acc.REGISTRATIONS.free):  # no cookie: the address's own bucket
+        register(storage, f"bare{i}", "10.6.0.1")
+    with pytest.raises(Throttled):
+        register(storage, "bare9", "10.6.0.1")
+
+
+def test_the_address_backstop_holds_a_flood_that_draws_a_new_device_each_time(
+        storage: Storage) -> None:
+    """Issue 23 (docs/security.md): every account opened from one address counts in its
+    backstop, so a flood that throws its device cookie away after each registration is held
+    after `REGISTRATIONS_PER_ADDRESS.free`, while another address is not."""
+    free = acc.REGISTRATIONS_PER_ADDRESS.free
+    assert free > acc.REGISTRATIONS.free
+    for i in range(free):
+        register(storage, f"flood{i}", "10.7.0.1", f"device-{i}")
+    with pytest.raises(Throttled):
+        register(storage, "flood99", "10.7.0.1", "device-new")
+    assert register(storage, "other0", "10.7.0.2", "device-new") == "other0"
+
+
+def test_registration_buckets_name_the_device_or_the_address() -> None:
+    assert [k for k, _ in acc.registration_buckets("10.0.0.9", "d1")] == [
+        "register-device:d1", "register-address:10.0.0.9"]
+    assert [k for k, _ in acc.registration_buckets("10.0.0.9", None)] == [
+        "register:10.0.0.9", "register-address:10.0.0.9"]
 
 
 def test_registration_backs_off_per_client(storage: Storage, hasher: CountingHasher) -> None:

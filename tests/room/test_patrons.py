@@ -12,8 +12,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from cardroom.room import patrons
-from cardroom.room.accounts import Account, Role, create_account
+from cardroom.errors import CardroomError
+from cardroom.room import audit, patrons
+from cardroom.room.accounts import (
+    Account,
+    Role,
+    authenticate,
+    create_account,
+    new_credentials,
+)
 from cardroom.room.backup import backup
 from cardroom.room.db import Storage
 from cardroom.room.errors import PermissionDenied
@@ -174,10 +181,31 @@ def test_link_an_account_and_open_a_walk_in_account(storage: Storage) -> None:
         assert patrons.open_walk_in(conn, p["cathy"], other.id) == account
         assert account.role is Role.PLAYER
         assert [a.id for a in patrons.accounts_of(conn, other.id)] == [account.id]
-    from cardroom.room.accounts import authenticate
     from cardroom.room.errors import AuthError
     with pytest.raises(AuthError):
         authenticate(storage, account.username, patrons.WALK_IN_PASSWORD, "1.2.3.4")
+
+
+def test_the_cage_opens_an_account_to_log_in_with_linked_to_the_patron(
+        storage: Storage) -> None:
+    """Issue 23 ("the cashier or the host can open player accounts"): the account is opened by
+    the cage with the patron's identity, linked to them at once, audited under the cashier's
+    name; a player may not open one for anyone, and a name taken is refused."""
+    p = staff(storage)
+    made = new_credentials("grace", "correct horse battery staple")
+    with storage.unit() as conn:
+        grace = patrons.create(conn, p["cathy"], walk_in(), KEY, TODAY)
+        with pytest.raises(PermissionDenied):
+            patrons.open_account(conn, p["alice"], grace.id, made)
+        account = patrons.open_account(conn, p["cathy"], grace.id, made)
+        assert [a.id for a in patrons.accounts_of(conn, grace.id)] == [account.id]
+        with pytest.raises(CardroomError, match="taken"):
+            patrons.open_account(conn, p["cathy"], grace.id, made)
+        opened = [e for e in audit.entries(conn) if e.action == "account.create"
+                  and e.data["username"] == "grace"]
+    assert account.role is Role.PLAYER
+    assert (opened[0].actor, opened[0].data["patron"]) == ("cathy", grace.id)
+    assert authenticate(storage, "grace", "correct horse battery staple", "1.2.3.4") == account
 
 
 @pytest.mark.parametrize(("day", "age"), [(date(2026, 3, 1), 17), (date(2026, 3, 2), 18)])

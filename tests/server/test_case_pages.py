@@ -97,7 +97,7 @@ def test_the_officer_opens_a_case_from_an_alert_and_decides_it(storage: Storage)
     with storage.read() as conn:
         [case] = suspicious.cases(conn, p["connie"])
     assert [e.text for e in case.narrative] == ["Two buys.", "No ID was asked."]
-    assert 'id="flag"' in cathy.get("/cage").text
+    assert 'id="flag"' in cathy.get("/cage?do=flag").text
     r = cathy.post("/cage/flag", data={"player_name": "alice", "note": "Paid for bob too."},
                    follow_redirects=False)
     assert said(r)["message"] == "your note is with the compliance officer"

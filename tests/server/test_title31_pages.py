@@ -84,7 +84,7 @@ def test_a_refused_buy_in_tells_the_dealer_why_and_the_player_nothing(room: Room
     standing = re.sub(r"\s+", " ", look.text)
     assert "<td>cash in</td><td>$9,000.00</td><td>$1,000.00</td>" in standing
     assert "identity not complete" in standing
-    assert "How close to the report?" in cathy.get("/cage").text
+    assert "How close to the report?" in cathy.get("/cage?do=cash-today").text
     everyone = re.sub(r"\s+", " ", cathy.get("/cage/cash-today").text)
     assert "<td>Alice Liddell</td><td>alice</td> <td>$9,000.00 <strong>near</strong></td>" \
         in everyone

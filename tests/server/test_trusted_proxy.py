@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from cardroom.room.accounts import REGISTRATIONS
+from cardroom.server import registrar
 
 CARDROOM = str(Path(sys.executable).parent / "cardroom")
 TOKEN = re.compile(r'name="csrf" value="([0-9a-f]+)"')
@@ -45,6 +46,7 @@ def register_from(url: str, addresses: list[str]) -> list[int]:
         with httpx.Client(base_url=url) as browser:
             found = TOKEN.search(browser.get("/register").text)
             assert found
+            browser.cookies.delete(registrar.COOKIE)  # counted by address: no device id
             r = browser.post("/register", headers={"X-Forwarded-For": address}, data={
                 "username": f"player{i}", "password": "a phrase of unrelated words",
                 "csrf": found.group(1)})

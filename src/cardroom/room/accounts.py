@@ -47,7 +47,12 @@ PER_DEVICE = Backoff(free=5, first_wait=timedelta(minutes=1), max_wait=timedelta
 """Password checks from one trusted device of the account."""
 REGISTRATIONS = Backoff(free=3, first_wait=timedelta(minutes=10), max_wait=timedelta(hours=6),
                         forget=timedelta(days=1))
-"""Accounts opened from one client address."""
+"""Accounts opened from one browser (its signed registration cookie), or from one client
+address by browsers without one."""
+REGISTRATIONS_PER_ADDRESS = Backoff(free=20, first_wait=timedelta(minutes=10),
+                                    max_wait=timedelta(hours=6), forget=timedelta(days=1))
+"""Every account opened from one client address, whatever the browsers' cookies: the backstop
+against a flood that draws a new cookie for each registration."""
 FAST_HASHING_ENV = "CARDROOM_INSECURE_FAST_HASHING"
 """Set to 1 by the test suites only: argon2 at its smallest cost, so a test's accounts hash in
 microseconds. Never set it for a real room; production uses argon2-cffi's defaults (RFC 9106's
@@ -350,29 +355,39 @@ def unlock(conn: Connection, who: Account, username: str) -> None:
     audit.append(conn, who.username, "login.unlock", {"username": name})
 
 
-def _registrations(client: str) -> list[tuple[str, Backoff]]:
-    return [(f"register:{client[:64]}", REGISTRATIONS)]
+def registration_buckets(client: str, device: str | None) -> list[tuple[str, Backoff]]:
+    """Where a registration counts (issue 23, "the limit is per device"): in its browser's
+    bucket when it carries a device id the server gave it, else in its address's; and always
+    in the address's backstop."""
+    backstop = (f"register-address:{client[:64]}", REGISTRATIONS_PER_ADDRESS)
+    if device:
+        return [(f"register-device:{device[:64]}", REGISTRATIONS), backstop]
+    return [(f"register:{client[:64]}", REGISTRATIONS), backstop]
 
 
 def _too_many_registrations(wait: timedelta) -> Throttled:
     return Throttled(f"too many accounts opened from here: try again in {wait_sentence(wait)}")
 
 
-def registration_allowed(storage: Storage, client: str) -> None:
-    """Throttled when this address must still wait to open an account: read (no writer) and
-    asked before the slow work of a new password, so a refusal costs no hashing."""
+def registration_allowed(storage: Storage, client: str, device: str | None = None) -> None:
+    """Throttled when this browser (`device`, or the address without one) must still wait to
+    open an account: read (no writer) and asked before the slow work of a new password, so a
+    refusal costs no hashing."""
     with storage.read() as conn:
-        wait = throttle.wait_left(conn, _registrations(client), datetime.now(UTC))
+        wait = throttle.wait_left(conn, registration_buckets(client, device),
+                                  datetime.now(UTC))
     if wait is not None:
         raise _too_many_registrations(wait)
 
 
-def register_player(storage: Storage, made: NewCredentials, client: str) -> Account:
+def register_player(storage: Storage, made: NewCredentials, client: str,
+                    device: str | None = None) -> Account:
     """A new player account from credentials already checked and hashed (`new_credentials`,
-    outside the writer); at most a few per client address before a back-off, counted here in
-    the writer (a refused name or password does not count)."""
+    outside the writer); at most a few per browser (`device`) or, without one, per client
+    address before a back-off, counted here in the writer (a refused name or password does
+    not count)."""
     with storage.unit() as conn:
-        wait = throttle.take(conn, _registrations(client), datetime.now(UTC))
+        wait = throttle.take(conn, registration_buckets(client, device), datetime.now(UTC))
         if wait is not None:
             raise _too_many_registrations(wait)
         account = insert_account(conn, made, Role.PLAYER, action="account.register",

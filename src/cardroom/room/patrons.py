@@ -463,5 +463,20 @@ def open_walk_in(conn: Connection, staff: Account, patron_id: int) -> Account:
     return account
 
 
+def open_account(conn: Connection, staff: Account, patron_id: int, made: NewCredentials
+                 ) -> Account:
+    """A player account the person logs in with, opened for them by the cage (issue 23: a
+    front desk opens accounts; the self-registration back-off does not apply to staff) from
+    credentials already checked and hashed (`accounts.new_credentials`), linked to the patron
+    whose identity the cashier is holding. Audited as `account.create` by `staff`, naming
+    the patron, and `patron.link`."""
+    _may_record(staff)
+    get(conn, patron_id)
+    account = insert_account(conn, made, Role.PLAYER, actor=staff.username,
+                             detail={"patron": patron_id})
+    link_account(conn, staff, account.id, patron_id)
+    return account
+
+
 WALK_IN_PASSWORD = "!walk-in: no password"
 """Stored in place of a password hash for a walk-in's account: no password matches it."""

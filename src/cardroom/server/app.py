@@ -160,6 +160,7 @@ def create_app(room: Room, secure_cookies: bool = False,
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()
     app.state.flash_key = secrets.token_bytes(32)
+    app.state.registrar_key = secrets.token_bytes(32)
     app.add_exception_handler(AuthError, _auth)
     app.add_exception_handler(PermissionDenied, _denied)
     app.add_exception_handler(NotFound, _not_found)

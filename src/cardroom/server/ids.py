@@ -50,6 +50,8 @@ HitId = Annotated[int, Path(), _checked("there is no jackpot hit {}")]
 HeldId = Annotated[int, Path(), _checked("there is no held payout {}")]
 ApprovalId = Annotated[int, Path(), _checked("there is no request for a signature numbered {}")]
 ReportId = Annotated[int, Path(), _checked("there is no currency transaction report {}")]
+ReceiptNumber = Annotated[int, Path(), _checked("there is no receipt number {}")]
+"""A cage receipt's number (its ledger transaction's) in a URL path."""
 CaseId = Annotated[int, Path(), _checked("there is no case {}")]
 """A suspicious-activity case's number in a URL path."""
 FormEvidence = Annotated[int, Form(), _checked("there is no evidence numbered {}")]

@@ -17,7 +17,7 @@ from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.lobby_view import lobby_table, state_of
 from cardroom.room.room import Room
 from cardroom.room.tables import list_tables
-from cardroom.server import password_work
+from cardroom.server import password_work, registrar
 from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.deps import (
     Client,
@@ -147,27 +147,36 @@ async def logout(request: Request, room: RoomDep, hub: HubDep) -> Response:
 
 
 @router.get("/register", response_class=HTMLResponse)
-def register_form(page: Render) -> HTMLResponse:
-    return page("register.html", None)
+def register_form(request: Request, page: Render) -> HTMLResponse:
+    """The form, and a device id for the browser (`registrar`): its registrations count
+    apart from other browsers at the same address."""
+    resp = page("register.html", None)
+    registrar.give_device(request, resp)
+    return resp
 
 
 @router.post("/register", response_model=None)
 async def register(request: Request, room: RoomDep, page: Render, client: Client,
                    username: str = Form(...), password: str = Form(...),
                    legal_name: str = Form(""), date_of_birth: str = Form("")) -> Response:
-    """The address's back-off decides first; the name and date of birth given are checked
+    """The browser's back-off (its device cookie's, or its address's without one) and the
+    address's backstop decide first; the name and date of birth given are checked
     against the self-exclusion list (RCW 9.46.071); the password is judged and hashed in the
     password threads, outside the write transaction, which then only counts and writes the
     account."""
+    device = registrar.device_of(request)
     try:
-        await run_in_threadpool(acc.registration_allowed, room.storage, client)
+        await run_in_threadpool(acc.registration_allowed, room.storage, client, device)
         await run_in_threadpool(exclusions.refuse_registration, room.storage, legal_name[:200],
                                 date_of_birth[:20])
         made = await password_work.new_credentials(username, password)
-        account = await run_in_threadpool(acc.register_player, room.storage, made, client)
+        account = await run_in_threadpool(acc.register_player, room.storage, made, client,
+                                          device)
     except CardroomError as exc:
         return refused(page, "register.html", exc, 400)
-    return await run_in_threadpool(logged_in, request, room, account)
+    resp = await run_in_threadpool(logged_in, request, room, account)
+    registrar.give_device(request, resp)
+    return resp
 
 
 @router.get("/lobby", response_class=HTMLResponse)
