@@ -112,7 +112,7 @@ def pai_gow_arrange(page: Any, checks: PageChecks, low: list[str], shot: Shot = 
 def tap_cards(page: Any, cards: list[str]) -> None:
     """Tap each card in her hand (an identical card already tapped: the next one)."""
     for text in cards:
-        page.click(f'#seats-play .pan-seat.you .hand-cards button[data-card="{text}"]'
+        page.click(f'#my-seat .pan-seat.you .hand-cards button[data-card="{text}"]'
                    f'[aria-pressed="false"] >> nth=0')
 
 
@@ -146,5 +146,5 @@ def pan_step(page: Any, state: dict[str, Any]) -> str:
         return "discard"
     rest = [a for a in actions if a["kind"] in direct and a["kind"] not in
             ("call_foul", "foul_self", "force_back", "force_option")]
-    page.click(f'#direct button[data-act="{(rest or actions)[0]["kind"]}"] >> nth=0')
+    page.click(f'#decide button[data-act="{(rest or actions)[0]["kind"]}"] >> nth=0')
     return str((rest or actions)[0]["kind"])
