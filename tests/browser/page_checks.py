@@ -2,6 +2,7 @@
 
 - no console error and no uncaught exception (a CSP violation is reported there);
 - no horizontal scroll (the page fits its viewport, 375 px included);
+- no table column drawn one word per line (`word_per_line`, issue 23);
 - every control (button, link, field) has an accessible name;
 - axe-core (the `axe-playwright-python` package bundles it) finds no WCAG 2 A/AA violation,
   colour contrast included: run once per page state (`body[data-state]`) and width, since it
@@ -123,6 +124,8 @@ class PageChecks:
         assert self.errors == [], f"{where}: console errors {self.errors}"
         scroll, width, wide = page.evaluate(f"({IN_PAGE}).overflow()")
         assert scroll <= width, f"{where}: horizontal scroll at {width} px ({scroll} px): {wide}"
+        squeezed = word_per_line(page)
+        assert squeezed == [], f"{where}: one word per line at {width} px in {squeezed}"
         unnamed = page.evaluate(f"({IN_PAGE}).unnamedControls()")
         assert unnamed == [], f"{where}: controls without an accessible name: {unnamed}"
         shown = Counter(cards)
