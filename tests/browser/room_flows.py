@@ -18,7 +18,7 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
-from .page_checks import console_errors, shown_cards, word_per_line
+from .page_checks import console_errors, shown_cards, squeezed
 from .server_thread import running
 
 __all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "chromium", "console_errors", "fits", "log_in",
@@ -112,14 +112,14 @@ def fits(page: Any, name: str) -> None:
     """The page at 1280 and at 375 px, shot at both; no sideways scroll at 375, and at both
     widths no table column drawn one word per line (issue 23)."""
     shot(page, f"{name}-1280.png")
-    squeezed = word_per_line(page)
+    narrow = squeezed(page)
     page.set_viewport_size({"width": 375, "height": 800})
     wide = page.evaluate("document.documentElement.scrollWidth")
-    squeezed += word_per_line(page)
+    narrow += squeezed(page)
     shot(page, f"{name}-375.png")
     page.set_viewport_size({"width": 1280, "height": 900})
     assert wide <= 375, f"{name}: {wide}px wide at 375"
-    assert squeezed == [], f"{name}: one word per line in {squeezed}"
+    assert narrow == [], f"{name}: one word per line in {narrow}"
 
 
 def player_sits(page: Any, base: str, name: str, buy_in: str = "200") -> None:
