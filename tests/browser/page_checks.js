@@ -16,20 +16,23 @@
     }
     return bad;
   },
-  // Table cells of two words or more drawn one word per line (a column squeezed too narrow).
+  // Text in table cells drawn one word per line (a column squeezed too narrow): each run of
+  // text of two words or more whose words each took a line of their own. Runs, not whole cells,
+  // so that a cell holding a list (a line per item, by design) is not taken for one.
   wordPerLine() {
     const bad = [];
     for (const cell of document.querySelectorAll("table td, table th")) {
-      const words = cell.textContent.trim().split(/\s+/).filter(Boolean);
-      if (words.length < 2 || cell.getClientRects().length === 0) continue;
-      const tops = new Set();
+      if (cell.getClientRects().length === 0) continue;
       const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+        const words = node.textContent.trim().split(/\s+/).filter(Boolean);
+        if (words.length < 2) continue;
         const range = document.createRange();
         range.selectNodeContents(node);
+        const tops = new Set();
         for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+        if (tops.size >= words.length) bad.push(node.textContent.trim().slice(0, 60));
       }
-      if (tops.size >= words.length) bad.push(cell.textContent.trim().slice(0, 60));
     }
     return bad;
   },

@@ -2,6 +2,7 @@
 
 - no console error and no uncaught exception (a CSP violation is reported there);
 - no horizontal scroll (the page fits its viewport, 375 px included);
+- no table column drawn one word per line (`word_per_line`, issue 23);
 - every control (button, link, field) has an accessible name;
 - axe-core (the `axe-playwright-python` package bundles it) finds no WCAG 2 A/AA violation,
   colour contrast included: run once per page state (`body[data-state]`) and width, since it
@@ -74,9 +75,10 @@ def message_cards(message: object) -> Counter[str]:
     return found
 
 
-def word_per_line(page: Any) -> list[str]:
-    """The table cells of the page (two words or more) drawn one word per line: a column
-    squeezed too narrow to read (issue 23)."""
+def squeezed(page: Any) -> list[str]:
+    """The text in the page's table cells (runs of two words or more) drawn one word per line:
+    a column squeezed too narrow to read (issue 23); the check every browser test runs
+    (`PageChecks.check`, `room_flows.fits`)."""
     return list(page.evaluate(f"({IN_PAGE}).wordPerLine()"))
 
 
@@ -126,6 +128,8 @@ class PageChecks:
         assert self.errors == [], f"{where}: console errors {self.errors}"
         scroll, width, wide = page.evaluate(f"({IN_PAGE}).overflow()")
         assert scroll <= width, f"{where}: horizontal scroll at {width} px ({scroll} px): {wide}"
+        narrow = squeezed(page)
+        assert narrow == [], f"{where}: one word per line at {width} px in {narrow}"
         unnamed = page.evaluate(f"({IN_PAGE}).unnamedControls()")
         assert unnamed == [], f"{where}: controls without an accessible name: {unnamed}"
         shown = Counter(cards)

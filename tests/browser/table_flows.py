@@ -112,7 +112,7 @@ def pai_gow_arrange(page: Any, checks: PageChecks, low: list[str], shot: Shot = 
 def tap_cards(page: Any, cards: list[str]) -> None:
     """Tap each card in her hand (an identical card already tapped: the next one)."""
     for text in cards:
-        page.click(f'#seats-play .pan-seat.you .hand-cards button[data-card="{text}"]'
+        page.click(f'#my-seat .pan-seat.you .hand-cards button[data-card="{text}"]'
                    f'[aria-pressed="false"] >> nth=0')
 
 
@@ -146,5 +146,25 @@ def pan_step(page: Any, state: dict[str, Any]) -> str:
         return "discard"
     rest = [a for a in actions if a["kind"] in direct and a["kind"] not in
             ("call_foul", "foul_self", "force_back", "force_option")]
-    page.click(f'#direct button[data-act="{(rest or actions)[0]["kind"]}"] >> nth=0')
+    page.click(f'#decide button[data-act="{(rest or actions)[0]["kind"]}"] >> nth=0')
     return str((rest or actions)[0]["kind"])
+
+
+def bar_beside_cards(page: Any, bar: str, cards: str) -> None:
+    """At a phone's width (issue 23): with the player's `cards` (a selector) scrolled to the
+    top of the screen, the action bar `bar` is wholly on the screen and covers none of them:
+    buttons, chips and cards seen together."""
+    page.evaluate("""sel => window.scrollBy(0, Math.min(...[...document.querySelectorAll(sel)]
+        .map((e) => e.getBoundingClientRect().top)) - 8)""", cards)
+    height = page.viewport_size["height"]
+    box = page.locator(bar).bounding_box()
+    assert box is not None and box["height"] > 0, f"{bar} is not shown"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 1, f"{bar} off the screen: {box}"
+    hidden = page.evaluate("""sel => [...document.querySelectorAll(sel)].filter((e) => {
+        const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+        if (r.top < 0 || r.bottom > innerHeight) return true;
+        const hit = document.elementFromPoint(x, y);
+        return !(hit && (hit === e || e.contains(hit) || hit.contains(e)));
+      }).map((e) => e.dataset.card || e.alt || e.textContent.trim())""", cards)
+    assert hidden == [], f"cards off the screen or under the bar {bar}: {hidden}"
+

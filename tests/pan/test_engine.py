@@ -433,3 +433,28 @@ def test_pan_snapshot_hides_other_hands() -> None:
     assert snap["seats"][1]["hand"] is not None
     assert snap["seats"][0]["hand"] is None and snap["seats"][2]["hand"] is None
     assert "stock_order" not in snap
+
+
+def test_pan_declaration_is_changed_once_then_stands() -> None:
+    """House rules header: "A player may change his declaration until the next player has
+    acted": one change; the changed declaration stands (no play/pass toggling while the next
+    player thinks, issue 23)."""
+    hand = three()
+    hand.declare(0, False)
+    hand.change_declaration(0)
+    assert hand.seats[0].status is Status.IN and hand.seats[1].declared is None
+    assert not hand.can_change_declaration(0)
+    with pytest.raises(PanRuleError, match="changed once") as e:
+        hand.change_declaration(0)
+    assert e.value.rule == R.DECLARATIONS
+    assert sum(1 for ev in hand.events if type(ev).__name__ == "Declared") == 2
+
+
+def test_pan_last_player_changes_once_before_the_first_draw() -> None:
+    """House rules header: the last player may change until the first card is drawn, once."""
+    hand = three()
+    all_play(hand)
+    hand.change_declaration(2)
+    assert hand.seats[2].status is Status.PASSED
+    with pytest.raises(PanRuleError, match="changed once"):
+        hand.change_declaration(2)

@@ -564,3 +564,17 @@ def test_pan_rotation_by_table_seat_whoever_sat_down_or_left() -> None:
     assert dealer_at([1, 2, 3], winner_seat=1, last_dealer_seat=3) == 2
     assert dealer_at([1, 2, 3], winner_seat=None, last_dealer_seat=1) == 1
     assert dealer_at([1, 2, 3], winner_seat=None, last_dealer_seat=3) == 0
+
+
+def test_pan_house_foul_rule_8c_grants_a_change_after_one_already_made() -> None:
+    """Foul rule 8C: after the dealer corrects an eleven-card hand "the player may change his
+    declaration", even one who has already changed his once; that change then stands."""
+    hand = make_hand(["3c 3c 4h 5h Kd Qc 2s 6d 7d Js Ks", H1, H2], "",
+                     deal_counts=[11, 10, 10])
+    hand.declare(0, False)
+    hand.change_declaration(0)
+    hand.declare(1, True)
+    hand.correct_count(0, pick=4)
+    hand.change_declaration(0)
+    assert hand.seats[0].status is Status.PASSED
+    assert not hand.can_change_declaration(0)

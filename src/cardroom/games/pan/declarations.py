@@ -97,7 +97,9 @@ class DeclarationsMixin(EndingMixin):
 
     def verify_change_declaration(self, seat: int) -> None:
         """A declaration may be changed until the next player has acted; the last player not
-        after the first card has been drawn; house rule 8B/8C exceptions."""
+        after the first card has been drawn; house rule 8B/8C exceptions. "May change his
+        declaration" is one change: the changed declaration stands, so a hand cannot fill with
+        play/pass toggles while the next player thinks (issue 23)."""
         self._open()
         s = self._seat(seat)
         if not (s.declared is not None):
@@ -116,6 +118,8 @@ class DeclarationsMixin(EndingMixin):
         if later:
             check(self.seats[later[0]].declared is None, R.DECLARATIONS,
                   "the next player has acted: the declaration stands")
+        check(not s.changed_declaration, R.DECLARATIONS,
+              "a declaration may be changed once: the changed declaration stands")
         if s.declared:
             live = [i for i in self.in_players() if self.seats[i].declared is not False]
             check(len(live) > 1, R.DECLARATIONS, "the only player left cannot pass")
@@ -126,6 +130,7 @@ class DeclarationsMixin(EndingMixin):
     def change_declaration(self, seat: int) -> list[Event]:
         mark = len(self.events)
         s = self.seats[seat]
+        s.changed_declaration = True
         s.late_change_allowed = False
         self._set_declaration(seat, not s.declared, changed=True)
         if self.phase is Phase.PLAYING:

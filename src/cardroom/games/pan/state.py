@@ -102,6 +102,9 @@ class SeatState:
     kept_drawn: bool = False  # 3E: a deck card in the hand, a cause only if he then discards
     locked_declaration: bool = False
     late_change_allowed: bool = False
+    changed_declaration: bool = False
+    """He has changed his declaration once: the change stands (house rules header, "may change
+    his declaration", one change, not a toggle); foul rule 8C grants a fresh one."""
     threw_in: bool = False
     fouled_by_false_out: bool = False
     foul_value: int = 0

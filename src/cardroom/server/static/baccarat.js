@@ -123,6 +123,7 @@ function render(s) {
   $("deal").hidden = !s.you.may_deal || !s.hand.open;
   $("sit-box").hidden = s.you.seated || !!document.body.dataset.noplay;
   $("bet-box").hidden = !s.you.seated;
+  $("seat-box").hidden = !s.you.seated;
   $("stack").textContent = me ? money(me.stack) : "";
 
   // results per wager, on the spots and listed

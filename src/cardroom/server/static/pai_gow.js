@@ -161,6 +161,7 @@ function render(s) {
   $("deal").hidden = !s.you.may_deal;
   $("sit-box").hidden = s.you.seated;
   $("bet-box").hidden = !s.you.seated;
+  $("seat-box").hidden = !s.you.seated;
   $("leave").hidden = !!(placed.wager || placed.dragon || (my && my.banker) || dealt);
   $("stack").textContent = my ? money(my.stack) : "";
 

@@ -13,6 +13,15 @@ let picked = [];  // [{where: "hand", index} | {where: "meld", meld, index}]
 let pickedFor = "";  // the cards the picks point into: a new hand or spread clears them
 
 const CARD_KINDS = new Set(["meld", "lay_off", "discard", "borrow", "split"]);
+// calling a foul, on another hand or one's own: apart from the main row of moves
+const RARE = new Set(["call_foul", "foul_self"]);
+let foulAction = null;  // the own-foul action the dialog asks about
+
+// foul rule 2: declaring one's own hand foul cannot be taken back, so the page asks first
+function askFoul(action) {
+  foulAction = action;
+  $("foul-dialog").showModal();
+}
 
 function mySeat(play) {
   return play ? play.seats.find((x) => x.hand !== null && state.you.hand_seat === x.seat) : null;
@@ -163,21 +172,29 @@ function render(s) {
     $("drawn").replaceChildren(...(play.drawn ? [cardImage(play.drawn)] : []));
     $("discard").replaceChildren(...(play.top_discard ? [cardImage(play.top_discard)] : []));
     const me = mySeat(play);
-    $("seats-play").replaceChildren(...play.seats.map((x) => seatBox(x, play, me && x.seat === me.seat)));
+    const others = play.seats.filter((x) => !me || x.seat !== me.seat);
+    $("my-seat").replaceChildren(...(me ? [seatBox(me, play, true)] : []));
+    $("seats-play").replaceChildren(...others.map((x) => seatBox(x, play, false)));
+    $("others").hidden = others.length === 0;
     const who = play.seats.find((x) => x.seat === play.to_act);
     $("turn").textContent = who ? (me && who.seat === me.seat ? "Your turn" : `${who.name} to act`) : "";
     $("result").replaceChildren();
   } else {
     $("stock").textContent = "—"; $("tops").textContent = `${s.carried_tops || 0} chips`;
     $("drawn").replaceChildren(); $("discard").replaceChildren();
-    $("seats-play").replaceChildren(); $("turn").textContent = "";
+    $("my-seat").replaceChildren(); $("seats-play").replaceChildren(); $("others").hidden = true;
+    $("turn").textContent = "";
     renderResult(s);
   }
   const actions = play ? play.actions : [];
   $("decide").hidden = actions.length === 0;
-  const direct = actions.filter((a) => a.kind !== "settle" && !(CARD_KINDS.has(a.kind) && !a.drawn));
-  $("direct").replaceChildren(...direct.map((a) => el("button", { class: "big" + (a.kind === "call_foul" || a.kind === "foul_self" ? " secondary" : ""),
+  const direct = actions.filter((a) => a.kind !== "settle" && !RARE.has(a.kind) && !(CARD_KINDS.has(a.kind) && !a.drawn));
+  $("direct").replaceChildren(...direct.map((a) => el("button", { class: "big",
     text: a.label, dataset: { act: a.kind }, attrs: { type: "button" }, on: { click: () => act(a) } })));
+  $("rare").replaceChildren(...actions.filter((a) => RARE.has(a.kind)).map((a) => el("button", { class: "secondary",
+    text: a.kind === "foul_self" ? `${a.label}…` : a.label, dataset: { act: a.kind }, attrs: { type: "button" },
+    on: { click: () => (a.kind === "foul_self" ? askFoul(a) : act(a)) } })));
+  if (!actions.some((a) => a.kind === "foul_self") && $("foul-dialog").open) $("foul-dialog").close();
   const needCards = actions.filter((a) => CARD_KINDS.has(a.kind) && !a.drawn);
   $("with-cards").replaceChildren(...(needCards.length ? cardButtons(play, needCards) : []));
   $("pick-hint").hidden = needCards.length === 0;
@@ -205,3 +222,9 @@ $("sit").addEventListener("click", () => {
 $("leave").addEventListener("click", () => send({ type: "leave", key: newKey() }));
 $("deal").addEventListener("click", () => send({ type: "deal" }));
 $("add-bot").addEventListener("click", () => send({ type: "bot", key: newKey() }));
+$("foul-cancel").addEventListener("click", () => { foulAction = null; $("foul-dialog").close(); });
+$("foul-confirm").addEventListener("click", () => {
+  $("foul-dialog").close();
+  if (foulAction) act(foulAction);
+  foulAction = null;
+});

@@ -84,7 +84,9 @@ function render(s) {
 
   const myHand = dealt ? round.seats.find((h) => h.seat === s.you.seat) : null;
   $("decide").hidden = !s.you.to_act;
-  $("my-total").textContent = myHand && myHand.total !== null ? `You have ${myHand.total}.` : "Your turn";
+  // the player's cards in brief beside the buttons (the bar a phone keeps on its screen)
+  $("my-total").textContent = myHand && myHand.total !== null
+    ? `You have ${myHand.total}${myHand.cards ? `: ${myHand.cards.map((c) => cardShort(c.text)).join(" ")}` : ""}.` : "Your turn";
 
   // my wagers: placed ones come from the round (changeable until the deal); until then the
   // chips I put down
@@ -99,6 +101,7 @@ function render(s) {
   $("deal").hidden = !(s.you.may_deal && round && round.phase === "betting");
   $("sit-box").hidden = s.you.seated;
   $("bet-box").hidden = !s.you.seated;
+  $("seat-box").hidden = !s.you.seated;
   $("leave").hidden = down;
   $("stack").textContent = my ? money(my.stack) : "";
 
