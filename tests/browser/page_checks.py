@@ -75,7 +75,7 @@ def message_cards(message: object) -> Counter[str]:
     return found
 
 
-def squeezed(page: Any) -> list[str]:
+def word_per_line(page: Any) -> list[str]:
     """The text in the page's table cells (runs of two words or more) drawn one word per line:
     a column squeezed too narrow to read (issue 23); the check every browser test runs
     (`PageChecks.check`, `room_flows.fits`)."""
@@ -128,7 +128,7 @@ class PageChecks:
         assert self.errors == [], f"{where}: console errors {self.errors}"
         scroll, width, wide = page.evaluate(f"({IN_PAGE}).overflow()")
         assert scroll <= width, f"{where}: horizontal scroll at {width} px ({scroll} px): {wide}"
-        narrow = squeezed(page)
+        narrow = word_per_line(page)
         assert narrow == [], f"{where}: one word per line at {width} px in {narrow}"
         unnamed = page.evaluate(f"({IN_PAGE}).unnamedControls()")
         assert unnamed == [], f"{where}: controls without an accessible name: {unnamed}"

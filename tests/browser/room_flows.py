@@ -20,7 +20,7 @@ from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE, RoomSettings
 from cardroom.shoe import SeededRandom
 
-from .page_checks import console_errors, shown_cards, squeezed
+from .page_checks import console_errors, shown_cards, word_per_line
 from .server_thread import running
 
 __all__ = ["ARGS", "CHROMIUM", "PW", "browser_at", "cage_finds", "cage_transaction", "chromium",
@@ -133,10 +133,10 @@ def shot(page: Any, name: str) -> None:
 def fits(page: Any, name: str) -> None:
     """The page at 1280 and at 375 px, shot at both; no sideways scroll at 375, and at both
     widths no table column drawn one word per line (issue 23)."""
-    narrow = squeezed(page)
+    narrow = word_per_line(page)
     wide = phone_width(page, name, Path(SCREENS) if SCREENS else None)
     page.set_viewport_size({"width": 375, "height": 800})
-    narrow += squeezed(page)
+    narrow += word_per_line(page)
     page.set_viewport_size({"width": 1280, "height": 900})
     assert wide <= 375, f"{name}: {wide}px wide at 375"
     assert narrow == [], f"{name}: one word per line in {narrow}"
