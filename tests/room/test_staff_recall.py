@@ -41,3 +41,23 @@ def test_floor_and_the_tables_dealer_recall_a_hand_others_may_not(storage: Stora
         room.recall(p["dora"], hand["id"])
     with pytest.raises(PermissionDenied, match=r"^you may recall only the hands you played$"):
         room.recall(p["bob"], hand["id"])
+
+
+def test_the_floor_lists_every_hand_a_player_only_their_own(storage: Storage) -> None:
+    """The floor finds the disputed hand among every hand of the room (the floor page's
+    "Every hand" link, /history?all=1), not only by a number the player reads out; a player
+    asking for the room's list is refused with one sentence and sees no link to it."""
+    room, p, t = make_room(storage, "baccarat", seed=7, table="Mini 1", cast=STAFF)
+    assert t is not None
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500}, "key": "b"})
+    room.act(p["dan"], t, {"type": "deal"})
+    [hand] = room.history(p["fiona"], mine=False).rows
+    assert hand["table"] == "Mini 1"
+    fiona = logged_in(room, "fiona")
+    assert 'href="/history?all=1"' in fiona.get("/floor").text
+    listed = fiona.get("/history?all=1")
+    assert listed.status_code == 200 and f'href="/hands/{hand["id"]}"' in listed.text
+    with pytest.raises(PermissionDenied, match=r"^you may list only the hands you played$"):
+        room.history(p["bob"], mine=False)
+    assert "/history?all=1" not in logged_in(room, "bob").get("/history").text

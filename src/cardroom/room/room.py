@@ -65,6 +65,14 @@ def table_classes() -> dict[str, type[AnyTable]]:
     return found
 
 
+def reads_every_hand(who: Account) -> bool:
+    """Who may list and recall every hand of the room: a reader of every record, the floor
+    (who decides disputes by replaying the hand, issue 23) and the compliance officer (whose
+    cases hold hands as evidence, 31 CFR 1021.320)."""
+    return who.may(Permission.READ_ALL) or who.may(Permission.OPEN_TABLES) or \
+        who.may(Permission.CASES)
+
+
 @dataclass
 class Room:
     storage: Storage
@@ -355,10 +363,10 @@ class Room:
     def history(self, who: Account, mine: bool = True,
                 wanted: hands.HandFilter | None = None, page: int = 1,
                 per_page: int = 25) -> hands.HandsPage:
-        """One page of the viewer's hands (the whole room's, for a reader of every record),
-        newest first, filtered by `wanted`."""
-        if not mine:
-            who.require(Permission.READ_ALL)
+        """One page of the viewer's hands (the whole room's, for those who read every hand:
+        `reads_every_hand`), newest first, filtered by `wanted`."""
+        if not mine and not reads_every_hand(who):
+            raise PermissionDenied("you may list only the hands you played")
         with self.storage.read() as conn:
             return hands.find_hands(conn, who.id if mine else None, wanted or hands.HandFilter(),
                                     self.settings.clock, page, per_page)
@@ -372,8 +380,7 @@ class Room:
         as he saw it (`recall.file_withheld`)."""
         with self.storage.read() as conn:
             record = hands.hand_record(conn, hand_id)
-            staff = who.may(Permission.READ_ALL) or who.may(Permission.OPEN_TABLES) or \
-                who.may(Permission.CASES) or \
+            staff = reads_every_hand(who) or \
                 (who.may(Permission.DEAL) and self._dealt(conn, who, record))
             if not staff and who.id not in hands.hand_players_of(conn, hand_id):
                 raise PermissionDenied(

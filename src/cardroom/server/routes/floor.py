@@ -20,7 +20,7 @@ from cardroom.room.accounts import Account, Permission, Role
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.floor_view import IRREGULARITIES, PitCard, gather, pit_card
 from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
-from cardroom.room.room import Room
+from cardroom.room.room import Room, reads_every_hand
 from cardroom.room.tables import list_tables
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash
@@ -58,7 +58,7 @@ def floor(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
     pool = room.pools.get(DEFAULT_POOL)
     return page("floor.html", who, cards=cards, games=game_names(), irregularities=IRREGULARITIES,
                 roles=[r.value for r in Role], jackpot=pool, held=held, errors=errors,
-                table_names=table_names,
+                table_names=table_names, every_hand=reads_every_hand(who),
                 jackpot_warning=None if pool is None else break_even_warning(pool))
 
 

@@ -12,6 +12,7 @@ from cardroom.errors import CardroomError
 from cardroom.room.errors import PermissionDenied
 from cardroom.room.hands import HandFilter
 from cardroom.room.recall import file_withheld, history_of, recall_page
+from cardroom.room.room import reads_every_hand
 from cardroom.room.tables import list_tables
 from cardroom.room.timezone import zone_name
 from cardroom.server.deps import Render, RoomDep, Viewer
@@ -46,6 +47,7 @@ def history(request: Request, room: RoomDep, who: Viewer, page: Render,
     pages = max(1, -(-found.total // HISTORY_PAGE))
     return page("history.html", who, 400 if error else 200, hands=found.rows,
                 total=found.total, number=number, pages=pages, all=all, zone=zone_name(),
+                every_hand=reads_every_hand(who),
                 wanted=wanted, tables=tables,
                 games={g.name: g.title for g in registry.games()}, outcomes=OUTCOMES, error=error,
                 query={} if error else kept_query(q))
