@@ -162,10 +162,12 @@ def test_wac_230_15_140_and_135_a_house_rules_file_one_over_a_cap_is_refused_at_
         tmp_path: Path, game: str, setting: str, cap: int, section: str) -> None:
     """Super-9: the operator "cannot allow wagering limits to exceed the authorized limits set
     out in WAC 230-15-040 and WAC 230-15-140"; WAC 230-15-135(4) caps a Pan chip at $10 and
-    going out at two chips from each player. One cent (one chip) over: refused, the section
-    named; at the cap: accepted."""
+    going out at two chips from each player. One chip over (a house-banked table's limits are
+    whole numbers of its smallest chip, 25 cents by default; one of Pan's chips or one cent
+    of their value): refused, the section named; at the cap: accepted."""
     model = rules_model(game)
-    over = write_rules(tmp_path, {setting: cap + 1})
+    step = build_rules(model, {}).smallest_chip if model.house_banked else 1
+    over = write_rules(tmp_path, {setting: cap + step})
     with pytest.raises(RulesError) as err:
         load_rules(model, over)
     message = str(err.value)

@@ -183,6 +183,13 @@ class HouseRules(BaseModel):
         smallest chip (`TrayRules`), Pan's one chip; a cent where the game names none."""
         return 1
 
+    @property
+    def least_buy_in(self) -> Cents:
+        """The least buy-in that can play a hand, as the lobby shows it: the table's least
+        wager where the game has one (the room takes any buy-in, but less cannot be wagered);
+        the game's own buy-in otherwise; one smallest chip where the game names neither."""
+        return self.smallest_chip
+
     def regulated(self) -> tuple[Regulated, ...]:
         """The settings a cap of the regulatory profile governs (`cardroom.profile`)."""
         return ()

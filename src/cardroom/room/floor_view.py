@@ -22,7 +22,7 @@ from cardroom.money import format_money
 from cardroom.room import approvals, surveillance, table_books
 from cardroom.room.approvals import Approval
 from cardroom.room.hands import hand_title
-from cardroom.room.posted_rules import posted_rules
+from cardroom.room.posted_rules import limits_line
 from cardroom.room.protocol_state import HandResult, VoidedHand
 from cardroom.room.settings import GamblingClock
 from cardroom.room.surveillance import Held
@@ -137,7 +137,7 @@ def gather(conn: Connection, live_tables: Mapping[int, Any], clock: GamblingCloc
     out = []
     for row in rows:
         live = live_tables.get(row.id)
-        limits = next(s.lines[0] for s in posted_rules(row).sections if s.id == "limits")
+        limits = limits_line(row)
         out.append(TableFacts(
             row, None if live is None else live_facts(row.game, live),
             table_books.current_opener(conn, row.id), row.id in closed,

@@ -7,17 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cardroom.games.pan.rules import PanRules
-from cardroom.houserules import HouseRules
 from cardroom.money import Cents
 from cardroom.room.live_table import LiveTable
-from cardroom.room.posted_rules import posted_rules
+from cardroom.room.posted_rules import limits_line
 from cardroom.room.tables import TableRow, parse_rules
 
 State = Literal["open", "closed", "awaiting its opener"]
-LEAST_WAGER: dict[str, str] = {"baccarat": "table_min_cents", "super-pan-9": "min_wager_cents",
-                               "pai-gow": "min_wager_cents"}
-"""Each house-banked game's house rules field for its least wager."""
 STATE_WORDS: dict[State, str] = {"open": "Open for play", "closed": "Closed",
                                  "awaiting its opener": "Not opened yet"}
 """A state as a player reads it (an "opener" is the staff's word for the signed slip)."""
@@ -53,19 +48,10 @@ def state_of(live: LiveTable[Any, Any, Any] | None, closed: bool, ever_closed: b
     return "awaiting its opener" if closed else "open"
 
 
-def least_buy_in(rules: HouseRules, game: str) -> Cents:
-    """The least buy-in that can play a hand: Pan's buy-in ("The buy-in for each game is
-    20chips", the Pan house rules), else the table's least wager (the room takes any buy-in,
-    but less than that cannot be wagered)."""
-    if isinstance(rules, PanRules):
-        return rules.buy_in_chips * rules.chip_cents
-    return int(getattr(rules, LEAST_WAGER[game]))
-
-
 def lobby_table(row: TableRow, live: LiveTable[Any, Any, Any] | None, state: State) -> LobbyTable:
     """One table's line in the lobby (`live`: the room's live table, None when not built)."""
-    limits = next(s.lines[0] for s in posted_rules(row).sections if s.id == "limits")
-    least = least_buy_in(parse_rules(row.game, row.rules), row.game)
+    limits = limits_line(row)
+    least = parse_rules(row.game, row.rules).least_buy_in
     seats = live.max_seats if live is not None else 0
     free = len(live.free_seats()) if live is not None and state == "open" else 0
     return LobbyTable(row.id, row.name, row.game, state, limits, least, seats, free)

@@ -106,3 +106,9 @@ def posted_rules(row: TableRow, jackpot: Cents | None = None, maximum: Cents = 0
     body: list[Section] = sections(rules, jackpot, maximum)
     return PostedRules(row.name, row.game, game.title,
                        (*body, _law(rules), _modifications(rules), DISPUTES))
+
+
+def limits_line(row: TableRow) -> str:
+    """The first line of the table's posted limits, as the lobby and the pit screen show a
+    table's limits in brief."""
+    return next(s.lines[0] for s in posted_rules(row).sections if s.id == "limits")

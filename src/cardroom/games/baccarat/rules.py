@@ -74,6 +74,11 @@ class BaccaratRules(CommissionRules, HouseRules):
         description="a house rule: the progressive pool this table feeds; tables naming the "
                     "same pool share one jackpot (none: the room's pool, `super9`)")
 
+    @property
+    def least_buy_in(self) -> int:
+        """The table's least wager (`HouseRules.least_buy_in`)."""
+        return self.table_min_cents
+
     def check_settings(self) -> None:
         if not 0 <= self.commission <= COMMISSION:
             raise ValueError(f"commission must be between 0% and 5%: {COMMISSION_CLAUSE}; a "

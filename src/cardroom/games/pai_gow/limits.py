@@ -21,6 +21,11 @@ class PaiGowTableRules(PaiGowRules):
     max_wager_cents: int = Field(default=30_000, ge=1)
     """The default fits the state profile: no wager over $300 (WAC 230-15-140)."""
 
+    @property
+    def least_buy_in(self) -> int:
+        """The table's least wager (`HouseRules.least_buy_in`)."""
+        return self.min_wager_cents
+
     @model_validator(mode="after")
     def _limits(self) -> Self:
         self.check_limits(("min_wager_cents", "max_wager_cents"))

@@ -66,6 +66,11 @@ class PanRules(TurnTimerRules):
         """Pan's chips are of one value (the buy-in is "20chips of equal denominations")."""
         return self.chip_cents
 
+    @property
+    def least_buy_in(self) -> int:
+        """"The buy-in for each game is 20chips" (the house rules' buy-in, in chips)."""
+        return self.buy_in_chips * self.chip_cents
+
     def departures(self) -> list[Departure]:
         if self.buy_in_chips != BUY_IN_CHIPS:
             return [Departure("buy_in_chips", f"{self.buy_in_chips} chips", BUY_IN_CLAUSE)]

@@ -67,6 +67,11 @@ class SuperPan9Rules(CommissionRules, TurnTimerRules):
     cut_card_from_end: int | None = Field(default=None, ge=1, le=280)
     """Cards behind the cut card; None means a quarter of the shoe, at most 40."""
 
+    @property
+    def least_buy_in(self) -> int:
+        """The table's least wager (`HouseRules.least_buy_in`)."""
+        return self.min_wager_cents
+
     def check_settings(self) -> None:
         if not 0 <= self.commission <= MAX_COMMISSION:
             raise ValueError('commission must be between 0% and 5% (Super Pan 9 rule 8: "Card '
