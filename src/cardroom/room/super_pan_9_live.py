@@ -177,7 +177,9 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         (docs/super-pan-9.md: it takes no card and changes no wager), the engine's `stand` in
         the round's events like any stand, audited as `hand.stand` by `actor`."""
         seat = self.seat_of[account]
+        first = len(history_actions(self.engine.events))
         self.engine.stand(seat)
+        self.record_default(first, len(history_actions(self.engine.events)), actor)
         audit.append(conn, actor, "hand.stand", {
             "table": self.table_id, "hand": self.hand_id, "seat": seat})
         if self.engine.phase is Phase.DEALER:
