@@ -62,6 +62,11 @@ class HandHistory:
     irregularities: list[dict[str, Any]] = field(default_factory=list)
     """The floor's irregularities in the hand (who, why, what the house policy did), as the
     room recorded them; what they did to play is in `actions`."""
+    taken_for: list[dict[str, Any]] = field(default_factory=list)
+    """The actions someone else took for the player whose turn it was: `{"action": index
+    into actions, "by": "timer" or the staff member, "seconds": the turn's length when the
+    timer took it}` (docs/hand-history.md). The replay does not read it: the action is the
+    same whoever chose it."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -73,6 +78,8 @@ class HandHistory:
             out["result"] = self.result
         if self.irregularities:
             out["irregularities"] = self.irregularities
+        if self.taken_for:
+            out["taken_for"] = self.taken_for
         return out
 
     @classmethod
@@ -94,10 +101,14 @@ class HandHistory:
         if not isinstance(irregularities, list) or \
                 not all(isinstance(x, dict) for x in irregularities):
             raise HistoryError(f"{source}: malformed 'irregularities'")
+        taken_for = data.get("taken_for") or []
+        if not isinstance(taken_for, list) or \
+                not all(isinstance(x, dict) for x in taken_for):
+            raise HistoryError(f"{source}: malformed 'taken_for'")
         return cls(game=data["game"], rules=data["rules"], seats=data["seats"],
                    pack=data["pack"], actions=data["actions"], setup=data.get("setup") or {},
                    result=data.get("result"), hand_id=str(data.get("hand_id", "")),
-                   irregularities=irregularities)
+                   irregularities=irregularities, taken_for=taken_for)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)

@@ -24,7 +24,9 @@ from .page_checks import PageChecks, shown_cards
 from .room_flows import (
     PW,
     browser_at,
+    first_run,
     log_in,
+    open_for_play,
     owner_opens_table,
     player_sits,
     shot,
@@ -229,3 +231,40 @@ def test_the_dealer_deals_and_stands_for_a_player_from_the_table_page(
         assert d.locator("#act-for").is_hidden()
         for checks in (ca, cb, cd):
             checks.finish()
+
+
+FIVE_DOLLAR_CHIP = {"smallest_chip_cents": 500, "min_wager_cents": 1_000,
+                    "tie_min_cents": 500}
+"""House rules of a table whose smallest chip is $5 (every limit a whole number of it)."""
+
+
+def test_a_five_dollar_table_racks_five_dollar_chips(room: Room) -> None:
+    """Issue 23: wagers are placed in the table's smallest chip (WAC 230-15-500), so at a $5
+    table the chip rack starts at $5, offering no $1 chip the table would refuse, and a click of
+    that chip and of the wager spot puts $5 there; clicked twice more, the $10 minimum (and
+    $5 over it) is placed and held by the table."""
+    with browser_at(room) as (base, browser):
+        page = browser.new_context(viewport={"width": 375, "height": 900}).new_page()
+        page.set_default_timeout(15_000)
+        first_run(page, base, "olga")
+        page.click("#logout")
+        owner = room.account(1)
+        assert owner is not None
+        table = room.create_table(owner, "Five Nine", "super-pan-9", FIVE_DOLLAR_CHIP).table_id
+        open_for_play(room, table)
+        player_sits(page, base, "alice")
+        chips = page.locator("#chips button.chip")
+        values = [int(v) for v in chips.evaluate_all("bs => bs.map((b) => b.dataset.chip)")]
+        assert values[0] == 500 and min(values) == 500, values
+        assert chips.first.inner_text() == "$5"
+        shot(page, "super-pan-9-five-dollar-rack-375.png")
+        put_chips(page, {"wager": [500]})
+        page.wait_for_selector('[data-kind="wager"] .amount:text-is("$5.00")')
+        put_chips(page, {"wager": [500, 500]})
+        page.click("#bet")
+        page.wait_for_selector('[data-kind="wager"] .amount:text-is("$15.00")')
+        page.wait_for_selector("#bet", state="hidden")
+        shot(page, "super-pan-9-five-dollar-chips-375.png")
+        live = room.table(table)
+        assert isinstance(live, SuperPan9Live)
+        assert live.engine.seats[1].wager == 1_500

@@ -210,7 +210,7 @@ def test_a_snapshot_with_a_key_the_protocol_does_not_name_fails() -> None:
                                          "tie_min": 100, "tie_max": 50_000,
                                          "bonus_min": 100, "bonus_max": 10_000,
                                          "jackpot_wager": None, "tie_pays": 8,
-                                         "commission": "1/20"},
+                                         "commission": "1/20", "smallest_chip": 25},
                 "jackpot": None, "seats": [], "shoe": {"remaining": None, "commitment": None},
                 "road": []}
     check_state(snapshot)

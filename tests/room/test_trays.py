@@ -108,3 +108,25 @@ def test_the_progressive_contribution_goes_from_the_house_not_through_the_tray(
     assert "jackpot-contribution" not in tray
     assert all(v % 25 == 0 for v in tray.values())
     assert unexplained_today(room) == []
+
+
+FIVE_DOLLAR_TABLES = {
+    "baccarat": {"smallest_chip_cents": 500, "table_min_cents": 1_000, "tie_min_cents": 500,
+                 "bonus_min_cents": 500, "jackpot": False},
+    "super-pan-9": {"smallest_chip_cents": 500, "min_wager_cents": 1_000,
+                    "tie_min_cents": 500},
+    "pai-gow": {"smallest_chip_cents": 500, "min_wager_cents": 1_000},
+}
+"""A table whose smallest chip is $5, every limit a whole number of it, per banked game."""
+
+
+@pytest.mark.parametrize(("game", "rules"), FIVE_DOLLAR_TABLES.items())
+def test_the_snapshot_tells_viewers_the_table_chip(storage: Storage, game: str,
+                                                   rules: dict[str, Any]) -> None:
+    """Wagers are placed in the table's smallest chip (WAC 230-15-500: chips at equal value),
+    so the table tells whoever watches it which chip that is (`limits.smallest_chip`): the
+    page builds its chip rack from it, a $5 table offering no $1 chip it would refuse."""
+    room, p, t = make_room(storage, game, seed=7, table="Five", rules=rules)
+    assert t is not None
+    for viewer in (p["alice"], None):
+        assert room.table(t).snapshot(viewer)["limits"]["smallest_chip"] == 500

@@ -20,7 +20,7 @@ from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9 import SuperPan9Rules
 from cardroom.history import HandHistory, replay
 from cardroom.houserules import build_rules
-from cardroom.room import hands
+from cardroom.room import hands, recall
 from cardroom.room.db import Storage
 from cardroom.room.room import Room
 from cardroom.room.schema import audit_log
@@ -66,6 +66,13 @@ def replays(storage: Storage, hand_id: int) -> HandHistory:
     return history
 
 
+def recalled(storage: Storage, hand_id: int) -> list[str]:
+    """The settled hand's steps as the floor's recall page words them."""
+    with storage.read() as conn:
+        record = hands.hand_record(conn, hand_id)
+    return [step["words"] for step in recall.recall_steps(recall.replay(record))]
+
+
 def test_house_rules_bound_the_turn_timer() -> None:
     """The timer's settings are house rules, checked where house rules load."""
     assert SuperPan9Rules().turn_seconds == 60 and PanRules().misses_to_sit_out == 2
@@ -80,7 +87,8 @@ def test_super_pan_9_rule_6_a_seat_that_does_not_act_in_time_stands(storage: Sto
     """Rule 6: "they may choose to draw one additional card or stand": the seat in turn has
     `turn_seconds`; when they run out the seat stands (by "timer", audited), the next seat's
     turn is timed afresh, and the settled round's history (the stand among its actions)
-    replays."""
+    replays; it says the timer took the stand, not alice, and so does the floor's recall
+    (a dispute turns on it), bob's own stand told as his."""
     room, p, t = super_pan_9_room(storage, rules={"turn_seconds": 20})
     assert t is not None
     clock = timed(room, t)
@@ -111,6 +119,13 @@ def test_super_pan_9_rule_6_a_seat_that_does_not_act_in_time_stands(storage: Sto
     history = replays(storage, hand_id)
     assert [a["type"] for a in history.actions if a.get("seat") == 1][-1] == "stand"
     assert live.misses == {p["alice"].id: 1}
+    stands = [i for i, a in enumerate(history.actions) if a["type"] == "stand"]
+    with storage.read() as conn:
+        taken = hands.history_document(conn, hand_id)["taken_for"]
+    assert taken == [{"action": stands[0], "by": "timer", "seconds": 20}]
+    words = recalled(storage, hand_id)
+    assert words[stands[0]] == "alice: stand (taken by the turn timer: no action in 20 s)"
+    assert words[stands[1]] == "bob: stand"
 
 
 def test_super_pan_9_misses_in_a_row_sit_out_until_a_wager(storage: Storage) -> None:
@@ -159,7 +174,8 @@ def test_pan_a_turn_that_runs_out_is_played_by_default(storage: Storage) -> None
     """Pan: a player who does not declare in time passes (rule 9: "Players are required to
     declare play or pass in order"); in play, one who does not act draws and discards the
     drawn card. Each step is the engine's own action, audited by "timer", and the settled
-    hand (a house bot at the table goes out in the end) replays with them."""
+    hand (a house bot at the table goes out in the end) replays with them; the floor's
+    recall tells each step the timer took as the timer's, those the players took as theirs."""
     room, p, t = pan_room(storage)
     assert t is not None
     clock = timed(room, t)
@@ -201,6 +217,13 @@ def test_pan_a_turn_that_runs_out_is_played_by_default(storage: Storage) -> None
                  and history.seats[a["seat"]].get("account") in people]
     assert by_people.count("declare") == 3 and "draw" in by_people
     assert set(by_people) <= {"declare", "draw", "discard", "take_tops"}
+    words = recalled(storage, hand_id)
+    timer = " (taken by the turn timer: no action in 60 s)"
+    declared = [w for w in words if ": declare" in w and w.split(":")[0] in {*playing, walked}]
+    assert sorted(declared) == sorted([f"{n}: declare" for n in playing]
+                                      + [f"{walked}: declare{timer}"]), declared
+    played = [w for w in words if w.split(":")[0] in playing and ": declare" not in w]
+    assert played and all(w.endswith(timer) for w in played), played
 
 
 def test_pan_players_who_sit_out_are_not_dealt_in_and_a_restart_keeps_it(
@@ -265,6 +288,10 @@ def test_the_dealer_and_the_floor_act_for_a_player_who_walked_away(storage: Stor
     assert [(a, d["action"]) for a, d in audits(storage, "hand.timeout")] == [("dan", "stand")]
     assert live.misses == {p["alice"].id: 1}
     assert view(room, t, None)["hand"]["turn"]["name"] == "bob"
+    hand_id = live.hand_id
+    assert hand_id is not None
+    room.act(p["bob"], t, {"type": "stand"})
+    assert "alice: stand (taken for the player by dan)" in recalled(storage, hand_id)
 
 
 

@@ -322,7 +322,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                 tie_min=r.tie_min_cents, tie_max=r.tie_max_cents, bonus_min=r.bonus_min_cents,
                 bonus_max=r.bonus_max_cents, jackpot_wager=100 if r.jackpot else None,
                 tie_pays=r.tie_pays,
-                commission=f"{r.commission.numerator}/{r.commission.denominator}"),
+                commission=f"{r.commission.numerator}/{r.commission.denominator}",
+                smallest_chip=r.smallest_chip_cents),
             jackpot=JackpotView(posted=pool.posted, meter=pool.meter, pending=pool.locked,
                                 maximum=pool.maximum or None)
             if pool else None,

@@ -18,6 +18,7 @@ from cardroom.room.protocol_state import (
     CardView,
     Cents,
     HandResult,
+    HouseLimits,
     Part,
     ShoeView,
     TableState,
@@ -45,7 +46,7 @@ class BaccaratChangeBets(BaccaratBet, ChangeBets):
     bets: Annotated[dict[str, Amount], Field(max_length=len(WagerKind))]
 
 
-class BaccaratLimits(Part):
+class BaccaratLimits(HouseLimits):
     table_min: Cents
     table_max: Cents
     tie_min: Cents

@@ -123,6 +123,9 @@ class LiveTable(Generic[E, R, M]):
     before: dict[int, Cents] = field(default_factory=dict)  # stacks before the hand's wagers
     dealt_by: str = ""
     irregularities: list[dict[str, Any]] = field(default_factory=list)
+    defaults: list[dict[str, Any]] = field(default_factory=list)
+    """The hand's actions taken for a player (`record_default`): by the turn timer, or by the
+    dealer or the floor; the settled history lists them (`taken_for`)."""
     clock: Callable[[], datetime] = field(default=now_utc)
     """The clock of the turn timers and of Pan's time fee (tests give a table their own)."""
     turn: Turn | None = None  # the decision the hand waits for, and its deadline
@@ -263,12 +266,14 @@ class LiveTable(Generic[E, R, M]):
     def sealed_hand(self) -> dict[str, Any] | None:
         """The hand in play as a restart resumes it: its history so far (`hand_so_far`,
         which the game's replayer replays), the stacks before its wagers, who dealt, the
-        irregularities, and the game's own fields (`sealed_fields`); None between hands."""
+        irregularities, the actions taken for a player, and the game's own fields
+        (`sealed_fields`); None between hands."""
         if self.hand_id is None:
             return None
         return {"history": self.hand_so_far(),
                 "before": {str(a): c for a, c in self.before.items()},
                 "dealt_by": self.dealt_by, "irregularities": self.irregularities,
+                "taken_for": self.defaults,
                 "table": self.sealed_fields()}
 
     def hand_so_far(self) -> dict[str, Any]:
@@ -290,6 +295,7 @@ class LiveTable(Generic[E, R, M]):
         self.before = {int(a): int(c) for a, c in sealed["before"].items()}
         self.dealt_by = str(sealed.get("dealt_by") or "")
         self.irregularities = list(sealed.get("irregularities") or [])
+        self.defaults = list(sealed.get("taken_for") or [])
         self.adopt(replayed, sealed.get("table") or {})
         self.check_stakes(conn, hand_id)
 
@@ -319,6 +325,17 @@ class LiveTable(Generic[E, R, M]):
         replay have it), audited by `actor`; returns what was done, in words. Hook of the
         games with a timer."""
         raise IllegalActionError(f"{self.game} has no default action")
+
+    def record_default(self, first: int, end: int, actor: str) -> None:
+        """The history's actions `first` to `end` (not included) were taken for the player
+        whose turn it was, by `actor` ("timer": the turn timer, after the house rules'
+        `turn_seconds`; else the staff member), not by the player: the settled history says
+        so (`taken_for`, one entry per action), so that a recall shows who acted. A field of
+        the room's beside the game's history: the game's replay never reads it."""
+        rules = self.timer_rules()
+        seconds = rules.turn_seconds if rules is not None and actor == "timer" else None
+        self.defaults += [{"action": i, "by": actor, "seconds": seconds}
+                          for i in range(first, end)]
 
     def timer_rules(self) -> TurnTimerRules | None:
         """The table's turn timer settings, where its game has them."""
@@ -515,7 +532,7 @@ class LiveTable(Generic[E, R, M]):
         """The hand in progress, opened (its record, its number) by its first wager."""
         if self.hand_id is None:
             self.hand_id, self.hand_number = hands.open_hand(conn, self.table_id)
-            self.before, self.irregularities = {}, []
+            self.before, self.irregularities, self.defaults = {}, [], []
             self.new_hand()
         return self.hand_id
 
@@ -608,7 +625,7 @@ class LiveTable(Generic[E, R, M]):
         """The hand is closed (settled or void): `last` is what every viewer sees of it."""
         self.last = last
         self.hand_id = None
-        self.irregularities = []
+        self.irregularities, self.defaults = [], []
 
     def history_setup(self) -> dict[str, Any]:
         """The room's fields of a hand history's setup (which table, which hand, who dealt)."""
@@ -650,6 +667,8 @@ class LiveTable(Generic[E, R, M]):
         history["status"] = "settled"
         if self.irregularities:
             history["irregularities"] = list(self.irregularities)
+        if self.defaults:
+            history["taken_for"] = list(self.defaults)
         hands.close_settled(conn, self.hand_id, history)
         hands.record_results(conn, self.hand_id, results)
         audit.append(conn, actor, "hand.settled", {"table": self.table_id,

@@ -437,7 +437,8 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
             limits=PaiGowLimits(
                 min=r.min_wager_cents, max=r.max_wager_cents,
                 commission=f"{r.commission.numerator}/{r.commission.denominator}",
-                dragon=r.dragon_hand.value, foul_policy=r.foul_policy.value),
+                dragon=r.dragon_hand.value, foul_policy=r.foul_policy.value,
+                smallest_chip=r.smallest_chip_cents),
             phase=e.phase.value,
             deal=self._deal_view(),
             banker=PaiGowBanker(spot=e.banker_spot, name=self._name_of(e.banker_spot)

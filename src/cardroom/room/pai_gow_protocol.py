@@ -22,6 +22,7 @@ from cardroom.room.protocol_state import (
     CardView,
     Cents,
     HandResult,
+    HouseLimits,
     Part,
     SeatedYou,
     TablePlayer,
@@ -109,7 +110,7 @@ class PaiGowYou(SeatedYou):
     to_set: list[int] = Field(description="the spots the viewer has yet to set")
 
 
-class PaiGowLimits(Part):
+class PaiGowLimits(HouseLimits):
     min: Cents
     max: Cents
     commission: str

@@ -494,6 +494,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         assert hand is not None and self.hand_id is not None
         me = g.accounts.index(account)
         done: list[str] = []
+        first = len(hand.actions)
         for _ in range(MAX_DEFAULT_STEPS):
             chosen = default_play(g.legal(me)) if hand.to_act == me else None
             if chosen is None or hand.phase is Phase.COMPLETE:
@@ -506,6 +507,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             done.append(chosen.kind.value)
         if not done:
             raise IllegalActionError("no default play fits this turn: the floor decides")
+        self.record_default(first, len(hand.actions), actor)
         self.log.append(f"{self.name_of(account)}'s time ran out: " + ", ".join(done)
                         if actor == "timer" else
                         f"{actor} plays the default for {self.name_of(account)}: "

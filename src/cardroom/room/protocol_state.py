@@ -128,6 +128,15 @@ class HandResult(Part):
         return ""
 
 
+class HouseLimits(Part):
+    """What every house-banked table's limits carry: the table's smallest chip (house rules
+    `smallest_chip_cents`), of which every wager is a whole number: the page's chip rack is
+    built from it."""
+
+    smallest_chip: Cents = Field(description="the table's smallest chip: every wager is a "
+                                 "whole number of them")
+
+
 class TableState(Part):
     """The envelope every snapshot shares."""
 

@@ -211,6 +211,20 @@ def action_words(record: dict[str, Any], action: dict[str, Any]) -> str:
     return text + (f" ({', '.join(extra)})" if extra else "")
 
 
+def taken_for(record: dict[str, Any], index: int) -> str:
+    """Who took the history's action `index` for the player whose turn it was (the room's
+    `taken_for`, written by `LiveTable.record_default`), in words for the recall ("" when the
+    player acted, or the record predates it): a dispute turns on it."""
+    for entry in record.get("taken_for") or []:
+        if isinstance(entry, dict) and entry.get("action") == index:
+            if entry.get("by") == "timer":
+                seconds = entry.get("seconds")
+                after = f": no action in {seconds} s" if isinstance(seconds, int) else ""
+                return f" (taken by the turn timer{after})"
+            return f" (taken for the player by {entry.get('by')})"
+    return ""
+
+
 def recall_steps(r: Replay) -> list[dict[str, Any]]:
     """The hand action by action, for the recall page: the words, the cards the action names,
     the money it moved, every seat's stack after it, and the whole table after it where the
@@ -244,7 +258,7 @@ def recall_steps(r: Replay) -> list[dict[str, Any]]:
             name = [report.house if p is None else seats[p]["name"] for p in (payer, payee)]
             moved.append(f"{name[0]} pays {name[1]} {_amount(m['chips'], unit)} "
                          f"({m['reason']})")
-        steps.append({"number": i + 1, "words": action_words(record, action),
+        steps.append({"number": i + 1, "words": action_words(record, action) + taken_for(record, i),
                       "cards": [card_json(c) for c in _card_texts(action)], "moved": moved,
                       "stacks": [_amount(c, unit) for c in chips],
                       "board": board_json(boards[i]) if i < len(boards) else None})

@@ -177,7 +177,9 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         (docs/super-pan-9.md: it takes no card and changes no wager), the engine's `stand` in
         the round's events like any stand, audited as `hand.stand` by `actor`."""
         seat = self.seat_of[account]
+        first = len(history_actions(self.engine.events))
         self.engine.stand(seat)
+        self.record_default(first, len(history_actions(self.engine.events)), actor)
         audit.append(conn, actor, "hand.stand", {
             "table": self.table_id, "hand": self.hand_id, "seat": seat})
         if self.engine.phase is Phase.DEALER:
@@ -368,7 +370,8 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
                 min=r.min_wager_cents, max=r.max_wager_cents,
                 tie_min=r.tie_min_cents if r.tie_bet_offered else None,
                 tie_max=r.tie_max_cents if r.tie_bet_offered else None, tie_pays=r.tie_pays,
-                commission=f"{r.commission.numerator}/{r.commission.denominator}"),
+                commission=f"{r.commission.numerator}/{r.commission.denominator}",
+                smallest_chip=r.smallest_chip_cents),
             round=round_view,
             players=self.players_view(viewer),
             shoe=ShoeView(commitment=shoe.commitment if shoe else None,

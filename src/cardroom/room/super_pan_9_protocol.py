@@ -22,6 +22,7 @@ from cardroom.room.protocol_state import (
     CardView,
     Cents,
     HandResult,
+    HouseLimits,
     Part,
     SeatedYou,
     ShoeView,
@@ -85,7 +86,7 @@ class SuperPan9You(SeatedYou):
     to_act: bool
 
 
-class SuperPan9Limits(Part):
+class SuperPan9Limits(HouseLimits):
     min: Cents
     max: Cents
     tie_min: Cents | None

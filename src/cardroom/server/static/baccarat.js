@@ -91,7 +91,7 @@ function render(s) {
   $("jackpot-pending").hidden = !pending;
   // the viewer's own share waits for the cage to record their identity (Form W-2G)
   $("see-the-cage").hidden = !s.you.see_the_cage;
-  betting.setDenominations(denominations(l.bonus_min, l.table_max));
+  betting.setDenominations(denominations(l.bonus_min, l.table_max, l.smallest_chip));
   betting.setMax("player", l.table_max); betting.setMax("banker", l.table_max);
   betting.setMax("tie", l.tie_max); betting.setMax("player_9", l.bonus_max);
   betting.setMax("banker_9", l.bonus_max); betting.setMax("progressive", l.jackpot_wager || 0);

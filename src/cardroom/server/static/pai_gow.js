@@ -99,7 +99,7 @@ function render(s) {
   $("limits").textContent = `Wager ${money(l.min)} to ${money(l.max)} · ${percent(l.commission)} commission on wins · ${DRAGON_RULE[l.dragon] || l.dragon}`;
   $("wager-pays").textContent = `pays 1 to 1 less ${percent(l.commission)}`;
   $("banker").textContent = s.banker.spot === 0 ? "the house" : s.banker.name;
-  betting.setDenominations(denominations(l.min, l.max));
+  betting.setDenominations(denominations(l.min, l.max, l.smallest_chip));
   betting.setMax("wager", l.max); betting.setMax("dragon", l.max);
 
   const dealt = s.spots.length > 0;

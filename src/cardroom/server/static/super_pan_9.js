@@ -63,7 +63,7 @@ function render(s) {
   $("tie-pays").textContent = l.tie_min !== null ? `pays ${l.tie_pays} to 1` : "";
   document.querySelector('[data-kind="tie"]').hidden = l.tie_min === null;
   $("shoe").textContent = s.shoe.remaining === null ? "New shoe at the first deal" : `${s.shoe.remaining} cards left in the shoe`;
-  betting.setDenominations(denominations(Math.min(l.min, l.tie_min ?? l.min), l.max));
+  betting.setDenominations(denominations(Math.min(l.min, l.tie_min ?? l.min), l.max, l.smallest_chip));
   betting.setMax("wager", l.max); betting.setMax("tie", l.tie_max || 0);
 
   const dealt = round && round.phase !== "betting";

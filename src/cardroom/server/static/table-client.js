@@ -285,15 +285,16 @@ export function seatControls(send) {
 }
 
 // chips and wager spots ------------------------------------------------------------------------
-const CHIPS = [100, 500, 2500, 10000, 50000, 100000, 500000];
+const CHIPS = [25, 50, 100, 250, 500, 2500, 10000, 50000, 100000, 500000];
 
-/** The chip denominations for a table: five standard chips from the largest that is not
- *  above the minimum (so the minimum can be made), none above the maximum. */
-export function denominations(min, max) {
-  const usable = CHIPS.filter((c) => c <= max);
-  if (!usable.length) return [Math.max(min, 1)];
+/** The chip denominations for a table whose smallest chip is `chip` (the snapshot's
+ *  `limits.smallest_chip`: every wager is a whole number of them): that chip first, so any
+ *  wager the table takes can be made, then four standard chips that are multiples of it, from
+ *  the largest that is not above the minimum, none above the maximum. */
+export function denominations(min, max, chip = 100) {
+  const usable = CHIPS.filter((c) => c > chip && c % chip === 0 && c <= max);
   const start = Math.max(0, usable.filter((c) => c <= min).length - 1);
-  return usable.slice(start, start + 5);
+  return [chip, ...usable.slice(start, start + 4)];
 }
 
 /** Chip buttons in `rack` and wager spots that take a chip per click. The chips a player puts
@@ -319,7 +320,7 @@ export class Betting {
     this.denomKey = key;
     this.chip = this.chip && denoms.includes(this.chip) ? this.chip : denoms[0];
     this.rack.replaceChildren(...denoms.map((c) => el("button", {
-      class: `chip c${c / 100}`, text: chipLabel(c), dataset: { chip: c },
+      class: `chip c${String(c / 100).replace(".", "_")}`, text: chipLabel(c), dataset: { chip: c },
       attrs: { type: "button", "aria-pressed": c === this.chip ? "true" : "false",
         "aria-label": `${chipLabel(c)} chip` },
       on: { click: () => this.select(c) } })));
