@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from cardroom import registry
 from cardroom.errors import CardroomError, RulesError
 from cardroom.houserules import HouseRules, build_rules, check_profile, load_rules
 from cardroom.profile import PROFILE_ENV, PROFILES, ProfileError, load_profile, profile_in_force
-from cardroom.room.tables import GAMES
+from cardroom.room.tables import rules_model
 
 WASHINGTON = load_profile("washington")
 WAC_140 = "WAC 230-15-140"
@@ -93,7 +94,7 @@ cents = 30000
 since = 2027-07-01
 cents = 40000"""), encoding="utf-8")
     raised = load_profile(str(path))
-    rules = build_rules(GAMES["pai-gow"], {"max_wager_cents": 40_000})
+    rules = build_rules(rules_model("pai-gow"), {"max_wager_cents": 40_000})
     with pytest.raises(RulesError, match=r"max_wager_cents = \$400\.00 is refused under WAC "
                                          r"230-15-140 .*at most \$300\.00"):
         raised.check(rules.regulated(), "house.toml", date(2027, 6, 30))
@@ -133,11 +134,11 @@ def test_an_unknown_or_missing_profile_is_a_clear_error(tmp_path: Path) -> None:
         load_profile(str(tmp_path / "missing.toml"))
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(registry.names()))
 def test_the_defaults_of_every_game_fit_the_state_profile(game: str) -> None:
     """Issue 21: "The defaults of every game fit the default profile (a $300 cap means the tie
     and bonus maxima fit too)"."""
-    rules = build_rules(GAMES[game], {})
+    rules = build_rules(rules_model(game), {})
     WASHINGTON.check(rules.regulated(), "defaults")
     if game != "pan":
         assert rules.house_banked
@@ -163,7 +164,7 @@ def test_wac_230_15_140_and_135_a_house_rules_file_one_over_a_cap_is_refused_at_
     out in WAC 230-15-040 and WAC 230-15-140"; WAC 230-15-135(4) caps a Pan chip at $10 and
     going out at two chips from each player. One cent (one chip) over: refused, the section
     named; at the cap: accepted."""
-    model = GAMES[game]
+    model = rules_model(game)
     over = write_rules(tmp_path, {setting: cap + 1})
     with pytest.raises(RulesError) as err:
         load_rules(model, over)
@@ -184,11 +185,11 @@ def test_wac_230_15_135_doubling_of_pan_conditions_is_refused_under_the_state_pr
     with pytest.raises(RulesError, match=rf"{setting} = true is refused under WAC "
                                          r"230-15-135\(4\) \(doubling of Pan conditions: "
                                          "prohibited"):
-        load_rules(GAMES["pan"], path)
-    assert not getattr(load_rules(GAMES["pan"], write_rules(tmp_path, {setting: False},
+        load_rules(rules_model("pan"), path)
+    assert not getattr(load_rules(rules_model("pan"), write_rules(tmp_path, {setting: False},
                                                             "straight")), setting)
     monkeypatch.setenv(PROFILE_ENV, "tribal-compact-example")
-    assert getattr(load_rules(GAMES["pan"], path), setting)
+    assert getattr(load_rules(rules_model("pan"), path), setting)
 
 
 def test_wac_230_15_135_a_pan_ante_over_one_chip_is_refused(
@@ -207,5 +208,5 @@ allowed = true"""), encoding="utf-8")
                                          r"\(allow_double_condition\) = 2 chips is refused "
                                          r"under WAC 230-15-135\(4\) \(a Pan player's ante: "
                                          "at most 1 chip"):
-        load_rules(GAMES["pan"], write_rules(tmp_path, {"allow_double_condition": True}))
-    check_profile(build_rules(GAMES["pan"], {}), "defaults")
+        load_rules(rules_model("pan"), write_rules(tmp_path, {"allow_double_condition": True}))
+    check_profile(build_rules(rules_model("pan"), {}), "defaults")
