@@ -50,34 +50,53 @@ class Game:
     settings given (`cli.report.DossierRun`) and returns the builder of the `Dossier`."""
     commands: tuple[str, ...] = ()
     """The command-line modules that add the game's commands (`cardroom.cli.apps`)."""
-    owns: tuple[str, ...] = ()
-    """Top-level commands that the game's first command module adds alone (a command line
-    starting with one loads only that module)."""
+    lines: tuple[tuple[str, str], ...] = ()
+    """Its command lines and their one-line help, ``("analyze baccarat", "Exact ...")``: the
+    command line's table of contents (`cli.catalog`), which lists them without importing the
+    game and imports its `commands` only to run one."""
 
 
 def builtin(name: str, title: str, package: str, rules: str, live: str,
-            owns: tuple[str, ...] = ()) -> Game:
+            lines: dict[str, str]) -> Game:
     """A game of this project, its parts where the project keeps them: the engine's package
     `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
     adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
     posted rules and recall view `room/<package>_pages.py`, the commands and the dossier
-    `cli/<package>.py`."""
+    `cli/<package>.py`; `lines` its commands' one-line help, by group ("analyze": the help of
+    `cardroom analyze <name>`; "": a group of its own, `cardroom <name>`)."""
     return Game(name, title, rules=f"cardroom.games.{package}.{rules}",
                 replay=f"cardroom.games.{package}.replay:Replay",
                 live=f"cardroom.room.{package}_live:{live}",
                 posted=f"cardroom.room.{package}_pages:sections",
                 recall=f"cardroom.room.{package}_pages:Recall",
                 dossier=f"cardroom.cli.{package}:dossier",
-                commands=(f"cardroom.cli.{package}",), owns=owns)
+                commands=(f"cardroom.cli.{package}",),
+                lines=tuple((f"{group} {name}".strip(), text) for group, text in lines.items()))
 
 
 GAMES: list[Game] = [
-    builtin("baccarat", "Mini-Baccarat", "baccarat", "rules:BaccaratRules", "BaccaratLive"),
+    builtin("baccarat", "Mini-Baccarat", "baccarat", "rules:BaccaratRules", "BaccaratLive", {
+        "analyze": "Exact probabilities and house edges of every wager, by enumeration of the "
+                   "shoe.",
+        "simulate": "Deal real shuffled shoes to the cut card: every wager's observed house "
+                    "edge with a 95% interval.",
+        "play": "Play Mini-Baccarat with the Super-9 wagers at a table of your own."}),
     builtin("super-pan-9", "Super Pan 9", "super_pan_9", "rules:SuperPan9Rules",
-            "SuperPan9Live"),
-    builtin("pai-gow", "Pai Gow Poker", "pai_gow", "limits:PaiGowTableRules", "PaiGowLive",
-            owns=("pai-gow",)),
-    builtin("pan", "Panguingue (Pan)", "pan", "rules:PanRules", "PanLive"),
+            "SuperPan9Live", {
+                "analyze": "Exact optimal strategy and house edges, by enumeration of the "
+                           "finite shoe.",
+                "simulate": "Monte Carlo over real shuffled shoes, with 95% intervals beside "
+                            "the exact values.",
+                "play": "Sit at a Super Pan 9 table with computer players."}),
+    builtin("pai-gow", "Pai Gow Poker", "pai_gow", "limits:PaiGowTableRules", "PaiGowLive", {
+        "": "Pai Gow Poker: house-way setting and the exact calculator.",
+        "simulate": "Monte Carlo of the player's setting against the dealer's house way, 95% "
+                    "intervals.",
+        "play": "Play Pai Gow Poker against the house dealer."}),
+    builtin("pan", "Panguingue (Pan)", "pan", "rules:PanRules", "PanLive", {
+        "simulate": "Bots play N hands: hands per second, average length, conditions made, "
+                    "chips won.",
+        "play": "Play Pan against computer players in the terminal."}),
 ]
 """The registry list: every game, in the order the pages and the help list them."""
 

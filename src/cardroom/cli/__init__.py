@@ -11,43 +11,25 @@ import click
 import typer
 from rich.console import Console
 
-from cardroom import registry
+from cardroom.cli import catalog
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 
-SHARED_MODULES = ("backup", "compliance", "exclusions", "jackpot", "profile", "regulator",
-                  "replay", "report", "room", "room_reports", "w2g")
-"""The modules of `cardroom.cli` that add the room's and the tools' commands."""
-GAME_MODULES = tuple(m.removeprefix("cardroom.cli.") for g in registry.games()
-                     for m in g.commands)
-"""Each registered game's command modules (`cardroom.registry`: its `commands`)."""
-COMMAND_MODULES = tuple(sorted({*SHARED_MODULES, *GAME_MODULES}))
-"""The modules that add their commands to the apps of `cli/apps.py` when imported."""
-OWNERS = {"replay": ("replay",), "backup": ("backup",),
-          "restore": ("backup",), "serve": ("room",), "tables": ("room",), "audit": ("room",),
-          "profile": ("profile",), "jackpot": ("jackpot",), "cage": ("regulator",),
-          "compliance": ("compliance",), "exclusions": ("exclusions",),
-          **{command: (g.commands[0].removeprefix("cardroom.cli."),)
-             for g in registry.games() for command in g.owns}}
-"""Top-level commands that one module adds alone (a game's: its registry entry's `owns`): a
-command line that starts with one imports only that module (a quicker start: a game's
-calculator loads no web server and no simulator); any other command line, `--help`
-included, imports them all."""
 
-
-def commands(first: str = "") -> typer.Typer:
-    """The `cardroom` app with the commands a command line starting with `first` needs."""
+def load_all() -> typer.Typer:
+    """The `cardroom` app with every command imported (for tests and embedding; a command line
+    imports only the command it runs: `cli.lazy`)."""
     from cardroom.cli.apps import app
 
-    for name in OWNERS.get(first, COMMAND_MODULES):
-        importlib.import_module(f"cardroom.cli.{name}")
+    for module in catalog.modules():
+        importlib.import_module(module)
     return app
 
 
 def __getattr__(name: str) -> Any:
-    """`cardroom.cli.app`: the app with every command (for tests and embedding)."""
+    """`cardroom.cli.app`: the app with every command (`load_all`)."""
     if name == "app":
-        return commands()
+        return load_all()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -67,7 +49,9 @@ def main() -> None:
     passing on the status a command exits with (without `standalone_mode`, click returns it
     rather than exiting, so it must be handed to `sys.exit` here)."""
     try:
-        status = commands(sys.argv[1] if len(sys.argv) > 1 else "")(standalone_mode=False)
+        from cardroom.cli.apps import app
+
+        status = app(standalone_mode=False)
     except CardroomError as exc:
         _err.print(flagged("error:", exc), highlight=False, soft_wrap=True)
         sys.exit(exc.exit_status)

@@ -16,6 +16,7 @@ from cardroom.analysis.wager import frac
 from cardroom.cards import Card, format_cards, parse_cards
 from cardroom.cli import options as opt
 from cardroom.cli.apps import analyze_app, play_app, simulate_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import (
     console,
     json_or_modifications,
@@ -66,7 +67,7 @@ def what_if_rules(rules: Path | None, decks: int | None, paytable: int | None,
     )
 
 
-@analyze_app.command("baccarat")
+@analyze_app.command("baccarat", short_help=summary("analyze baccarat"))
 def analyze_baccarat(
     decks: opt.Decks = None,
     paytable: Paytable = None,
@@ -192,7 +193,7 @@ def parse_bet_line(line: str) -> dict[WagerKind, Cents]:
     return bets
 
 
-@play_app.command("baccarat")
+@play_app.command("baccarat", short_help=summary("play baccarat"))
 def play_baccarat(
     buy_in: Annotated[str, typer.Option(help="Chips to buy, in dollars.")] = "500",
     rules: opt.RulesFile = None,
@@ -342,7 +343,7 @@ def _pct(x: float | Fraction) -> str:
     return f"{float(x) * 100:.4f}%"
 
 
-@simulate_app.command("baccarat")
+@simulate_app.command("baccarat", short_help=summary("simulate baccarat"))
 def simulate_baccarat(
     hands: Annotated[int, typer.Option(help="Coups to deal (at least 2).")],
     seed: opt.RunSeed = None,

@@ -11,11 +11,12 @@ from rich.console import Console
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
+from cardroom.cli.catalog import summary
 
 _out = Console()
 
 
-@app.command("backup")
+@app.command("backup", short_help=summary("backup"))
 def backup(out: Annotated[Path, typer.Option("--out", help="the backup file to write (must "
                                               "not exist yet)")],
            database: opt.Database = None) -> None:
@@ -28,7 +29,7 @@ def backup(out: Annotated[Path, typer.Option("--out", help="the backup file to w
                f"bytes, sha256 {done.sha256}", highlight=False, soft_wrap=True)
 
 
-@app.command("restore")
+@app.command("restore", short_help=summary("restore"))
 def restore(file: Annotated[Path, typer.Argument(help="a file written by `cardroom backup`")],
             database: opt.Database = None,
             audit_key_file: opt.KeyFile = None,

@@ -22,14 +22,14 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app, report_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console
 from cardroom.cli.room_reports import AsCsv, Day, parse_day
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
 
-compliance_app = typer.Typer(help="The Title 31 records (currency transactions, reports, "
-                             "suspicious-activity alerts and cases) for the compliance officer.",
+compliance_app = typer.Typer(help=summary("compliance"),
                              no_args_is_help=True)
 app.add_typer(compliance_app, name="compliance")
 
@@ -63,7 +63,7 @@ def _today() -> Any:
     return GamblingClock.from_env().day_of(datetime.now(UTC))
 
 
-@report_app.command("mtl")
+@report_app.command("mtl", short_help=summary("report mtl"))
 def report_mtl(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
                as_csv: AsCsv = False) -> None:
     """The multiple transaction log of a gaming day: every cash transaction at or above the
@@ -98,7 +98,7 @@ def report_mtl(day: Day = None, database: opt.Database = None, as_json: opt.AsJs
     console.print(table)
 
 
-@report_app.command("ctr")
+@report_app.command("ctr", short_help=summary("report ctr"))
 def report_ctr(pending: Pending = False, database: opt.Database = None,
                as_json: opt.AsJson = False, as_csv: AsCsv = False) -> None:
     """The currency transaction reports (a patron's cash in or out over the threshold in a

@@ -14,10 +14,11 @@ from rich.console import Console
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
+from cardroom.cli.catalog import summary
 from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
 
-exclusions_app = typer.Typer(help="The statewide self-exclusion list (RCW 9.46.071).",
+exclusions_app = typer.Typer(help=summary("exclusions"),
                              no_args_is_help=True)
 app.add_typer(exclusions_app, name="exclusions")
 _out = Console()

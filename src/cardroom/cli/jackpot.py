@@ -11,11 +11,12 @@ import typer
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
 
-jackpot_app = typer.Typer(help="The progressive's funds: deposits to its bank account.",
+jackpot_app = typer.Typer(help=summary("jackpot"),
                           no_args_is_help=True)
 app.add_typer(jackpot_app, name="jackpot")
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
-from cardroom.cards import Card
-from cardroom.houserules import HouseRules, build_rules, build_what_if_rules, load_rules
+if TYPE_CHECKING:  # the rules models (pydantic) load with the commands that read rules
+    from cardroom.cards import Card
+    from cardroom.houserules import HouseRules
 
-R = TypeVar("R", bound=HouseRules)
+R = TypeVar("R", bound="HouseRules")
 
 console = Console()
 
@@ -66,6 +67,8 @@ def rules_with_overrides(model: type[R], rules_file: Path | None, *, what_if: bo
     A rules file is always held to the documents (a departure needs its named modification).
     With `what_if` (analysis and simulation, never play), an override that departs from the
     documents is analysed as a "what-if" modification, which the command then prints."""
+    from cardroom.houserules import build_rules, build_what_if_rules, load_rules
+
     base = load_rules(model, rules_file) if rules_file else build_rules(model, {})
     data = base.model_dump()
     data.update({k: v for k, v in overrides.items() if v is not None})

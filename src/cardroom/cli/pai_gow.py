@@ -12,21 +12,18 @@ from rich.table import Table
 
 from cardroom.analysis.pai_gow_calc import CalcResult, SettingResult, calculate
 from cardroom.analysis.pai_gow_outcomes import outcome_table
-from cardroom.analysis.pai_gow_sim import simulate
 from cardroom.analysis.parallel import progress_bar, seed_or_draw
 from cardroom.cards import format_cards, parse_cards
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app, play_app, simulate_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import local_workers, print_json, rules_with_overrides
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError, RulesError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.houseway import DEFAULT_WAY, house_way, set_hand
-from cardroom.games.pai_gow.rules import PaiGowRules
 from cardroom.games.pai_gow.settings import validate_seven
-from cardroom.games.pai_gow.table import PaiGowTable
 from cardroom.money import format_money, parse_money, parse_rate
-from cardroom.shoe import SeededRandom, SystemRandom
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,7 +31,7 @@ if TYPE_CHECKING:
     from cardroom.analysis.dossier.model import Dossier
     from cardroom.cli.report import DossierRun
 
-pai_gow_app = typer.Typer(help="Pai Gow Poker: house-way setting and the exact calculator.",
+pai_gow_app = typer.Typer(help=summary("pai-gow"),
                           no_args_is_help=True)
 app.add_typer(pai_gow_app, name="pai-gow")
 console = Console()
@@ -142,7 +139,7 @@ def _print_calc(result: CalcResult, rows: list[SettingResult], way: str, elapsed
     console.print(f"exact over all dealer hands in {elapsed:.1f} s")
 
 
-@simulate_app.command("pai-gow")
+@simulate_app.command("pai-gow", short_help=summary("simulate pai-gow"))
 def simulate_command(
     hands: Annotated[int, typer.Option(help="player hands to deal")] = 1_000_000,
     house_way_name: HouseWayOpt = DEFAULT_WAY,
@@ -160,6 +157,8 @@ def simulate_command(
     json_out: opt.AsJson = False,
 ) -> None:
     """Monte Carlo of the player's setting against the dealer's house way, 95% intervals."""
+    from cardroom.analysis.pai_gow_sim import simulate
+
     rate = parse_rate(commission)
     if not 0 <= rate <= parse_rate("5%"):
         raise RulesError(f"commission {commission} must be between 0 and 5%")
@@ -198,7 +197,7 @@ def simulate_command(
                       f"push {report.bank.push / n:.4%}, lost {report.bank.loss / n:.4%}")
 
 
-@play_app.command("pai-gow")
+@play_app.command("pai-gow", short_help=summary("play pai-gow"))
 def play_command(
     buy_in: Annotated[str, typer.Option(help="chips to buy, in dollars")] = "500",
     wager: Annotated[str, typer.Option(help="wager per hand, in dollars")] = "25",
@@ -208,6 +207,10 @@ def play_command(
     seed: opt.ShuffleSeed = None,
 ) -> None:
     """Play Pai Gow Poker against the house dealer: set your hand or ask for the house way."""
+    from cardroom.games.pai_gow.rules import PaiGowRules
+    from cardroom.games.pai_gow.table import PaiGowTable
+    from cardroom.shoe import SeededRandom, SystemRandom
+
     settings = rules_with_overrides(PaiGowRules, rules, house_way=house_way_name)
     source = SystemRandom() if seed is None else SeededRandom(seed)
     table = PaiGowTable(settings)
@@ -256,6 +259,7 @@ def dossier(run: DossierRun) -> Callable[[], Dossier]:
     """`report math pai-gow`: the simulated figures, `--hands` a figure (default
     `DOSSIER_HANDS`), seeded."""
     from cardroom.analysis.parallel import check_count
+    from cardroom.games.pai_gow.rules import PaiGowRules
 
     run.only("commission", "hands")
     used_seed = seed_or_draw(run.seed)

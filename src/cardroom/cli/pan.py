@@ -10,6 +10,7 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import play_app, simulate_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console, local_workers, print_json, rules_with_overrides
 from cardroom.errors import CardroomError
 from cardroom.games.pan.rules import PanRules
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from cardroom.cli.report import DossierRun
 
 
-@simulate_app.command("pan")
+@simulate_app.command("pan", short_help=summary("simulate pan"))
 def simulate_pan(
     hands: Annotated[int, typer.Option(help="Hands to play.")] = 1000,
     players: Annotated[int, typer.Option(help="Players at the table (2-15).")] = 8,
@@ -71,7 +72,7 @@ def simulate_pan(
     console.print(s)
 
 
-@play_app.command("pan")
+@play_app.command("pan", short_help=summary("play pan"))
 def play_pan(
     bots: Annotated[int, typer.Option(help="Computer players (1-14).")] = 3,
     seed: opt.ShuffleSeed = None,

@@ -12,11 +12,12 @@ from rich.console import Console
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
+from cardroom.cli.catalog import summary
 from cardroom.houserules import HouseRules
 from cardroom.money import format_money
 from cardroom.profile import PROFILE_ENV, Amount, Applied, profile_in_force
 
-profile_app = typer.Typer(help="The regulatory profile the room runs under.",
+profile_app = typer.Typer(help=summary("profile"),
                           no_args_is_help=True)
 app.add_typer(profile_app, name="profile")
 _out = Console()

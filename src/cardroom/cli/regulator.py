@@ -12,6 +12,7 @@ import typer
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app, report_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
@@ -20,7 +21,7 @@ from cardroom.money import format_money
 if TYPE_CHECKING:
     from cardroom.room.regulator import GameFigures, Period, PeriodReport
 
-cage_app = typer.Typer(help="The cage's records.", no_args_is_help=True)
+cage_app = typer.Typer(help=summary("cage"), no_args_is_help=True)
 app.add_typer(cage_app, name="cage")
 AsCsv = Annotated[bool, typer.Option("--csv", help="Print CSV only.")]
 
@@ -80,7 +81,7 @@ def text_lines(report: PeriodReport) -> list[str]:
     return lines
 
 
-@report_app.command("month")
+@report_app.command("month", short_help=summary("report month"))
 def report_month(
     month: Annotated[str, typer.Option("--month", help="The month, YYYY-MM.")],
     database: opt.Database = None, as_json: opt.AsJson = False, as_csv: AsCsv = False,
@@ -93,7 +94,7 @@ def report_month(
     _show(parse_month(month), database, as_json, as_csv)
 
 
-@report_app.command("quarter")
+@report_app.command("quarter", short_help=summary("report quarter"))
 def report_quarter(
     year: Annotated[int, typer.Option("--year", help="The year, e.g. 2025.")],
     quarter: Annotated[int, typer.Option("--quarter", help="The quarter, 1 to 4.")],

@@ -11,12 +11,13 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console, print_json
 from cardroom.cli.say import flagged
 from cardroom.history import load_history, replay
 
 
-@app.command("replay")
+@app.command("replay", short_help=summary("replay"))
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
     as_json: opt.AsJson = False,

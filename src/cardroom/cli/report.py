@@ -15,6 +15,7 @@ import typer
 from cardroom import registry
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console, local_workers, print_json
 from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
@@ -74,7 +75,7 @@ class DossierRun:
         return Origin(tuple(command), self.rules)
 
 
-@report_app.command("math")
+@report_app.command("math", short_help=summary("report math"))
 def report_math(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(dossier_games())}.")],
     out: Annotated[Path | None, typer.Option(help="Write the dossier to this HTML file.")]
@@ -144,7 +145,7 @@ def _check_writable(path: Path) -> None:
 
 
 # `cardroom report jackpot` (issue 12: the progressive controller) ---------------------------
-@report_app.command("jackpot")
+@report_app.command("jackpot", short_help=summary("report jackpot"))
 def report_jackpot(
     day: Annotated[str | None, typer.Option(
         "--date", help="The gambling day, YYYY-MM-DD (default: every day so far).")] = None,

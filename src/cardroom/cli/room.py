@@ -17,6 +17,7 @@ from rich.console import Console
 from cardroom import registry
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app
+from cardroom.cli.catalog import summary
 from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
 
@@ -24,13 +25,13 @@ if TYPE_CHECKING:
     from cardroom.room.db import Storage
     from cardroom.room.room import Room
 
-tables_app = typer.Typer(help="Open tables in the card room.", no_args_is_help=True)
-audit_app = typer.Typer(help="Check the card room's audit log and books.", no_args_is_help=True)
+tables_app = typer.Typer(help=summary("tables"), no_args_is_help=True)
+audit_app = typer.Typer(help=summary("audit"), no_args_is_help=True)
 app.add_typer(tables_app, name="tables")
 app.add_typer(audit_app, name="audit")
 _out = Console()
 
-@app.command("serve")
+@app.command("serve", short_help=summary("serve"))
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
           database: opt.Database = None, audit_key_file: opt.KeyFile = None,

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
@@ -48,7 +49,7 @@ def _output(as_json: bool, as_csv: bool) -> str:
     return "json" if as_json else "csv" if as_csv else "text"
 
 
-@report_app.command("games")
+@report_app.command("games", short_help=summary("report games"))
 def report_games(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
                  as_csv: AsCsv = False) -> None:
     """The daily games report: per table and game, the drop, fills, credits, opener, closer,
@@ -140,7 +141,7 @@ def _drop_by_tender(report: GamesReport) -> Table:
     return table
 
 
-@report_app.command("cage")
+@report_app.command("cage", short_help=summary("report cage"))
 def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
                 as_csv: AsCsv = False) -> None:
     """The cage's day: chips sold and redeemed (cash in and out, by cashier), fills issued,
@@ -192,7 +193,7 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
         raise typer.Exit(1)
 
 
-@report_app.command("reconcile")
+@report_app.command("reconcile", short_help=summary("report reconcile"))
 def report_reconcile(day: Day = None, database: opt.Database = None,
                      as_json: opt.AsJson = False) -> None:
     """The room-wide check of a gambling day: the day's reports (games, cage, jackpot,
@@ -227,7 +228,7 @@ def report_reconcile(day: Day = None, database: opt.Database = None,
         raise typer.Exit(1)
 
 
-@report_app.command("slips")
+@report_app.command("slips", short_help=summary("report slips"))
 def report_slips(database: opt.Database = None, as_json: opt.AsJson = False,
                  as_csv: AsCsv = False) -> None:
     """Every numbered slip (table inventory, fill, credit, notification of error), voids

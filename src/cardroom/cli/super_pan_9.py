@@ -10,6 +10,7 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import analyze_app, play_app, simulate_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
@@ -32,7 +33,7 @@ def _pct(x: object) -> str:
     return f"{float(x) * 100:+.4f}%"  # type: ignore[arg-type]
 
 
-@analyze_app.command("super-pan-9")
+@analyze_app.command("super-pan-9", short_help=summary("analyze super-pan-9"))
 def analyze_super_pan_9(
     decks: opt.Decks = None,
     commission: Annotated[str | None, typer.Option(
@@ -99,7 +100,7 @@ def analyze_super_pan_9(
         console.print(Panel(f"[bold]{warning}[/bold]", title="WARNING", style="bold red"))
 
 
-@simulate_app.command("super-pan-9")
+@simulate_app.command("super-pan-9", short_help=summary("simulate super-pan-9"))
 def simulate_super_pan_9(
     hands: Annotated[int, typer.Option(help="Player-hands to deal (whole rounds).")],
     seats: Annotated[int, typer.Option(help="Players at the table (1-9).")] = 7,
@@ -187,7 +188,7 @@ def _settle_round(table: SuperPan9Table, seat: int) -> Cents:
     return table.chips[seat]
 
 
-@play_app.command("super-pan-9")
+@play_app.command("super-pan-9", short_help=summary("play super-pan-9"))
 def play_super_pan_9(
     players: Annotated[int, typer.Option(help="Computer players at the table (0-8).")] = 3,
     seat: Annotated[int, typer.Option(help="Your seat (1-9).")] = 2,

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
+from cardroom.cli.catalog import summary
 from cardroom.cli.options import console
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
@@ -26,7 +27,7 @@ IdentityKeyFile = Annotated[Path | None, typer.Option(
     "identity.key beside the default database)")]
 
 
-@report_app.command("w2g")
+@report_app.command("w2g", short_help=summary("report w2g"))
 def report_w2g(
     year: Annotated[int, typer.Option("--year", help="The calendar year the wins were won.")],
     database: opt.Database = None,
