@@ -81,6 +81,10 @@ class Live:
     """Whether the floor's irregularity buttons apply (the game's protocol takes them)."""
 
 
+NOT_LIVE = Live((), 0, None, None, None, None, "", None, False)
+"""What a table that is not live shows: no seats, no hand, nothing to act on."""
+
+
 def game_parts(game: str, live: Any) -> tuple[bool, dict[int, str]]:
     """What differs by game on the pit screen: whether the table takes the floor's
     irregularities (its live table's `floor_irregularities`), and the seats of its house
@@ -254,26 +258,22 @@ def _held(h: Held) -> str:
 def pit_card(f: TableFacts) -> PitCard:
     """What the pit screen shows of one table (see the module's docstring)."""
     state, note = _state(f)
-    live = f.live
-    dealer = (f.opener.dealer if f.opener is not None else None) or (
-        live.dealt_by if live is not None else "")
-    taken = {s.number for s in live.seats} if live is not None else set()
-    free = tuple(n for n in range(1, live.max_seats + 1) if n not in taken) \
-        if live is not None else ()
-    last = live.last if live is not None else None
-    hand = live.hand_id if live is not None else None
+    live = f.live or NOT_LIVE
+    taken = {s.number for s in live.seats}
+    hand, last = live.hand_id, live.last
     return PitCard(
         id=f.row.id, name=f.row.name, game=registry.title(f.row.game), state=state,
         state_note=note, open_since=f.opener.created_at if f.opener is not None else None,
-        limits=f.limits, dealer=dealer, seats=live.seats if live is not None else (),
-        max_seats=live.max_seats if live is not None else None, free=free, hand=hand,
-        hand_title=hand_title(hand, live.hand_number) if live is not None and hand else None,
-        to_act=live.to_act if live is not None else None,
-        seconds_left=live.seconds_left if live is not None else None,
+        limits=f.limits, dealer=(f.opener.dealer if f.opener is not None else None)
+        or live.dealt_by, seats=live.seats,
+        max_seats=None if f.live is None else live.max_seats,
+        free=tuple(n for n in range(1, live.max_seats + 1) if n not in taken), hand=hand,
+        hand_title=hand_title(hand, live.hand_number) if hand else None,
+        to_act=live.to_act, seconds_left=live.seconds_left,
         last=last_result(last), last_hand=last.hand if last is not None else None,
         books=f.books if f.banked else None, waiting=tuple(_waiting(a) for a in f.approvals),
         verifications=tuple(_held(h) for h in f.held),
-        irregularities=live is not None and live.irregularities,
+        irregularities=live.irregularities,
         may_open=state != "open" and f.live is not None and not any(
             a.kind == "open" for a in f.approvals),
         may_close=f.opener is not None and hand is None,
