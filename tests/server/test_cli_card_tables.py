@@ -31,8 +31,10 @@ def test_tables_create_super_pan_9_and_pai_gow(db_url: str, tmp_path: Path) -> N
     room = Room.open(db_url)
     games = {t.name: t.snapshot(None) for t in room.tables.values()}
     assert games["Pan 9"]["limits"]["min"] == 1000
-    assert games["PG"]["limits"] == {"min": 500, "max": 25000, "commission": "1/20",
-                                     "dragon": "player-sets", "foul_policy": "hand-loses"}
+    # the table's smallest chip, 25 cents unless its house rules say otherwise (issue 23)
+    assert games["PG"]["limits"] == {"smallest_chip": 25, "min": 500, "max": 25000,
+                                     "commission": "1/20", "dragon": "player-sets",
+                                     "foul_policy": "hand-loses"}
     room.storage.engine.dispose()
 
 

@@ -82,12 +82,12 @@ def test_a_refused_buy_in_tells_the_dealer_why_and_the_player_nothing(room: Room
     look = cathy.get("/cage/cash-today", params={"player_name": "alice"})
     assert look.status_code == 200
     standing = re.sub(r"\s+", " ", look.text)
-    assert "<td>cash in</td><td>$9,000.00</td><td>$1,000.00</td>" in standing
+    assert '<td class="nowrap">cash in</td><td>$9,000.00</td><td>$1,000.00</td>' in standing
     assert "identity not complete" in standing
     assert "How close to the report?" in cathy.get("/cage?do=cash-today").text
     everyone = re.sub(r"\s+", " ", cathy.get("/cage/cash-today").text)
-    assert "<td>Alice Liddell</td><td>alice</td> <td>$9,000.00 <strong>near</strong></td>" \
-        in everyone
+    assert ('<td data-label="Patron">Alice Liddell</td><td data-label="Player">alice</td> '
+            '<td data-label="Cash in">$9,000.00 <strong>near</strong></td>') in everyone
     pages = [alice.get(p).text for p in ("/", "/lobby", "/tables/1", "/cashier", "/history")]
     view = room.table(1).snapshot(account(room, "alice"))
     for text in [*pages, json.dumps(view)]:
