@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -57,21 +58,29 @@ def visible(room: Room, seat: int) -> list[str]:
     return [c.text for s in [*last.seats, last.dealer] for c in s.cards or []]
 
 
+def alice_and_bob_seated(room: Room, base: str, browser: Any, width: int
+                         ) -> tuple[Any, Any, PageChecks, PageChecks, SuperPan9Live]:
+    """Alice's and Bob's pages at `width`, each checked (axe once per state for both), seated
+    at Pan Nine, a Super Pan 9 table the owner opened; and the live table."""
+    a, b = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
+            for _ in range(2))
+    seen: set[tuple[str, int]] = set()
+    ca = PageChecks(a, lambda: visible(room, 1), seen)
+    cb = PageChecks(b, lambda: visible(room, 2), seen)
+    for page in (a, b):
+        page.set_default_timeout(15_000)
+    owner_opens_table(a, base, "Pan Nine", "super-pan-9", room)
+    player_sits(a, base, "alice")
+    player_sits(b, base, "bob")
+    live = room.table(1)
+    assert isinstance(live, SuperPan9Live)
+    return a, b, ca, cb, live
+
+
 @pytest.mark.parametrize("width", [1280, 375])
 def test_two_super_pan_9_hands_in_two_browsers(room: Room, width: int) -> None:
     with browser_at(room) as (base, browser):
-        a, b = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
-                for _ in range(2))
-        seen: set[tuple[str, int]] = set()  # axe: once per state for both pages
-        ca = PageChecks(a, lambda: visible(room, 1), seen)
-        cb = PageChecks(b, lambda: visible(room, 2), seen)
-        for page in (a, b):
-            page.set_default_timeout(15_000)
-        owner_opens_table(a, base, "Pan Nine", "super-pan-9", room)
-        player_sits(a, base, "alice")
-        player_sits(b, base, "bob")
-        live = room.table(1)
-        assert isinstance(live, SuperPan9Live)
+        a, b, ca, cb, live = alice_and_bob_seated(room, base, browser, width)
         # until the deal alice may change her placed wager ($5 to $10) or take it back
 
         def changed() -> None:
@@ -142,18 +151,7 @@ def test_a_turn_runs_out_in_the_browser(room: Room, width: int) -> None:
     stands (rule 6) and the next seat's clock starts; the player who missed sits out (the
     house rules here: after one miss), the page says so, and "I'm back" deals them in again."""
     with browser_at(room) as (base, browser):
-        a, b = (browser.new_context(viewport={"width": width, "height": 900}).new_page()
-                for _ in range(2))
-        seen: set[tuple[str, int]] = set()
-        ca = PageChecks(a, lambda: visible(room, 1), seen)
-        cb = PageChecks(b, lambda: visible(room, 2), seen)
-        for page in (a, b):
-            page.set_default_timeout(15_000)
-        owner_opens_table(a, base, "Pan Nine", "super-pan-9", room)
-        player_sits(a, base, "alice")
-        player_sits(b, base, "bob")
-        live = room.table(1)
-        assert isinstance(live, SuperPan9Live)
+        a, b, ca, cb, live = alice_and_bob_seated(room, base, browser, width)
         clock = TableClock()
         live.clock = clock
         live.rules = live.rules.model_copy(update={"misses_to_sit_out": 1})
