@@ -11,8 +11,10 @@ from __future__ import annotations
 import tempfile
 import time
 
-from cardroom.room import audit, integrity, ledger
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.money import ledger
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.trust import integrity
 
 ROUNDS = 13_000
 """Four entries a round (a chip purchase, its ledger record, a bet, a settlement): 52,000."""

@@ -14,12 +14,12 @@ import time
 from argon2 import PasswordHasher
 from opened_tables import open_tables
 
-from cardroom.room import accounts
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people import accounts
+from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SystemRandom
 
 

@@ -37,7 +37,7 @@ import httpx
 from bench_server import _pct, _wait_listening, setup
 from websockets.asyncio.client import ClientConnection, connect
 
-from cardroom.room.accounts import FAST_HASHING_ENV
+from cardroom.room.people.accounts import FAST_HASHING_ENV
 from cardroom.server.hub import COOKIE
 
 TOKEN = re.compile(r'name="csrf" value="([0-9a-f]+)"')

@@ -33,12 +33,12 @@ from pathlib import Path
 from opened_tables import open_tables
 from websockets.asyncio.client import connect
 
-from cardroom.room import ledger
-from cardroom.room.accounts import Account, Role, create_account, hash_password, open_session
-from cardroom.room.baccarat_live import MAX_SEATS
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role, create_account, hash_password, open_session
+from cardroom.room.play.baccarat_live import MAX_SEATS
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server.hub import COOKIE
 
 

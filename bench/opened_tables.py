@@ -4,8 +4,8 @@ an opener over an empty tray."""
 
 from __future__ import annotations
 
-from cardroom.room import table_books
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.books import table_books
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
 
 

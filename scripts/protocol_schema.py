@@ -1,6 +1,6 @@
 """Write the table protocol's JSON Schema files to docs/protocol/ (docs/protocol.md).
 
-Run after changing `cardroom.room.protocol` or `protocol_state`:
+Run after changing `cardroom.room.play.protocol` or `protocol_state`:
 `.venv/bin/python scripts/protocol_schema.py`; tests/room/test_protocol.py checks the committed
 files equal what this writes.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardroom.room.protocol import schema_files
+from cardroom.room.play.protocol import schema_files
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "protocol"
 

@@ -1,6 +1,6 @@
 """Issue 24, "no generic module names a game": the modules of `cardroom` outside `games/`, the
 registry (`cardroom/registry.py`) and a game's own modules (a module or package named for the
-game: `room/pan_live.py`, `analysis/dossier/baccarat.py`, `cli/pai_gow.py`) name no registered
+game: `room/play/pan_live.py`, `analysis/dossier/baccarat.py`, `cli/pai_gow.py`) name no registered
 game in their code: no import of a game's module, no identifier and no string (docstrings and
 comments are prose and may give a game as an example) with a game's name in it. A generic module
 reaches a game through the registry.
@@ -25,29 +25,29 @@ from cardroom import registry
 SRC = Path(cardroom.__file__).parent
 
 STILL_NAMING = {
-    "room/protocol_state.py": "the published schema's field descriptions say which games "
+    "room/play/protocol_state.py": "the published schema's field descriptions say which games "
                               "fill a shared field",
     "cli/report.py": "`report math`'s option help says which game's dossier takes each "
                      "option (the dossiers themselves come from the registry)",
     "room/room.py": "the room's shared progressive pool is baccarat's `JackpotPool`",
-    "room/live_table.py": "a table's pools are baccarat's `JackpotPool`",
-    "room/jackpot.py": "the progressive jackpot is the Super-9 baccarat progressive",
-    "room/progressive.py": "the progressive jackpot is the Super-9 baccarat progressive",
+    "room/play/live_table.py": "a table's pools are baccarat's `JackpotPool`",
+    "room/money/jackpot.py": "the progressive jackpot is the Super-9 baccarat progressive",
+    "room/play/progressive.py": "the progressive jackpot is the Super-9 baccarat progressive",
     "cli/jackpot.py": "the progressive jackpot is the Super-9 baccarat progressive",
     "server/progressive_pages.py": "the progressive jackpot is the Super-9 baccarat progressive",
     "server/cosign.py": "the progressive jackpot is the Super-9 baccarat progressive",
     "server/app.py": "the progressive's award words and the wager results are baccarat's",
-    "room/w2g.py": "a W-2G names the Super-9 baccarat progressive",
+    "room/compliance/w2g.py": "a W-2G names the Super-9 baccarat progressive",
     "profile.py": "the regulatory profile's Pan caps (chip value, ante, going out)",
-    "room/ledger.py": "the ledger account of Pan's fees",
-    "room/schema.py": "the table of Pan's fee periods",
-    "room/regulator.py": "the regulator's reports list Pan's fees",
+    "room/money/ledger.py": "the ledger account of Pan's fees",
+    "room/storage/schema.py": "the table of Pan's fee periods",
+    "room/books/regulator.py": "the regulator's reports list Pan's fees",
     "cli/regulator.py": "the regulator's reports list Pan's fees",
     "cli/room_reports.py": "the room's reports list Pan's fees",
     "server/audit_view.py": "the audit page words Pan's fee entries",
     "server/routes/jackpot.py": "the fees page reads Pan's fees",
-    "room/reconcile.py": "the reconciliation explains Pan's fees",
-    "room/suspicious.py": "the suspicious-activity check reads Pan's fees",
+    "room/books/reconcile.py": "the reconciliation explains Pan's fees",
+    "room/compliance/suspicious.py": "the suspicious-activity check reads Pan's fees",
     "cli/options.py": "an option's help gives the games' deck ranges",
 }
 """Generic modules that still name a game (issue 24's remaining work), and why."""
@@ -127,8 +127,9 @@ def test_the_modules_issue_24_counted_read_the_registry() -> None:
     """The generic modules a new game had to edit (issue 24's count of 11, less those still
     listed above) name none now."""
     found = naming_modules()
-    for module in ("history.py", "room/tables.py", "room/protocol.py", "room/posted_rules.py",
-                   "room/recall.py", "room/hands.py", "room/floor_view.py", "cli/__init__.py"):
+    for module in ("history.py", "room/play/tables.py", "room/play/protocol.py",
+                   "room/play/posted_rules.py", "room/play/recall.py", "room/money/hands.py",
+                   "room/views/floor_view.py", "cli/__init__.py"):
         assert module not in found, (module, found.get(module))
 
 
@@ -149,7 +150,7 @@ def test_the_registry_lists_every_game_once_and_each_part_loads() -> None:
 def test_the_check_sees_each_way_of_naming_a_game() -> None:
     source = '''"""Baccarat in a docstring is prose."""
 from cardroom.games.pai_gow.rules import X
-import cardroom.room.pan_live
+import cardroom.room.play.pan_live
 def f(pan_fees: int) -> None:
     """Pan here too is prose."""
     y = SuperPan9Table
@@ -157,6 +158,6 @@ def f(pan_fees: int) -> None:
     # baccarat in a comment
 '''
     assert sorted(named(source)) == sorted([
-        "cardroom.games.pai_gow.rules", "cardroom.room.pan_live", "pan_fees",
+        "cardroom.games.pai_gow.rules", "cardroom.room.play.pan_live", "pan_fees",
         "SuperPan9Table", "super-pan-9"])
     assert not list(named('expand = "panel company"\nspan = 9\n'))

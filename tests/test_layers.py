@@ -20,6 +20,11 @@ SRC = Path(cardroom.__file__).parent
 LAYER = {"games": 1, "analysis": 2, "room": 3, "server": 4, "cli": 4}
 """Top-level packages above the base; any other module of `cardroom` is base (layer 0)."""
 
+ROOM_PARTS = ["storage", "people", "money", "compliance", "play", "books", "trust", "views"]
+"""The room's sub-packages, lowest first (docs/architecture.md): a module of one imports only its
+own part's modules and those of the parts before it; `room.py`, `backup.py` and the migrations,
+at the room's top, may import any part."""
+
 CLI_STARTS_SERVER = {"cardroom.cli.room"}
 """`cardroom serve` (and its frame check) starts the web server: the one place the CLI may
 import `server`. The server never imports the CLI."""
@@ -79,3 +84,30 @@ def test_the_walk_sees_every_layer() -> None:
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
 def test_no_module_imports_a_higher_layer(path: Path) -> None:
     assert upward_imports(path) == []
+
+
+def room_part(module: str) -> int:
+    """A room module's rank among `ROOM_PARTS`; the room's top (`room.room`, `room.backup`, the
+    migrations) ranks above every part, and a module outside `room` ranks -1."""
+    parts = module.split(".")
+    if parts[:2] != ["cardroom", "room"] or len(parts) < 3:
+        return -1
+    return ROOM_PARTS.index(parts[2]) if parts[2] in ROOM_PARTS else len(ROOM_PARTS)
+
+
+ROOM_MODULES = [p for p in MODULES if room_part(module_name(p)) >= 0]
+
+
+def test_every_room_module_sits_in_a_part_or_at_the_top() -> None:
+    """The room is grouped into the parts that say what they hold (issue 24): no flat module
+    other than the room itself and its backup."""
+    flat = {module_name(p) for p in ROOM_MODULES if room_part(module_name(p)) == len(ROOM_PARTS)
+            and "migrations" not in module_name(p)}
+    assert flat == {"cardroom.room.room", "cardroom.room.backup"}
+
+
+@pytest.mark.parametrize("path", ROOM_MODULES, ids=lambda p: module_name(p))
+def test_no_room_module_imports_a_later_part(path: Path) -> None:
+    rank = room_part(module_name(path))
+    later = [t for t in imported(path) if room_part(t) > rank]
+    assert later == []

@@ -13,7 +13,7 @@ from cardroom import registry
 from cardroom.errors import CardroomError, RulesError
 from cardroom.houserules import HouseRules, build_rules, check_profile, load_rules
 from cardroom.profile import PROFILE_ENV, PROFILES, ProfileError, load_profile, profile_in_force
-from cardroom.room.tables import rules_model
+from cardroom.room.play.tables import rules_model
 
 WASHINGTON = load_profile("washington")
 WAC_140 = "WAC 230-15-140"

@@ -311,7 +311,7 @@ def drive(h: HandHistory, adapter: type[GameReplay[Any]]) -> ReplayReport:
 
 def run(r: GameReplay[Any], h: HandHistory) -> ReplayReport:
     """`drive` with the adapter already built: a caller that goes on from the replayed engine
-    (the room resuming a hand in play after a restart, `cardroom.room.resume`) keeps `r`."""
+    (the room resuming a hand in play after a restart, `cardroom.room.play.resume`) keeps `r`."""
     failure: ReplayFailure | None = None
     applied = 0
     voided: dict[str, Any] | None = None

@@ -60,15 +60,15 @@ def builtin(name: str, title: str, package: str, rules: str, live: str,
             lines: dict[str, str]) -> Game:
     """A game of this project, its parts where the project keeps them: the engine's package
     `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
-    adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
-    posted rules and recall view `room/<package>_pages.py`, the commands and the dossier
+    adapter `replay.Replay`), the live table `room/play/<package>_live.py` (class `live`), the
+    posted rules and recall view `room/play/<package>_pages.py`, the commands and the dossier
     `cli/<package>.py`; `lines` its commands' one-line help, by group ("analyze": the help of
     `cardroom analyze <name>`; "": a group of its own, `cardroom <name>`)."""
     return Game(name, title, rules=f"cardroom.games.{package}.{rules}",
                 replay=f"cardroom.games.{package}.replay:Replay",
-                live=f"cardroom.room.{package}_live:{live}",
-                posted=f"cardroom.room.{package}_pages:sections",
-                recall=f"cardroom.room.{package}_pages:Recall",
+                live=f"cardroom.room.play.{package}_live:{live}",
+                posted=f"cardroom.room.play.{package}_pages:sections",
+                recall=f"cardroom.room.play.{package}_pages:Recall",
                 dossier=f"cardroom.cli.{package}:dossier",
                 commands=(f"cardroom.cli.{package}",),
                 lines=tuple((f"{group} {name}".strip(), text) for group, text in lines.items()))

@@ -218,7 +218,7 @@ class Shoe:
 
 def shoe_json(shoe: Shoe) -> dict[str, Any]:
     """A shoe being dealt as JSON: its whole order, salt, cut card, position and burned cards
-    (hidden information while it is in play: the room seals it, `cardroom.room.resume`)."""
+    (hidden information while it is in play: the room seals it, `cardroom.room.play.resume`)."""
     return {"order": format_cards(shoe.order), "salt": shoe.salt.hex(),
             "cut_index": shoe.cut_index, "position": shoe.position,
             "burned": format_cards(shoe.burned)}

@@ -1,5 +1,5 @@
 """What every browser test shares: test accounts hash with argon2 at its smallest cost
-(`CARDROOM_INSECURE_FAST_HASHING`, read by `cardroom.room.accounts` on first use; tests only,
+(`CARDROOM_INSECURE_FAST_HASHING`, read by `cardroom.room.people.accounts` on first use; tests only,
 the room's own default is unchanged); each test is skipped where Debian's chromium is missing;
 and `room`, a seeded room on SQLite (the module's `SEED`, by default 5)."""
 

@@ -11,8 +11,9 @@ from typing import Any
 from room.rooms import open_for_play, rig_coup
 
 from cardroom.cards import parse_cards
-from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Account, find_account
+from cardroom.room.books import table_books
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, find_account
 from cardroom.room.room import Room
 
 from .room_flows import owner_opens_table, player_sits

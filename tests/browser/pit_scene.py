@@ -9,11 +9,12 @@ from __future__ import annotations
 from room.people import person, player
 from room.rooms import open_for_play
 
-from cardroom.room import approvals, table_books
-from cardroom.room.accounts import Account, Role
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people import approvals
+from cardroom.room.people.accounts import Account, Role
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.settings import SELF_SERVICE
 
 from .room_flows import PW
 

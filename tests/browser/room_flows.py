@@ -14,10 +14,10 @@ import pytest
 from room.rooms import open_for_play
 
 from cardroom.money import format_money, parse_money
-from cardroom.room.db import Storage, make_engine, migrate
-from cardroom.room.identity_key import IdentityKey
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE, RoomSettings
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.identity_key import IdentityKey
+from cardroom.room.storage.settings import SELF_SERVICE, RoomSettings
 from cardroom.shoe import SeededRandom
 
 from .page_checks import console_errors, shown_cards, word_per_line

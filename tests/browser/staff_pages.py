@@ -17,10 +17,13 @@ from typing import Any
 from room.people import IDENTITY_KEY, PW, make_people
 from room.rooms import playing_table, progressive_coup
 
-from cardroom.room import approvals, currency, ledger, patrons, suspicious, table_books
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import sell_chips
-from cardroom.room.patrons import NewDocument, NewPatron
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import sell_chips
+from cardroom.room.compliance import currency, suspicious
+from cardroom.room.money import ledger
+from cardroom.room.people import approvals, patrons
+from cardroom.room.people.accounts import Role, create_account
+from cardroom.room.people.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
 
 from .room_flows import console_errors, log_in

@@ -11,8 +11,8 @@ from typing import Any
 
 from cardroom.games.pai_gow.settings import legal_settings
 from cardroom.games.pan.state import Status
-from cardroom.room.pai_gow_live import PaiGowLive
-from cardroom.room.pan_live import PanLive
+from cardroom.room.play.pai_gow_live import PaiGowLive
+from cardroom.room.play.pan_live import PanLive
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks

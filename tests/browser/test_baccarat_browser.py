@@ -12,8 +12,8 @@ import pytest
 
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.money import format_money
-from cardroom.room.baccarat_live import BaccaratLive
-from cardroom.room.baccarat_protocol import BaccaratResult
+from cardroom.room.play.baccarat_live import BaccaratLive
+from cardroom.room.play.baccarat_protocol import BaccaratResult
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks, shown_cards

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from room.people import IDENTITY_KEY, person
 
-from cardroom.room import ledger
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage, make_engine, migrate
 from cardroom.shoe import SeededRandom
 
 from .page_checks import word_per_line

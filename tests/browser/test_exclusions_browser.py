@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 from room.exclusion_lists import ALAN, GRACE, KEY, OPERATOR, grace_patron, state_list
 
-from cardroom.room import exclusions
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.compliance import exclusions
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks

@@ -11,8 +11,8 @@ import pytest
 from room.people import player
 from room.rooms import playing_table
 
-from cardroom.room import ledger
-from cardroom.room.pan_live import PanLive
+from cardroom.room.money import ledger
+from cardroom.room.play.pan_live import PanLive
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks

@@ -16,8 +16,8 @@ import pytest
 from cardroom.games.pai_gow.settings import all_settings, legal_settings
 from cardroom.games.pai_gow.table import Phase
 from cardroom.money import format_money
-from cardroom.room.pai_gow_live import PaiGowLive
-from cardroom.room.pai_gow_protocol import PaiGowResult
+from cardroom.room.play.pai_gow_live import PaiGowLive
+from cardroom.room.play.pai_gow_protocol import PaiGowResult
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks, shown_cards

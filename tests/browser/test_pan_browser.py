@@ -16,8 +16,8 @@ from collections import Counter
 import pytest
 from pan.helpers import stacked_pack
 
-from cardroom.room.pan_live import PanLive
-from cardroom.room.pan_protocol import PanResult
+from cardroom.room.play.pan_live import PanLive
+from cardroom.room.play.pan_protocol import PanResult
 from cardroom.room.room import Room
 
 from .page_checks import PageChecks

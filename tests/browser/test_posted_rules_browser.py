@@ -10,7 +10,7 @@ from pathlib import Path
 
 from room.rooms import playing_table
 
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
 
 from .room_flows import browser_at, console_errors

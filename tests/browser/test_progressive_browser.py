@@ -14,11 +14,11 @@ from room.jackpot_winners import identify_winner
 from room.people import person
 from room.rooms import playing_table, rig_top_award
 
-from cardroom.room import progressive
-from cardroom.room.accounts import Role
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people.accounts import Role
+from cardroom.room.play import progressive
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.settings import SELF_SERVICE
 
 from .room_flows import (
     PW,

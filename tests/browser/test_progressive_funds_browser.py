@@ -12,11 +12,11 @@ from typing import Any
 from room.rooms import playing_table
 from sqlalchemy import update
 
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.schema import ledger_transactions
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.schema import ledger_transactions
+from cardroom.room.storage.settings import SELF_SERVICE
 
 from .room_flows import PW, browser_at, console_errors, log_in, shot, sign_on_own_screen
 

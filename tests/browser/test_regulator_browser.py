@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from room.past_days import PastDays
 
-from cardroom.room import table_books
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.books import table_books
+from cardroom.room.storage.db import Storage, make_engine, migrate
 
 from .page_checks import PageChecks
 from .room_flows import browser_at, cage_transaction, log_in

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cardroom.room import ledger
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
 
 from .page_checks import word_per_line

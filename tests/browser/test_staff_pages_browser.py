@@ -13,7 +13,7 @@ from pathlib import Path
 
 from room.people import IDENTITY_KEY
 
-from cardroom.room.settings import RoomSettings
+from cardroom.room.storage.settings import RoomSettings
 
 from .room_flows import browser_at, phone_width, seeded_room
 from .staff_pages import STAFF_PAGES, cast_day, staff_pages

@@ -16,10 +16,10 @@ import pytest
 
 from cardroom.games.super_pan_9 import Phase
 from cardroom.money import format_money
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.people.accounts import Role, create_account
+from cardroom.room.play.super_pan_9_live import SuperPan9Live
+from cardroom.room.play.super_pan_9_protocol import SuperPan9Result
 from cardroom.room.room import Room
-from cardroom.room.super_pan_9_live import SuperPan9Live
-from cardroom.room.super_pan_9_protocol import SuperPan9Result
 
 from .page_checks import PageChecks, shown_cards
 from .room_flows import (

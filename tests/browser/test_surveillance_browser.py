@@ -13,11 +13,12 @@ from pathlib import Path
 from room.rooms import playing_table, rig_coup
 
 from cardroom.cards import parse_cards
-from cardroom.room import ledger, surveillance
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.compliance import surveillance
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.settings import SELF_SERVICE
 
 from .room_flows import PW, browser_at, console_errors, log_in
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from cardroom.room import patrons
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import sell_chips
-from cardroom.room.identity_key import IdentityKey
-from cardroom.room.patrons import NewDocument, NewPatron
+from cardroom.room.books.cashier import sell_chips
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Role, create_account
+from cardroom.room.people.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
+from cardroom.room.storage.identity_key import IdentityKey
 
 from .room_flows import (
     PW,

@@ -31,10 +31,10 @@ from room.people import IDENTITY_KEY
 
 from cardroom.games.pai_gow.settings import legal_settings
 from cardroom.money import format_money
-from cardroom.room.audit import entries
-from cardroom.room.pai_gow_live import PaiGowLive
+from cardroom.room.play.pai_gow_live import PaiGowLive
 from cardroom.room.room import Room
-from cardroom.room.settings import GamblingClock, RoomSettings
+from cardroom.room.storage.audit import entries
+from cardroom.room.storage.settings import GamblingClock, RoomSettings
 
 from .page_checks import PageChecks
 from .room_flows import (

@@ -17,15 +17,16 @@ from pathlib import Path
 
 from sqlalchemy import update
 
-from cardroom.room import patrons, table_books
-from cardroom.room.accounts import Role, create_account, find_account
-from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.identity_key import load_or_create_identity_key
-from cardroom.room.keying import open_keyed
-from cardroom.room.patrons import NewDocument, NewPatron
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import redeem_chips, sell_chips
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Role, create_account, find_account
+from cardroom.room.people.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
-from cardroom.room.schema import compliance_cases, currency_reports
-from cardroom.room.settings import GamblingClock
+from cardroom.room.storage.identity_key import load_or_create_identity_key
+from cardroom.room.storage.schema import compliance_cases, currency_reports
+from cardroom.room.storage.settings import GamblingClock
+from cardroom.room.trust.keying import open_keyed
 from cardroom.shoe import SeededRandom
 
 CARDROOM = Path(sys.executable).parent / "cardroom"

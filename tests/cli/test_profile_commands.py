@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cardroom.room.accounts import Account, Role
-from cardroom.room.keying import open_keyed
-from cardroom.room.tables import create_table
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.play.tables import create_table
+from cardroom.room.trust.keying import open_keyed
 
 from .console import cardroom
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from room.rooms import make_room, progressive_coup
 from sqlalchemy import update
 
-from cardroom.room.keying import open_keyed
-from cardroom.room.schema import ledger_transactions
+from cardroom.room.storage.schema import ledger_transactions
+from cardroom.room.trust.keying import open_keyed
 
 from .console import cardroom
 

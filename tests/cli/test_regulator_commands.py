@@ -20,9 +20,9 @@ import pytest
 from room.past_days import PastDays
 from room.people import PW
 
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.db import open_database
-from cardroom.room.keying import open_keyed
+from cardroom.room.people.accounts import Role, create_account
+from cardroom.room.storage.db import open_database
+from cardroom.room.trust.keying import open_keyed
 
 CARDROOM = Path(sys.executable).parent / "cardroom"
 JANUARY = date(2025, 1, 31)

@@ -25,14 +25,15 @@ from cardroom.cli import app
 from cardroom.cli.room_reports import games_tables
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
-from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Role
-from cardroom.room.cashier import sell_chips
-from cardroom.room.db import open_database
-from cardroom.room.operations_report import GamesReport, Line
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import sell_chips
+from cardroom.room.books.operations_report import GamesReport, Line
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role
 from cardroom.room.room import Room
-from cardroom.room.schema import table_slips
-from cardroom.room.settings import GamblingClock
+from cardroom.room.storage.db import open_database
+from cardroom.room.storage.schema import table_slips
+from cardroom.room.storage.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
 from .console import cardroom

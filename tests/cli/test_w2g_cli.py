@@ -13,9 +13,9 @@ from pathlib import Path
 
 from room.jackpot_winners import deal_top_award, identify_winner, jackpot_room, write_key_file
 
-from cardroom.room import w2g
-from cardroom.room.audit import entries
-from cardroom.room.keying import open_keyed
+from cardroom.room.compliance import w2g
+from cardroom.room.storage.audit import entries
+from cardroom.room.trust.keying import open_keyed
 
 from .console import cardroom
 

@@ -1,4 +1,4 @@
-"""High Card's live table (`cardroom.room.live_table.LiveTable`): its messages, its snapshot
+"""High Card's live table (`cardroom.room.play.live_table.LiveTable`): its messages, its snapshot
 model and its settlement through the ledger; the lifecycle (seats, wagers, void, the hand's
 record) is the room's own. Also its posted rules (`sections`)."""
 
@@ -14,12 +14,14 @@ from cardroom.engine import history_actions, history_pack
 from cardroom.errors import IllegalActionError
 from cardroom.history import GameReplay, HandHistory
 from cardroom.money import Cents, format_money
-from cardroom.room import ledger, protocol
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.live_table import LiveTable, Stake, card_view
-from cardroom.room.posted_rules import Section
-from cardroom.room.protocol import Amount, Key
-from cardroom.room.protocol_state import (
+from cardroom.room.compliance.surveillance import Payout
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.play import protocol
+from cardroom.room.play.live_table import LiveTable, Stake, card_view
+from cardroom.room.play.posted_rules import Section
+from cardroom.room.play.protocol import Amount, Key
+from cardroom.room.play.protocol_state import (
     CardView,
     HandResult,
     Part,
@@ -28,7 +30,6 @@ from cardroom.room.protocol_state import (
     TableState,
     VoidedHand,
 )
-from cardroom.room.surveillance import Payout
 
 from .engine import HighCardRules, HighCardTable, Settled
 from .replay import Replay

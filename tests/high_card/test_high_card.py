@@ -14,9 +14,11 @@ from server.forms import FormClient, cookie_of, log_in
 
 from cardroom import registry
 from cardroom.history import HandHistory, replay
-from cardroom.room import audit, hands, ledger, recall
-from cardroom.room.db import Storage
-from cardroom.room.protocol_state import check_state
+from cardroom.room.money import hands, ledger
+from cardroom.room.play import recall
+from cardroom.room.play.protocol_state import check_state
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
 from cardroom.server.app import create_app
 
 from .conformance import HighCard

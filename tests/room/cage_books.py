@@ -11,11 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, ledger, table_books
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage
+from cardroom.room.books import table_books
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.schema import cage_checks, drop_counts, table_slips
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import cage_checks, drop_counts, table_slips
 
 from .rooms import cage_room
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from cardroom.room import patrons, table_books
-from cardroom.room.accounts import Account
-from cardroom.room.cashier import redeem_chips, sell_chips
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import redeem_chips, sell_chips
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.settings import GamblingClock
+from cardroom.room.storage.settings import GamblingClock
 
 from .people import IDENTITY_KEY as KEY
 

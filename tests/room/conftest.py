@@ -1,5 +1,6 @@
 """Test accounts hash with argon2 at its smallest cost (`CARDROOM_INSECURE_FAST_HASHING`, read
-by `cardroom.room.accounts` on first use; tests only, the room's own default is unchanged)."""
+by `cardroom.room.people.accounts` on first use; tests only, the room's own default is
+unchanged)."""
 
 import os
 

@@ -7,9 +7,10 @@ from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.engine import Connection
 
-from cardroom.room import exclusions, patrons
-from cardroom.room.accounts import Account, Role
-from cardroom.room.patrons import NewDocument, NewPatron, Patron
+from cardroom.room.compliance import exclusions
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.people.patrons import NewDocument, NewPatron, Patron
 
 from .people import IDENTITY_KEY
 

@@ -9,7 +9,7 @@ import time
 import pytest
 from argon2 import PasswordHasher
 
-from cardroom.room import accounts as acc
+from cardroom.room.people import accounts as acc
 
 
 class CountingHasher:

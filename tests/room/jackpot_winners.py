@@ -7,12 +7,13 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from cardroom.room import patrons, progressive
-from cardroom.room.accounts import Account, Role
-from cardroom.room.db import Storage
-from cardroom.room.jackpot import DEFAULT_POOL, adjust, post_daily
-from cardroom.room.patrons import NewDocument, NewPatron
+from cardroom.room.money.jackpot import DEFAULT_POOL, adjust, post_daily
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.people.patrons import NewDocument, NewPatron
+from cardroom.room.play import progressive
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage
 
 from .people import IDENTITY_KEY
 from .rooms import CAST, make_room, rig_top_award

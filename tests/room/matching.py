@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cardroom.errors import CardroomError
-from cardroom.room import hands, ledger
-from cardroom.room.accounts import Account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money import hands, ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.settings import SELF_SERVICE
 
 from .rooms import playing_table
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.games.pan.engine import PanHand
-from cardroom.room import ledger
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage
-from cardroom.room.pan_live import PanLive
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account
+from cardroom.room.play.pan_live import PanLive
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage
 
 from .rooms import pan_room
 

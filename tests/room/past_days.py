@@ -17,13 +17,14 @@ from sqlalchemy import Date, DateTime, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS
-from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Account
-from cardroom.room.cashier import sell_chips
-from cardroom.room.db import Storage
-from cardroom.room.regulator import record_cash_count
-from cardroom.room.schema import metadata
-from cardroom.room.settings import GamblingClock
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import sell_chips
+from cardroom.room.books.regulator import record_cash_count
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import metadata
+from cardroom.room.storage.settings import GamblingClock
 
 from .pan_play import pan, play_out
 from .people import player

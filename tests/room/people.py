@@ -9,10 +9,10 @@ from datetime import date
 
 from sqlalchemy.engine import Connection
 
-from cardroom.room import patrons
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.identity_key import IdentityKey
-from cardroom.room.patrons import NewDocument, NewPatron
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Account, Role, create_account
+from cardroom.room.people.patrons import NewDocument, NewPatron
+from cardroom.room.storage.identity_key import IdentityKey
 
 PW = "correct horse"
 IDENTITY_KEY = IdentityKey(bytes(range(100, 132)))

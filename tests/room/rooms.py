@@ -18,14 +18,16 @@ from sqlalchemy.engine import Connection
 from cardroom.cards import Card, parse_card, parse_cards
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.pai_gow.settings import legal_settings
-from cardroom.room import audit, ledger, table_books
-from cardroom.room.accounts import Account, Permission, Role, get_account
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage
-from cardroom.room.reconcile import reconcile
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.books.reconcile import reconcile
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Permission, Role, get_account
 from cardroom.room.room import AnyTable, Room
-from cardroom.room.schema import accounts, audit_log, sealed_tables
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import accounts, audit_log, sealed_tables
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom, Shoe
 
 from .people import IDENTITY_KEY, PW, make_people, person

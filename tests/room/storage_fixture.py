@@ -12,7 +12,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.schema import CreateSchema, DropSchema
 
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.storage.db import Storage, make_engine, migrate
 
 PG_USERS = ("postgres", "root")
 

@@ -14,9 +14,10 @@ from pathlib import Path
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from cardroom.room import audit, ledger
-from cardroom.room.db import Storage, make_engine
-from cardroom.room.schema import (
+from cardroom.room.money import ledger
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, make_engine
+from cardroom.room.storage.schema import (
     audit_head,
     audit_log,
     ledger_accounts,

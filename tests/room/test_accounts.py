@@ -8,11 +8,11 @@ import pytest
 from sqlalchemy import select, update
 
 from cardroom.errors import CardroomError
-from cardroom.room import accounts as acc
-from cardroom.room import audit
-from cardroom.room.db import Storage
-from cardroom.room.errors import AuthError, LoginBackOff, PermissionDenied
-from cardroom.room.schema import accounts, sessions
+from cardroom.room.people import accounts as acc
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import AuthError, LoginBackOff, PermissionDenied
+from cardroom.room.storage.schema import accounts, sessions
 
 
 def test_password_is_stored_as_argon2(storage: Storage) -> None:

@@ -11,13 +11,13 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from cardroom.room import audit
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import buy_chips, redeem_chips, sell_chips
-from cardroom.room.db import Storage
-from cardroom.room.patrons import IdentityNeeded, UnderAge
+from cardroom.room.books.cashier import buy_chips, redeem_chips, sell_chips
+from cardroom.room.people.accounts import Role, create_account
+from cardroom.room.people.patrons import IdentityNeeded, UnderAge
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import SELF_SERVICE
 
 from .cage_books import opened, refused
 from .people import PW, player

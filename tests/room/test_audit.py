@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import delete, update
 
-from cardroom.room import audit
-from cardroom.room.db import Storage
-from cardroom.room.schema import audit_log
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import audit_log
 
 
 def _fill(storage: Storage, n: int = 4) -> None:

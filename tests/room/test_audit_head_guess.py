@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.room import audit
-from cardroom.room.db import Storage, make_engine
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, make_engine
 
 
 def _append(storage: Storage, i: int) -> None:

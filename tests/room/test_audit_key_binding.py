@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.room import audit
-from cardroom.room.audit_key import AuditKeyError, load_or_create_key
-from cardroom.room.db import open_database
-from cardroom.room.integrity import check
-from cardroom.room.keying import KEYED_ACTION, open_keyed
+from cardroom.room.storage import audit
+from cardroom.room.storage.audit_key import AuditKeyError, load_or_create_key
+from cardroom.room.storage.db import open_database
+from cardroom.room.trust.integrity import check
+from cardroom.room.trust.keying import KEYED_ACTION, open_keyed
 
 
 def test_empty_books_opened_with_one_key_refuse_another(db_url: str, tmp_path: Path) -> None:

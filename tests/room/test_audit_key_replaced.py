@@ -16,13 +16,16 @@ import pytest
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
-from cardroom.room import audit, integrity, ledger, staff
-from cardroom.room.accounts import Account, Role, new_credentials
-from cardroom.room.audit_key import load_key, load_or_create_key
-from cardroom.room.cashier import sell_chips
-from cardroom.room.db import make_engine, open_database
-from cardroom.room.keying import REKEYED_ACTION, open_keyed
-from cardroom.room.schema import audit_head, audit_log, ledger_entries, ledger_transactions
+from cardroom.room.books.cashier import sell_chips
+from cardroom.room.money import ledger
+from cardroom.room.people import staff
+from cardroom.room.people.accounts import Account, Role, new_credentials
+from cardroom.room.storage import audit
+from cardroom.room.storage.audit_key import load_key, load_or_create_key
+from cardroom.room.storage.db import make_engine, open_database
+from cardroom.room.storage.schema import audit_head, audit_log, ledger_entries, ledger_transactions
+from cardroom.room.trust import integrity
+from cardroom.room.trust.keying import REKEYED_ACTION, open_keyed
 from room.tampering import account_id, cardroom, move_balance, rechain
 
 from .people import identify

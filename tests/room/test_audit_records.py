@@ -2,7 +2,7 @@
 slip voided, inserted or deleted, a player made owner, an owner inserted, a locked account let
 back in, a drop count edited, each changed directly in the database, is found by `cardroom
 audit verify` (the installed console script, exit 1) and refuses a command that writes, on
-SQLite and PostgreSQL (`cardroom.room.records_check`; docs/security.md, "Rows outside the
+SQLite and PostgreSQL (`cardroom.room.trust.records_check`; docs/security.md, "Rows outside the
 chain")."""
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import pytest
 from sqlalchemy import delete, insert, update
 from sqlalchemy.engine import Connection
 
-from cardroom.room import staff, table_books
-from cardroom.room.accounts import Account, Role, new_credentials
-from cardroom.room.db import make_engine
-from cardroom.room.keying import open_keyed
-from cardroom.room.schema import accounts, drop_counts, table_slips
-from cardroom.room.settings import GamblingClock
+from cardroom.room.books import table_books
+from cardroom.room.people import staff
+from cardroom.room.people.accounts import Account, Role, new_credentials
+from cardroom.room.storage.db import make_engine
+from cardroom.room.storage.schema import accounts, drop_counts, table_slips
+from cardroom.room.storage.settings import GamblingClock
+from cardroom.room.trust.keying import open_keyed
 from room.tampering import cardroom
 
 PW = "correct horse battery staple 9"

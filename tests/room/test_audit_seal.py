@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
 from cardroom.cli import app
-from cardroom.room import audit
-from cardroom.room.audit_key import AuditKeyError, load_key, load_or_create_key
-from cardroom.room.db import MIGRATIONS, make_engine
-from cardroom.room.schema import (
+from cardroom.room.storage import audit
+from cardroom.room.storage.audit_key import AuditKeyError, load_key, load_or_create_key
+from cardroom.room.storage.db import MIGRATIONS, make_engine
+from cardroom.room.storage.schema import (
     audit_head,
     audit_log,
     ledger_accounts,

@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete, select, update
 
-from cardroom.room import audit, integrity, ledger
-from cardroom.room.anchors import write_anchor
-from cardroom.room.audit_key import load_or_create_key
-from cardroom.room.db import Storage
-from cardroom.room.keying import ACCEPTED_ACTION, open_keyed
-from cardroom.room.schema import audit_head, audit_log
+from cardroom.room.money import ledger
+from cardroom.room.storage import audit
+from cardroom.room.storage.audit_key import load_or_create_key
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import audit_head, audit_log
+from cardroom.room.trust import integrity
+from cardroom.room.trust.anchors import write_anchor
+from cardroom.room.trust.keying import ACCEPTED_ACTION, open_keyed
 from room.tampering import BUYS, CASES, attacker, cardroom, url_of
 
 

@@ -19,13 +19,13 @@ from typer.main import get_command
 
 import cardroom.cli  # noqa: F401  (registers every command)
 from cardroom.cli import app
-from cardroom.room import audit
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.audit_key import load_or_create_key
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage import audit
+from cardroom.room.storage.audit_key import load_or_create_key
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 

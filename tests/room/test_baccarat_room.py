@@ -12,14 +12,15 @@ from sqlalchemy import update
 from cardroom.cards import parse_card
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.coup import hand_total
-from cardroom.room import audit, hands, ledger
-from cardroom.room.accounts import Account
-from cardroom.room.cashier import buy_chips, cash_out
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
+from cardroom.room.books.cashier import buy_chips, cash_out
+from cardroom.room.money import hands, ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.schema import hands as hands_table
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.schema import hands as hands_table
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .people import IDENTITY_KEY

@@ -24,16 +24,17 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 
 from cardroom.cli import main
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.audit_key import load_or_create_key
 from cardroom.room.backup import backup
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage, open_database
-from cardroom.room.keying import open_keyed
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.schema import hands
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage import audit
+from cardroom.room.storage.audit_key import load_or_create_key
+from cardroom.room.storage.db import Storage, open_database
+from cardroom.room.storage.schema import hands
+from cardroom.room.storage.settings import SELF_SERVICE
+from cardroom.room.trust.keying import open_keyed
 from cardroom.shoe import SeededRandom
 from room.storage_fixture import backend_url
 

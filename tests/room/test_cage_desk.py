@@ -1,4 +1,4 @@
-"""What the cashier's window reads (issue 23, "The cage"; room/cage_desk.py): the receipt of a
+"""What the cashier's window reads (issue 23, "The cage"; room/views/cage_desk.py): the receipt of a
 sale or a redemption, numbered by its ledger transaction; a person's day at the cage; the
 cashier's drawer; the cage's latest movements, fills and credits included."""
 
@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from cardroom.room import cage_desk, table_books
-from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.db import Storage
-from cardroom.room.operations_report import cage_report
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import redeem_chips, sell_chips
+from cardroom.room.books.operations_report import cage_report
+from cardroom.room.storage.db import Storage
+from cardroom.room.views import cage_desk
 
 from .rooms import cage_room, open_for_play
 

@@ -13,11 +13,12 @@ import pytest
 from sqlalchemy import select
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, hands, ledger
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage
+from cardroom.room.money import hands, ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.schema import audit_log
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import audit_log
 
 from .rooms import baccarat_room, pai_gow_room, playing_table, super_pan_9_room
 

@@ -16,15 +16,18 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.profile import profile_in_force
-from cardroom.room import currency, integrity, patrons, table_books
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.currency import IdentityRequired
-from cardroom.room.db import Storage, make_engine
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.patrons import NewDocument, NewPatron
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import redeem_chips, sell_chips
+from cardroom.room.compliance import currency
+from cardroom.room.compliance.currency import IdentityRequired
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Account, Role, create_account
+from cardroom.room.people.patrons import NewDocument, NewPatron
 from cardroom.room.room import Room
-from cardroom.room.schema import currency_reports, currency_transactions
+from cardroom.room.storage.db import Storage, make_engine
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.schema import currency_reports, currency_transactions
+from cardroom.room.trust import integrity
 
 from .cage_books import opened, refused
 from .cash_days import KEY, NINE, drop, identify, patron_for, redeem, sell, today

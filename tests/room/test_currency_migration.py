@@ -13,11 +13,14 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import select
 
-from cardroom.room import currency, integrity, patrons, table_books
-from cardroom.room.audit_key import load_or_create_key
-from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.db import MIGRATIONS, migrate, open_database
-from cardroom.room.schema import currency_transactions
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import redeem_chips, sell_chips
+from cardroom.room.compliance import currency
+from cardroom.room.people import patrons
+from cardroom.room.storage.audit_key import load_or_create_key
+from cardroom.room.storage.db import MIGRATIONS, migrate, open_database
+from cardroom.room.storage.schema import currency_transactions
+from cardroom.room.trust import integrity
 
 from .cage_books import opened
 from .people import IDENTITY_KEY

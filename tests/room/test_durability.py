@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 
-from cardroom.room.db import open_database
+from cardroom.room.storage.db import open_database
 from room.storage_fixture import backend_url
 
 SQLITE_FULL = 2  # PRAGMA synchronous: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA

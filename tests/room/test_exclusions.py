@@ -10,13 +10,17 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select, text
 
-from cardroom.room import audit, exclusions, integrity, ledger, patrons
-from cardroom.room.accounts import Role
-from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.exclusions import CONFISCATED, NEUTRAL, Excluded, ExclusionError
-from cardroom.room.schema import exclusion_entries
+from cardroom.room.books.cashier import redeem_chips, sell_chips
+from cardroom.room.compliance import exclusions
+from cardroom.room.compliance.exclusions import CONFISCATED, NEUTRAL, Excluded, ExclusionError
+from cardroom.room.money import ledger
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Role
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.schema import exclusion_entries
+from cardroom.room.trust import integrity
 
 from .exclusion_lists import ALAN, GRACE, KEY, OPERATOR, grace_patron, import_grace, state_list
 from .rooms import CAST, make_room, unexplained_today

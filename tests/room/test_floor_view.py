@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from cardroom.room import approvals, ledger, table_books
-from cardroom.room.db import Storage
-from cardroom.room.floor_view import Live, Seat, TableFacts, gather, pit_card
-from cardroom.room.operations_report import games_report
-from cardroom.room.protocol_state import VoidedHand
-from cardroom.room.surveillance import Held, Payout
-from cardroom.room.table_books import Slip, SoFar
-from cardroom.room.tables import TableRow, list_tables
+from cardroom.room.books import table_books
+from cardroom.room.books.operations_report import games_report
+from cardroom.room.books.table_books import Slip, SoFar
+from cardroom.room.compliance.surveillance import Held, Payout
+from cardroom.room.money import ledger
+from cardroom.room.people import approvals
+from cardroom.room.play.protocol_state import VoidedHand
+from cardroom.room.play.tables import TableRow, list_tables
+from cardroom.room.storage.db import Storage
+from cardroom.room.views.floor_view import Live, Seat, TableFacts, gather, pit_card
 
 from .cage_books import opened
 from .rooms import start_round, super_pan_9_room

@@ -9,10 +9,11 @@ from datetime import UTC, date, datetime
 import pytest
 from sqlalchemy import update
 
-from cardroom.room import audit, progressive
-from cardroom.room.db import Storage
-from cardroom.room.schema import audit_log
-from cardroom.room.timezone import room_time
+from cardroom.room.play import progressive
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import audit_log
+from cardroom.room.storage.timezone import room_time
 
 EARLY_MORNING = datetime(2026, 3, 2, 13, 30, tzinfo=UTC)
 """05:30 Pacific on 2 March: before the 06:00 start, so still the gambling day of 1 March."""

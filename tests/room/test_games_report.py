@@ -8,12 +8,13 @@ import time
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from cardroom.room import ledger, operations_report, reconcile, table_books
-from cardroom.room.accounts import Account
-from cardroom.room.cashier import sell_chips
-from cardroom.room.db import Storage
+from cardroom.room.books import operations_report, reconcile, table_books
+from cardroom.room.books.cashier import sell_chips
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.settings import SHIFTS, GamblingClock
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import SHIFTS, GamblingClock
 
 from .cage_books import opened
 

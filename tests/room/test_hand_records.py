@@ -15,9 +15,9 @@ from cardroom.cli import app
 from cardroom.games.baccarat.coup import hand_total
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.history import FORMAT, HandHistory, replay
-from cardroom.room import hands
-from cardroom.room.db import Storage
-from cardroom.room.recall import history_of
+from cardroom.room.money import hands
+from cardroom.room.play.recall import history_of
+from cardroom.room.storage.db import Storage
 
 from .rooms import baccarat_room as make_room
 from .rooms import tid

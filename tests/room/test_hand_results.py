@@ -6,8 +6,8 @@ declarations"), and a player's result is their chips at the end less their chips
 
 from __future__ import annotations
 
-from cardroom.room import hands
-from cardroom.room.db import Storage
+from cardroom.room.money import hands
+from cardroom.room.storage.db import Storage
 
 from .pan_play import CHIP, pan, play_out
 from .rooms import pan_room as make_room

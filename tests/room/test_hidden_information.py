@@ -30,18 +30,19 @@ from typing import Any
 from cardroom.cards import JOKER, STANDARD_RANKS, Card, Suit
 from cardroom.engine import history_pack
 from cardroom.history import FORMAT, HIDDEN_CARD
-from cardroom.room import audit, hands
-from cardroom.room.accounts import Account, Role
-from cardroom.room.baccarat_live import BaccaratLive
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage, open_database
-from cardroom.room.live_table import card_json
-from cardroom.room.pai_gow_live import PaiGowLive
-from cardroom.room.pan_live import PanLive
-from cardroom.room.recall import history_of
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money import hands
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.play.baccarat_live import BaccaratLive
+from cardroom.room.play.live_table import card_json
+from cardroom.room.play.pai_gow_live import PaiGowLive
+from cardroom.room.play.pan_live import PanLive
+from cardroom.room.play.recall import history_of
+from cardroom.room.play.super_pan_9_live import SuperPan9Live
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
-from cardroom.room.super_pan_9_live import SuperPan9Live
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, open_database
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom, Shoe, ShoeSpec, verify_commitment
 
 from .people import person

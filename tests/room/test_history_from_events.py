@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from cardroom.engine import history_actions, history_pack
-from cardroom.room import hands
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage
+from cardroom.room.money import hands
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage
 
 from .rooms import pai_gow_room, playing_table, super_pan_9_room
 

@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Role
-from cardroom.room.cashier import buy_chips, cash_out
-from cardroom.room.db import Storage
-from cardroom.room.errors import IdempotencyConflict
-from cardroom.room.jackpot import DEFAULT_POOL
-from cardroom.room.jackpot import adjust as adjust_jackpot
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.books.cashier import buy_chips, cash_out
+from cardroom.room.money import ledger
+from cardroom.room.money.jackpot import DEFAULT_POOL
+from cardroom.room.money.jackpot import adjust as adjust_jackpot
+from cardroom.room.people.accounts import Role
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import IdempotencyConflict
+from cardroom.room.storage.settings import SELF_SERVICE
 
 from . import rooms
 from .rooms import playing_table

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, update
 
-from cardroom.room import ledger
-from cardroom.room.db import Storage
-from cardroom.room.errors import IdempotencyConflict, LedgerError
-from cardroom.room.schema import ledger_accounts
+from cardroom.room.money import ledger
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import IdempotencyConflict, LedgerError
+from cardroom.room.storage.schema import ledger_accounts
 
 
 def test_balanced_transaction_moves_money(storage: Storage) -> None:

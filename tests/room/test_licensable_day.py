@@ -18,20 +18,33 @@ from sqlalchemy import func, select
 from cardroom.cards import parse_cards
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import DEFAULT_POOL
-from cardroom.room import checks, ledger, surveillance, table_books, w2g
-from cardroom.room.accounts import Account
-from cardroom.room.cashier import sell_chips
-from cardroom.room.checks import Check
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.operations_report import games_report
-from cardroom.room.patrons import UnderAge
-from cardroom.room.progressive_funds import funds, record_deposit
-from cardroom.room.regulator import cash_on_hand, month, period_report, quarter, record_cash_count
+from cardroom.room.books import checks, table_books
+from cardroom.room.books.cashier import sell_chips
+from cardroom.room.books.checks import Check
+from cardroom.room.books.operations_report import games_report
+from cardroom.room.books.regulator import (
+    cash_on_hand,
+    month,
+    period_report,
+    quarter,
+    record_cash_count,
+)
+from cardroom.room.compliance import surveillance, w2g
+from cardroom.room.money import ledger
+from cardroom.room.money.progressive_funds import funds, record_deposit
+from cardroom.room.people.accounts import Account
+from cardroom.room.people.patrons import UnderAge
+from cardroom.room.play.tables import create_table
 from cardroom.room.room import Room
-from cardroom.room.schema import ledger_accounts, ledger_entries, ledger_transactions, room_tables
-from cardroom.room.settings import DAY_STARTS_ENV, TIMEZONE_ENV, GamblingClock
-from cardroom.room.tables import create_table
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.schema import (
+    ledger_accounts,
+    ledger_entries,
+    ledger_transactions,
+    room_tables,
+)
+from cardroom.room.storage.settings import DAY_STARTS_ENV, TIMEZONE_ENV, GamblingClock
 
 from .cage_books import refused
 from .jackpot_winners import KEY, TIN, deal_top_award, identify_winner

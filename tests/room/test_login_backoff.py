@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room import accounts as acc
-from cardroom.room import audit
-from cardroom.room.db import Storage
-from cardroom.room.errors import AuthError, PermissionDenied, Throttled
-from cardroom.room.throttle import Backoff
+from cardroom.room.people import accounts as acc
+from cardroom.room.people.throttle import Backoff
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import AuthError, PermissionDenied, Throttled
 
 from .hashers import CountingHasher
 

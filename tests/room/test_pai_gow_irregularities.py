@@ -10,8 +10,10 @@ import json
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, hands, ledger, recall
-from cardroom.room.db import Storage
+from cardroom.room.money import hands, ledger
+from cardroom.room.play import recall
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
 
 from .rooms import books, set_all, view
 from .rooms import pai_gow_room as make_room

@@ -14,10 +14,11 @@ import pytest
 from cardroom.cards import parse_card
 from cardroom.errors import CardroomError
 from cardroom.games.pai_gow.settings import all_settings
-from cardroom.room import audit, hands, ledger
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage
+from cardroom.room.money import hands, ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
 from cardroom.shoe import SeededRandom
 
 from .people import IDENTITY_KEY

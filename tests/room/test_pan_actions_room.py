@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage
 
 from .pan_play import CHIP, alice_and_bots, pan
 from .rooms import pan_room as make_room

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room import hands
-from cardroom.room.db import Storage
+from cardroom.room.money import hands
+from cardroom.room.storage.db import Storage
 
 from .pan_play import CHIP, books, pan, play_out, say, simple_move
 from .rooms import pan_room as make_room

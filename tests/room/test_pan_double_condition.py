@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room import ledger
-from cardroom.room.db import Storage
+from cardroom.room.money import ledger
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage
 from cardroom.shoe import SeededRandom
 
 from .pan_play import (

@@ -11,7 +11,7 @@ from cardroom.games.pan.bots import Bot, SoundBot
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.commands import parse_command
 from cardroom.games.pan.driver import PanTable
-from cardroom.room.db import Storage
+from cardroom.room.storage.db import Storage
 from cardroom.shoe import fisher_yates
 
 from .pan_play import (

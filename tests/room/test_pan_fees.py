@@ -13,11 +13,12 @@ import pytest
 from pan.helpers import stacked_pack
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage
-from cardroom.room.pan_fees import fees_collected
+from cardroom.room.money import ledger
+from cardroom.room.money.pan_fees import fees_collected
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
 
 from .pan_play import CHIP, pan, play_out, say
 from .rooms import pan_room as make_room

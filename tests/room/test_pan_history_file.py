@@ -8,7 +8,7 @@ from __future__ import annotations
 from server.forms import FormClient, log_in
 
 from cardroom.history import HIDDEN_CARD, HandHistory, replay
-from cardroom.room.db import Storage
+from cardroom.room.storage.db import Storage
 from cardroom.server.app import create_app
 
 from .pan_play import alice_and_bots, pan, play_out

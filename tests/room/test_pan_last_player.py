@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room import ledger
-from cardroom.room.db import Storage
+from cardroom.room.money import ledger
+from cardroom.room.storage.db import Storage
 
 from .pan_play import CHIP, alone_after_a_foul, books, check_books, pan, say
 

@@ -14,11 +14,12 @@ import pytest
 
 from cardroom.errors import CardroomError
 from cardroom.history import FORMAT
-from cardroom.room import hands, ledger, operations_report
-from cardroom.room.db import Storage
-from cardroom.room.recall import recall_page
+from cardroom.room.books import operations_report
+from cardroom.room.money import hands, ledger
+from cardroom.room.play.recall import recall_page
 from cardroom.room.room import Room
-from cardroom.room.settings import GamblingClock
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
 from .pan_play import CHIP, books, pan, play_out, say

@@ -37,9 +37,9 @@ from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.table import dealer_at
-from cardroom.room.accounts import Account, Role
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.people.accounts import Account, Role
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage, make_engine, migrate
 from cardroom.shoe import RandomSource, fisher_yates
 
 from .matching import SIT, Move, open_table, play, room_stacks

@@ -13,12 +13,12 @@ from pathlib import Path
 from sqlalchemy import delete
 
 from cardroom.history import HandHistory, replay
-from cardroom.room import hands, ledger
-from cardroom.room.db import Storage
-from cardroom.room.recall import recall_page
-from cardroom.room.resume import NOT_RESUMED
+from cardroom.room.money import hands, ledger
+from cardroom.room.play.recall import recall_page
+from cardroom.room.play.resume import NOT_RESUMED
 from cardroom.room.room import Room
-from cardroom.room.schema import seats
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import seats
 from cardroom.shoe import SeededRandom
 
 from .pan_play import (

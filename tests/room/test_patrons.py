@@ -13,21 +13,22 @@ import pytest
 from sqlalchemy import select, text
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, patrons
-from cardroom.room.accounts import (
+from cardroom.room.backup import backup
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import (
     Account,
     Role,
     authenticate,
     create_account,
     new_credentials,
 )
-from cardroom.room.backup import backup
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.identity_key import IdentityKey, IdentityKeyError
-from cardroom.room.patrons import NewDocument, NewPatron, PatronError
-from cardroom.room.schema import patron_documents
-from cardroom.room.schema import patrons as patrons_table
+from cardroom.room.people.patrons import NewDocument, NewPatron, PatronError
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.identity_key import IdentityKey, IdentityKeyError
+from cardroom.room.storage.schema import patron_documents
+from cardroom.room.storage.schema import patrons as patrons_table
 
 from .tampering import url_of
 
@@ -181,7 +182,7 @@ def test_link_an_account_and_open_a_walk_in_account(storage: Storage) -> None:
         assert patrons.open_walk_in(conn, p["cathy"], other.id) == account
         assert account.role is Role.PLAYER
         assert [a.id for a in patrons.accounts_of(conn, other.id)] == [account.id]
-    from cardroom.room.errors import AuthError
+    from cardroom.room.storage.errors import AuthError
     with pytest.raises(AuthError):
         authenticate(storage, account.username, patrons.WALK_IN_PASSWORD, "1.2.3.4")
 
@@ -233,11 +234,11 @@ def test_leap_day_birthday() -> None:
 
 def test_the_migrations_build_exactly_the_schema_the_code_queries(storage: Storage) -> None:
     """Migration 0008 (patrons, patron_documents, accounts.patron_id) and every one before it
-    leave no difference from `cardroom.room.schema` on either database."""
+    leave no difference from `cardroom.room.storage.schema` on either database."""
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from cardroom.room.schema import metadata
+    from cardroom.room.storage.schema import metadata
 
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
@@ -246,8 +247,8 @@ def test_the_migrations_build_exactly_the_schema_the_code_queries(storage: Stora
 def test_the_owner_hires_a_compliance_officer_who_may_reveal(storage: Storage) -> None:
     """Issue 22: the owner makes the compliance account where staff are made; the new role
     reveals, the owner does not."""
-    from cardroom.room import staff as hiring
-    from cardroom.room.accounts import new_credentials
+    from cardroom.room.people import staff as hiring
+    from cardroom.room.people.accounts import new_credentials
 
     p = staff(storage)
     with storage.unit() as conn:
@@ -279,7 +280,7 @@ def test_the_identity_key_file_is_kept_as_the_audit_key(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 22: the key lives outside the database, at `$CARDROOM_IDENTITY_KEY_FILE`, made
     once with mode 0600, refused when others may read it; the same file gives the same key."""
-    from cardroom.room.identity_key import load_identity_key, load_or_create_identity_key
+    from cardroom.room.storage.identity_key import load_identity_key, load_or_create_identity_key
 
     path = tmp_path / "keys" / "identity.key"
     monkeypatch.setenv("CARDROOM_IDENTITY_KEY_FILE", str(path))

@@ -14,17 +14,18 @@ from sqlalchemy import update
 
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.room import ledger, progressive
-from cardroom.room.accounts import Account, Role
-from cardroom.room.audit import entries
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.jackpot import adjust, post_daily
-from cardroom.room.progressive import Settings
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money import ledger
+from cardroom.room.money.jackpot import adjust, post_daily
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.play import progressive
+from cardroom.room.play.progressive import Settings
 from cardroom.room.room import Room
-from cardroom.room.schema import jackpot_pools
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.audit import entries
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.schema import jackpot_pools
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .jackpot_winners import identify_winner

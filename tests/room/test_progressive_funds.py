@@ -12,17 +12,18 @@ import pytest
 
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import DEFAULT_POOL
-from cardroom.room import ledger, progressive
-from cardroom.room.accounts import Account, Role
-from cardroom.room.audit import entries
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.jackpot import adjust
-from cardroom.room.posted_rules import posted_rules
-from cardroom.room.progressive import Settings, gambling_day
-from cardroom.room.progressive_funds import funds, record_deposit
+from cardroom.room.money import ledger
+from cardroom.room.money.jackpot import adjust
+from cardroom.room.money.progressive_funds import funds, record_deposit
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.play import progressive
+from cardroom.room.play.posted_rules import posted_rules
+from cardroom.room.play.progressive import Settings, gambling_day
+from cardroom.room.play.tables import list_tables
 from cardroom.room.room import Room
-from cardroom.room.tables import list_tables
+from cardroom.room.storage.audit import entries
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
 
 from .rooms import CAST, make_room
 

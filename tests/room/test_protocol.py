@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from cardroom.room import protocol
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage, make_engine, migrate
-from cardroom.room.messages import MalformedMessage
-from cardroom.room.protocol_state import check_state
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people.accounts import Account, Role, create_account
+from cardroom.room.play import protocol
+from cardroom.room.play.messages import MalformedMessage
+from cardroom.room.play.protocol_state import check_state
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .people import player

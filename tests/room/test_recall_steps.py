@@ -11,7 +11,7 @@ import pytest
 
 from cardroom.history import HIDDEN_CARD
 from cardroom.money import format_money
-from cardroom.room.recall import final_cards, people_seats, recall_steps, replay
+from cardroom.room.play.recall import final_cards, people_seats, recall_steps, replay
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 EXAMPLES = sorted(FIXTURES.glob("*/*.json"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.room.refusals import MAX_KINDS, SUMMARY_ACTION, RefusalLog
+from cardroom.room.play.refusals import MAX_KINDS, SUMMARY_ACTION, RefusalLog
 
 
 class Clock:

@@ -13,10 +13,8 @@ from sqlalchemy import select, update
 
 from cardroom.errors import CardroomError
 from cardroom.profile import load_profile
-from cardroom.room import ledger, progressive
-from cardroom.room.db import Storage
-from cardroom.room.operations_report import games_report
-from cardroom.room.regulator import (
+from cardroom.room.books.operations_report import games_report
+from cardroom.room.books.regulator import (
     cash_on_hand,
     month,
     parse_month,
@@ -24,7 +22,10 @@ from cardroom.room.regulator import (
     quarter,
     record_cash_count,
 )
-from cardroom.room.schema import ledger_accounts, ledger_entries, ledger_transactions
+from cardroom.room.money import ledger
+from cardroom.room.play import progressive
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import ledger_accounts, ledger_entries, ledger_transactions
 
 from .past_days import Expected, PastDays
 

@@ -16,15 +16,15 @@ import pytest
 from sqlalchemy import select, update
 
 from cardroom.errors import CardroomError
-from cardroom.room import hands, ledger
-from cardroom.room.accounts import Account
-from cardroom.room.baccarat_live import BaccaratLive
-from cardroom.room.db import Storage
-from cardroom.room.pai_gow_live import PaiGowLive
-from cardroom.room.resume import NOT_RESUMED, lock, unlock
+from cardroom.room.money import hands, ledger
+from cardroom.room.people.accounts import Account
+from cardroom.room.play.baccarat_live import BaccaratLive
+from cardroom.room.play.pai_gow_live import PaiGowLive
+from cardroom.room.play.resume import NOT_RESUMED, lock, unlock
+from cardroom.room.play.super_pan_9_live import SuperPan9Live
 from cardroom.room.room import Room
-from cardroom.room.schema import audit_log, sealed_tables
-from cardroom.room.super_pan_9_live import SuperPan9Live
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import audit_log, sealed_tables
 from cardroom.shoe import SeededRandom
 
 from .pan_play import alice_and_bots, pan, play_out, say

@@ -29,9 +29,9 @@ from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.table import PaiGowTable, Phase
 from cardroom.games.super_pan_9 import SuperPan9Rules, SuperPan9Table
 from cardroom.games.super_pan_9.engine import Phase as RoundPhase
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage, make_engine, migrate
 from cardroom.shoe import RandomSource
 
 from .matching import SIT, Move, key, open_table, play, room_stacks

@@ -13,17 +13,18 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Account, Role
-from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.checks import Check
-from cardroom.room.db import Storage
-from cardroom.room.operations_report import cage_report, games_report, slips_report
-from cardroom.room.pan_live import PanLive
-from cardroom.room.reconcile import reconcile
-from cardroom.room.regulator import month, period_report, quarter
+from cardroom.room.books import table_books
+from cardroom.room.books.cashier import redeem_chips, sell_chips
+from cardroom.room.books.checks import Check
+from cardroom.room.books.operations_report import cage_report, games_report, slips_report
+from cardroom.room.books.reconcile import reconcile
+from cardroom.room.books.regulator import month, period_report, quarter
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.play.pan_live import PanLive
 from cardroom.room.room import Room
-from cardroom.room.settings import GamblingClock
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
 from .people import person, player

@@ -15,16 +15,16 @@ from typing import Any
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room.accounts import Account, Role
-from cardroom.room.db import Storage, make_engine, migrate
-from cardroom.room.pan_protocol import PanState
-from cardroom.room.protocol_state import state_model
-from cardroom.room.room import AnyTable
-from cardroom.room.super_pan_9_protocol import (
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.play.pan_protocol import PanState
+from cardroom.room.play.protocol_state import state_model
+from cardroom.room.play.super_pan_9_protocol import (
     SuperPan9Result,
     SuperPan9State,
     SuperPan9VoidedSettlement,
 )
+from cardroom.room.room import AnyTable
+from cardroom.room.storage.db import Storage, make_engine, migrate
 from cardroom.server.hub import snapshot_texts
 
 from .pan_play import alone_after_a_foul, say

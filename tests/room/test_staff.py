@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, staff
-from cardroom.room.accounts import Role, authenticate, new_credentials
-from cardroom.room.db import Storage
-from cardroom.room.errors import AuthError, PermissionDenied
+from cardroom.room.people import staff
+from cardroom.room.people.accounts import Role, authenticate, new_credentials
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import AuthError, PermissionDenied
 
 from .people import PW
 from .rooms import cage_room

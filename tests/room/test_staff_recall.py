@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from server.forms import logged_in
 
-from cardroom.room.accounts import Role
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.recall import file_withheld
+from cardroom.room.people.accounts import Role
+from cardroom.room.play.recall import file_withheld
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
 
 from .rooms import CAST, make_room
 

@@ -14,10 +14,12 @@ import pytest
 from sqlalchemy import func, select
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, hands, ledger, recall
-from cardroom.room.db import Storage
-from cardroom.room.schema import hands as hands_table
-from cardroom.room.schema import ledger_transactions as transactions
+from cardroom.room.money import hands, ledger
+from cardroom.room.play import recall
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import hands as hands_table
+from cardroom.room.storage.schema import ledger_transactions as transactions
 from cardroom.shoe import verify_commitment
 
 from .rooms import books, refused_count, seat_view, start_round, view

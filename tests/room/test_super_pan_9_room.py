@@ -12,11 +12,12 @@ import pytest
 from sqlalchemy import select
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, hands, ledger
-from cardroom.room.db import Storage
+from cardroom.room.money import hands, ledger
+from cardroom.room.play.super_pan_9_live import SuperPan9Live
 from cardroom.room.room import Room
-from cardroom.room.schema import hands as hands_table
-from cardroom.room.super_pan_9_live import SuperPan9Live
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import hands as hands_table
 from cardroom.shoe import SeededRandom
 
 from .people import IDENTITY_KEY

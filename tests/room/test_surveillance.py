@@ -15,14 +15,16 @@ import pytest
 
 from cardroom.cards import parse_cards
 from cardroom.errors import CardroomError
-from cardroom.room import ledger, surveillance, table_books
-from cardroom.room.accounts import Account
-from cardroom.room.audit import entries
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.operations_report import games_report
+from cardroom.room.books import table_books
+from cardroom.room.books.operations_report import games_report
+from cardroom.room.compliance import surveillance
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.settings import GamblingClock
+from cardroom.room.storage.audit import entries
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.settings import GamblingClock
 
 from .rooms import (
     CAGE_CAST,

@@ -17,13 +17,20 @@ import pytest
 from sqlalchemy import delete, update
 
 from cardroom.profile import profile_in_force
-from cardroom.room import audit, currency, integrity, ledger, suspicious
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
+from cardroom.room.compliance import currency, suspicious
+from cardroom.room.compliance.suspicious import CaseError, Play
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.schema import compliance_alerts, compliance_case_entries, compliance_cases
-from cardroom.room.suspicious import CaseError, Play
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.schema import (
+    compliance_alerts,
+    compliance_case_entries,
+    compliance_cases,
+)
+from cardroom.room.trust import integrity
 
 from .cage_books import opened
 from .cash_days import NINE, drop, identify, patron_for, redeem, sell, today

@@ -11,13 +11,15 @@ import pytest
 from sqlalchemy import delete
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit, ledger, operations_report, reconcile, table_books
-from cardroom.room.cashier import buy_chips, redeem_chips, sell_chips
-from cardroom.room.db import Storage
-from cardroom.room.errors import PermissionDenied
+from cardroom.room.books import operations_report, reconcile, table_books
+from cardroom.room.books.cashier import buy_chips, redeem_chips, sell_chips
+from cardroom.room.money import ledger
 from cardroom.room.room import Room
-from cardroom.room.schema import table_slips
-from cardroom.room.settings import GamblingClock, RoomSettings
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.schema import table_slips
+from cardroom.room.storage.settings import GamblingClock, RoomSettings
 
 from .cage_books import opened, refused
 from .rooms import cage_room

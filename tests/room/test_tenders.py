@@ -10,12 +10,12 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from cardroom.room import checks, table_books
-from cardroom.room.cashier import sell_chips
-from cardroom.room.checks import Check
-from cardroom.room.db import Storage
-from cardroom.room.operations_report import cage_report, games_report, hold_chart, hold_span
-from cardroom.room.settings import GamblingClock
+from cardroom.room.books import checks, table_books
+from cardroom.room.books.cashier import sell_chips
+from cardroom.room.books.checks import Check
+from cardroom.room.books.operations_report import cage_report, games_report, hold_chart, hold_span
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import GamblingClock
 
 from .cage_books import opened, refused
 

@@ -17,10 +17,11 @@ from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
 from cardroom.cli import app
-from cardroom.room import ledger, table_books
-from cardroom.room.audit_key import load_or_create_key
-from cardroom.room.db import MIGRATIONS, open_database
-from cardroom.room.settings import GamblingClock
+from cardroom.room.books import table_books
+from cardroom.room.money import ledger
+from cardroom.room.storage.audit_key import load_or_create_key
+from cardroom.room.storage.db import MIGRATIONS, open_database
+from cardroom.room.storage.settings import GamblingClock
 
 from .cage_books import opened
 

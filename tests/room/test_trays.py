@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from cardroom.errors import CardroomError
-from cardroom.room import ledger, table_books
-from cardroom.room.db import Storage
+from cardroom.room.books import table_books
+from cardroom.room.money import ledger
+from cardroom.room.storage.db import Storage
 
 from .cage_books import opened, refused
 from .rooms import make_room, open_for_play, progressive_coup, unexplained_today

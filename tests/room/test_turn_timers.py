@@ -20,10 +20,11 @@ from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9 import SuperPan9Rules
 from cardroom.history import HandHistory, replay
 from cardroom.houserules import build_rules
-from cardroom.room import hands, recall
-from cardroom.room.db import Storage
+from cardroom.room.money import hands
+from cardroom.room.play import recall
 from cardroom.room.room import Room
-from cardroom.room.schema import audit_log
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import audit_log
 from cardroom.shoe import SeededRandom
 
 from .pan_play import CHIP, pan

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from cardroom.history import HandHistory, HistoryError, replay
-from cardroom.room import hands
-from cardroom.room.db import Storage
-from cardroom.room.recall import replay as recall
-from cardroom.room.resume import NOT_RESUMED
+from cardroom.room.money import hands
+from cardroom.room.play.recall import replay as recall
+from cardroom.room.play.resume import NOT_RESUMED
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage
 from cardroom.shoe import SeededRandom
 
 from .rooms import baccarat_room, pai_gow_room, start_round, super_pan_9_room, tid, unseal

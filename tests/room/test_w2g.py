@@ -15,10 +15,13 @@ import pytest
 from sqlalchemy import select
 
 from cardroom.cards import parse_cards
-from cardroom.room import ledger, patrons, progressive, w2g
-from cardroom.room.db import Storage
-from cardroom.room.jackpot import DEFAULT_POOL
-from cardroom.room.schema import w2g_forms
+from cardroom.room.compliance import w2g
+from cardroom.room.money import ledger
+from cardroom.room.money.jackpot import DEFAULT_POOL
+from cardroom.room.people import patrons
+from cardroom.room.play import progressive
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import w2g_forms
 
 from .jackpot_winners import KEY, PLAYERS, TIN, deal_top_award, identify_winner, jackpot_room
 from .rooms import rig_coup, state_profile_with, unexplained_today

@@ -1,5 +1,5 @@
 """Test accounts hash with argon2 at its smallest cost (`CARDROOM_INSECURE_FAST_HASHING`, read
-by `cardroom.room.accounts` on first use; tests only, the room's own default is unchanged);
+by `cardroom.room.people.accounts` on first use; tests only, the room's own default is unchanged);
 and the started self-service room the app's tests share (a module may define its own)."""
 
 import os
@@ -10,9 +10,9 @@ import pytest
 from room.hashers import hasher  # noqa: F401
 from room.storage_fixture import db_url, storage  # noqa: F401
 
-from cardroom.room.db import Storage
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 

@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 from room.people import person, player
 from room.rooms import playing_table
 
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server import flash
 from cardroom.server.app import COOKIE, create_app
 

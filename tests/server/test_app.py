@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from room.people import player
 
-from cardroom.room import audit, ledger
-from cardroom.room.jackpot import DEFAULT_POOL
+from cardroom.room.money import ledger
+from cardroom.room.money.jackpot import DEFAULT_POOL
 from cardroom.room.room import Room
+from cardroom.room.storage import audit
 from cardroom.server.app import COOKIE, create_app
 
 from .forms import PW, FormClient, cookie_of, log_in, setup_table

@@ -11,11 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from cardroom.room import audit
-from cardroom.room.db import Storage
 from cardroom.room.room import Room
-from cardroom.room.schema import audit_log
-from cardroom.room.settings import GamblingClock
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import audit_log
+from cardroom.room.storage.settings import GamblingClock
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 from server.forms import FormClient, log_in, setup_table

@@ -20,13 +20,14 @@ from room.people import player
 from room.rooms import playing_table
 from starlette.websockets import WebSocketDisconnect
 
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage
-from cardroom.room.refusals import SUMMARY_ACTION
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role, create_account
+from cardroom.room.play.refusals import SUMMARY_ACTION
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.server.frames import MAX_MESSAGE_BYTES
 from cardroom.server.routes import ROUTERS

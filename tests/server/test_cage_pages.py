@@ -14,10 +14,11 @@ import pytest
 from room.people import IDENTITY_KEY, person
 from sqlalchemy.engine import Connection
 
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, make_engine, migrate
 from cardroom.server import flash
 from cardroom.shoe import SeededRandom
 
@@ -202,7 +203,8 @@ def test_serve_self_service_chips_is_off_unless_asked_for(
 
 def test_inventories_and_slips_show_room_time_and_the_game_s_name(
         room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 20: every page speaks the room's clock (room/timezone.py) and the table layout's
+    """Issue 20: every page speaks the room's clock (room/storage/timezone.py) and the table
+    layout's
     words: an open inventory's time, the slips report, no "UTC" and no "baccarat" id."""
     monkeypatch.setenv("CARDROOM_TIMEZONE", "America/Los_Angeles")
     fred = logged_in(room, "fred")

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from room.people import IDENTITY_KEY, person
 
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Role
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role
 from cardroom.room.room import Room
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, make_engine, migrate
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, logged_in, said

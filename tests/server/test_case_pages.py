@@ -16,10 +16,11 @@ import pytest
 from room.cage_books import opened
 from room.cash_days import NINE, identify, patron_for, sell, today
 
-from cardroom.room import currency, suspicious, table_books
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.db import Storage
+from cardroom.room.books import table_books
+from cardroom.room.compliance import currency, suspicious
+from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage
 from cardroom.server.app import create_app
 
 from .forms import PW, FormClient, cookie_of, logged_in, said

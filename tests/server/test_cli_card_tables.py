@@ -52,7 +52,7 @@ def test_tables_create_and_the_table_page_post_the_house_modifications(
     """Issue 10: an immaterial modification is "shown on the posted rules, never as silently
     accepted numbers": `cardroom tables create` names each one (text and JSON), and the
     table's page carries a "House modifications" line; a table without any has none."""
-    from cardroom.room.accounts import Role, create_account
+    from cardroom.room.people.accounts import Role, create_account
     from cardroom.server.app import create_app
 
     from .forms import FormClient

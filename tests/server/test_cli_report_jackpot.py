@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 import cardroom.cli  # noqa: F401  (registers every command)
 from cardroom.cli import app
 from cardroom.errors import CardroomError
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.schema import jackpot_pools
-from cardroom.room.settings import SELF_SERVICE, GamblingClock
+from cardroom.room.storage.schema import jackpot_pools
+from cardroom.room.storage.settings import SELF_SERVICE, GamblingClock
 
 from .forms import PW
 
@@ -64,7 +64,7 @@ def test_report_jackpot_json_csv_and_a_failed_reconciliation(db_url: str) -> Non
     assert json.loads(r.output)["pools"][0]["tables"] == []
     r = runner.invoke(app, ["report", "jackpot", "--database", db_url])
     assert r.exit_code == 0 and "reconciled with the ledger" in r.output
-    from cardroom.room.db import make_engine
+    from cardroom.room.storage.db import make_engine
     engine = make_engine(db_url)
     with engine.begin() as conn:
         conn.execute(update(jackpot_pools).values(meter=jackpot_pools.c.meter + 1))

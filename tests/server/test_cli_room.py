@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
 from cardroom.cli import app
-from cardroom.room.db import make_engine
-from cardroom.room.schema import audit_log
+from cardroom.room.storage.db import make_engine
+from cardroom.room.storage.schema import audit_log
 
 runner = CliRunner()
 

@@ -12,11 +12,13 @@ import re
 
 from sqlalchemy import update
 
-from cardroom.room import audit, ledger, table_books
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.db import Storage
+from cardroom.room.books import table_books
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.schema import approvals
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import approvals
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, FormClient, cosigned, logged_in, said

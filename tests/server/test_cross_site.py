@@ -16,18 +16,18 @@ from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
-from cardroom.room import audit
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.schema import (
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.schema import (
     accounts,
     jackpot_pools,
     ledger_transactions,
     room_tables,
     sessions,
 )
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server import registrar
 from cardroom.server.app import COOKIE, create_app
 from cardroom.server.csrf import CSRF_COOKIE

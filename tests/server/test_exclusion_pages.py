@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 from room.exclusion_lists import ALAN, GRACE, KEY, OPERATOR, grace_patron, state_list
 from sqlalchemy import select
 
-from cardroom.room import exclusions
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.compliance import exclusions
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.schema import accounts, audit_log
+from cardroom.room.storage.schema import accounts, audit_log
 from cardroom.server.app import create_app
 
 from .forms import PW, FormClient, logged_in

@@ -13,11 +13,11 @@ import pytest
 from room.people import IDENTITY_KEY, person, player
 from room.rooms import start_round
 
-from cardroom.room.accounts import Role
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people.accounts import Role
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, cosigned, logged_in, said

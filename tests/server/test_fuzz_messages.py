@@ -19,13 +19,14 @@ import pytest
 from room.people import player
 from room.rooms import playing_table
 
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage, make_engine, migrate
-from cardroom.room.refusals import SUMMARY_ACTION
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role, create_account
+from cardroom.room.play.refusals import SUMMARY_ACTION
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
 from cardroom.shoe import SeededRandom
 from server.asgi_socket import AsgiSocket

@@ -10,7 +10,7 @@ import re
 from room.rooms import playing_table
 
 from cardroom.profile import helpline, load_profile
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
 
 from .forms import PW, logged_in, setup_table

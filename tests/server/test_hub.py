@@ -10,12 +10,13 @@ from typing import Any
 from room.people import player
 from room.rooms import playing_table
 
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account, Role, create_account
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server.hub import Hub, snapshot_texts
 from cardroom.shoe import SeededRandom
 

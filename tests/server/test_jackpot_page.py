@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from room.rooms import playing_table
 
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.db import Storage
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 

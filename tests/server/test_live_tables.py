@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
 from cardroom.cli import app
-from cardroom.room.cashier import buy_chips
+from cardroom.room.books.cashier import buy_chips
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 
 from .forms import PW, FormClient, cookie_of, log_in

@@ -15,8 +15,9 @@ from room.rooms import playing_table, rig_coup
 from sqlalchemy import event
 
 from cardroom.cards import parse_cards
-from cardroom.room import ledger, table_books
-from cardroom.room.accounts import Account, Role
+from cardroom.room.books import table_books
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
 

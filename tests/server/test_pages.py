@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from room.rooms import playing_table
 
-from cardroom.room import ledger
-from cardroom.room.accounts import Account
-from cardroom.room.db import Storage
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.settings import TIMEZONE_ENV
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import TIMEZONE_ENV
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 

@@ -13,10 +13,10 @@ import httpx
 import pytest
 from argon2 import PasswordHasher
 
-from cardroom.room import accounts as acc
-from cardroom.room import audit
-from cardroom.room.db import Storage
+from cardroom.room.people import accounts as acc
 from cardroom.room.room import Room
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
 from cardroom.server.app import create_app
 
 from .forms import FormClient, csrf_token, log_in, said, seated_player

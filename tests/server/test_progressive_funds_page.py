@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from room.rooms import CAST, make_room, progressive_coup
 from sqlalchemy import update
 
-from cardroom.room.accounts import Role
-from cardroom.room.db import Storage
+from cardroom.room.people.accounts import Role
 from cardroom.room.room import Room
-from cardroom.room.schema import ledger_transactions
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import ledger_transactions
 from cardroom.server.app import create_app
 
 from .forms import cosigned, logged_in

@@ -14,13 +14,13 @@ from room.jackpot_winners import identify_winner
 from room.people import person
 from room.rooms import playing_table, rig_top_award
 
-from cardroom.room import progressive
-from cardroom.room.accounts import Role
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage
-from cardroom.room.jackpot import adjust, post_daily
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.money.jackpot import adjust, post_daily
+from cardroom.room.people.accounts import Role
+from cardroom.room.play import progressive
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, cosigned, logged_in, said

@@ -13,11 +13,11 @@ from room.rooms import playing_table
 from sqlalchemy import insert
 
 from cardroom.history import HandHistory, replay
-from cardroom.room import ledger
-from cardroom.room.accounts import Account, Role
-from cardroom.room.db import Storage
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role
 from cardroom.room.room import Room
-from cardroom.room.schema import hands as hands_table
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.schema import hands as hands_table
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
 

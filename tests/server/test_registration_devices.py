@@ -6,7 +6,7 @@ same address; a browser with no id, or one it made up, counts in its address's b
 
 from __future__ import annotations
 
-from cardroom.room.accounts import REGISTRATIONS
+from cardroom.room.people.accounts import REGISTRATIONS
 from cardroom.room.room import Room
 from cardroom.server import registrar
 from cardroom.server.app import create_app

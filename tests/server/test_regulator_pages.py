@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.room.accounts import Role, create_account
-from cardroom.room.db import Storage, make_engine, migrate
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage, make_engine, migrate
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, cosigned, logged_in, said

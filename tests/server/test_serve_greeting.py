@@ -33,8 +33,8 @@ def test_serve_says_where_the_books_and_the_key_are_and_who_the_first_visit_make
     assert f"the books (database): {books}" in text
     assert re.search(rf"the audit key: {re.escape(key)}; back it up apart from the books", text)
     assert f"no account yet: the first visit to {base}/ creates the owner's account" in text
-    from cardroom.room.accounts import Role, create_account
-    from cardroom.room.keying import open_keyed
+    from cardroom.room.people.accounts import Role, create_account
+    from cardroom.room.trust.keying import open_keyed
     storage = open_keyed(str(books))
     with storage.unit() as conn:
         create_account(conn, "olga", "correct horse battery", Role.OWNER)

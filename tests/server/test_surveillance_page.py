@@ -8,12 +8,13 @@ from room.people import make_people
 from room.rooms import books, playing_table, refused_count, rig_coup
 
 from cardroom.cards import parse_cards
-from cardroom.room import ledger, surveillance
-from cardroom.room.accounts import Account, Role
-from cardroom.room.cashier import buy_chips
-from cardroom.room.db import Storage
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.compliance import surveillance
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Role
 from cardroom.room.room import Room
-from cardroom.room.settings import SELF_SERVICE
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .forms import logged_in

@@ -12,13 +12,13 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from cardroom.room import patrons
-from cardroom.room.accounts import Account, Role, create_account, find_account
-from cardroom.room.db import Storage
-from cardroom.room.identity_key import IdentityKey
-from cardroom.room.patrons import NewPatron
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Account, Role, create_account, find_account
+from cardroom.room.people.patrons import NewPatron
 from cardroom.room.room import Room
-from cardroom.room.settings import GamblingClock
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.identity_key import IdentityKey
+from cardroom.room.storage.settings import GamblingClock
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, cosigned, logged_in, said

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cardroom.room.accounts import REGISTRATIONS
+from cardroom.room.people.accounts import REGISTRATIONS
 from cardroom.server import registrar
 
 CARDROOM = str(Path(sys.executable).parent / "cardroom")

@@ -4,8 +4,8 @@ ending in the `void` action, and it replays with every wager returned."""
 from __future__ import annotations
 
 from cardroom.history import HandHistory, replay
-from cardroom.room import ledger
-from cardroom.room.accounts import Account
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
 

@@ -58,7 +58,7 @@ def _csv(rows: list[dict[str, Any]]) -> str:
 
 
 def _today() -> Any:
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.storage.settings import GamblingClock
 
     return GamblingClock.from_env().day_of(datetime.now(UTC))
 
@@ -68,8 +68,8 @@ def report_mtl(day: Day = None, database: opt.Database = None, as_json: opt.AsJs
                as_csv: AsCsv = False) -> None:
     """The multiple transaction log of a gaming day: every cash transaction at or above the
     profile's floor, with the patron's running total for the day in its direction."""
-    from cardroom.room import currency
-    from cardroom.room.db import open_database
+    from cardroom.room.compliance import currency
+    from cardroom.room.storage.db import open_database
 
     form, wanted = _form(as_json, as_csv), parse_day(day)
     with open_database(database).snapshot() as conn:
@@ -88,7 +88,7 @@ def report_mtl(day: Day = None, database: opt.Database = None, as_json: opt.AsJs
                 "place", "employee"):
         table.add_column(col, justify="right" if col in ("amount", "running total")
                          else "left")
-    from cardroom.room.timezone import room_time
+    from cardroom.room.storage.timezone import room_time
 
     for line in lines:
         t = line.transaction
@@ -103,8 +103,8 @@ def report_ctr(pending: Pending = False, database: opt.Database = None,
                as_json: opt.AsJson = False, as_csv: AsCsv = False) -> None:
     """The currency transaction reports (a patron's cash in or out over the threshold in a
     gaming day): due dates, status, totals apart. Exit 1 if one is overdue."""
-    from cardroom.room import currency
-    from cardroom.room.db import open_database
+    from cardroom.room.compliance import currency
+    from cardroom.room.storage.db import open_database
 
     form, today = _form(as_json, as_csv), _today()
     with open_database(database).snapshot() as conn:
@@ -134,7 +134,7 @@ def report_ctr(pending: Pending = False, database: opt.Database = None,
 
 
 def _officer() -> Any:
-    from cardroom.room.accounts import Account, Role
+    from cardroom.room.people.accounts import Account, Role
 
     return Account(0, ACTOR, Role.COMPLIANCE)
 
@@ -142,7 +142,7 @@ def _officer() -> Any:
 def _key(path: Path | None) -> Any:
     if path is None:
         return None
-    from cardroom.room.identity_key import load_identity_key
+    from cardroom.room.storage.identity_key import load_identity_key
 
     return load_identity_key(path)
 
@@ -153,8 +153,8 @@ def ctr_form(report: Annotated[int, typer.Argument(help="the report's number")],
              identity_key_file: IdentityKeyFile = None) -> None:
     """One report's data as FinCEN Form 112 asks it (JSON): the person and their identity,
     the amounts by kind, the day, the room as filer, the transactions it adds up."""
-    from cardroom.room import currency
-    from cardroom.room.keying import open_keyed
+    from cardroom.room.compliance import currency
+    from cardroom.room.trust.keying import open_keyed
 
     key = _key(identity_key_file)
     storage = open_keyed(database, audit_key_file, create=False, actor=ACTOR)
@@ -168,8 +168,8 @@ def file_ctr(report: Annotated[int, typer.Argument(help="the report's number")],
                  "--reference", help="the filing's BSA identifier from FinCEN")],
              database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
     """Record a report filed with FinCEN (after its gaming day has ended)."""
-    from cardroom.room import currency
-    from cardroom.room.keying import open_keyed
+    from cardroom.room.compliance import currency
+    from cardroom.room.trust.keying import open_keyed
 
     storage = open_keyed(database, audit_key_file, create=False, actor=ACTOR)
     with storage.unit() as conn:
@@ -185,14 +185,14 @@ def export(out: Annotated[Path, typer.Option("--out", help="a new or empty folde
     transactions, the multiple transaction log of every gaming day, the reports and each
     report's form, the suspicious-activity alerts and cases (each case's narrative and
     evidence), as CSV and JSON. Nothing is deleted from the books."""
-    from cardroom.room import currency
-    from cardroom.room.keying import open_keyed
+    from cardroom.room.compliance import currency
+    from cardroom.room.trust.keying import open_keyed
 
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise CardroomError(f"{out} is not an empty folder: give a new or empty one")
     key = _key(identity_key_file)
     storage = open_keyed(database, audit_key_file, create=False, actor=ACTOR)
-    from cardroom.room import suspicious
+    from cardroom.room.compliance import suspicious
 
     with storage.unit() as conn:
         records = {**currency.export(conn, _officer(), key),
@@ -212,7 +212,7 @@ Overdue = Annotated[bool, typer.Option("--overdue", help="Only the cases open pa
 
 
 def _storage(database: str | None, audit_key_file: Path | None) -> Any:
-    from cardroom.room.keying import open_keyed
+    from cardroom.room.trust.keying import open_keyed
 
     return open_keyed(database, audit_key_file, create=False, actor=ACTOR)
 
@@ -224,8 +224,8 @@ def alerts(day: Day = None, database: opt.Database = None, audit_key_file: opt.K
     are computed again and any not yet raised are raised now, then every alert of the day is
     listed (structuring, big buy-in with little play, one person for others, excluded, flagged
     by staff)."""
-    from cardroom.room import suspicious
-    from cardroom.room.timezone import room_time
+    from cardroom.room.compliance import suspicious
+    from cardroom.room.storage.timezone import room_time
 
     wanted = parse_day(day)
     with _storage(database, audit_key_file).unit() as conn:
@@ -250,8 +250,8 @@ def cases(overdue: Overdue = False, database: opt.Database = None,
           as_json: opt.AsJson = False) -> None:
     """The suspicious-activity cases, the soonest due first: due 30 days from detection (31
     CFR 1021.320(b)(3)), status and decision. Exit 1 if one is open past its due date."""
-    from cardroom.room import suspicious
-    from cardroom.room.db import open_database
+    from cardroom.room.compliance import suspicious
+    from cardroom.room.storage.db import open_database
 
     today = datetime.now(_clock().zone).date()
     with open_database(database).snapshot() as conn:
@@ -280,7 +280,7 @@ def cases(overdue: Overdue = False, database: opt.Database = None,
 
 
 def _clock() -> Any:
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.storage.settings import GamblingClock
 
     return GamblingClock.from_env()
 
@@ -294,8 +294,8 @@ def case_open(narrative: Annotated[str, typer.Option("--narrative", help="what w
               database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
     """Open a suspicious-activity case from alerts or by hand about a player: due 30 days
     from detection (31 CFR 1021.320(b)(3))."""
-    from cardroom.room import suspicious
-    from cardroom.room.accounts import find_account
+    from cardroom.room.compliance import suspicious
+    from cardroom.room.people.accounts import find_account
 
     with _storage(database, audit_key_file).unit() as conn:
         who = None
@@ -314,7 +314,7 @@ def case_note(case: Annotated[int, typer.Argument(help="the case's number")],
               text: Annotated[str, typer.Argument(help="what to add to the narrative")],
               database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
     """Add to a case's narrative (earlier entries stay as written)."""
-    from cardroom.room import suspicious
+    from cardroom.room.compliance import suspicious
 
     with _storage(database, audit_key_file).unit() as conn:
         suspicious.add_note(conn, _officer(), case, text)
@@ -330,7 +330,7 @@ def case_decide(case: Annotated[int, typer.Argument(help="the case's number")],
                 database: opt.Database = None, audit_key_file: opt.KeyFile = None) -> None:
     """Record a case's decision, once: a SAR filed (its BSA reference) or not filed (the
     reasons, 31 CFR 1021.320)."""
-    from cardroom.room import suspicious
+    from cardroom.room.compliance import suspicious
 
     if (filed is None) == (not_filed is None):
         raise CardroomError("give --filed REFERENCE or --not-filed REASONS")

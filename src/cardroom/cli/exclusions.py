@@ -43,10 +43,10 @@ def exclusions_import(
 ) -> None:
     """Load the state's self-exclusion list: it replaces the state's entries (people it no
     longer lists come off; history is kept); the same list imported twice changes nothing."""
-    from cardroom.room import exclusions
-    from cardroom.room.accounts import Account, Role
-    from cardroom.room.identity_key import load_or_create_identity_key
-    from cardroom.room.keying import open_keyed
+    from cardroom.room.compliance import exclusions
+    from cardroom.room.people.accounts import Account, Role
+    from cardroom.room.storage.identity_key import load_or_create_identity_key
+    from cardroom.room.trust.keying import open_keyed
 
     try:
         text = file.read_text(encoding="utf-8-sig")
@@ -76,9 +76,9 @@ def exclusions_import(
 def exclusions_check(database: opt.Database = None, as_json: opt.AsJson = False) -> None:
     """Exit 1 when the list the room holds is older than the update rule allows (48 hours,
     WAC 230-23-030) or an enrolment form or a breach notice to the commission is overdue."""
-    from cardroom.room import exclusions
-    from cardroom.room.accounts import Account, Role
-    from cardroom.room.db import open_database
+    from cardroom.room.compliance import exclusions
+    from cardroom.room.people.accounts import Account, Role
+    from cardroom.room.storage.db import open_database
 
     storage = open_database(database)
     now = datetime.now(UTC)

@@ -42,10 +42,10 @@ def jackpot_deposit(
     from datetime import datetime
 
     from cardroom.games.baccarat.rules import DEFAULT_POOL
-    from cardroom.room.accounts import Account, Role
-    from cardroom.room.keying import open_keyed
-    from cardroom.room.progressive_funds import funds, record_deposit
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.money.progressive_funds import funds, record_deposit
+    from cardroom.room.people.accounts import Account, Role
+    from cardroom.room.storage.settings import GamblingClock
+    from cardroom.room.trust.keying import open_keyed
 
     cents = parse_money(amount)
     if day is None:

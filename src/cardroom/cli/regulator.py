@@ -19,7 +19,7 @@ from cardroom.errors import CardroomError
 from cardroom.money import format_money
 
 if TYPE_CHECKING:
-    from cardroom.room.regulator import GameFigures, Period, PeriodReport
+    from cardroom.room.books.regulator import GameFigures, Period, PeriodReport
 
 cage_app = typer.Typer(help=summary("cage"), no_args_is_help=True)
 app.add_typer(cage_app, name="cage")
@@ -27,10 +27,10 @@ AsCsv = Annotated[bool, typer.Option("--csv", help="Print CSV only.")]
 
 
 def _show(period: Period, database: str | None, as_json: bool, as_csv: bool) -> None:
-    from cardroom.room.db import open_database
-    from cardroom.room.operations_report import to_csv
-    from cardroom.room.regulator import period_report, report_rows
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.books.operations_report import to_csv
+    from cardroom.room.books.regulator import period_report, report_rows
+    from cardroom.room.storage.db import open_database
+    from cardroom.room.storage.settings import GamblingClock
 
     if as_json and as_csv:
         raise CardroomError("choose --json or --csv, not both")
@@ -89,7 +89,7 @@ def report_month(
     """The monthly records (WAC 230-06-070): gross gambling receipts, prizes and the
     progressive accrual adjustment per game, summed from the daily reports; exit 1 if they do
     not reconcile with the ledger."""
-    from cardroom.room.regulator import parse_month
+    from cardroom.room.books.regulator import parse_month
 
     _show(parse_month(month), database, as_json, as_csv)
 
@@ -103,7 +103,7 @@ def report_quarter(
     """The quarterly license report (WAC 230-05-124, due 30 April, 31 July, 31 October,
     31 January; filed even with no activity), per month and game; exit 1 if it does not
     reconcile with the ledger."""
-    from cardroom.room.regulator import quarter as quarter_of
+    from cardroom.room.books.regulator import quarter as quarter_of
 
     if not 1900 <= year <= 9999:
         raise CardroomError(f"{year} is not a year the books could hold")
@@ -123,11 +123,11 @@ def cage_count_cash(
     the minimum cash on hand within 3 hours of opening); exit 1 if it is short of the
     requirement of the profile in force."""
     from cardroom.money import parse_money
-    from cardroom.room.accounts import find_account
-    from cardroom.room.errors import NotFound
-    from cardroom.room.keying import open_keyed
-    from cardroom.room.regulator import cash_on_hand, record_cash_count
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.books.regulator import cash_on_hand, record_cash_count
+    from cardroom.room.people.accounts import find_account
+    from cardroom.room.storage.errors import NotFound
+    from cardroom.room.storage.settings import GamblingClock
+    from cardroom.room.trust.keying import open_keyed
 
     cents = parse_money(amount)
     clock = GamblingClock.from_env()

@@ -157,8 +157,8 @@ def report_jackpot(
     award level, the settings history, hits and payments, reconciled with the ledger, and the
     deposits of its funds; exit 1 when the reconciliation fails or a deposit is overdue (WAC
     230-15-455: at least weekly)."""
-    from cardroom.room import progressive
-    from cardroom.room.db import open_database
+    from cardroom.room.play import progressive
+    from cardroom.room.storage.db import open_database
 
     if as_json and as_csv:
         raise CardroomError("choose --json or --csv, not both")
@@ -185,7 +185,7 @@ def _report_day(text: str | None) -> date | None:
 
 
 def _jackpot_csv(data: dict[str, Any]) -> None:
-    from cardroom.room.progressive import CSV_FIELDS, csv_rows
+    from cardroom.room.play.progressive import CSV_FIELDS, csv_rows
 
     out = csv.DictWriter(sys.stdout, CSV_FIELDS, lineterminator="\n")
     out.writeheader()

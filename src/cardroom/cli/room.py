@@ -22,8 +22,8 @@ from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
 
 if TYPE_CHECKING:
-    from cardroom.room.db import Storage
     from cardroom.room.room import Room
+    from cardroom.room.storage.db import Storage
 
 tables_app = typer.Typer(help=summary("tables"), no_args_is_help=True)
 audit_app = typer.Typer(help=summary("audit"), no_args_is_help=True)
@@ -55,8 +55,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
 
     from cardroom.profile import profile_in_force
     from cardroom.room.room import Room
-    from cardroom.room.serving import serving
-    from cardroom.room.settings import GamblingClock, RoomSettings
+    from cardroom.room.storage.serving import serving
+    from cardroom.room.storage.settings import GamblingClock, RoomSettings
     from cardroom.server.app import create_app
     from cardroom.server.frames import MAX_FRAME_BYTES
 
@@ -87,9 +87,9 @@ def where_things_are(room: Room, database: str | None, key_file: Path | None,
     """What `serve` tells the person who starts it (issue 23): where the books and the audit
     key are, that the key is backed up apart from the books, and, in a room without an
     account yet, that the first visit creates the owner."""
-    from cardroom.room import accounts
-    from cardroom.room.audit_key import key_path
-    from cardroom.room.db import default_database_path, safe_name
+    from cardroom.room.people import accounts
+    from cardroom.room.storage.audit_key import key_path
+    from cardroom.room.storage.db import default_database_path, safe_name
 
     books = str(default_database_path()) if database is None else safe_name(database)
     lines = [f"the books (database): {escape(books)}",
@@ -132,7 +132,7 @@ ANCHOR_EVERY_S = 24 * 3600
 def _anchor_daily(storage: Storage, directory: Path) -> None:
     """`serve --anchors`: anchor now and then every day; a check that fails is reported (and
     anchors nothing) each time until the log is sound again."""
-    from cardroom.room.anchors import anchor_now
+    from cardroom.room.trust.anchors import anchor_now
 
     while True:
         done = anchor_now(storage, directory)
@@ -158,9 +158,9 @@ def tables_create(
     the rules name are printed, so none is opened silently."""
     from cardroom.cli.options import modifications_json, print_modifications
     from cardroom.cli.profile import limits_json, print_limits
-    from cardroom.room.accounts import Account, Role
-    from cardroom.room.keying import open_keyed
-    from cardroom.room.tables import create_table, parse_rules
+    from cardroom.room.people.accounts import Account, Role
+    from cardroom.room.play.tables import create_table, parse_rules
+    from cardroom.room.trust.keying import open_keyed
 
     storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
                          actor="cli-operator")
@@ -190,11 +190,11 @@ def audit_verify(
 ) -> None:
     """Check the audit chain and its MACs, the ledger against the chain, the books and any
     anchors, all as of one moment; exit 1 on any problem."""
-    from cardroom.room import integrity
-    from cardroom.room.anchors import check_anchors
-    from cardroom.room.audit_key import key_path, load_key
-    from cardroom.room.db import open_database
-    from cardroom.room.keying import unvouched
+    from cardroom.room.storage.audit_key import key_path, load_key
+    from cardroom.room.storage.db import open_database
+    from cardroom.room.trust import integrity
+    from cardroom.room.trust.anchors import check_anchors
+    from cardroom.room.trust.keying import unvouched
 
     key = load_key(key_path(audit_key_file))
     storage = open_database(database, key)
@@ -232,9 +232,9 @@ def audit_anchor(
 ) -> None:
     """Check everything, then record the chain's head in a signed anchor file; exit 1 (and
     write nothing) if the check finds a problem."""
-    from cardroom.room.anchors import anchor_now
-    from cardroom.room.audit_key import key_path, load_key
-    from cardroom.room.db import open_database
+    from cardroom.room.storage.audit_key import key_path, load_key
+    from cardroom.room.storage.db import open_database
+    from cardroom.room.trust.anchors import anchor_now
 
     key = load_key(key_path(audit_key_file))
     done = anchor_now(open_database(database, key), directory)
@@ -253,8 +253,8 @@ def audit_seal(database: opt.Database = None, audit_key_file: opt.KeyFile = None
     """Key new books, or adopt a room written before it had an audit key: check its chain and
     ledger, then MAC the entries and record the ledger in the chain as they stand; exit 1 if
     they are not sound, or if the books were ever keyed (missing MACs there are tampering)."""
-    from cardroom.room.audit import ChainBroken
-    from cardroom.room.keying import adopt
+    from cardroom.room.storage.audit import ChainBroken
+    from cardroom.room.trust.keying import adopt
 
     try:
         done = adopt(database, audit_key_file, new_key)
@@ -284,8 +284,8 @@ def audit_rekey(
     """Move the books to a new audit key: verify them under the old key, record an
     `audit.rekeyed` entry and MAC every entry under the new key; exit 1 (and change nothing)
     if they do not verify."""
-    from cardroom.room.audit import ChainBroken
-    from cardroom.room.keying import rekey
+    from cardroom.room.storage.audit import ChainBroken
+    from cardroom.room.trust.keying import rekey
 
     if (old_key_file is None) == (not without_old_key):
         raise CardroomError("give the old key with --old-key-file, or say --without-old-key "

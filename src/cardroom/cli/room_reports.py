@@ -22,7 +22,7 @@ from cardroom.errors import CardroomError
 from cardroom.money import format_money
 
 if TYPE_CHECKING:
-    from cardroom.room.operations_report import GamesReport, Line
+    from cardroom.room.books.operations_report import GamesReport, Line
 
 Day = Annotated[str | None, typer.Option(
     "--date", help="The gambling day, YYYY-MM-DD (default: today's, in the room's time zone).")]
@@ -32,7 +32,7 @@ AsCsv = Annotated[bool, typer.Option("--csv", help="Print CSV only.")]
 def parse_day(text: str | None) -> date:
     from datetime import UTC, datetime
 
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.storage.settings import GamblingClock
 
     if text is None:
         return GamblingClock.from_env().day_of(datetime.now(UTC))
@@ -55,9 +55,9 @@ def report_games(day: Day = None, database: opt.Database = None, as_json: opt.As
     """The daily games report: per table and game, the drop, fills, credits, opener, closer,
     win and hold %, fees, commission, jackpot contributions and awards, hands played; per
     shift; totals for the room. Exit 1 if a table's win does not reconcile with the ledger."""
-    from cardroom.room.db import open_database
-    from cardroom.room.operations_report import games_report, games_rows, to_csv
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.books.operations_report import games_report, games_rows, to_csv
+    from cardroom.room.storage.db import open_database
+    from cardroom.room.storage.settings import GamblingClock
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
     clock = GamblingClock.from_env()
@@ -126,7 +126,7 @@ def games_tables(report: GamesReport, width: int) -> list[Table]:
 def _drop_by_tender(report: GamesReport) -> Table:
     """Each table's drop by tender (WAC 230-15-500(2): cash or a debit card; a migrated room's
     markers, historical, only when there are any)."""
-    from cardroom.room.tenders import MARKERS_LABEL
+    from cardroom.room.money.tenders import MARKERS_LABEL
 
     columns = {"drop_cash": "cash", "drop_debit": "debit card"}
     if report.total.drop_markers:
@@ -148,11 +148,11 @@ def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJ
     credits received, the drop counted, the cash on hand at opening against the profile's
     minimum (WAC 230-15-050); exit 1 if it does not reconcile with the ledger, if the cash
     counted is short, or if no count was made within 3 hours of opening."""
-    from cardroom.room.db import open_database
-    from cardroom.room.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
-    from cardroom.room.regulator import cash_on_hand, cash_rows
-    from cardroom.room.settings import GamblingClock
-    from cardroom.room.tenders import MARKERS_LABEL
+    from cardroom.room.books.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
+    from cardroom.room.books.regulator import cash_on_hand, cash_rows
+    from cardroom.room.money.tenders import MARKERS_LABEL
+    from cardroom.room.storage.db import open_database
+    from cardroom.room.storage.settings import GamblingClock
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
     clock = GamblingClock.from_env()
@@ -199,9 +199,9 @@ def report_reconcile(day: Day = None, database: opt.Database = None,
     """The room-wide check of a gambling day: the day's reports (games, cage, jackpot,
     surveillance) together explain every ledger movement of the day. Lists each movement no
     report explains and each report that does not reconcile; exit 1 if there is any."""
-    from cardroom.room.db import open_database
-    from cardroom.room.reconcile import reconcile
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.books.reconcile import reconcile
+    from cardroom.room.storage.db import open_database
+    from cardroom.room.storage.settings import GamblingClock
 
     wanted = parse_day(day)
     with open_database(database).snapshot() as conn:
@@ -233,8 +233,8 @@ def report_slips(database: opt.Database = None, as_json: opt.AsJson = False,
                  as_csv: AsCsv = False) -> None:
     """Every numbered slip (table inventory, fill, credit, notification of error), voids
     included; exit 1 if a series has a gap in its numbers."""
-    from cardroom.room.db import open_database
-    from cardroom.room.operations_report import slips_report, slips_rows, to_csv
+    from cardroom.room.books.operations_report import slips_report, slips_rows, to_csv
+    from cardroom.room.storage.db import open_database
 
     form = _output(as_json, as_csv)
     with open_database(database).snapshot() as conn:

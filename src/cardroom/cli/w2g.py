@@ -39,9 +39,10 @@ def report_w2g(
     """Every Form W-2G of `--year`: payer, winner's name, address and taxpayer id, date won,
     type of wager, gross winnings, federal income tax withheld, cashier and window (table),
     identity documents; the taxpayer ids in clear (this is the regulator's export)."""
-    from cardroom.room import audit, w2g
-    from cardroom.room.identity_key import load_identity_key
-    from cardroom.room.keying import open_keyed
+    from cardroom.room.compliance import w2g
+    from cardroom.room.storage import audit
+    from cardroom.room.storage.identity_key import load_identity_key
+    from cardroom.room.trust.keying import open_keyed
 
     if as_json and as_csv:
         raise CardroomError("choose --json or --csv, not both")

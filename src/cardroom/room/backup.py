@@ -29,12 +29,12 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from cardroom.errors import CardroomError
-from cardroom.room import audit
-from cardroom.room.audit_key import AuditKeyError, key_path, load_key
-from cardroom.room.db import database_url, not_an_address, safe_name, unreachable
-from cardroom.room.keying import open_keyed
 from cardroom.room.room import Room
-from cardroom.room.serving import not_served
+from cardroom.room.storage import audit
+from cardroom.room.storage.audit_key import AuditKeyError, key_path, load_key
+from cardroom.room.storage.db import database_url, not_an_address, safe_name, unreachable
+from cardroom.room.storage.serving import not_served
+from cardroom.room.trust.keying import open_keyed
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_DUMP_MAGIC = b"PGDMP"

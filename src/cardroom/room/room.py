@@ -18,31 +18,28 @@ from cardroom import registry
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
-from cardroom.room import (
-    audit,
-    hands,
-    ledger,
-    patrons,
-    progressive,
-    protocol,
-    recall,
-    resume,
-    surveillance,
-    table_books,
-    tables,
+from cardroom.room.books import table_books
+from cardroom.room.compliance import surveillance
+from cardroom.room.money import hands, ledger
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Account, Permission, get_account
+from cardroom.room.play import progressive, protocol, recall, resume, tables
+from cardroom.room.play.live_table import LiveTable
+from cardroom.room.play.messages import message_type
+from cardroom.room.play.protocol_state import HandResult
+from cardroom.room.play.refusals import RefusalLog
+from cardroom.room.play.tables import TableRow
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+from cardroom.room.storage.errors import NotFound, PermissionDenied
+from cardroom.room.storage.identity_key import (
+    IdentityKey,
+    IdentityKeyError,
+    load_or_create_identity_key,
 )
-from cardroom.room.accounts import Account, Permission, get_account
-from cardroom.room.db import Storage
-from cardroom.room.errors import NotFound, PermissionDenied
-from cardroom.room.identity_key import IdentityKey, IdentityKeyError, load_or_create_identity_key
-from cardroom.room.keying import open_keyed
-from cardroom.room.live_table import LiveTable
-from cardroom.room.messages import message_type
-from cardroom.room.protocol_state import HandResult
-from cardroom.room.refusals import RefusalLog
-from cardroom.room.schema import room_tables
-from cardroom.room.settings import RoomSettings
-from cardroom.room.tables import TableRow
+from cardroom.room.storage.schema import room_tables
+from cardroom.room.storage.settings import RoomSettings
+from cardroom.room.trust.keying import open_keyed
 from cardroom.shoe import RandomSource, SystemRandom
 
 AnyTable = LiveTable[Any, Any, Any]
@@ -85,7 +82,7 @@ class Room:
     """Tables whose table inventory is closed: no play until the floor opens them."""
     identity: IdentityKey | None = None
     """The key patrons' taxpayer ids and document numbers are encrypted with
-    (`cardroom.room.identity_key`, a file outside the database); None: not loaded."""
+    (`cardroom.room.storage.identity_key`, a file outside the database); None: not loaded."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,

@@ -37,12 +37,12 @@ from cardroom.cards import card_words
 from cardroom.games.baccarat.wagers import result_words
 from cardroom.money import format_money
 from cardroom.profile import helpline
-from cardroom.room.baccarat_pages import award_words
-from cardroom.room.errors import AuthError, NotFound, PermissionDenied
-from cardroom.room.hands import hand_title
-from cardroom.room.recall import wager_name
+from cardroom.room.money.hands import hand_title
+from cardroom.room.play.baccarat_pages import award_words
+from cardroom.room.play.recall import wager_name
 from cardroom.room.room import Room
-from cardroom.room.timezone import room_time
+from cardroom.room.storage.errors import AuthError, NotFound, PermissionDenied
+from cardroom.room.storage.timezone import room_time
 from cardroom.server import csrf
 from cardroom.server.audit_view import AuditProgress
 from cardroom.server.deps import Page, client_of, maybe_viewer, room_of, sentence

@@ -15,9 +15,10 @@ from sqlalchemy.engine import Connection
 from cardroom import registry
 from cardroom.digits import whole_number
 from cardroom.money import format_money
-from cardroom.room import audit, integrity
-from cardroom.room.ledger import FEES_PREFIX
-from cardroom.room.recall import wager_name
+from cardroom.room.money.ledger import FEES_PREFIX
+from cardroom.room.play.recall import wager_name
+from cardroom.room.storage import audit
+from cardroom.room.trust import integrity
 
 AUDIT_PAGE = 100
 """Entries per page."""

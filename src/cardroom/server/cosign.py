@@ -18,13 +18,15 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.money import format_money
-from cardroom.room import approvals, progressive, table_books
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.approvals import Approval, Part
-from cardroom.room.errors import NotFound
-from cardroom.room.jackpot import adjust as adjust_jackpot
+from cardroom.room.books import table_books
+from cardroom.room.money.jackpot import adjust as adjust_jackpot
+from cardroom.room.people import approvals
+from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.people.approvals import Approval, Part
+from cardroom.room.play import progressive
+from cardroom.room.play.tables import get_table
 from cardroom.room.room import Room
-from cardroom.room.tables import get_table
+from cardroom.room.storage.errors import NotFound
 
 DEALER = Part("dealer", Permission.DEAL, "the dealer")
 FLOOR = Part("floor", Permission.OPEN_TABLES, "the floor supervisor")

@@ -29,11 +29,11 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
 from cardroom.errors import CardroomError
-from cardroom.room import accounts as acc
-from cardroom.room import approvals
-from cardroom.room.accounts import Account, Permission, Role
-from cardroom.room.errors import AuthError, PermissionDenied
+from cardroom.room.people import accounts as acc
+from cardroom.room.people import approvals
+from cardroom.room.people.accounts import Account, Permission, Role
 from cardroom.room.room import Room
+from cardroom.room.storage.errors import AuthError, PermissionDenied
 from cardroom.server import csrf, flash
 from cardroom.server.hub import COOKIE, Hub
 

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from cardroom.room.messages import MalformedMessage
+from cardroom.room.play.messages import MalformedMessage
 
 MAX_MESSAGE_BYTES = 4096
 """The longest table message accepted (UTF-8 bytes); the protocol's largest is a few hundred."""

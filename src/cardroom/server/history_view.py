@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Literal, cast
 
 from cardroom import registry
-from cardroom.room.hands import HandFilter
+from cardroom.room.money.hands import HandFilter
 from cardroom.server.audit_view import query_day, query_number
 
 HISTORY_PAGE = 25

@@ -23,8 +23,8 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import anyio.to_thread
 from fastapi import WebSocket
 
-from cardroom.room.accounts import Account
-from cardroom.room.refusals import RefusalLog
+from cardroom.room.people.accounts import Account
+from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.room import AnyTable, Room, dumps
 
 COOKIE = "cardroom_session"

@@ -15,7 +15,7 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from cardroom.room import accounts as acc
+from cardroom.room.people import accounts as acc
 
 WORKERS = 2
 """At most this many new passwords judged and hashed at once (each argon2 hash holds 64 MiB)."""

@@ -60,7 +60,7 @@ def bets_history(rules: BaccaratRules, stacks_before: Sequence[tuple[str, Cents]
                  jackpot: dict[str, Cents] | None, hand_id: str = "",
                  seat_fields: Sequence[dict[str, Any]] | None = None) -> HandHistory:
     """A coup before its deal: the seats with wagers and their stacks before, each seat's
-    bets (what a restart resumes, `cardroom.room.resume`; `coup_history` adds the deal)."""
+    bets (what a restart resumes, `cardroom.room.play.resume`; `coup_history` adds the deal)."""
     names = [n for n, _ in stacks_before]
     seats = [{"seat": i, "name": n, "chips": c, **(seat_fields[i] if seat_fields else {})}
              for i, (n, c) in enumerate(stacks_before)]

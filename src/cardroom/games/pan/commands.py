@@ -1,7 +1,7 @@
 """Pan's actions a seat may take: typed (`PanAction`, what the web table sends and lists as
 buttons) and as words typed at the terminal (the command grammar).
 
-One vocabulary for every place a person plays Pan: the web table (`cardroom.room.pan_live`)
+One vocabulary for every place a person plays Pan: the web table (`cardroom.room.play.pan_live`)
 lists `legal_actions` in the player's snapshot and applies the typed action a button sends; the
 terminal (`cardroom play pan`, `cardroom.cli.pan_play`) reads a typed command with
 `parse_command` and lists `legal_commands`, the same actions as words. It is the rules' own

@@ -1,4 +1,4 @@
-"""The one Pan table driver, with no I/O: the room's table (`room/pan_live.py`), the terminal
+"""The one Pan table driver, with no I/O: the room's table (`room/play/pan_live.py`), the terminal
 (`cli/pan_play.py`) and the simulation (`analysis/pan_sim.py`) all play through it.
 
 `advance` plays a hand's own steps and its bots' turns (forced discards, the empty stock

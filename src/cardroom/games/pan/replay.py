@@ -36,7 +36,7 @@ def history_of(hand: PanHand, hand_id: str = "", whole: bool = False) -> HandHis
     `HIDDEN_CARD`: the history shows what was seen, never the order of what a later turn or
     deal may take (the next pack may begin with this stock, docs/pan.md). `whole`: every
     card as it lies, the stock's order too (the sealed record a restart resumes the hand
-    from, `cardroom.room.resume`: never shown)."""
+    from, `cardroom.room.play.resume`: never shown)."""
     unseen = set() if whole else hand.unseen_cards()
     actions: list[dict[str, Any]] = []
     reshuffles = 0

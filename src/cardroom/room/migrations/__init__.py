@@ -1,1 +1,1 @@
-"""Alembic migrations of the card room's schema; `cardroom.room.db.migrate` runs them."""
+"""Alembic migrations of the card room's schema; `cardroom.room.storage.db.migrate` runs them."""

@@ -12,10 +12,10 @@ from fastapi import APIRouter, Depends, Form
 from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
-from cardroom.room import approvals
-from cardroom.room.accounts import Account, Role
-from cardroom.room.errors import PermissionDenied
+from cardroom.room.people import approvals
+from cardroom.room.people.accounts import Account, Role
 from cardroom.room.room import Room
+from cardroom.room.storage.errors import PermissionDenied
 from cardroom.server import cosign
 from cardroom.server.deps import Render, RoomDep, Viewer
 from cardroom.server.flash import Flash

@@ -8,10 +8,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy import select
 
-from cardroom.room import audit
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.schema import accounts
-from cardroom.room.tables import list_tables
+from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.play.tables import list_tables
+from cardroom.room.storage import audit
+from cardroom.room.storage.schema import accounts
 from cardroom.server.audit_view import (
     AUDIT_PAGE,
     AuditProgress,

@@ -27,25 +27,20 @@ from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
-from cardroom.room import accounts as acc
-from cardroom.room import (
-    cage_desk,
-    checks,
-    currency,
-    exclusions,
-    ledger,
-    patrons,
-    table_books,
-    tenders,
-)
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.approvals import Part
-from cardroom.room.cashier import redeem_chips, sell_chips
-from cardroom.room.errors import NotFound
-from cardroom.room.operations_report import CAGE_KINDS, cage_report
-from cardroom.room.regulator import cash_on_hand, record_cash_count
+from cardroom.room.books import checks, table_books
+from cardroom.room.books.cashier import redeem_chips, sell_chips
+from cardroom.room.books.operations_report import CAGE_KINDS, cage_report
+from cardroom.room.books.regulator import cash_on_hand, record_cash_count
+from cardroom.room.compliance import currency, exclusions
+from cardroom.room.money import ledger, tenders
+from cardroom.room.people import accounts as acc
+from cardroom.room.people import patrons
+from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.people.approvals import Part
+from cardroom.room.play.tables import list_tables
 from cardroom.room.room import Room
-from cardroom.room.tables import list_tables
+from cardroom.room.storage.errors import NotFound
+from cardroom.room.views import cage_desk
 from cardroom.server import cosign, password_work
 from cardroom.server.deps import Render, RoomDep, form_day, require
 from cardroom.server.flash import Flash

@@ -17,10 +17,10 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.room import currency, suspicious
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.errors import NotFound
+from cardroom.room.compliance import currency, suspicious
+from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.room import Room
+from cardroom.room.storage.errors import NotFound
 from cardroom.server.deps import Render, RoomDep, require
 from cardroom.server.ids import CaseId, FormEvidence, row_id
 from cardroom.server.routes.cage import done, named_player

@@ -12,9 +12,9 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.money import parse_money
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.cashier import buy_chips, cash_out
-from cardroom.room.errors import PermissionDenied
+from cardroom.room.books.cashier import buy_chips, cash_out
+from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.storage.errors import PermissionDenied
 from cardroom.server.deps import Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash
 

@@ -15,11 +15,11 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardroom.digits import whole_number
 from cardroom.money import format_money
-from cardroom.room import exclusions
-from cardroom.room.accounts import Account
-from cardroom.room.errors import PermissionDenied
+from cardroom.room.compliance import exclusions
+from cardroom.room.people.accounts import Account
 from cardroom.room.room import Room
-from cardroom.room.timezone import room_time
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.timezone import room_time
 from cardroom.server.deps import Render, RoomDep, Viewer
 from cardroom.server.ids import FormBreachId, FormEntryId, FormPatronId
 from cardroom.server.routes.cage import back, done

@@ -14,14 +14,14 @@ from sqlalchemy.engine import Connection
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
 from cardroom.registry import names as game_names
-from cardroom.room import accounts as acc
-from cardroom.room import table_books
-from cardroom.room.accounts import Account, Permission, Role
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.floor_view import IRREGULARITIES, PitCard, gather, pit_card
-from cardroom.room.jackpot import DEFAULT_POOL, break_even_warning
+from cardroom.room.books import table_books
+from cardroom.room.money.jackpot import DEFAULT_POOL, break_even_warning
+from cardroom.room.people import accounts as acc
+from cardroom.room.people.accounts import Account, Permission, Role
+from cardroom.room.play.tables import list_tables
 from cardroom.room.room import Room, reads_every_hand
-from cardroom.room.tables import list_tables
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.views.floor_view import IRREGULARITIES, PitCard, gather, pit_card
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash
 from cardroom.server.ids import FormTableId

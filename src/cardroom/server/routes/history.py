@@ -9,12 +9,12 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardroom import registry
 from cardroom.errors import CardroomError
-from cardroom.room.errors import PermissionDenied
-from cardroom.room.hands import HandFilter
-from cardroom.room.recall import file_withheld, history_of, recall_page
+from cardroom.room.money.hands import HandFilter
+from cardroom.room.play.recall import file_withheld, history_of, recall_page
+from cardroom.room.play.tables import list_tables
 from cardroom.room.room import reads_every_hand
-from cardroom.room.tables import list_tables
-from cardroom.room.timezone import zone_name
+from cardroom.room.storage.errors import PermissionDenied
+from cardroom.room.storage.timezone import zone_name
 from cardroom.server.deps import Render, RoomDep, Viewer
 from cardroom.server.history_view import (
     HISTORY_PAGE,

@@ -15,13 +15,14 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
-from cardroom.room import audit, ledger
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.errors import NotFound, PermissionDenied
-from cardroom.room.jackpot import DEFAULT_POOL, post_daily
-from cardroom.room.pan_fees import fees_collected
+from cardroom.room.money import ledger
+from cardroom.room.money.jackpot import DEFAULT_POOL, post_daily
+from cardroom.room.money.pan_fees import fees_collected
+from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.play.tables import list_tables
 from cardroom.room.room import Room
-from cardroom.room.tables import list_tables
+from cardroom.room.storage import audit
+from cardroom.room.storage.errors import NotFound, PermissionDenied
 from cardroom.server import cosign, progressive_pages
 from cardroom.server.deps import Page, Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash

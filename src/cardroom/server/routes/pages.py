@@ -9,14 +9,16 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from cardroom.cards import Card
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
-from cardroom.room import accounts as acc
-from cardroom.room import audit, exclusions, table_books
-from cardroom.room.accounts import Account, Role
-from cardroom.room.errors import AuthError, Throttled
-from cardroom.room.jackpot import DEFAULT_POOL
-from cardroom.room.lobby_view import lobby_table, state_of
+from cardroom.room.books import table_books
+from cardroom.room.compliance import exclusions
+from cardroom.room.money.jackpot import DEFAULT_POOL
+from cardroom.room.people import accounts as acc
+from cardroom.room.people.accounts import Account, Role
+from cardroom.room.play.tables import list_tables
 from cardroom.room.room import Room
-from cardroom.room.tables import list_tables
+from cardroom.room.storage import audit
+from cardroom.room.storage.errors import AuthError, Throttled
+from cardroom.room.views.lobby_view import lobby_table, state_of
 from cardroom.server import password_work, registrar
 from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.deps import (

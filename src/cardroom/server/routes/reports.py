@@ -12,9 +12,8 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from cardroom.errors import CardroomError
-from cardroom.room import regulator, table_books
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.operations_report import (
+from cardroom.room.books import regulator, table_books
+from cardroom.room.books.operations_report import (
     BY_CASHIER,
     CAGE_KINDS,
     CageReport,
@@ -29,8 +28,8 @@ from cardroom.room.operations_report import (
     slips_rows,
     to_csv,
 )
-from cardroom.room.reconcile import Reconciliation, reconcile
-from cardroom.room.regulator import (
+from cardroom.room.books.reconcile import Reconciliation, reconcile
+from cardroom.room.books.regulator import (
     Period,
     cash_on_hand,
     cash_rows,
@@ -38,8 +37,9 @@ from cardroom.room.regulator import (
     period_report,
     report_rows,
 )
+from cardroom.room.money.tenders import MARKERS_LABEL
+from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.room import Room
-from cardroom.room.tenders import MARKERS_LABEL
 from cardroom.server.deps import Render, RoomDep, form_day, require
 
 router = APIRouter()
@@ -66,7 +66,7 @@ def hold_svg(room: RoomDep, page: Render, who: Reader, date: str | None = None) 
 
 REPORTS = ("games", "cage", "slips", "reconcile")
 PERIODS = ("month", "quarter")
-"""The reports to the regulator (`cardroom.room.regulator`), for the owner and the auditor."""
+"""The reports to the regulator (`cardroom.room.books.regulator`), for the owner and the auditor."""
 Owner = Annotated[Account, require(Permission.READ_ALL, to="read the reports to the regulator")]
 
 

@@ -1,5 +1,6 @@
 """The owner's staff page: accounts, roles and lock-outs in one place, each change audited
-(`room/staff.py`); a refusal is audited and comes back as one sentence. A lock-out or a change
+(`room/people/staff.py`); a refusal is audited and comes back as one sentence. A lock-out or a
+change
 of role ends the account's sessions and closes its table sockets at once."""
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.room import accounts as acc
-from cardroom.room import staff as people
-from cardroom.room.accounts import Account, Permission, Role
+from cardroom.room.people import accounts as acc
+from cardroom.room.people import staff as people
+from cardroom.room.people.accounts import Account, Permission, Role
+from cardroom.room.people.staff import StaffRow
 from cardroom.room.room import Room
-from cardroom.room.staff import StaffRow
 from cardroom.server import password_work
 from cardroom.server.deps import HubDep, Render, RoomDep, require
 from cardroom.server.hub import Hub

@@ -11,10 +11,11 @@ from fastapi import APIRouter, Form
 from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
-from cardroom.room import progressive, surveillance
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.errors import NotFound, PermissionDenied
+from cardroom.room.compliance import surveillance
+from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.play import progressive
 from cardroom.room.room import Room
+from cardroom.room.storage.errors import NotFound, PermissionDenied
 from cardroom.server.deps import HubDep, Page, Render, RoomDep, require
 from cardroom.server.flash import Flash
 from cardroom.server.ids import HeldId

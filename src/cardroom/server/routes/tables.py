@@ -9,13 +9,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
 
 from cardroom.errors import CardroomError
-from cardroom.room.errors import AuthError, NotFound
-from cardroom.room.jackpot import DEFAULT_POOL
-from cardroom.room.messages import MAX_KEY, MalformedMessage
-from cardroom.room.posted_rules import posted_rules
-from cardroom.room.protocol_state import Refusal
-from cardroom.room.refusals import RefusalLog
-from cardroom.room.tables import list_tables
+from cardroom.room.money.jackpot import DEFAULT_POOL
+from cardroom.room.play.messages import MAX_KEY, MalformedMessage
+from cardroom.room.play.posted_rules import posted_rules
+from cardroom.room.play.protocol_state import Refusal
+from cardroom.room.play.refusals import RefusalLog
+from cardroom.room.play.tables import list_tables
+from cardroom.room.storage.errors import AuthError, NotFound
 from cardroom.server.deps import Client, HubDep, MaybeViewer, Render, RoomDep, Viewer, session_of
 from cardroom.server.frames import read_frame
 from cardroom.server.hub import COOKIE

@@ -18,9 +18,9 @@ from fastapi import APIRouter, Form
 from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
-from cardroom.room import currency
-from cardroom.room.accounts import Account, Permission
-from cardroom.room.operations_report import to_csv
+from cardroom.room.books.operations_report import to_csv
+from cardroom.room.compliance import currency
+from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.room import Room
 from cardroom.server.deps import Render, RoomDep, require
 from cardroom.server.ids import ReportId

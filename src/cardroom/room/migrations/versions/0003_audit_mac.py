@@ -1,5 +1,5 @@
 """The audit chain keyed: an HMAC-SHA256 per entry and on the head, under a key kept outside
-the database (`cardroom.room.audit_key`). Null on entries written before the room had a key,
+the database (`cardroom.room.storage.audit_key`). Null on entries written before the room had a key,
 until `cardroom audit seal` adopts them.
 
 Revision ID: 0003

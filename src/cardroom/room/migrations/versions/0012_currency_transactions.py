@@ -24,7 +24,7 @@ depends_on = None
 TZ = sa.DateTime(timezone=True)
 KINDS = {"cage-sale": ("in", "chip-purchase"), "drop-cash": ("in", "chip-purchase"),
          "cage-redeem": ("out", "chip-redemption")}
-"""As `cardroom.room.currency.KINDS` says on the day of this migration."""
+"""As `cardroom.room.compliance.currency.KINDS` says on the day of this migration."""
 
 
 def upgrade() -> None:
@@ -71,7 +71,7 @@ def upgrade() -> None:
 def _copy_from_ledger() -> None:
     """A row for each cash movement the ledger already holds (its player from the wallet it
     moved, its table from the tray; the gaming day by the room's clock)."""
-    from cardroom.room.settings import GamblingClock
+    from cardroom.room.storage.settings import GamblingClock
 
     conn = op.get_bind()
     clock = GamblingClock.from_env()

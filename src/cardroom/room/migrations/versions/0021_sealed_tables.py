@@ -2,7 +2,7 @@
 action: the shoe or deck still to be dealt (`shoe`: its order, salt, cut card and position)
 and the hand in play as far as it went (`hand`: its history so far, every card dealt in it
 included). Hidden information: no page, report or history reads this table; a restart
-replays the hand from it (`cardroom.room.resume`).
+replays the hand from it (`cardroom.room.play.resume`).
 
 Revision ID: 0021
 Revises: 0015

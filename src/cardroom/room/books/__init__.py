@@ -1,0 +1,2 @@
+"""The books kept from the money: the cage's cashier and checks, each table's drop, fills, credits
+and count, the operations and regulator's reports and the reconciliation."""

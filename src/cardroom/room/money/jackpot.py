@@ -1,0 +1,141 @@
+"""Persistence of progressive jackpot pools: the engine's `JackpotPool` is the arithmetic; its
+money lives in the ledger account `jackpot:NAME` (which equals the meter), its posted amount and
+daily posting in `jackpot_pools`. The pool only drops by an award or a logged two-person
+adjustment."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import UTC, date, datetime
+from fractions import Fraction
+from functools import cache
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from cardroom.analysis.baccarat import count_coups, progressive_break_even_cents
+from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.games.baccarat.rules import DEFAULT_POOL, JACKPOT_DECKS
+from cardroom.money import Cents, form_amount, format_money, require_cents
+from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.storage import audit
+from cardroom.room.storage.errors import LedgerError
+from cardroom.room.storage.schema import jackpot_pools, progressive_changes, progressive_hits
+
+__all__ = ["DEFAULT_POOL", "adjust", "break_even_warning", "load_pool", "log_change",
+           "post_daily", "save_pool"]
+
+
+@cache
+def break_even_cents() -> Fraction:
+    """The top award at which a lone jackpot bettor's expected return is exactly 100%, for the
+    8-deck shoe the progressive needs (exact, counted once a process: about a second)."""
+    be = progressive_break_even_cents(count_coups(JACKPOT_DECKS))
+    assert be is not None  # an 8-deck shoe deals the top award
+    return be
+
+
+def break_even_warning(pool: JackpotPool) -> str | None:
+    """One sentence for the floor when the posted amount, or the meter that the next posting
+    will show, passes the exact break-even: there the progressive favours the player. The
+    break-even is shown rounded up to the cent, the least amount that passes it."""
+    be = break_even_cents()
+    shown = format_money(math.ceil(be))
+    if pool.posted > be:
+        return (f"The posted jackpot {format_money(pool.posted)} is at or above its break-even "
+                f"{shown}: the progressive now favours the player.")
+    if pool.meter > be:
+        return (f"The jackpot meter {format_money(pool.meter)} is at or above its break-even "
+                f"{shown}: once posted, the progressive will favour the player.")
+    return None
+
+
+def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> JackpotPool:
+    """The pool `name`, created (and seeded from the house, in the ledger) on first use."""
+    r = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == name)).first()
+    if r is not None:
+        pending = conn.execute(select(progressive_hits.c.id).where(
+            progressive_hits.c.pool == name, progressive_hits.c.status != "paid")).first()
+        return JackpotPool(int(r.seed), int(r.contribution), meter=int(r.meter),
+                           posted=int(r.posted), posted_on=r.posted_on,
+                           seeded_total=int(r.seeded_total),
+                           reserve_per_wager=int(r.reserve_rate),
+                           reserve_limit=int(r.reserve_limit), reserve=int(r.reserve),
+                           maximum=int(r.maximum), hold_top_award=True,
+                           locked=pending is not None)
+    pool = JackpotPool(seed, contribution, hold_top_award=True)
+    opening = ledger.post(conn, f"jackpot-seed:{name}:initial", "jackpot-seed",
+                          [(ledger.JACKPOT_SEED, -seed), (ledger.jackpot(name), seed)],
+                          actor="house", memo="initial seed")
+    conn.execute(insert(jackpot_pools).values(
+        name=name, seed=seed, contribution=contribution, meter=pool.meter, posted=pool.posted,
+        posted_on=None, seeded_total=pool.seeded_total, opening=pool.meter,
+        opening_tx=opening.tx_id))
+    audit.append(conn, "house", "jackpot.seed", {"pool": name, "seed": seed})
+    return pool
+
+
+def save_pool(conn: Connection, name: str, pool: JackpotPool) -> None:
+    """Write the pool's state; the ledger must hold its meter and its hidden reserve."""
+    conn.execute(update(jackpot_pools).where(jackpot_pools.c.name == name).values(
+        meter=pool.meter, posted=pool.posted, posted_on=pool.posted_on,
+        seeded_total=pool.seeded_total, seed=pool.seed,
+        contribution=pool.contribution_per_wager, reserve_rate=pool.reserve_per_wager,
+        reserve_limit=pool.reserve_limit, reserve=pool.reserve, maximum=pool.maximum))
+    held = ledger.balance(conn, ledger.jackpot(name))
+    hidden = ledger.balance(conn, ledger.jackpot_reserve(name))
+    if held != pool.meter or hidden != pool.reserve:
+        raise LedgerError(f"jackpot {name}: the ledger holds {held} and {hidden} in reserve "
+                          f"but the meter is {pool.meter} and the reserve {pool.reserve}")
+
+
+def post_daily(conn: Connection, who: Account, name: str, pool: JackpotPool,
+               day: date) -> None:
+    """The daily posting: the posted amount becomes the meter (Super-9 rules)."""
+    who.require(Permission.ADJUST_JACKPOT)
+    pool.post(day)
+    save_pool(conn, name, pool)
+    audit.append(conn, who.username, "jackpot.post",
+                 {"pool": name, "day": day.isoformat(), "posted": pool.posted})
+
+
+def log_change(conn: Connection, name: str, kind: str, first: Account, second: Account,
+               reason: str, before: dict[str, int], after: dict[str, int]) -> None:
+    """One line of the controller's change log: who (two accounts), why, values before and
+    after (GLI-12: every change to a progressive's settings or meter is logged)."""
+    conn.execute(insert(progressive_changes).values(
+        pool=name, at=datetime.now(UTC), kind=kind, first_by=first.username,
+        second_by=second.username, reason=reason[:400], before_json=json.dumps(before),
+        after_json=json.dumps(after)))
+
+
+def adjust(conn: Connection, first: Account, second: Account, name: str, pool: JackpotPool,
+           amount: Cents, reason: str, key: str) -> None:
+    """A two-person correction of the meter, posted against the house adjustments account;
+    either way at most what one form may carry (`money.MAX_FORM_CENTS`)."""
+    first.require(Permission.ADJUST_JACKPOT)
+    second.require(Permission.ADJUST_JACKPOT)
+    form_amount(abs(require_cents(amount, "a jackpot adjustment")), "a jackpot adjustment")
+    request = {"amount": amount, "reason": reason,
+               "approvers": [first.username, second.username]}
+    if ledger.replayed(conn, f"jackpot-adjust:{name}:{key}", "jackpot-adjust", request):
+        return  # a retried request: applied once already
+    before = (pool.meter, pool.posted, len(pool.events))
+    pool.adjust(amount, first.username, second.username, reason)
+    try:
+        ledger.post(conn, f"jackpot-adjust:{name}:{key}", "jackpot-adjust",
+                    [(ledger.JACKPOT_ADJUST, -amount), (ledger.jackpot(name), amount)],
+                    actor=first.username, memo=reason, request=request)
+        save_pool(conn, name, pool)
+        log_change(conn, name, "adjust", first, second, reason, {"meter": before[0]},
+                   {"meter": pool.meter})
+    except Exception:
+        pool.meter, pool.posted = before[0], before[1]
+        del pool.events[before[2]:]
+        raise
+    audit.append(conn, first.username, "jackpot.adjust",
+                 {"pool": name, "amount": amount, "approvers": [first.username,
+                                                                second.username],
+                  "reason": reason})

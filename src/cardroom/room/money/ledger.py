@@ -1,0 +1,278 @@
+"""A double-entry ledger in integer cents.
+
+Every movement of money is one transaction whose entries sum to zero. Accounts of people and
+tables may never go below zero (checked here with a clear message, and by a CHECK constraint in
+the database); only the house's own contra accounts may. Each transaction carries an
+idempotency key and a fingerprint of the request it applied (the request as the client stated
+it, or else the transaction's kind and entries): the same key with the same request is a retry,
+answered as applied and applied once; the same key with a different request is refused.
+
+Each transaction is also written to the audit chain (a `ledger.tx` entry naming its accounts
+and amounts), so rows inserted, edited or deleted in the ledger tables directly, even balanced
+ones, no longer agree with the chain (`cardroom.room.books`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection
+
+from cardroom.money import Cents, format_money, require_cents
+from cardroom.room.storage import audit
+from cardroom.room.storage.errors import IdempotencyConflict, LedgerError
+from cardroom.room.storage.schema import ledger_accounts, ledger_entries, ledger_transactions
+
+HOUSE_CAGE = "house:cage"
+"""Chips issued against cash: negative by the chips outstanding."""
+HOUSE_BANK = "house:bank"
+"""The house's own chips outside the cage and the trays (the banked games' win and loss is in
+each table's tray, `tray`; Pan's house players have their own account, `house_players`)."""
+HOUSE_COMMISSION = "house:commission"
+JACKPOT_SEED = "house:jackpot-seed"
+"""House money put into progressive pools as seed (not recovered)."""
+JACKPOT_ADJUST = "house:jackpot-adjustments"
+
+HOUSE_VARIANCE = "house:tray-variance"
+"""What opening counts found over (or short of) the books' trays: kept apart from the win."""
+
+NEGATIVE_ALLOWED = frozenset({HOUSE_CAGE, HOUSE_BANK, JACKPOT_SEED, JACKPOT_ADJUST,
+                              HOUSE_VARIANCE})
+TRAY_PREFIX = "tray:"
+"""A house-banked table's chip tray: the house's side of every wager settled there. A tray
+may run below zero in the books rather than stop a hand mid-settlement (a real dealer calls
+for a fill first); a table cannot be closed on a tray below zero."""
+
+
+HOUSE_PLAYERS_PREFIX = "house:players:"
+
+
+def may_go_negative(name: str) -> bool:
+    return name in NEGATIVE_ALLOWED or name.startswith((TRAY_PREFIX, HOUSE_PLAYERS_PREFIX))
+
+
+def house_players(table_id: int) -> str:
+    """The house's stake in its proposition players at one Pan table (the house bots: licensed,
+    disclosed players of the house's money, docs/compliance.md): their buy-ins come from it
+    and their chips go back to it, so what it is short is what they hold or have won."""
+    return f"{HOUSE_PLAYERS_PREFIX}{table_id}"
+
+
+def wallet(account_id: int) -> str:
+    return f"wallet:{account_id}"
+
+
+def stack(table_id: int, account_id: int) -> str:
+    return f"stack:{table_id}:{account_id}"
+
+
+def tray(table_id: int) -> str:
+    return f"{TRAY_PREFIX}{table_id}"
+
+
+def wagers(table_id: int) -> str:
+    return f"wagers:{table_id}"
+
+
+def held(table_id: int) -> str:
+    """Wager payouts of the table held for surveillance (WAC 230-15-320(4)): out of the tray,
+    not yet the winner's (`cardroom.room.compliance.surveillance`)."""
+    return f"held:{table_id}"
+
+
+FEES_PREFIX = "house:fees:pan:"
+
+
+def fees(table_id: int) -> str:
+    """The house account that holds one Pan table's fees, and nothing else (WAC 230-15-075:
+    apart from every other house account)."""
+    return f"{FEES_PREFIX}{table_id}"
+
+
+def jackpot(pool: str) -> str:
+    return f"jackpot:{pool}"
+
+
+def jackpot_reserve(pool: str) -> str:
+    """The pool's hidden reserve (seeds the next jackpot; never shown to players)."""
+    return f"jackpot-reserve:{pool}"
+
+
+def jackpot_pending(pool: str) -> str:
+    """Top awards hit and not yet verified and paid."""
+    return f"jackpot-pending:{pool}"
+
+
+@dataclass(frozen=True)
+class Posted:
+    tx_id: int
+    replayed: bool
+
+
+Request = Mapping[str, Any]
+"""What a client asked for, in JSON terms (e.g. `{"bets": {"banker": 1000}}`)."""
+
+KEY_REUSED = ("refused: this request's key was already used for a different request, so "
+              "nothing was changed (a new request needs a new key: reload the page)")
+
+
+def _fingerprint(kind: str, body: object) -> str:
+    text = json.dumps([kind, body], separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _net(postings: Iterable[tuple[str, Cents]]) -> dict[str, Cents]:
+    net: dict[str, Cents] = {}
+    for name, amount in postings:
+        require_cents(amount, f"entry for {name}")
+        net[name] = net.get(name, 0) + amount
+    return {k: v for k, v in net.items() if v != 0}
+
+
+# The hot path's statements are built once (bound parameters), so an action pays neither for
+# building them nor for computing their cache keys again.
+_SELECT_ACCOUNTS = (select(ledger_accounts.c.id, ledger_accounts.c.name,
+                           ledger_accounts.c.balance, ledger_accounts.c.allow_negative)
+                    .where(ledger_accounts.c.name.in_(bindparam("names", expanding=True)))
+                    .with_for_update())
+_INSERT_ACCOUNT = (insert(ledger_accounts)
+                   .values(name=bindparam("name"), allow_negative=bindparam("neg"), balance=0)
+                   .returning(ledger_accounts.c.id))
+_SELECT_KEY = select(ledger_transactions.c.id, ledger_transactions.c.fingerprint).where(
+    ledger_transactions.c.key == bindparam("key"))
+_INSERT_TX = insert(ledger_transactions).returning(ledger_transactions.c.id)
+_INSERT_ENTRIES = insert(ledger_entries)
+_ADD_BALANCE = (update(ledger_accounts)
+                .where(ledger_accounts.c.id == bindparam("acct"))
+                .values(balance=ledger_accounts.c.balance + bindparam("amount")))
+_SELECT_BALANCE = select(ledger_accounts.c.balance).where(
+    ledger_accounts.c.name == bindparam("name"))
+
+
+def _accounts(conn: Connection, names: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
+    """Each named account's (id, balance, allow_negative), locked for this transaction; a
+    missing account is created at zero."""
+    names = sorted(set(names))
+    found = {r.name: (r.id, int(r.balance), bool(r.allow_negative))
+             for r in conn.execute(_SELECT_ACCOUNTS, {"names": names})}
+    for name in names:
+        if name not in found:
+            neg = may_go_negative(name)
+            found[name] = (conn.execute(_INSERT_ACCOUNT, {"name": name, "neg": neg})
+                           .scalar_one(), 0, neg)
+    return found
+
+
+def replayed(conn: Connection, key: str, kind: str, request: Request) -> bool:
+    """Whether `key` has already applied this very request (a retry: answer it as applied and
+    change nothing). Raises `IdempotencyConflict` if the key applied a different request."""
+    row = conn.execute(_SELECT_KEY, {"key": key}).first()
+    if row is None:
+        return False
+    if row.fingerprint != _fingerprint(kind, request):
+        raise IdempotencyConflict(KEY_REUSED)
+    return True
+
+
+def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Cents]], *,
+         actor: str, memo: str = "", request: Request | None = None) -> Posted:
+    """Apply one balanced transaction (or recognise its retry). Raises LedgerError and changes
+    nothing if it is unbalanced or would take a protected account below zero, or if `key`
+    applied a different request (`request`, or if none is given the kind and entries)."""
+    if not key or len(key) > 160:
+        raise LedgerError("every transaction needs an idempotency key of 1-160 characters")
+    entries = _net(postings)
+    fingerprint = _fingerprint(kind, sorted(entries.items()) if request is None else request)
+    row = conn.execute(_SELECT_KEY, {"key": key}).first()
+    if row is not None:
+        if row.fingerprint != fingerprint:
+            raise IdempotencyConflict(KEY_REUSED)
+        return Posted(row.id, replayed=True)
+    if not entries:
+        raise LedgerError(f"a {kind} transaction must move money: its entries net to nothing")
+    if sum(entries.values()) != 0:
+        raise LedgerError(f"unbalanced transaction {kind}: entries sum to "
+                          f"{format_money(sum(entries.values()))}")
+    accounts = _accounts(conn, entries)
+    for name, (_, held, allow_negative) in accounts.items():
+        if held + entries[name] < 0 and not allow_negative:
+            raise LedgerError(f"refused: {describe(name)} holds {format_money(held)}, "
+                              f"not enough for {format_money(-entries[name])}")
+    tx_id = conn.execute(_INSERT_TX, {
+        "key": key, "fingerprint": fingerprint, "kind": kind, "memo": memo[:400],
+        "actor": actor[:40], "created_at": datetime.now(UTC)}).scalar_one()
+    ordered = sorted(entries.items())
+    conn.execute(_INSERT_ENTRIES, [{"tx_id": tx_id, "account_id": accounts[name][0],
+                                    "amount": amount} for name, amount in ordered])
+    conn.execute(_ADD_BALANCE, [{"acct": accounts[name][0], "amount": amount}
+                                for name, amount in ordered])
+    audit.append(conn, actor, TX_ACTION, tx_record(tx_id, key, kind, ordered))
+    return Posted(tx_id, replayed=False)
+
+
+TX_ACTION = "ledger.tx"
+
+
+def tx_record(tx_id: int, key: str, kind: str, entries: Iterable[tuple[str, Cents]]
+              ) -> dict[str, object]:
+    """What the audit chain records of a transaction: enough to recompute every balance."""
+    return {"tx": tx_id, "key": key, "kind": kind,
+            "entries": [[name, amount] for name, amount in sorted(entries)]}
+
+
+def describe(name: str) -> str:
+    kind = name.split(":", 1)[0]
+    return {"wallet": "the chip balance", "stack": "the table stack",
+            "wagers": "the wagers in play", "jackpot": "the jackpot pool",
+            "tray": "the table's chip tray",
+            "held": "the payouts held for surveillance"}.get(kind, name)
+
+
+def balance(conn: Connection, name: str) -> Cents:
+    value = conn.execute(_SELECT_BALANCE, {"name": name}).scalar_one_or_none()
+    return int(value or 0)
+
+
+def balances(conn: Connection, prefix: str = "") -> dict[str, Cents]:
+    q = select(ledger_accounts.c.name, ledger_accounts.c.balance)
+    if prefix:
+        q = q.where(ledger_accounts.c.name.startswith(prefix, autoescape=True))
+    return {r.name: int(r.balance) for r in conn.execute(q)}
+
+
+@dataclass(frozen=True)
+class TrialBalance:
+    total: Cents
+    unbalanced_transactions: tuple[int, ...]
+    mismatched_accounts: tuple[str, ...]
+    negative_accounts: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not (self.total or self.unbalanced_transactions or self.mismatched_accounts
+                    or self.negative_accounts)
+
+
+def trial_balance(conn: Connection) -> TrialBalance:
+    """The books balance: every transaction sums to zero, every account's balance equals the sum
+    of its entries, all balances sum to zero, and no protected account is negative."""
+    unbalanced = conn.execute(select(ledger_entries.c.tx_id)
+                              .group_by(ledger_entries.c.tx_id)
+                              .having(func.sum(ledger_entries.c.amount) != 0)).scalars().all()
+    sums: dict[int, int] = dict(conn.execute(select(ledger_entries.c.account_id,
+                                    func.sum(ledger_entries.c.amount))
+                             .group_by(ledger_entries.c.account_id)).all())
+    mismatched, negative, total = [], [], 0
+    for r in conn.execute(select(ledger_accounts)):
+        total += r.balance
+        if int(sums.get(r.id, 0)) != r.balance:
+            mismatched.append(r.name)
+        if r.balance < 0 and not r.allow_negative:
+            negative.append(r.name)
+    return TrialBalance(total, tuple(unbalanced), tuple(mismatched), tuple(negative))

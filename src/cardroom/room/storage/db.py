@@ -1,0 +1,204 @@
+"""Where the card room keeps its books: SQLite by default, PostgreSQL by URL.
+
+`open_database` builds the engine and brings the schema to the newest Alembic revision, so a
+first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
+a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
+lock) so that the audit chain and the ledger balances are never written by two writers at once.
+`Storage.snapshot()` is the one way to check: every read in it sees the same moment.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from alembic.util import CommandError
+from sqlalchemy import create_engine, event, func, select
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+
+from cardroom.room.storage import audit
+from cardroom.room.storage.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+ADVISORY_LOCK_KEY = 0x63617264  # "card"
+
+
+def default_database_path() -> Path:
+    return Path(platformdirs.user_data_dir("cardroom")) / "cardroom.sqlite3"
+
+
+def database_url(database: str | None) -> str:
+    """`None` → the SQLite file under the user data dir; a URL as is; anything else a path."""
+    if database is None:
+        path = default_database_path()
+    elif "://" in database:
+        url = make_url(database)
+        if url.drivername == "postgresql":
+            url = url.set(drivername="postgresql+psycopg")
+        return url.render_as_string(hide_password=False)
+    else:
+        path = Path(database)
+    return f"sqlite:///{path}"
+
+
+SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
+                  "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=10000")
+"""Set on every SQLite connection. `synchronous=FULL` syncs the write-ahead log at every
+commit, so a settled hand or a cashier movement that a player was told about survives a power
+loss (`NORMAL` in WAL mode survives a crash of the process but may lose the last commits)."""
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        cur.execute(pragma)
+    cur.close()
+
+
+def _postgres_durable(dbapi_conn: Any, _record: Any) -> None:
+    """A commit returns only once it is flushed to disk, whatever the server's or database's
+    default for `synchronous_commit` says."""
+    cur = dbapi_conn.cursor()
+    cur.execute("SET synchronous_commit TO on")
+    cur.close()
+    dbapi_conn.commit()
+
+
+def make_engine(url: str) -> Engine:
+    """The engine for `url`, with the durable-commit settings; a SQLite file's folder is
+    created here (`database_url` only names it, so a command that must not create anything,
+    such as a backup of a missing file, can read the name first)."""
+    if url.startswith("sqlite"):
+        Path(make_url(url).database or ".").parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    engine = create_engine(url, pool_pre_ping=True)
+    event.listen(engine, "connect", _postgres_durable)
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest revision."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+@dataclass
+class Storage:
+    engine: Engine
+    audit_key: bytes | None = None
+    """The key the audit chain is MACed with (`cardroom.room.storage.audit_key`); None: unkeyed."""
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def __post_init__(self) -> None:
+        if self.audit_key is not None:
+            audit.use_key(self.engine, self.audit_key)
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    @contextmanager
+    def unit(self) -> Iterator[Connection]:
+        """One write transaction: all or nothing, one writer at a time. The work its body
+        left for after the commit (`after_commit`) runs once it has committed, outside it."""
+        with self._lock, self.engine.begin() as conn:
+            conn.info.pop(AFTER_COMMIT, None)
+            if self.is_postgres:
+                conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
+            yield conn
+            later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
+        for work in later:
+            try:
+                work(self)
+            except Exception:  # the committed work stands whatever happens after it
+                log.exception("work after a commit failed; the commit stands")
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """One read-only transaction whose every statement sees the same committed state, so
+        that a check reading several tables never mistakes a write in between for tampering:
+        REPEATABLE READ on PostgreSQL; on SQLite (WAL) an explicit BEGIN, whose snapshot is
+        taken at the first read and kept until the end."""
+        if self.is_postgres:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ",
+                                              postgresql_readonly=True)
+                with conn.begin():
+                    yield conn
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.rollback()
+
+AFTER_COMMIT = "cardroom.after_commit"
+
+
+def after_commit(conn: Connection, work: Callable[[Storage], object]) -> None:
+    """Run `work` with the storage once the unit `conn` belongs to has committed: outside
+    that transaction, so it can neither slow nor fail it (an error is logged, never raised);
+    if the unit rolls back, never. (The suspicious-activity alerts after a currency
+    transaction, 31 CFR 1021.320.)"""
+    conn.info.setdefault(AFTER_COMMIT, []).append(work)
+
+
+def open_database(database: str | None, audit_key: bytes | None = None) -> Storage:
+    """The books at `database`, migrated; a `StorageError` saying why if they cannot be opened
+    (a malformed URL, an unreachable server, a file that cannot be created or read)."""
+    shown = database or str(default_database_path())
+    try:
+        engine = make_engine(database_url(database))
+        migrate(engine)
+    except (ArgumentError, ValueError) as exc:
+        raise not_an_address(shown, exc) from None
+    except CommandError as exc:  # e.g. books of a newer version than this program
+        raise StorageError(f"cannot migrate the database {safe_name(shown)}: {exc}") from None
+    except (DBAPIError, OSError) as exc:
+        raise unreachable(shown, exc) from None
+    return Storage(engine, audit_key)
+
+
+def not_an_address(database: str, exc: Exception) -> StorageError:
+    """The one sentence for a `--database` that is neither a path nor a URL we can read."""
+    return StorageError(f"{safe_name(database)} is not a database path or URL: {exc}")
+
+
+def unreachable(database: str, exc: Exception) -> StorageError:
+    """The one sentence for books that cannot be opened: where (no password) and the driver's
+    first line of why."""
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return StorageError(f"cannot open the database {safe_name(database)}: "
+                        f"{reason[0] if reason else type(exc).__name__}")
+
+
+def safe_name(database: str) -> str:
+    """A database URL without its password, for a message."""
+    if "://" not in database:
+        return database
+    try:
+        return make_url(database).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return "the given URL"
