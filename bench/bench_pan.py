@@ -1,10 +1,16 @@
 """Pan benchmarks: full hands per second per core with 8 bots, and 10,000 hands of sound
 bots against random-legal players with a 95% confidence interval.
 
-    .venv/bin/python bench/bench_pan.py [--hands 10000] [--speed-hands 1000]
+    .venv/bin/python bench/bench_pan.py [--hands 10000] [--speed-hands 1000] [--floor 300]
 
 Speed is CPU time of one process (one core). The duel alternates sound and random seats at a
 4-player table; its interval comes from 100-hand chunks with independent seeds.
+
+`--floor N` plays N hands of 8 sound bots recording their actions, then times the engine
+alone on the same hands: each hand dealt again and its actions applied `unchecked`, with no
+bot choosing and no driver (no reactions asked, no pack between hands): what a hand costs
+the Python engine however fast the bots choose, the ceiling on hands per second of bots that
+play through it.
 """
 
 from __future__ import annotations
@@ -12,9 +18,20 @@ from __future__ import annotations
 import argparse
 import math
 import platform
+import random
 import time
 
 from cardroom.analysis.pan_sim import simulate
+from cardroom.cards import Card
+from cardroom.engine import unchecked
+from cardroom.games.pan.bots import Bot, SoundBot
+from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.driver import PanTable, RngSource
+from cardroom.games.pan.engine import PanHand, SeatSpec
+from cardroom.games.pan.replay import _arg
+from cardroom.games.pan.rules import PanRules
+from cardroom.games.pan.table import next_dealer
+from cardroom.shoe import fisher_yates
 
 
 def speed(hands: int) -> None:
@@ -23,6 +40,34 @@ def speed(hands: int) -> None:
     cpu, wall = time.process_time() - t0, time.perf_counter() - w0
     print(f"speed: {hands} hands, 8 sound bots: {hands / cpu:.1f} hands/s per core (CPU time), "
           f"{hands / wall:.1f} hands/s wall, {r.turns / hands:.1f} turns a hand")
+
+
+def floor(hands: int) -> None:
+    rules, source = PanRules(), RngSource(random.Random(1))
+    bots: list[Bot] = [SoundBot() for _ in range(8)]
+    specs = [SeatSpec(f"sound{i}", 40) for i in range(8)]
+    table, dealer, played = PanTable(), 0, []
+    pack: list[Card] | None = fisher_yates(pan_pack(rules), source)
+    for _ in range(hands):
+        hand = table.deal(rules, specs, dealer, pack)
+        pack = None
+        table.play(bots, source)
+        played.append(hand)
+        dealer = next_dealer(8, hand.winner, hand.dealer)
+    steps = [(h, [(a["type"], {k: _arg(k, v) for k, v in a.items() if k != "type"})
+                  for a in h.actions]) for h in played]
+    t0, w0 = time.process_time(), time.perf_counter()
+    again = []
+    for h, acts in steps:
+        again.append(PanHand(rules, h.specs, h.dealer, h.pack, carried_tops=h.carried_tops,
+                             record=False))
+        for kind, kwargs in acts:
+            unchecked(getattr(again[-1], kind), **kwargs)
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+    assert [x.events for x in again] == [h.events for h in played], "not the same hands"
+    print(f"floor: the engine alone on the same {hands} hands (actions applied unchecked, no "
+          f"bots, no driver): {hands / cpu:.1f} hands/s per core (CPU time), "
+          f"{hands / wall:.1f} wall, {cpu / hands * 1e3:.2f} ms CPU a hand")
 
 
 def duel(hands: int) -> None:
@@ -53,9 +98,13 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=10_000,
                     help="hands of the sound-against-random duel (0: speed only)")
     ap.add_argument("--speed-hands", type=int, default=1000)
+    ap.add_argument("--floor", type=int, default=0,
+                    help="hands to time the engine alone on (0: not measured)")
     a = ap.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}")
     speed(a.speed_hands)
+    if a.floor:
+        floor(a.floor)
     if a.hands:
         duel(a.hands)
 

@@ -38,3 +38,13 @@ def test_the_card_tables_bench_plays_both_games(tmp_path: Path) -> None:
     # house-way settings at Pai Gow
     assert "super-pan-9: 19 actions" in out
     assert "pai-gow: 13 actions" in out
+
+
+def test_the_pan_bench_times_the_engine_alone_on_the_same_hands(tmp_path: Path) -> None:
+    """`bench_pan.py --floor` deals the recorded hands again and applies their actions
+    unchecked; it asserts they make the same events, so a floor it prints is of the same
+    hands (issue 24)."""
+    out = run_bench(tmp_path, "bench_pan.py", "--hands", "0", "--speed-hands", "3",
+                    "--floor", "3")
+    assert "speed: 3 hands, 8 sound bots" in out
+    assert "floor: the engine alone on the same 3 hands" in out

@@ -100,8 +100,9 @@ class SeededRandom:
 def fisher_yates(cards: Sequence[Card], source: RandomSource) -> list[Card]:
     """A uniform permutation (Durstenfeld's Fisher-Yates) driven by `source`."""
     out = list(cards)
+    randbelow = source.randbelow
     for i in range(len(out) - 1, 0, -1):
-        j = source.randbelow(i + 1)
+        j = randbelow(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 

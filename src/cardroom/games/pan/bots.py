@@ -61,12 +61,9 @@ def foul_liability(hand: PanHand, winner: int, seat: int) -> int:
 
 def connections(card: Card, others: list[Card]) -> int:
     """How many other cards could meld with this one: same rank, or same suit within two."""
-    n = 0
-    o = ORDER[card.rank]
-    for x in others:
-        if x.rank == card.rank or (x.suit == card.suit and abs(ORDER[x.rank] - o) <= 2):
-            n += 1
-    return n
+    rank, suit, o = card.rank, card.suit, ORDER[card.rank]
+    return len([x for x in others
+                if x.rank == rank or (x.suit == suit and -2 <= ORDER[x.rank] - o <= 2)])
 
 
 def prospects(cards: list[Card]) -> int:
@@ -127,9 +124,10 @@ class SoundBot:
     def declare(self, hand: PanHand, seat: int) -> None:
         cards = hand.seats[seat].hand
         play = prospects(cards) >= self.play_threshold or bool(hand_melds(cards))
-        if not play and not hand.can_declare(seat, False):
-            play = True
-        hand.declare(seat, play)
+        if not play and hand.can_declare(seat, False):
+            unchecked(hand.declare, seat, False)
+            return
+        hand.declare(seat, True)
 
     def start(self, hand: PanHand, seat: int) -> None:
         if hand.tops_waiting() and hand.can_take_tops(seat):  # no tops waiting: no taking
@@ -264,15 +262,16 @@ class RandomBot:
 
     def declare(self, hand: PanHand, seat: int) -> None:
         play = self.rng.random() < 0.5
-        if not hand.can_declare(seat, play):
-            play = not play
-        hand.declare(seat, play)
+        if hand.can_declare(seat, play):
+            unchecked(hand.declare, seat, play)
+        else:
+            hand.declare(seat, not play)
 
     def start(self, hand: PanHand, seat: int) -> None:
         if hand.can_take_tops(seat):
-            hand.take_tops(seat)
+            unchecked(hand.take_tops, seat)
         elif hand.can_take(seat) and self.rng.random() < 0.5:
-            hand.take(seat)
+            unchecked(hand.take, seat)
         else:
             hand.draw(seat)
 
@@ -302,7 +301,7 @@ class RandomBot:
         if hand.phase is not PLAYING:
             return
         if hand.can_go_out(seat):
-            hand.go_out(seat)
+            unchecked(hand.go_out, seat)
             return
         hand.discard(seat, pick[1] if pick[0] == "discard" else s.hand[0])
 

@@ -109,5 +109,8 @@ def _apply(x: Card, use: Use, loose: tuple[Card, ...], melds: tuple[Meld, ...],
 def _partners_everywhere(loose: Sequence[Card], melds: Sequence[Meld]) -> bool:
     """Every loose card could belong to some meld of three: two more of its rank, or two of
     its suit making a run of three with it (a necessary condition, cheap: `has_partners`)."""
-    ranks, suited = table_partners([*loose, *(c for cards, _ in melds for c in cards)])
+    table = list(loose)
+    for cards, _ in melds:
+        table += cards
+    ranks, suited = table_partners(table)
     return all(has_partners(x, ranks, suited) for x in loose)

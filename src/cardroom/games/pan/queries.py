@@ -8,7 +8,6 @@ from typing import Any
 from cardroom.cards import Card
 
 from .base import HandBase
-from .cards import card_key
 from .melds import fits, meld_value
 from .outs import OutPlan, best_out
 from .rules import HAND_SIZE
@@ -60,12 +59,13 @@ class QueriesMixin(HandBase):
         hand = s.hand
         table = screen(hand, melds)
         seen: set[int] = set()
+        ranks, suited = table or ([], set())
         for i, card in enumerate(hand):  # each card once, as it first lies in the hand
-            k = card_key(card)
+            k = card.rank * 4 + (card.suit or 0)  # card_key, inline: the hot path
             if k in seen:
                 continue
             seen.add(k)
-            if table is None or has_partners(card, *table):
+            if table is None or has_partners(card, ranks, suited):
                 out += [(card, u) for u in card_uses(card, hand[:i] + hand[i + 1:], melds,
                                                      strict)]
         return out
@@ -76,10 +76,18 @@ class QueriesMixin(HandBase):
         a correct count and valid melds, and the card and every card in his hand must meld
         at once (lay-offs, hand melds, borrowing)."""
         s = self.seats[seat]
-        if s.status is not IN or s.card_count != HAND_SIZE \
-                or any(not m.valid for m in s.melds):
+        if s.status is not IN:
             return None
-        return best_out(card, s.hand, [(m.cards, m.kind) for m in s.melds], self.rules)
+        count = len(s.hand)
+        spread = []
+        for m in s.melds:  # one pass: every meld valid, the count, the spread
+            if m.kind is None:
+                return None
+            count += len(m.cards)
+            spread.append((m.cards, m.kind))
+        if count != HAND_SIZE:
+            return None
+        return best_out(card, s.hand, spread, self.rules)
 
     def goes_out_with(self, seat: int, card: Card) -> bool:
         """Would `card` put `seat` out (`out_plan`)?"""

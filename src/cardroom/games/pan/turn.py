@@ -67,9 +67,13 @@ class TurnMixin(EndingMixin):
         self.first_draw_done = True
         self.split_offer = None
         s.late_change_allowed = False
-        if s.card_count != HAND_SIZE and Cause.WRONG_COUNT not in s.causes:
+        count, invalid = len(s.hand), False
+        for m in s.melds:  # one pass: the card count and any invalid meld
+            count += len(m.cards)
+            invalid = invalid or m.kind is None
+        if count != HAND_SIZE and Cause.WRONG_COUNT not in s.causes:
             s.causes.append(Cause.WRONG_COUNT)
-        if any(not m.valid for m in s.melds) and Cause.INVALID_MELD not in s.causes:
+        if invalid and Cause.INVALID_MELD not in s.causes:
             s.causes.append(Cause.INVALID_MELD)
         s.touched_deck = True
         if self._live:
