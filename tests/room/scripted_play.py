@@ -101,8 +101,6 @@ class Player:
     people: list[Account]
     journal: list[tuple[str, str, bool]] = field(default_factory=list)
     """(actor, action, sure): sure False where the commit's outcome was lost."""
-    hands: int = 0
-    """Hands settled since the start."""
     unavailable: int = 0
     refusals: list[str] = field(default_factory=list)
 
@@ -111,7 +109,6 @@ class Player:
         afresh from the table as the books hold it), any other refusal kept."""
         try:
             live = room.table(self.table)
-            before = live.hand_id
             who, msg, entry = MOVES[self.game](live, self.people)
             room.act(who, self.table, msg)
         except DatabaseUnavailable as exc:
@@ -124,8 +121,6 @@ class Player:
             self.refusals.append(f"{msg}: {exc}")
             return
         self.journal.append((*entry, True))
-        if before is not None and room.table(self.table).hand_id is None:
-            self.hands += 1
 
     def in_hand(self, room: Room) -> bool:
         try:

@@ -29,6 +29,7 @@ from cardroom.room.room import Room
 from cardroom.room.schema import hands
 from cardroom.shoe import SeededRandom
 
+from .lost_answers import lose_the_answer
 from .people import IDENTITY_KEY
 from .pg_cluster import Cluster, Clusters
 from .rooms import baccarat_room, books, make_room, playing_table, view
@@ -219,7 +220,6 @@ def test_a_room_goes_on_through_a_switch_to_its_standby_and_a_second_server_on_i
     assert second.start() == []  # every hand in play resumed, none voided
     assert {p.table: visible(second, p) for p in players} == seen
     for p in players:
-        p.hands = 0
         while p.in_hand(second):
             p.step(second)
     assert not [r for p in players for r in p.refusals]
@@ -227,22 +227,6 @@ def test_a_room_goes_on_through_a_switch_to_its_standby_and_a_second_server_on_i
 
 
 # the commit whose answer is lost -----------------------------------------------------------
-def lose_the_answer(storage: Storage, monkeypatch: pytest.MonkeyPatch, committed: bool
-                    ) -> None:
-    """The next commit fails as if the server went away at that moment: after it committed
-    (`committed`: its answer lost) or before."""
-    original = Connection._commit_impl
-
-    def commit(conn: Connection) -> None:
-        monkeypatch.setattr(Connection, "_commit_impl", original)
-        if committed:
-            original(conn)
-        raise OperationalError("COMMIT", {}, ConnectionError("server closed the connection"),
-                               connection_invalidated=True)
-
-    monkeypatch.setattr(Connection, "_commit_impl", commit)
-
-
 @pytest.mark.parametrize("committed", [True, False], ids=["written", "not-written"])
 def test_a_deal_whose_commit_answer_is_lost_is_taken_from_the_books(
         storage: Storage, monkeypatch: pytest.MonkeyPatch, committed: bool) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from room.lost_answers import lose_the_answer
 from room.people import player
 from room.rooms import playing_table
 from sqlalchemy.exc import OperationalError
@@ -20,7 +21,7 @@ from cardroom.room import ledger
 from cardroom.room.accounts import Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, make_engine, migrate
-from cardroom.room.errors import TRY_AGAIN
+from cardroom.room.errors import TRY_AGAIN, UNCONFIRMED
 from cardroom.room.room import Room
 from cardroom.room.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
@@ -82,3 +83,45 @@ def test_sockets_and_pages_ride_out_a_database_that_goes_away(
     asyncio.run(session())
     with room.storage.read() as conn:
         assert ledger.balance(conn, ledger.wagers(t)) == 500
+
+
+def test_a_leave_whose_answer_was_lost_shows_every_viewer_the_books(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice leaves and the database goes away at that commit, after writing it: she reads
+    "could not confirm"; her page still shows her seated. She leaves again: the table, taken
+    back from the books, refuses (she is not seated), and every viewer (her second page
+    here) gets the table as the books hold it, without her."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
+    migrate(engine)
+    storage = Storage(engine)
+    room = Room(storage, SeededRandom(4), settings=SELF_SERVICE)
+    room.start()
+    with storage.unit() as conn:
+        owner = create_account(conn, "olivia", PW, Role.OWNER)
+        alice = player(conn, "alice", PW)
+        buy_chips(conn, SELF_SERVICE, alice, 100_000, "chips")
+    t = playing_table(room, owner, "Mini 1", "baccarat").table_id
+    room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "sit"})
+    client = FormClient(create_app(room))
+    client.post("/login", data={"username": "alice", "password": PW})
+    cookie = f"{COOKIE}={client.cookies[COOKIE]}"
+    app, path = create_app(room), f"/ws/tables/{t}"
+    leave = '{"type": "leave", "key": "out"}'
+
+    async def session() -> None:
+        async with AsgiSocket(app, path, cookie) as ws, AsgiSocket(app, path, cookie) as other:
+            for socket in (ws, other):
+                assert (await socket.receive_json())["you"]["seated"]
+            lose_the_answer(storage, monkeypatch, committed=True)
+            await ws.send(leave)
+            assert (await ws.receive_json())["message"] == UNCONFIRMED
+            await ws.send(leave)
+            for socket in (ws, other):
+                state = await socket.receive_json()
+                assert state["type"] == "state" and not state["you"]["seated"]
+            assert (await ws.receive_json())["message"] == "you are not seated at this table"
+
+    asyncio.run(session())
+    with storage.read() as conn:
+        assert ledger.balance(conn, ledger.stack(t, alice.id)) == 0
+        assert ledger.balance(conn, ledger.wallet(alice.id)) == 100_000
