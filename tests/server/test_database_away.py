@@ -18,7 +18,7 @@ from room.rooms import playing_table
 from sqlalchemy.exc import OperationalError
 
 from cardroom.room import ledger
-from cardroom.room.accounts import Role, create_account
+from cardroom.room.accounts import Account, Role, create_account
 from cardroom.room.cashier import buy_chips
 from cardroom.room.db import Storage, make_engine, migrate
 from cardroom.room.errors import TRY_AGAIN, UNCONFIRMED
@@ -31,8 +31,9 @@ from server.asgi_socket import AsgiSocket
 from server.forms import PW, FormClient
 
 
-def test_sockets_and_pages_ride_out_a_database_that_goes_away(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def alice_seated(tmp_path: Path) -> tuple[Room, Account, int, FormClient]:
+    """A self-service room on SQLite, a baccarat table with alice seated ($200), and a
+    client logged in as her (its app serves the table's socket too)."""
     engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     migrate(engine)
     room = Room(Storage(engine), SeededRandom(4), settings=SELF_SERVICE)
@@ -45,8 +46,15 @@ def test_sockets_and_pages_ride_out_a_database_that_goes_away(
     room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "sit"})
     client = FormClient(create_app(room))
     client.post("/login", data={"username": "alice", "password": PW})
+    return room, alice, t, client
+
+
+def test_sockets_and_pages_ride_out_a_database_that_goes_away(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    room, alice, t, client = alice_seated(tmp_path)
+    engine = room.storage.engine
     cookie = f"{COOKIE}={client.cookies[COOKIE]}"
-    app, path = create_app(room), f"/ws/tables/{t}"
+    app, path = client.app, f"/ws/tables/{t}"
     connect = engine.connect
 
     def away() -> None:
@@ -91,21 +99,10 @@ def test_a_leave_whose_answer_was_lost_shows_every_viewer_the_books(
     "could not confirm"; her page still shows her seated. She leaves again: the table, taken
     back from the books, refuses (she is not seated), and every viewer (her second page
     here) gets the table as the books hold it, without her."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
-    migrate(engine)
-    storage = Storage(engine)
-    room = Room(storage, SeededRandom(4), settings=SELF_SERVICE)
-    room.start()
-    with storage.unit() as conn:
-        owner = create_account(conn, "olivia", PW, Role.OWNER)
-        alice = player(conn, "alice", PW)
-        buy_chips(conn, SELF_SERVICE, alice, 100_000, "chips")
-    t = playing_table(room, owner, "Mini 1", "baccarat").table_id
-    room.act(alice, t, {"type": "sit", "buy_in": 20_000, "key": "sit"})
-    client = FormClient(create_app(room))
-    client.post("/login", data={"username": "alice", "password": PW})
+    room, alice, t, client = alice_seated(tmp_path)
+    storage = room.storage
     cookie = f"{COOKIE}={client.cookies[COOKIE]}"
-    app, path = create_app(room), f"/ws/tables/{t}"
+    app, path = client.app, f"/ws/tables/{t}"
     leave = '{"type": "leave", "key": "out"}'
 
     async def session() -> None:
