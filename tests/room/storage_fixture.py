@@ -50,7 +50,7 @@ def backend_url(backend: str, tmp_path: Path) -> Iterator[str]:
     with admin.begin() as conn:
         conn.execute(CreateSchema(schema))
     try:
-        yield f"{_PG}?options=-csearch_path%3D{schema}%20-csynchronous_commit%3Doff"
+        yield f"{_PG}?options=-csearch_path%3D{schema}"
     finally:
         with admin.begin() as conn:
             conn.execute(DropSchema(schema, cascade=True))

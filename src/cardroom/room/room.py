@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from cardroom.money import Cents
 from cardroom.room.books import table_books
 from cardroom.room.compliance import surveillance
 from cardroom.room.money import hands, ledger
+from cardroom.room.money.jackpot import load_pool
 from cardroom.room.people import patrons
 from cardroom.room.people.accounts import Account, Permission, get_account
 from cardroom.room.play import progressive, protocol, recall, resume, tables
@@ -31,7 +33,7 @@ from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.play.tables import TableRow
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
-from cardroom.room.storage.errors import NotFound, PermissionDenied
+from cardroom.room.storage.errors import DatabaseUnavailable, NotFound, PermissionDenied
 from cardroom.room.storage.identity_key import (
     IdentityKey,
     IdentityKeyError,
@@ -83,6 +85,9 @@ class Room:
     identity: IdentityKey | None = None
     """The key patrons' taxpayer ids and document numbers are encrypted with
     (`cardroom.room.storage.identity_key`, a file outside the database); None: not loaded."""
+    stale_pools: bool = False
+    """A commit's outcome was lost with the database (`applying`): the jackpot pools are read
+    again from the books before the next action."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
@@ -128,33 +133,46 @@ class Room:
             open_ids = [(h, tables.get_table(conn, t))
                         for h, t in hands.open_hands_by_table(conn)]
         for hand_id, row in open_ids:
-            try:
-                with self.storage.unit() as conn:
-                    if not resumable:
-                        raise resume.ResumeFailed("the books were restored from a backup")
-                    if row is None or row.status != "open":
-                        raise resume.ResumeFailed("its table is no longer open")
-                    live = self._build(conn, row)
-                    resume.resume(conn, live, hand_id, self.identity)
-                    audit.append(conn, "recovery", "hand.resumed",
-                                 {"hand": hand_id, "table": row.id})
-            except CardroomError as exc:
-                with self.storage.unit() as conn:
-                    audit.append(conn, "recovery", "hand.not-resumed", {
-                        "hand": hand_id, "table": row.id if row else None,
-                        "why": str(exc)[:400]})
-                    hands.void_hand(conn, hand_id, "recovery", resume.NOT_RESUMED)
-                    if row is not None:
-                        resume.forget(conn, row.id)
+            live = self._take_back(hand_id, row, resumable)
+            if live is None:
                 voided.append(hand_id)
                 continue
-            self.tables[row.id] = live
+            self.tables[live.table_id] = live
             resumed.append(hand_id)
         if open_ids:
             with self.storage.unit() as conn:
                 audit.append(conn, "recovery", "room.recovered",
                              {"voided": voided, "resumed": resumed})
         return voided
+
+    def _take_back(self, hand_id: int, row: TableRow | None, resumable: bool = True
+                   ) -> AnyTable | None:
+        """The table of a hand left in play, the hand resumed from its committed actions
+        (`resume.resume`), audited `hand.resumed`; None where it cannot be: the hand voided
+        (every wager back), why audited `hand.not-resumed`. The database away is not a
+        reason to void: it raises (`DatabaseUnavailable`)."""
+        try:
+            with self.storage.unit() as conn:
+                if not resumable:
+                    raise resume.ResumeFailed("the books were restored from a backup")
+                if row is None or row.status != "open":
+                    raise resume.ResumeFailed("its table is no longer open")
+                live = self._build(conn, row)
+                resume.resume(conn, live, hand_id, self.identity)
+                audit.append(conn, "recovery", "hand.resumed",
+                             {"hand": hand_id, "table": row.id})
+            return live
+        except DatabaseUnavailable:
+            raise
+        except CardroomError as exc:
+            with self.storage.unit() as conn:
+                audit.append(conn, "recovery", "hand.not-resumed", {
+                    "hand": hand_id, "table": row.id if row else None,
+                    "why": str(exc)[:400]})
+                hands.void_hand(conn, hand_id, "recovery", resume.NOT_RESUMED)
+                if row is not None:
+                    resume.forget(conn, row.id)
+            return None
 
     def _build(self, conn: Connection, row: TableRow) -> AnyTable:
         table = table_classes().get(row.game)
@@ -175,23 +193,61 @@ class Room:
         return live
 
     def table(self, table_id: int) -> AnyTable:
-        """The live table; one opened since the room started (by another process on the same
-        database: `cardroom tables create` while the server runs) is loaded on first use."""
+        """The live table; one not in memory (opened since the room started by another
+        process on the same database: `cardroom tables create` while the server runs; or
+        dropped after a commit whose outcome the database lost, `applying`) is taken from
+        the committed books on first use, its hand in play resumed (`_take_back`)."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
         with self._loading:
             live = self.tables.get(table_id)
             if live is None:
-                with self.storage.unit() as conn:
-                    row = tables.get_table(conn, table_id)
-                    if row is None or row.status != "open":
-                        raise NotFound(f"there is no open table {table_id}")
-                    live = self._build(conn, row)
-                    closed = table_books.closed_tables(conn)
-                self.tables[table_id] = live
-                self.closed = closed
+                live = self._load(table_id)
         return live
+
+    def _load(self, table_id: int) -> AnyTable:
+        with self.storage.read() as conn:
+            row = tables.get_table(conn, table_id)
+            hand = next((h for h, t in hands.open_hands_by_table(conn) if t == table_id), None)
+        if row is None or row.status != "open":
+            raise NotFound(f"there is no open table {table_id}")
+        live = self._take_back(hand, row) if hand is not None else None
+        with self.storage.unit() as conn:
+            if live is None:
+                live = self._build(conn, row)
+            closed = table_books.closed_tables(conn)
+        self.tables[table_id] = live
+        self.closed = closed
+        return live
+
+    @contextmanager
+    def applying(self, live: AnyTable) -> Iterator[Connection]:
+        """One change of the table `live` in one transaction (`LiveTable.transaction` around
+        `Storage.unit`): refused or failed, the table is as it was. The database gone at
+        the commit itself (`DatabaseUnavailable.unknown`: written or not, no one can say),
+        the table is dropped from memory and taken back from the committed books at its
+        next use, and the jackpot pools are read again before the next change: what the
+        room holds in memory is never ahead of, or behind, its books."""
+        if self.stale_pools:
+            self.reload_pools()
+        try:
+            with live.transaction(), self.storage.unit() as conn:
+                yield conn
+        except DatabaseUnavailable as exc:
+            if exc.unknown:
+                self.tables.pop(live.table_id, None)
+                self.stale_pools = True
+            raise
+
+    def reload_pools(self) -> None:
+        """Every jackpot pool in memory takes the committed state of its books, in place
+        (the linked tables share each pool object)."""
+        with self.storage.unit() as conn:
+            for name, pool in self.pools.items():
+                progressive.PoolState.of(load_pool(
+                    conn, name, pool.seed, pool.contribution_per_wager)).restore(pool)
+        self.stale_pools = False
 
     def load_new_tables(self) -> None:
         """Load every open table this room has not built yet (the lobby lists them live)."""
@@ -267,7 +323,7 @@ class Room:
                                     "inventory before play")
             if read is None:
                 live.unknown(kind)
-            with live.transaction(), self.storage.unit() as conn:
+            with self.applying(live) as conn:
                 if kind == "sit":
                     self.require_of_age(conn, who, "seat")
                 awaited = live.turn.account if live.turn is not None else None
@@ -276,6 +332,8 @@ class Room:
                     live.acted(conn, who)
                 live.arm_timer(conn)
                 resume.seal(conn, live, self.identity)
+        except DatabaseUnavailable:
+            raise  # not audited: the audit log is in the database that did not answer
         except CardroomError as exc:
             if refusals is None:
                 self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
@@ -311,10 +369,12 @@ class Room:
         if not live.expired():
             return False
         try:
-            with live.transaction(), self.storage.unit() as conn:
+            with self.applying(live) as conn:
                 live.time_out(conn)
                 live.arm_timer(conn)
                 resume.seal(conn, live, self.identity)
+        except DatabaseUnavailable:
+            return False  # the next tick tries again
         except CardroomError as exc:
             self.refused(None, "table.timeout", str(exc), {"table": table_id})
             live.postpone()  # tried again a whole turn later, not at every tick
@@ -342,7 +402,7 @@ class Room:
         bar_excluded`); anyone in a hand is removed when it settles. Returns how many."""
         removed = 0
         for live in list(self.tables.values()):
-            with live.transaction(), self.storage.unit() as conn:
+            with self.applying(live) as conn:
                 removed += len(live.bar_excluded(conn, list(live.seated)))
         return removed
 

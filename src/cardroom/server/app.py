@@ -41,7 +41,7 @@ from cardroom.room.money.hands import hand_title
 from cardroom.room.play.baccarat_pages import award_words
 from cardroom.room.play.recall import wager_name
 from cardroom.room.room import Room
-from cardroom.room.storage.errors import AuthError, NotFound, PermissionDenied
+from cardroom.room.storage.errors import AuthError, DatabaseUnavailable, NotFound, PermissionDenied
 from cardroom.room.storage.timezone import room_time
 from cardroom.server import csrf
 from cardroom.server.audit_view import AuditProgress
@@ -91,6 +91,15 @@ async def _denied(request: Request, exc: Exception) -> Response:
 async def _not_found(request: Request, exc: Exception) -> Response:
     """No such hand, table or account: a 404 with the reason."""
     return Page(request).error(404, str(exc))
+
+
+async def _database_away(request: Request, exc: Exception) -> Response:
+    """The database does not answer (a restart, a switch to its standby): a 503 page that
+    says to try again, rendered without the database (no viewer looked up), not audited
+    (the audit log is in that database)."""
+    resp = Page(request)("error.html", None, 503, problem=str(exc))
+    resp.headers["Retry-After"] = "5"
+    return resp
 
 
 HTTP_WORDS = {404: "There is no page at this address.",
@@ -164,6 +173,7 @@ def create_app(room: Room, secure_cookies: bool = False,
     app.add_exception_handler(AuthError, _auth)
     app.add_exception_handler(PermissionDenied, _denied)
     app.add_exception_handler(NotFound, _not_found)
+    app.add_exception_handler(DatabaseUnavailable, _database_away)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

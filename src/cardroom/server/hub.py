@@ -23,6 +23,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import anyio.to_thread
 from fastapi import WebSocket
 
+from cardroom.errors import CardroomError
 from cardroom.room.people.accounts import Account
 from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.room import AnyTable, Room, dumps
@@ -66,9 +67,19 @@ class Hub:
     async def act(self, room: Room, who: Account, table_id: int, msg: object,
                   refusals: RefusalLog | None = None) -> None:
         """Apply one message (in a worker thread, in the table's order), then send the update
-        to every viewer. A refusal raises as `Room.act` does, changes nothing, sends nothing."""
+        to every viewer. A refusal raises as `Room.act` does, changes nothing, sends nothing;
+        except where the table was taken back from the books first (an earlier commit's
+        answer lost with the database, `Room.applying`): then every viewer gets the table as
+        the books hold it, which may differ from what their page shows."""
         async with self.locks[table_id]:
-            await anyio.to_thread.run_sync(room.act, who, table_id, msg, refusals)
+            held = room.tables.get(table_id)
+            try:
+                await anyio.to_thread.run_sync(room.act, who, table_id, msg, refusals)
+            except CardroomError:
+                now = room.tables.get(table_id)
+                if now is not None and now is not held:
+                    await self._send_update(room, table_id)
+                raise
             await self._send_update(room, table_id)
 
     async def at_table(self, room: Room, table_id: int, fn: Callable[..., T], *args: Any

@@ -5,12 +5,17 @@ first run creates it and a later version migrates it. `Storage.unit()` is the on
 a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
 lock) so that the audit chain and the ledger balances are never written by two writers at once.
 `Storage.snapshot()` is the one way to check: every read in it sees the same moment.
+
+When the database goes away (a restart, a switch to its standby), each of them raises
+`DatabaseUnavailable` (a plain "try again") instead of the driver's error, and the next one
+reconnects by itself (the pool tests a connection before lending it, `pool_pre_ping`).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,10 +28,10 @@ from alembic.config import Config
 from alembic.util import CommandError
 from sqlalchemy import create_engine, event, func, select
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
 from cardroom.room.storage import audit
-from cardroom.room.storage.errors import StorageError
+from cardroom.room.storage.errors import DatabaseUnavailable, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +80,13 @@ def _postgres_durable(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.commit()
 
 
+POSTGRES_CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 10,
+                    "keepalives_interval": 5, "keepalives_count": 3, "tcp_user_timeout": 15_000}
+"""libpq's settings for every connection unless the URL gives its own: a server that is
+gone (a machine lost, a leader fenced off in a switch) is given up within seconds, not at
+the operating system's TCP time-outs (minutes, with the room's writer lock held)."""
+
+
 def make_engine(url: str) -> Engine:
     """The engine for `url`, with the durable-commit settings; a SQLite file's folder is
     created here (`database_url` only names it, so a command that must not create anything,
@@ -84,7 +96,9 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    engine = create_engine(url, pool_pre_ping=True)
+    given = make_url(url).query
+    engine = create_engine(url, pool_pre_ping=True, connect_args={
+        k: v for k, v in POSTGRES_CONNECT.items() if k not in given})
     event.listen(engine, "connect", _postgres_durable)
     return engine
 
@@ -104,6 +118,8 @@ class Storage:
     audit_key: bytes | None = None
     """The key the audit chain is MACed with (`cardroom.room.storage.audit_key`); None: unkeyed."""
     _lock: threading.RLock = field(default_factory=threading.RLock)
+    _down_since: float | None = field(default=None, repr=False)
+    """When the database stopped answering (None: it answers), for the operator's log."""
 
     def __post_init__(self) -> None:
         if self.audit_key is not None:
@@ -116,13 +132,21 @@ class Storage:
     @contextmanager
     def unit(self) -> Iterator[Connection]:
         """One write transaction: all or nothing, one writer at a time. The work its body
-        left for after the commit (`after_commit`) runs once it has committed, outside it."""
-        with self._lock, self.engine.begin() as conn:
-            conn.info.pop(AFTER_COMMIT, None)
-            if self.is_postgres:
-                conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
-            yield conn
-            later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
+        left for after the commit (`after_commit`) runs once it has committed, outside it.
+        The database gone: `DatabaseUnavailable` (`unknown` when it went at the commit)."""
+        committing = False
+        try:
+            with self._lock, self.engine.begin() as conn:
+                conn.info.pop(AFTER_COMMIT, None)
+                if self.is_postgres:
+                    conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
+                yield conn
+                later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
+                committing = True
+        except DBAPIError as exc:
+            self.went_away(exc, committing)
+            raise
+        self.answers()
         for work in later:
             try:
                 work(self)
@@ -131,8 +155,12 @@ class Storage:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
-            yield conn
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except DBAPIError as exc:
+            self.went_away(exc)
+            raise
 
     @contextmanager
     def snapshot(self) -> Iterator[Connection]:
@@ -140,19 +168,61 @@ class Storage:
         that a check reading several tables never mistakes a write in between for tampering:
         REPEATABLE READ on PostgreSQL; on SQLite (WAL) an explicit BEGIN, whose snapshot is
         taken at the first read and kept until the end."""
-        if self.is_postgres:
+        try:
             with self.engine.connect() as conn:
-                conn = conn.execution_options(isolation_level="REPEATABLE READ",
-                                              postgresql_readonly=True)
-                with conn.begin():
+                if self.is_postgres:
+                    conn = conn.execution_options(isolation_level="REPEATABLE READ",
+                                                  postgresql_readonly=True)
+                    with conn.begin():
+                        yield conn
+                    return
+                conn.exec_driver_sql("BEGIN")
+                try:
                     yield conn
+                finally:
+                    conn.rollback()
+        except DBAPIError as exc:
+            self.went_away(exc)
+            raise
+
+    def went_away(self, exc: DBAPIError, unknown: bool = False) -> None:
+        """Raise `DatabaseUnavailable` if `exc` says the database is gone or cannot take
+        writes now (`gone`), logged once per outage; any other error is left to raise."""
+        if not gone(exc):
             return
-        with self.engine.connect() as conn:
-            conn.exec_driver_sql("BEGIN")
-            try:
-                yield conn
-            finally:
-                conn.rollback()
+        if self._down_since is None:
+            self._down_since = time.monotonic()
+            log.warning("the database does not answer (%s): actions are refused with "
+                        "\"try again\" until it does", _first_line(exc))
+        raise DatabaseUnavailable(unknown) from exc
+
+    def answers(self) -> None:
+        """A transaction committed: if the database had gone away, say it is back."""
+        if self._down_since is not None:
+            log.warning("the database answers again after %.1f s",
+                        time.monotonic() - self._down_since)
+            self._down_since = None
+
+
+def gone(exc: DBAPIError) -> bool:
+    """Whether a database error means the server went away or cannot take writes now: the
+    connection lost or refused, the server shutting down, starting up or cancelling
+    (PostgreSQL's SQLSTATE classes 08 and 57, and a connection that failed before any), or
+    a standby that is read-only (25006: a switch under way). The transaction rolled back
+    and the same request may be sent again. A constraint, a defect, or any error of a
+    SQLite file (its own busy wait covers a writer) is not."""
+    if exc.connection_invalidated:
+        return True
+    if not type(exc.orig).__module__.startswith("psycopg"):
+        return False
+    state = str(getattr(exc.orig, "sqlstate", None) or "")
+    return state == "25006" or state[:2] in ("08", "57") or \
+        (not state and isinstance(exc, OperationalError | InterfaceError))
+
+
+def _first_line(exc: DBAPIError) -> str:
+    lines = str(exc.orig or exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 AFTER_COMMIT = "cardroom.after_commit"
 

@@ -35,3 +35,19 @@ class NotFound(CardroomError):
 
 class StorageError(CardroomError):
     """The books cannot be opened: a malformed database URL, an unreachable server."""
+
+
+TRY_AGAIN = "the room could not reach its database just now: nothing was changed, try again"
+UNCONFIRMED = ("the room could not confirm that with its database: try again (a request sent "
+               "again is never applied twice)")
+
+
+class DatabaseUnavailable(CardroomError):
+    """The database did not answer (restarting, switching to its standby, out of reach):
+    the transaction rolled back and the same request may be sent again. `unknown`: the
+    database went away at the commit itself, so whether it was written is not known (the
+    room takes the table back from its committed books, `Room.applying`)."""
+
+    def __init__(self, unknown: bool = False) -> None:
+        super().__init__(UNCONFIRMED if unknown else TRY_AGAIN)
+        self.unknown = unknown

@@ -15,7 +15,7 @@ from cardroom.room.play.posted_rules import posted_rules
 from cardroom.room.play.protocol_state import Refusal
 from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.play.tables import list_tables
-from cardroom.room.storage.errors import AuthError, NotFound
+from cardroom.room.storage.errors import AuthError, DatabaseUnavailable, NotFound
 from cardroom.server.deps import Client, HubDep, MaybeViewer, Render, RoomDep, Viewer, session_of
 from cardroom.server.frames import read_frame
 from cardroom.server.hub import COOKIE
@@ -24,6 +24,10 @@ from cardroom.server.ids import TableId, row_id
 SESSION_RECHECK_S = 10.0
 """A table socket re-checks its session (expiry, log-out) at most this often."""
 INTERNAL_ERROR = "the server could not handle that message (the error is logged)"
+TRY_AGAIN_LATER = 1013
+"""The WebSocket close code "try again later" (RFC 6455, 7.4 / IANA): a socket opened while
+the database does not answer is closed with it, and the page reconnects by itself (only
+4401 and 1008 stop it: table-client.js)."""
 log = logging.getLogger(__name__)
 
 router = APIRouter()
@@ -66,7 +70,11 @@ async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep
         who = await hub.blocking(session_of, room, ws.cookies.get(COOKIE))
         if not table_id:
             raise NotFound(f"there is no open table {table_ref[:40]}")
-        room.table(table_id)
+        await hub.blocking(room.table, table_id)
+    except DatabaseUnavailable as exc:  # not audited: the audit log is in that database
+        await ws.send_text(refusal(str(exc)))
+        await ws.close(code=TRY_AGAIN_LATER)
+        return
     except CardroomError as exc:
         room.refused(None, "table.connect", str(exc), {"table": table_id or table_ref[:40],
                                                        "client": client})

@@ -1,0 +1,112 @@
+"""A throwaway PostgreSQL cluster of the test's own (issue 25, "the database itself"): made
+with `initdb` in a temporary folder, on a free port, run as the `postgres` system user when
+the tests run as root, so that a test may restart it, or stream a standby from it and
+promote that, without touching the shared server on 127.0.0.1:5432."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BIN = Path("/usr/lib/postgresql/15/bin")
+SETTINGS = ("listen_addresses = '127.0.0.1'", "unix_socket_directories = ''",
+            "fsync = off", "full_page_writes = off", "shared_buffers = 16MB",
+            "max_connections = 40", "wal_level = replica", "max_wal_senders = 4",
+            "hot_standby = on", "logging_collector = off")
+"""Quick to start and stop (no fsync: the machine does not lose power in a test), and ready
+to stream a standby."""
+
+
+def _as_postgres() -> list[str]:
+    """The prefix that runs a server tool as the `postgres` user (initdb and the server
+    refuse root)."""
+    return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run(*args: str) -> None:
+    """Run a server tool, its output kept for the failure's message."""
+    done = subprocess.run([*_as_postgres(), *args], capture_output=True, text=True, timeout=60,
+                          check=False)
+    if done.returncode:
+        raise RuntimeError(f"{args[0]} failed: {done.stdout[-800:]}{done.stderr[-800:]}")
+
+
+@dataclass
+class Cluster:
+    """One cluster: its data folder and port; `url` is its `postgres` database."""
+
+    data: Path
+    port: int = field(default_factory=free_port)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
+        run(str(BIN / "pg_ctl"), "-D", str(self.data), "-o", f"-p {self.port}", "-w",
+            "-l", str(self.data / "server.log"), "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def restart(self) -> None:
+        """A restart as an operator's: every session ended (`fast`), the server up again."""
+        run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-o", f"-p {self.port}",
+            "-w", "-l", str(self.data / "server.log"), "restart")
+
+    def promote(self) -> None:
+        run(str(BIN / "pg_ctl"), "-D", str(self.data), "-w", "promote")
+
+
+class Clusters:
+    """The clusters of a test, under one temporary folder owned by `postgres`; `close`
+    stops them and removes it."""
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="cardroom-pg-"))
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+        self.made: list[Cluster] = []
+
+    def primary(self) -> Cluster:
+        """A new cluster, started (trust for local TCP, replication allowed): a copy of one
+        `initdb` made once for all of them (initdb takes seconds, a copy much less)."""
+        template = self.root / "template"
+        if not template.exists():
+            run(str(BIN / "initdb"), "-D", str(template), "-U", "postgres", "--auth=trust",
+                "--no-sync", "-E", "UTF8", "--locale=C")
+            with (template / "postgresql.conf").open("a") as conf:
+                conf.write("\n".join(SETTINGS) + "\n")
+        c = Cluster(self.root / f"c{len(self.made)}")
+        run("cp", "-a", str(template), str(c.data))
+        self.made.append(c)
+        c.start()
+        return c
+
+    def standby(self, of: Cluster) -> Cluster:
+        """A streaming standby of `of` (`pg_basebackup -R`), started."""
+        c = Cluster(self.root / f"c{len(self.made)}")
+        run(str(BIN / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(of.port), "-U",
+            "postgres", "-D", str(c.data), "-R", "-X", "stream", "--no-sync")
+        self.made.append(c)
+        c.start()
+        return c
+
+    def close(self) -> None:
+        for c in self.made:
+            if (c.data / "postmaster.pid").exists():
+                with contextlib.suppress(RuntimeError):
+                    c.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
