@@ -45,7 +45,7 @@ from cardroom.room.baccarat_protocol import (
     JackpotView,
     RoadMark,
 )
-from cardroom.room.jackpot import DEFAULT_POOL, load_pool
+from cardroom.room.jackpot import DEFAULT_POOL, load_pool, reload_pool
 from cardroom.room.live_table import LiveTable, Pools, Stake, card_view
 from cardroom.room.progressive import CoupAwards, PoolState, record_coup
 from cardroom.room.protocol import Bet, ChangeBets, Deal
@@ -140,6 +140,11 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         history: dict[str, Any] = hands.seated_void_history(
             conn, table, hand_id, wagers, actor, reason, {**published, **jackpot}, by_place=True)
         return history
+
+    def reload_shared(self, conn: Connection) -> None:
+        """The linked pool as the books hold it (tables of other processes add to it)."""
+        if self.pool is not None:
+            reload_pool(conn, self.pool_name, self.pool)
 
     def jackpot_paid(self, accounts: set[int]) -> None:
         """The table stops saying that the cage needs these winners' identity (W-2G)."""

@@ -21,6 +21,7 @@ from cardroom.money import Cents
 from cardroom.room import (
     audit,
     hands,
+    leases,
     ledger,
     patrons,
     progressive,
@@ -86,20 +87,27 @@ class Room:
     identity: IdentityKey | None = None
     """The key patrons' taxpayer ids and document numbers are encrypted with
     (`cardroom.room.identity_key`, a file outside the database); None: not loaded."""
+    holder: str | None = None
+    """Issue 25: this process's id when several processes share the room, each table held
+    by one of them under a lease (`room.leases`); None: the one process of the room holds
+    every table, no lease asked."""
+    fences: dict[int, int] = field(default_factory=dict)
+    """The fencing number of each table this process holds (with `holder`)."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
              audit_key_file: Path | None = None,
              settings: RoomSettings | None = None, accept_failed_audit: bool = False,
-             identity_key_file: Path | None = None) -> Room:
+             identity_key_file: Path | None = None, holder: str | None = None) -> Room:
         """The room on `database`, its audit chain MACed with the room's audit key, and never
         on books that fail the audit check unless `accept_failed_audit` (`keying.open_keyed`:
         the key file made only for new books); with its identity key (made if absent,
-        `identity_key.key_path`)."""
+        `identity_key.key_path`); with a `holder`, one of several processes of the room,
+        holding the tables it takes under their leases."""
         identity, _ = load_or_create_identity_key(identity_key_file)
         room = cls(open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit),
                    source or SystemRandom(),
-                   settings=settings or RoomSettings(), identity=identity)
+                   settings=settings or RoomSettings(), identity=identity, holder=holder)
         room.start()
         return room
 
@@ -107,7 +115,10 @@ class Room:
     def start(self) -> list[int]:
         """Resume every hand a stop left in play, or void it where it cannot be replayed
         (`recover`), load the other tables, and take the default of any turn whose time ran
-        out while the room was down (as the timer would have). Returns the hands voided."""
+        out while the room was down (as the timer would have). Returns the hands voided.
+        A process of several (`holder`) takes only the tables nobody holds (`claim`)."""
+        if self.holder is not None:
+            return self.claim()
         voided = self.recover()
         with self.storage.unit() as conn:
             for row in tables.list_tables(conn):
@@ -131,33 +142,113 @@ class Room:
             open_ids = [(h, tables.get_table(conn, t))
                         for h, t in hands.open_hands_by_table(conn)]
         for hand_id, row in open_ids:
-            try:
-                with self.storage.unit() as conn:
-                    if not resumable:
-                        raise resume.ResumeFailed("the books were restored from a backup")
-                    if row is None or row.status != "open":
-                        raise resume.ResumeFailed("its table is no longer open")
-                    live = self._build(conn, row)
-                    resume.resume(conn, live, hand_id, self.identity)
-                    audit.append(conn, "recovery", "hand.resumed",
-                                 {"hand": hand_id, "table": row.id})
-            except CardroomError as exc:
-                with self.storage.unit() as conn:
-                    audit.append(conn, "recovery", "hand.not-resumed", {
-                        "hand": hand_id, "table": row.id if row else None,
-                        "why": str(exc)[:400]})
-                    hands.void_hand(conn, hand_id, "recovery", resume.NOT_RESUMED)
-                    if row is not None:
-                        resume.forget(conn, row.id)
+            live = self._resume_or_void(hand_id, row, resumable)
+            if live is None:
                 voided.append(hand_id)
                 continue
-            self.tables[row.id] = live
+            self.tables[live.table_id] = live
             resumed.append(hand_id)
         if open_ids:
             with self.storage.unit() as conn:
                 audit.append(conn, "recovery", "room.recovered",
                              {"voided": voided, "resumed": resumed})
         return voided
+
+    def _resume_or_void(self, hand_id: int, row: TableRow | None, resumable: bool = True
+                        ) -> AnyTable | None:
+        """The hand in play resumed at its table (`resume.resume`, audited `hand.resumed`),
+        or voided where it cannot be (None). A lost lease voids nothing: it re-raises."""
+        try:
+            with self.storage.unit() as conn:
+                if not resumable:
+                    raise resume.ResumeFailed("the books were restored from a backup")
+                if row is None or row.status != "open":
+                    raise resume.ResumeFailed("its table is no longer open")
+                self._fenced(conn, row.id)
+                live = self._build(conn, row)
+                resume.resume(conn, live, hand_id, self.identity)
+                audit.append(conn, "recovery", "hand.resumed",
+                             {"hand": hand_id, "table": row.id})
+            return live
+        except leases.LeaseLost:
+            raise
+        except CardroomError as exc:
+            with self.storage.unit() as conn:
+                self._fenced(conn, row.id if row else None)
+                audit.append(conn, "recovery", "hand.not-resumed", {
+                    "hand": hand_id, "table": row.id if row else None,
+                    "why": str(exc)[:400]})
+                hands.void_hand(conn, hand_id, "recovery", resume.NOT_RESUMED)
+                if row is not None:
+                    resume.forget(conn, row.id)
+            return None
+
+    # several processes on one room (issue 25: `holder`, `room.leases`) -------------------------
+    def _fenced(self, conn: Connection, table_id: int | None) -> None:
+        """Inside a write of a table's play: this process still holds its lease (nothing to
+        check for the one process of a room); `LeaseLost` otherwise, the write rolled back."""
+        if self.holder is not None and table_id is not None:
+            leases.check(conn, table_id, self.holder, self.fences.get(table_id, 0))
+
+    def claim(self) -> list[int]:
+        """Take every open table nobody holds, or whose holder stopped beating, and resume
+        its hand in play (`take_over`). Returns the hands voided."""
+        with self.storage.read() as conn:
+            free = leases.free(conn, [r.id for r in tables.list_tables(conn)
+                                      if r.status == "open"])
+        voided: list[int] = []
+        for table_id in free:
+            voided += self.take_over(table_id)
+        return voided
+
+    def take_over(self, table_id: int) -> list[int]:
+        """Issue 25: take the table's lease (free or expired: its fencing number grows) and
+        load the table from the books alone, as a restart of its holder would: its hand in
+        play resumed from its committed actions (`_resume_or_void`), its seats, stacks,
+        shoe and jackpot pool as committed, the closed tables read again; a turn whose time
+        ran out meanwhile takes its default. `LeaseLost` when another process holds it.
+        Returns the hands voided (one that could not be replayed)."""
+        assert self.holder is not None, "a room of one process holds every table"
+        with self.storage.unit() as conn:
+            fence = leases.take(conn, table_id, self.holder)
+            row = tables.get_table(conn, table_id)
+            open_hand = [h for h, t in hands.open_hands_by_table(conn) if t == table_id]
+        if fence is None:
+            self._drop(table_id)
+            raise leases.LeaseLost(leases.MOVED)
+        self.fences[table_id] = fence
+        if row is None or row.status != "open":
+            raise NotFound(f"there is no open table {table_id}")
+        live = self._resume_or_void(open_hand[0], row) if open_hand else None
+        voided = open_hand[:1] if open_hand and live is None else []
+        with self.storage.unit() as conn:
+            self._fenced(conn, table_id)
+            if live is None:
+                live = self._build(conn, row)
+            live.reload_shared(conn)
+            self.closed = table_books.closed_tables(conn)
+        self.tables[table_id] = live
+        if live.expired():
+            self.time_out(table_id)
+        return voided
+
+    def keep_leases(self) -> list[int]:
+        """The heartbeat of a process of several (every `leases.HEARTBEAT_SECONDS`): renew
+        its leases, let go of the tables taken over from it while it stalled, read the
+        closed tables again, and take the tables nobody holds (`claim`). Returns the
+        hands voided."""
+        assert self.holder is not None, "a room of one process holds every table"
+        with self.storage.unit() as conn:
+            lost = leases.renew(conn, self.holder, self.fences)
+            self.closed = table_books.closed_tables(conn)
+        for table_id in lost:
+            self._drop(table_id)
+        return self.claim()
+
+    def _drop(self, table_id: int) -> None:
+        """Forget a table another process holds now (its state there is the true one)."""
+        self.tables.pop(table_id, None)
+        self.fences.pop(table_id, None)
 
     def _build(self, conn: Connection, row: TableRow) -> AnyTable:
         table = table_classes().get(row.game)
@@ -183,6 +274,11 @@ class Room:
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if self.holder is not None:
+            with self._loading:
+                if table_id not in self.tables:
+                    self.take_over(table_id)
+            return self.tables[table_id]
         with self._loading:
             live = self.tables.get(table_id)
             if live is None:
@@ -271,6 +367,7 @@ class Room:
             if read is None:
                 live.unknown(kind)
             with live.transaction(), self.storage.unit() as conn:
+                self._shared_state(conn, live)
                 if kind == "sit":
                     self.require_of_age(conn, who, "seat")
                 awaited = live.turn.account if live.turn is not None else None
@@ -280,12 +377,22 @@ class Room:
                 live.arm_timer(conn)
                 resume.seal(conn, live, self.identity)
         except CardroomError as exc:
+            if isinstance(exc, leases.LeaseLost):
+                self._drop(table_id)
             if refusals is None:
                 self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
             else:
                 refusals.refused(f"table.{_kind(msg)}", str(exc), {"table": table_id})
             raise
         return live
+
+    def _shared_state(self, conn: Connection, live: AnyTable) -> None:
+        """First in a table's action of a process of several: its lease checked (`_fenced`)
+        and what other processes' tables change with it (a linked jackpot pool) read from
+        the books, where they wrote it."""
+        if self.holder is not None:
+            self._fenced(conn, live.table_id)
+            live.reload_shared(conn)
 
     def identity_key(self) -> IdentityKey:
         """The room's identity key; IdentityKeyError if the room was opened without one."""
@@ -315,9 +422,13 @@ class Room:
             return False
         try:
             with live.transaction(), self.storage.unit() as conn:
+                self._shared_state(conn, live)
                 live.time_out(conn)
                 live.arm_timer(conn)
                 resume.seal(conn, live, self.identity)
+        except leases.LeaseLost:
+            self._drop(table_id)
+            return False
         except CardroomError as exc:
             self.refused(None, "table.timeout", str(exc), {"table": table_id})
             live.postpone()  # tried again a whole turn later, not at every tick
@@ -346,6 +457,7 @@ class Room:
         removed = 0
         for live in list(self.tables.values()):
             with live.transaction(), self.storage.unit() as conn:
+                self._shared_state(conn, live)
                 removed += len(live.bar_excluded(conn, list(live.seated)))
         return removed
 
