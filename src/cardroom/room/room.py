@@ -198,7 +198,10 @@ class Room:
                                       if r.status == "open"])
         voided: list[int] = []
         for table_id in free:
-            voided += self.take_over(table_id)
+            try:
+                voided += self.take_over(table_id)
+            except leases.LeaseLost:  # another process was quicker
+                continue
         return voided
 
     def take_over(self, table_id: int) -> list[int]:
