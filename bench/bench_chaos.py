@@ -229,7 +229,8 @@ def books_ok(database: str, keys: Path) -> tuple[bool, int, int, int]:
     return trial.ok and chain.ok, int(voided), abs(total) + abs(astray), int(resumed)
 
 
-def chaos(database: str, kills: int, tables: int, seed: int | None) -> dict[str, Any]:
+def chaos(database: str, kills: int, tables: int, seed: int | None,
+          keep: Path | None = None) -> dict[str, Any]:
     """Set up, start two processes, kill one K times at random moments (each restarted at
     once), and check the books after every takeover."""
     pick = random.Random(seed)
@@ -260,7 +261,9 @@ def chaos(database: str, kills: int, tables: int, seed: int | None) -> dict[str,
                 proc.kill()
                 proc.wait()
         ok, voided, lost, resumed = books_ok(database, keys)
-        actions = len(log.read_text().splitlines())
+        actions = sum(line[0].isdigit() for line in log.read_text().splitlines())
+        if keep is not None:
+            keep.write_text(log.read_text())
     worst = max(takeovers, default=0.0)
     return {"kills": kills, "tables": tables, "games": sorted(set(GAMES[:tables])),
             "hands_voided": voided, "hands_resumed": resumed, "lost_cents": lost,
@@ -283,7 +286,8 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print only the JSON line")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--keys", type=Path, help=argparse.SUPPRESS)
-    ap.add_argument("--log", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--log", type=Path, help="keep the processes' log of actions and "
+                    "takeovers (table and time) in this file")
     args = ap.parse_args()
     if args.worker:
         worker(args.database, args.keys, args.log)
@@ -292,7 +296,7 @@ def main() -> None:
         ap.error("--kills must be 0 or more and --tables 1 or more")
     fresh_database(args.database)
     cpu0 = time.process_time()
-    result = chaos(args.database, args.kills, args.tables, args.seed)
+    result = chaos(args.database, args.kills, args.tables, args.seed, args.log)
     result["bench_cpu_s"] = round(time.process_time() - cpu0, 1)
     result["load_1min"] = round(os.getloadavg()[0], 2)
     if not args.json:

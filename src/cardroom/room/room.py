@@ -216,6 +216,7 @@ class Room:
             fence = leases.take(conn, table_id, self.holder)
             row = tables.get_table(conn, table_id)
             open_hand = [h for h, t in hands.open_hands_by_table(conn) if t == table_id]
+            closed = table_books.closed_tables(conn)
         if fence is None:
             self._drop(table_id)
             raise leases.LeaseLost(leases.MOVED)
@@ -224,12 +225,11 @@ class Room:
             raise NotFound(f"there is no open table {table_id}")
         live = self._resume_or_void(open_hand[0], row) if open_hand else None
         voided = open_hand[:1] if open_hand and live is None else []
-        with self.storage.unit() as conn:
-            self._fenced(conn, table_id)
-            if live is None:
+        if live is None:
+            with self.storage.unit() as conn:
+                self._fenced(conn, table_id)
                 live = self._build(conn, row)
-            live.reload_shared(conn)
-            self.closed = table_books.closed_tables(conn)
+        self.closed = closed
         self.tables[table_id] = live
         if live.expired():
             self.time_out(table_id)
@@ -259,6 +259,8 @@ class Room:
             raise CardroomError(f"no live table for the game {row.game!r} yet")
         live = table.open(conn, row, self.source, self.pools)
         resume.restore_shoe(conn, live, self.identity)
+        if self.holder is not None:  # the linked pool as other processes left it
+            live.reload_shared(conn)
         return live
 
     def create_table(self, who: Account, name: str, game: str,
