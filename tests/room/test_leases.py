@@ -198,3 +198,18 @@ def test_linked_tables_held_by_two_processes_share_one_pool(
     assert meter == contributed > seed
     assert a.pools[POOL].meter == meter  # the last coup's process is up to the books
     assert books(storage)
+
+
+def test_the_heartbeat_lets_go_of_a_table_taken_over(storage: Storage, db_url: str) -> None:
+    """A stalled holder's next heartbeat finds its lease under another holder and a higher
+    fencing number: it forgets the table (fence 2 is b's), and renews nothing of it."""
+    _setup, _p, t = baccarat_room(storage)
+    assert t is not None
+    a = process(db_url, "a", 1)
+    b = process(db_url, "b", 2)
+    expire(storage, "a")
+    b.keep_leases()
+    assert lease(storage, t) == ("b", 2) and b.fences == {t: 2}
+    a.keep_leases()
+    assert t not in a.tables and t not in a.fences
+    assert lease(storage, t) == ("b", 2)
