@@ -4,10 +4,15 @@ figures in docs/benchmarks.md could not be measured again."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine
+from sqlalchemy.exc import OperationalError
 
 BENCH = Path(__file__).parents[1] / "bench"
 
@@ -48,3 +53,35 @@ def test_the_pan_bench_times_the_engine_alone_on_the_same_hands(tmp_path: Path) 
                     "--floor", "3")
     assert "speed: 3 hands, 8 sound bots" in out
     assert "floor: the engine alone on the same 3 hands" in out
+
+
+CHAOS_DATABASE = "postgresql://postgres@127.0.0.1:5432/cardroom_chaos_test"
+
+
+def _postgres_up() -> bool:
+    engine = create_engine("postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+    try:
+        with engine.connect():
+            return True
+    except OperationalError:
+        return False
+    finally:
+        engine.dispose()
+
+
+def test_the_chaos_bench_kills_a_process_and_every_table_plays_on(tmp_path: Path) -> None:
+    """Issue 25's chaos figure, small: two room processes, one table of each of the four
+    games, one holder killed (`kill -9`): every table plays on within 10 seconds, no hand
+    voided, no cent lost, the ledger balanced and the audit chain whole."""
+    if not _postgres_up():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not running on 127.0.0.1:5432 (.ci/run starts it)")
+        pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
+    out = run_bench(tmp_path, "bench_chaos.py", "--kills", "1", "--tables", "4", "--seed",
+                    "3", "--json", "--database", CHAOS_DATABASE)
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["kills"] == 1 and result["games"] == ["baccarat", "pai-gow", "pan",
+                                                        "super-pan-9"]
+    assert result["hands_voided"] == 0 and result["lost_cents"] == 0
+    assert result["audit_ok"] is True
+    assert result["max_takeover_s"] is not None and result["max_takeover_s"] <= 10

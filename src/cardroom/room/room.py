@@ -22,10 +22,10 @@ from cardroom.money import Cents
 from cardroom.room.books import table_books
 from cardroom.room.compliance import surveillance
 from cardroom.room.money import hands, ledger
-from cardroom.room.money.jackpot import load_pool
+from cardroom.room.money.jackpot import reload_pool
 from cardroom.room.people import patrons
 from cardroom.room.people.accounts import Account, Permission, get_account
-from cardroom.room.play import progressive, protocol, recall, resume, tables
+from cardroom.room.play import leases, progressive, protocol, recall, resume, tables
 from cardroom.room.play.live_table import LiveTable
 from cardroom.room.play.messages import message_type
 from cardroom.room.play.protocol_state import HandResult
@@ -88,20 +88,27 @@ class Room:
     stale_pools: bool = False
     """A commit's outcome was lost with the database (`applying`): the jackpot pools are read
     again from the books before the next action."""
+    holder: str | None = None
+    """Issue 25: this process's id when several processes share the room, each table held
+    by one of them under a lease (`room.leases`); None: the one process of the room holds
+    every table, no lease asked."""
+    fences: dict[int, int] = field(default_factory=dict)
+    """The fencing number of each table this process holds (with `holder`)."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
              audit_key_file: Path | None = None,
              settings: RoomSettings | None = None, accept_failed_audit: bool = False,
-             identity_key_file: Path | None = None) -> Room:
+             identity_key_file: Path | None = None, holder: str | None = None) -> Room:
         """The room on `database`, its audit chain MACed with the room's audit key, and never
         on books that fail the audit check unless `accept_failed_audit` (`keying.open_keyed`:
         the key file made only for new books); with its identity key (made if absent,
-        `identity_key.key_path`)."""
+        `identity_key.key_path`); with a `holder`, one of several processes of the room,
+        holding the tables it takes under their leases."""
         identity, _ = load_or_create_identity_key(identity_key_file)
         room = cls(open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit),
                    source or SystemRandom(),
-                   settings=settings or RoomSettings(), identity=identity)
+                   settings=settings or RoomSettings(), identity=identity, holder=holder)
         room.start()
         return room
 
@@ -109,7 +116,10 @@ class Room:
     def start(self) -> list[int]:
         """Resume every hand a stop left in play, or void it where it cannot be replayed
         (`recover`), load the other tables, and take the default of any turn whose time ran
-        out while the room was down (as the timer would have). Returns the hands voided."""
+        out while the room was down (as the timer would have). Returns the hands voided.
+        A process of several (`holder`) takes only the tables nobody holds (`claim`)."""
+        if self.holder is not None:
+            return self.claim()
         voided = self.recover()
         with self.storage.unit() as conn:
             for row in tables.list_tables(conn):
@@ -149,23 +159,26 @@ class Room:
                    ) -> AnyTable | None:
         """The table of a hand left in play, the hand resumed from its committed actions
         (`resume.resume`), audited `hand.resumed`; None where it cannot be: the hand voided
-        (every wager back), why audited `hand.not-resumed`. The database away is not a
-        reason to void: it raises (`DatabaseUnavailable`)."""
+        (every wager back), why audited `hand.not-resumed`. Neither the database away
+        (`DatabaseUnavailable`) nor a lost lease (`LeaseLost`) is a reason to void: they
+        raise."""
         try:
             with self.storage.unit() as conn:
                 if not resumable:
                     raise resume.ResumeFailed("the books were restored from a backup")
                 if row is None or row.status != "open":
                     raise resume.ResumeFailed("its table is no longer open")
+                self._fenced(conn, row.id)
                 live = self._build(conn, row)
                 resume.resume(conn, live, hand_id, self.identity)
                 audit.append(conn, "recovery", "hand.resumed",
                              {"hand": hand_id, "table": row.id})
             return live
-        except DatabaseUnavailable:
+        except (DatabaseUnavailable, leases.LeaseLost):
             raise
         except CardroomError as exc:
             with self.storage.unit() as conn:
+                self._fenced(conn, row.id if row else None)
                 audit.append(conn, "recovery", "hand.not-resumed", {
                     "hand": hand_id, "table": row.id if row else None,
                     "why": str(exc)[:400]})
@@ -174,12 +187,84 @@ class Room:
                     resume.forget(conn, row.id)
             return None
 
+    # several processes on one room (issue 25: `holder`, `room.leases`) -------------------------
+    def _fenced(self, conn: Connection, table_id: int | None) -> None:
+        """Inside a write of a table's play: this process still holds its lease (nothing to
+        check for the one process of a room); `LeaseLost` otherwise, the write rolled back."""
+        if self.holder is not None and table_id is not None:
+            leases.check(conn, table_id, self.holder, self.fences.get(table_id, 0))
+
+    def claim(self) -> list[int]:
+        """Take every open table nobody holds, or whose holder stopped beating, and resume
+        its hand in play (`take_over`). Returns the hands voided."""
+        with self.storage.read() as conn:
+            free = leases.free(conn, [r.id for r in tables.list_tables(conn)
+                                      if r.status == "open"])
+        voided: list[int] = []
+        for table_id in free:
+            try:
+                voided += self.take_over(table_id)
+            except leases.LeaseLost:  # another process was quicker
+                continue
+        return voided
+
+    def take_over(self, table_id: int) -> list[int]:
+        """Issue 25: take the table's lease (free or expired: its fencing number grows) and
+        load the table from the books alone, as a restart of its holder would: its hand in
+        play resumed from its committed actions (`_take_back`), its seats, stacks,
+        shoe and jackpot pool as committed, the closed tables read again; a turn whose time
+        ran out meanwhile takes its default. `LeaseLost` when another process holds it.
+        Returns the hands voided (one that could not be replayed)."""
+        assert self.holder is not None, "a room of one process holds every table"
+        with self.storage.unit() as conn:
+            fence = leases.take(conn, table_id, self.holder)
+            row = tables.get_table(conn, table_id)
+            open_hand = [h for h, t in hands.open_hands_by_table(conn) if t == table_id]
+            closed = table_books.closed_tables(conn)
+        if fence is None:
+            self._drop(table_id)
+            raise leases.LeaseLost(leases.MOVED)
+        self.fences[table_id] = fence
+        if row is None or row.status != "open":
+            raise NotFound(f"there is no open table {table_id}")
+        live = self._take_back(open_hand[0], row) if open_hand else None
+        voided = open_hand[:1] if open_hand and live is None else []
+        if live is None:
+            with self.storage.unit() as conn:
+                self._fenced(conn, table_id)
+                live = self._build(conn, row)
+        self.closed = closed
+        self.tables[table_id] = live
+        if live.expired():
+            self.time_out(table_id)
+        return voided
+
+    def keep_leases(self) -> list[int]:
+        """The heartbeat of a process of several (every `leases.HEARTBEAT_SECONDS`): renew
+        its leases, let go of the tables taken over from it while it stalled, read the
+        closed tables again, and take the tables nobody holds (`claim`). Returns the
+        hands voided."""
+        assert self.holder is not None, "a room of one process holds every table"
+        with self.storage.unit() as conn:
+            lost = leases.renew(conn, self.holder, self.fences)
+            self.closed = table_books.closed_tables(conn)
+        for table_id in lost:
+            self._drop(table_id)
+        return self.claim()
+
+    def _drop(self, table_id: int) -> None:
+        """Forget a table another process holds now (its state there is the true one)."""
+        self.tables.pop(table_id, None)
+        self.fences.pop(table_id, None)
+
     def _build(self, conn: Connection, row: TableRow) -> AnyTable:
         table = table_classes().get(row.game)
         if table is None:
             raise CardroomError(f"no live table for the game {row.game!r} yet")
         live = table.open(conn, row, self.source, self.pools)
         resume.restore_shoe(conn, live, self.identity)
+        if self.holder is not None:  # the linked pool as other processes left it
+            live.reload_shared(conn)
         return live
 
     def create_table(self, who: Account, name: str, game: str,
@@ -200,6 +285,11 @@ class Room:
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if self.holder is not None:
+            with self._loading:
+                if table_id not in self.tables:
+                    self.take_over(table_id)
+            return self.tables[table_id]
         with self._loading:
             live = self.tables.get(table_id)
             if live is None:
@@ -243,10 +333,9 @@ class Room:
     def reload_pools(self) -> None:
         """Every jackpot pool in memory takes the committed state of its books, in place
         (the linked tables share each pool object)."""
-        with self.storage.unit() as conn:
+        with self.storage.read() as conn:
             for name, pool in self.pools.items():
-                progressive.PoolState.of(load_pool(
-                    conn, name, pool.seed, pool.contribution_per_wager)).restore(pool)
+                reload_pool(conn, name, pool)
         self.stale_pools = False
 
     def load_new_tables(self) -> None:
@@ -324,6 +413,7 @@ class Room:
             if read is None:
                 live.unknown(kind)
             with self.applying(live) as conn:
+                self._shared_state(conn, live)
                 if kind == "sit":
                     self.require_of_age(conn, who, "seat")
                 awaited = live.turn.account if live.turn is not None else None
@@ -335,12 +425,22 @@ class Room:
         except DatabaseUnavailable:
             raise  # not audited: the audit log is in the database that did not answer
         except CardroomError as exc:
+            if isinstance(exc, leases.LeaseLost):
+                self._drop(table_id)
             if refusals is None:
                 self.refused(who, f"table.{_kind(msg)}", str(exc), {"table": table_id})
             else:
                 refusals.refused(f"table.{_kind(msg)}", str(exc), {"table": table_id})
             raise
         return live
+
+    def _shared_state(self, conn: Connection, live: AnyTable) -> None:
+        """First in a table's action of a process of several: its lease checked (`_fenced`)
+        and what other processes' tables change with it (a linked jackpot pool) read from
+        the books, where they wrote it."""
+        if self.holder is not None:
+            self._fenced(conn, live.table_id)
+            live.reload_shared(conn)
 
     def identity_key(self) -> IdentityKey:
         """The room's identity key; IdentityKeyError if the room was opened without one."""
@@ -370,11 +470,15 @@ class Room:
             return False
         try:
             with self.applying(live) as conn:
+                self._shared_state(conn, live)
                 live.time_out(conn)
                 live.arm_timer(conn)
                 resume.seal(conn, live, self.identity)
         except DatabaseUnavailable:
             return False  # the next tick tries again
+        except leases.LeaseLost:
+            self._drop(table_id)
+            return False
         except CardroomError as exc:
             self.refused(None, "table.timeout", str(exc), {"table": table_id})
             live.postpone()  # tried again a whole turn later, not at every tick
@@ -403,6 +507,7 @@ class Room:
         removed = 0
         for live in list(self.tables.values()):
             with self.applying(live) as conn:
+                self._shared_state(conn, live)
                 removed += len(live.bar_excluded(conn, list(live.seated)))
         return removed
 

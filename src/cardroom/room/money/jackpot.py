@@ -54,17 +54,9 @@ def break_even_warning(pool: JackpotPool) -> str | None:
 
 def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> JackpotPool:
     """The pool `name`, created (and seeded from the house, in the ledger) on first use."""
-    r = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == name)).first()
-    if r is not None:
-        pending = conn.execute(select(progressive_hits.c.id).where(
-            progressive_hits.c.pool == name, progressive_hits.c.status != "paid")).first()
-        return JackpotPool(int(r.seed), int(r.contribution), meter=int(r.meter),
-                           posted=int(r.posted), posted_on=r.posted_on,
-                           seeded_total=int(r.seeded_total),
-                           reserve_per_wager=int(r.reserve_rate),
-                           reserve_limit=int(r.reserve_limit), reserve=int(r.reserve),
-                           maximum=int(r.maximum), hold_top_award=True,
-                           locked=pending is not None)
+    stored = _stored_pool(conn, name)
+    if stored is not None:
+        return stored
     pool = JackpotPool(seed, contribution, hold_top_award=True)
     opening = ledger.post(conn, f"jackpot-seed:{name}:initial", "jackpot-seed",
                           [(ledger.JACKPOT_SEED, -seed), (ledger.jackpot(name), seed)],
@@ -75,6 +67,30 @@ def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> 
         opening_tx=opening.tx_id))
     audit.append(conn, "house", "jackpot.seed", {"pool": name, "seed": seed})
     return pool
+
+
+def _stored_pool(conn: Connection, name: str) -> JackpotPool | None:
+    """The pool `name` as the books hold it; None before its first use."""
+    r = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == name)).first()
+    if r is None:
+        return None
+    pending = conn.execute(select(progressive_hits.c.id).where(
+        progressive_hits.c.pool == name, progressive_hits.c.status != "paid")).first()
+    return JackpotPool(int(r.seed), int(r.contribution), meter=int(r.meter),
+                       posted=int(r.posted), posted_on=r.posted_on,
+                       seeded_total=int(r.seeded_total),
+                       reserve_per_wager=int(r.reserve_rate),
+                       reserve_limit=int(r.reserve_limit), reserve=int(r.reserve),
+                       maximum=int(r.maximum), hold_top_award=True,
+                       locked=pending is not None)
+
+
+def reload_pool(conn: Connection, name: str, pool: JackpotPool) -> None:
+    """The shared `pool` object brought up to the books in place (issue 25: tables held by
+    other processes of the room add to it and write it there)."""
+    stored = _stored_pool(conn, name)
+    if stored is not None:
+        vars(pool).update({k: v for k, v in vars(stored).items() if k != "events"})
 
 
 def save_pool(conn: Connection, name: str, pool: JackpotPool) -> None:

@@ -35,7 +35,7 @@ from cardroom.money import Cents
 from cardroom.room.compliance import w2g
 from cardroom.room.compliance.surveillance import Payout
 from cardroom.room.money import hands, ledger
-from cardroom.room.money.jackpot import DEFAULT_POOL, load_pool
+from cardroom.room.money.jackpot import DEFAULT_POOL, load_pool, reload_pool
 from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.play import protocol
 from cardroom.room.play.baccarat_protocol import (
@@ -143,6 +143,11 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         history: dict[str, Any] = hands.seated_void_history(
             conn, table, hand_id, wagers, actor, reason, {**published, **jackpot}, by_place=True)
         return history
+
+    def reload_shared(self, conn: Connection) -> None:
+        """The linked pool as the books hold it (tables of other processes add to it)."""
+        if self.pool is not None:
+            reload_pool(conn, self.pool_name, self.pool)
 
     def jackpot_paid(self, accounts: set[int]) -> None:
         """The table stops saying that the cage needs these winners' identity (W-2G)."""

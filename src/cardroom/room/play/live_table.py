@@ -192,6 +192,11 @@ class LiveTable(Generic[E, R, M]):
         return hands.seated_void_history(conn, table, hand_id, wagers, actor, reason,
                                          published)
 
+    def reload_shared(self, conn: Connection) -> None:
+        """Read again from the books what this table shares with tables other processes of
+        the room hold (issue 25, several processes: a linked jackpot pool); by default
+        nothing."""
+
     def jackpot_paid(self, accounts: set[int]) -> None:
         """A progressive's top award was paid to these accounts (their identity is on file
         now); by default nothing."""

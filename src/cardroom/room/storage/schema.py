@@ -170,6 +170,17 @@ sealed_tables = Table(
     Column("hand", Text, nullable=True),
 )
 
+table_leases = Table(
+    # issue 25: which `cardroom serve` process holds each table (`room.leases`); `fence` grows
+    # by one at every takeover and every action of the table checks it in its transaction
+    "table_leases", metadata,
+    Column("table_id", Integer, ForeignKey("room_tables.id"), primary_key=True),
+    Column("holder", String(120), nullable=False),
+    Column("fence", BigInteger, nullable=False),
+    Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
 hand_players = Table(
     "hand_players", metadata,
     Column("hand_id", Integer, ForeignKey("hands.id"), primary_key=True),

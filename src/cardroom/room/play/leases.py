@@ -1,0 +1,129 @@
+"""Table leases (issue 25, tables that outlive their process): several `cardroom serve`
+processes share one PostgreSQL room, and each table is held by one of them at a time.
+
+A lease (`table_leases`) names its holder (a process: host, pid and a random part, never
+reused), a fencing number and when it expires (`LEASE_SECONDS` after the holder's last
+heartbeat). A process takes a table whose lease is free or expired (`take`): the fencing
+number grows by one, so whatever the old holder still believes, its number is stale. Every
+action of a table checks its holder's number inside the action's own transaction (`check`,
+an UPDATE that also renews the lease): a process that lost the lease (it stalled past the
+expiry and another took over) finds no row to update, its action fails with the plain
+`MOVED` sentence and the transaction, rolled back, writes nothing. The check locks the
+lease's row until the commit, so a takeover waits for an action in flight and never
+interleaves with it.
+
+Times are the processes' wall clocks (UTC): the machines of one room keep their clocks in
+step (NTP), as any lease with an expiry needs; a skew shorter than the expiry is harmless.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from cardroom.errors import CardroomError
+from cardroom.room.storage.schema import table_leases
+
+LEASE_SECONDS = 5.0
+"""How long a lease outlives its holder's last heartbeat (a stopped process's tables are
+taken this long after its last beat, at the next beat of another)."""
+
+HEARTBEAT_SECONDS = 1.0
+"""How often a serving process renews its leases and looks for tables nobody holds."""
+
+MOVED = "this table has just moved to another server: please try again"
+"""What a player is told when the process they reached no longer holds the table."""
+
+
+class LeaseLost(CardroomError):
+    """The table is held by another process (or this one's lease was taken over): nothing
+    was written; the client tries again (and reaches the holder)."""
+
+
+def new_holder() -> str:
+    """A holder id of its own for each process start: host, pid and a random part (a pid
+    reused after a restart is still a new holder)."""
+    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    """A stored time as UTC (SQLite gives it back without its zone)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _expiry(now: datetime) -> datetime:
+    return now + timedelta(seconds=LEASE_SECONDS)
+
+
+def take(conn: Connection, table_id: int, holder: str, now: datetime | None = None
+         ) -> int | None:
+    """Take the table's lease if nobody holds it, its holder stopped beating (expired), or
+    `holder` holds it already; the fencing number it is held under now, or None when another
+    live process holds it. A takeover adds one to the number."""
+    now = now or _now()
+    row = conn.execute(select(table_leases).where(table_leases.c.table_id == table_id)
+                       .with_for_update()).first()
+    if row is None:
+        conn.execute(insert(table_leases).values(table_id=table_id, holder=holder, fence=1,
+                                                 heartbeat_at=now, expires_at=_expiry(now)))
+        return 1
+    if row.holder == holder:
+        check(conn, table_id, holder, int(row.fence), now)
+        return int(row.fence)
+    if _aware(row.expires_at) > now:
+        return None
+    fence = int(row.fence) + 1
+    done = conn.execute(update(table_leases).where(
+        table_leases.c.table_id == table_id, table_leases.c.fence == row.fence).values(
+        holder=holder, fence=fence, heartbeat_at=now, expires_at=_expiry(now)))
+    return fence if done.rowcount == 1 else None
+
+
+def check(conn: Connection, table_id: int, holder: str, fence: int,
+          now: datetime | None = None) -> None:
+    """Inside an action's transaction: `holder` still holds the table under `fence` (the lease
+    renewed, its row locked to the commit); `LeaseLost` otherwise, and the caller's
+    transaction rolls back."""
+    now = now or _now()
+    done = conn.execute(update(table_leases).where(
+        table_leases.c.table_id == table_id, table_leases.c.holder == holder,
+        table_leases.c.fence == fence).values(heartbeat_at=now, expires_at=_expiry(now)))
+    if done.rowcount != 1:
+        raise LeaseLost(MOVED)
+
+
+def renew(conn: Connection, holder: str, fences: dict[int, int],
+          now: datetime | None = None) -> set[int]:
+    """The heartbeat: every lease `holder` still holds is renewed; returns the tables of
+    `fences` it no longer holds under their number (taken over while it stalled)."""
+    now = now or _now()
+    conn.execute(update(table_leases).where(table_leases.c.holder == holder)
+                 .values(heartbeat_at=now, expires_at=_expiry(now)))
+    held = {r.table_id: int(r.fence) for r in conn.execute(
+        select(table_leases.c.table_id, table_leases.c.fence)
+        .where(table_leases.c.holder == holder))}
+    return {t for t, fence in fences.items() if held.get(t) != fence}
+
+
+def free(conn: Connection, table_ids: list[int], now: datetime | None = None) -> list[int]:
+    """The tables of `table_ids` a process may take now: no lease yet, or an expired one."""
+    now = now or _now()
+    leased = {r.table_id: _aware(r.expires_at) for r in conn.execute(
+        select(table_leases.c.table_id, table_leases.c.expires_at))}
+    return [t for t in table_ids if t not in leased or leased[t] <= now]
+
+
+def release(conn: Connection, holder: str, now: datetime | None = None) -> None:
+    """A process stopping in good order lets its leases expire now: another takes its tables
+    at its next heartbeat instead of after `LEASE_SECONDS`."""
+    conn.execute(update(table_leases).where(table_leases.c.holder == holder)
+                 .values(expires_at=now or _now()))
