@@ -1,7 +1,9 @@
 """A throwaway PostgreSQL cluster of the test's own (issue 25, "the database itself"): made
 with `initdb` in a temporary folder, on a free port, run as the `postgres` system user when
 the tests run as root, so that a test may restart it, or stream a standby from it and
-promote that, without touching the shared server on 127.0.0.1:5432."""
+promote that, or replicate logically from it to a head office (`wal_level=logical`, which the
+shared server on 127.0.0.1:5432 does not run and is not ours to change), without touching the
+shared server."""
 
 from __future__ import annotations
 
@@ -11,16 +13,20 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sqlalchemy import create_engine, text
 
 BIN = Path("/usr/lib/postgresql/15/bin")
 SETTINGS = ("listen_addresses = '127.0.0.1'", "unix_socket_directories = ''",
             "fsync = off", "full_page_writes = off", "shared_buffers = 16MB",
-            "max_connections = 40", "wal_level = replica", "max_wal_senders = 4",
+            "max_connections = 40", "wal_level = logical", "max_wal_senders = 10",
+            "max_replication_slots = 10", "wal_retrieve_retry_interval = 200ms",
             "hot_standby = on", "logging_collector = off")
 """Quick to start and stop (no fsync: the machine does not lose power in a test), and ready
-to stream a standby."""
+to stream a standby or to publish logically."""
 
 
 def _as_postgres() -> list[str]:
@@ -52,7 +58,28 @@ class Cluster:
 
     @property
     def url(self) -> str:
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        return self.url_of("postgres")
+
+    def url_of(self, database: str) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
+
+    def conninfo(self, database: str) -> str:
+        """The libpq connection string of `database` (a subscription's `CONNECTION`)."""
+        return f"host=127.0.0.1 port={self.port} dbname={database} user=postgres"
+
+    def create(self, database: str, schema: str | None = None) -> str:
+        """A new database (with `schema` in it); its URL, `search_path` the schema."""
+        engine = create_engine(self.url, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{database}"'))
+        engine.dispose()
+        if schema is None:
+            return self.url_of(database)
+        engine = create_engine(self.url_of(database))
+        with engine.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        engine.dispose()
+        return f"{self.url_of(database)}?options=-csearch_path%3D{schema}"
 
     def start(self) -> None:
         run(str(BIN / "pg_ctl"), "-D", str(self.data), "-o", f"-p {self.port}", "-w",
@@ -110,3 +137,36 @@ class Clusters:
                 with contextlib.suppress(RuntimeError):
                     c.stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def wait_until_caught_up(room: str, head_office: str, subscription: str,
+                         timeout: float = 300.0) -> None:
+    """Until the head office has every table of the subscription copied and has confirmed
+    the room's last change (the room's current WAL position)."""
+    room_engine, ho_engine = create_engine(room), create_engine(head_office)
+    deadline = time.monotonic() + timeout
+    try:
+        with room_engine.connect() as conn:
+            target = conn.execute(text("SELECT pg_current_wal_lsn()")).scalar_one()
+        while time.monotonic() < deadline:
+            with ho_engine.connect() as conn:
+                copying = conn.execute(text(
+                    "SELECT count(*) FROM pg_subscription_rel r JOIN pg_subscription s "
+                    "ON s.oid = r.srsubid WHERE s.subname = :n AND r.srsubstate <> 'r'"),
+                    {"n": subscription}).scalar_one()
+            with room_engine.connect() as conn:
+                flushed = conn.execute(text(
+                    "SELECT confirmed_flush_lsn >= CAST(:t AS pg_lsn) FROM pg_replication_slots "
+                    "WHERE slot_name = :n"), {"t": target, "n": subscription}).scalar()
+            if copying == 0 and flushed:
+                return
+            time.sleep(0.2)
+        with ho_engine.connect() as conn:
+            errors = conn.execute(text(
+                "SELECT apply_error_count, sync_error_count FROM pg_stat_subscription_stats "
+                "WHERE subname = :n"), {"n": subscription}).first()
+        raise AssertionError(f"{subscription} did not catch up in {timeout} s (copying "
+                             f"{copying} tables; errors applying, copying: {errors})")
+    finally:
+        room_engine.dispose()
+        ho_engine.dispose()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -17,6 +17,9 @@ from cardroom.cli.apps import app
 from cardroom.cli.catalog import summary
 from cardroom.cli.say import escape, flagged
 from cardroom.errors import CardroomError
+
+if TYPE_CHECKING:
+    from cardroom.room.compliance.exclusions import Imported
 
 exclusions_app = typer.Typer(help=summary("exclusions"),
                              no_args_is_help=True)
@@ -59,6 +62,11 @@ def exclusions_import(
     operator = Account(0, "cli-operator", Role.OWNER)
     with storage.unit() as conn:
         done = exclusions.import_list(conn, operator, text, key, when)
+    _say_imported(done, as_json, "the self-exclusion list")
+
+
+def _say_imported(done: Imported, as_json: bool, what: str) -> None:
+    """What an import (`import`, `pull`) did, on one line or as JSON."""
     if as_json:
         print(json.dumps({"list": done.list_id, "list_date": done.list_date.isoformat(),
                           "entries": done.entries, "added": done.added,
@@ -67,9 +75,36 @@ def exclusions_import(
         _out.print(f"this list (dated {done.list_date:%Y-%m-%d %H:%M} UTC) was already "
                    "imported: nothing changed", highlight=False, soft_wrap=True)
     else:
-        _out.print(f"imported the self-exclusion list dated {done.list_date:%Y-%m-%d %H:%M} "
+        _out.print(f"imported {what} dated {done.list_date:%Y-%m-%d %H:%M} "
                    f"UTC: {done.entries} people ({done.added} added, {done.removed} removed)",
                    highlight=False, soft_wrap=True)
+
+
+@exclusions_app.command("pull")
+def exclusions_pull(
+    head_office: Annotated[str, typer.Option(
+        "--head-office", help="the head office's database URL (read only): its list replaces "
+        "the room's, with its date")],
+    database: opt.Database = None,
+    audit_key_file: opt.KeyFile = None,
+    as_json: opt.AsJson = False,
+    accept_failed_audit: opt.AcceptFailedAudit = False,
+) -> None:
+    """At a room: import the self-exclusion list kept at the head office (its date kept, so
+    `exclusions check` holds the head office's list to the 48 hours); run it hourly."""
+    from cardroom.room.books import head_office as office
+    from cardroom.room.people.accounts import Account, Role
+    from cardroom.room.storage.db import open_database
+    from cardroom.room.trust.keying import open_keyed
+
+    source = open_database(head_office)
+    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
+                         actor="cli-operator")
+    operator = Account(0, "cli-operator", Role.OWNER)
+    with source.snapshot() as held, storage.unit() as conn:
+        done = office.pull_exclusions(held, conn, operator)
+    source.engine.dispose()
+    _say_imported(done, as_json, "the head office's self-exclusion list")
 
 
 @exclusions_app.command("check")

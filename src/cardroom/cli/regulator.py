@@ -6,6 +6,7 @@ with the ledger. `cardroom cage count-cash`: the cage's cash count at opening (W
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -13,12 +14,15 @@ import typer
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app, report_app
 from cardroom.cli.catalog import summary
+from cardroom.cli.company import Rooms, rooms_report
 from cardroom.cli.options import console
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from cardroom.room.books.regulator import GameFigures, Period, PeriodReport
 
 cage_app = typer.Typer(help=summary("cage"), no_args_is_help=True)
@@ -26,7 +30,8 @@ app.add_typer(cage_app, name="cage")
 AsCsv = Annotated[bool, typer.Option("--csv", help="Print CSV only.")]
 
 
-def _show(period: Period, database: str | None, as_json: bool, as_csv: bool) -> None:
+def _show(period: Period, database: str | None, as_json: bool, as_csv: bool,
+          rooms: str | None) -> None:
     from cardroom.room.books.operations_report import to_csv
     from cardroom.room.books.regulator import period_report, report_rows
     from cardroom.room.storage.db import open_database
@@ -35,19 +40,39 @@ def _show(period: Period, database: str | None, as_json: bool, as_csv: bool) -> 
     if as_json and as_csv:
         raise CardroomError("choose --json or --csv, not both")
     clock = GamblingClock.from_env()
-    with open_database(database).snapshot() as conn:
-        report = period_report(conn, clock, period)
-    if as_json:
-        print(json.dumps(report.as_json(), indent=1))
-    elif as_csv:
-        print(to_csv(report_rows(report)), end="")
+
+    def build(conn: Connection) -> PeriodReport:
+        return period_report(conn, clock, period)
+
+    if rooms is not None:
+        form = "json" if as_json else "csv" if as_csv else "text"
+        reports = rooms_report(database, rooms, form, build, lambda r: r.as_json(),
+                               _print_period, PERIOD_FIGURES)
     else:
-        for line in text_lines(report):
-            console.print(line, highlight=False, markup=False)
-        for problem in report.differences:
-            console.print(flagged("not reconciled:", problem), highlight=False)
-    if not report.reconciled:
+        with open_database(database).snapshot() as conn:
+            reports = [build(conn)]
+        if as_json:
+            print(json.dumps(reports[0].as_json(), indent=1))
+        elif as_csv:
+            print(to_csv(report_rows(reports[0])), end="")
+        else:
+            _print_period(reports[0])
+    if not all(r.reconciled for r in reports):
         raise typer.Exit(1)
+
+
+PERIOD_FIGURES: list[tuple[str, Callable[[PeriodReport], int]]] = [
+    ("net_win", lambda r: r.total.net_win), ("pan_fees", lambda r: r.total.pan_fees),
+    ("receipts", lambda r: r.total.ggr), ("prizes", lambda r: r.total.prizes),
+    ("accrual", lambda r: r.accrual)]
+"""The company's figures of the monthly and quarterly reports (`--rooms`)."""
+
+
+def _print_period(report: PeriodReport) -> None:
+    for line in text_lines(report):
+        console.print(line, highlight=False, markup=False)
+    for problem in report.differences:
+        console.print(flagged("not reconciled:", problem), highlight=False)
 
 
 def _row(label: str, game: str, g: GameFigures) -> str:
@@ -85,13 +110,14 @@ def text_lines(report: PeriodReport) -> list[str]:
 def report_month(
     month: Annotated[str, typer.Option("--month", help="The month, YYYY-MM.")],
     database: opt.Database = None, as_json: opt.AsJson = False, as_csv: AsCsv = False,
+    rooms: Rooms = None,
 ) -> None:
     """The monthly records (WAC 230-06-070): gross gambling receipts, prizes and the
     progressive accrual adjustment per game, summed from the daily reports; exit 1 if they do
     not reconcile with the ledger."""
     from cardroom.room.books.regulator import parse_month
 
-    _show(parse_month(month), database, as_json, as_csv)
+    _show(parse_month(month), database, as_json, as_csv, rooms)
 
 
 @report_app.command("quarter", short_help=summary("report quarter"))
@@ -99,6 +125,7 @@ def report_quarter(
     year: Annotated[int, typer.Option("--year", help="The year, e.g. 2025.")],
     quarter: Annotated[int, typer.Option("--quarter", help="The quarter, 1 to 4.")],
     database: opt.Database = None, as_json: opt.AsJson = False, as_csv: AsCsv = False,
+    rooms: Rooms = None,
 ) -> None:
     """The quarterly license report (WAC 230-05-124, due 30 April, 31 July, 31 October,
     31 January; filed even with no activity), per month and game; exit 1 if it does not
@@ -107,7 +134,7 @@ def report_quarter(
 
     if not 1900 <= year <= 9999:
         raise CardroomError(f"{year} is not a year the books could hold")
-    _show(quarter_of(year, quarter), database, as_json, as_csv)
+    _show(quarter_of(year, quarter), database, as_json, as_csv, rooms)
 
 
 @cage_app.command("count-cash")

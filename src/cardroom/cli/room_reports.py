@@ -7,8 +7,9 @@ ledger; `report reconcile` exits 1 when a ledger movement of the day is explaine
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import date
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -16,13 +17,19 @@ from rich.table import Table
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
 from cardroom.cli.catalog import summary
+from cardroom.cli.company import Rooms, rooms_report
 from cardroom.cli.options import console
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
 from cardroom.money import format_money
 
 if TYPE_CHECKING:
-    from cardroom.room.books.operations_report import GamesReport, Line
+    from sqlalchemy.engine import Connection
+
+    from cardroom.room.books.operations_report import CageReport, GamesReport, Line
+    from cardroom.room.books.regulator import CashOnHand
+
+    CageDay = tuple[CageReport, CashOnHand]
 
 Day = Annotated[str | None, typer.Option(
     "--date", help="The gambling day, YYYY-MM-DD (default: today's, in the room's time zone).")]
@@ -51,34 +58,57 @@ def _output(as_json: bool, as_csv: bool) -> str:
 
 @report_app.command("games", short_help=summary("report games"))
 def report_games(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
-                 as_csv: AsCsv = False) -> None:
+                 as_csv: AsCsv = False, rooms: Rooms = None) -> None:
     """The daily games report: per table and game, the drop, fills, credits, opener, closer,
     win and hold %, fees, commission, jackpot contributions and awards, hands played; per
-    shift; totals for the room. Exit 1 if a table's win does not reconcile with the ledger."""
+    shift; totals for the room (with --rooms at the head office: each room's, and the
+    company's). Exit 1 if a table's win does not reconcile with the ledger."""
     from cardroom.room.books.operations_report import games_report, games_rows, to_csv
     from cardroom.room.storage.db import open_database
     from cardroom.room.storage.settings import GamblingClock
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
     clock = GamblingClock.from_env()
-    with open_database(database).snapshot() as conn:
-        report = games_report(conn, clock, wanted)
-    if form == "json":
-        print(json.dumps(report.as_json(), indent=1))
-    elif form == "csv":
-        print(to_csv(games_rows(report)), end="")
+
+    def build(conn: Connection) -> GamesReport:
+        return games_report(conn, clock, wanted)
+
+    if rooms is not None:
+        reports = rooms_report(database, rooms, form, build, lambda r: r.as_json(),
+                               _show_games, GAMES_FIGURES)
     else:
-        for table in games_tables(report, console.width):
-            console.print(table)
-        console.print(_drop_by_tender(report))
-        for x in report.lines:
-            if not x.reconciled:
-                console.print(flagged("not reconciled:", f"{x.table}: win "
-                              f"{format_money(x.win)}, ledger {format_money(x.ledger_win)}; "
-                              f"drop {format_money(x.drop)}, in the books "
-                              f"{format_money(x.drop_in_books)}"), highlight=False)
-    if not report.reconciled:
+        with open_database(database).snapshot() as conn:
+            reports = [build(conn)]
+        if form == "json":
+            print(json.dumps(reports[0].as_json(), indent=1))
+        elif form == "csv":
+            print(to_csv(games_rows(reports[0])), end="")
+        else:
+            _show_games(reports[0])
+    if not all(r.reconciled for r in reports):
         raise typer.Exit(1)
+
+
+def _total_figure(name: str) -> Callable[[GamesReport], int]:
+    return lambda report: int(getattr(report.total, name))
+
+
+GAMES_FIGURES = [(name, _total_figure(name))
+                 for name in ("drop", "fills", "credits", "win", "commission", "fees",
+                              "jackpot_contributions", "jackpot_awards", "hands")]
+"""The company's figures of the games report (`--rooms`)."""
+
+
+def _show_games(report: GamesReport) -> None:
+    for table in games_tables(report, console.width):
+        console.print(table)
+    console.print(_drop_by_tender(report))
+    for x in report.lines:
+        if not x.reconciled:
+            console.print(flagged("not reconciled:", f"{x.table}: win "
+                          f"{format_money(x.win)}, ledger {format_money(x.ledger_win)}; "
+                          f"drop {format_money(x.drop)}, in the books "
+                          f"{format_money(x.drop_in_books)}"), highlight=False)
 
 
 def _games_figures(x: Line, reconciled: bool) -> dict[str, str]:
@@ -143,54 +173,79 @@ def _drop_by_tender(report: GamesReport) -> Table:
 
 @report_app.command("cage", short_help=summary("report cage"))
 def report_cage(day: Day = None, database: opt.Database = None, as_json: opt.AsJson = False,
-                as_csv: AsCsv = False) -> None:
+                as_csv: AsCsv = False, rooms: Rooms = None) -> None:
     """The cage's day: chips sold and redeemed (cash in and out, by cashier), fills issued,
     credits received, the drop counted, the cash on hand at opening against the profile's
-    minimum (WAC 230-15-050); exit 1 if it does not reconcile with the ledger, if the cash
-    counted is short, or if no count was made within 3 hours of opening."""
-    from cardroom.room.books.operations_report import CAGE_KINDS, cage_report, cage_rows, to_csv
+    minimum (WAC 230-15-050) (with --rooms at the head office: each room's, and the
+    company's); exit 1 if it does not reconcile with the ledger, if the cash counted is short,
+    or if no count was made within 3 hours of opening."""
+    from cardroom.room.books.operations_report import cage_report, cage_rows, to_csv
     from cardroom.room.books.regulator import cash_on_hand, cash_rows
-    from cardroom.room.money.tenders import MARKERS_LABEL
     from cardroom.room.storage.db import open_database
     from cardroom.room.storage.settings import GamblingClock
 
     form, wanted = _output(as_json, as_csv), parse_day(day)
     clock = GamblingClock.from_env()
-    with open_database(database).snapshot() as conn:
-        report = cage_report(conn, clock, wanted)
-        cash = cash_on_hand(conn, clock, wanted)
-    data = {**report.as_json(), "cash_on_hand": cash.as_json()}
-    if form == "json":
-        print(json.dumps(data, indent=1))
-    elif form == "csv":
-        print(to_csv([*cage_rows(report), *cash_rows(cash)]), end="")
+
+    def build(conn: Connection) -> CageDay:
+        return cage_report(conn, clock, wanted), cash_on_hand(conn, clock, wanted)
+
+    if rooms is not None:
+        days = rooms_report(database, rooms, form, build, _cage_json, _show_cage,
+                            CAGE_FIGURES)
     else:
-        table = Table(title=f"Cage report, gambling day {wanted.isoformat()}")
-        for col in ("what", "count", "amount"):
-            table.add_column(col, justify="left" if col == "what" else "right")
-        for kind, (n, cents) in report.moves.items():
-            table.add_row(CAGE_KINDS[kind], str(n), format_money(cents))
-        table.add_row("cash in", "", format_money(report.cash_in))
-        table.add_row("cash out", "", format_money(report.cash_out))
-        table.add_row("drop counted: cash", "", format_money(report.drop.cash))
-        table.add_row("drop counted: debit card slips", "", format_money(report.drop.debit))
-        if report.drop.markers:
-            table.add_row(f"drop counted: {MARKERS_LABEL}", "",
-                          format_money(report.drop.markers))
-        table.add_row("chips outstanding", "", format_money(report.outstanding))
-        console.print(table)
-        if not report.reconciled:
-            console.print("[red]not reconciled:[/red] the lines do not add up to what the "
-                          "cage's account moved in the ledger")
-        console.print(f"cash on hand required ({cash.section}, {cash.tables} house-banked "
-                      f"table(s)): {format_money(cash.required)}; counted at opening: "
-                      + ("none" if cash.count is None else
-                         f"{format_money(cash.count.amount)} by {cash.count.counted_by}"),
-                      highlight=False)
-        for problem in cash.problems:
-            console.print(flagged("cash on hand:", problem), highlight=False)
-    if not report.reconciled or cash.problems:
+        with open_database(database).snapshot() as conn:
+            days = [build(conn)]
+        if form == "json":
+            print(json.dumps(_cage_json(days[0]), indent=1))
+        elif form == "csv":
+            print(to_csv([*cage_rows(days[0][0]), *cash_rows(days[0][1])]), end="")
+        else:
+            _show_cage(days[0])
+    if not all(report.reconciled and not cash.problems for report, cash in days):
         raise typer.Exit(1)
+
+
+def _cage_json(day: CageDay) -> dict[str, Any]:
+    return {**day[0].as_json(), "cash_on_hand": day[1].as_json()}
+
+
+CAGE_FIGURES: list[tuple[str, Callable[[CageDay], int]]] = [
+    ("cash_in", lambda d: d[0].cash_in), ("cash_out", lambda d: d[0].cash_out),
+    ("drop_counted", lambda d: d[0].drop.cash + d[0].drop.debit + d[0].drop.markers),
+    ("chips_outstanding", lambda d: d[0].outstanding)]
+"""The company's figures of the cage report (`--rooms`)."""
+
+
+def _show_cage(day: CageDay) -> None:
+    from cardroom.room.books.operations_report import CAGE_KINDS
+    from cardroom.room.money.tenders import MARKERS_LABEL
+
+    report, cash = day
+    table = Table(title=f"Cage report, gambling day {report.day.isoformat()}")
+    for col in ("what", "count", "amount"):
+        table.add_column(col, justify="left" if col == "what" else "right")
+    for kind, (n, cents) in report.moves.items():
+        table.add_row(CAGE_KINDS[kind], str(n), format_money(cents))
+    table.add_row("cash in", "", format_money(report.cash_in))
+    table.add_row("cash out", "", format_money(report.cash_out))
+    table.add_row("drop counted: cash", "", format_money(report.drop.cash))
+    table.add_row("drop counted: debit card slips", "", format_money(report.drop.debit))
+    if report.drop.markers:
+        table.add_row(f"drop counted: {MARKERS_LABEL}", "",
+                      format_money(report.drop.markers))
+    table.add_row("chips outstanding", "", format_money(report.outstanding))
+    console.print(table)
+    if not report.reconciled:
+        console.print("[red]not reconciled:[/red] the lines do not add up to what the "
+                      "cage's account moved in the ledger")
+    console.print(f"cash on hand required ({cash.section}, {cash.tables} house-banked "
+                  f"table(s)): {format_money(cash.required)}; counted at opening: "
+                  + ("none" if cash.count is None else
+                     f"{format_money(cash.count.amount)} by {cash.count.counted_by}"),
+                  highlight=False)
+    for problem in cash.problems:
+        console.print(flagged("cash on hand:", problem), highlight=False)
 
 
 @report_app.command("reconcile", short_help=summary("report reconcile"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from cardroom.games.baccarat.paytables import progressive_schedule
 from cardroom.houserules import (
@@ -39,6 +39,8 @@ TIE_CLAUSE = 'the Mini-Baccarat rules ("Winning Tie bets are paid 8 to 1")'
 JACKPOT_SEED_CENTS = 250_000
 """Super-9, progressive jackpot: "The Progressive is seeded with $2500 by the house"."""
 DEFAULT_POOL = "super9"
+LINKS_CLAUSE = "WAC 230-15-685(5)"
+"""Progressive tables are linked only within one licensed location."""
 """The room's progressive pool when a table's house rules link it to no other."""
 MIN_CONTRIBUTION = Fraction(1, 5)
 """Super-9: "For every 1$ dropped the house will add a minimum of .20 cents"."""
@@ -73,6 +75,18 @@ class BaccaratRules(CommissionRules, HouseRules):
         default=None, exclude_if=lambda p: p is None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$",
         description="a house rule: the progressive pool this table feeds; tables naming the "
                     "same pool share one jackpot (none: the room's pool, `super9`)")
+
+    @field_validator("jackpot_pool", mode="before")
+    @classmethod
+    def _one_location(cls, value: object) -> object:
+        """A pool of another room ("room:pool", "pool@room", "room/pool") is refused: linked
+        tables are only those of one licensed location (WAC 230-15-685(5); issue 25: many
+        rooms, one head office, and still one pool per room)."""
+        if isinstance(value, str) and any(mark in value for mark in ":@/"):
+            raise ValueError(f"the progressive pool {value[:40]!r} names another room: a "
+                             f"progressive links tables only within one licensed location "
+                             f"({LINKS_CLAUSE})")
+        return value
 
     @property
     def least_buy_in(self) -> int:

@@ -311,6 +311,15 @@ def import_list(conn: Connection, staff: Account, text: str, key: IdentityKey,
     people) imported again changes nothing. Audited as `exclusion.import` with counts only."""
     _require_reader(staff)
     when, people = read_list(text, key, list_date)
+    return import_people(conn, staff, when, people)
+
+
+def import_people(conn: Connection, staff: Account, when: datetime, people: list[Listed]
+                  ) -> Imported:
+    """Load a list's people, dated `when` (`import_list`, or the head office's list:
+    `head_office.pull_exclusions`): the state's entries replaced as `import_list` says."""
+    _require_reader(staff)
+    when = _aware(when)
     unique = {p.entry_key: p for p in people}
     digest = hashlib.sha256("\n".join([when.isoformat(), *sorted(unique)]).encode()).hexdigest()
     old = conn.execute(select(exclusion_lists).where(exclusion_lists.c.digest == digest)
