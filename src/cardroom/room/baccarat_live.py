@@ -18,9 +18,9 @@ from sqlalchemy.engine import Connection
 from cardroom.cards import Card
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
+from cardroom.games.baccarat.history import bets_history, coup_history
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.replay import Replay as CoupReplay
-from cardroom.games.baccarat.replay import bets_history, coup_history
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import (
     BaccaratTable,
