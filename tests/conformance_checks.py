@@ -41,7 +41,7 @@ def probe(game: Game, h: Hand) -> None:
         assert state(e) == before, f"{game.name}: the refused {name}{args} changed state"
 
 
-FIXED = frozenset({"rules", "way", "source", "_source", "pack", "specs"})
+FIXED = frozenset({"rules", "way", "source", "pack", "specs"})
 """What no move changes (the house rules, the house way's tables, the random source, Pan's
 pack and seats as dealt); the logs only grow, so their lengths stand for them."""
 LOGS = frozenset({"events", "actions"})

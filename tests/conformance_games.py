@@ -19,7 +19,7 @@ from cardroom.cards import Card, parse_card
 from cardroom.engine import Engine, Event, Voided, history_actions, history_pack
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.coup import CardDealt
-from cardroom.games.baccarat.replay import coup_history
+from cardroom.games.baccarat.history import coup_history
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import BaccaratTable, BetsPlaced, CoupSettled
 from cardroom.games.baccarat.wagers import WagerKind
@@ -29,7 +29,7 @@ from cardroom.games.pan.bots import RandomBot
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.driver import play_hand
 from cardroom.games.pan.engine import PanHand, SeatSpec
-from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.history import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.super_pan_9 import Phase as SP9Phase
 from cardroom.games.super_pan_9 import SuperPan9Rules, SuperPan9Table

@@ -242,6 +242,21 @@ class GameReplay(Generic[Settlement]):
             raise HistoryError(f"{key} {seat!r} is not one of the history's seats")
         return seat
 
+    def pay(self, index: int, payer: int | None, payee: int | None, chips: int,
+            reason: str) -> None:
+        """A movement of `chips` at action `index` from `payer` to `payee` (each a seat's
+        index in the history, None: the house); none where the two are one."""
+        if payer != payee:
+            self.movements.append({"index": index, "payer": payer, "payee": payee,
+                                   "chips": chips, "reason": reason})
+
+    def move(self, index: int, who: int, net: int, reason: str) -> None:
+        """A wager of seat `who` settled against the house: `net` won (> 0) or lost (< 0); a
+        push moves nothing."""
+        if net:
+            self.pay(index, None if net > 0 else who, who if net > 0 else None, abs(net),
+                     reason)
+
     def finish(self, actions: int) -> None:
         """After the last action: what the table does by itself (nothing by default)."""
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from cardroom.cards import Card, Rank
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.coup import CardDealt
-from cardroom.games.baccarat.replay import coup_history
+from cardroom.games.baccarat.history import coup_history
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import BaccaratTable, CoupSettled
 from cardroom.games.baccarat.wagers import WagerKind

@@ -448,3 +448,40 @@ def test_a_seat_with_chips_in_the_hand_cannot_leave() -> None:
     t.withdraw_wagers(1)
     t.leave(1)
     assert 1 not in t.chips and t.open_spots() == [1, 2, 3, 4, 5, 6]
+
+
+def test_rule_7_the_engine_says_who_may_take_the_dragon_hand_and_which_hands_a_seat_sets(
+) -> None:
+    """Clause 7 (dragon hand): a player with a wager on their own hand may take the dragon
+    hand before the deal, one a hand, not after a misdeal (the same wagers are dealt again);
+    clause 6: each player sets their own hand, and the dragon hand too where the player sets
+    it. The room offers what the engine says (`can_dragon_for`, `spots_to_set`), issue 24."""
+    t = table(dragon_hand=DragonHand.PLAYER_SETS)
+    t.sit(1, 10_000)
+    t.sit(3, 10_000)
+    assert not t.can_dragon_for(1)  # no wager on its own hand yet
+    t.place_wager(1, 1_000)
+    t.place_wager(3, 1_000)
+    assert t.can_dragon_for(1) and t.can_dragon_for(3)
+    assert t.spots_to_set(1) == []  # nothing is set before the deal
+    t.take_dragon(1, 2, 500)
+    assert not t.can_dragon_for(1) and not t.can_dragon_for(3)  # one dragon hand a hand
+    t.deal(Script([0]), machine_order(DEALER_HAND, "Jh 9h 8d 6s 4h 3c 2d",
+                                      "As Ad Kc Qh 8s 6d 4c"))
+    assert not t.can_dragon_for(3)  # after the deal
+    assert t.spots_to_set(1) == [1, 2] and t.spots_to_set(3) == [3] and t.spots_to_set(5) == []
+    t.ask_house_way(2)
+    assert t.spots_to_set(1) == [1]
+    t.declare_misdeal("box jam")
+    assert t.wagers == {1: 1_000, 3: 1_000} and not t.can_dragon_for(3)
+    with pytest.raises(RuleError, match="after a misdeal"):
+        t.verify_dragon_for(3)
+    assert t.spots_to_set(1) == []
+
+    house_sets = table(dragon_hand=DragonHand.HOUSE_WAY)
+    house_sets.sit(1, 10_000)
+    house_sets.place_wager(1, 1_000)
+    house_sets.take_dragon(1, 2, 500)
+    house_sets.deal(Script([0]), machine_order(DEALER_HAND, "Jh 9h 8d 6s 4h 3c 2d",
+                                               "As Ad Kc Qh 8s 6d 4c"))
+    assert house_sets.spots_to_set(1) == [1]  # the house sets the dragon hand

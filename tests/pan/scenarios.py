@@ -10,7 +10,7 @@ from collections.abc import Callable
 from fixture_files import FIXTURES as ALL_FIXTURES
 
 from cardroom.games.pan.engine import PanHand
-from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.history import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import save_history
 

@@ -15,7 +15,7 @@ from cardroom.games.pan.bots import SoundBot
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.driver import play_hand
 from cardroom.games.pan.engine import PanHand, SeatSpec
-from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.history import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import HIDDEN_CARD, HandHistory, HistoryError, load_history, replay
 from cardroom.shoe import SeededRandom, fisher_yates

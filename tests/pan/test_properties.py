@@ -20,7 +20,7 @@ from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.driver import play_hand
 from cardroom.games.pan.engine import PanHand, Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
-from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.history import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import HandHistory, replay
 from cardroom.shoe import SeededRandom, fisher_yates

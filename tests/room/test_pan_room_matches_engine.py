@@ -34,7 +34,7 @@ from cardroom.games.pan.commands import Kind, PanAction
 from cardroom.games.pan.driver import PanTable
 from cardroom.games.pan.engine import PanHand, Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
-from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.history import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.table import dealer_at
 from cardroom.room.people.accounts import Account, Role

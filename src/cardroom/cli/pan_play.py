@@ -34,7 +34,7 @@ from cardroom.games.pan.events import (
     Melded,
     Took,
 )
-from cardroom.games.pan.replay import history_of
+from cardroom.games.pan.history import history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.table import must_change_seat, next_dealer
 from cardroom.history import HandHistory

@@ -1,24 +1,13 @@
-"""Baccarat hand histories in the project's shared format (`cardroom.history`): writing one for
-a coup dealt at a `BaccaratTable`, and replaying one through the same table engine.
-
-A baccarat history holds one coup. Money is in cents (``setup.unit``), ``seats`` are the
-players with wagers in the coup and their stacks before it, ``pack`` the cards dealt in this
-coup in order (never the rest of the shoe: those cards are still to be dealt), ``setup.shoe``
-the shoe's commitment (and, for a fresh shoe, its cut and burn), ``setup.jackpot`` the pool
-before the coup, ``actions`` each seat's bets and then the deal, and ``result`` the stacks
-after, the two hands and each wager's settlement.
-"""
+"""Replaying a baccarat hand history (`cardroom.history`; the format and its writer:
+`cardroom.games.baccarat.history`) through the same table engine that dealt it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from cardroom.cards import Card
 from cardroom.errors import CardroomError, ShoeError
 from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
-from cardroom.money import Cents
 from cardroom.shoe import Shoe
 
 from .coup import hand_total
@@ -26,50 +15,6 @@ from .jackpot import JackpotPool
 from .rules import BaccaratRules
 from .table import BaccaratTable, CoupSettled
 from .wagers import WagerKind
-
-UNIT = "cents"
-
-
-def coup_history(rules: BaccaratRules, stacks_before: Sequence[tuple[str, Cents]],
-                 bets: Sequence[tuple[str, dict[WagerKind, Cents]]], dealt: Sequence[Card],
-                 settled: CoupSettled, stacks_after: Sequence[Cents], *,
-                 shoe: dict[str, Any], jackpot: dict[str, Cents] | None,
-                 hand_id: str = "", extra_setup: dict[str, Any] | None = None,
-                 seat_fields: Sequence[dict[str, Any]] | None = None) -> HandHistory:
-    """The history of one coup. `stacks_before` are the stacks before any wager of the coup;
-    `bets` in the order they went down; `dealt` every card of the coup in order."""
-    names = [n for n, _ in stacks_before]
-    h = bets_history(rules, stacks_before, bets, jackpot=jackpot, hand_id=hand_id,
-                     seat_fields=seat_fields)
-    h.actions.append({"type": "deal"})
-    h.pack = [str(c) for c in dealt]
-    h.setup.update(shoe=shoe, **(extra_setup or {}))
-    h.result = {"chips": list(stacks_after),
-                "player": [str(c) for c in settled.player],
-                "banker": [str(c) for c in settled.banker],
-                "jackpot_award": settled.jackpot_award.name.lower(),
-                "settlements": [{"seat": names.index(seat), "name": seat, "kind": s.kind.value,
-                                 "stake": s.stake, "outcome": s.outcome, "won": s.won,
-                                 "commission": s.commission, "returned": s.returned}
-                                for seat, s in settled.settlements]}
-    return h
-
-
-def bets_history(rules: BaccaratRules, stacks_before: Sequence[tuple[str, Cents]],
-                 bets: Sequence[tuple[str, dict[WagerKind, Cents]]], *,
-                 jackpot: dict[str, Cents] | None, hand_id: str = "",
-                 seat_fields: Sequence[dict[str, Any]] | None = None) -> HandHistory:
-    """A coup before its deal: the seats with wagers and their stacks before, each seat's
-    bets (what a restart resumes, `cardroom.room.play.resume`; `coup_history` adds the deal)."""
-    names = [n for n, _ in stacks_before]
-    seats = [{"seat": i, "name": n, "chips": c, **(seat_fields[i] if seat_fields else {})}
-             for i, (n, c) in enumerate(stacks_before)]
-    actions: list[dict[str, Any]] = [
-        {"type": "bet", "seat": names.index(name), "bets": {k.value: v for k, v in b.items()}}
-        for name, b in bets]
-    return HandHistory(game="baccarat", hand_id=hand_id, rules=rules.model_dump(mode="json"),
-                       seats=seats, pack=[], setup={"unit": UNIT, "jackpot": jackpot},
-                       actions=actions)
 
 
 def _pool(rules: BaccaratRules, data: Any) -> JackpotPool | None:
@@ -135,14 +80,7 @@ class Replay(GameReplay[CoupSettled]):
             raise HistoryError(f"the coup used {table.shoe.position} of the "
                                f"{len(pack)} recorded cards")
         for seat, s in settled.settlements:
-            who = self.names.index(seat)
-            why = s.words
-            if s.net > 0:
-                self.movements.append({"index": index, "payer": None, "payee": who,
-                                       "chips": s.net, "reason": why})
-            elif s.net < 0:
-                self.movements.append({"index": index, "payer": who, "payee": None,
-                                       "chips": -s.net, "reason": why})
+            self.move(index, self.names.index(seat), s.net, s.words)
 
     def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
         if isinstance(exc, CardroomError):

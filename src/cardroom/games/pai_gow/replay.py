@@ -114,7 +114,7 @@ class Replay(GameReplay[Settled]):
         if kind in ("set", "house_way", "expose", "card_count") and t.can_settle():
             # the last hand set (or taken out of play): the table settles (clauses 8, 10)
             self.result = t.settle()
-            self.movements = _movements(index, self, self.result)
+            self.moves(index, self.result)
 
     def bank(self, action: dict[str, Any]) -> None:
         """Banking the game: a player banks; the house dealer's wager against him is recorded."""
@@ -168,7 +168,6 @@ class Replay(GameReplay[Settled]):
             raise RuleError("clause 5", f"the dice {list(event.dice)} start the deal at "
                             f"position {event.start_position}, not {action['start']} (clause 5)")
 
-
     def final(self) -> list[int]:
         return [self.table.chips[s] for s in self.seat_numbers]
 
@@ -180,37 +179,30 @@ class Replay(GameReplay[Settled]):
         return f"{banker} banks; " + ", ".join(
             f"{'dragon ' if r.dragon else ''}spot {r.spot} {r.outcome.value}" for r in s.results)
 
+    def moves(self, index: int, s: Settled) -> None:
+        """Each wager against the bank (copies move nothing), each commission to the house."""
+        def who(spot_or_seat: int) -> int | None:
+            return None if spot_or_seat == DEALER else self.seat_numbers.index(spot_or_seat)
+
+        bank = who(s.banker_spot)
+        for r in s.results:
+            player = who(r.seat)
+            label = "dragon hand" if r.dragon else f"spot {r.spot}"
+            if r.outcome is Outcome.WIN:
+                self.pay(index, bank, player, r.wager, f"{label} wins")
+                if r.commission:
+                    self.pay(index, player, None, r.commission, f"{label}: commission")
+            elif r.outcome is Outcome.LOSS:
+                self.pay(index, player, bank, r.wager, f"{label} loses")
+        if s.banker_commission:
+            self.pay(index, bank, None, s.banker_commission, "the bank's commission")
+
     settled_key = "spots"
 
     def replayed(self, settled: Settled) -> Replayed | None:
         return Replayed({"banker_spot": settled.banker_spot}, "spots",
                         ("spot", "outcome", "net"),
                         [(r.spot, r.outcome.value, r.net) for r in settled.results])
-
-
-def _movements(index: int, hand: Replay, s: Settled) -> list[dict[str, Any]]:
-    """Each wager against the bank (copies move nothing), each commission to the house."""
-    def who(spot_or_seat: int) -> int | None:
-        return None if spot_or_seat == DEALER else hand.seat_numbers.index(spot_or_seat)
-
-    bank = who(s.banker_spot)
-    out: list[dict[str, Any]] = []
-    for r in s.results:
-        player = who(r.seat)
-        label = "dragon hand" if r.dragon else f"spot {r.spot}"
-        if r.outcome is Outcome.WIN:
-            out.append({"index": index, "payer": bank, "payee": player, "chips": r.wager,
-                        "reason": f"{label} wins"})
-            if r.commission:
-                out.append({"index": index, "payer": player, "payee": None,
-                            "chips": r.commission, "reason": f"{label}: commission"})
-        elif r.outcome is Outcome.LOSS:
-            out.append({"index": index, "payer": player, "payee": bank, "chips": r.wager,
-                        "reason": f"{label} loses"})
-    if s.banker_commission:
-        out.append({"index": index, "payer": bank, "payee": None,
-                    "chips": s.banker_commission, "reason": "the bank's commission"})
-    return [m for m in out if m["payer"] != m["payee"]]
 
 
 __all__ = ["Replay"]

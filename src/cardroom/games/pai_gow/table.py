@@ -448,8 +448,10 @@ class PaiGowTable(Engine):
         return self._log(BankTaken(seat, self.last_wagers[seat]))
 
     # -------------------------------------------------------------- dragon hand
-    def verify_take_dragon(self, seat: int, spot: int, amount: Cents) -> None:
-        """Clause 7: a dragon hand is the hand of an open spot, if the house allows it."""
+    def verify_dragon_for(self, seat: int) -> None:
+        """Clause 7, for the seat alone: the house allows dragon hands, the hand is not dealt
+        (nor misdealt), the seat has a wager on its own hand and no one holds the dragon
+        hand yet."""
         if self.rules.dragon_hand is DragonHand.NOT_ALLOWED:
             raise RuleError(DRAGON, "this card room does not allow dragon hands")
         if self.phase is not Phase.BETTING:
@@ -460,6 +462,14 @@ class PaiGowTable(Engine):
                                      "dragon hand")
         if self.dragon is not None:
             raise RuleError(DRAGON, "the dragon hand is already taken")
+
+    can_dragon_for = able(verify_dragon_for)
+    """Whether `seat` may take the dragon hand now, at some open spot for some amount: what
+    a table offers the seat (`take_dragon` then checks the spot and the amount)."""
+
+    def verify_take_dragon(self, seat: int, spot: int, amount: Cents) -> None:
+        """Clause 7: a dragon hand is the hand of an open spot, if the house allows it."""
+        self.verify_dragon_for(seat)
         if spot not in PLAYER_SEATS or spot in self.chips or spot == self.banker_spot:
             raise RuleError(DRAGON, f"spot {spot} is not an open spot")
         require_cents(amount, "wager")
@@ -542,6 +552,17 @@ class PaiGowTable(Engine):
         return event
 
     # -------------------------------------------------------------- setting hands
+    def spots_to_set(self, seat: int) -> list[int]:
+        """The spots whose hand `seat` sets now (clause 6: its own; clause 7: the dragon hand
+        it plays, where the player sets it), each still to set and in play."""
+        if self.phase is not Phase.SETTING:
+            return []
+        own = {seat}
+        if self.dragon is not None and self.dragon[0] == seat and \
+                self.rules.dragon_hand is DragonHand.PLAYER_SETS:
+            own.add(self.dragon[1])
+        return sorted(s for s in own if s in self._player_spots() and s not in self.settings)
+
     def _player_spots(self) -> list[int]:
         """Spots whose owner sets the hand: players, the dragon, a player-banker."""
         spots = [s for s in self.wagers if s != self.banker_spot]

@@ -1,4 +1,5 @@
-"""Pan hand histories: writing one for a hand, and replaying one action by action."""
+"""Replaying a Pan hand history action by action (`cardroom.history`; its writer:
+`cardroom.games.pan.history`)."""
 
 from __future__ import annotations
 
@@ -28,39 +29,6 @@ ACTIONS = frozenset({
 })
 CARD_ARGS = frozenset({"card"})
 CARDS_ARGS = frozenset({"cards", "borrowed", "part", "order"})
-
-
-def history_of(hand: PanHand, hand_id: str = "", whole: bool = False) -> HandHistory:
-    """The hand's history: shuffled pack, seats and chips, house rules, actions in order.
-    Every card still unseen in the stock, of the pack or of a reshuffled stock, is written
-    `HIDDEN_CARD`: the history shows what was seen, never the order of what a later turn or
-    deal may take (the next pack may begin with this stock, docs/pan.md). `whole`: every
-    card as it lies, the stock's order too (the sealed record a restart resumes the hand
-    from, `cardroom.room.play.resume`: never shown)."""
-    unseen = set() if whole else hand.unseen_cards()
-    actions: list[dict[str, Any]] = []
-    reshuffles = 0
-    for act in hand.actions:
-        if act["type"] == "reshuffle_stock" and act["order"]:
-            reshuffles += 1
-            act = {**act, "order": _hide(act["order"], reshuffles, unseen)}
-        actions.append(act)
-    return HandHistory(
-        game="pan", hand_id=hand_id, rules=hand.rules.model_dump(mode="json"),
-        seats=[{"seat": i, "name": s.name, "chips": s.chips, "doubles": s.doubles}
-               for i, s in enumerate(hand.specs)],
-        pack=_hide([str(c) for c in hand.pack], 0, unseen),
-        setup={"dealer": hand.dealer, "deal_counts": list(hand.deal_counts)
-               if hand.deal_counts is not None else None,
-               "carried_tops": list(hand.carried_tops)},
-        actions=actions,
-        result={"chips": [s.chips for s in hand.seats], "winner": hand.winner,
-                "reason": hand.end_reason},
-    )
-
-
-def _hide(cards: list[str], source: int, unseen: set[tuple[int, int]]) -> list[str]:
-    return [HIDDEN_CARD if (source, i) in unseen else c for i, c in enumerate(cards)]
 
 
 def with_hidden_filled(cards: list[Any], whole: Iterable[Card], what: str) -> list[Card]:
@@ -191,35 +159,3 @@ class Replay(GameReplay[None]):
 
     def matches(self, result: dict[str, Any], final: list[int]) -> bool | None:
         return list(result["chips"]) == final if "chips" in result else None
-
-
-def boards(h: HandHistory, viewer: int | None = None, everything: bool = True
-           ) -> list[dict[str, Any]]:
-    """The table after each action of `h` (the recall's steps), as far as it replays: every
-    seat's hand (as seat `viewer` saw it at the table, by the engine's own `snapshot`: his
-    own hand, others' only when played face up; `everything`: every hand, for the floor and
-    the auditor), its count and spreads, the drawn card, the top discard and how many cards
-    the stock holds; the stock's unseen cards are only counted. A history with no pack (a
-    voided hand's record) has no table to show."""
-    if not h.pack:
-        return []
-    hand = start_hand(h)
-    out = []
-    for act in h.actions:
-        try:
-            apply_action(hand, act)
-        except CardroomError:
-            break
-        seen = [True] * len(hand.seats) if everything else \
-            [s["hand"] is not None for s in hand.snapshot(viewer)["seats"]]
-        out.append({"seats": [{"hand": [str(c) for c in s.hand] if shown else None,
-                               "hand_count": len(s.hand),
-                               "melds": [[str(c) for c in m.cards] for m in s.melds],
-                               "status": s.status.value, "chips": s.chips}
-                              for s, shown in zip(hand.seats, seen, strict=True)],
-                    "drawn": str(hand.drawn) if hand.drawn else None,
-                    "discard": str(hand.discards[-1].card) if hand.discards else None,
-                    "stock": len(hand.stock)})
-    return out
-
-

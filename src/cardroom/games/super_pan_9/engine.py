@@ -99,7 +99,7 @@ class SuperPan9Table(Engine):
     def __init__(self, rules: SuperPan9Rules | None = None, source: RandomSource | None = None,
                  shoe: Shoe | None = None) -> None:
         self.rules = rules or SuperPan9Rules()
-        self._source = source
+        self.source = source
         self.shoe = shoe
         self.events: list[Event] = []
         self.round_no = 1
@@ -241,7 +241,7 @@ class SuperPan9Table(Engine):
         reason = self.needs_shuffle()
         if reason is not None:
             r = self.rules
-            self.shoe = Shoe.shuffled(r.shoe_spec, r.cut_from_end, self._source)
+            self.shoe = Shoe.shuffled(r.shoe_spec, r.cut_from_end, self.source)
             self._log(ShoeShuffled(self.round_no, reason, self.shoe.commitment,
                                    len(self.shoe.order), self.shoe.cut_index))
         shoe = self.shoe

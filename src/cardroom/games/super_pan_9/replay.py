@@ -121,7 +121,18 @@ class Replay(GameReplay[RoundSettled]):
         if self.result is None and self.table.phase is Phase.REVEALED:
             self.settle()
         if self.result is not None:
-            self.movements = _movements(actions - 1, self.result, self.seat_numbers)
+            self.moves(actions - 1, self.result)
+
+    def moves(self, index: int, settled: RoundSettled) -> None:
+        """Each seat's wager and tie bet won or lost (the commission, where one is taken)."""
+        for s in settled.seats:
+            who, st = self.seat_numbers.index(s.seat), s.settlement
+            for what, net, commission in (("wager", st.main_net, st.commission),
+                                          ("tie bet", st.tie_net, st.tie_commission)):
+                result = st.outcome.value if what == "wager" else (
+                    "wins" if net > 0 else "loses")
+                self.move(index, who, net, f"{what} {result}"
+                          + (f" (commission {commission})" if commission else ""))
 
     def void_problem(self, h: HandHistory) -> str | None:
         if self.shoe.position != len(self.pack):
@@ -147,24 +158,6 @@ class Replay(GameReplay[RoundSettled]):
                         ("seat", "outcome", "net"),
                         [(s.seat, s.settlement.outcome.value, s.settlement.net)
                          for s in settled.seats])
-
-
-def _movements(index: int, settled: RoundSettled,
-               seat_numbers: list[int]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for s in settled.seats:
-        who, st = seat_numbers.index(s.seat), s.settlement
-        for what, net, commission in (("wager", st.main_net, st.commission),
-                                      ("tie bet", st.tie_net, st.tie_commission)):
-            result = st.outcome.value if what == "wager" else ("wins" if net > 0 else "loses")
-            why = f"{what} {result}" + (f" (commission {commission})" if commission else "")
-            if net > 0:
-                out.append({"index": index, "payer": None, "payee": who, "chips": net,
-                            "reason": why})
-            elif net < 0:
-                out.append({"index": index, "payer": who, "payee": None, "chips": -net,
-                            "reason": why})
-    return out
 
 
 __all__ = ["Replay"]

@@ -18,9 +18,9 @@ from sqlalchemy.engine import Connection
 from cardroom.cards import Card
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
+from cardroom.games.baccarat.history import bets_history, coup_history
 from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.replay import Replay as CoupReplay
-from cardroom.games.baccarat.replay import bets_history, coup_history
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import (
     BaccaratTable,
@@ -173,12 +173,11 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         e, pool = self.engine, self.engine.pool
         if not (who.may(Permission.DEAL) or who.username in e.bets):
             raise IllegalActionError("only a dealer or a player with wagers down may deal")
-        e.verify_deal()
-        assert self.hand_id is not None
         start, shoe_before, bets = len(e.events), e.shoe, list(e.bets.items())
         pool_before = PoolState.of(pool) if pool else None
+        settled = e.deal()  # the engine's check refuses a deal with no wager down
+        assert self.hand_id is not None
         self.dealt_by = who.username
-        settled = e.deal()
         history = self.history(start, shoe_before, bets, pool_before, settled)
         retired = history["setup"]["shoe"].get("retired")
         if retired is not None:

@@ -28,11 +28,9 @@ from cardroom.errors import CardroomError, IllegalActionError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.limits import PaiGowTableRules
 from cardroom.games.pai_gow.replay import Replay as HandReplay
-from cardroom.games.pai_gow.rules import DragonHand
 from cardroom.games.pai_gow.settings import Setting, all_settings
 from cardroom.games.pai_gow.table import (
     DEALER,
-    DECK,
     PLAYER_SEATS,
     HandSet,
     PaiGowTable,
@@ -72,7 +70,6 @@ from cardroom.room.play.pai_gow_protocol import (
 )
 from cardroom.room.play.protocol import Bet, ChangeBets, Deal
 from cardroom.room.storage import audit
-from cardroom.shoe import fisher_yates
 
 GAME = "pai-gow"
 
@@ -193,10 +190,8 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         """A dealer, the floor, or a player with chips in the hand may call for the deal."""
         if not (who.may(Permission.DEAL) or self.in_play(who.id)):
             raise IllegalActionError("only a dealer or a player in the hand may deal")
-        self.engine.verify_deal()
+        dealt = self.engine.deal(self.source)  # checked, then shuffled: CSPRNG in production
         assert self.hand_id is not None
-        order = fisher_yates(DECK.cards(), self.source)  # CSPRNG in production
-        dealt = self.engine.deal(self.source, order)
         audit.append(conn, who.username, "hand.dealt", {
             "table": self.table_id, "hand": self.hand_id,
             "banker": dealt.banker_spot, "dice": list(dealt.dice),
@@ -373,7 +368,6 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         e = self.engine
         note: dict[str, Any] = {"kind": kind, "by": who.username, "reason": reason}
         if kind == "misdeal":
-            e.verify_declare_misdeal(reason)
             e.declare_misdeal(reason)
         elif spot is None:
             raise MalformedMessage("choose a spot by its number")
@@ -381,13 +375,11 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
             if msg.card is None:
                 raise MalformedMessage("that is not a card")
             [card] = parse_cards(msg.card)
-            e.verify_expose_card(spot, card, True)
-            note.update(spot=spot, card=str(card))  # public now (house rule), or a misdeal
             e.expose_card(spot, card, True)
+            note.update(spot=spot, card=str(card))  # public now (house rule), or a misdeal
         else:
-            e.verify_report_card_count(spot, cast(int, msg.count))
-            note.update(spot=spot, count=msg.count)
             e.report_card_count(spot, cast(int, msg.count))
+            note.update(spot=spot, count=msg.count)
         misdeal = e.phase is Phase.BETTING
         note["result"] = "misdeal" if misdeal else (
             e.out_of_play[spot].value if spot is not None and spot in e.out_of_play
@@ -432,10 +424,8 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
                 may_bank=seat is not None and bank_refusal is None
                 and e.phase is Phase.BETTING,
                 bank_refusal=bank_refusal,
-                may_dragon=seat is not None and seat in e.wagers and e.dragon is None
-                and r.dragon_hand is not DragonHand.NOT_ALLOWED and e.phase is Phase.BETTING,
-                to_set=[s.spot for s in spots if s.mine and not s.set
-                        and s.spot not in e.out_of_play and self._owns(seat, s.spot)]),
+                may_dragon=seat is not None and e.can_dragon_for(seat),
+                to_set=[] if seat is None else e.spots_to_set(seat)),
             limits=PaiGowLimits(
                 min=r.min_wager_cents, max=r.max_wager_cents,
                 commission=f"{r.commission.numerator}/{r.commission.denominator}",
@@ -460,13 +450,6 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         banker = self.engine.banker_spot if self.hand_id is not None else (
             self.last.banker_spot if isinstance(self.last, PaiGowResult) else DEALER)
         return PaiGowDeal(dice=deal["dice"], first_spot=spot_of_position(deal["start"], banker))
-
-    def _owns(self, seat: int | None, spot: int) -> bool:
-        d = self.engine.dragon
-        return seat is not None and (spot == seat or (d is not None and d[0] == seat
-                                                       and d[1] == spot
-                                                       and self.rules.dragon_hand
-                                                       is DragonHand.PLAYER_SETS))
 
 
 __all__ = ["GAME", "PaiGowLive", "PaiGowTableRules"]

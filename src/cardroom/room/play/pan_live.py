@@ -62,8 +62,8 @@ from cardroom.games.pan.driver import PanTable
 from cardroom.games.pan.engine import Phase, SeatSpec
 from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, ToppedUp, event_line
+from cardroom.games.pan.history import history_of
 from cardroom.games.pan.replay import Replay as PanReplay
-from cardroom.games.pan.replay import history_of
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
 from cardroom.games.pan.table import dealer_at
 from cardroom.history import VOID, GameReplay, HandHistory

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardroom.games.pan.history import boards
 from cardroom.games.pan.melds import CONDITION_TABLE
-from cardroom.games.pan.replay import boards
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import HIDDEN_CARD
 from cardroom.money import Cents, format_money

@@ -115,10 +115,9 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         seat = self.seat_of.get(who.id)
         if not (who.may(Permission.DEAL) or (seat is not None and seat in self.engine.seats)):
             raise IllegalActionError("only a dealer or a player with a wager may deal")
-        self.engine.verify_deal()
-        assert self.hand_id is not None
         start, shoe_before = len(self.engine.events), self.engine.shoe
-        dealt = self.engine.deal()
+        dealt = self.engine.deal()  # the engine's check refuses a deal with no wager down
+        assert self.hand_id is not None
         shuffled = [e for e in self.engine.events[start:] if isinstance(e, ShoeShuffled)]
         audit.append(conn, who.username, "hand.dealt", {
             "table": self.table_id, "hand": self.hand_id,
@@ -282,7 +281,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         assert isinstance(replayed, RoundReplay)
         engine = replayed.table
         engine.chips = {**self.engine.chips, **engine.chips}
-        engine._source = self.source
+        engine.source = self.source
         engine.shoe = self.engine.shoe
         self.engine = engine
         self.deal_start = int(fields.get("deal_start") or 0)
@@ -302,7 +301,6 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         if self.hand_id is None:
             raise IllegalActionError("no hand is in progress at this table")
         kind, seat, reason = msg.kind, msg.seat, msg.reason
-        self.engine.verify_irregularity(kind, seat)
         hand_id, t = self.hand_id, self.table_id
         event = self.engine.record_irregularity(kind, seat, f"{who.username}: {reason}")
         note = {"kind": kind.value, "seat": seat, "by": who.username, "reason": reason,
