@@ -27,11 +27,15 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from cardroom.room import audit
 from cardroom.room.errors import StorageError
+from cardroom.room.schema import audit_head
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 ADVISORY_LOCK_KEY = 0x63617264  # "card"
+_LOCK_AND_HEAD = (select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY), audit_head.c.seq,
+                         audit_head.c.hash)
+                  .where(audit_head.c.id == 1).with_for_update(of=audit_head))
 
 
 def default_database_path() -> Path:
@@ -119,15 +123,34 @@ class Storage:
         left for after the commit (`after_commit`) runs once it has committed, outside it."""
         with self._lock, self.engine.begin() as conn:
             conn.info.pop(AFTER_COMMIT, None)
-            if self.is_postgres:
-                conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
-            yield conn
+            conn.info[UNIT_MEMO] = {}
+            try:
+                audit.begin_unit(conn, *self._lock_writer(conn))
+                yield conn
+                audit.flush(conn)
+            finally:
+                audit.end_unit(conn)
+                conn.info.pop(UNIT_MEMO, None)
             later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
         for work in later:
             try:
                 work(self)
             except Exception:  # the committed work stands whatever happens after it
                 log.exception("work after a commit failed; the commit stands")
+
+    def _lock_writer(self, conn: Connection) -> tuple[audit.Head, ...]:
+        """On PostgreSQL, take the room's writer lock and read the audit head in one round
+        trip (the head row locked `FOR UPDATE`, which reads its newest committed version even
+        when the lock was waited for); the head, for the unit's appends. Nothing to read
+        (SQLite, whose process lock is the writer lock, or a log with no head yet): the first
+        append reads it."""
+        if not self.is_postgres:
+            return ()
+        row = conn.execute(_LOCK_AND_HEAD).first()
+        if row is None:
+            conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
+            return ()
+        return ((int(row.seq), str(row.hash)),)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -155,6 +178,14 @@ class Storage:
                 conn.rollback()
 
 AFTER_COMMIT = "cardroom.after_commit"
+UNIT_MEMO = "cardroom.unit_memo"
+
+
+def unit_memo(conn: Connection) -> dict[str, Any] | None:
+    """What the write unit `conn` belongs to has learnt so far and may reuse until it ends
+    (under the writer lock nobody else changes it meanwhile); None outside a unit."""
+    memo: dict[str, Any] | None = conn.info.get(UNIT_MEMO)
+    return memo
 
 
 def after_commit(conn: Connection, work: Callable[[Storage], object]) -> None:
