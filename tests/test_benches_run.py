@@ -38,3 +38,10 @@ def test_the_card_tables_bench_plays_both_games(tmp_path: Path) -> None:
     # house-way settings at Pai Gow
     assert "super-pan-9: 19 actions" in out
     assert "pai-gow: 13 actions" in out
+
+
+def test_the_round_trips_bench_counts_the_statements_of_each_action(tmp_path: Path) -> None:
+    out = run_bench(tmp_path, "bench_round_trips.py", "--rounds", "1", "--postgres", "")
+    assert "SQLite: statements per bet " in out
+    assert "8 actions, wall median" in out  # 7 bets and the deal
+    assert "ms an action; load average" in out

@@ -18,9 +18,10 @@ from cardroom.room.db import Storage
 from .rooms import make_room
 
 MOST = {"postgresql": {"bet": 9, "deal": 13}, "sqlite": {"bet": 12, "deal": 16}}
-"""At most this many statements (the commit not counted) per action, per database. PostgreSQL
-takes the writer lock and reads the audit head in one of them; SQLite (whose round trips are
-calls inside the process) reads the head apart and writes a ledger transaction in three."""
+"""At most this many statements (the commit not counted) per action, per database (a deal with
+two players). PostgreSQL takes the writer lock and reads the audit head in one of them, writes
+a ledger transaction in one and the unit's audit entries in one; SQLite (whose round trips are
+calls inside the process) reads the head apart and writes each of those in three and two."""
 
 
 @contextmanager

@@ -4,6 +4,9 @@
 first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
 a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
 lock) so that the audit chain and the ledger balances are never written by two writers at once.
+On PostgreSQL that lock is taken by the statement that reads the audit head, and the unit's
+audit entries are written once, before it commits (`audit.flush`): fewer round trips per
+action (issue 25, docs/server.md "Round trips per action").
 `Storage.snapshot()` is the one way to check: every read in it sees the same moment.
 """
 
