@@ -85,3 +85,10 @@ def test_the_chaos_bench_kills_a_process_and_every_table_plays_on(tmp_path: Path
     assert result["hands_voided"] == 0 and result["lost_cents"] == 0
     assert result["audit_ok"] is True
     assert result["max_takeover_s"] is not None and result["max_takeover_s"] <= 10
+
+
+def test_the_round_trips_bench_counts_the_statements_of_each_action(tmp_path: Path) -> None:
+    out = run_bench(tmp_path, "bench_round_trips.py", "--rounds", "1", "--postgres", "")
+    assert "SQLite: statements per bet " in out
+    assert "8 actions, wall median" in out  # 7 bets and the deal
+    assert "ms an action; load average" in out

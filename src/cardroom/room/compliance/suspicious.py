@@ -682,6 +682,7 @@ def problems(conn: Connection) -> list[str]:
     latest, for a decided case) or that has no audit entry: a row edited, inserted or deleted
     in the database (the records are never deleted: 31 CFR 1021.320(d), 1010.430(d))."""
     held: dict[tuple[str, int], str] = {}
+    audit.flush(conn)
     for r in conn.execute(select(audit_log.c.action, audit_log.c.detail)
                           .where(audit_log.c.action.in_(AUDITED))
                           .order_by(audit_log.c.seq)):

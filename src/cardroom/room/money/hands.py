@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Literal, NamedTuple
 
 from sqlalchemy import BigInteger, bindparam, cast, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from cardroom import registry
@@ -59,10 +60,10 @@ def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
 _SELECT_HISTORY = select(hands.c.history).where(hands.c.id == bindparam("hand"))
 _SET_HISTORY = update(hands).where(hands.c.id == bindparam("hand")).values(
     history=bindparam("history"))
-_SELECT_PLAYER = select(hand_players.c.hand_id).where(
-    hand_players.c.hand_id == bindparam("hand"), hand_players.c.account_id == bindparam("acct"))
-_INSERT_PLAYER = insert(hand_players).values(hand_id=bindparam("hand"),
-                                             account_id=bindparam("acct"))
+_ADD_PLAYER = {dialect: make_insert(hand_players).values(
+    hand_id=bindparam("hand"), account_id=bindparam("acct")).on_conflict_do_nothing()
+    for dialect, make_insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))}
+"""The hand's player row, unless it is there already: one statement either way."""
 
 
 def record_wagers(conn: Connection, hand_id: int, account_id: int,
@@ -71,8 +72,7 @@ def record_wagers(conn: Connection, hand_id: int, account_id: int,
     data = json.loads(conn.execute(_SELECT_HISTORY, {"hand": hand_id}).scalar_one())
     data["wagers"][str(account_id)] = bets
     conn.execute(_SET_HISTORY, {"hand": hand_id, "history": json.dumps(data)})
-    if not conn.execute(_SELECT_PLAYER, {"hand": hand_id, "acct": account_id}).first():
-        conn.execute(_INSERT_PLAYER, {"hand": hand_id, "acct": account_id})
+    conn.execute(_ADD_PLAYER[conn.dialect.name], {"hand": hand_id, "acct": account_id})
 
 
 def open_record(conn: Connection, hand_id: int) -> dict[str, Any]:
@@ -102,10 +102,16 @@ class PlayerResult(NamedTuple):
 
 def record_results(conn: Connection, hand_id: int, results: dict[int, PlayerResult]) -> None:
     """Keep each player's stake and net result on their row of the closed hand."""
-    for account_id, (wagered, net) in results.items():
-        conn.execute(update(hand_players).where(
-            hand_players.c.hand_id == hand_id, hand_players.c.account_id == account_id)
-            .values(wagered=wagered, net=net))
+    if results:
+        conn.execute(_SET_RESULT, [{"hand": hand_id, "acct": account_id, "wagered": wagered,
+                                    "net": net}
+                                   for account_id, (wagered, net) in results.items()])
+
+
+_SET_RESULT = update(hand_players).where(
+    hand_players.c.hand_id == bindparam("hand"),
+    hand_players.c.account_id == bindparam("acct")).values(
+    wagered=bindparam("wagered"), net=bindparam("net"))
 
 
 def close_settled(conn: Connection, hand_id: int, history: dict[str, Any]) -> None:

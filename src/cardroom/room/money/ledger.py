@@ -14,6 +14,7 @@ ones, no longer agree with the chain (`cardroom.room.books`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
@@ -21,11 +22,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import TextClause, bindparam, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
 from cardroom.room.storage import audit
+from cardroom.room.storage.db import unit_memo
 from cardroom.room.storage.errors import IdempotencyConflict, LedgerError
 from cardroom.room.storage.schema import ledger_accounts, ledger_entries, ledger_transactions
 
@@ -169,10 +171,61 @@ def _accounts(conn: Connection, names: Iterable[str]) -> dict[str, tuple[int, in
     return found
 
 
+_ABSENT = "ledger.absent"
+"""In a unit's memo: the keys this unit found unused (`replayed`), so that `post` with the
+same key does not look again."""
+
+
+def _find_key(conn: Connection, key: str) -> Any:
+    """The transaction `key` applied (id, fingerprint), or None; a key this unit already
+    found unused is not looked up again."""
+    memo = unit_memo(conn)
+    absent: set[str] = set() if memo is None else memo.setdefault(_ABSENT, set())
+    if key in absent:
+        return None
+    row = conn.execute(_SELECT_KEY, {"key": key}).first()
+    if row is None:
+        absent.add(key)
+    return row
+
+
+@functools.cache
+def _tx_in_one(rows: int) -> TextClause:
+    """PostgreSQL: the transaction row, its entries and the balances they move written by one
+    statement (one round trip), for a transaction of `rows` entries."""
+    values = ", ".join(f"(CAST(:a{i} AS INTEGER), CAST(:m{i} AS BIGINT), {i})"
+                       for i in range(rows))
+    return text(
+        "WITH tx AS (INSERT INTO ledger_transactions "
+        '("key", fingerprint, kind, memo, actor, created_at) '
+        "VALUES (:key, :fingerprint, :kind, :memo, :actor, :created_at) RETURNING id), "
+        f"v (account_id, amount, ord) AS (VALUES {values}), "
+        "e AS (INSERT INTO ledger_entries (tx_id, account_id, amount) "
+        "SELECT tx.id, v.account_id, v.amount FROM tx CROSS JOIN v ORDER BY v.ord), "
+        "b AS (UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.amount "
+        "FROM v WHERE ledger_accounts.id = v.account_id) "
+        "SELECT id FROM tx")
+
+
+def _write(conn: Connection, tx: dict[str, Any], moves: list[tuple[int, Cents]]) -> int:
+    """Write the transaction `tx` and its entries (account id, amount), moving the balances;
+    its id."""
+    if conn.dialect.name == "postgresql":
+        params = dict(tx)
+        for i, (account_id, amount) in enumerate(moves):
+            params[f"a{i}"], params[f"m{i}"] = account_id, amount
+        return int(conn.execute(_tx_in_one(len(moves)), params).scalar_one())
+    tx_id = int(conn.execute(_INSERT_TX, tx).scalar_one())
+    conn.execute(_INSERT_ENTRIES, [{"tx_id": tx_id, "account_id": a, "amount": m}
+                                   for a, m in moves])
+    conn.execute(_ADD_BALANCE, [{"acct": a, "amount": m} for a, m in moves])
+    return tx_id
+
+
 def replayed(conn: Connection, key: str, kind: str, request: Request) -> bool:
     """Whether `key` has already applied this very request (a retry: answer it as applied and
     change nothing). Raises `IdempotencyConflict` if the key applied a different request."""
-    row = conn.execute(_SELECT_KEY, {"key": key}).first()
+    row = _find_key(conn, key)
     if row is None:
         return False
     if row.fingerprint != _fingerprint(kind, request):
@@ -189,7 +242,7 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
         raise LedgerError("every transaction needs an idempotency key of 1-160 characters")
     entries = _net(postings)
     fingerprint = _fingerprint(kind, sorted(entries.items()) if request is None else request)
-    row = conn.execute(_SELECT_KEY, {"key": key}).first()
+    row = _find_key(conn, key)
     if row is not None:
         if row.fingerprint != fingerprint:
             raise IdempotencyConflict(KEY_REUSED)
@@ -204,14 +257,13 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
         if held + entries[name] < 0 and not allow_negative:
             raise LedgerError(f"refused: {describe(name)} holds {format_money(held)}, "
                               f"not enough for {format_money(-entries[name])}")
-    tx_id = conn.execute(_INSERT_TX, {
-        "key": key, "fingerprint": fingerprint, "kind": kind, "memo": memo[:400],
-        "actor": actor[:40], "created_at": datetime.now(UTC)}).scalar_one()
     ordered = sorted(entries.items())
-    conn.execute(_INSERT_ENTRIES, [{"tx_id": tx_id, "account_id": accounts[name][0],
-                                    "amount": amount} for name, amount in ordered])
-    conn.execute(_ADD_BALANCE, [{"acct": accounts[name][0], "amount": amount}
-                                for name, amount in ordered])
+    tx_id = _write(conn, {"key": key, "fingerprint": fingerprint, "kind": kind,
+                          "memo": memo[:400], "actor": actor[:40],
+                          "created_at": datetime.now(UTC)},
+                   [(accounts[name][0], amount) for name, amount in ordered])
+    if (found := unit_memo(conn)) is not None:
+        found.get(_ABSENT, set()).discard(key)
     audit.append(conn, actor, TX_ACTION, tx_record(tx_id, key, kind, ordered))
     return Posted(tx_id, replayed=False)
 

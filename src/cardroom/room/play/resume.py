@@ -166,6 +166,7 @@ def _require_latest(conn: Connection, hand_id: int, sealed: object) -> None:
     earlier point, cards already seen dealt again."""
     if not isinstance(sealed, int) or isinstance(sealed, bool):
         raise ResumeFailed("the sealed record does not say where the audit log stood")
+    audit.flush(conn)
     later = conn.execute(select(audit_log.c.action, audit_log.c.detail).where(
         audit_log.c.seq > sealed, audit_log.c.detail.like(f'%"hand":{hand_id}%')))
     for action, detail in later:

@@ -14,16 +14,17 @@ entry without a copy of the database taken then; anchors written outside the dat
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 import weakref
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import bindparam, insert, or_, select, update
+from sqlalchemy import TextClause, bindparam, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, Engine
 
 from cardroom.errors import CardroomError
@@ -96,10 +97,6 @@ class AuditEntry:
 
 _KEYS: weakref.WeakKeyDictionary[Engine, bytes] = weakref.WeakKeyDictionary()
 """The audit key each engine's appends are MACed with (set by `use_key`; none: no MACs)."""
-_HEADS: weakref.WeakKeyDictionary[Engine, tuple[int, str]] = weakref.WeakKeyDictionary()
-"""The last head each engine wrote or read: a guess that saves reading the head before an
-append. The conditional update below checks it against the database, so a stale guess (a
-rolled-back transaction, another process) costs one read and never a wrong link."""
 _SELECT_HEAD = select(audit_head.c.seq, audit_head.c.hash).where(audit_head.c.id == 1)
 _MOVE_HEAD = (update(audit_head)
               .where(audit_head.c.id == 1, audit_head.c.seq == bindparam("old_seq"),
@@ -109,7 +106,6 @@ _MOVE_HEAD = (update(audit_head)
 _FIRST_HEAD = insert(audit_head).values(id=1, seq=bindparam("new_seq"),
                                         hash=bindparam("new_hash"), mac=bindparam("new_mac"))
 _INSERT_ENTRY = insert(audit_log)
-
 
 def _head_tag(key: bytes | None, seq: int, digest: str) -> str | None:
     return None if key is None else head_mac(key, seq, digest)
@@ -126,51 +122,130 @@ def _stamp(at: datetime) -> str:
     return at.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) -> AuditEntry:
-    """Append one entry. Call inside `Storage.unit()` so that appends are serialised.
+Head = tuple[int, str] | None
+"""The chain's head as (seq, hash); None: the log is empty (no head row yet)."""
 
-    The head moves first, by an update that names the head it expects (the remembered one),
-    so the entry always links to the head the database holds: if the guess was stale the
-    update matches nothing, the head is read and the update repeated."""
+
+@dataclass
+class _Unit:
+    """One write transaction's appends, kept until it is about to commit (`flush`): the head
+    it found (`base`, read once under the writer lock), the head its appends moved it to, and
+    the entries to write. Entries are hashed and MACed as they are appended, so each is its
+    own link of the chain; only the writing is batched (one multi-row insert and one move of
+    the head per transaction, instead of two statements per entry)."""
+    read: bool = False
+    base: Head = None
+    head: Head = None
+    head_tag: str | None = None
+    pending: list[dict[str, Any]] = field(default_factory=list)
+
+
+_UNIT = "cardroom.audit.unit"
+
+
+def begin_unit(conn: Connection, head: Head | bool = False) -> None:
+    """Batch this transaction's appends until `flush` (`Storage.unit` calls both). `head`: the
+    head as the writer lock's statement read it (a tuple, or None for an empty log); False:
+    not read yet (the first append reads it)."""
+    unit = _Unit()
+    if head is not False:
+        assert head is not True
+        unit.read, unit.base, unit.head = True, head, head
+    conn.info[_UNIT] = unit
+
+
+def end_unit(conn: Connection) -> None:
+    """Forget the transaction's batch (written, or rolled back with it)."""
+    conn.info.pop(_UNIT, None)
+
+
+def _read_head(conn: Connection, unit: _Unit) -> Head:
+    if not unit.read:
+        row = conn.execute(_SELECT_HEAD.with_for_update()).first()
+        unit.base = unit.head = None if row is None else (int(row.seq), str(row.hash))
+        unit.read = True
+    return unit.head
+
+
+def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) -> AuditEntry:
+    """Append one entry. Call inside `Storage.unit()` so that appends are serialised: there
+    the entry is written with the unit's others just before it commits (`flush`); on any other
+    connection at once."""
     at = _stamp(datetime.now(UTC))
     body = canonical(detail)
     actor, action = actor[:40], action[:60]
     key = _KEYS.get(conn.engine)
-    guess = _HEADS.get(conn.engine)
-    while True:
-        if guess is None:
-            row = conn.execute(_SELECT_HEAD.with_for_update()).first()
-            if row is None:
-                seq, prev = 1, GENESIS
-                digest = entry_hash(seq, at, actor, action, body, prev)
-                conn.execute(_FIRST_HEAD, {"new_seq": seq, "new_hash": digest,
-                                           "new_mac": _head_tag(key, seq, digest)})
-                break
-            guess = (int(row.seq), str(row.hash))
-        seq, prev = guess[0] + 1, guess[1]
-        digest = entry_hash(seq, at, actor, action, body, prev)
-        moved = conn.execute(_MOVE_HEAD, {"old_seq": guess[0], "old_hash": guess[1],
-                                          "new_seq": seq, "new_hash": digest,
-                                          "new_mac": _head_tag(key, seq, digest)})
-        if moved.rowcount == 1:
-            break
-        guess = None
+    held = conn.info.get(_UNIT)
+    unit = held if isinstance(held, _Unit) else _Unit()
+    head = _read_head(conn, unit)
+    seq, prev = (1, GENESIS) if head is None else (head[0] + 1, head[1])
+    digest = entry_hash(seq, at, actor, action, body, prev)
     tag = None if key is None else entry_mac(key, digest)
-    conn.execute(_INSERT_ENTRY, {"seq": seq, "at": at, "actor": actor, "action": action,
-                                 "detail": body, "prev_hash": prev, "hash": digest,
-                                 "mac": tag})
-    _HEADS[conn.engine] = (seq, digest)
+    unit.pending.append({"seq": seq, "at": at, "actor": actor, "action": action,
+                         "detail": body, "prev_hash": prev, "hash": digest, "mac": tag})
+    unit.head, unit.head_tag = (seq, digest), _head_tag(key, seq, digest)
+    if unit is not held:
+        _write(conn, unit)
     return AuditEntry(seq, at, actor, action, body, prev, digest, tag)
 
 
+def flush(conn: Connection) -> None:
+    """Write the entries this transaction appended and move the head to the last of them.
+    `Storage.unit` calls it before committing; a reader of the log inside a unit calls it
+    first, so it sees the unit's own entries."""
+    unit = conn.info.get(_UNIT)
+    if isinstance(unit, _Unit) and unit.pending:
+        _write(conn, unit)
+
+
+def _write(conn: Connection, unit: _Unit) -> None:
+    assert unit.head is not None
+    new = {"new_seq": unit.head[0], "new_hash": unit.head[1], "new_mac": unit.head_tag}
+    if unit.base is None:
+        conn.execute(_FIRST_HEAD, new)
+        conn.execute(_INSERT_ENTRY, unit.pending)
+    elif conn.dialect.name == "postgresql":
+        params = {"old_seq": unit.base[0], "old_hash": unit.base[1], **new}
+        for i, row in enumerate(unit.pending):
+            params.update({f"{name}{i}": value for name, value in row.items()})
+        if conn.execute(_move_and_insert(len(unit.pending)), params).rowcount \
+                != len(unit.pending):
+            raise ChainBroken(HEAD_MOVED)
+    elif conn.execute(_MOVE_HEAD, {"old_seq": unit.base[0], "old_hash": unit.base[1],
+                                   **new}).rowcount != 1:
+        raise ChainBroken(HEAD_MOVED)
+    else:
+        conn.execute(_INSERT_ENTRY, unit.pending)
+    unit.pending, unit.base = [], unit.head
+
+
+HEAD_MOVED = "the audit head moved during this transaction: nothing was written"
+_COLUMNS = ("seq", "at", "actor", "action", "detail", "prev_hash", "hash", "mac")
+
+
+@functools.cache
+def _move_and_insert(rows: int) -> TextClause:
+    """PostgreSQL: the head moved (only if it is still where the unit found it) and the
+    unit's `rows` entries inserted by one statement, one round trip."""
+    values = ", ".join(f"(CAST(:seq{i} AS BIGINT), "
+                       + ", ".join(f":{c}{i}" for c in _COLUMNS[1:]) + ")"
+                       for i in range(rows))
+    return text(
+        "WITH moved AS (UPDATE audit_head SET seq = :new_seq, hash = :new_hash, "
+        "mac = :new_mac WHERE id = 1 AND seq = :old_seq AND hash = :old_hash RETURNING id) "
+        f"INSERT INTO audit_log ({', '.join(_COLUMNS)}) "
+        f"SELECT v.* FROM (VALUES {values}) AS v ({', '.join(_COLUMNS)}) "
+        "WHERE EXISTS (SELECT 1 FROM moved)")
+
+
 def last_seq(conn: Connection) -> int:
-    """The newest entry's sequence number: the head this unit's appends moved (remembered),
-    else as the database holds it (0: an empty log)."""
-    guess = _HEADS.get(conn.engine)
-    if guess is None:
-        row = conn.execute(_SELECT_HEAD).first()
-        return 0 if row is None else int(row.seq)
-    return guess[0]
+    """The newest entry's sequence number, this transaction's appends included (0: an empty
+    log)."""
+    unit = conn.info.get(_UNIT)
+    if isinstance(unit, _Unit) and unit.read:
+        return 0 if unit.head is None else unit.head[0]
+    row = conn.execute(_SELECT_HEAD).first()
+    return 0 if row is None else int(row.seq)
 
 
 def _entry(r: Any) -> AuditEntry:
@@ -179,6 +254,7 @@ def _entry(r: Any) -> AuditEntry:
 
 def entries(conn: Connection, after: int = 0, limit: int | None = None,
             newest_first: bool = False) -> Iterator[AuditEntry]:
+    flush(conn)
     q = select(audit_log).where(audit_log.c.seq > after)
     q = q.order_by(audit_log.c.seq.desc() if newest_first else audit_log.c.seq)
     if limit is not None:
@@ -202,6 +278,7 @@ class Filter:
 def find(conn: Connection, f: Filter, before: int | None = None, limit: int = 100
          ) -> list[AuditEntry]:
     """The newest `limit` entries matching `f` with seq below `before` (a page of the log)."""
+    flush(conn)
     q = select(audit_log).order_by(audit_log.c.seq.desc()).limit(limit)
     if before is not None:
         q = q.where(audit_log.c.seq < before)
@@ -262,6 +339,7 @@ def verify(conn: Connection, key: bytes | None = None, since: Checkpoint = START
 
     Run it inside one read snapshot (`Storage.snapshot()`): the entries and the head must be
     read as of one moment, or a write in between looks like tampering."""
+    flush(conn)
     problems: list[str] = []
     if since.seq:
         held = conn.execute(select(audit_log.c.hash)
@@ -339,6 +417,7 @@ def _key_record_problems(conn: Connection, key: bytes) -> list[str]:
 
 def is_empty(conn: Connection) -> bool:
     """Whether the log holds nothing at all: no head and no entry (new books)."""
+    flush(conn)
     return conn.execute(_SELECT_HEAD).first() is None and conn.execute(
         select(audit_log.c.seq).limit(1)).first() is None
 
@@ -346,6 +425,7 @@ def is_empty(conn: Connection) -> bool:
 def head_keyed_otherwise(conn: Connection, key: bytes) -> bool:
     """Whether the head carries a MAC made with another key: appending under `key` would then
     extend a chain nobody can verify (a wrong key file, or a head tampered with)."""
+    flush(conn)
     row = conn.execute(select(audit_head.c.seq, audit_head.c.hash, audit_head.c.mac)
                        .where(audit_head.c.id == 1)).first()
     return row is not None and row.mac is not None and not hmac.compare_digest(
@@ -355,6 +435,7 @@ def head_keyed_otherwise(conn: Connection, key: bytes) -> bool:
 def recorded_key(conn: Connection) -> str | None:
     """The fingerprint of the key the head row says the chain is MACed with (None: none
     recorded, as in books keyed before fingerprints were kept)."""
+    flush(conn)
     found = conn.execute(select(audit_head.c.key_id).where(audit_head.c.id == 1)
                          ).scalar_one_or_none()
     return None if found is None else str(found)
@@ -362,11 +443,13 @@ def recorded_key(conn: Connection) -> str | None:
 
 def record_key(conn: Connection, key: bytes) -> None:
     """Record `key`'s fingerprint in the head row (the chain records it too: `KEY_ACTIONS`)."""
+    flush(conn)
     conn.execute(update(audit_head).where(audit_head.c.id == 1).values(key_id=key_id(key)))
 
 
 def chained_key(conn: Connection) -> tuple[int, str] | None:
     """The last key record in the chain (entry seq, fingerprint), if any names one."""
+    flush(conn)
     row = conn.execute(select(audit_log.c.seq, audit_log.c.detail)
                        .where(audit_log.c.action.in_(KEY_ACTIONS))
                        .order_by(audit_log.c.seq.desc()).limit(1)).first()
@@ -383,6 +466,7 @@ def keyed_trace(conn: Connection) -> bool:
     """Whether anything says these books were ever keyed: a recorded fingerprint, a MAC on the
     head or any entry, or a key record in the chain. Entries without a MAC in such books are
     tampering, never history to seal."""
+    flush(conn)
     head = conn.execute(select(audit_head.c.mac, audit_head.c.key_id)
                         .where(audit_head.c.id == 1)).first()
     if head is not None and (head.mac is not None or head.key_id is not None):
@@ -397,6 +481,7 @@ def mac_entries(conn: Connection, key: bytes, every: bool = False) -> int:
     chain written before the room had its key is adopted (`cardroom.room.trust.keying.seal`), or
     moved to a new key (`keying.rekey`), after checking it. Returns how many entries it
     MACed."""
+    flush(conn)
     q = select(audit_log.c.seq, audit_log.c.hash)
     rows = conn.execute(q if every else q.where(audit_log.c.mac.is_(None))).all()
     if rows:

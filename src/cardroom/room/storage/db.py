@@ -4,6 +4,9 @@
 first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
 a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
 lock) so that the audit chain and the ledger balances are never written by two writers at once.
+On PostgreSQL that lock is taken by the statement that reads the audit head, and the unit's
+audit entries are written once, before it commits (`audit.flush`): fewer round trips per
+action (issue 25, docs/server.md "Round trips per action").
 `Storage.snapshot()` is the one way to check: every read in it sees the same moment.
 
 When the database goes away (a restart, a switch to its standby), each of them raises
@@ -32,11 +35,15 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, Operationa
 
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import DatabaseUnavailable, StorageError
+from cardroom.room.storage.schema import audit_head
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 ADVISORY_LOCK_KEY = 0x63617264  # "card"
+_LOCK_AND_HEAD = (select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY), audit_head.c.seq,
+                         audit_head.c.hash)
+                  .where(audit_head.c.id == 1).with_for_update(of=audit_head))
 
 
 def default_database_path() -> Path:
@@ -133,14 +140,20 @@ class Storage:
     def unit(self) -> Iterator[Connection]:
         """One write transaction: all or nothing, one writer at a time. The work its body
         left for after the commit (`after_commit`) runs once it has committed, outside it.
+        The audit entries of the unit are written once, before the commit (`audit.flush`).
         The database gone: `DatabaseUnavailable` (`unknown` when it went at the commit)."""
         committing = False
         try:
             with self._lock, self.engine.begin() as conn:
                 conn.info.pop(AFTER_COMMIT, None)
-                if self.is_postgres:
-                    conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
-                yield conn
+                conn.info[UNIT_MEMO] = {}
+                try:
+                    audit.begin_unit(conn, *self._lock_writer(conn))
+                    yield conn
+                    audit.flush(conn)
+                finally:
+                    audit.end_unit(conn)
+                    conn.info.pop(UNIT_MEMO, None)
                 later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
                 committing = True
         except DBAPIError as exc:
@@ -152,6 +165,20 @@ class Storage:
                 work(self)
             except Exception:  # the committed work stands whatever happens after it
                 log.exception("work after a commit failed; the commit stands")
+
+    def _lock_writer(self, conn: Connection) -> tuple[audit.Head, ...]:
+        """On PostgreSQL, take the room's writer lock and read the audit head in one round
+        trip (the head row locked `FOR UPDATE`, which reads its newest committed version even
+        when the lock was waited for); the head, for the unit's appends. Nothing to read
+        (SQLite, whose process lock is the writer lock, or a log with no head yet): the first
+        append reads it."""
+        if not self.is_postgres:
+            return ()
+        row = conn.execute(_LOCK_AND_HEAD).first()
+        if row is None:
+            conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
+            return ()
+        return ((int(row.seq), str(row.hash)),)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -225,6 +252,14 @@ def _first_line(exc: DBAPIError) -> str:
     return lines[0] if lines else type(exc).__name__
 
 AFTER_COMMIT = "cardroom.after_commit"
+UNIT_MEMO = "cardroom.unit_memo"
+
+
+def unit_memo(conn: Connection) -> dict[str, Any] | None:
+    """What the write unit `conn` belongs to has learnt so far and may reuse until it ends
+    (under the writer lock nobody else changes it meanwhile); None outside a unit."""
+    memo: dict[str, Any] | None = conn.info.get(UNIT_MEMO)
+    return memo
 
 
 def after_commit(conn: Connection, work: Callable[[Storage], object]) -> None:

@@ -157,6 +157,7 @@ def _books_problems(books: ledger.TrialBalance) -> list[str]:
 
 def needs_seal(conn: Connection) -> bool:
     """Whether the log holds entries without a MAC (written before the room had its key)."""
+    audit.flush(conn)
     return conn.execute(select(audit_log.c.seq).where(audit_log.c.mac.is_(None))
                         .limit(1)).first() is not None
 
@@ -181,6 +182,7 @@ def seal(conn: Connection, key: bytes) -> dict[str, Any]:
     for tx_id in missing:
         tx_key, kind, actor, pairs = held[tx_id]
         audit.append(conn, actor, ledger.TX_ACTION, ledger.tx_record(tx_id, tx_key, kind, pairs))
+    audit.flush(conn)
     unkeyed = conn.execute(select(func.count()).select_from(audit_log)
                            .where(audit_log.c.mac.is_(None))).scalar_one()
     detail: dict[str, Any] = {"ledger_recorded": missing, "unkeyed_entries": unkeyed,

@@ -47,6 +47,7 @@ class AuditFailed(CardroomError):
 
 
 def _entry_count(conn: Connection) -> int:
+    audit.flush(conn)
     return int(conn.execute(select(func.count()).select_from(audit_log)).scalar_one())
 
 

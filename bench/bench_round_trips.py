@@ -1,0 +1,119 @@
+"""Round trips per action (issue 25): one Mini-Baccarat table in this process, 7 players
+betting and one dealing for R rounds, on SQLite and on PostgreSQL side by side in one run.
+
+Every SQL statement an action sends is a round trip to PostgreSQL inside the room's writer
+lock, so this prints, per database: statements per bet and per deal (counted with SQLAlchemy's
+`before_cursor_execute`; the commit not counted), each action's wall time (median, p99), this
+process's CPU time per action (the database server's own CPU is not in it) and the load
+average, so that a loaded machine's wall figures can be read beside the work done.
+
+    PYTHONPATH=src .venv/bin/python bench/bench_round_trips.py --rounds 30 \\
+        --postgres postgresql://postgres@127.0.0.1:5432/test
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from argon2 import PasswordHasher
+from opened_tables import open_tables
+from sqlalchemy import create_engine, event, text
+
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people import accounts
+from cardroom.room.people.accounts import Account, Role, create_account
+from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage, database_url, make_engine, migrate
+from cardroom.room.storage.settings import SELF_SERVICE
+from cardroom.shoe import SystemRandom
+
+PLAYERS = 7
+
+
+@contextmanager
+def postgres_schema(url: str) -> Iterator[str]:
+    """A fresh schema on the PostgreSQL at `url`, dropped afterwards."""
+    admin = create_engine(database_url(url))
+    schema = f"bench_{secrets.token_hex(4)}"
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield f"{database_url(url)}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+def run(url: str, rounds: int) -> dict[str, Any]:
+    engine = make_engine(url)
+    migrate(engine)
+    room = Room(Storage(engine), SystemRandom(), settings=SELF_SERVICE)
+    room.start()
+    with room.storage.unit() as conn:
+        owner = create_account(conn, "olivia", "correct horse", Role.OWNER)
+        players = [create_account(conn, f"player{i}", "correct horse", Role.PLAYER)
+                   for i in range(PLAYERS)]
+        for p in players:
+            buy_chips(conn, SELF_SERVICE, p, 10**7, f"chips{p.id}")
+    table = room.create_table(Account(owner.id, owner.username, Role.OWNER), "Bench",
+                              "baccarat").table_id
+    open_tables(room, [table])
+    for p in players:
+        room.act(p, table, {"type": "sit", "buy_in": 1_000_000, "key": f"sit{p.id}"})
+    statements = 0
+
+    def count(*_: Any) -> None:
+        nonlocal statements
+        statements += 1
+
+    event.listen(engine, "before_cursor_execute", count)
+    seen: dict[str, list[tuple[int, float, float]]] = {"bet": [], "deal": []}
+    for r in range(rounds):
+        for kind, who, msg in [("bet", p, {"type": "bet", "bets": {"player": 500},
+                                           "key": f"b{r}-{p.id}"}) for p in players] + \
+                [("deal", players[0], {"type": "deal"})]:
+            statements, wall, cpu = 0, time.perf_counter(), time.process_time()
+            room.act(who, table, msg)
+            seen[kind].append((statements, time.perf_counter() - wall,
+                               time.process_time() - cpu))
+    engine.dispose()
+    return seen
+
+
+def report(name: str, seen: dict[str, list[tuple[int, float, float]]]) -> None:
+    every = seen["bet"] + seen["deal"]
+    walls = sorted(w for _, w, _ in every)
+    print(f"{name}: statements per bet {statistics.median(s for s, _, _ in seen['bet']):.0f}, "
+          f"per deal {statistics.median(s for s, _, _ in seen['deal']):.0f}; "
+          f"{len(every)} actions, wall median {statistics.median(walls) * 1000:.1f} ms, "
+          f"p99 {walls[int(0.99 * (len(walls) - 1))] * 1000:.1f} ms, "
+          f"{len(every) / sum(walls):.0f} actions/s one after another; "
+          f"CPU {sum(c for _, _, c in every) / len(every) * 1000:.2f} ms an action; "
+          f"load average {os.getloadavg()[0]:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test",
+                    help="a PostgreSQL to run on beside SQLite (a fresh schema, dropped after); "
+                         "empty: SQLite only")
+    a = ap.parse_args()
+    accounts._hasher = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+    report("SQLite", run(f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3", a.rounds))
+    if a.postgres:
+        with postgres_schema(a.postgres) as url:
+            report("PostgreSQL", run(url, a.rounds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Issue 25 ("PostgreSQL, the production database, is the slow path"): every SQL statement of
+a player's action is a round trip to PostgreSQL, all of them inside the room's writer lock.
+These bounds hold the number of statements an action costs (a bet, and the deal that settles
+the hand) so that a change which adds round trips back fails here: before issue 25 a bet cost
+16 statements on PostgreSQL and a deal 19 (docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event
+
+from cardroom.room.money import ledger
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage
+
+from .rooms import make_room
+
+MOST = {"postgresql": {"bet": 9, "deal": 13}, "sqlite": {"bet": 12, "deal": 16}}
+"""At most this many statements (the commit not counted) per action, per database (a deal with
+two players). PostgreSQL takes the writer lock and reads the audit head in one of them, writes
+a ledger transaction in one and the unit's audit entries in one; SQLite (whose round trips are
+calls inside the process) reads the head apart and writes each of those in three and two."""
+
+
+@contextmanager
+def counted(storage: Storage) -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def note(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
+        seen.append(statement)
+
+    event.listen(storage.engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(storage.engine, "before_cursor_execute", note)
+
+
+def test_a_bet_and_a_deal_stay_within_their_statements(storage: Storage) -> None:
+    room, people, table = make_room(storage, "baccarat", seed=25, table="Round trips")
+    assert table is not None
+    for name in ("alice", "bob"):
+        room.act(people[name], table, {"type": "sit", "buy_in": 20_000, "key": f"sit-{name}"})
+    room.act(people["alice"], table, {"type": "bet", "bets": {"player": 500}, "key": "a1"})
+    most = MOST[storage.engine.dialect.name]
+    with counted(storage) as seen:
+        room.act(people["bob"], table, {"type": "bet", "bets": {"banker": 700}, "key": "b1"})
+    assert 0 < len(seen) <= most["bet"], seen
+    with counted(storage) as seen:
+        room.act(people["alice"], table, {"type": "deal"})
+    assert 0 < len(seen) <= most["deal"], seen
+    with storage.snapshot() as conn:  # the batched writes are all there, the chain sound
+        assert audit.verify(conn).ok
+        assert ledger.trial_balance(conn).ok
+        kinds = [e.action for e in audit.entries(conn)]
+    assert kinds.count("hand.settled") == 1 and kinds.count("ledger.tx") >= 5
