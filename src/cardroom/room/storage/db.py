@@ -152,8 +152,9 @@ class Storage:
                     yield conn
                     audit.flush(conn)
                 finally:
-                    audit.end_unit(conn)
-                    conn.info.pop(UNIT_MEMO, None)
+                    if not conn.invalidated:  # a connection lost mid-unit took its info along
+                        audit.end_unit(conn)
+                        conn.info.pop(UNIT_MEMO, None)
                 later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
                 committing = True
         except DBAPIError as exc:
