@@ -118,12 +118,12 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
     if row is None or row.status != "open":
         raise NotFound(f"hand {hand_id} is not in progress")
     returned: dict[int, Cents] = {}
-    postings: list[tuple[str, Cents]] = []
+    postings: ledger.Postings = []
     for account_id, bets in open_wagers(conn, hand_id).items():
         total = sum(bets.values())
         returned[account_id] = total
-        postings += [(ledger.wagers(row.table_id), -total),
-                     (ledger.stack(row.table_id, account_id), total)]
+        postings += ledger.move(ledger.wagers(row.table_id),
+                                ledger.stack(row.table_id, account_id), total)
     if any(returned.values()):  # a stake record can be empty (a player-bank's own seat)
         ledger.post(conn, f"hand:{hand_id}:void", "void", postings, actor=actor,
                     memo=f"void hand {hand_id}: {reason}")
@@ -196,11 +196,6 @@ def seated_void_history(conn: Connection, table: Any, hand_id: int,
         actions=[{"type": VOID, "by": actor, "reason": reason, "returned": returned}],
         result={"chips": [p["chips"] for p in people], "names": names, "voided": True})
     return history.to_json()
-
-
-def open_hands(conn: Connection) -> list[int]:
-    return list(conn.execute(select(hands.c.id).where(hands.c.status == "open")
-                             .order_by(hands.c.id)).scalars())
 
 
 def open_hands_by_table(conn: Connection) -> list[tuple[int, int]]:

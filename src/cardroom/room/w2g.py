@@ -27,7 +27,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.money import Cents, Rounding, format_money, round_div
+from cardroom.money import Cents, Rounding, round_div
 from cardroom.profile import TaxForm, profile_in_force
 from cardroom.room import audit, patrons
 from cardroom.room.identity_key import IdentityKey
@@ -272,13 +272,6 @@ def forms_json(found: list[Form], year: int) -> dict[str, Any]:
                                                        for f in found),
                        "box4_federal_tax_withheld": sum(f.box4_federal_tax_withheld
                                                         for f in found)}}
-
-
-def describe_rule(day: date) -> str:
-    figure = rule(day)
-    return (f"a W-2G for a win of {format_money(figure.report_cents)} or more at "
-            f"{figure.odds_to_one} to 1 or more; {figure.withhold_percent}% withheld from "
-            f"{format_money(figure.withhold_cents)}")
 
 
 # the jackpot report's part -------------------------------------------------------------------
