@@ -12,6 +12,7 @@ import pytest
 from cardroom.errors import CardroomError
 from cardroom.room import audit, hands, ledger, recall
 from cardroom.room.db import Storage
+from cardroom.room.recall import history_of
 
 from .rooms import books, set_all, view
 from .rooms import pai_gow_room as make_room
@@ -98,7 +99,7 @@ def test_pai_gow_irregularities_wrong_card_count_is_in_the_history_and_replays(
     hand = view(room, t, p["bob"])["last"]["hand"]
     with storage.read() as conn:
         record = hands.hand_record(conn, hand)
-        document = hands.history_document(conn, hand)
+        document = history_of(hands.hand_record(conn, hand)).to_json()
     assert {"type": "card_count", "spot": 1, "count": 6} in document["actions"]
     assert document["irregularities"][0]["reason"] == "six cards at spot 1"
     replayed = recall.replay(record)

@@ -16,7 +16,7 @@ from sqlalchemy import BigInteger, bindparam, cast, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom import registry
-from cardroom.history import FORMAT, VOID, HandHistory
+from cardroom.history import VOID, HandHistory
 from cardroom.money import Cents
 from cardroom.room import audit, ledger
 from cardroom.room.errors import NotFound
@@ -290,12 +290,3 @@ def find_hands(conn: Connection, account_id: int | None, wanted: HandFilter,
     rows = conn.execute(q.order_by(hands.c.id.desc()).limit(per_page)
                         .offset((max(page, 1) - 1) * per_page))
     return HandsPage([dict(r._mapping) for r in rows], int(total))
-
-
-def history_document(conn: Connection, hand_id: int) -> dict[str, Any]:
-    """A settled hand's history as a shared-format document (for `cardroom replay FILE`)."""
-    record = hand_record(conn, hand_id)
-    if record.get("format") != FORMAT:
-        raise NotFound(f"hand {hand_id} has no history in the shared format "
-                       f"({record.get('status')})")
-    return HandHistory.from_json(record, f"hand {hand_id}").to_json()

@@ -40,7 +40,7 @@ from sqlalchemy.engine import Connection, Row
 from cardroom.errors import CardroomError
 from cardroom.money import Cents, format_money
 from cardroom.profile import Suspicion, profile_in_force
-from cardroom.room import audit, currency, exclusions
+from cardroom.room import audit, currency, exclusions, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.db import Storage
 from cardroom.room.errors import NotFound
@@ -215,9 +215,7 @@ def play(conn: Connection, subject: Subject, day: date,
     wagered = 0
     for account_id in ids:
         moved = conn.execute(
-            select(ledger_transactions.c.kind, ledger_entries.c.amount)
-            .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-            .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+            ledger.entry_rows(ledger_transactions.c.kind, ledger_entries.c.amount)
             .where(ledger_transactions.c.kind.in_(WAGER_KINDS),
                    ledger_transactions.c.created_at >= start,
                    ledger_transactions.c.created_at < end,

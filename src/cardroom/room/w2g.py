@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.money import Cents, Rounding, round_div
 from cardroom.profile import TaxForm, profile_in_force
-from cardroom.room import audit, patrons
+from cardroom.room import audit, ledger, patrons
 from cardroom.room.identity_key import IdentityKey
 from cardroom.room.schema import (
     accounts,
@@ -287,9 +287,7 @@ def withheld_by_form(conn: Connection, pool: str) -> dict[int, Cents]:
 def withheld_in_ledger(conn: Connection, pool: str) -> Cents:
     """What the payments of `pool`'s top awards posted to `WITHHOLDING`."""
     total = conn.execute(
-        select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
-        .join(ledger_transactions, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(func.coalesce(func.sum(ledger_entries.c.amount), 0))
         .where(ledger_accounts.c.name == WITHHOLDING, ledger_transactions.c.kind == "jackpot-pay",
                ledger_transactions.c.key.startswith(f"jackpot-pay:{pool}:", autoescape=True))
     ).scalar_one()
