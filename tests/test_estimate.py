@@ -13,6 +13,7 @@ from cardroom.analysis.estimate import (
     Z95,
     Z95_ONE_SIDED,
     Estimate,
+    around,
     interval,
     mean_half_width,
     proportion_half_width,
@@ -51,3 +52,12 @@ def test_interval_is_the_estimates_interval() -> None:
     assert interval(est.house_edge, est.std_error) == (est.ci_low, est.ci_high)
     assert est.ci_high - est.ci_low == pytest.approx(2 * 1.959964 * 0.002)
     assert est.exact_within_ci
+
+
+def test_around_is_the_interval_of_a_half_width() -> None:
+    """The poll above: 50% ± 3.1 points is 46.9% to 53.1%; an estimate's interval is its
+    value around Z95 standard errors."""
+    low, high = around(0.5, proportion_half_width(500, 1000))
+    assert (round(low, 3), round(high, 3)) == (0.469, 0.531)
+    assert around(0.25, 0.0) == (0.25, 0.25)
+    assert interval(Fraction(1, 100), 0.002) == around(0.01, Z95 * 0.002)

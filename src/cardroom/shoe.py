@@ -63,12 +63,6 @@ class ShoeSpec:
                     + ", ".join(_copies(c, -diff[c]) for c in missing))
         return None
 
-    def rank_counts(self) -> dict[Rank, int]:
-        counts = {r: 4 * self.packs for r in self.ranks}
-        if self.jokers:
-            counts[Rank.JOKER] = self.jokers
-        return counts
-
 
 def _copies(card: Card, n: int) -> str:
     return str(card) if n == 1 else f"{n} x {card}"

@@ -24,6 +24,7 @@ from cardroom.analysis.baccarat_sim import (
     reference_deal,
     simulate,
 )
+from cardroom.analysis.xoshiro import next_output
 from cardroom.cards import Card, Rank, Suit, parse_cards
 from cardroom.errors import RulesError
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -205,27 +206,17 @@ def test_rules_under_which_the_shoe_can_run_out_are_refused() -> None:
 
 
 def _reference_shuffle(n: int, state: list[int]) -> tuple[list[int], int, list[int]]:
-    """The documented shuffle written plainly in Python: xoshiro256** outputs split into 32-bit
-    halves (high first), one half per attempt, Lemire's multiply-and-reject for each bound
-    (Fisher-Yates from the last position down). Returns the order of range(n), how many
-    halves fell within `bound` of a rejection (the attempts the kernel takes one at a time)
-    and the PRNG state after it."""
-    mask = (1 << 64) - 1
-    s = list(state)
-
-    def rotl(x: int, k: int) -> int:
-        return ((x << k) | (x >> (64 - k))) & mask
+    """The documented shuffle written plainly in Python: xoshiro256** outputs (the one
+    generator, `analysis.xoshiro`, itself checked against the reference outputs in
+    tests/test_xoshiro.py) split into 32-bit halves (high first), one half per attempt,
+    Lemire's multiply-and-reject for each bound (Fisher-Yates from the last position down).
+    Returns the order of range(n), how many halves fell within `bound` of a rejection (the
+    attempts the kernel takes one at a time) and the PRNG state after it."""
+    s = np.array(state, dtype=np.uint64)
 
     def halves() -> Iterator[int]:
         while True:
-            x = rotl(s[1] * 5 & mask, 7) * 9 & mask
-            t = s[1] << 17 & mask
-            s[2] ^= s[0]
-            s[3] ^= s[1]
-            s[1] ^= s[2]
-            s[0] ^= s[3]
-            s[2] ^= t
-            s[3] = rotl(s[3], 45)
+            x = int(next_output(s))
             yield x >> 32
             yield x & 0xFFFFFFFF
 
@@ -240,14 +231,14 @@ def _reference_shuffle(n: int, state: list[int]) -> tuple[list[int], int, list[i
                 break
         j = m >> 32
         deck[i], deck[j] = deck[j], deck[i]
-    return deck, near, s
+    return deck, near, s.tolist()
 
 
 def test_shuffle_equals_the_plain_algorithm_including_its_rare_rejections() -> None:
     """The kernel's shuffle takes two swaps from one 64-bit output when neither half is near
     the rejection zone; on a deck of 2**18 cards (where near-rejections happen a dozen times a
     shuffle) it gives exactly the permutation and the final PRNG state of the plain
-    one-half-at-a-time algorithm written independently above."""
+    one-half-at-a-time algorithm written plainly above."""
     n = 1 << 18
     state = [0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB, 14]
     want, near, after = _reference_shuffle(n, state)

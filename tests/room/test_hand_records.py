@@ -61,7 +61,7 @@ def test_room_writes_baccarat_hands_in_the_shared_format(storage: Storage,
     [mine] = room.history(p["alice"]).rows
     with storage.read() as conn:
         record = hands.hand_record(conn, mine["id"])
-        document = hands.history_document(conn, mine["id"])
+        document = history_of(record).to_json()
     assert record["format"] == FORMAT and record["game"] == "baccarat"
     h = history_of(record)
     shoe = room.table(t).engine.shoe  # type: ignore[attr-defined]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, update
 
+from cardroom.room.compliance.surveillance import Payout
 from cardroom.room.money import ledger
 from cardroom.room.storage.db import Storage
 from cardroom.room.storage.errors import IdempotencyConflict, LedgerError
@@ -97,3 +98,27 @@ def test_trial_balance_detects_a_tampered_balance(storage: Storage) -> None:
         tb = ledger.trial_balance(conn)
         assert not tb.ok and tb.mismatched_accounts == (ledger.wallet(2),) and tb.total == 200
         assert conn.execute(select(ledger_accounts.c.name)).scalars().all()
+
+
+def test_a_move_takes_the_amount_from_one_account_and_gives_it_to_the_other() -> None:
+    """The one builder of a two-account movement: $25.00 bought at the cage is -2,500 cents
+    for the cage and +2,500 for the player's chips; a negative amount moves the other way."""
+    assert ledger.move(ledger.HOUSE_CAGE, ledger.wallet(7), 2_500) == [
+        ("house:cage", -2_500), ("wallet:7", 2_500)]
+    assert ledger.move(ledger.HOUSE_CAGE, ledger.wallet(7), -300) == [
+        ("house:cage", 300), ("wallet:7", -300)]
+
+
+def test_a_settled_wager_posts_stake_return_commission_and_bank() -> None:
+    """The one builder of a wager's settlement entries (`Payout.postings`), worked by hand:
+    a $10.00 Banker wager that wins even money less 5% commission leaves the wagers in play
+    (-1,000), returns 1,950 to the stack, puts 50 in commission and takes 1,000 from the tray;
+    a lost $5.00 wager leaves the wagers (-500) for the tray (+500), nothing returned."""
+    win = Payout(3, "banker", 1_000, 1_000, 50, ledger.tray(2))
+    assert sorted(win.postings(2)) == [
+        ("house:commission", 50), ("stack:2:3", 1_950), ("tray:2", -1_000),
+        ("wagers:2", -1_000)]
+    loss = Payout(3, "player", 500, -500, 0, ledger.tray(2))
+    assert sorted(loss.postings(2)) == [
+        ("house:commission", 0), ("stack:2:3", 0), ("tray:2", 500), ("wagers:2", -500)]
+    assert sum(a for _, a in win.postings(2)) == sum(a for _, a in loss.postings(2)) == 0

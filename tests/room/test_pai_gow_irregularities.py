@@ -12,6 +12,7 @@ import pytest
 from cardroom.errors import CardroomError
 from cardroom.room.money import hands, ledger
 from cardroom.room.play import recall
+from cardroom.room.play.recall import history_of
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
 
@@ -100,7 +101,7 @@ def test_pai_gow_irregularities_wrong_card_count_is_in_the_history_and_replays(
     hand = view(room, t, p["bob"])["last"]["hand"]
     with storage.read() as conn:
         record = hands.hand_record(conn, hand)
-        document = hands.history_document(conn, hand)
+        document = history_of(hands.hand_record(conn, hand)).to_json()
     assert {"type": "card_count", "spot": 1, "count": 6} in document["actions"]
     assert document["irregularities"][0]["reason"] == "six cards at spot 1"
     replayed = recall.replay(record)

@@ -14,7 +14,7 @@ from sqlalchemy import delete
 
 from cardroom.history import HandHistory, replay
 from cardroom.room.money import hands, ledger
-from cardroom.room.play.recall import recall_page
+from cardroom.room.play.recall import history_of, recall_page
 from cardroom.room.play.resume import NOT_RESUMED
 from cardroom.room.room import Room
 from cardroom.room.storage.db import Storage
@@ -66,7 +66,7 @@ def test_pan_floor_void_carried_tops_are_in_the_history_and_replay(
     assert live.engine.carried == (2, 0) and books(storage, t)["tops"] == 2 * CHIP
 
     with storage.read() as conn:
-        document = hands.history_document(conn, voided)
+        document = history_of(hands.hand_record(conn, voided)).to_json()
     assert document["game"] == "pan" and document["pack"] == []
     assert document["setup"]["carried_tops"] == [2, 0]
     assert document["setup"]["tops_carry_out"] == [2, 0]
@@ -109,7 +109,7 @@ def test_pan_recovery_void_with_a_bot_has_a_history_that_replays(
     again = Room(storage, SeededRandom(9))
     assert again.start() == [hand_id]
     with storage.read() as conn:
-        document = hands.history_document(conn, hand_id)
+        document = history_of(hands.hand_record(conn, hand_id)).to_json()
     assert [(s["name"], s["account"], s["table_seat"], s["chips"])
             for s in document["seats"]] == [("alice", alice.id, 1, 20), ("bot-2", None, 2, 20)]
     assert document["actions"] == [{"type": "void", "by": "recovery",
@@ -136,7 +136,7 @@ def test_pan_recovery_void_writes_a_player_whose_seat_row_is_gone(storage: Stora
     again = Room(storage, SeededRandom(9))
     assert again.start() == [hand_id]
     with storage.read() as conn:
-        document = hands.history_document(conn, hand_id)
+        document = history_of(hands.hand_record(conn, hand_id)).to_json()
     assert [(s["name"], s["table_seat"]) for s in document["seats"]] == [
         ("bob", None), ("alice", 1)]
     assert replay(HandHistory.from_json(document)).ok

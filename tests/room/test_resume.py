@@ -24,7 +24,7 @@ from cardroom.room.play.resume import NOT_RESUMED, lock, unlock
 from cardroom.room.play.super_pan_9_live import SuperPan9Live
 from cardroom.room.room import Room
 from cardroom.room.storage.db import Storage
-from cardroom.room.storage.schema import audit_log, sealed_tables
+from cardroom.room.storage.schema import audit_log, sealed_tables, seats
 from cardroom.shoe import SeededRandom
 
 from .pan_play import alice_and_bots, pan, play_out, say
@@ -354,3 +354,19 @@ def test_an_older_sealed_record_put_back_is_not_resumed(storage: Storage) -> Non
     assert "older than the hand's audit log (hand.stand came after it)" in why
     assert stacks(storage, t, [p["alice"], p["bob"]]) == [20_000, 20_000]
     books(storage)
+
+
+def test_a_seat_row_without_its_number_is_refused_at_a_restart(storage: Storage) -> None:
+    """A seat row is "N:name" (`live_table.seat_text`); the unnumbered row an older baccarat
+    table wrote is no longer read as the first free seat: the table refuses to open on it,
+    naming the row, rather than seat a player where they never sat."""
+    room, p, t = baccarat_room(storage)
+    assert t is not None
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s1"})
+    with storage.unit() as conn:
+        assert conn.execute(select(seats.c.seat).where(seats.c.table_id == t)).scalar_one() \
+            == "1:alice"
+        conn.execute(update(seats).where(seats.c.table_id == t).values(seat="alice"))
+    del room
+    with pytest.raises(CardroomError, match="unreadable seat record 'alice'"):
+        restarted(storage)

@@ -132,7 +132,7 @@ def test_super_pan_9_irregularity_on_one_seat_is_in_the_history_and_replays(
     hand = view(room, t, p["bob"])["last"]["hand"]
     with storage.read() as conn:
         record = hands.hand_record(conn, hand)
-        document = hands.history_document(conn, hand)
+        document = recall.history_of(record).to_json()
     [floor] = [a for a in document["actions"] if a["type"] == "irregularity"]
     assert floor["kind"] == "exposed-card" and floor["seat"] == 1
     assert "dealer exposed a card" in floor["reason"]

@@ -22,6 +22,7 @@ from cardroom.history import HandHistory, replay
 from cardroom.houserules import build_rules
 from cardroom.room.money import hands
 from cardroom.room.play import recall
+from cardroom.room.play.recall import history_of
 from cardroom.room.room import Room
 from cardroom.room.storage.db import Storage
 from cardroom.room.storage.schema import audit_log
@@ -61,7 +62,7 @@ def audits(storage: Storage, action: str) -> list[tuple[str, dict[str, Any]]]:
 
 def replays(storage: Storage, hand_id: int) -> HandHistory:
     with storage.read() as conn:
-        doc = hands.history_document(conn, hand_id)
+        doc = history_of(hands.hand_record(conn, hand_id)).to_json()
     history = HandHistory.from_json(doc)
     assert replay(history).ok
     return history
@@ -122,7 +123,7 @@ def test_super_pan_9_rule_6_a_seat_that_does_not_act_in_time_stands(storage: Sto
     assert live.misses == {p["alice"].id: 1}
     stands = [i for i, a in enumerate(history.actions) if a["type"] == "stand"]
     with storage.read() as conn:
-        taken = hands.history_document(conn, hand_id)["taken_for"]
+        taken = history_of(hands.hand_record(conn, hand_id)).to_json()["taken_for"]
     assert taken == [{"action": stands[0], "by": "timer", "seconds": 20}]
     words = recalled(storage, hand_id)
     assert words[stands[0]] == "alice: stand (taken by the turn timer: no action in 20 s)"

@@ -7,6 +7,7 @@ import pytest
 
 from cardroom.history import HandHistory, HistoryError, replay
 from cardroom.room.money import hands
+from cardroom.room.play.recall import history_of
 from cardroom.room.play.recall import replay as recall
 from cardroom.room.play.resume import NOT_RESUMED
 from cardroom.room.room import Room
@@ -19,7 +20,7 @@ from .rooms import baccarat_room, pai_gow_room, start_round, super_pan_9_room, t
 def _check(storage: Storage, hand_id: int, by: str, reason: str, stacks: list[int]) -> None:
     with storage.read() as conn:
         record = hands.hand_record(conn, hand_id)
-        doc = hands.history_document(conn, hand_id)
+        doc = history_of(hands.hand_record(conn, hand_id)).to_json()
     assert record["status"] == "voided" and doc["pack"] == []
     assert doc["actions"][-1]["type"] == "void"
     assert (doc["actions"][-1]["by"], doc["actions"][-1]["reason"]) == (by, reason)

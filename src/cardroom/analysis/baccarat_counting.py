@@ -32,7 +32,7 @@ from cardroom.analysis.baccarat_depleted import (
     full_composition,
 )
 from cardroom.analysis.baccarat_sim import KernelTables, kernel_tables
-from cardroom.analysis.estimate import interval
+from cardroom.analysis.estimate import interval, sample_moments
 from cardroom.analysis.parallel import Chunk, check_count, run_seeded, seed_or_draw
 from cardroom.cards import Card
 from cardroom.games.baccarat.coup import card_value
@@ -283,10 +283,7 @@ def _edge(tally: IntArray, nets: tuple[Fraction, ...]) -> tuple[int, Fraction | 
     n = int(tally.sum())
     if n == 0:
         return 0, None, math.nan
-    s1 = sum((nets[c] * int(tally[c]) for c in range(len(nets))), Fraction(0))
-    s2 = sum((nets[c] ** 2 * int(tally[c]) for c in range(len(nets))), Fraction(0))
-    mean = s1 / n
-    var = (s2 - s1 * s1 / n) / (n - 1) if n > 1 else Fraction(0)
+    mean, var = sample_moments(((nets[c], int(tally[c])) for c in range(len(nets))), n)
     return n, mean, math.sqrt(var / n)
 
 

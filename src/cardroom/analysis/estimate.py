@@ -1,6 +1,6 @@
 """A Monte Carlo figure with its 95% confidence interval, beside the exact value; and the one
 place the analyses turn a standard error into a 95% interval (`interval`, `mean_half_width`,
-`proportion_half_width`), all with the quantiles below."""
+`proportion_half_width`, `around`), all with the quantiles below."""
 
 from __future__ import annotations
 
@@ -47,8 +47,13 @@ class Estimate:
 
 def interval(mean: Fraction | float, std_error: float) -> tuple[float, float]:
     """The 95% interval mean ± Z95 standard errors (normal approximation)."""
-    half = Z95 * std_error
-    return (float(mean) - half, float(mean) + half)
+    return around(float(mean), Z95 * std_error)
+
+
+def around(centre: float, half: float) -> tuple[float, float]:
+    """The interval centre ± half (a 95% half-width from `interval`, `mean_half_width` or
+    `proportion_half_width`)."""
+    return (centre - half, centre + half)
 
 
 def mean_half_width(total: float, squares: float, n: int) -> tuple[float, float]:

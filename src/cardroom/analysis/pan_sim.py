@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from cardroom.analysis.estimate import mean_half_width
+from cardroom.analysis.estimate import around, mean_half_width
 from cardroom.analysis.parallel import Chunk, SimulationError, plan_chunks, run_chunks
 from cardroom.cards import Card
 from cardroom.games.pan.bots import Bot, RandomBot, SoundBot
@@ -87,8 +87,7 @@ class SimReport:
 
     def ci95(self, seat: int) -> tuple[float, float]:
         """95% confidence interval of the seat's chips per hand (normal approximation)."""
-        mean, half = mean_half_width(self.chips[seat], self.chips_sq[seat], self.hands)
-        return (mean - half, mean + half)
+        return around(*mean_half_width(self.chips[seat], self.chips_sq[seat], self.hands))
 
     def to_json(self) -> dict[str, Any]:
         per_hand = [c / self.hands for c in self.chips]

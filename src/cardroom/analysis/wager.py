@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Self
 
-from cardroom.analysis.estimate import Z95, Z95_ONE_SIDED
+from cardroom.analysis.estimate import Z95, Z95_ONE_SIDED, around
 
 HORIZONS = (1_000, 10_000, 100_000)
 
@@ -90,8 +90,7 @@ class Wager:
     def band(self, hands: int) -> tuple[float, float]:
         """The 95% band of the house's total result, in units, after `hands` one-unit wagers."""
         centre = hands * float(self.house_edge)
-        half = Z95 * self.std_dev * math.sqrt(hands)
-        return centre - half, centre + half
+        return around(centre, Z95 * self.std_dev * math.sqrt(hands))
 
     @property
     def hands_to_be_ahead(self) -> int | None:

@@ -17,6 +17,7 @@ from cardroom.analysis.dossier.sections import (
     volatility_section,
     wagers_section,
 )
+from cardroom.analysis.estimate import around
 from cardroom.analysis.pai_gow_optimal import DealerTable, dealer_table
 from cardroom.analysis.pai_gow_sim import MAX_OTHERS, SimReport, simulate
 from cardroom.analysis.wager import Outcome, Wager, frac
@@ -69,7 +70,7 @@ def build(rules: PaiGowRules, hands: int, seed: int, workers: int = 1,
                                  Outcome("push", Fraction(0), p.push),
                                  Outcome("lose", Fraction(-1), p.loss)], p.total)
     edge, half = base.house_edge
-    data["house_edge_ci95"] = [edge - half, edge + half]
+    data["house_edge_ci95"] = list(around(edge, half))
     published = rules.commission == PUBLISHED_COMMISSION
     sections = (
         wagers_section([fig], None, data, (

@@ -9,7 +9,7 @@ from typing import Any
 
 from cardroom.analysis.dossier.charts import line_chart
 from cardroom.analysis.dossier.model import Section, TableData
-from cardroom.analysis.estimate import Z95, Z95_ONE_SIDED, proportion_half_width
+from cardroom.analysis.estimate import Z95, Z95_ONE_SIDED, around, proportion_half_width
 from cardroom.analysis.wager import HORIZONS, Wager, frac
 from cardroom.money import format_money
 
@@ -96,7 +96,7 @@ def _figure(key: str, x: Fraction, half: float | None) -> dict[str, Any]:
     and `key`_ci95."""
     if half is None:
         return {f"{key}_exact": frac(x)}
-    return {f"{key}_simulated": frac(x), f"{key}_ci95": [float(x) - half, float(x) + half]}
+    return {f"{key}_simulated": frac(x), f"{key}_ci95": list(around(float(x), half))}
 
 
 def volatility_section(figs: Sequence[Wager], charted: Sequence[Wager],

@@ -20,10 +20,6 @@ ANY_SUIT_SET_RANKS = frozenset({Rank.ACE, Rank.KING})
 REMOVED_RANKS = frozenset({Rank.EIGHT, Rank.NINE, Rank.TEN})
 
 
-def is_valle(card: Card) -> bool:
-    return card.rank in VALLE_RANKS
-
-
 def pack_spec(rules: PanRules) -> ShoeSpec:
     return ShoeSpec(packs=rules.packs, removed_ranks=REMOVED_RANKS)
 

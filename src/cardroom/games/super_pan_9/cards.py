@@ -26,7 +26,7 @@ def card_value(card: Card) -> int:
 
 def hand_total(cards: Iterable[Card]) -> int:
     """Rule 5: the last digit of the sum of the values."""
-    return sum(card_value(c) for c in cards) % 10
+    return values_total(card_value(c) for c in cards)
 
 
 def values_total(values: Iterable[int]) -> int:

@@ -53,8 +53,7 @@ def _move(conn: Connection, player: Account, actor: Account, amount: Cents, key:
     _check(amount, key)
     sign = 1 if buying else -1
     posted = ledger.post(conn, f"cage:{player.id}:{key}", kind,
-                         [(ledger.HOUSE_CAGE, -sign * amount),
-                          (ledger.wallet(player.id), sign * amount)],
+                         ledger.move(ledger.HOUSE_CAGE, ledger.wallet(player.id), sign * amount),
                          actor=actor.username,
                          memo=f"{'buy' if buying else 'cash out'} {format_money(amount)}")
     if not posted.replayed:

@@ -194,10 +194,8 @@ def _house_by_table(conn: Connection, start: datetime, end: datetime
     """Commission and the jackpot's net from each table's settlements in the window (a
     settlement's key names its hand, the hand its table)."""
     rows = conn.execute(
-        select(ledger_transactions.c.id, ledger_transactions.c.key, ledger_accounts.c.name,
-               ledger_entries.c.amount)
-        .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(ledger_transactions.c.id, ledger_transactions.c.key,
+                          ledger_accounts.c.name, ledger_entries.c.amount)
         .where(ledger_transactions.c.kind.in_(SETTLEMENT_KINDS),
                ledger_transactions.c.created_at >= start,
                ledger_transactions.c.created_at < end,
@@ -227,9 +225,7 @@ def _house_by_table(conn: Connection, start: datetime, end: datetime
 def _account_moves(conn: Connection, names: list[str], start: datetime, end: datetime
                    ) -> dict[str, Cents]:
     rows = conn.execute(
-        select(ledger_accounts.c.name, func.sum(ledger_entries.c.amount))
-        .join(ledger_entries, ledger_entries.c.account_id == ledger_accounts.c.id)
-        .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.tx_id)
+        ledger.entry_rows(ledger_accounts.c.name, func.sum(ledger_entries.c.amount))
         .where(ledger_accounts.c.name.in_(names), ledger_transactions.c.created_at >= start,
                ledger_transactions.c.created_at < end)
         .group_by(ledger_accounts.c.name))
@@ -241,9 +237,7 @@ def _house_players(conn: Connection, start: datetime, end: datetime) -> dict[int
     every movement of their stacks (`stack:<table>:-<seat>`) but their buy-ins and cash-outs
     (`ledger.house_players`)."""
     rows = conn.execute(
-        select(ledger_accounts.c.name, func.sum(ledger_entries.c.amount))
-        .join(ledger_entries, ledger_entries.c.account_id == ledger_accounts.c.id)
-        .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.tx_id)
+        ledger.entry_rows(ledger_accounts.c.name, func.sum(ledger_entries.c.amount))
         .where(ledger_accounts.c.name.like("stack:%:-%"),
                ledger_transactions.c.kind.not_in(("buy-in", "leave")),
                ledger_transactions.c.created_at >= start,
@@ -378,10 +372,8 @@ class CageReport:
 def cage_report(conn: Connection, clock: GamblingClock, day: date) -> CageReport:
     start, end = clock.bounds(day)
     rows = conn.execute(
-        select(ledger_transactions.c.kind, ledger_transactions.c.actor,
-               ledger_entries.c.amount)
-        .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(ledger_transactions.c.kind, ledger_transactions.c.actor,
+                          ledger_entries.c.amount)
         .where(ledger_accounts.c.name == ledger.HOUSE_CAGE,
                ledger_transactions.c.created_at >= start,
                ledger_transactions.c.created_at < end))

@@ -26,13 +26,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money
 from cardroom.room.books import operations_report, table_books
 from cardroom.room.compliance import exclusions
-from cardroom.room.money import tenders
+from cardroom.room.money import ledger, tenders
 from cardroom.room.storage.schema import ledger_accounts, ledger_entries, ledger_transactions
 from cardroom.room.storage.settings import GamblingClock
 
@@ -118,12 +117,10 @@ class Reconciliation:
 def movements(conn: Connection, start: datetime, end: datetime) -> list[Movement]:
     """Every ledger transaction between two moments, with its entries."""
     rows = conn.execute(
-        select(ledger_transactions.c.id, ledger_transactions.c.created_at,
-               ledger_transactions.c.kind, ledger_transactions.c.key,
-               ledger_transactions.c.actor, ledger_transactions.c.memo,
-               ledger_accounts.c.name, ledger_entries.c.amount)
-        .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(ledger_transactions.c.id, ledger_transactions.c.created_at,
+                          ledger_transactions.c.kind, ledger_transactions.c.key,
+                          ledger_transactions.c.actor, ledger_transactions.c.memo,
+                          ledger_accounts.c.name, ledger_entries.c.amount)
         .where(ledger_transactions.c.created_at >= start,
                ledger_transactions.c.created_at < end)
         .order_by(ledger_transactions.c.id, ledger_entries.c.id)).all()

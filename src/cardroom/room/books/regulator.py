@@ -329,9 +329,7 @@ def liability_at(conn: Connection, at: datetime) -> Cents:
     """What the room owed players on its progressives at a moment (`LIABILITY_PREFIXES`)."""
     named = ACCOUNTS.c.name
     return int(conn.execute(
-        select(func.coalesce(func.sum(ENTRIES.c.amount), 0))
-        .join(ACCOUNTS, ACCOUNTS.c.id == ENTRIES.c.account_id)
-        .join(TXS, TXS.c.id == ENTRIES.c.tx_id)
+        ledger.entry_rows(func.coalesce(func.sum(ENTRIES.c.amount), 0))
         .where(TXS.c.created_at < at,
                named.startswith(LIABILITY_PREFIXES[0], autoescape=True)
                | named.startswith(LIABILITY_PREFIXES[1], autoescape=True))).scalar_one())
@@ -345,9 +343,7 @@ def ledger_figures(conn: Connection, clock: GamblingClock, period: Period) -> Le
     start, end = _window(clock, period)
     named = ACCOUNTS.c.name
     rows = conn.execute(
-        select(named, TXS.c.kind, func.sum(ENTRIES.c.amount))
-        .join(ENTRIES, ENTRIES.c.account_id == ACCOUNTS.c.id)
-        .join(TXS, TXS.c.id == ENTRIES.c.tx_id)
+        ledger.entry_rows(named, TXS.c.kind, func.sum(ENTRIES.c.amount))
         .where(TXS.c.created_at >= start,
                TXS.c.created_at < end,
                named.startswith(ledger.TRAY_PREFIX, autoescape=True)
@@ -486,9 +482,7 @@ def largest_prize(conn: Connection, at: datetime) -> tuple[Cents, str]:
     (the top award a hit would pay), with the pool's name (none: 0 and "")."""
     named = ACCOUNTS.c.name
     rows = conn.execute(
-        select(named, func.sum(ENTRIES.c.amount))
-        .join(ENTRIES, ENTRIES.c.account_id == ACCOUNTS.c.id)
-        .join(TXS, TXS.c.id == ENTRIES.c.tx_id)
+        ledger.entry_rows(named, func.sum(ENTRIES.c.amount))
         .where(TXS.c.created_at < at,
                named.startswith(LIABILITY_PREFIXES[0], autoescape=True))
         .group_by(named)).all()

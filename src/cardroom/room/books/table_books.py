@@ -328,8 +328,8 @@ def open_table(conn: Connection, table_id: int, dealer: Account, floor: Account,
         tx = None
         if held != counted:
             tx = ledger.post(conn, f"tray-variance:{opener.id}", "tray-variance",
-                             [(ledger.tray(table_id), counted - held),
-                              (ledger.HOUSE_VARIANCE, held - counted)], actor=floor.username,
+                             ledger.move(ledger.HOUSE_VARIANCE, ledger.tray(table_id),
+                                         counted - held), actor=floor.username,
                              memo=f"{name}: opening count against the books").tx_id
         diff = counted - expected
         error = _issue(conn, "error", table_id, diff, None, dealer=dealer.username,
@@ -364,8 +364,8 @@ def close_table(conn: Connection, table_id: int, dealer: Account, floor: Account
                     note=f"{name}: closed with {format_money(counted)}")
     if counted != held:
         tx = ledger.post(conn, f"closing-variance:{closer.id}", CLOSING_VARIANCE,
-                         [(ledger.tray(table_id), counted - held),
-                          (ledger.HOUSE_VARIANCE, held - counted)], actor=floor.username,
+                         ledger.move(ledger.HOUSE_VARIANCE, ledger.tray(table_id),
+                                     counted - held), actor=floor.username,
                          memo=f"{name}: closing count against the books").tx_id
         diff = counted - held
         _issue(conn, "error", table_id, diff, None, dealer=dealer.username,
@@ -404,8 +404,8 @@ def _move(conn: Connection, kind: str, table_id: int, cashier: Account, dealer: 
             raise CardroomError(f"the tray of {name} holds {format_money(held)}: it cannot "
                                 f"credit {format_money(amount)} to the cage")
     tx = ledger.post(conn, f"slip:{kind}:{slip_number}", MOVES[kind],
-                     [(ledger.HOUSE_CAGE, -sign * amount),
-                      (ledger.tray(table_id), sign * amount)], actor=cashier.username,
+                     ledger.move(ledger.HOUSE_CAGE, ledger.tray(table_id), sign * amount),
+                     actor=cashier.username,
                      memo=f"{name}: {kind} {format_money(amount)}")
     return _issue(conn, kind, table_id, amount, slip_number, cashier=cashier.username,
                   dealer=dealer.username, floor=floor.username, tx_id=tx.tx_id,
@@ -474,9 +474,7 @@ def _reverse(conn: Connection, slip: Slip, who: Account, kind: str) -> None:
     """Post the opposite of the slip's ledger transaction."""
     if slip.tx_id is None:
         return
-    rows = conn.execute(select(ledger_accounts.c.name, ledger_entries.c.amount)
-                        .join(ledger_entries,
-                              ledger_entries.c.account_id == ledger_accounts.c.id)
+    rows = conn.execute(ledger.entry_rows(ledger_accounts.c.name, ledger_entries.c.amount)
                         .where(ledger_entries.c.tx_id == slip.tx_id)).all()
     ledger.post(conn, f"void:{slip.series}:{slip.number}", kind,
                 [(r.name, -int(r.amount)) for r in rows], actor=who.username,
@@ -511,7 +509,7 @@ def drop_buy_in(conn: Connection, dealer: Account, table_id: int, player: Accoun
         raise CardroomError("this form has no valid request key: reload the page")
     _require_open(conn, table_id, name)
     posted = ledger.post(conn, f"drop:{table_id}:{key}", tenders.DROP_KINDS[tender],
-                         [(ledger.tray(table_id), -amount), (ledger.wallet(player.id), amount)],
+                         ledger.move(ledger.tray(table_id), ledger.wallet(player.id), amount),
                          actor=dealer.username,
                          memo=f"{name}: {player.username} bought {format_money(amount)} "
                               f"of chips ({tenders.TENDERS[tender]})")
@@ -566,9 +564,7 @@ def tray_movements(conn: Connection, table_id: int, start: datetime, end: dateti
     """What moved into (+) or out of (-) the table's tray between two moments, per ledger
     kind of transaction."""
     rows = conn.execute(
-        select(ledger_transactions.c.kind, func.sum(ledger_entries.c.amount))
-        .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(ledger_transactions.c.kind, func.sum(ledger_entries.c.amount))
         .where(ledger_accounts.c.name == ledger.tray(table_id),
                ledger_transactions.c.created_at >= start,
                ledger_transactions.c.created_at < end)

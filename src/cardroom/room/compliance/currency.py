@@ -557,10 +557,8 @@ def _wallet_moves(conn: Connection, txs: Iterable[int]) -> dict[int, tuple[int, 
 
     ids = list(txs)
     out: dict[int, tuple[int, int]] = {}
-    for r in conn.execute(select(ledger_entries.c.tx_id, ledger_accounts.c.name,
-                                 ledger_entries.c.amount)
-                          .join(ledger_accounts,
-                                ledger_accounts.c.id == ledger_entries.c.account_id)
+    for r in conn.execute(ledger.entry_rows(ledger_entries.c.tx_id, ledger_accounts.c.name,
+                                            ledger_entries.c.amount)
                           .where(ledger_entries.c.tx_id.in_(ids),
                                  ledger_accounts.c.name.startswith("wallet:"))):
         out[int(r.tx_id)] = (abs(int(r.amount)), int(r.name.split(":", 1)[1]))

@@ -93,6 +93,14 @@ class Payout:
         commission."""
         return self.stake + self.won - self.commission
 
+    def postings(self, table_id: int) -> ledger.Postings:
+        """The wager's settlement entries (the one builder for every game): the stake out of
+        the table's wagers in play, what is returned to the player's stack, the commission to
+        the house and the win out of the bank (a loss into it)."""
+        return [(ledger.wagers(table_id), -self.stake),
+                (ledger.stack(table_id, self.account), self.returned),
+                (ledger.HOUSE_COMMISSION, self.commission), (self.bank, -self.won)]
+
 
 @dataclass(frozen=True)
 class Held:
@@ -117,14 +125,14 @@ def over(payouts: Iterable[Payout], at: datetime) -> list[Payout]:
 
 
 def hold(conn: Connection, table_id: int, hand_id: int, payouts: list[Payout],
-         postings: list[tuple[str, Cents]], at: datetime) -> list[Payout]:
+         postings: ledger.Postings, at: datetime) -> list[Payout]:
     """Route each payout over the figure into the table's held account: adds to `postings`
     (the hand's settlement, posted by the caller) and records each held payout, audited.
     Returns the held payouts (the caller takes them out of the players' stacks)."""
     held = over(payouts, at)
     for p in held:
-        postings += [(ledger.stack(table_id, p.account), -p.returned),
-                     (ledger.held(table_id), p.returned)]
+        postings += ledger.move(ledger.stack(table_id, p.account), ledger.held(table_id),
+                                p.returned)
         hid = conn.execute(insert(held_payouts).values(
             table_id=table_id, hand_id=hand_id, account_id=p.account, wager=p.wager,
             stake=p.stake, won=p.won, commission=p.commission, bank=p.bank, at=at,
@@ -195,8 +203,7 @@ def verify(conn: Connection, who: Account, held_id: int, note: str) -> Held:
     h, note = _decide(conn, who, held_id, note)
     p = h.payout
     ledger.post(conn, f"hand:{h.hand_id}:held:{h.id}:paid", "payout-verified",
-                [(ledger.held(h.table_id), -p.returned), (ledger.wallet(h.account_id),
-                                                          p.returned)],
+                ledger.move(ledger.held(h.table_id), ledger.wallet(h.account_id), p.returned),
                 actor=who.username, memo=f"hand {h.hand_id}: {p.wager} verified by surveillance")
     return _record(conn, who, h, PAID, note)
 

@@ -41,6 +41,7 @@ from cardroom.errors import CardroomError
 from cardroom.money import Cents, format_money
 from cardroom.profile import Suspicion, profile_in_force
 from cardroom.room.compliance import currency, exclusions
+from cardroom.room.money import ledger
 from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
@@ -216,9 +217,7 @@ def play(conn: Connection, subject: Subject, day: date,
     wagered = 0
     for account_id in ids:
         moved = conn.execute(
-            select(ledger_transactions.c.kind, ledger_entries.c.amount)
-            .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-            .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+            ledger.entry_rows(ledger_transactions.c.kind, ledger_entries.c.amount)
             .where(ledger_transactions.c.kind.in_(WAGER_KINDS),
                    ledger_transactions.c.created_at >= start,
                    ledger_transactions.c.created_at < end,

@@ -27,8 +27,9 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.money import Cents, Rounding, format_money, round_div
+from cardroom.money import Cents, Rounding, round_div
 from cardroom.profile import TaxForm, profile_in_force
+from cardroom.room.money import ledger
 from cardroom.room.people import patrons
 from cardroom.room.storage import audit
 from cardroom.room.storage.identity_key import IdentityKey
@@ -275,13 +276,6 @@ def forms_json(found: list[Form], year: int) -> dict[str, Any]:
                                                         for f in found)}}
 
 
-def describe_rule(day: date) -> str:
-    figure = rule(day)
-    return (f"a W-2G for a win of {format_money(figure.report_cents)} or more at "
-            f"{figure.odds_to_one} to 1 or more; {figure.withhold_percent}% withheld from "
-            f"{format_money(figure.withhold_cents)}")
-
-
 # the jackpot report's part -------------------------------------------------------------------
 def withheld_by_form(conn: Connection, pool: str) -> dict[int, Cents]:
     """The tax withheld from each paid top award of `pool` (hit id → cents), by its forms."""
@@ -295,9 +289,7 @@ def withheld_by_form(conn: Connection, pool: str) -> dict[int, Cents]:
 def withheld_in_ledger(conn: Connection, pool: str) -> Cents:
     """What the payments of `pool`'s top awards posted to `WITHHOLDING`."""
     total = conn.execute(
-        select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
-        .join(ledger_transactions, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(func.coalesce(func.sum(ledger_entries.c.amount), 0))
         .where(ledger_accounts.c.name == WITHHOLDING, ledger_transactions.c.kind == "jackpot-pay",
                ledger_transactions.c.key.startswith(f"jackpot-pay:{pool}:", autoescape=True))
     ).scalar_one()

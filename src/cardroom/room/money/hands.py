@@ -17,7 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from cardroom import registry
-from cardroom.history import FORMAT, VOID, HandHistory
+from cardroom.history import VOID, HandHistory
 from cardroom.money import Cents
 from cardroom.room.money import ledger
 from cardroom.room.storage import audit
@@ -125,12 +125,12 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
     if row is None or row.status != "open":
         raise NotFound(f"hand {hand_id} is not in progress")
     returned: dict[int, Cents] = {}
-    postings: list[tuple[str, Cents]] = []
+    postings: ledger.Postings = []
     for account_id, bets in open_wagers(conn, hand_id).items():
         total = sum(bets.values())
         returned[account_id] = total
-        postings += [(ledger.wagers(row.table_id), -total),
-                     (ledger.stack(row.table_id, account_id), total)]
+        postings += ledger.move(ledger.wagers(row.table_id),
+                                ledger.stack(row.table_id, account_id), total)
     if any(returned.values()):  # a stake record can be empty (a player-bank's own seat)
         ledger.post(conn, f"hand:{hand_id}:void", "void", postings, actor=actor,
                     memo=f"void hand {hand_id}: {reason}")
@@ -203,11 +203,6 @@ def seated_void_history(conn: Connection, table: Any, hand_id: int,
         actions=[{"type": VOID, "by": actor, "reason": reason, "returned": returned}],
         result={"chips": [p["chips"] for p in people], "names": names, "voided": True})
     return history.to_json()
-
-
-def open_hands(conn: Connection) -> list[int]:
-    return list(conn.execute(select(hands.c.id).where(hands.c.status == "open")
-                             .order_by(hands.c.id)).scalars())
 
 
 def open_hands_by_table(conn: Connection) -> list[tuple[int, int]]:
@@ -302,12 +297,3 @@ def find_hands(conn: Connection, account_id: int | None, wanted: HandFilter,
     rows = conn.execute(q.order_by(hands.c.id.desc()).limit(per_page)
                         .offset((max(page, 1) - 1) * per_page))
     return HandsPage([dict(r._mapping) for r in rows], int(total))
-
-
-def history_document(conn: Connection, hand_id: int) -> dict[str, Any]:
-    """A settled hand's history as a shared-format document (for `cardroom replay FILE`)."""
-    record = hand_record(conn, hand_id)
-    if record.get("format") != FORMAT:
-        raise NotFound(f"hand {hand_id} has no history in the shared format "
-                       f"({record.get('status')})")
-    return HandHistory.from_json(record, f"hand {hand_id}").to_json()

@@ -59,7 +59,7 @@ def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> 
         return stored
     pool = JackpotPool(seed, contribution, hold_top_award=True)
     opening = ledger.post(conn, f"jackpot-seed:{name}:initial", "jackpot-seed",
-                          [(ledger.JACKPOT_SEED, -seed), (ledger.jackpot(name), seed)],
+                          ledger.move(ledger.JACKPOT_SEED, ledger.jackpot(name), seed),
                           actor="house", memo="initial seed")
     conn.execute(insert(jackpot_pools).values(
         name=name, seed=seed, contribution=contribution, meter=pool.meter, posted=pool.posted,
@@ -142,7 +142,7 @@ def adjust(conn: Connection, first: Account, second: Account, name: str, pool: J
     pool.adjust(amount, first.username, second.username, reason)
     try:
         ledger.post(conn, f"jackpot-adjust:{name}:{key}", "jackpot-adjust",
-                    [(ledger.JACKPOT_ADJUST, -amount), (ledger.jackpot(name), amount)],
+                    ledger.move(ledger.JACKPOT_ADJUST, ledger.jackpot(name), amount),
                     actor=first.username, memo=reason, request=request)
         save_pool(conn, name, pool)
         log_change(conn, name, "adjust", first, second, reason, {"meter": before[0]},

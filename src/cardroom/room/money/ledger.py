@@ -22,7 +22,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import TextClause, bindparam, func, insert, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    TextClause,
+    bindparam,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection
 
 from cardroom.money import Cents, format_money, require_cents
@@ -109,6 +119,16 @@ def jackpot_reserve(pool: str) -> str:
 def jackpot_pending(pool: str) -> str:
     """Top awards hit and not yet verified and paid."""
     return f"jackpot-pending:{pool}"
+
+
+Postings = list[tuple[str, Cents]]
+"""A transaction's entries: (account, cents), summing to zero once posted."""
+
+
+def move(source: str, target: str, amount: Cents) -> Postings:
+    """The entries of `amount` moving from the account `source` to `target` (the one
+    builder of a two-account movement: a buy-in, a cash-out, a wager, a fill, a fee...)."""
+    return [(source, -amount), (target, amount)]
 
 
 @dataclass(frozen=True)
@@ -284,6 +304,15 @@ def describe(name: str) -> str:
             "wagers": "the wagers in play", "jackpot": "the jackpot pool",
             "tray": "the table's chip tray",
             "held": "the payouts held for surveillance"}.get(kind, name)
+
+
+def entry_rows(*columns: ColumnElement[Any]) -> Select[Any]:
+    """The one query of money movements: ledger entries, each joined to its transaction
+    (`ledger_transactions`: when, kind, key, who) and its account (`ledger_accounts`: the
+    name), selecting `columns` of the three; the caller adds its filter, grouping and order."""
+    return (select(*columns).select_from(ledger_transactions)
+            .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
+            .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id))
 
 
 def balance(conn: Connection, name: str) -> Cents:

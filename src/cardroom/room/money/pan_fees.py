@@ -91,8 +91,8 @@ def collect(conn: Connection, table_id: int, table_name: str, hand_id: int,
     """Post one fee (the player's stack to the table's fee account) and audit it."""
     ledger.post(conn, f"fee:{table_id}:{charge.kind}:{hand_id}:{charge.account}",
                 f"fee-{charge.kind}",
-                [(ledger.stack(table_id, charge.account), -charge.cents),
-                 (ledger.fees(table_id), charge.cents)], actor="dealer",
+                ledger.move(ledger.stack(table_id, charge.account), ledger.fees(table_id),
+                            charge.cents), actor="dealer",
                 memo=f"{table_name} hand {hand_id}: {charge.kind} fee "
                      f"{format_money(charge.cents)}")
     audit.append(conn, "dealer", "fee.collected", {
@@ -135,10 +135,8 @@ def fees_collected(conn: Connection) -> list[FeeLine]:
     report counts days), table and kind, newest day first."""
     clock = GamblingClock.from_env()
     rows = conn.execute(
-        select(ledger_accounts.c.name, ledger_transactions.c.kind,
-               ledger_transactions.c.created_at, ledger_entries.c.amount)
-        .join(ledger_entries, ledger_entries.c.account_id == ledger_accounts.c.id)
-        .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.tx_id)
+        ledger.entry_rows(ledger_accounts.c.name, ledger_transactions.c.kind,
+                          ledger_transactions.c.created_at, ledger_entries.c.amount)
         .where(ledger_accounts.c.name.startswith(ledger.FEES_PREFIX, autoescape=True)))
     sums: dict[tuple[date, int, str], list[int]] = {}
     for r in rows:

@@ -95,9 +95,7 @@ def _contributions(conn: Connection, pool: str) -> list[tuple[datetime, int]]:
     """Each coup's contribution to the pool (its meter and hidden reserve), oldest first."""
     names = (ledger.jackpot(pool), ledger.jackpot_reserve(pool))
     rows = conn.execute(
-        select(ledger_transactions.c.created_at, func.sum(ledger_entries.c.amount))
-        .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(ledger_transactions.c.created_at, func.sum(ledger_entries.c.amount))
         .where(ledger_accounts.c.name.in_(names),
                ledger_transactions.c.kind == "jackpot-contribution")
         .group_by(ledger_transactions.c.id, ledger_transactions.c.created_at)

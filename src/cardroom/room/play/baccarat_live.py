@@ -227,7 +227,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                                   banker=result.banker_total))
 
     def _settlement(self, settled: CoupSettled
-                    ) -> tuple[list[tuple[str, Cents]], CoupAwards, list[Payout]]:
+                    ) -> tuple[ledger.Postings, CoupAwards, list[Payout]]:
         """The coup's postings (wagers, stacks, commission, the tray that banks the game),
         its progressive wagers for the controller (`progressive.record_coup`: the
         contribution, and a top award held pending until verified) and each other wager's
@@ -235,7 +235,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         t = self.table_id
         by_name = {name: aid for aid, name in self.seated.items()}
         tray = ledger.tray(t)  # the table's chip tray banks the game (the cage's books)
-        postings: list[tuple[str, Cents]] = []
+        postings: ledger.Postings = []
         wagers, coin_in = 0, 0
         levels: dict[str, tuple[int, Cents]] = {}
         shares: dict[int, Cents] = {}
@@ -249,11 +249,11 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                     levels[s.outcome.replace(" ", "_")] = (hits + 1, won + s.returned)
                 if s.outcome == "jackpot":  # "for 1": the house takes the wager; the share
                     shares[aid] = s.returned  # waits for verification (the controller)
-                    postings += [(ledger.wagers(t), -s.stake), (tray, s.stake)]
+                    postings += ledger.move(ledger.wagers(t), tray, s.stake)
                     continue
-            postings += [(ledger.wagers(t), -s.stake), (ledger.stack(t, aid), s.returned),
-                         (ledger.HOUSE_COMMISSION, s.commission), (tray, -s.won)]
-            payouts.append(Payout(aid, s.kind.value, s.stake, s.won, s.commission, tray))
+            payout = Payout(aid, s.kind.value, s.stake, s.won, s.commission, tray)
+            postings += payout.postings(t)
+            payouts.append(payout)
         return postings, CoupAwards(wagers, coin_in, levels, shares), payouts
 
     def history(self, start: int, shoe_before: Shoe | None,

@@ -247,12 +247,9 @@ class LiveTable(Generic[E, R, M]):
         return table
 
     def restore_seat(self, account_id: int, text: str, stack: Cents) -> None:
-        """A seat row's text is "3:alice" (a row without its number, as baccarat wrote them
-        before every game had numbered seats, takes the first free seat)."""
+        """A seat row's text is "3:alice" (`seat_text`)."""
         number, _, name = text.partition(":")
-        if not number.isdigit():
-            number, name = str(self.free_seats()[0]), text
-        if not name:
+        if not number.isdigit() or not name:
             raise IllegalActionError(f"unreadable seat record {text!r} at {self.name}")
         seat = int(number)
         self.seated[account_id] = name
@@ -502,8 +499,8 @@ class LiveTable(Generic[E, R, M]):
         if buy_in <= 0:
             raise WagerError("a buy-in must be more than nothing")
         posted = ledger.post(conn, f"sit:{self.table_id}:{who.id}:{key}", "buy-in",
-                             [(ledger.wallet(who.id), -buy_in),
-                              (ledger.stack(self.table_id, who.id), buy_in)],
+                             ledger.move(ledger.wallet(who.id),
+                                         ledger.stack(self.table_id, who.id), buy_in),
                              actor=who.username, memo=f"sit at {self.name}")
         if posted.replayed:
             return
@@ -522,8 +519,8 @@ class LiveTable(Generic[E, R, M]):
         amount = self.stacks[who.id]
         key = f"leave:{self.table_id}:{who.id}:{msg.key}"
         if amount:
-            ledger.post(conn, key, "leave", [(ledger.stack(self.table_id, who.id), -amount),
-                                             (ledger.wallet(who.id), amount)],
+            ledger.post(conn, key, "leave", ledger.move(ledger.stack(self.table_id, who.id),
+                                                        ledger.wallet(who.id), amount),
                         actor=who.username, memo=f"leave {self.name}")
         conn.execute(delete(seats).where(seats.c.table_id == self.table_id,
                                          seats.c.account_id == who.id))
@@ -552,8 +549,8 @@ class LiveTable(Generic[E, R, M]):
         player's whole stake in the open hand's record, and audit it (`kind`, `detail`)."""
         hand_id = self.open_hand(conn)
         if change:
-            ledger.post(conn, key, "wager", [(ledger.stack(self.table_id, who.id), -change),
-                                             (ledger.wagers(self.table_id), change)],
+            ledger.post(conn, key, "wager", ledger.move(ledger.stack(self.table_id, who.id),
+                                                        ledger.wagers(self.table_id), change),
                         actor=who.username, memo=f"hand {hand_id}", request=request)
         hands.record_wagers(conn, hand_id, who.id, record)
         audit.append(conn, who.username, kind, {"table": self.table_id, "hand": hand_id,
@@ -640,7 +637,7 @@ class LiveTable(Generic[E, R, M]):
                 **({"dealt_by": self.dealt_by} if self.dealt_by else {})}
 
     def close_hand(self, conn: Connection, history: dict[str, Any], result: R,
-                   detail: dict[str, Any], postings: list[tuple[str, Cents]] | None = None,
+                   detail: dict[str, Any], postings: ledger.Postings | None = None,
                    actor: str = "dealer", payouts: list[Payout] | None = None,
                    results: dict[int, hands.PlayerResult] | None = None) -> None:
         """Settle the hand in progress: `postings` as one balanced transaction, the history

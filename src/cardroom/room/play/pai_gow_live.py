@@ -175,8 +175,8 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         self.before.setdefault(who.id, self.stacks[who.id])
         if own:  # the banker's own wager comes back: a banker does not wager
             ledger.post(conn, key, "wager-returned",
-                        [(ledger.wagers(self.table_id), -own),
-                         (ledger.stack(self.table_id, who.id), own)],
+                        ledger.move(ledger.wagers(self.table_id),
+                                    ledger.stack(self.table_id, who.id), own),
                         actor=who.username, memo=f"hand {hand_id}: takes the bank",
                         request={})
         hands.record_wagers(conn, hand_id, who.id, {})
@@ -240,7 +240,7 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         settings = {spot: hs for spot, hs in e.settings.items()}
         banker_aid = self.account_at(e.banker_spot) if e.banker_spot != DEALER else None
         bank = ledger.tray(t) if banker_aid is None else ledger.stack(t, banker_aid)
-        postings: list[tuple[str, Cents]] = []
+        postings: ledger.Postings = []
         payouts: list[Payout] = []
         change: dict[int, Cents] = {}
         for r in settled.results:
@@ -250,18 +250,15 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
             else:
                 aid = self.account_at(r.seat)
                 assert aid is not None
-                postings += [(ledger.wagers(t), -r.wager),
-                             (ledger.stack(t, aid), r.wager + r.net),
-                             (ledger.HOUSE_COMMISSION, r.commission),
-                             (bank, -(r.net + r.commission))]
-                payouts.append(Payout(aid, "dragon hand" if r.dragon else "wager", r.wager,
-                                      r.net + r.commission, r.commission, bank))
-                change[aid] = change.get(aid, 0) + r.wager + r.net
+                payout = Payout(aid, "dragon hand" if r.dragon else "wager", r.wager,
+                                r.net + r.commission, r.commission, bank)
+                postings += payout.postings(t)
+                payouts.append(payout)
+                change[aid] = change.get(aid, 0) + payout.returned
             if banker_aid is not None:
                 change[banker_aid] = change.get(banker_aid, 0) - (r.net + r.commission)
         if banker_aid is not None and settled.banker_commission:
-            postings += [(bank, -settled.banker_commission),
-                         (ledger.HOUSE_COMMISSION, settled.banker_commission)]
+            postings += ledger.move(bank, ledger.HOUSE_COMMISSION, settled.banker_commission)
             change[banker_aid] -= settled.banker_commission
         result = self._result(settled, shown, settings)
         for aid in self.stacks:

@@ -285,8 +285,9 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             amount = ledger.balance(conn, ledger.stack(self.table_id, bot_id(seat)))
             if amount:
                 ledger.post(conn, f"bot-out:{self.table_id}:{seat}:{self.seq}", "leave",
-                            [(ledger.stack(self.table_id, bot_id(seat)), -amount),
-                             (ledger.house_players(self.table_id), amount)], actor="house",
+                            ledger.move(ledger.stack(self.table_id, bot_id(seat)),
+                                        ledger.house_players(self.table_id), amount),
+                            actor="house",
                             memo=f"bot leaves {self.name}")
             self.stacks.pop(bot_id(seat), None)
         audit.append(conn, "house", "table.bots-leave", {"table": self.table_id})
@@ -305,8 +306,8 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         seat, key = free[0], msg.key
         buy_in = self.rules.buy_in_chips * self.chip
         posted = ledger.post(conn, f"bot:{self.table_id}:{who.id}:{key}", "buy-in",
-                             [(ledger.house_players(self.table_id), -buy_in),
-                              (ledger.stack(self.table_id, bot_id(seat)), buy_in)],
+                             ledger.move(ledger.house_players(self.table_id),
+                                         ledger.stack(self.table_id, bot_id(seat)), buy_in),
                              actor=who.username, memo=f"house bot sits at {self.name}")
         if posted.replayed:
             return
@@ -529,11 +530,10 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
                  if (line := event_line(ev, names)) is not None]
         g.events_seen = len(hand.events)
         now = [s.chips for s in hand.seats]
-        postings: list[tuple[str, Cents]] = []
+        postings: ledger.Postings = []
         for i, (a, before, after) in enumerate(zip(g.accounts, g.synced, now, strict=True)):
             if after != before:
-                postings.append((ledger.stack(t, a), (after - before) * c))
-                postings.append((ledger.wagers(t), (before - after) * c))
+                postings += ledger.move(ledger.wagers(t), ledger.stack(t, a), (after - before) * c)
             g.synced[i] = after
         if postings:
             ledger.post(conn, f"pan:{hand_id}:{len(hand.events)}", "pan", postings,

@@ -204,7 +204,7 @@ def record_coup(conn: Connection, name: str, pool: JackpotPool, before: PoolStat
     hit_id = None
     if awarded:
         ledger.post(conn, f"hand:{hand_id}:jackpot-hit", "jackpot-hit",
-                    [(ledger.jackpot(name), -awarded), (ledger.jackpot_pending(name), awarded)],
+                    ledger.move(ledger.jackpot(name), ledger.jackpot_pending(name), awarded),
                     actor="dealer", memo=f"hand {hand_id}: top award held for verification")
         ledger.post(conn, f"hand:{hand_id}:jackpot-seed", "jackpot-seed",
                     [(ledger.JACKPOT_SEED, -house_seed),
@@ -393,9 +393,7 @@ def _sum_by(conn: Connection, table: Any, cols: tuple[str, ...], keys: tuple[str
 
 def _ledger_by_kind(conn: Connection, account: str, after_tx: int) -> dict[str, int]:
     rows = conn.execute(
-        select(ledger_transactions.c.kind, func.sum(ledger_entries.c.amount))
-        .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(ledger_transactions.c.kind, func.sum(ledger_entries.c.amount))
         .where(ledger_accounts.c.name == account, ledger_transactions.c.id > after_tx)
         .group_by(ledger_transactions.c.kind))
     return {str(k): int(v or 0) for k, v in rows}
@@ -447,10 +445,8 @@ def meter_series(conn: Connection, name: str) -> list[tuple[datetime, Cents]]:
     """The meter after each change of the pool: one point per hand (its contribution, and a
     top award with the reset that follows it, are one change) and per other transaction."""
     rows = conn.execute(
-        select(ledger_transactions.c.created_at, ledger_transactions.c.key,
-               ledger_entries.c.amount)
-        .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-        .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+        ledger.entry_rows(ledger_transactions.c.created_at, ledger_transactions.c.key,
+                          ledger_entries.c.amount)
         .where(ledger_accounts.c.name == ledger.jackpot(name))
         .order_by(ledger_transactions.c.id))
     out: list[tuple[datetime, Cents]] = []

@@ -194,7 +194,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
         irregularity voided in this same action (not yet back in `stacks`)."""
         settled = self.engine.finish_dealer()
         t = self.table_id
-        postings: list[tuple[str, Cents]] = []
+        postings: ledger.Postings = []
         payouts: list[Payout] = []
         settlements: list[SuperPan9Settlement | SuperPan9VoidedSettlement] = []
         for s in settled.seats:
@@ -210,12 +210,11 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
                     tie_wager=st.tie_wager, net=0, returned=st.returned))
                 self.stacks[aid] += (returned or {}).get(aid, 0)
                 continue
-            postings += [(ledger.wagers(t), -stake), (ledger.stack(t, aid), st.returned),
-                         (ledger.HOUSE_COMMISSION, commission),
-                         (ledger.tray(t), -(st.net + commission))]
             # the seat's wager and tie wager settle as one payout (docs/compliance.md)
-            payouts.append(Payout(aid, "wager and tie" if st.tie_wager else "wager", stake,
-                                  st.net + commission, commission, ledger.tray(t)))
+            payout = Payout(aid, "wager and tie" if st.tie_wager else "wager", stake,
+                            st.net + commission, commission, ledger.tray(t))
+            postings += payout.postings(t)
+            payouts.append(payout)
             self.stacks[aid] += st.returned
             settlements.append(SuperPan9Settlement(
                 seat=s.seat, name=self.seated[aid], account=aid,
@@ -317,15 +316,14 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             self.engine.new_round()
             del self.engine.events[:]
             return
-        postings: list[tuple[str, Cents]] = []
+        postings: ledger.Postings = []
         returned: dict[int, Cents] = {}
         for s in event.voided_seats:
             aid = self.account_at(s)
             assert aid is not None
             h = self.engine.seats[s]
             returned[aid] = h.wager + h.tie_wager
-            postings += [(ledger.wagers(t), -returned[aid]),
-                         (ledger.stack(t, aid), returned[aid])]
+            postings += ledger.move(ledger.wagers(t), ledger.stack(t, aid), returned[aid])
             hands.record_wagers(conn, hand_id, aid, {})  # back: no longer open
         ledger.post(conn, f"hand:{hand_id}:irregularity:{len(self.irregularities)}",
                     "wager-returned", postings, actor=who.username,

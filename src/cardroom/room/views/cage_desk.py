@@ -129,11 +129,9 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo else at.replace(tzinfo=UTC)
 
 
-_CAGE_SIDE = (select(ledger_transactions.c.id, ledger_transactions.c.kind,
-                     ledger_transactions.c.actor, ledger_transactions.c.created_at,
-                     ledger_entries.c.amount)
-              .join(ledger_entries, ledger_entries.c.tx_id == ledger_transactions.c.id)
-              .join(ledger_accounts, ledger_accounts.c.id == ledger_entries.c.account_id)
+_CAGE_SIDE = (ledger.entry_rows(ledger_transactions.c.id, ledger_transactions.c.kind,
+                                ledger_transactions.c.actor, ledger_transactions.c.created_at,
+                                ledger_entries.c.amount)
               .where(ledger_accounts.c.name == ledger.HOUSE_CAGE,
                      ledger_transactions.c.kind.in_(list(CAGE_KINDS))))
 
@@ -144,9 +142,7 @@ def _counterparts(conn: Connection, tx_ids: list[int]) -> dict[int, tuple[str | 
     cage moved chips with."""
     if not tx_ids:
         return {}
-    names = conn.execute(select(ledger_entries.c.tx_id, ledger_accounts.c.name)
-                         .join(ledger_accounts,
-                               ledger_accounts.c.id == ledger_entries.c.account_id)
+    names = conn.execute(ledger.entry_rows(ledger_entries.c.tx_id, ledger_accounts.c.name)
                          .where(ledger_entries.c.tx_id.in_(tx_ids))).all()
     wallets = {int(n.removeprefix("wallet:")) for _, n in names if n.startswith("wallet:")}
     trays = {int(n.removeprefix(ledger.TRAY_PREFIX)) for _, n in names
