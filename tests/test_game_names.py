@@ -48,7 +48,6 @@ STILL_NAMING = {
     "server/routes/jackpot.py": "the fees page reads Pan's fees",
     "room/reconcile.py": "the reconciliation explains Pan's fees",
     "room/suspicious.py": "the suspicious-activity check reads Pan's fees",
-    "cli/options.py": "an option's help gives the games' deck ranges",
 }
 """Generic modules that still name a game (issue 24's remaining work), and why."""
 
