@@ -29,8 +29,6 @@ STILL_NAMING = {
                               "fill a shared field",
     "cli/report.py": "`report math`'s option help says which game's dossier takes each "
                      "option (the dossiers themselves come from the registry)",
-    "room/room.py": "the room's shared progressive pool is baccarat's `JackpotPool`",
-    "room/live_table.py": "a table's pools are baccarat's `JackpotPool`",
     "room/jackpot.py": "the progressive jackpot is the Super-9 baccarat progressive",
     "room/progressive.py": "the progressive jackpot is the Super-9 baccarat progressive",
     "cli/jackpot.py": "the progressive jackpot is the Super-9 baccarat progressive",

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import update
 
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room import ledger, progressive
 from cardroom.room.accounts import Account, Role
 from cardroom.room.audit import entries

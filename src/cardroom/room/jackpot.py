@@ -15,9 +15,9 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.analysis.baccarat import count_coups, progressive_break_even_cents
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import DEFAULT_POOL, JACKPOT_DECKS
 from cardroom.money import Cents, form_amount, format_money, require_cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room import audit, ledger
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.errors import LedgerError

@@ -38,10 +38,10 @@ from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card, parse_card
 from cardroom.errors import IllegalActionError, WagerError
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.history import GameReplay
 from cardroom.houserules import HouseRules, TurnTimerRules, build_rules
 from cardroom.money import Cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room import audit, exclusions, hands, ledger, surveillance
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.protocol import Bet, ChangeBets, Deal, Leave, Message, Sit

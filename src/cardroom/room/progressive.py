@@ -24,9 +24,9 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS, MIN_CONTRIBUTION
 from cardroom.money import Cents, form_amount, format_money
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room import (
     audit,
     hands,

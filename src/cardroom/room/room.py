@@ -16,8 +16,8 @@ from sqlalchemy.engine import Connection
 
 from cardroom import registry
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room import (
     audit,
     hands,

@@ -19,10 +19,10 @@ from cardroom.errors import CardroomError, ShoeError
 from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.shoe import Shoe
 
 from .coup import hand_total
-from .jackpot import JackpotPool
 from .rules import BaccaratRules
 from .table import BaccaratTable, CoupSettled
 from .wagers import WagerKind
