@@ -29,13 +29,6 @@ STILL_NAMING = {
                               "fill a shared field",
     "cli/report.py": "`report math`'s option help says which game's dossier takes each "
                      "option (the dossiers themselves come from the registry)",
-    "room/jackpot.py": "the progressive jackpot is the Super-9 baccarat progressive",
-    "room/progressive.py": "the progressive jackpot is the Super-9 baccarat progressive",
-    "cli/jackpot.py": "the progressive jackpot is the Super-9 baccarat progressive",
-    "server/progressive_pages.py": "the progressive jackpot is the Super-9 baccarat progressive",
-    "server/cosign.py": "the progressive jackpot is the Super-9 baccarat progressive",
-    "server/app.py": "the progressive's award words and the wager results are baccarat's",
-    "room/w2g.py": "a W-2G names the Super-9 baccarat progressive",
     "profile.py": "the regulatory profile's Pan caps (chip value, ante, going out)",
     "room/ledger.py": "the ledger account of Pan's fees",
     "room/schema.py": "the table of Pan's fee periods",

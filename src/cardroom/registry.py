@@ -50,6 +50,9 @@ class Game:
     settings given (`cli.report.DossierRun`) and returns the builder of the `Dossier`."""
     commands: tuple[str, ...] = ()
     """The command-line modules that add the game's commands (`cardroom.cli.apps`)."""
+    progressive: str | None = None
+    """The room's progressive jackpot its wager feeds (a `room.progressive_terms.Progressive`:
+    the pool, its floors, its break-even, its W-2G words); None: none."""
     lines: tuple[tuple[str, str], ...] = ()
     """Its command lines and their one-line help, ``("analyze baccarat", "Exact ...")``: the
     command line's table of contents (`cli.catalog`), which lists them without importing the
@@ -57,13 +60,14 @@ class Game:
 
 
 def builtin(name: str, title: str, package: str, rules: str, live: str,
-            lines: dict[str, str]) -> Game:
+            lines: dict[str, str], progressive: bool = False) -> Game:
     """A game of this project, its parts where the project keeps them: the engine's package
     `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
     adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
     posted rules and recall view `room/<package>_pages.py`, the commands and the dossier
     `cli/<package>.py`; `lines` its commands' one-line help, by group ("analyze": the help of
-    `cardroom analyze <name>`; "": a group of its own, `cardroom <name>`)."""
+    `cardroom analyze <name>`; "": a group of its own, `cardroom <name>`); a game with a
+    `progressive` keeps its terms in `room/<package>_progressive.py` (`PROGRESSIVE`)."""
     return Game(name, title, rules=f"cardroom.games.{package}.{rules}",
                 replay=f"cardroom.games.{package}.replay:Replay",
                 live=f"cardroom.room.{package}_live:{live}",
@@ -71,6 +75,8 @@ def builtin(name: str, title: str, package: str, rules: str, live: str,
                 recall=f"cardroom.room.{package}_pages:Recall",
                 dossier=f"cardroom.cli.{package}:dossier",
                 commands=(f"cardroom.cli.{package}",),
+                progressive=(f"cardroom.room.{package}_progressive:PROGRESSIVE" if progressive
+                             else None),
                 lines=tuple((f"{group} {name}".strip(), text) for group, text in lines.items()))
 
 
@@ -80,7 +86,8 @@ GAMES: list[Game] = [
                    "shoe.",
         "simulate": "Deal real shuffled shoes to the cut card: every wager's observed house "
                     "edge with a 95% interval.",
-        "play": "Play Mini-Baccarat with the Super-9 wagers at a table of your own."}),
+        "play": "Play Mini-Baccarat with the Super-9 wagers at a table of your own."},
+        progressive=True),
     builtin("super-pan-9", "Super Pan 9", "super_pan_9", "rules:SuperPan9Rules",
             "SuperPan9Live", {
                 "analyze": "Exact optimal strategy and house edges, by enumeration of the "

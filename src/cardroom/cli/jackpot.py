@@ -41,8 +41,8 @@ def jackpot_deposit(
     import json
     from datetime import datetime
 
-    from cardroom.games.baccarat.rules import DEFAULT_POOL
     from cardroom.room.accounts import Account, Role
+    from cardroom.room.jackpot import DEFAULT_POOL
     from cardroom.room.keying import open_keyed
     from cardroom.room.progressive_funds import funds, record_deposit
     from cardroom.room.settings import GamblingClock

@@ -16,12 +16,12 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.money import format_money
 from cardroom.room import approvals, progressive, table_books
 from cardroom.room.accounts import Account, Permission
 from cardroom.room.approvals import Approval, Part
 from cardroom.room.errors import NotFound
+from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.jackpot import adjust as adjust_jackpot
 from cardroom.room.room import Room
 from cardroom.room.tables import get_table

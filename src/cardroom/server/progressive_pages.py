@@ -15,11 +15,11 @@ from fastapi.responses import Response
 
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.money import format_money, parse_money
 from cardroom.room import progressive, progressive_funds
 from cardroom.room.accounts import Account
 from cardroom.room.errors import NotFound
+from cardroom.room.jackpot import DEFAULT_POOL
 from cardroom.room.room import Room
 from cardroom.room.settings import GamblingClock
 from cardroom.server import cosign
