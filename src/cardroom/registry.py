@@ -13,6 +13,8 @@ game"); a test registers a game of its own for a while with `registered`.
 ['baccarat', 'super-pan-9', 'pai-gow', 'pan']
 >>> game("pai-gow").title
 'Pai Gow Poker'
+>>> play_kinds()
+('pan',)
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ class Game:
     progressive: str | None = None
     """The room's progressive jackpot its wager feeds (a `room.progressive_terms.Progressive`:
     the pool, its floors, its break-even, its W-2G words); None: none."""
+    play_kinds: tuple[str, ...] = ()
+    """The ledger kinds of the game's own play beyond the shared ones (`wager`, `settle`,
+    `void`...): postings that move a player's chips into play (Pan's steps: `pan`)."""
     lines: tuple[tuple[str, str], ...] = ()
     """Its command lines and their one-line help, ``("analyze baccarat", "Exact ...")``: the
     command line's table of contents (`cli.catalog`), which lists them without importing the
@@ -60,7 +65,8 @@ class Game:
 
 
 def builtin(name: str, title: str, package: str, rules: str, live: str,
-            lines: dict[str, str], progressive: bool = False) -> Game:
+            lines: dict[str, str], progressive: bool = False,
+            play_kinds: tuple[str, ...] = ()) -> Game:
     """A game of this project, its parts where the project keeps them: the engine's package
     `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
     adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
@@ -77,6 +83,7 @@ def builtin(name: str, title: str, package: str, rules: str, live: str,
                 commands=(f"cardroom.cli.{package}",),
                 progressive=(f"cardroom.room.{package}_progressive:PROGRESSIVE" if progressive
                              else None),
+                play_kinds=play_kinds,
                 lines=tuple((f"{group} {name}".strip(), text) for group, text in lines.items()))
 
 
@@ -103,7 +110,7 @@ GAMES: list[Game] = [
     builtin("pan", "Panguingue (Pan)", "pan", "rules:PanRules", "PanLive", {
         "simulate": "Bots play N hands: hands per second, average length, conditions made, "
                     "chips won.",
-        "play": "Play Pan against computer players in the terminal."}),
+        "play": "Play Pan against computer players in the terminal."}, play_kinds=("pan",)),
 ]
 """The registry list: every game, in the order the pages and the help list them."""
 
@@ -127,6 +134,11 @@ def game(name: str) -> Game:
     if found is None:
         raise CardroomError(f"unknown game {name!r}: choose one of {', '.join(names())}")
     return found
+
+
+def play_kinds() -> tuple[str, ...]:
+    """Every game's own ledger kinds of play (`Game.play_kinds`), in the registry's order."""
+    return tuple(kind for g in GAMES for kind in g.play_kinds)
 
 
 def title(name: str) -> str:
