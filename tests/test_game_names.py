@@ -36,7 +36,6 @@ STILL_NAMING = {
     "cli/regulator.py": "the regulator's reports list Pan's fees",
     "cli/room_reports.py": "the room's reports list Pan's fees",
     "server/audit_view.py": "the audit page words Pan's fee entries",
-    "server/routes/jackpot.py": "the fees page reads Pan's fees",
 }
 """Generic modules that still name a game (issue 24's remaining work), and why."""
 

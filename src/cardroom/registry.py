@@ -55,6 +55,9 @@ class Game:
     progressive: str | None = None
     """The room's progressive jackpot its wager feeds (a `room.progressive_terms.Progressive`:
     the pool, its floors, its break-even, its W-2G words); None: none."""
+    fees: str | None = None
+    """The fees the house collects at its tables, for the jackpot page's list: ``f(conn) ->
+    lines`` (day, table_id, kind, count, cents), newest day first; None: no fees."""
     play_kinds: tuple[str, ...] = ()
     """The ledger kinds of the game's own play beyond the shared ones (`wager`, `settle`,
     `void`...): postings that move a player's chips into play (Pan's steps: `pan`)."""
@@ -66,14 +69,15 @@ class Game:
 
 def builtin(name: str, title: str, package: str, rules: str, live: str,
             lines: dict[str, str], progressive: bool = False,
-            play_kinds: tuple[str, ...] = ()) -> Game:
+            play_kinds: tuple[str, ...] = (), fees: str | None = None) -> Game:
     """A game of this project, its parts where the project keeps them: the engine's package
     `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
     adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
     posted rules and recall view `room/<package>_pages.py`, the commands and the dossier
     `cli/<package>.py`; `lines` its commands' one-line help, by group ("analyze": the help of
     `cardroom analyze <name>`; "": a group of its own, `cardroom <name>`); a game with a
-    `progressive` keeps its terms in `room/<package>_progressive.py` (`PROGRESSIVE`)."""
+    `progressive` keeps its terms in `room/<package>_progressive.py` (`PROGRESSIVE`); `fees`
+    names its fee lines in `room/<package>_<fees>` (``"module:function"``)."""
     return Game(name, title, rules=f"cardroom.games.{package}.{rules}",
                 replay=f"cardroom.games.{package}.replay:Replay",
                 live=f"cardroom.room.{package}_live:{live}",
@@ -84,6 +88,7 @@ def builtin(name: str, title: str, package: str, rules: str, live: str,
                 progressive=(f"cardroom.room.{package}_progressive:PROGRESSIVE" if progressive
                              else None),
                 play_kinds=play_kinds,
+                fees=fees and f"cardroom.room.{package}_{fees}",
                 lines=tuple((f"{group} {name}".strip(), text) for group, text in lines.items()))
 
 
@@ -110,7 +115,8 @@ GAMES: list[Game] = [
     builtin("pan", "Panguingue (Pan)", "pan", "rules:PanRules", "PanLive", {
         "simulate": "Bots play N hands: hands per second, average length, conditions made, "
                     "chips won.",
-        "play": "Play Pan against computer players in the terminal."}, play_kinds=("pan",)),
+        "play": "Play Pan against computer players in the terminal."}, play_kinds=("pan",),
+        fees="fees:fees_collected"),
 ]
 """The registry list: every game, in the order the pages and the help list them."""
 
