@@ -29,15 +29,29 @@ STILL_NAMING = {
                               "fill a shared field",
     "cli/report.py": "`report math`'s option help says which game's dossier takes each "
                      "option (the dossiers themselves come from the registry)",
-    "profile.py": "the regulatory profile's Pan caps (chip value, ante, going out)",
-    "room/ledger.py": "the ledger account of Pan's fees",
-    "room/schema.py": "the table of Pan's fee periods",
     "room/regulator.py": "the regulator's reports list Pan's fees",
     "cli/regulator.py": "the regulator's reports list Pan's fees",
     "cli/room_reports.py": "the room's reports list Pan's fees",
     "server/audit_view.py": "the audit page words Pan's fee entries",
 }
 """Generic modules that still name a game (issue 24's remaining work), and why."""
+
+STORED_NAMES = {
+    "room/schema.py": ({"pan_fee_periods"},
+                       "the database table of Pan's time-fee periods (migration 0005): its "
+                       "name is the books', renaming it needs a migration of every room's "
+                       "database"),
+    "room/ledger.py": ({"house:fees:pan:"},
+                       "the prefix of the ledger accounts of Pan's fees: account names are "
+                       "stored in every room's books and sealed in its audit log, renaming "
+                       "them needs a data migration"),
+    "profile.py": ({"pan_chip_value", "pan_ante", "pan_going_out", "pan_doubling"},
+                   "the regulatory profile's caps that the law sets for Panguingue (WAC "
+                   "230-15-080): the keys of the profile files operators write and the room "
+                   "keeps (data/profiles/*.toml)"),
+}
+"""Generic modules that name a game only in names stored outside the code (a table, an
+account, a file's keys), which stay as the data has them: exactly these names, and why."""
 
 
 def words(text: str) -> list[str]:
@@ -104,10 +118,15 @@ def naming_modules() -> dict[str, list[str]]:
 
 def test_no_generic_module_names_a_game_beyond_the_known_few() -> None:
     found = naming_modules()
-    new = {m: f[:3] for m, f in found.items() if m not in STILL_NAMING}
+    new = {m: [n for n in f if n not in STORED_NAMES.get(m, (set(), ""))[0]][:3]
+           for m, f in found.items() if m not in STILL_NAMING}
+    new = {m: f for m, f in new.items() if f}
     assert not new, f"generic modules that name a game (read it from the registry): {new}"
-    cleared = sorted(set(STILL_NAMING) - set(found))
-    assert not cleared, f"these name no game any more: take them off STILL_NAMING: {cleared}"
+    cleared = sorted((set(STILL_NAMING) | set(STORED_NAMES)) - set(found))
+    assert not cleared, f"these name no game any more: take them off the lists: {cleared}"
+    unused = {m: sorted(names - set(found[m])) for m, (names, _) in STORED_NAMES.items()
+              if m in found and names - set(found[m])}
+    assert not unused, f"stored names no longer in the code: take them off: {unused}"
 
 
 def test_the_modules_issue_24_counted_read_the_registry() -> None:
