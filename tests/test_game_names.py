@@ -31,8 +31,6 @@ STILL_NAMING = {
                      "option (the dossiers themselves come from the registry)",
     "room/regulator.py": "the regulator's reports list Pan's fees",
     "cli/regulator.py": "the regulator's reports list Pan's fees",
-    "cli/room_reports.py": "the room's reports list Pan's fees",
-    "server/audit_view.py": "the audit page words Pan's fee entries",
 }
 """Generic modules that still name a game (issue 24's remaining work), and why."""
 

@@ -15,6 +15,8 @@ game"); a test registers a game of its own for a while with `registered`.
 'Pai Gow Poker'
 >>> play_kinds()
 ('pan',)
+>>> fees_name()
+'Pan fees'
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ class Game:
     fees: str | None = None
     """The fees the house collects at its tables, for the jackpot page's list: ``f(conn) ->
     lines`` (day, table_id, kind, count, cents), newest day first; None: no fees."""
+    fees_name: str | None = None
+    """Its fees' name for people, in the reports' columns and on the audit page ("Pan
+    fees")."""
     play_kinds: tuple[str, ...] = ()
     """The ledger kinds of the game's own play beyond the shared ones (`wager`, `settle`,
     `void`...): postings that move a player's chips into play (Pan's steps: `pan`)."""
@@ -69,7 +74,8 @@ class Game:
 
 def builtin(name: str, title: str, package: str, rules: str, live: str,
             lines: dict[str, str], progressive: bool = False,
-            play_kinds: tuple[str, ...] = (), fees: str | None = None) -> Game:
+            play_kinds: tuple[str, ...] = (), fees: str | None = None,
+            fees_name: str | None = None) -> Game:
     """A game of this project, its parts where the project keeps them: the engine's package
     `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
     adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
@@ -88,7 +94,7 @@ def builtin(name: str, title: str, package: str, rules: str, live: str,
                 progressive=(f"cardroom.room.{package}_progressive:PROGRESSIVE" if progressive
                              else None),
                 play_kinds=play_kinds,
-                fees=fees and f"cardroom.room.{package}_{fees}",
+                fees=fees and f"cardroom.room.{package}_{fees}", fees_name=fees_name,
                 lines=tuple((f"{group} {name}".strip(), text) for group, text in lines.items()))
 
 
@@ -116,7 +122,7 @@ GAMES: list[Game] = [
         "simulate": "Bots play N hands: hands per second, average length, conditions made, "
                     "chips won.",
         "play": "Play Pan against computer players in the terminal."}, play_kinds=("pan",),
-        fees="fees:fees_collected"),
+        fees="fees:fees_collected", fees_name="Pan fees"),
 ]
 """The registry list: every game, in the order the pages and the help list them."""
 
@@ -145,6 +151,12 @@ def game(name: str) -> Game:
 def play_kinds() -> tuple[str, ...]:
     """Every game's own ledger kinds of play (`Game.play_kinds`), in the registry's order."""
     return tuple(kind for g in GAMES for kind in g.play_kinds)
+
+
+def fees_name() -> str:
+    """The name people give the fees the games collect, in the reports' columns ("Pan fees";
+    several games' names joined by " and "; no game's: "fees")."""
+    return " and ".join(g.fees_name for g in GAMES if g.fees_name) or "fees"
 
 
 def title(name: str) -> str:

@@ -91,7 +91,7 @@ class Names:
         if kind == "held" and rest.isdigit():
             return f"the payouts held for surveillance at {self.table(rest)}"
         if name.startswith(FEES_PREFIX) and name.removeprefix(FEES_PREFIX).isdigit():
-            return f"the Pan fees of {self.table(name.removeprefix(FEES_PREFIX))}"
+            return f"the {registry.fees_name()} of {self.table(name.removeprefix(FEES_PREFIX))}"
         return "the house's " + _words(rest) if kind == "house" else \
             f"{_words(kind)} {_words(rest)}".strip()
 
