@@ -29,8 +29,6 @@ STILL_NAMING = {
                               "fill a shared field",
     "cli/report.py": "`report math`'s option help says which game's dossier takes each "
                      "option (the dossiers themselves come from the registry)",
-    "room/regulator.py": "the regulator's reports list Pan's fees",
-    "cli/regulator.py": "the regulator's reports list Pan's fees",
 }
 """Generic modules that still name a game (issue 24's remaining work), and why."""
 
