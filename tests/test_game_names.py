@@ -25,8 +25,6 @@ from cardroom import registry
 SRC = Path(cardroom.__file__).parent
 
 STILL_NAMING = {
-    "room/protocol_state.py": "the published schema's field descriptions say which games "
-                              "fill a shared field",
     "cli/report.py": "`report math`'s option help says which game's dossier takes each "
                      "option (the dossiers themselves come from the registry)",
 }
