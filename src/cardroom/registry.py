@@ -52,6 +52,11 @@ class Game:
     dossier: str | None = None
     """Its math dossier for `cardroom report math GAME`: ``f(run) -> build``, which checks the
     settings given (`cli.report.DossierRun`) and returns the builder of the `Dossier`."""
+    dossier_options: tuple[tuple[str, str], ...] = ()
+    """The `report math` options its dossier takes that not every dossier does, each with its
+    help for this game (``("coups", "Baccarat: coups the card counter sees (default
+    {coups:,})")``: `{coups}` and `{hands}` are the command line's default run sizes); the
+    command's help joins them, game by game."""
     commands: tuple[str, ...] = ()
     """The command-line modules that add the game's commands (`cardroom.cli.apps`)."""
     progressive: str | None = None
@@ -75,7 +80,8 @@ class Game:
 def builtin(name: str, title: str, package: str, rules: str, live: str,
             lines: dict[str, str], progressive: bool = False,
             play_kinds: tuple[str, ...] = (), fees: str | None = None,
-            fees_name: str | None = None) -> Game:
+            fees_name: str | None = None, dossier_options: dict[str, str] | None = None
+            ) -> Game:
     """A game of this project, its parts where the project keeps them: the engine's package
     `games/<package>/` (`rules` its house-rules model there, ``"module:Class"``; the replay
     adapter `replay.Replay`), the live table `room/<package>_live.py` (class `live`), the
@@ -90,6 +96,7 @@ def builtin(name: str, title: str, package: str, rules: str, live: str,
                 posted=f"cardroom.room.{package}_pages:sections",
                 recall=f"cardroom.room.{package}_pages:Recall",
                 dossier=f"cardroom.cli.{package}:dossier",
+                dossier_options=tuple((dossier_options or {}).items()),
                 commands=(f"cardroom.cli.{package}",),
                 progressive=(f"cardroom.room.{package}_progressive:PROGRESSIVE" if progressive
                              else None),
@@ -105,7 +112,11 @@ GAMES: list[Game] = [
         "simulate": "Deal real shuffled shoes to the cut card: every wager's observed house "
                     "edge with a 95% interval.",
         "play": "Play Mini-Baccarat with the Super-9 wagers at a table of your own."},
-        progressive=True),
+        progressive=True, dossier_options={
+            "paytable": "Baccarat: Super-9 pay table 1-3",
+            "jackpot_seed": "Baccarat: jackpot seed in dollars",
+            "jackpot_contribution": "Baccarat: share of each $1 added to the meter, e.g. 0.20",
+            "coups": "Baccarat: coups the card counter sees (default {coups:,})"}),
     builtin("super-pan-9", "Super Pan 9", "super_pan_9", "rules:SuperPan9Rules",
             "SuperPan9Live", {
                 "analyze": "Exact optimal strategy and house edges, by enumeration of the "
@@ -117,12 +128,15 @@ GAMES: list[Game] = [
         "": "Pai Gow Poker: house-way setting and the exact calculator.",
         "simulate": "Monte Carlo of the player's setting against the dealer's house way, 95% "
                     "intervals.",
-        "play": "Play Pai Gow Poker against the house dealer."}),
+        "play": "Play Pai Gow Poker against the house dealer."},
+        dossier_options={"hands": "Pai Gow: hands per simulated figure (default {hands:,})"}),
     builtin("pan", "Panguingue (Pan)", "pan", "rules:PanRules", "PanLive", {
         "simulate": "Bots play N hands: hands per second, average length, conditions made, "
                     "chips won.",
         "play": "Play Pan against computer players in the terminal."}, play_kinds=("pan",),
-        fees="fees:fees_collected", fees_name="Pan fees"),
+        fees="fees:fees_collected", fees_name="Pan fees", dossier_options={
+            "hands": "Pan: hands per seat count (default 400)",
+            "hands_per_hour": "Pan: hands an hour assumed for the fee income (default 20)"}),
 ]
 """The registry list: every game, in the order the pages and the help list them."""
 
