@@ -6,7 +6,7 @@ comments are prose and may give a game as an example) with a game's name in it. 
 reaches a game through the registry.
 
 A generic module may keep a game's name only where the name is stored outside the code (a
-database table, a ledger account, a profile file's keys): those names are listed one by one in
+database table, a profile file's keys): those names are listed one by one in
 `STORED_NAMES`, each with why; a name that leaves the code must leave the list (the test says
 so), any other name is refused."""
 
@@ -30,17 +30,13 @@ STORED_NAMES = {
                        "the database table of Pan's time-fee periods (migration 0005): its "
                        "name is the books', renaming it needs a migration of every room's "
                        "database"),
-    "room/ledger.py": ({"house:fees:pan:"},
-                       "the prefix of the ledger accounts of Pan's fees: account names are "
-                       "stored in every room's books and sealed in its audit log, renaming "
-                       "them needs a data migration"),
     "profile.py": ({"pan_chip_value", "pan_ante", "pan_going_out", "pan_doubling"},
                    "the regulatory profile's caps that the law sets for Panguingue (WAC "
                    "230-15-080): the keys of the profile files operators write and the room "
                    "keeps (data/profiles/*.toml)"),
 }
-"""Generic modules that name a game only in names stored outside the code (a table, an
-account, a file's keys), which stay as the data has them: exactly these names, and why."""
+"""Generic modules that name a game only in names stored outside the code (a database table,
+a profile file's keys), which stay as the data has them: exactly these names, and why."""
 
 
 def words(text: str) -> list[str]:
