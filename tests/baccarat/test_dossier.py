@@ -20,9 +20,9 @@ from dossier_checks import check_provenance
 from cardroom.analysis.dossier import baccarat as dossier
 from cardroom.analysis.dossier.html import render
 from cardroom.analysis.dossier.model import Dossier
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.money import format_money
+from cardroom.progressive_pool import JackpotPool
 
 # Published: 8 decks, standard tableau.
 P_BANKER, P_PLAYER, P_TIE = 0.458597422632763, 0.446246609343597, 0.095155968023640

@@ -11,7 +11,6 @@ from cardroom.analysis.baccarat_depleted import DepletedShoe, full_composition
 from cardroom.cards import parse_cards
 from cardroom.errors import CardroomError, WagerError
 from cardroom.games.baccarat.coup import CoupResult
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.limits import check_bets
 from cardroom.games.baccarat.paytables import nine_pay_table
 from cardroom.games.baccarat.rules import BaccaratRules
@@ -23,6 +22,7 @@ from cardroom.games.baccarat.wagers import (
     settle_wager,
 )
 from cardroom.houserules import build_rules
+from cardroom.progressive_pool import JackpotPool
 from cardroom.shoe import SeededRandom
 
 P, B, T = WagerKind.PLAYER, WagerKind.BANKER, WagerKind.TIE

@@ -7,10 +7,10 @@ import pytest
 from cardroom.cards import Card, parse_cards
 from cardroom.errors import IllegalActionError, WagerError
 from cardroom.games.baccarat.coup import CardDealt, Hand
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import BaccaratTable, BetsPlaced, CoupSettled, ShoeShuffled
 from cardroom.games.baccarat.wagers import WagerKind
+from cardroom.progressive_pool import JackpotPool
 from cardroom.shoe import SeededRandom, Shoe
 
 B, P, P9, JP = WagerKind.BANKER, WagerKind.PLAYER, WagerKind.PLAYER_9, WagerKind.PROGRESSIVE

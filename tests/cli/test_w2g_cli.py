@@ -49,7 +49,7 @@ def test_w2g_report_lists_every_forms_fields_as_json_and_csv(db_url: str, tmp_pa
     assert "Tacoma WA" in form["winner_address"]
     assert (form["box1_reportable_winnings"], form["box4_federal_tax_withheld"]) == (
         600_000, 144_000)
-    assert form["box3_type_of_wager"] == w2g.TOP_AWARD_WAGER_TYPE
+    assert form["box3_type_of_wager"] == "Super-9 baccarat progressive jackpot (top award share)"
     assert form["box2_date_won"].startswith(str(year)) and form["box8_cashier"] == "olivia"
     assert data["totals"] == {"forms": 1, "box1_reportable_winnings": 600_000,
                               "box4_federal_tax_withheld": 144_000}

@@ -227,7 +227,7 @@ def test_issue_21_a_licensable_day_walks_every_rule_and_its_reports_reconcile(
         assert report.reconciled, report.differences
         assert report.total.win == sum(x.win for x in daily.lines) == win
         assert report.total.commission == sum(x.commission for x in daily.lines) == commission
-        assert report.total.pan_fees == sum(x.fees for x in daily.lines) == fees == 0
+        assert report.total.fees == sum(x.fees for x in daily.lines) == fees == 0
         assert report.total.ggr == report.ledger.ggr == win + commission + fees
         assert report.total.prizes == SHARE
     assert (the_quarter.due_section, the_month.due_section) == ("WAC 230-05-124",

@@ -38,7 +38,7 @@ def fee_table(storage: Storage, fee: dict[str, Any], extra: dict[str, Any] | Non
 def fees_held(storage: Storage, t: int) -> int:
     with storage.read() as conn:
         assert ledger.trial_balance(conn).ok
-        return ledger.balance(conn, ledger.fees(t))
+        return ledger.balance(conn, ledger.fees("pan", t))
 
 
 def fee_audits(storage: Storage) -> list[dict[str, Any]]:

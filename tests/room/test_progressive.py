@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import update
 
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.jackpot import JackpotPool
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room.books.cashier import buy_chips
 from cardroom.room.money import ledger
 from cardroom.room.money.jackpot import adjust, post_daily

@@ -61,7 +61,7 @@ def test_wac_230_06_070_and_230_05_124_months_and_quarter_equal_the_daily_report
         m = by_month.get(f"{d:%Y-%m}") or dec.months[0]
         assert [x.day for x in m.days] == [d]
         assert m.days[0].ggr == want.ggr
-        assert m.games["pan"].pan_fees == want.pan_fees == 100
+        assert m.games["pan"].fees == want.pan_fees == 100
         assert m.games["pan"].ggr == want.pan_fees
         assert m.games["baccarat"].ggr == want.lost_at_mini  # the contributions beside it
         assert m.games["baccarat"].progressive_contributions == want.contributions
@@ -70,7 +70,7 @@ def test_wac_230_06_070_and_230_05_124_months_and_quarter_equal_the_daily_report
         lines = daily[d].lines
         assert m.total.win == sum(x.win for x in lines)
         assert m.total.commission == sum(x.commission for x in lines)
-        assert m.total.pan_fees == sum(x.fees for x in lines)
+        assert m.total.fees == sum(x.fees for x in lines)
     assert by_month["2025-03"].days == [] and by_month["2025-03"].total.ggr == 0
     assert q1.total.ggr == days[JANUARY].ggr + days[FEBRUARY].ggr
     assert q1.ledger.ggr == q1.total.ggr

@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from cardroom.analysis.dossier.model import Dossier
     from cardroom.cli.report import DossierRun
 
+Decks = Annotated[int | None, typer.Option(
+    help="Decks in the shoe (1-16, 8 with the progressive).")]
+
 DEFAULT_COUPS = 100_000_000
 DEFAULT_STATES = 200
 
@@ -69,7 +72,7 @@ def what_if_rules(rules: Path | None, decks: int | None, paytable: int | None,
 
 @analyze_app.command("baccarat", short_help=summary("analyze baccarat"))
 def analyze_baccarat(
-    decks: opt.Decks = None,
+    decks: Decks = None,
     paytable: Paytable = None,
     commission: Commission = None,
     tie_pays: TiePays = None,
@@ -349,7 +352,7 @@ def simulate_baccarat(
     seed: opt.RunSeed = None,
     workers: opt.Workers = None,
     scheduler: opt.Scheduler = None,
-    decks: opt.Decks = None,
+    decks: Decks = None,
     paytable: Paytable = None,
     commission: Commission = None,
     tie_pays: TiePays = None,

@@ -41,7 +41,7 @@ def jackpot_deposit(
     import json
     from datetime import datetime
 
-    from cardroom.games.baccarat.rules import DEFAULT_POOL
+    from cardroom.room.money.jackpot import DEFAULT_POOL
     from cardroom.room.money.progressive_funds import funds, record_deposit
     from cardroom.room.people.accounts import Account, Role
     from cardroom.room.storage.settings import GamblingClock

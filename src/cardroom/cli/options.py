@@ -32,8 +32,6 @@ Workers = Annotated[int | None, typer.Option(
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786, instead of local "
     "workers.")]
-Decks = Annotated[int | None, typer.Option(
-    help="Decks in the shoe (Super Pan 9: 1-8; baccarat: 1-16, 8 with the progressive).")]
 DATABASE_ENV = "CARDROOM_DATABASE"
 Database = Annotated[str | None, typer.Option(
     "--database", envvar=DATABASE_ENV, show_envvar=True,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cardroom import registry
 from cardroom.cli import options as opt
 from cardroom.cli.apps import app, report_app
 from cardroom.cli.catalog import summary
@@ -62,7 +63,7 @@ def _show(period: Period, database: str | None, as_json: bool, as_csv: bool,
 
 
 PERIOD_FIGURES: list[tuple[str, Callable[[PeriodReport], int]]] = [
-    ("net_win", lambda r: r.total.net_win), ("pan_fees", lambda r: r.total.pan_fees),
+    ("net_win", lambda r: r.total.net_win), ("fees", lambda r: r.total.fees),
     ("receipts", lambda r: r.total.ggr), ("prizes", lambda r: r.total.prizes),
     ("accrual", lambda r: r.accrual)]
 """The company's figures of the monthly and quarterly reports (`--rooms`)."""
@@ -76,7 +77,7 @@ def _print_period(report: PeriodReport) -> None:
 
 
 def _row(label: str, game: str, g: GameFigures) -> str:
-    money = [format_money(x) for x in (g.net_win, g.pan_fees, g.ggr, g.prizes)]
+    money = [format_money(x) for x in (g.net_win, g.fees, g.ggr, g.prizes)]
     return f"{label:<8}{game:<12}" + "".join(f"{m:>15}" for m in money)
 
 
@@ -88,9 +89,10 @@ def text_lines(report: PeriodReport) -> list[str]:
              f"{report.period.last.isoformat()}), profile {report.profile}",
              f"due {report.due.isoformat()} ({report.due_section})",
              "Gross gambling receipts (WAC 230-05-112): the net win of the house-banked games",
-             "and the Pan fees, before any deduction. Prizes: progressive top awards hit.",
+             f"and the {registry.fees_name()}, before any deduction. Prizes: progressive top "
+             "awards hit.",
              "", f"{'month':<8}{'game':<12}" + "".join(
-                 f"{h:>15}" for h in ("net win", "Pan fees", "receipts", "prizes"))]
+                 f"{h:>15}" for h in ("net win", registry.fees_name(), "receipts", "prizes"))]
     for m in report.months:
         for game, g in m.games.items():
             lines.append(_row(m.period.label, game, g))

@@ -75,6 +75,14 @@ class DossierRun:
         return Origin(tuple(command), self.rules)
 
 
+def dossier_help(option: str) -> str:
+    """An option's help: what it sets in each game's dossier that takes it (the registry's
+    `dossier_options`), in the registry's order."""
+    return "; ".join(text.format(coups=opt.DOSSIER_COUPS, hands=opt.DOSSIER_HANDS)
+                     for game in registry.games()
+                     for name, text in game.dossier_options if name == option) + "."
+
+
 @report_app.command("math", short_help=summary("report math"))
 def report_math(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(dossier_games())}.")],
@@ -82,21 +90,16 @@ def report_math(
     = None,
     as_json: opt.AsJson = False,
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe.")] = None,
-    paytable: Annotated[int | None, typer.Option(help="Baccarat: Super-9 pay table 1-3.")]
-    = None,
+    paytable: Annotated[int | None, typer.Option(help=dossier_help("paytable"))] = None,
     commission: Annotated[str | None, typer.Option(help="Commission, e.g. 5% or 0.05.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie pays N to 1.")] = None,
-    jackpot_seed: Annotated[str | None, typer.Option(help="Baccarat: jackpot seed in dollars.")]
-    = None,
+    jackpot_seed: Annotated[str | None, typer.Option(help=dossier_help("jackpot_seed"))] = None,
     jackpot_contribution: Annotated[str | None, typer.Option(
-        help="Baccarat: share of each $1 added to the meter, e.g. 0.20.")] = None,
-    coups: Annotated[int | None, typer.Option(
-        help=f"Baccarat: coups the card counter sees (default {opt.DOSSIER_COUPS:,}).")] = None,
-    hands: Annotated[int | None, typer.Option(
-        help=f"Pai Gow: hands per simulated figure (default {opt.DOSSIER_HANDS:,}); Pan: hands "
-        "per seat count (default 400).")] = None,
+        help=dossier_help("jackpot_contribution"))] = None,
+    coups: Annotated[int | None, typer.Option(help=dossier_help("coups"))] = None,
+    hands: Annotated[int | None, typer.Option(help=dossier_help("hands"))] = None,
     hands_per_hour: Annotated[int | None, typer.Option(
-        help="Pan: hands an hour assumed for the fee income (default 20).")] = None,
+        help=dossier_help("hands_per_hour"))] = None,
     seed: opt.RunSeed = None,
     workers: opt.Workers = None,
     scheduler: opt.Scheduler = None,

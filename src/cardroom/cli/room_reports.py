@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from cardroom import registry
 from cardroom.cli import options as opt
 from cardroom.cli.apps import report_app
 from cardroom.cli.catalog import summary
@@ -118,7 +119,7 @@ def _games_figures(x: Line, reconciled: bool) -> dict[str, str]:
             "hold": "-" if x.hold is None else f"{100 * x.hold:.2f}%",
             "reconciled": "yes" if reconciled else "NO",
             "hands": str(x.hands), "commission": format_money(x.commission),
-            "Pan fees": format_money(x.fees),
+            registry.fees_name(): format_money(x.fees),
             "jackpot in": format_money(x.jackpot_contributions),
             "jackpot paid": format_money(x.jackpot_awards)}
 

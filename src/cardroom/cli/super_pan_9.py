@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from cardroom.analysis.dossier.model import Dossier
     from cardroom.cli.report import DossierRun
 
+Decks = Annotated[int | None, typer.Option(help="Decks in the shoe (1-8).")]
+
 
 def _pct(x: object) -> str:
     return f"{float(x) * 100:+.4f}%"  # type: ignore[arg-type]
@@ -35,7 +37,7 @@ def _pct(x: object) -> str:
 
 @analyze_app.command("super-pan-9", short_help=summary("analyze super-pan-9"))
 def analyze_super_pan_9(
-    decks: opt.Decks = None,
+    decks: Decks = None,
     commission: Annotated[str | None, typer.Option(
         help="Commission on winning bets, 0% to 5%, e.g. 5% or 0.05.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
@@ -109,7 +111,7 @@ def simulate_super_pan_9(
     workers: opt.Workers = None,
     scheduler: opt.Scheduler = None,
     seed: opt.RunSeed = None,
-    decks: opt.Decks = None,
+    decks: Decks = None,
     commission: Annotated[str | None, typer.Option(help="Commission, 0% to 5%.")] = None,
     tie_pays: Annotated[int | None, typer.Option(help="Tie Bet pays N to 1.")] = None,
     rules: opt.RulesFile = None,
@@ -196,7 +198,7 @@ def play_super_pan_9(
     wager: Annotated[str, typer.Option(help="Default wager in dollars.")] = "10",
     tie: Annotated[str, typer.Option(help="Tie Bet each round in dollars (0: none).")] = "0",
     seed: opt.ShuffleSeed = None,
-    decks: opt.Decks = None,
+    decks: Decks = None,
     rules: opt.RulesFile = None,
 ) -> None:
     """Sit at a Super Pan 9 table with computer players; type h at your turn for the optimal

@@ -17,8 +17,8 @@ from sqlalchemy.engine import Connection
 
 from cardroom import registry
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.money import Cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room.books import table_books
 from cardroom.room.compliance import surveillance
 from cardroom.room.money import hands, ledger

@@ -34,12 +34,11 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from cardroom import registry
 from cardroom.cards import card_words
-from cardroom.games.baccarat.wagers import result_words
 from cardroom.money import format_money
 from cardroom.profile import helpline
 from cardroom.room.money.hands import hand_title
-from cardroom.room.play.baccarat_pages import award_words
-from cardroom.room.play.recall import wager_name
+from cardroom.room.money.progressive_terms import progressive
+from cardroom.room.play.recall import result_words, wager_name
 from cardroom.room.room import Room
 from cardroom.room.storage.errors import AuthError, DatabaseUnavailable, NotFound, PermissionDenied
 from cardroom.room.storage.timezone import room_time
@@ -164,7 +163,7 @@ def create_app(room: Room, secure_cookies: bool = False,
     templates.env.globals["exclusion_warning"] = partial(exclusion_warning, room)
     templates.env.filters["wager_name"] = wager_name
     templates.env.filters["result_words"] = result_words
-    templates.env.filters["award_words"] = award_words
+    templates.env.filters["award_words"] = progressive().award_words
     app.state.room, app.state.hub = room, Hub()
     app.state.templates, app.state.secure_cookies = templates, secure_cookies
     app.state.audit_seen = AuditProgress()

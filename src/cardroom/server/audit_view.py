@@ -91,8 +91,11 @@ class Names:
             return f"the {'tray' if kind == 'tray' else 'wagers in play'} at {self.table(rest)}"
         if kind == "held" and rest.isdigit():
             return f"the payouts held for surveillance at {self.table(rest)}"
-        if name.startswith(FEES_PREFIX) and name.removeprefix(FEES_PREFIX).isdigit():
-            return f"the Pan fees of {self.table(name.removeprefix(FEES_PREFIX))}"
+        game, _, table = name.removeprefix(FEES_PREFIX).partition(":")
+        if name.startswith(FEES_PREFIX) and table.isdigit():
+            found = registry.find(game)
+            fees = found.fees_name if found is not None and found.fees_name else "fees"
+            return f"the {fees} of {self.table(table)}"
         return "the house's " + _words(rest) if kind == "house" else \
             f"{_words(kind)} {_words(rest)}".strip()
 

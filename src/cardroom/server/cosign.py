@@ -16,9 +16,9 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.money import format_money
 from cardroom.room.books import table_books
+from cardroom.room.money.jackpot import DEFAULT_POOL
 from cardroom.room.money.jackpot import adjust as adjust_jackpot
 from cardroom.room.people import approvals
 from cardroom.room.people.accounts import Account, Permission

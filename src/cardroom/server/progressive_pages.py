@@ -15,9 +15,9 @@ from fastapi.responses import Response
 
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.rules import DEFAULT_POOL
 from cardroom.money import format_money, parse_money
 from cardroom.room.money import progressive_funds
+from cardroom.room.money.jackpot import DEFAULT_POOL
 from cardroom.room.people.accounts import Account
 from cardroom.room.play import progressive
 from cardroom.room.room import Room

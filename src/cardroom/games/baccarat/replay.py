@@ -8,10 +8,10 @@ from typing import Any
 from cardroom.errors import CardroomError, ShoeError
 from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
+from cardroom.progressive_pool import JackpotPool
 from cardroom.shoe import Shoe
 
 from .coup import hand_total
-from .jackpot import JackpotPool
 from .rules import BaccaratRules
 from .table import BaccaratTable, CoupSettled
 from .wagers import WagerKind

@@ -31,7 +31,6 @@ from typing import ClassVar
 from cardroom.cards import Card
 from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.baccarat.coup import Coup, CoupResult
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.limits import check_bets
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import (
@@ -42,6 +41,7 @@ from cardroom.games.baccarat.wagers import (
     settle_wager,
 )
 from cardroom.money import Cents, format_money, require_cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.shoe import RandomSource, Shoe, SystemRandom
 
 SEATS = "mini-baccarat/object (a seat at the table)"

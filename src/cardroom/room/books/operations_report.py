@@ -257,7 +257,7 @@ def _window_lines(conn: Connection, tables: list[tuple[int, str, str]], start: d
     result by the moment they happened."""
     sessions = _sessions(conn, start, end)
     house = _house_by_table(conn, start, end)
-    fees = _account_moves(conn, [ledger.fees(t) for t, _, _ in tables], start, end)
+    fees = _account_moves(conn, [ledger.fees(game, t) for t, _, game in tables], start, end)
     players = _house_players(conn, start, end)
     played: dict[int, int] = dict(conn.execute(
         select(hands.c.table_id, func.count()).where(
@@ -270,7 +270,7 @@ def _window_lines(conn: Connection, tables: list[tuple[int, str, str]], start: d
         for opener, closer in sessions:
             if closer.table_id == t:
                 line.add(_session_line(conn, table, opener, closer))
-        line.fees = fees.get(ledger.fees(t), 0)
+        line.fees = fees.get(ledger.fees(game, t), 0)
         for name_, cents in house.get(t, {}).items():
             setattr(line, name_, cents)
         line.hands = int(played.get(t, 0))

@@ -28,6 +28,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from cardroom import registry
 from cardroom.money import Cents, format_money
 from cardroom.room.books import operations_report, table_books
 from cardroom.room.compliance import exclusions
@@ -42,9 +43,10 @@ SURVEILLANCE = "surveillance queue"
 EXCLUSION = "self-exclusion breaches"
 
 EXPLAINED: dict[str, str] = {
-    # play at the tables: wagers, settlements, voids, seats, Pan's steps (tray, stacks)
-    **dict.fromkeys(("buy-in", "leave", "wager", "wager-returned", "settle", "void", "pan"),
-                    GAMES),
+    # play at the tables: wagers, settlements, voids, seats, a game's own steps (Pan's: tray,
+    # stacks)
+    **dict.fromkeys(("buy-in", "leave", "wager", "wager-returned", "settle", "void",
+                     *registry.play_kinds()), GAMES),
     # the table inventories: variances of an opening count, the drop into the box
     **dict.fromkeys(("tray-variance", "tray-variance-void", *table_books.CLOSING_VARIANCES,
                      *tenders.DROPPED_KINDS.values()), GAMES),

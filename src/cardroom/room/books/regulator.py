@@ -25,6 +25,7 @@ from typing import Any, Literal, NamedTuple
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
+from cardroom import registry
 from cardroom.errors import CardroomError
 from cardroom.money import Cents, form_amount, format_money
 from cardroom.profile import Profile, profile_in_force
@@ -107,9 +108,16 @@ def parse_month(text: str) -> Period:
 
 
 # the figures ---------------------------------------------------------------------------------
-FIGURES = ("win", "commission", "net_win", "pan_fees", "ggr", "prizes",
+FIGURES = ("win", "commission", "net_win", "fees", "ggr", "prizes",
            "progressive_contributions")
 """A game's figures for a month or a period, in cents, in the order shown."""
+FEES_KEY = "_".join(registry.fees_name().lower().split())
+"""The fees' name in the reports' JSON: their name for people in snake case ("pan_fees")."""
+
+
+def figure_key(name: str) -> str:
+    """A figure's key in the reports' JSON (cents)."""
+    return f"{FEES_KEY if name == 'fees' else name}_cents"
 
 
 @dataclass
@@ -122,7 +130,8 @@ class GameFigures:
     win at the tray, each $1 progressive wager whole in it (the house adds the contribution
     from its own funds, `progressive.record_coup`)."""
     commission: Cents = 0
-    pan_fees: Cents = 0
+    fees: Cents = 0
+    """The fees the games collect at their tables (`registry.fees_name`)."""
     prizes: Cents = 0
     """Progressive top awards hit (the daily report's jackpot awards)."""
     progressive_contributions: Cents = 0
@@ -136,24 +145,24 @@ class GameFigures:
     @property
     def ggr(self) -> Cents:
         """Gross gambling receipts (WAC 230-05-112): the net win of the house-banked games
-        and the Pan fees, before any deduction."""
-        return self.net_win + self.pan_fees
+        and the fees the games collect (Pan's), before any deduction."""
+        return self.net_win + self.fees
 
     def add_line(self, line: Line) -> None:
         self.win += line.win
         self.commission += line.commission
-        self.pan_fees += line.fees
+        self.fees += line.fees
         self.prizes += line.jackpot_awards
         self.progressive_contributions += line.jackpot_contributions
         self.hands += line.hands
 
     def add(self, other: GameFigures) -> None:
-        for name in ("win", "commission", "pan_fees", "prizes", "progressive_contributions",
+        for name in ("win", "commission", "fees", "prizes", "progressive_contributions",
                      "hands"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def as_json(self) -> dict[str, Any]:
-        return {"game": self.game, **{f"{n}_cents": getattr(self, n) for n in FIGURES},
+        return {"game": self.game, **{figure_key(n): getattr(self, n) for n in FIGURES},
                 "hands": self.hands}
 
 
@@ -207,11 +216,11 @@ class MonthFigures:
 
 class LedgerFigures(NamedTuple):
     """What the ledger moved in the period's hours: the trays by play (the win), the
-    commission account and the Pan fee accounts."""
+    commission account and the fee accounts (Pan's)."""
 
     win: Cents
     commission: Cents
-    pan_fees: Cents
+    fees: Cents
 
     @property
     def ggr(self) -> Cents:
@@ -256,7 +265,8 @@ class PeriodReport:
         for what, reports, books in (("the win", total.win, self.ledger.win),
                                      ("the commission", total.commission,
                                       self.ledger.commission),
-                                     ("the Pan fees", total.pan_fees, self.ledger.pan_fees)):
+                                     (f"the {registry.fees_name()}", total.fees,
+                                      self.ledger.fees)):
             if reports != books:
                 out.append(f"{what}: the daily reports say {format_money(reports)}, the "
                            f"ledger {format_money(books)} (a difference of "
@@ -283,7 +293,7 @@ class PeriodReport:
                 "progressive_accrual_adjustment_cents": self.accrual,
                 "ledger": {"win_cents": self.ledger.win,
                            "commission_cents": self.ledger.commission,
-                           "pan_fees_cents": self.ledger.pan_fees,
+                           figure_key("fees"): self.ledger.fees,
                            "ggr_cents": self.ledger.ggr},
                 "reconciled": self.reconciled, "differences": self.differences}
 

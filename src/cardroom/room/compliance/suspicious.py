@@ -37,6 +37,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
+from cardroom import registry
 from cardroom.errors import CardroomError
 from cardroom.money import Cents, format_money
 from cardroom.profile import Suspicion, profile_in_force
@@ -75,10 +76,10 @@ NARRATIVE = "narrative"
 SYSTEM = "room"
 """Who raises the alerts the room computes."""
 MAX_TEXT, MAX_REFERENCE = 4000, 60
-WAGER_KINDS = ("wager", "pan")
+WAGER_KINDS = ("wager", *registry.play_kinds())
 """The ledger kinds that move a player's chips from their stack into play: a house-banked
-game's wagers (`wager`, net of bets taken back) and Pan's antes and payments (`pan`, what left
-the stack)."""
+game's wagers (`wager`, net of bets taken back) and a game's own kinds of play (Pan's antes and
+payments, `pan`: what left the stack)."""
 
 
 class CaseError(CardroomError):

@@ -30,6 +30,7 @@ from cardroom.errors import CardroomError
 from cardroom.money import Cents, Rounding, round_div
 from cardroom.profile import TaxForm, profile_in_force
 from cardroom.room.money import ledger
+from cardroom.room.money.progressive_terms import progressive
 from cardroom.room.people import patrons
 from cardroom.room.storage import audit
 from cardroom.room.storage.identity_key import IdentityKey
@@ -48,7 +49,6 @@ WITHHOLDING = "house:w2g-withholding"
 it: the house's liability, never the winner's or the house's money."""
 TOP_AWARD_WAGER: Cents = 100
 """Super-9, progressive jackpot: "The progressive jackpot is a 1$ Progressive Wager"."""
-TOP_AWARD_WAGER_TYPE = "Super-9 baccarat progressive jackpot (top award share)"
 PAYER_ENV = ("CARDROOM_PAYER_NAME", "CARDROOM_PAYER_ADDRESS", "CARDROOM_PAYER_TIN",
              "CARDROOM_PAYER_PHONE")
 """Where the payer's (the licensee's) name, address, federal id and telephone for the form's
@@ -172,7 +172,7 @@ def record_forms(conn: Connection, who: str, *, pool: str, hit_id: int, hand_id:
             account_id=p.account_id, patron_id=patron.id, legal_name=patron.legal_name,
             address=patron.address, won_at=won_at, paid_at=datetime.now(UTC), paid_by=who,
             gross=p.share, withheld=p.withheld, wager=TOP_AWARD_WAGER,
-            wager_type=TOP_AWARD_WAGER_TYPE).returning(w2g_forms.c.id)).scalar_one())
+            wager_type=progressive().wager_type).returning(w2g_forms.c.id)).scalar_one())
         audit.append(conn, who, "w2g.form", {
             "form": form_id, "hit": hit_id, "patron": patron.id, "gross": p.share,
             "withheld": p.withheld})

@@ -8,17 +8,14 @@ from __future__ import annotations
 import json
 import math
 from datetime import UTC, date, datetime
-from fractions import Fraction
-from functools import cache
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
-from cardroom.analysis.baccarat import count_coups, progressive_break_even_cents
-from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.games.baccarat.rules import DEFAULT_POOL, JACKPOT_DECKS
 from cardroom.money import Cents, form_amount, format_money, require_cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room.money import ledger
+from cardroom.room.money.progressive_terms import progressive
 from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import LedgerError
@@ -27,21 +24,15 @@ from cardroom.room.storage.schema import jackpot_pools, progressive_changes, pro
 __all__ = ["DEFAULT_POOL", "adjust", "break_even_warning", "load_pool", "log_change",
            "post_daily", "save_pool"]
 
-
-@cache
-def break_even_cents() -> Fraction:
-    """The top award at which a lone jackpot bettor's expected return is exactly 100%, for the
-    8-deck shoe the progressive needs (exact, counted once a process: about a second)."""
-    be = progressive_break_even_cents(count_coups(JACKPOT_DECKS))
-    assert be is not None  # an 8-deck shoe deals the top award
-    return be
+DEFAULT_POOL = progressive().pool
+"""The room's progressive pool when a table's house rules link it to no other."""
 
 
 def break_even_warning(pool: JackpotPool) -> str | None:
     """One sentence for the floor when the posted amount, or the meter that the next posting
     will show, passes the exact break-even: there the progressive favours the player. The
     break-even is shown rounded up to the cent, the least amount that passes it."""
-    be = break_even_cents()
+    be = progressive().break_even()
     shown = format_money(math.ceil(be))
     if pool.posted > be:
         return (f"The posted jackpot {format_money(pool.posted)} is at or above its break-even "

@@ -98,13 +98,19 @@ def held(table_id: int) -> str:
     return f"held:{table_id}"
 
 
-FEES_PREFIX = "house:fees:pan:"
+FEES_PREFIX = "house:fees:"
+"""The house accounts of the fees the games collect at their tables (Pan's), one a table."""
 
 
-def fees(table_id: int) -> str:
-    """The house account that holds one Pan table's fees, and nothing else (WAC 230-15-075:
-    apart from every other house account)."""
-    return f"{FEES_PREFIX}{table_id}"
+def fees_prefix(game: str) -> str:
+    """The start of the names of a game's fee accounts (`house:fees:pan:`)."""
+    return f"{FEES_PREFIX}{game}:"
+
+
+def fees(game: str, table_id: int) -> str:
+    """The house account that holds one table's fees, and nothing else (WAC 230-15-075: apart
+    from every other house account): `house:fees:<game>:<table>` (`house:fees:pan:7`)."""
+    return f"{fees_prefix(game)}{table_id}"
 
 
 def jackpot(pool: str) -> str:

@@ -27,6 +27,10 @@ from cardroom.room.storage.schema import (
 )
 from cardroom.room.storage.settings import GamblingClock
 
+GAME = "pan"
+"""Pan's name in the registry, the table rows and its fee accounts (`ledger.fees`)."""
+PREFIX = ledger.fees_prefix(GAME)
+
 
 @dataclass(frozen=True)
 class Charge:
@@ -91,7 +95,7 @@ def collect(conn: Connection, table_id: int, table_name: str, hand_id: int,
     """Post one fee (the player's stack to the table's fee account) and audit it."""
     ledger.post(conn, f"fee:{table_id}:{charge.kind}:{hand_id}:{charge.account}",
                 f"fee-{charge.kind}",
-                ledger.move(ledger.stack(table_id, charge.account), ledger.fees(table_id),
+                ledger.move(ledger.stack(table_id, charge.account), ledger.fees(GAME, table_id),
                             charge.cents), actor="dealer",
                 memo=f"{table_name} hand {hand_id}: {charge.kind} fee "
                      f"{format_money(charge.cents)}")
@@ -137,10 +141,10 @@ def fees_collected(conn: Connection) -> list[FeeLine]:
     rows = conn.execute(
         ledger.entry_rows(ledger_accounts.c.name, ledger_transactions.c.kind,
                           ledger_transactions.c.created_at, ledger_entries.c.amount)
-        .where(ledger_accounts.c.name.startswith(ledger.FEES_PREFIX, autoescape=True)))
+        .where(ledger_accounts.c.name.startswith(PREFIX, autoescape=True)))
     sums: dict[tuple[date, int, str], list[int]] = {}
     for r in rows:
-        key = (clock.day_of(r.created_at), int(r.name[len(ledger.FEES_PREFIX):]),
+        key = (clock.day_of(r.created_at), int(r.name[len(PREFIX):]),
                str(r.kind).removeprefix("fee-"))
         total = sums.setdefault(key, [0, 0])
         total[0] += int(r.amount)

@@ -19,7 +19,6 @@ from cardroom.cards import Card
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
 from cardroom.games.baccarat.history import bets_history, coup_history
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.games.baccarat.replay import Replay as CoupReplay
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import (
@@ -32,6 +31,7 @@ from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.history import GameReplay
 from cardroom.houserules import build_rules
 from cardroom.money import Cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room.compliance import w2g
 from cardroom.room.compliance.surveillance import Payout
 from cardroom.room.money import hands, ledger

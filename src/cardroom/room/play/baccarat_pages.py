@@ -8,7 +8,12 @@ from typing import Any
 
 from cardroom.games.baccarat.paytables import nine_pay_table, progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
-from cardroom.games.baccarat.wagers import ProgressiveAward, WagerKind, fixed_award_for_one
+from cardroom.games.baccarat.wagers import (
+    RESULT_WORDS,
+    ProgressiveAward,
+    WagerKind,
+    fixed_award_for_one,
+)
 from cardroom.money import Cents, format_money, format_rate
 from cardroom.room.play.posted_rules import Section, commission_words, decks_words
 from cardroom.room.play.recall import RecallView, shown
@@ -102,6 +107,10 @@ class Recall(RecallView):
     def wager_label(self, kind: str) -> str | None:
         """The layout's name ("player_9": "Player 9", "progressive": "Jackpot")."""
         return WagerKind(kind).label if kind in {k.value for k in WagerKind} else None
+
+    def result_label(self, outcome: str) -> str | None:
+        """The wagers' outcomes in words (`wagers.RESULT_WORDS`)."""
+        return RESULT_WORDS.get(outcome)
 
     def final_cards(self, record: dict[str, Any]) -> list[dict[str, Any]]:
         result = record.get("result") or {}

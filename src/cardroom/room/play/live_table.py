@@ -38,10 +38,10 @@ from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card, parse_card
 from cardroom.errors import IllegalActionError, WagerError
-from cardroom.games.baccarat.jackpot import JackpotPool
 from cardroom.history import GameReplay
 from cardroom.houserules import HouseRules, TurnTimerRules, build_rules
 from cardroom.money import Cents
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room.compliance import exclusions, surveillance
 from cardroom.room.compliance.surveillance import Payout
 from cardroom.room.money import hands, ledger

@@ -24,12 +24,12 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.games.baccarat.jackpot import JackpotPool
-from cardroom.games.baccarat.rules import JACKPOT_SEED_CENTS, MIN_CONTRIBUTION
 from cardroom.money import Cents, form_amount, format_money
+from cardroom.progressive_pool import JackpotPool
 from cardroom.room.compliance import surveillance, w2g
 from cardroom.room.money import hands, ledger, progressive_funds
 from cardroom.room.money.jackpot import log_change, save_pool
+from cardroom.room.money.progressive_terms import progressive
 from cardroom.room.people.accounts import Account, Permission, Role
 from cardroom.room.play import recall
 from cardroom.room.storage import audit
@@ -51,7 +51,6 @@ from cardroom.room.storage.timezone import room_time
 
 LEVELS = ("one_suited_nine", "both_suited_nine", "both_suited_ace_eight", "jackpot")
 """The award levels of the Super-9 jackpot pay table, lowest first."""
-MIN_CONTRIBUTION_CENTS = int(MIN_CONTRIBUTION * 100)
 
 
 def gambling_day(at: datetime) -> date:
@@ -75,14 +74,15 @@ class Settings:
     """The optional maximum prize (WAC 230-15-685(4)); 0: none."""
 
     def check(self) -> None:
-        if self.seed < JACKPOT_SEED_CENTS:
+        terms = progressive()
+        if self.seed < terms.least_seed:
             raise CardroomError(f"the reset amount must be at least "
-                                f"{format_money(JACKPOT_SEED_CENTS)} (Super-9 rules: the "
-                                "progressive is seeded with $2,500 by the house)")
+                                f"{format_money(terms.least_seed)} ({terms.seed_clause})")
         form_amount(self.seed, "the reset amount")
-        if not MIN_CONTRIBUTION_CENTS <= self.contribution <= 100:
-            raise CardroomError("the contribution must be between 20 cents and $1 of each $1 "
-                                "wager (Super-9 rules: at least 20 cents of every $1)")
+        least = int(terms.least_contribution * 100)
+        if not least <= self.contribution <= 100:
+            raise CardroomError(f"the contribution must be between {least} cents and $1 of each "
+                                f"$1 wager ({terms.contribution_clause})")
         if self.reserve_rate < 0 or self.contribution + self.reserve_rate > 100:
             raise CardroomError("the hidden rate cannot be negative, and with the "
                                 "contribution it cannot pass $1 of each $1 wager")

@@ -60,11 +60,12 @@ class HandRef(Part):
     id: int | None
     open: bool
     number: int | None = Field(default=None,
-                               description="the hand's number at the table (not in baccarat)")
+                               description="the hand's number at the table (absent in a "
+                                           "game that numbers no hands)")
     phase: str | None = Field(default=None, description="the game's phase, `idle` between hands "
-                                                        "(not in baccarat)")
+                                                        "(absent in a game without phases)")
     turn: TurnView | None = Field(default=None, description="the timed decision the hand "
-                                  "waits for (Super Pan 9 and Pan only)")
+                                  "waits for (the games with turn timers only)")
 
 
 class You(Part):
@@ -81,7 +82,7 @@ class You(Part):
 class SeatedYou(You):
     seat: int | None = Field(description="the viewer's seat number, if seated")
     sitting_out: bool | None = Field(default=None, description="the viewer sits out after "
-                                     "missed turns (Super Pan 9 and Pan only)")
+                                     "missed turns (the games with turn timers only)")
 
 
 class ShoeView(Part):
@@ -101,7 +102,7 @@ class VoidedHand(Part):
     reason: str
     by: str = Field(description="who voided it")
     irregularity: str | None = Field(
-        default=None, description="Super Pan 9: the irregularity that voided every hand "
+        default=None, description="the irregularity that voided every hand "
                                   "(absent otherwise)")
 
 

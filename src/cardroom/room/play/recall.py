@@ -9,6 +9,7 @@ room's `cardroom-hand-history/1`, which lived one day) is reported as such, not 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -48,6 +49,11 @@ class RecallView:
 
     def wager_label(self, kind: str) -> str | None:
         """A recorded wager's name as the game's layout says it, or None: not the game's."""
+        return None
+
+    def result_label(self, outcome: str) -> str | None:
+        """A settlement's outcome in the game's words ("suited nine": "wins on a suited 9"), or
+        None: not the game's."""
         return None
 
     def boards(self, r: Replay) -> list[dict[str, Any]]:
@@ -161,17 +167,28 @@ def seat_name(record: dict[str, Any], seat: object) -> str | None:
     return str(named[0]) if named else ("the dealer" if seat == 0 else None)
 
 
-def wager_name(kind: str) -> str:
-    """A recorded wager's name as its game's layout says it (a registered game's recall view
-    that knows it: "player_9": "Player 9"), else in words ("wager", "tie")."""
+def _labels(label: Callable[[RecallView], str | None]) -> Iterator[str]:
+    """What the registered games' recall views say of something, in the registry's order
+    (the views that do not know it say nothing)."""
     for game in registry.games():
         if game.recall is not None:
             view = registry.load(game.recall)
             assert isinstance(view, type) and issubclass(view, RecallView)
-            label = view().wager_label(kind)
-            if label is not None:
-                return label
-    return kind.replace("_", " ")
+            said = label(view())
+            if said is not None:
+                yield said
+
+
+def wager_name(kind: str) -> str:
+    """A recorded wager's name as its game's layout says it (a registered game's recall view
+    that knows it: "player_9": "Player 9"), else in words ("wager", "tie")."""
+    return next(_labels(lambda view: view.wager_label(kind)), kind.replace("_", " "))
+
+
+def result_words(outcome: str) -> str:
+    """A settlement's outcome as a person reads it (the first registered game's recall view
+    that knows it: "suited nine": "wins on a suited 9"), else as recorded."""
+    return next(_labels(lambda view: view.result_label(outcome)), outcome)
 
 
 def _amount(value: int, unit: str) -> str:

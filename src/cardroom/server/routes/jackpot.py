@@ -12,12 +12,13 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.engine import Connection
 
+from cardroom import registry
 from cardroom.errors import CardroomError
 from cardroom.money import format_money, parse_money
 from cardroom.room.money import ledger
 from cardroom.room.money.jackpot import DEFAULT_POOL, post_daily
-from cardroom.room.money.pan_fees import fees_collected
 from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.play.tables import list_tables
 from cardroom.room.room import Room
@@ -43,6 +44,18 @@ def jackpot_post(room: RoomDep, who: Viewer) -> Response:
     return floor_back(message="jackpot posted at " + ", ".join(
         format_money(pool.posted) if name == DEFAULT_POOL else
         f"{format_money(pool.posted)} ({name})" for name, pool in sorted(room.pools.items())))
+
+
+def fees_collected(conn: Connection) -> list[Any]:
+    """The fees collected at the tables, each game's that collects any (its registry entry's
+    `fees`) in turn, newest day first."""
+    lines: list[Any] = []
+    for game in registry.games():
+        if game.fees is not None:
+            collected = registry.load(game.fees)
+            assert callable(collected)
+            lines += collected(conn)
+    return lines
 
 
 def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, error: str = "",

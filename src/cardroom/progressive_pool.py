@@ -1,4 +1,5 @@
-"""The Super-9 progressive jackpot pool: seed, meter, daily posting, shared top awards.
+"""The progressive jackpot pool: seed, meter, daily posting, shared top awards (the arithmetic
+of the room's progressive, whichever game's wager feeds it).
 
 Rules (Super-9 "PROGRESSIVE JACKPOT"): seeded with $2,500 by the house and the seed is not
 recovered; at least 20 cents of every $1 wagered goes to the meter; the amount is posted on
