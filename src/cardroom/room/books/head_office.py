@@ -172,6 +172,18 @@ def company(reports: dict[str, R], figures: Sequence[tuple[str, Callable[[R], in
     return rows, {name: sum(row[name] for row in rows.values()) for name, _ in figures}
 
 
+def from_head_office(head_office: str, room: Storage,
+                     work: Callable[[Connection, Connection], R]) -> R:
+    """`work(held, conn)`: `held` the head office's books (`head_office`, its URL) read in one
+    snapshot, `conn` the room's write unit; the head office's connection closed after."""
+    source = open_database(head_office)
+    try:
+        with source.snapshot() as held, room.unit() as conn:
+            return work(held, conn)
+    finally:
+        source.engine.dispose()
+
+
 def pull_exclusions(head_office: Connection, room: Connection, staff: Account
                     ) -> exclusions.Imported:
     """Import the head office's self-exclusion list (its latest list's date and active state
