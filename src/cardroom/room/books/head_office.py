@@ -17,6 +17,8 @@ office, and each room pulls it.
   inside one snapshot; `company` adds the rooms' main figures up.
 - **Exclusions.** `pull_exclusions` imports the head office's list into a room, with its date,
   so that the room's 48-hour rule (`exclusions.list_status`) holds for the head office's list.
+- **Patrons.** The company's patron register, merged from the rooms' schemas and pulled by
+  the rooms: `books.patron_register`.
 """
 
 from __future__ import annotations
