@@ -26,10 +26,11 @@ from cardroom.room.books.operations_report import cage_report, games_report
 from cardroom.room.books.regulator import month, period_report, quarter
 from cardroom.room.compliance import exclusions
 from cardroom.room.compliance.exclusions import Excluded
+from cardroom.room.people import patrons
 from cardroom.room.storage.db import open_database
 from cardroom.room.storage.schema import sealed_tables
 
-from .exclusion_lists import ALAN, GRACE, KEY, OPERATOR, state_list
+from .exclusion_lists import ALAN, GRACE, KEY, LICENCE, OPERATOR, grace_patron, state_list
 from .pg_cluster import Cluster, Clusters, wait_until_caught_up
 from .scripted_days import Day, play_day
 
@@ -182,6 +183,44 @@ def test_a_person_excluded_at_the_head_office_is_refused_at_a_room(company: Comp
         exclusions.refuse_registration(room, "Grace Hopper", "1980-12-09")
     exclusions.refuse_registration(room, "Ada Lovelace", "1815-12-10")  # not listed
     assert cardroom("exclusions", "check", "--database", olympia).returncode == 0
+
+
+def test_a_patron_registered_at_one_room_is_known_at_another(company: Company,
+                                                            tmp_path: Path) -> None:
+    """Patron identities kept once (issue 25): a patron the cage of room renton recorded
+    reaches the head office by replication, the head office's merge takes them into the
+    company's register (its own books), and room yakima, which never saw them, pulls the
+    register and finds them by their licence at its cage; yakima's check of the register's
+    date passes (within 48 hours). Through the console script, with the company's identity
+    key file."""
+    c = company
+    office = c.office.create("patron_register")
+    renton, yakima = (c.rooms.create(r, head_office.schema_of(r)) for r in ("renton", "yakima"))
+    assert cardroom("headoffice", "publish", "--room", "renton", "--database",
+                    renton).returncode == 0
+    done = cardroom("headoffice", "subscribe", "--room", "renton", "--from",
+                    c.rooms.conninfo("renton"), "--database", office)
+    assert done.returncode == 0, done.stderr
+    with open_database(renton).unit() as conn:
+        grace_patron(conn, OPERATOR)
+    wait_until_caught_up(renton, office, "cardroom_room_renton")
+
+    key_file = tmp_path / "company-identity.key"
+    key_file.write_text(KEY.secret.hex())
+    key_file.chmod(0o600)
+    ids = ("--identity-key-file", str(key_file))
+    done = cardroom("patrons", "merge", "--database", office, *ids)
+    assert done.returncode == 0 and "room renton: 1 patrons added" in done.stdout, done.stderr
+    room = open_database(yakima)
+    with room.read() as conn:
+        assert patrons.find(conn, KEY, document=LICENCE) == []
+    done = cardroom("patrons", "pull", "--head-office", office, "--database", yakima, *ids)
+    assert done.returncode == 0 and "1 patrons added" in done.stdout, done.stderr
+    with room.read() as conn:
+        [known] = patrons.find(conn, KEY, document="wdl gh 1980")
+    assert (known.legal_name, known.date_of_birth.isoformat()) == ("Grace Hopper",
+                                                                    "1980-12-09")
+    assert cardroom("patrons", "check", "--database", yakima).returncode == 0
 
 
 def test_a_progressive_is_never_linked_to_another_room() -> None:

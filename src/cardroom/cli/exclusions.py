@@ -26,11 +26,6 @@ exclusions_app = typer.Typer(help=summary("exclusions"),
 app.add_typer(exclusions_app, name="exclusions")
 _out = Console()
 
-IdentityKeyFile = Annotated[Path | None, typer.Option(
-    "--identity-key-file", help="the identity key that indexes document numbers (default: "
-    "$CARDROOM_IDENTITY_KEY_FILE, else identity.key beside the default database)")]
-
-
 @exclusions_app.command("import")
 def exclusions_import(
     file: Annotated[Path, typer.Argument(help="the state's list: a CSV of name, date of birth, "
@@ -40,7 +35,7 @@ def exclusions_import(
         "otherwise), if the file has no '# list date:' line")] = None,
     database: opt.Database = None,
     audit_key_file: opt.KeyFile = None,
-    identity_key_file: IdentityKeyFile = None,
+    identity_key_file: opt.IdentityKeyFile = None,
     as_json: opt.AsJson = False,
     accept_failed_audit: opt.AcceptFailedAudit = False,
 ) -> None:
@@ -82,9 +77,7 @@ def _say_imported(done: Imported, as_json: bool, what: str) -> None:
 
 @exclusions_app.command("pull")
 def exclusions_pull(
-    head_office: Annotated[str, typer.Option(
-        "--head-office", help="the head office's database URL (read only): its list replaces "
-        "the room's, with its date")],
+    head_office: opt.HeadOffice,
     database: opt.Database = None,
     audit_key_file: opt.KeyFile = None,
     as_json: opt.AsJson = False,
@@ -94,16 +87,13 @@ def exclusions_pull(
     `exclusions check` holds the head office's list to the 48 hours); run it hourly."""
     from cardroom.room.books import head_office as office
     from cardroom.room.people.accounts import Account, Role
-    from cardroom.room.storage.db import open_database
     from cardroom.room.trust.keying import open_keyed
 
-    source = open_database(head_office)
     storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
                          actor="cli-operator")
     operator = Account(0, "cli-operator", Role.OWNER)
-    with source.snapshot() as held, storage.unit() as conn:
-        done = office.pull_exclusions(held, conn, operator)
-    source.engine.dispose()
+    done = office.from_head_office(head_office, storage,
+                                   lambda held, conn: office.pull_exclusions(held, conn, operator))
     _say_imported(done, as_json, "the head office's self-exclusion list")
 
 

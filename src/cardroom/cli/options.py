@@ -41,6 +41,13 @@ KeyFile = Annotated[Path | None, typer.Option(
     "--audit-key-file", help="the audit key (default: $CARDROOM_AUDIT_KEY_FILE, else audit.key "
     "beside the default database; created, mode 0600, by the first command that writes to new "
     "books, never for books that hold entries)")]
+IdentityKeyFile = Annotated[Path | None, typer.Option(
+    "--identity-key-file", help="the identity key that indexes document numbers, the company's "
+    "one key where rooms share a head office (default: $CARDROOM_IDENTITY_KEY_FILE, else "
+    "identity.key beside the default database)")]
+HeadOffice = Annotated[str, typer.Option(
+    "--head-office", help="the head office's database URL (read only), e.g. "
+    "'postgresql+psycopg://room@hq.example/headoffice?sslmode=verify-full'")]
 AcceptFailedAudit = Annotated[bool, typer.Option(
     "--accept-failed-audit", help="write even though the books fail the audit check (the "
     "room refuses otherwise); recorded in the audit log with the problems found")]

@@ -17,6 +17,8 @@ office, and each room pulls it.
   inside one snapshot; `company` adds the rooms' main figures up.
 - **Exclusions.** `pull_exclusions` imports the head office's list into a room, with its date,
   so that the room's 48-hour rule (`exclusions.list_status`) holds for the head office's list.
+- **Patrons.** The company's patron register, merged from the rooms' schemas and pulled by
+  the rooms: `books.patron_register`.
 """
 
 from __future__ import annotations
@@ -170,6 +172,18 @@ def company(reports: dict[str, R], figures: Sequence[tuple[str, Callable[[R], in
     rows = {room: {name: get(report) for name, get in figures}
             for room, report in reports.items()}
     return rows, {name: sum(row[name] for row in rows.values()) for name, _ in figures}
+
+
+def from_head_office(head_office: str, room: Storage,
+                     work: Callable[[Connection, Connection], R]) -> R:
+    """`work(held, conn)`: `held` the head office's books (`head_office`, its URL) read in one
+    snapshot, `conn` the room's write unit; the head office's connection closed after."""
+    source = open_database(head_office)
+    try:
+        with source.snapshot() as held, room.unit() as conn:
+            return work(held, conn)
+    finally:
+        source.engine.dispose()
 
 
 def pull_exclusions(head_office: Connection, room: Connection, staff: Account

@@ -208,11 +208,11 @@ def _today(today: date | None) -> date:
     return today or datetime.now(UTC).date()
 
 
-def _taxpayer_context(patron_id: int) -> str:
+def taxpayer_context(patron_id: int) -> str:
     return f"patron:{patron_id}:taxpayer"
 
 
-def _document_context(patron_id: int) -> str:
+def document_context(patron_id: int) -> str:
     return f"patron:{patron_id}:document"
 
 
@@ -296,7 +296,7 @@ def _document_values(staff: Account, patron_id: int, doc: NewDocument, key: Iden
         raise PatronError(f"This document expired on {doc.expires.isoformat()}: ask for one "
                           "that is still valid.")
     return {"patron_id": patron_id, "kind": doc.kind,
-            "number_ct": key.encrypt(number, _document_context(patron_id)),
+            "number_ct": key.encrypt(number, document_context(patron_id)),
             "number_index": key.blind("document", number),
             "issuer": _text(doc.issuer, MAX_ISSUER, "document's issuer"),
             "expires": doc.expires, "checked_by": staff.username, "checked_on": checked_on,
@@ -305,7 +305,7 @@ def _document_values(staff: Account, patron_id: int, doc: NewDocument, key: Iden
 
 def _taxpayer_values(patron_id: int, taxpayer_id: str, key: IdentityKey) -> dict[str, str]:
     tin = normalise_taxpayer_id(taxpayer_id)
-    return {"taxpayer_ct": key.encrypt(tin, _taxpayer_context(patron_id)),
+    return {"taxpayer_ct": key.encrypt(tin, taxpayer_context(patron_id)),
             "taxpayer_index": key.blind("taxpayer", tin)}
 
 
@@ -318,11 +318,12 @@ def create(conn: Connection, staff: Account, new: NewPatron, key: IdentityKey,
     name = _text(new.legal_name, MAX_NAME, "legal name")
     address = _text(new.address, MAX_ADDRESS, "address")
     born = _born(new.date_of_birth, day)
+    now = datetime.now(UTC)
     if new.taxpayer_id is not None and new.taxpayer_id.strip():
         normalise_taxpayer_id(new.taxpayer_id)  # refused before anything is written
     pid = int(conn.execute(insert(patrons).values(
         legal_name=name, name_key=fold_name(name), address=address, date_of_birth=born,
-        created_by=staff.username, created_at=datetime.now(UTC)).returning(patrons.c.id)
+        created_by=staff.username, created_at=now, updated_at=now).returning(patrons.c.id)
     ).scalar_one())
     if new.taxpayer_id is not None and new.taxpayer_id.strip():
         conn.execute(update(patrons).where(patrons.c.id == pid).values(
@@ -361,7 +362,7 @@ def set_taxpayer_id(conn: Connection, staff: Account, patron_id: int, taxpayer_i
     _may_record(staff)
     had = get(conn, patron_id).has_taxpayer_id
     conn.execute(update(patrons).where(patrons.c.id == patron_id).values(
-        **_taxpayer_values(patron_id, taxpayer_id, key)))
+        **_taxpayer_values(patron_id, taxpayer_id, key), updated_at=datetime.now(UTC)))
     audit.append(conn, staff.username, "patron.taxpayer-id",
                  {"patron": patron_id, "replaced": had})
     return get(conn, patron_id)
@@ -410,9 +411,9 @@ def reveal_for_form(conn: Connection, patron_id: int, key: IdentityKey) -> Patro
     if r is None:
         raise NotFound("There is no such patron.")
     tin = None if r.taxpayer_ct is None else key.decrypt(r.taxpayer_ct,
-                                                          _taxpayer_context(patron_id))
+                                                          taxpayer_context(patron_id))
     docs = tuple(
-        RevealedDocument(d.id, d.kind, key.decrypt(d.number_ct, _document_context(patron_id)),
+        RevealedDocument(d.id, d.kind, key.decrypt(d.number_ct, document_context(patron_id)),
                          d.issuer, d.expires)
         for d in conn.execute(select(patron_documents).where(
             patron_documents.c.patron_id == patron_id).order_by(patron_documents.c.id)))

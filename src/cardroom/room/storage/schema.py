@@ -348,10 +348,14 @@ patrons = Table(
     Column("taxpayer_index", String(64), nullable=True, index=True),
     Column("created_by", String(40), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=True),
 )
 """A person the cage has identified (31 CFR 1010.312), whether or not they ever log in. The
 taxpayer id is stored only encrypted under the identity key (`taxpayer_ct`) with its blind
-index (`taxpayer_index`); `name_key` is the name folded for search."""
+index (`taxpayer_index`); `name_key` is the name folded for search. `updated_at`: when the
+details (name, address, date of birth, taxpayer id) were last written, here or in the room or
+head office they came from (`books.patron_register`); written with every patron since 0028,
+and `created_at` for those before it."""
 
 patron_documents = Table(
     "patron_documents", metadata,
@@ -368,6 +372,21 @@ patron_documents = Table(
 )
 """The identity documents staff examined for a patron: the number only encrypted
 (`number_ct`) with its blind index (`number_index`), who checked it and on which day."""
+
+patron_registers = Table(
+    "patron_registers", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(8), nullable=False),
+    Column("register_date", DateTime(timezone=True), nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("added", Integer, nullable=False),
+    Column("updated", Integer, nullable=False),
+    Column("kept", Integer, nullable=False),
+)
+"""The company's patron register (issue 25, `books.patron_register`): at the head office each
+merge of the rooms' patrons (`kind` "merge", `register_date` its time); at a room each pull of
+the head office's register (`kind` "pull", `register_date` the register's own date, which the
+room's 48-hour check holds), with how many patrons it added, updated and kept."""
 held_payouts = Table(
     "held_payouts", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
