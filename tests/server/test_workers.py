@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
+import signal
+import socket
 import subprocess
 import threading
 import time
@@ -19,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 from room.people import IDENTITY_KEY, player
@@ -43,7 +48,7 @@ from cardroom.server.app import COOKIE, create_app
 from cardroom.server.relay import TRY_AGAIN_LATER
 from cardroom.shoe import SeededRandom
 from server.forms import PW, logged_in
-from server.serve_process import CARDROOM, free_port
+from server.serve_process import CARDROOM, START_S, free_port
 
 
 @pytest.fixture
@@ -180,3 +185,120 @@ def test_several_processes_are_refused_on_sqlite(tmp_path: Path) -> None:
     assert done.stderr.strip().startswith("error: several processes serve one room only on "
                                           "PostgreSQL")
     assert not (tmp_path / "room.sqlite3").exists()
+
+
+def opened_room(db_url: str) -> int:
+    """`the_room`'s books, written as `cardroom serve` opens them (the audit key and the
+    identity key of the tests' key files, `tests/conftest.py`). Returns the table's id."""
+    room = Room.open(db_url, settings=SELF_SERVICE)
+    with room.storage.unit() as conn:
+        owner = create_account(conn, "olivia", PW, Role.OWNER)
+        alice = player(conn, "alice", PW)
+        buy_chips(conn, SELF_SERVICE, alice, 100_000, "chips")
+    t = playing_table(room, owner, "Mini 1", "baccarat").table_id
+    room.storage.engine.dispose()
+    return t
+
+
+@contextmanager
+def workers(db_url: str, port: int) -> Iterator[list[str]]:
+    """`cardroom serve --workers 2` on ports `port` and `port`+1, once both answer; stopped
+    (SIGTERM) at the end. Yields the list its output is added to when it has stopped."""
+    said: list[str] = []
+    server = subprocess.Popen([str(CARDROOM), "serve", "--workers", "2", "--port", str(port),
+                               "--database", db_url], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        for p in (port, port + 1):
+            deadline = time.monotonic() + START_S
+            while True:
+                assert server.poll() is None, server.communicate()
+                try:
+                    httpx.get(f"http://127.0.0.1:{p}/login", timeout=5)
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.2)
+        yield said
+    finally:
+        server.terminate()
+        said += server.communicate(timeout=60)[0].splitlines()
+
+
+def lease_row(db_url: str, t: int) -> tuple[str, int]:
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(select(table_leases.c.holder, table_leases.c.fence)
+                               .where(table_leases.c.table_id == t)).one()
+        return str(row.holder), int(row.fence)
+    finally:
+        engine.dispose()
+
+
+def test_serve_workers_plays_on_after_the_holder_is_killed(pg_url: str) -> None:
+    """`serve --workers 2`: the browser talks to the worker that does not hold the table;
+    the holder is killed (SIGKILL: nothing let go); within 10 seconds (issue 25) the other
+    worker holds the table (its fencing number one more) and the same browser plays on;
+    the killed worker is started again; the books balance and the audit chain verifies."""
+    t = opened_room(pg_url)
+    port = free_port_pair()
+    with workers(pg_url, port) as said:
+        holder_id, fence = lease_row(pg_url, t)
+        address = leases.address_of(holder_id)
+        assert address is not None
+        held_at = int(address.rpartition(":")[2])
+        other = port + 1 if held_at == port else port
+        browser = httpx.Client(base_url=f"http://127.0.0.1:{other}")
+        token = csrf_of(browser)
+        browser.post("/login", data={"username": "alice", "password": PW, "csrf": token})
+        cookie = {"Cookie": f"{COOKIE}={browser.cookies[COOKIE]}"}
+        url, origin = f"ws://127.0.0.1:{other}/ws/tables/{t}", Origin(f"http://127.0.0.1:{other}")
+
+        async def play() -> float:
+            async with connect(url, additional_headers=cookie, origin=origin) as ws:
+                assert (await message(ws))["type"] == "state"
+                await ws.send(json.dumps({"type": "sit", "buy_in": 20_000, "key": "s"}))
+                assert (await message(ws))["you"]["seated"]
+                await coup(ws, "k1")
+                os.kill(int(holder_id.split(":")[1]), signal.SIGKILL)
+                killed = time.monotonic()
+            while True:  # the page reconnects until a worker serves the table again
+                assert time.monotonic() - killed < 10, "no worker took the table in time"
+                try:
+                    async with connect(url, additional_headers=cookie, origin=origin) as ws:
+                        snap = await message(ws)
+                        if snap.get("type") != "state":
+                            raise ConnectionClosed(None, None)
+                        took = time.monotonic() - killed
+                        assert snap["you"]["seated"]
+                        await coup(ws, "k2")
+                        return took
+                except ConnectionClosed:
+                    await asyncio.sleep(0.3)
+
+        took = asyncio.run(play())
+        new_holder, new_fence = lease_row(pg_url, t)
+        assert new_holder != holder_id and new_fence == fence + 1 and took < 10
+    assert any("worker" in line and "was killed" in line for line in said), said
+    room = Room.open(pg_url)
+    with room.storage.read() as conn:
+        assert ledger.trial_balance(conn).ok and audit.verify(conn).ok
+    room.storage.engine.dispose()
+
+
+def free_port_pair() -> int:
+    """A port free with the one after it."""
+    while True:
+        port = free_port()
+        try:
+            with socket.create_server(("127.0.0.1", port + 1)):
+                return port
+        except OSError:
+            continue
+
+
+def csrf_of(browser: httpx.Client) -> str:
+    found = re.search(r'name="csrf" value="([0-9a-f]+)"', browser.get("/login").text)
+    assert found
+    return found.group(1)

@@ -38,9 +38,6 @@ _out = Console()
 
 SEVERAL_NEED_POSTGRESQL = ("several processes serve one room only on PostgreSQL: a SQLite "
                            "room is served by one process (leave out --workers and --advertise)")
-WORKER_SETTLE_S = 20.0
-"""A worker of `serve --workers` that stops sooner after its start stops them all (its error
-would come back at every start); one that stops later is started again."""
 
 
 @dataclass(frozen=True)
@@ -179,35 +176,36 @@ def _run_worker(s: Serving) -> None:
 
 def run_workers(first: Serving, count: int) -> None:
     """`serve --workers N`: N processes on one PostgreSQL room (`worker`), each a `Room` with
-    a holder id of its own and a heartbeat; one that stops (killed) is started again, and its
-    tables are taken by the others as soon as its leases expire. Stopped (SIGTERM, Ctrl-C),
+    a holder id of its own and a heartbeat. One killed (by a signal) is started again, its
+    tables taken by the others as soon as its leases expire; one that stops on an error (its
+    `error:` line above) stops them all, as one process would. Stopped (SIGTERM, Ctrl-C),
     every worker is stopped in good order (its leases let go)."""
     spawn = multiprocessing.get_context("spawn")
 
-    def start(i: int) -> tuple[BaseProcess, float]:
+    def start(i: int) -> BaseProcess:
         proc = spawn.Process(target=_run_worker, args=(worker(first, i),),
                              name=f"cardroom-worker-{i}")
         proc.start()
-        return proc, time.monotonic()
+        return proc
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     running = [start(i) for i in range(count)]
     try:
         while True:
-            time.sleep(1.0)
-            for i, (proc, since) in enumerate(running):
-                if proc.is_alive():
+            time.sleep(0.5)
+            for i, proc in enumerate(running):
+                if proc.exitcode is None:
                     continue
-                if time.monotonic() - since < WORKER_SETTLE_S:
-                    raise CardroomError(f"worker {i} stopped as it started (exit status "
-                                        f"{proc.exitcode}): see its error above")
-                _out.print(f"worker {i} stopped (exit status {proc.exitcode}): started again",
+                if proc.exitcode >= 0:
+                    raise CardroomError(f"worker {i} stopped (exit status {proc.exitcode}): "
+                                        "see its error above")
+                _out.print(f"worker {i} was killed (signal {-proc.exitcode}): started again",
                            highlight=False)
                 running[i] = start(i)
     finally:
-        for proc, _ in running:
+        for proc in running:
             proc.terminate()
-        for proc, _ in running:
+        for proc in running:
             proc.join(30)
 
 
