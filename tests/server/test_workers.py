@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
+from cardroom.cli.room import Serving, address, worker
 from cardroom.room.books.cashier import buy_chips
 from cardroom.room.money import ledger
 from cardroom.room.people.accounts import Role, create_account
@@ -302,3 +304,27 @@ def csrf_of(browser: httpx.Client) -> str:
     found = re.search(r'name="csrf" value="([0-9a-f]+)"', browser.get("/login").text)
     assert found
     return found.group(1)
+
+
+def test_each_worker_listens_on_its_own_port_and_says_where_it_is_reached() -> None:
+    """`serve --workers`: the i-th worker on --port + i, reached by the others at the address
+    it listens on (its own machine's loopback when it listens on every address) or at
+    --advertise; only the first writes the daily anchors."""
+    first = Serving("0.0.0.0", 8000, "postgresql://room", None, Path("/anchors"), True, False,
+                    [], False, None)
+    second = worker(first, 1)
+    assert (second.port, second.advertise, second.anchors) == (8001, "127.0.0.1", None)
+    assert worker(first, 0).anchors == Path("/anchors")
+    assert worker(replace(first, host="::"), 2).advertise == "::1"
+    assert address("::1", 8002) == "[::1]:8002"
+    assert worker(replace(first, advertise="10.0.0.11"), 3).advertise == "10.0.0.11"
+    assert leases.address_of(leases.new_holder("[::1]:8002")) == "[::1]:8002"
+    assert leases.address_of(leases.new_holder()) is None
+
+
+def test_workers_past_the_last_port_are_refused(pg_url: str) -> None:
+    done = subprocess.run([str(CARDROOM), "serve", "--workers", "3", "--port", "65534",
+                           "--database", pg_url], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip() == "error: --workers 3 from --port 65534 needs ports past 65535"

@@ -92,6 +92,8 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
     profile_in_force()  # a bad CARDROOM_PROFILE stops the room before it opens
     if (workers > 1 or advertise is not None) and is_sqlite(database):
         raise CardroomError(SEVERAL_NEED_POSTGRESQL)
+    if port + workers - 1 > 65535:
+        raise CardroomError(f"--workers {workers} from --port {port} needs ports past 65535")
     first = Serving(host, port, database, audit_key_file, anchors, secure_cookies,
                     self_service_chips, proxies, accept_failed_audit, advertise)
     if workers == 1:
@@ -155,12 +157,15 @@ def address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+LOOPBACK = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}
+"""Where a process listening on every address is reached from its own machine."""
+
+
 def worker(first: Serving, i: int) -> Serving:
     """The i-th process of `serve --workers`: port+i; reached by the others at --advertise,
     else at the address it listens on (127.0.0.1 when it listens on every address); only
     the first writes the daily anchors."""
-    reach = first.advertise or ("127.0.0.1" if first.host in ("0.0.0.0", "::", "") else
-                                first.host)
+    reach = first.advertise or LOOPBACK.get(first.host, first.host)
     return replace(first, port=first.port + i, advertise=reach,
                    anchors=first.anchors if i == 0 else None)
 
