@@ -25,7 +25,7 @@ from cardroom.room.storage.db import Storage, make_engine, migrate
 from cardroom.room.storage.errors import TRY_AGAIN, UNCONFIRMED
 from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server.app import COOKIE, create_app
-from cardroom.server.routes.tables import TRY_AGAIN_LATER
+from cardroom.server.relay import TRY_AGAIN_LATER
 from cardroom.shoe import SeededRandom
 from server.asgi_socket import AsgiSocket
 from server.forms import PW, FormClient

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import multiprocessing
+import signal
 import socket
+import sys
 import threading
 import time
+from dataclasses import dataclass, replace
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -31,6 +36,28 @@ app.add_typer(tables_app, name="tables")
 app.add_typer(audit_app, name="audit")
 _out = Console()
 
+SEVERAL_NEED_POSTGRESQL = ("several processes serve one room only on PostgreSQL: a SQLite "
+                           "room is served by one process (leave out --workers and --advertise)")
+
+
+@dataclass(frozen=True)
+class Serving:
+    """What one `cardroom serve` process is started with (picklable: a worker's whole start)."""
+
+    host: str
+    port: int
+    database: str | None
+    audit_key_file: Path | None
+    anchors: Path | None
+    secure_cookies: bool
+    self_service_chips: bool
+    proxies: list[str]
+    accept_failed_audit: bool
+    advertise: str | None
+    """Set: one process of several on the room, reached by the others at this host (and
+    its own port); None: the room's one process."""
+
+
 @app.command("serve", short_help=summary("serve"))
 def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
@@ -49,37 +76,142 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
               "--trusted-proxy", help="the address (or network, e.g. 10.0.0.0/24) of a proxy "
               "in front of the room whose X-Forwarded-For names the client; repeat for "
               "several. From anyone else the header is ignored")] = None,
+          workers: Annotated[int, typer.Option(
+              "--workers", min=1, max=64, help="run this many processes on the room "
+              "(PostgreSQL only), the i-th on port+i, each table held by one of them under a "
+              "lease; put the documented proxy in front (docs/deployment.md)")] = 1,
+          advertise: Annotated[str | None, typer.Option(
+              "--advertise", help="serve as one of several processes on the room "
+              "(PostgreSQL only), reached by the others at this host and --port (this "
+              "machine's address on the room's private network)")] = None,
           accept_failed_audit: opt.AcceptFailedAudit = False) -> None:
     """Open the card room: web pages and table WebSockets, schema created or migrated first."""
+    from cardroom.profile import profile_in_force
+
+    proxies = trusted_proxies(trusted_proxy or [])
+    profile_in_force()  # a bad CARDROOM_PROFILE stops the room before it opens
+    if (workers > 1 or advertise is not None) and is_sqlite(database):
+        raise CardroomError(SEVERAL_NEED_POSTGRESQL)
+    if port + workers - 1 > 65535:
+        raise CardroomError(f"--workers {workers} from --port {port} needs ports past 65535")
+    first = Serving(host, port, database, audit_key_file, anchors, secure_cookies,
+                    self_service_chips, proxies, accept_failed_audit, advertise)
+    if workers == 1:
+        run_server(first)
+    else:
+        run_workers(first, workers)
+
+
+def is_sqlite(database: str | None) -> bool:
+    """Whether the books are a SQLite file (a malformed address is left to the opening, which
+    says what is wrong with it)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from cardroom.room.storage.db import database_url
+
+    try:
+        return make_url(database_url(database)).get_backend_name() == "sqlite"
+    except (ArgumentError, ValueError):
+        return False
+
+
+def run_server(s: Serving) -> None:
+    """One `cardroom serve` process, until it is stopped."""
     import uvicorn
 
     from cardroom.profile import profile_in_force
+    from cardroom.room.play.leases import new_holder
     from cardroom.room.room import Room
     from cardroom.room.storage.serving import serving
     from cardroom.room.storage.settings import GamblingClock, RoomSettings
     from cardroom.server.app import create_app
     from cardroom.server.frames import MAX_FRAME_BYTES
 
-    proxies = trusted_proxies(trusted_proxy or [])
-    law = profile_in_force()  # a bad CARDROOM_PROFILE stops the room before it opens
-    with serving(database):  # held until the server stops: no restore under it
-        room = Room.open(database, audit_key_file=audit_key_file,
-                         settings=RoomSettings(self_service_chips, GamblingClock.from_env()),
-                         accept_failed_audit=accept_failed_audit)
-        sock = listen(host, port)
-        if anchors is not None:
-            threading.Thread(target=_anchor_daily, args=(room.storage, anchors), daemon=True,
-                             name="audit-anchors").start()
-        _out.print(f"card room open on http://{host}:{port}/ ({len(room.tables)} tables; "
-                   f"profile {law.name}: {law.title})", highlight=False, soft_wrap=True)
-        for line in where_things_are(room, database, audit_key_file, f"http://{host}:{port}/"):
+    law = profile_in_force()
+    with serving(s.database):  # held until the server stops: no restore under it
+        sock = listen(s.host, s.port)
+        holder = None if s.advertise is None else new_holder(address(s.advertise, s.port))
+        room = Room.open(s.database, audit_key_file=s.audit_key_file,
+                         settings=RoomSettings(s.self_service_chips, GamblingClock.from_env()),
+                         accept_failed_audit=s.accept_failed_audit, holder=holder)
+        if s.anchors is not None:
+            threading.Thread(target=_anchor_daily, args=(room.storage, s.anchors),
+                             daemon=True, name="audit-anchors").start()
+        held = "" if holder is None else " held here"
+        _out.print(f"card room open on http://{s.host}:{s.port}/ ({len(room.tables)} tables"
+                   f"{held}; profile {law.name}: {law.title})", highlight=False, soft_wrap=True)
+        for line in where_things_are(room, s.database, s.audit_key_file,
+                                     f"http://{s.host}:{s.port}/"):
             _out.print(line, highlight=False, soft_wrap=True)  # a path is never cut in two
-        config = uvicorn.Config(create_app(room, secure_cookies=secure_cookies,
-                                           trusted_proxies=proxies),
+        config = uvicorn.Config(create_app(room, secure_cookies=s.secure_cookies,
+                                           trusted_proxies=s.proxies),
                                 log_level="warning", ws_max_size=MAX_FRAME_BYTES,
                                 server_header=False,  # no `server: uvicorn` banner
                                 proxy_headers=False)  # the app believes only `--trusted-proxy`
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def address(host: str, port: int) -> str:
+    """host:port as a URL writes it (an IPv6 address in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+LOOPBACK = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}
+"""Where a process listening on every address is reached from its own machine."""
+
+
+def worker(first: Serving, i: int) -> Serving:
+    """The i-th process of `serve --workers`: port+i; reached by the others at --advertise,
+    else at the address it listens on (127.0.0.1 when it listens on every address); only
+    the first writes the daily anchors."""
+    reach = first.advertise or LOOPBACK.get(first.host, first.host)
+    return replace(first, port=first.port + i, advertise=reach,
+                   anchors=first.anchors if i == 0 else None)
+
+
+def _run_worker(s: Serving) -> None:
+    """A worker's process: its error is one `error:` line and its exit status, as `serve`'s."""
+    try:
+        run_server(s)
+    except CardroomError as exc:
+        _out.print(flagged("error:", exc), highlight=False, soft_wrap=True)
+        sys.exit(exc.exit_status)
+
+
+def run_workers(first: Serving, count: int) -> None:
+    """`serve --workers N`: N processes on one PostgreSQL room (`worker`), each a `Room` with
+    a holder id of its own and a heartbeat. One killed (by a signal) is started again, its
+    tables taken by the others as soon as its leases expire; one that stops on an error (its
+    `error:` line above) stops them all, as one process would. Stopped (SIGTERM, Ctrl-C),
+    every worker is stopped in good order (its leases let go)."""
+    spawn = multiprocessing.get_context("spawn")
+
+    def start(i: int) -> BaseProcess:
+        proc = spawn.Process(target=_run_worker, args=(worker(first, i),),
+                             name=f"cardroom-worker-{i}")
+        proc.start()
+        return proc
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    running = [start(i) for i in range(count)]
+    try:
+        while True:
+            time.sleep(0.5)
+            for i, proc in enumerate(running):
+                if proc.exitcode is None:
+                    continue
+                if proc.exitcode >= 0:
+                    raise CardroomError(f"worker {i} stopped (exit status {proc.exitcode}): "
+                                        "see its error above")
+                _out.print(f"worker {i} was killed (signal {-proc.exitcode}): started again",
+                           highlight=False)
+                running[i] = start(i)
+    finally:
+        for proc in running:
+            proc.terminate()
+        for proc in running:
+            proc.join(30)
 
 
 def where_things_are(room: Room, database: str | None, key_file: Path | None,

@@ -203,7 +203,9 @@ class Room:
         voided: list[int] = []
         for table_id in free:
             try:
-                voided += self.take_over(table_id)
+                with self._loading:  # never while `table` takes the same one over
+                    if table_id not in self.tables:
+                        voided += self.take_over(table_id)
             except leases.LeaseLost:  # another process was quicker
                 continue
         return voided
@@ -251,6 +253,15 @@ class Room:
         for table_id in lost:
             self._drop(table_id)
         return self.claim()
+
+    def release_leases(self) -> None:
+        """A process of several stopping in good order: its leases expire now
+        (`leases.release`), so the others take its tables at their next heartbeat."""
+        assert self.holder is not None, "a room of one process holds every table"
+        with self.storage.unit() as conn:
+            leases.release(conn, self.holder)
+        self.tables.clear()
+        self.fences.clear()
 
     def _drop(self, table_id: int) -> None:
         """Forget a table another process holds now (its state there is the true one)."""
@@ -339,7 +350,11 @@ class Room:
         self.stale_pools = False
 
     def load_new_tables(self) -> None:
-        """Load every open table this room has not built yet (the lobby lists them live)."""
+        """Load every open table this room has not built yet (the lobby lists them live); a
+        process of several takes only those nobody holds (`claim`)."""
+        if self.holder is not None:
+            self.claim()
+            return
         with self.storage.read() as conn:
             ids = [r.id for r in tables.list_tables(conn) if r.status == "open"]
         for table_id in ids:

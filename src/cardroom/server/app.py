@@ -130,15 +130,23 @@ async def _invalid(request: Request, exc: Exception) -> Response:
 
 
 @contextlib.asynccontextmanager
-async def _turn_timers(app: FastAPI) -> AsyncIterator[None]:
-    """While the server runs, the turns that run out are timed out (`Hub.run_timers`)."""
-    task = asyncio.create_task(app.state.hub.run_timers(app.state.room))
+async def _background(app: FastAPI) -> AsyncIterator[None]:
+    """While the server runs, the turns that run out are timed out (`Hub.run_timers`); a
+    process of several keeps its table leases (`Hub.keep_leases`) and lets them go when it
+    stops in good order (`Room.release_leases`: the others take its tables at once)."""
+    hub, room = app.state.hub, app.state.room
+    tasks = [asyncio.create_task(hub.run_timers(room))]
+    if room.holder is not None:
+        tasks.append(asyncio.create_task(hub.keep_leases(room)))
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if room.holder is not None:
+            with contextlib.suppress(DatabaseUnavailable):  # they expire by themselves
+                await run_in_threadpool(room.release_leases)
 
 
 def create_app(room: Room, secure_cookies: bool = False,
@@ -148,7 +156,7 @@ def create_app(room: Room, secure_cookies: bool = False,
     the addresses (or networks) of the proxies whose `X-Forwarded-For` says who the client is;
     from anyone else, and with none, the header is ignored and the client is the peer."""
     app = FastAPI(title="cardroom", docs_url=None, redoc_url=None, openapi_url=None,
-                  dependencies=[Depends(cross_site)], lifespan=_turn_timers)
+                  dependencies=[Depends(cross_site)], lifespan=_background)
     app.add_middleware(SecurityHeaders, tls=secure_cookies)
     if trusted_proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(trusted_proxies))

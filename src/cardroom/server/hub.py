@@ -25,8 +25,10 @@ from fastapi import WebSocket
 
 from cardroom.errors import CardroomError
 from cardroom.room.people.accounts import Account
+from cardroom.room.play import leases
 from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.room import AnyTable, Room, dumps
+from cardroom.server.relay import TRY_AGAIN_LATER
 
 COOKIE = "cardroom_session"
 TICK_SECONDS = 1.0
@@ -111,6 +113,20 @@ class Hub:
             except Exception:
                 LOG.exception("the turn timers could not run")
 
+    async def keep_leases(self, room: Room, beat: float = leases.HEARTBEAT_SECONDS) -> None:
+        """A process of several (`Room.holder`), for as long as it runs: every `beat` its
+        leases renewed and the tables nobody holds taken (`Room.keep_leases`); the sockets of
+        a table taken over from it are closed with "try again later", and their pages
+        reconnect (to the holder, relayed: `relay`)."""
+        while True:
+            await asyncio.sleep(beat)
+            try:
+                await anyio.to_thread.run_sync(room.keep_leases)
+            except Exception:
+                LOG.exception("the table leases could not be renewed")
+            await self._close(lambda table_id, _ws, _who: table_id not in room.tables,
+                              leases.MOVED, TRY_AGAIN_LATER)
+
     async def blocking(self, fn: Callable[..., T], *args: Any) -> T:
         """Other blocking database work (a refusal's audit entry, a session check)."""
         return await anyio.to_thread.run_sync(fn, *args)
@@ -135,17 +151,19 @@ class Hub:
 
     async def close_session(self, token: str) -> None:
         """Log-out: close every table socket opened with that session (the page says so)."""
-        await self._close(lambda ws, _: ws.cookies.get(COOKIE) == token, "logged out")
+        await self._close(lambda _t, ws, _w: ws.cookies.get(COOKIE) == token, "logged out")
 
     async def close_account(self, account_id: int, message: str) -> None:
         """A lock-out or a change of role: close every table socket of that account at once,
         so none keeps the powers it was opened with (its sessions are already gone)."""
-        await self._close(lambda _, who: who.id == account_id, message)
+        await self._close(lambda _t, _ws, who: who.id == account_id, message)
 
-    async def _close(self, which: Callable[[WebSocket, Account], bool], message: str) -> None:
-        for table in self.sockets.values():
-            for ws in [w for w, who in table.items() if which(w, who)]:
+    async def _close(self, which: Callable[[int, WebSocket, Account], bool], message: str,
+                     code: int = 4401) -> None:
+        """Close the sockets `which` picks (by table, socket and viewer) with `message`."""
+        for table_id, table in list(self.sockets.items()):
+            for ws in [w for w, who in table.items() if which(table_id, w, who)]:
                 table.pop(ws, None)
                 with contextlib.suppress(Exception):
                     await ws.send_text(dumps({"type": "error", "message": message}))
-                    await ws.close(code=4401)
+                    await ws.close(code=code)

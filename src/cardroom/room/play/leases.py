@@ -45,10 +45,27 @@ class LeaseLost(CardroomError):
     was written; the client tries again (and reaches the holder)."""
 
 
-def new_holder() -> str:
+def new_holder(address: str | None = None) -> str:
     """A holder id of its own for each process start: host, pid and a random part (a pid
-    reused after a restart is still a new holder)."""
-    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+    reused after a restart is still a new holder); with the `address` (host:port) where the
+    other processes of the room reach this one, after an `@` (`address_of`)."""
+    made = f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+    return made if address is None else f"{made}@{address[:45]}"
+
+
+def address_of(holder: str) -> str | None:
+    """Where the process `holder` serves (the `address` of `new_holder`); None: not said."""
+    _, at, address = holder.rpartition("@")
+    return address if at and address else None
+
+
+def holder_of(conn: Connection, table_id: int, now: datetime | None = None) -> str | None:
+    """The process that holds the table now (its lease not expired); None: nobody."""
+    row = conn.execute(select(table_leases.c.holder, table_leases.c.expires_at)
+                       .where(table_leases.c.table_id == table_id)).first()
+    if row is None or _aware(row.expires_at) <= (now or _now()):
+        return None
+    return str(row.holder)
 
 
 def _now() -> datetime:

@@ -17,7 +17,7 @@ from cardroom.houserules import HouseRules, build_rules, check_profile, load_rul
 from cardroom.profile import profile_in_force
 from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.storage import audit
-from cardroom.room.storage.schema import room_tables
+from cardroom.room.storage.schema import room_tables, seats
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,12 @@ def list_tables(conn: Connection) -> list[TableRow]:
 def get_table(conn: Connection, table_id: int) -> TableRow | None:
     r = conn.execute(select(room_tables).where(room_tables.c.id == table_id)).first()
     return None if r is None else _row(r)
+
+
+def seated_count(conn: Connection, table_id: int) -> int:
+    """How many people the books seat at the table (one row each in `seats`)."""
+    return int(conn.execute(select(func.count()).select_from(seats)
+                            .where(seats.c.table_id == table_id)).scalar_one())
 
 
 def _row(r: Any) -> TableRow:

@@ -40,18 +40,31 @@ class LobbyTable:
         return STATE_WORDS[self.state]
 
 
-def state_of(live: LiveTable[Any, Any, Any] | None, closed: bool, ever_closed: bool) -> State:
-    """A table not built (taken out of the registry), or one whose inventory was closed, is
-    closed; a table that never had its opener signed awaits it."""
-    if live is None or (closed and ever_closed):
+Seating = tuple[int, int] | None
+"""A table's seats and how many are taken; None: the table is not built (taken out of the
+registry, or not open)."""
+
+
+def seating(live: LiveTable[Any, Any, Any] | None) -> Seating:
+    """The seating of the room's live table (None when not built)."""
+    if live is None:
+        return None
+    return live.max_seats, live.max_seats - len(live.free_seats())
+
+
+def state_of(seats: Seating, closed: bool, ever_closed: bool) -> State:
+    """A table not built, or one whose inventory was closed, is closed; a table that never
+    had its opener signed awaits it."""
+    if seats is None or (closed and ever_closed):
         return "closed"
     return "awaiting its opener" if closed else "open"
 
 
-def lobby_table(row: TableRow, live: LiveTable[Any, Any, Any] | None, state: State) -> LobbyTable:
-    """One table's line in the lobby (`live`: the room's live table, None when not built)."""
+def lobby_table(row: TableRow, seats: Seating, state: State) -> LobbyTable:
+    """One table's line in the lobby (`seats`: its seating, as the process that holds it
+    knows it or as the books say)."""
     limits = limits_line(row)
     least = parse_rules(row.game, row.rules).least_buy_in
-    seats = live.max_seats if live is not None else 0
-    free = len(live.free_seats()) if live is not None and state == "open" else 0
-    return LobbyTable(row.id, row.name, row.game, state, limits, least, seats, free)
+    total, taken = seats or (0, 0)
+    free = total - taken if state == "open" else 0
+    return LobbyTable(row.id, row.name, row.game, state, limits, least, total, free)

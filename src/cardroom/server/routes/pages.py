@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card
 from cardroom.digits import whole_number
@@ -14,11 +15,11 @@ from cardroom.room.compliance import exclusions
 from cardroom.room.money.jackpot import DEFAULT_POOL
 from cardroom.room.people import accounts as acc
 from cardroom.room.people.accounts import Account, Role
-from cardroom.room.play.tables import list_tables
-from cardroom.room.room import Room
+from cardroom.room.play.tables import TableRow, list_tables, seated_count
+from cardroom.room.room import Room, table_classes
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import AuthError, Throttled
-from cardroom.room.views.lobby_view import lobby_table, state_of
+from cardroom.room.views.lobby_view import Seating, lobby_table, seating, state_of
 from cardroom.server import password_work, registrar
 from cardroom.server.cards_svg import back_svg, card_svg
 from cardroom.server.deps import (
@@ -186,12 +187,24 @@ def lobby(room: RoomDep, who: Viewer, page: Render) -> HTMLResponse:
     """Every table: its state, limits, seats free and least buy-in (`room.lobby_view`)."""
     room.load_new_tables()  # tables opened from the CLI since the server started
     with room.storage.read() as conn:
-        rows = [lobby_table(t, room.tables.get(t.id), state_of(
-            room.tables.get(t.id), t.id in room.closed,
-            table_books.last_closer(conn, t.id) is not None)) for t in list_tables(conn)]
+        rows = []
+        for t in list_tables(conn):
+            seats = seating_of(conn, room, t)
+            rows.append(lobby_table(t, seats, state_of(
+                seats, t.id in room.closed, table_books.last_closer(conn, t.id) is not None)))
     pool = room.pools.get(DEFAULT_POOL)
     return page("lobby.html", who, tables=rows, wallet=room.wallet(who),
                 jackpot=pool.posted if pool else None)
+
+
+def seating_of(conn: Connection, room: Room, row: TableRow) -> Seating:
+    """A table's seating: its live table's here; one another process of the room holds
+    (`Room.holder`), from the books: its game's seats and the people seated there."""
+    live = room.tables.get(row.id)
+    table = table_classes().get(row.game)
+    if live is not None or room.holder is None or table is None or row.status != "open":
+        return seating(live)
+    return table.max_seats, seated_count(conn, row.id)
 
 
 @router.get("/cards/{code}.svg")

@@ -4,30 +4,32 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
 from cardroom.errors import CardroomError
+from cardroom.houserules import HouseRules
 from cardroom.room.money.jackpot import DEFAULT_POOL
+from cardroom.room.play.leases import MOVED, LeaseLost
 from cardroom.room.play.messages import MAX_KEY, MalformedMessage
 from cardroom.room.play.posted_rules import posted_rules
 from cardroom.room.play.protocol_state import Refusal
 from cardroom.room.play.refusals import RefusalLog
-from cardroom.room.play.tables import list_tables
+from cardroom.room.play.tables import get_table, list_tables, parse_rules
+from cardroom.room.room import AnyTable, Room
 from cardroom.room.storage.errors import AuthError, DatabaseUnavailable, NotFound
 from cardroom.server.deps import Client, HubDep, MaybeViewer, Render, RoomDep, Viewer, session_of
 from cardroom.server.frames import read_frame
 from cardroom.server.hub import COOKIE
 from cardroom.server.ids import TableId, row_id
+from cardroom.server.relay import TRY_AGAIN_LATER, holder_address, relay
 
 SESSION_RECHECK_S = 10.0
 """A table socket re-checks its session (expiry, log-out) at most this often."""
 INTERNAL_ERROR = "the server could not handle that message (the error is logged)"
-TRY_AGAIN_LATER = 1013
-"""The WebSocket close code "try again later" (RFC 6455, 7.4 / IANA): a socket opened while
-the database does not answer is closed with it, and the page reconnects by itself (only
-4401 and 1008 stop it: table-client.js)."""
 log = logging.getLogger(__name__)
 
 router = APIRouter()
@@ -39,10 +41,33 @@ def refusal(message: str, key: str | None = None) -> str:
     return Refusal(type="error", message=message, key=key).model_dump_json(exclude_none=True)
 
 
+@dataclass(frozen=True)
+class HeldElsewhere:
+    """What a table's page shows of a table another process of the room holds (its name,
+    game and house rules, from the books; the rest comes over its socket, relayed: `relay`)."""
+
+    table_id: int
+    name: str
+    game: str
+    rules: HouseRules
+
+
+def page_table(room: Room, table_id: int) -> AnyTable | HeldElsewhere:
+    """The live table, or, held by another process, its name and game from the books."""
+    try:
+        return room.table(table_id)
+    except LeaseLost:
+        with room.storage.read() as conn:
+            row = get_table(conn, table_id)
+        if row is None:
+            raise NotFound(f"there is no open table {table_id}") from None
+        return HeldElsewhere(row.id, row.name, row.game, parse_rules(row.game, row.rules))
+
+
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table_page(room: RoomDep, who: Viewer, page: Render, table_id: TableId) -> HTMLResponse:
-    live = room.table(table_id)
-    return page(f"table_{live.game}.html", who, table=live, wallet=room.wallet(who))
+    table = page_table(room, table_id)
+    return page(f"table_{table.game}.html", who, table=table, wallet=room.wallet(who))
 
 
 @router.get("/tables/{table_id}/rules", response_class=HTMLResponse)
@@ -59,6 +84,17 @@ def table_rules(room: RoomDep, who: MaybeViewer, page: Render, table_id: TableId
                                     pool.maximum if pool is not None else 0))
 
 
+async def relay_to_holder(ws: WebSocket, room: Room, table_id: int, client: str) -> None:
+    """The table's socket relayed to the process that holds it; nobody holding it now (its
+    holder just stopped), the page is told to try again and reconnects by itself."""
+    address = await run_in_threadpool(holder_address, room, table_id)
+    if address is None:
+        await ws.send_text(refusal(MOVED))
+        await ws.close(code=TRY_AGAIN_LATER)
+        return
+    await relay(ws, table_id, address, client)
+
+
 @router.websocket("/ws/tables/{table_ref}")
 async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep,
                        client: Client) -> None:
@@ -71,6 +107,9 @@ async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep
         if not table_id:
             raise NotFound(f"there is no open table {table_ref[:40]}")
         await hub.blocking(room.table, table_id)
+    except LeaseLost:  # another process of the room holds it
+        await relay_to_holder(ws, room, table_id, client)
+        return
     except DatabaseUnavailable as exc:  # not audited: the audit log is in that database
         await ws.send_text(refusal(str(exc)))
         await ws.close(code=TRY_AGAIN_LATER)
@@ -105,6 +144,10 @@ async def table_socket(ws: WebSocket, table_ref: str, room: RoomDep, hub: HubDep
                     await hub.blocking(session_of, room, ws.cookies.get(COOKIE))
                     checked = time.monotonic()
                 await hub.act(room, who, table_id, msg, refusals)
+            except LeaseLost as exc:  # taken over meanwhile: the page reconnects, to it
+                await ws.send_text(refusal(str(exc)))
+                await ws.close(code=TRY_AGAIN_LATER)
+                break
             except AuthError as exc:
                 await hub.blocking(room.refused, who, "table.message", str(exc),
                                    {"table": table_id})
