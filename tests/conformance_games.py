@@ -27,10 +27,12 @@ from cardroom.games.pai_gow.rules import DragonHand, PaiGowRules
 from cardroom.games.pai_gow.table import DEALER, PLAYER_SEATS, PaiGowTable, Phase
 from cardroom.games.pan.bots import RandomBot
 from cardroom.games.pan.cards import pan_pack
-from cardroom.games.pan.driver import play_hand
+from cardroom.games.pan.driver import PanTable
 from cardroom.games.pan.engine import PanHand, SeatSpec
+from cardroom.games.pan.engine import Phase as PanPhase
 from cardroom.games.pan.history import history_of
 from cardroom.games.pan.rules import PanRules
+from cardroom.games.pan.table import next_dealer
 from cardroom.games.super_pan_9 import Phase as SP9Phase
 from cardroom.games.super_pan_9 import SuperPan9Rules, SuperPan9Table
 from cardroom.games.super_pan_9.events import IrregularityHandled, RoundSettled, WagerPlaced
@@ -62,11 +64,14 @@ class Hand:
 class Game:
     name: str
     hands: int
-    engine_per_hand: bool = False
-    """Whether each hand is a new engine (Pan's `PanHand`): after a void, the next hand's."""
 
     def start(self, rng: random.Random) -> Hand:
         raise NotImplementedError
+
+    def actor(self, h: Hand) -> Engine:
+        """What takes the moves of `moves` now: the engine, or the hand in play of an engine
+        that holds its hand as a part of its own (Pan's `PanTable.hand`)."""
+        return h.engine
 
     def moves(self, h: Hand) -> list[Move]:
         raise NotImplementedError
@@ -78,13 +83,14 @@ class Game:
                 return
             step()
             name, args = h.rng.choice(self.legal(h))
-            getattr(h.engine, name)(*args)
+            getattr(self.actor(h), name)(*args)
         raise AssertionError(f"{self.name}: the hand did not end")
 
     def legal(self, h: Hand) -> list[Move]:
         """The legal moves among `moves` (drawn at random: drawn again until one is legal)."""
         for _ in range(100):
-            legal = [(n, a) for n, a in self.moves(h) if getattr(h.engine, "can_" + n)(*a)]
+            legal = [(n, a) for n, a in self.moves(h)
+                     if getattr(self.actor(h), "can_" + n)(*a)]
             if legal:
                 return legal
         raise AssertionError(f"{self.name}: no legal move in {self.moves(h)}")
@@ -369,23 +375,39 @@ class Baccarat(Game):
 
 # ----------------------------------------------------------------------------- Pan
 class Pan(Game):
+    """One `PanTable` (Pan's engine) for the whole game: each hand is dealt on the pack the
+    last one left, with the tops a redeal carried; its moves go to the hand in play."""
+
     name = "pan"
-    hands = 1
-    engine_per_hand = True
+    hands = 3
 
     def start(self, rng: random.Random) -> Hand:
         rules = PanRules()
         n = rng.randint(3, 6)
-        pack = fisher_yates(pan_pack(rules), SeededRandom(rng.randrange(2**32)))
-        hand = PanHand(rules, [SeatSpec(f"p{i}", 30) for i in range(n)], rng.randrange(n),
-                       pack)
-        h = Hand(hand, rng)
-        h.before = {i: s.chips for i, s in enumerate(hand.specs)}
+        source = SeededRandom(rng.randrange(2**32))
+        pack = fisher_yates(pan_pack(rules), source)
+        t = PanTable(source)
+        t.deal(rules, [SeatSpec(f"p{i}", 30) for i in range(n)], rng.randrange(n), pack)
+        return self._open(Hand(t, rng))
+
+    def _open(self, h: Hand) -> Hand:
+        h.before = {i: s.chips for i, s in enumerate(self._hand(h).specs)}
         return h
 
+    @staticmethod
+    def _hand(h: Hand) -> PanHand:
+        t = h.engine
+        assert isinstance(t, PanTable) and t.hand is not None
+        return t.hand
+
+    def actor(self, h: Hand) -> Engine:
+        hand = self._hand(h)
+        return h.engine if hand.phase is PanPhase.COMPLETE else hand
+
     def moves(self, h: Hand) -> list[Move]:
-        hand, rng = h.engine, h.rng
-        assert isinstance(hand, PanHand)
+        hand, rng = self._hand(h), h.rng
+        if hand.phase is PanPhase.COMPLETE:  # the table's next move: the next deal
+            return [("deal", (hand.rules, self._specs(hand), hand.dealer))]
         seat = rng.randrange(hand.n)
         other = rng.randrange(hand.n)
         held = hand.seats[seat].hand
@@ -397,29 +419,36 @@ class Pan(Game):
                 ("meld", (seat, tuple(rng.sample(held, min(3, len(held)))), False)),
                 ("drop_card", (seat, card)), ("keep_drawn", (seat,))]
 
+    @staticmethod
+    def _specs(hand: PanHand) -> list[SeatSpec]:
+        return [SeatSpec(s.name, s.chips) for s in hand.seats]
+
     def play(self, h: Hand, step: Callable[[], None]) -> None:
-        hand = h.engine
-        assert isinstance(hand, PanHand)
+        t, hand = h.engine, self._hand(h)
+        assert isinstance(t, PanTable)
         bots = [RandomBot(h.rng) for _ in range(hand.n)]
         with instrumented(hand, step):
-            play_hand(hand, bots, h.rng)
+            t.play(bots)
+        assert self.over(h), f"{self.name}: the hand did not end"
 
     def over(self, h: Hand) -> bool:
-        return True
+        return self._hand(h).phase is PanPhase.COMPLETE
 
     def next_hand(self, h: Hand) -> Hand:
-        return self.start(h.rng)
+        """The same table deals again: the winner first hand, on the pack the hand left."""
+        t, hand = h.engine, self._hand(h)
+        assert isinstance(t, PanTable)
+        t.deal(hand.rules, self._specs(hand), next_dealer(hand.n, hand.winner, hand.dealer))
+        return self._open(Hand(t, h.rng))
 
     def money(self, h: Hand) -> int:
-        hand = h.engine
-        assert isinstance(hand, PanHand)
+        hand = self._hand(h)
         return sum(s.chips for s in hand.seats) + hand.tops_single + hand.tops_double
 
     def views(self, h: Hand) -> list[View]:
         """No engine view per viewer: the history's redaction. Every card still unseen in the
         stock is hidden; the history names only cards someone has seen."""
-        hand = h.engine
-        assert isinstance(hand, PanHand)
+        hand = self._hand(h)
         unseen = {i for r, i in hand.unseen_cards() if r == 0}
         seen = {str(c) for i, c in enumerate(hand.pack) if i not in unseen}
         pack = self.history(h).pack
@@ -427,14 +456,10 @@ class Pan(Game):
         return [("history", pack, seen | {"??"})]
 
     def history(self, h: Hand) -> HandHistory:
-        hand = h.engine
-        assert isinstance(hand, PanHand)
-        return history_of(hand)
+        return history_of(self._hand(h))
 
     def final(self, h: Hand) -> list[int]:
-        hand = h.engine
-        assert isinstance(hand, PanHand)
-        return [s.chips for s in hand.seats]
+        return [s.chips for s in self._hand(h).seats]
 
 
 class instrumented:
