@@ -293,7 +293,8 @@ class PaiGow(Game):
 
 
 # ----------------------------------------------------------------------------- Baccarat
-NAMES = ("ann", "ben", "cy")
+NAMES = {1: "ann", 2: "ben", 3: "cy"}
+"""The players by seat number (the engine knows the seats, the history the names)."""
 
 
 class Baccarat(Game):
@@ -302,8 +303,8 @@ class Baccarat(Game):
 
     def start(self, rng: random.Random) -> Hand:
         t = BaccaratTable(BaccaratRules(), SeededRandom(rng.randrange(2**32)))
-        for name in NAMES:
-            t.sit(name, STACK)
+        for seat in NAMES:
+            t.sit(seat, STACK)
         h = Hand(t, rng, len(t.events))
         return self._open(h)
 
@@ -320,15 +321,15 @@ class Baccarat(Game):
     def moves(self, h: Hand) -> list[Move]:
         t, rng = h.engine, h.rng
         assert isinstance(t, BaccaratTable)
-        name = rng.choice([*NAMES, "nobody"])
+        seat = rng.choice([*NAMES, 7])  # 7: nobody sits there
         main = rng.choice([WagerKind.PLAYER, WagerKind.BANKER, WagerKind.TIE])
         bets = {main: rng.choice([0, 100, 500, 2_000, 10 * STACK])}
         if rng.random() < 0.4:
             bets[WagerKind.PROGRESSIVE] = rng.choice([100, 200])
         if rng.random() < 0.3:
             bets[rng.choice([WagerKind.PLAYER_9, WagerKind.BANKER_9])] = 100
-        out: list[Move] = [("place_bets", (name, bets)), ("deal", ()),
-                           ("sit", (rng.choice([*NAMES, ""]), rng.choice([0, 500])))]
+        out: list[Move] = [("place_bets", (seat, bets)), ("deal", ()),
+                           ("sit", (rng.choice([*NAMES, -1]), rng.choice([0, 500])))]
         if len(t.bets) >= rng.randint(1, 3):
             out = [m for m in out if m[0] != "place_bets"]
         return out
@@ -359,18 +360,18 @@ class Baccarat(Game):
         t = h.engine
         assert isinstance(t, BaccaratTable)
         settled = next(e for e in h.events if isinstance(e, CoupSettled))
-        names = sorted({e.seat for e in h.events if isinstance(e, BetsPlaced)},
-                       key=NAMES.index)
+        seats = sorted({e.seat for e in h.events if isinstance(e, BetsPlaced)})
         bets = [(e.seat, dict(e.bets)) for e in h.events if isinstance(e, BetsPlaced)]
         dealt: list[Card] = [e.card for e in h.events if isinstance(e, CardDealt)]
-        return coup_history(t.rules, [(n, h.before[n]) for n in names], bets, dealt, settled,
-                            [t.balances[n] for n in names], shoe={},
+        return coup_history(t.rules, [(s, NAMES[s], h.before[s]) for s in seats], bets, dealt,
+                            settled, [t.balances[s] for s in seats], shoe={},
                             jackpot=h.extra["jackpot"])
 
     def final(self, h: Hand) -> list[int]:
         t = h.engine
         assert isinstance(t, BaccaratTable)
-        return [t.balances[s["name"]] for s in self.history(h).seats]
+        seat_of = {name: seat for seat, name in NAMES.items()}
+        return [t.balances[seat_of[s["name"]]] for s in self.history(h).seats]
 
 
 # ----------------------------------------------------------------------------- Pan
