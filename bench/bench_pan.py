@@ -46,12 +46,12 @@ def floor(hands: int) -> None:
     rules, source = PanRules(), RngSource(random.Random(1))
     bots: list[Bot] = [SoundBot() for _ in range(8)]
     specs = [SeatSpec(f"sound{i}", 40) for i in range(8)]
-    table, dealer, played = PanTable(), 0, []
+    table, dealer, played = PanTable(source), 0, []
     pack: list[Card] | None = fisher_yates(pan_pack(rules), source)
     for _ in range(hands):
         hand = table.deal(rules, specs, dealer, pack)
         pack = None
-        table.play(bots, source)
+        table.play(bots)
         played.append(hand)
         dealer = next_dealer(8, hand.winner, hand.dealer)
     steps = [(h, [(a["type"], {k: _arg(k, v) for k, v in a.items() if k != "type"})

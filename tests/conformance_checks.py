@@ -23,7 +23,7 @@ PROBES = 5
 def probe(game: Game, h: Hand) -> None:
     """Every move the adapter lists: `can_x` == `verify_x` passes; a refused one changes
     nothing."""
-    e = h.engine
+    e = game.actor(h)
     moves = game.moves(h)
     for name, args in h.rng.sample(moves, min(PROBES, len(moves))):
         can = getattr(e, "can_" + name)(*args)
@@ -97,7 +97,7 @@ def play_checked(game: Game) -> None:
 
 def void_checked(game: Game) -> None:
     """`engine.void(reason)`: a `Voided` event closes the log, the money is as before the hand
-    and the engine takes the next hand's first move."""
+    and the engine, which lives as long as its table, takes the next hand's first move."""
     name = game.name
     rng = random.Random(f"{SEED}-void-{name}")
     for k in range(6):
@@ -119,8 +119,7 @@ def void_checked(game: Game) -> None:
         assert isinstance(event, Voided) and e.events[-1] is event
         assert game.money(h) == total
         assert e.action_names()  # the table goes on: some first move is legal again
-        if not game.engine_per_hand:  # the next hand's engine is a new one (Pan)
-            assert game.legal(h)
+        assert game.legal(h)
 
 
 class _Stop(Exception):

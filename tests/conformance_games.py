@@ -27,10 +27,12 @@ from cardroom.games.pai_gow.rules import DragonHand, PaiGowRules
 from cardroom.games.pai_gow.table import DEALER, PLAYER_SEATS, PaiGowTable, Phase
 from cardroom.games.pan.bots import RandomBot
 from cardroom.games.pan.cards import pan_pack
-from cardroom.games.pan.driver import play_hand
+from cardroom.games.pan.driver import PanTable
 from cardroom.games.pan.engine import PanHand, SeatSpec
+from cardroom.games.pan.engine import Phase as PanPhase
 from cardroom.games.pan.history import history_of
 from cardroom.games.pan.rules import PanRules
+from cardroom.games.pan.table import next_dealer
 from cardroom.games.super_pan_9 import Phase as SP9Phase
 from cardroom.games.super_pan_9 import SuperPan9Rules, SuperPan9Table
 from cardroom.games.super_pan_9.events import IrregularityHandled, RoundSettled, WagerPlaced
@@ -62,11 +64,14 @@ class Hand:
 class Game:
     name: str
     hands: int
-    engine_per_hand: bool = False
-    """Whether each hand is a new engine (Pan's `PanHand`): after a void, the next hand's."""
 
     def start(self, rng: random.Random) -> Hand:
         raise NotImplementedError
+
+    def actor(self, h: Hand) -> Engine:
+        """What takes the moves of `moves` now: the engine, or the hand in play of an engine
+        that holds its hand as a part of its own (Pan's `PanTable.hand`)."""
+        return h.engine
 
     def moves(self, h: Hand) -> list[Move]:
         raise NotImplementedError
@@ -78,13 +83,14 @@ class Game:
                 return
             step()
             name, args = h.rng.choice(self.legal(h))
-            getattr(h.engine, name)(*args)
+            getattr(self.actor(h), name)(*args)
         raise AssertionError(f"{self.name}: the hand did not end")
 
     def legal(self, h: Hand) -> list[Move]:
         """The legal moves among `moves` (drawn at random: drawn again until one is legal)."""
         for _ in range(100):
-            legal = [(n, a) for n, a in self.moves(h) if getattr(h.engine, "can_" + n)(*a)]
+            legal = [(n, a) for n, a in self.moves(h)
+                     if getattr(self.actor(h), "can_" + n)(*a)]
             if legal:
                 return legal
         raise AssertionError(f"{self.name}: no legal move in {self.moves(h)}")
@@ -287,7 +293,8 @@ class PaiGow(Game):
 
 
 # ----------------------------------------------------------------------------- Baccarat
-NAMES = ("ann", "ben", "cy")
+NAMES = {1: "ann", 2: "ben", 3: "cy"}
+"""The players by seat number (the engine knows the seats, the history the names)."""
 
 
 class Baccarat(Game):
@@ -296,8 +303,8 @@ class Baccarat(Game):
 
     def start(self, rng: random.Random) -> Hand:
         t = BaccaratTable(BaccaratRules(), SeededRandom(rng.randrange(2**32)))
-        for name in NAMES:
-            t.sit(name, STACK)
+        for seat in NAMES:
+            t.sit(seat, STACK)
         h = Hand(t, rng, len(t.events))
         return self._open(h)
 
@@ -314,15 +321,15 @@ class Baccarat(Game):
     def moves(self, h: Hand) -> list[Move]:
         t, rng = h.engine, h.rng
         assert isinstance(t, BaccaratTable)
-        name = rng.choice([*NAMES, "nobody"])
+        seat = rng.choice([*NAMES, 7])  # 7: nobody sits there
         main = rng.choice([WagerKind.PLAYER, WagerKind.BANKER, WagerKind.TIE])
         bets = {main: rng.choice([0, 100, 500, 2_000, 10 * STACK])}
         if rng.random() < 0.4:
             bets[WagerKind.PROGRESSIVE] = rng.choice([100, 200])
         if rng.random() < 0.3:
             bets[rng.choice([WagerKind.PLAYER_9, WagerKind.BANKER_9])] = 100
-        out: list[Move] = [("place_bets", (name, bets)), ("deal", ()),
-                           ("sit", (rng.choice([*NAMES, ""]), rng.choice([0, 500])))]
+        out: list[Move] = [("place_bets", (seat, bets)), ("deal", ()),
+                           ("sit", (rng.choice([*NAMES, -1]), rng.choice([0, 500])))]
         if len(t.bets) >= rng.randint(1, 3):
             out = [m for m in out if m[0] != "place_bets"]
         return out
@@ -353,39 +360,55 @@ class Baccarat(Game):
         t = h.engine
         assert isinstance(t, BaccaratTable)
         settled = next(e for e in h.events if isinstance(e, CoupSettled))
-        names = sorted({e.seat for e in h.events if isinstance(e, BetsPlaced)},
-                       key=NAMES.index)
+        seats = sorted({e.seat for e in h.events if isinstance(e, BetsPlaced)})
         bets = [(e.seat, dict(e.bets)) for e in h.events if isinstance(e, BetsPlaced)]
         dealt: list[Card] = [e.card for e in h.events if isinstance(e, CardDealt)]
-        return coup_history(t.rules, [(n, h.before[n]) for n in names], bets, dealt, settled,
-                            [t.balances[n] for n in names], shoe={},
+        return coup_history(t.rules, [(s, NAMES[s], h.before[s]) for s in seats], bets, dealt,
+                            settled, [t.balances[s] for s in seats], shoe={},
                             jackpot=h.extra["jackpot"])
 
     def final(self, h: Hand) -> list[int]:
         t = h.engine
         assert isinstance(t, BaccaratTable)
-        return [t.balances[s["name"]] for s in self.history(h).seats]
+        seat_of = {name: seat for seat, name in NAMES.items()}
+        return [t.balances[seat_of[s["name"]]] for s in self.history(h).seats]
 
 
 # ----------------------------------------------------------------------------- Pan
 class Pan(Game):
+    """One `PanTable` (Pan's engine) for the whole game: each hand is dealt on the pack the
+    last one left, with the tops a redeal carried; its moves go to the hand in play."""
+
     name = "pan"
-    hands = 1
-    engine_per_hand = True
+    hands = 3
 
     def start(self, rng: random.Random) -> Hand:
         rules = PanRules()
         n = rng.randint(3, 6)
-        pack = fisher_yates(pan_pack(rules), SeededRandom(rng.randrange(2**32)))
-        hand = PanHand(rules, [SeatSpec(f"p{i}", 30) for i in range(n)], rng.randrange(n),
-                       pack)
-        h = Hand(hand, rng)
-        h.before = {i: s.chips for i, s in enumerate(hand.specs)}
+        source = SeededRandom(rng.randrange(2**32))
+        pack = fisher_yates(pan_pack(rules), source)
+        t = PanTable(source)
+        t.deal(rules, [SeatSpec(f"p{i}", 30) for i in range(n)], rng.randrange(n), pack)
+        return self._open(Hand(t, rng))
+
+    def _open(self, h: Hand) -> Hand:
+        h.before = {i: s.chips for i, s in enumerate(self._hand(h).specs)}
         return h
 
+    @staticmethod
+    def _hand(h: Hand) -> PanHand:
+        t = h.engine
+        assert isinstance(t, PanTable) and t.hand is not None
+        return t.hand
+
+    def actor(self, h: Hand) -> Engine:
+        hand = self._hand(h)
+        return h.engine if hand.phase is PanPhase.COMPLETE else hand
+
     def moves(self, h: Hand) -> list[Move]:
-        hand, rng = h.engine, h.rng
-        assert isinstance(hand, PanHand)
+        hand, rng = self._hand(h), h.rng
+        if hand.phase is PanPhase.COMPLETE:  # the table's next move: the next deal
+            return [("deal", (hand.rules, self._specs(hand), hand.dealer))]
         seat = rng.randrange(hand.n)
         other = rng.randrange(hand.n)
         held = hand.seats[seat].hand
@@ -397,29 +420,36 @@ class Pan(Game):
                 ("meld", (seat, tuple(rng.sample(held, min(3, len(held)))), False)),
                 ("drop_card", (seat, card)), ("keep_drawn", (seat,))]
 
+    @staticmethod
+    def _specs(hand: PanHand) -> list[SeatSpec]:
+        return [SeatSpec(s.name, s.chips) for s in hand.seats]
+
     def play(self, h: Hand, step: Callable[[], None]) -> None:
-        hand = h.engine
-        assert isinstance(hand, PanHand)
+        t, hand = h.engine, self._hand(h)
+        assert isinstance(t, PanTable)
         bots = [RandomBot(h.rng) for _ in range(hand.n)]
         with instrumented(hand, step):
-            play_hand(hand, bots, h.rng)
+            t.play(bots)
+        assert self.over(h), f"{self.name}: the hand did not end"
 
     def over(self, h: Hand) -> bool:
-        return True
+        return self._hand(h).phase is PanPhase.COMPLETE
 
     def next_hand(self, h: Hand) -> Hand:
-        return self.start(h.rng)
+        """The same table deals again: the winner first hand, on the pack the hand left."""
+        t, hand = h.engine, self._hand(h)
+        assert isinstance(t, PanTable)
+        t.deal(hand.rules, self._specs(hand), next_dealer(hand.n, hand.winner, hand.dealer))
+        return self._open(Hand(t, h.rng))
 
     def money(self, h: Hand) -> int:
-        hand = h.engine
-        assert isinstance(hand, PanHand)
+        hand = self._hand(h)
         return sum(s.chips for s in hand.seats) + hand.tops_single + hand.tops_double
 
     def views(self, h: Hand) -> list[View]:
         """No engine view per viewer: the history's redaction. Every card still unseen in the
         stock is hidden; the history names only cards someone has seen."""
-        hand = h.engine
-        assert isinstance(hand, PanHand)
+        hand = self._hand(h)
         unseen = {i for r, i in hand.unseen_cards() if r == 0}
         seen = {str(c) for i, c in enumerate(hand.pack) if i not in unseen}
         pack = self.history(h).pack
@@ -427,14 +457,10 @@ class Pan(Game):
         return [("history", pack, seen | {"??"})]
 
     def history(self, h: Hand) -> HandHistory:
-        hand = h.engine
-        assert isinstance(hand, PanHand)
-        return history_of(hand)
+        return history_of(self._hand(h))
 
     def final(self, h: Hand) -> list[int]:
-        hand = h.engine
-        assert isinstance(hand, PanHand)
-        return [s.chips for s in hand.seats]
+        return [s.chips for s in self._hand(h).seats]
 
 
 class instrumented:

@@ -9,7 +9,7 @@ from cardroom.games.baccarat.table import BaccaratTable
 from cardroom.games.baccarat.wagers import WagerKind
 from cardroom.shoe import SeededRandom, Shoe
 
-SEATS = [f"seat{i}" for i in range(1, 10)]
+SEATS = list(range(1, 10))
 
 
 def full_table(cards: str, bets: dict[WagerKind, int]) -> BaccaratTable:

@@ -27,7 +27,8 @@ from cardroom.history import HandHistory, replay
 from cardroom.money import Cents
 from cardroom.shoe import SeededRandom
 
-SEATS = ("ann", "bob", "cy")
+SEATS = (1, 2, 3)
+NAMES = {1: "ann", 2: "bob", 3: "cy"}
 BUY_IN = 50_000
 MAIN = st.sampled_from([500, 510, 1000, 2500, 7700])
 SIDE = st.sampled_from([100, 500, 1300])
@@ -126,7 +127,7 @@ def state(table: BaccaratTable) -> tuple[Any, ...]:
        coups=st.lists(st.lists(st.tuples(st.sampled_from(SEATS), BETS), max_size=5),
                       min_size=1, max_size=6))
 def test_random_play_conserves_chips_refuses_cleanly_replays_and_keeps_every_clause(
-        seed: int, coups: list[list[tuple[str, dict[WagerKind, Cents]]]]) -> None:
+        seed: int, coups: list[list[tuple[int, dict[WagerKind, Cents]]]]) -> None:
     rules = BaccaratRules()
     table = BaccaratTable(rules, SeededRandom(seed))
     for name in SEATS:
@@ -137,7 +138,7 @@ def test_random_play_conserves_chips_refuses_cleanly_replays_and_keeps_every_cla
         assert pool is not None
         pool_before = {"meter": pool.meter, "posted": pool.posted,
                        "seeded_total": pool.seeded_total}
-        placed: list[tuple[str, dict[WagerKind, Cents]]] = []
+        placed: list[tuple[int, dict[WagerKind, Cents]]] = []
         for name, bets in attempts:
             was = state(table)
             if table.can_place_bets(name, bets):
@@ -156,18 +157,18 @@ def test_random_play_conserves_chips_refuses_cleanly_replays_and_keeps_every_cla
         DEALT.append(len(placed))
         dealt = [ev.card for ev in table.events[events_before:] if isinstance(ev, CardDealt)]
         check_coup(table, settled, before, placed)
-        stacks_before = [(n, before[n]) for n, _ in placed]
-        history = coup_history(rules, stacks_before, placed, dealt, settled,
+        players = [(n, NAMES[n], before[n]) for n, _ in placed]
+        history = coup_history(rules, players, placed, dealt, settled,
                                [table.balances[n] for n, _ in placed], shoe={},
                                jackpot=pool_before)
         report = replay(HandHistory.from_json(history.to_json()))
         assert report.ok and report.result_matches, report.failure
 
 
-def check_coup(table: BaccaratTable, settled: CoupSettled, before: dict[str, Cents],
-               placed: list[tuple[str, dict[WagerKind, Cents]]]) -> None:
+def check_coup(table: BaccaratTable, settled: CoupSettled, before: dict[int, Cents],
+               placed: list[tuple[int, dict[WagerKind, Cents]]]) -> None:
     check_tableau(settled.player, settled.banker)
-    nets: dict[str, Cents] = {}
+    nets: dict[int, Cents] = {}
     for seat, s in settled.settlements:
         check_settlement(s.kind, s.stake, s.won, s.commission, settled.player, settled.banker)
         assert s.commission <= Fraction(1, 20) * s.stake

@@ -239,8 +239,8 @@ def test_super9_more_or_fewer_than_eight_decks_without_the_progressive() -> None
     figured exactly by both enumerations; with the jackpot the refusal quotes the clause."""
     rules = build_rules(BaccaratRules, {"decks": 9, "jackpot": False}, "table")
     table = BaccaratTable(rules, source=SeededRandom(9))
-    table.sit("ann", 10_000)
-    table.place_bets("ann", {B: 500})
+    table.sit(1, 10_000)
+    table.place_bets(1, {B: 500})
     table.deal()
     assert table.shoe is not None and len(table.shoe.order) == 9 * 52
     counts = count_coups(9)

@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from cardroom.engine import Voided
+from cardroom.engine import RuleError, Voided
 from cardroom.games.pan.bots import Bot, SoundBot
 from cardroom.games.pan.commands import Kind, PanAction
 from cardroom.games.pan.driver import PanTable
@@ -48,10 +48,10 @@ def test_foul_rule_6_a_redeal_carries_the_tops_to_the_next_hand() -> None:
     """Foul rule 6: the tops of a redealt hand stay on the table for the next hand (issue 20:
     the terminal dealt the next hand without them, and chips went missing). Every chip is
     still on the table: in the stacks or in the tops."""
-    table = PanTable()
+    table = PanTable(SeededRandom(5))
     first = _three(table)
     _false_out_redeal(first)
-    table.play(PEOPLE, SeededRandom(5))
+    table.play(PEOPLE)
     assert first.phase is Phase.COMPLETE and table.carried == (3, 0)
     assert [s.chips for s in first.seats] == [19, 19, 19]
     second = table.deal(PanRules(), [SeatSpec(f"p{i}", 19) for i in range(3)], 0)
@@ -61,14 +61,14 @@ def test_foul_rule_6_a_redeal_carries_the_tops_to_the_next_hand() -> None:
 
 
 def test_the_next_hand_is_dealt_from_the_pack_the_last_left() -> None:
-    """Between hands the pack is made as the house rules say (`table.pack_after`), once, when
-    the hand ends; the next deal takes it."""
-    table = PanTable()
+    """Between hands the pack is made as the house rules say (`table.pack_after`), with the
+    table's own random source, once, when the hand ends; the next deal takes it."""
+    source = SeededRandom(8)
+    table = PanTable(copy.deepcopy(source))
     first = _three(table)
     _false_out_redeal(first)
-    source = SeededRandom(8)
-    table.play(PEOPLE, copy.deepcopy(source))
-    table.play(PEOPLE, SeededRandom(99))  # over already: the pack is not made again
+    table.play(PEOPLE)
+    table.play(PEOPLE)  # over already: the pack is not made again (the source moved on)
     made = pack_after(first, copy.deepcopy(source))
     assert table.next_pack == made
     second = table.deal(PanRules(), [SeatSpec(f"p{i}", 19) for i in range(3)], 0)
@@ -76,7 +76,7 @@ def test_the_next_hand_is_dealt_from_the_pack_the_last_left() -> None:
 
 
 def test_a_table_needs_its_first_pack() -> None:
-    with pytest.raises(Exception, match="no pack to deal from"):
+    with pytest.raises(RuleError, match="no pack to deal from"):
         PanTable().deal(PanRules(), [SeatSpec("a", 20), SeatSpec("b", 20)], 0)
 
 
@@ -84,16 +84,19 @@ def test_a_void_goes_through_the_engine_and_keeps_the_carried_tops() -> None:
     """The engine protocol's `void` (issue 20, "Pan's void not calling the engine's void"):
     a `Voided` event closes the hand's log, every stack is back as before the hand, and the
     tops carried into it stay for the next one (foul rule 6); the next pack is made."""
-    table = PanTable()
+    table = PanTable(SeededRandom(1))
     _false_out_redeal(_three(table))
-    table.play(PEOPLE, SeededRandom(1))
+    table.play(PEOPLE)
     second = table.deal(PanRules(), [SeatSpec(f"p{i}", 19) for i in range(3)], 0)
     all_play(second)
-    voided = table.void("cards exposed", SeededRandom(2))
+    with pytest.raises(RuleError, match="a hand is in play"):
+        table.deal(PanRules(), [SeatSpec(f"p{i}", 19) for i in range(3)], 0)
+    voided = table.void("cards exposed")
     assert isinstance(voided, Voided) and second.events[-1] == voided
     assert voided.returned == 3
     assert [s.chips for s in second.seats] == [19, 19, 19]
     assert table.carried == (3, 0) and table.next_pack is not None
+    assert table.events is second.events and table.can_deal(PanRules(), second.specs, 0)
 
 
 def test_foul_rule_6_a_table_that_breaks_up_gives_the_carried_tops_back() -> None:
@@ -101,17 +104,17 @@ def test_foul_rule_6_a_table_that_breaks_up_gives_the_carried_tops_back() -> Non
     them gives each player back what he put up (`break_up`, issue 20: the terminal lost
     them). Redealt twice (each seat has 2 in), then a void (its own tops returned by the
     engine, the carried ones kept): each gets 2 back, and nothing is carried after."""
-    table = PanTable()
+    table = PanTable(SeededRandom(1))
     _false_out_redeal(_three(table))
-    table.play(PEOPLE, SeededRandom(1))
+    table.play(PEOPLE)
     specs = [SeatSpec(f"p{i}", 19) for i in range(3)]
     second = table.deal(PanRules(), specs, 2, stacked_pack([H0, GO_OUT, H2], "3c Jd"))
     _false_out_redeal(second)
-    table.play(PEOPLE, SeededRandom(2))
+    table.play(PEOPLE)
     assert table.carried == (6, 0)
     third = table.deal(PanRules(), [SeatSpec(f"p{i}", 18) for i in range(3)], 0)
     all_play(third)
-    table.void("cards exposed", SeededRandom(3))
+    table.void("cards exposed")
     assert table.carried == (6, 0)
     assert table.break_up() == {"p0": 2, "p1": 2, "p2": 2}
     assert table.carried == (0, 0) and table.break_up() == {}

@@ -47,15 +47,15 @@ def test_pan_room_plays_a_hand_as_the_bare_driver_does(storage: Storage) -> None
         say(room, alice, t, said[-1])
     assert live.hand_id is None and len(said) > 3
 
-    table = PanTable()
+    table = PanTable(twin)
     dealer = twin.randbelow(3)
     bare = table.deal(live.rules, hand.specs, dealer, fisher_yates(pan_pack(live.rules), twin))
     bots: list[Bot | None] = [SoundBot() if a < 0 else None for a in live.engine.accounts]
     me = live.engine.accounts.index(alice.id)
-    table.play(bots, twin)
+    table.play(bots)
     for text in said:
         table.act(me, parse_command(bare, text), bots)
-        table.play(bots, twin)
+        table.play(bots)
     assert bare.events == hand.events and bare.phase is hand.phase
     assert table.next_pack == live.engine.next_pack and table.carried == live.engine.carried
 

@@ -73,10 +73,13 @@ class BarePan:
     names: list[str]
     chips: list[int]
     source: RandomSource
-    table: PanTable = field(default_factory=PanTable)
+    table: PanTable = field(init=False)
     done: list[Event] = field(default_factory=list)
     last_dealer: int | None = None
     winner: int | None = None
+
+    def __post_init__(self) -> None:
+        self.table = PanTable(self.source)
 
     @property
     def bots(self) -> list[None]:
@@ -102,7 +105,7 @@ class BarePan:
         if self.table.hand is not None:
             self.done += self.table.hand.events
         self.table.deal(self.rules, specs, dealer, pack)
-        self.table.play(self.bots, self.source)
+        self.table.play(self.bots)
         self._close()
 
     def act(self, seat: int, action: PanAction) -> None:
@@ -115,7 +118,7 @@ class BarePan:
             for i in reversed(range(len(self.names))):
                 text = re.sub(rf"\bseat {i}\b", self.names[i], text)
             raise CardroomError(text) from None
-        self.table.play(self.bots, self.source)
+        self.table.play(self.bots)
         self._close()
 
     def _close(self) -> None:

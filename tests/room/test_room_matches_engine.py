@@ -106,10 +106,10 @@ def baccarat_apply(e: BaccaratTable, move: Move) -> None:
         return
     bets = {WagerKind.parse(k): v for k, v in move[2].items()}
     if move[0] == "change":
-        e.withdraw_bets(move[1])
+        e.withdraw_bets(SEAT[move[1]])
         if not bets:
             return
-    e.place_bets(move[1], bets)
+    e.place_bets(SEAT[move[1]], bets)
 
 
 def baccarat_same(live: Any, e: BaccaratTable) -> None:
@@ -117,7 +117,7 @@ def baccarat_same(live: Any, e: BaccaratTable) -> None:
     assert live.engine.coup_number == e.coup_number
     assert live.engine.pool is not None and e.pool is not None
     assert (live.engine.pool.meter, live.engine.pool.posted) == (e.pool.meter, e.pool.posted)
-    assert room_stacks(live) == {SEAT[n]: c for n, c in e.balances.items()}
+    assert room_stacks(live) == e.balances
 
 
 @EXAMPLES
@@ -133,7 +133,7 @@ def test_baccarat_room_and_engine_agree(room: tuple[Room, dict[str, Account]],
     pool = copy.deepcopy(made.table(t).engine.pool)  # the room's progressive, as it stands
     bare = BaccaratTable(BaccaratRules(), source=source, pool=pool)
     for name in PLAYERS:
-        bare.sit(name, SIT)
+        bare.sit(SEAT[name], SIT)
     play(made, people, t, bare, moves, baccarat_message, baccarat_apply, baccarat_same,
          None)
 

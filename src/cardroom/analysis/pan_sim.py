@@ -133,13 +133,13 @@ def run_chunk(job: SimJob, chunk: Chunk) -> SimReport:
     report = SimReport(chunk.size, n, 0.0, 0, [0] * n, list(job.kinds), [0] * n)
     specs = [SeatSpec(f"{k}{i}", job.chips) for i, k in enumerate(job.kinds)]
     t0 = time.perf_counter()
-    table = PanTable()
+    table = PanTable(source)
     dealer = chunk.index * job.chunk_hands % n
     first: list[Card] | None = fisher_yates(pan_pack(job.rules), source)
     for _ in range(chunk.size):
         hand = table.deal(job.rules, specs, dealer, first, record=False)
         first = None
-        table.play(bots, source)
+        table.play(bots)
         dealer = next_dealer(n, hand.winner, hand.dealer)
         for i, d in enumerate(hand.chips_delta()):
             report.chips[i] += d

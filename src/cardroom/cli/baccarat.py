@@ -196,6 +196,10 @@ def parse_bet_line(line: str) -> dict[WagerKind, Cents]:
     return bets
 
 
+YOU = 1
+"""Your seat at a table of your own."""
+
+
 @play_app.command("baccarat", short_help=summary("play baccarat"))
 def play_baccarat(
     buy_in: Annotated[str, typer.Option(help="Chips to buy, in dollars.")] = "500",
@@ -206,14 +210,14 @@ def play_baccarat(
     settings = rules_with_overrides(BaccaratRules, rules)
     source = SystemRandom() if seed is None else SeededRandom(seed)
     table = BaccaratTable(settings, source)
-    table.sit("you", parse_money(buy_in))
+    table.sit(YOU, parse_money(buy_in))
     console.print(f"[bold]Super-9 Mini-Baccarat[/bold]: {settings.decks} decks, pay table "
                   f"{settings.paytable}, banker commission {float(settings.commission) * 100:g}%,"
                   f" tie {settings.tie_pays} to 1. Wagers: player, banker, tie, player_9, "
                   "banker_9, jackpot ($1).")
     last: dict[WagerKind, Cents] = {}
     while True:
-        status = f"balance: [bold]{format_money(table.balances['you'])}[/bold]"
+        status = f"balance: [bold]{format_money(table.balances[YOU])}[/bold]"
         if table.pool is not None:
             status = (f"jackpot posted: [bold]{format_money(table.pool.posted)}[/bold] "
                       f"(meter {format_money(table.pool.meter)})   {status}")
@@ -226,7 +230,7 @@ def play_baccarat(
             bets = parse_bet_line(line) if line else last
             if not bets:
                 raise WagerError("no bets yet: e.g. 'banker 25 jackpot 1'")
-            table.place_bets("you", bets)
+            table.place_bets(YOU, bets)
         except CardroomError as exc:
             console.print(flagged("", exc), highlight=False)
             continue
@@ -234,7 +238,7 @@ def play_baccarat(
         start = len(table.events)
         settled = table.deal()
         _show_coup(table.events[start:], settled)
-    console.print(f"You leave with {format_money(table.balances['you'])}.")
+    console.print(f"You leave with {format_money(table.balances[YOU])}.")
 
 
 def _show_coup(events: Sequence[object], settled: CoupSettled) -> None:

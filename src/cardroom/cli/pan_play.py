@@ -101,7 +101,7 @@ class Session:
             Player(f"bot{i}", rules.buy_in_chips, new_bot(i)) for i in range(1, bots + 1)]
         self.me = 0
         self.hands_since_pan: int | None = None
-        self.table = PanTable()
+        self.table = PanTable(self.source)
         self.seen = 0
 
     def bots(self) -> list[Bot | None]:
@@ -205,7 +205,7 @@ class Session:
         self.seen = 0
         self.board(hand)
         while True:
-            self.table.play(self.bots(), self.source, after=lambda _: self.show_events(hand),
+            self.table.play(self.bots(), after=lambda _: self.show_events(hand),
                             window=lambda: self.window(hand))
             if hand.phase is Phase.COMPLETE:
                 return hand

@@ -32,8 +32,9 @@ def _pool(rules: BaccaratRules, data: Any) -> JackpotPool | None:
 
 
 class Replay(GameReplay[CoupSettled]):
-    """The bets and the deal through `BaccaratTable`; stacks, hands and every settlement
-    compared with the recorded result."""
+    """The bets and the deal through `BaccaratTable` (the table's seats numbered as the
+    history's, from 0); stacks, hands and every settlement compared with the recorded
+    result."""
 
     game = "baccarat"
     void_shows_no_card = "a voided coup's history holds no card (the deal is never half done)"
@@ -44,8 +45,8 @@ class Replay(GameReplay[CoupSettled]):
         rules = build_rules(BaccaratRules, h.rules, "history rules")
         self.table = table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
         self.read_seats(h, "name")
-        for name, chips in zip(self.names, self.start, strict=True):
-            table.restore_seat(name, chips)
+        for seat, chips in enumerate(self.start):
+            table.restore_seat(seat, chips)
         # the coup's cards, checked against the shoe before any action: 52 a deck, no joker
         problem = rules.shoe_spec.pack_problem(self.pack, whole=False)
         if problem is not None:
@@ -60,7 +61,7 @@ class Replay(GameReplay[CoupSettled]):
             if not isinstance(seat, int) or not 0 <= seat < len(names) or \
                     not isinstance(raw, dict):
                 raise HistoryError("a bet needs a seat number and its bets")
-            table.place_bets(names[seat], {WagerKind.parse(str(k)): v for k, v in raw.items()})
+            table.place_bets(seat, {WagerKind.parse(str(k)): v for k, v in raw.items()})
         elif kind == "deal":
             self.deal(index)
         else:
@@ -80,7 +81,7 @@ class Replay(GameReplay[CoupSettled]):
             raise HistoryError(f"the coup used {table.shoe.position} of the "
                                f"{len(pack)} recorded cards")
         for seat, s in settled.settlements:
-            self.move(index, self.names.index(seat), s.net, s.words)
+            self.move(index, seat, s.net, s.words)
 
     def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
         if isinstance(exc, CardroomError):
@@ -88,7 +89,7 @@ class Replay(GameReplay[CoupSettled]):
         return "history", f"malformed action: {exc}"
 
     def final(self) -> list[int]:
-        return [self.table.balances[n] for n in self.names]
+        return [self.table.balances[seat] for seat in range(len(self.names))]
 
     def outcome(self) -> str:
         if self.result is None:
@@ -104,5 +105,5 @@ class Replay(GameReplay[CoupSettled]):
             {"player": [str(c) for c in settled.player],
              "banker": [str(c) for c in settled.banker]},
             "settlements", ("seat", "kind", "outcome", "won", "commission"),
-            [(self.names.index(seat), s.kind.value, s.outcome, s.won, s.commission)
+            [(seat, s.kind.value, s.outcome, s.won, s.commission)
              for seat, s in settled.settlements])

@@ -3,7 +3,9 @@
 The table follows the engine protocol (`cardroom.engine`): verify_x / can_x / @action x,
 refusals as `RuleError`s naming the clause. Every change is an immutable event in `events`: the
 table's hand history and audit trail.
-Chips in this module are integer cents; a seat's balance never goes negative.
+Chips in this module are integer cents; a seat's balance never goes negative. A seat is the
+table's seat number, as at every game's table (issue 24); the players' names are the room's
+and the hand history's (`cardroom.games.baccarat.history`).
 
 A coup (a seeded shuffle, for the example only; live tables shuffle with the OS CSPRNG): ann
 bets $5 on the Banker, whose 7 beats the Player's 6; she is paid even money less the 5%
@@ -13,13 +15,13 @@ commission.
 >>> from cardroom.games.baccarat.wagers import WagerKind
 >>> from cardroom.shoe import SeededRandom
 >>> table = BaccaratTable(BaccaratRules(), SeededRandom(7))
->>> _ = table.sit("ann", 10_000)
->>> _ = table.place_bets("ann", {WagerKind.BANKER: 500})
+>>> _ = table.sit(1, 10_000)
+>>> _ = table.place_bets(1, {WagerKind.BANKER: 500})
 >>> coup = table.deal()
 >>> " ".join(map(str, coup.player)), " ".join(map(str, coup.banker))
 ('Ts 6d', 'Kd 7h')
 >>> [(seat, s.kind.value, s.net) for seat, s in coup.settlements], table.balances
-([('ann', 'banker', 475)], {'ann': 10475})
+([(1, 'banker', 475)], {1: 10475})
 """
 
 from __future__ import annotations
@@ -55,14 +57,14 @@ PENDING = ("jackpot pending: the progressive takes no wager and pays no award un
 @dataclass(frozen=True)
 class SeatTaken(Event):
     clause: ClassVar[str] = SEATS
-    seat: str
+    seat: int
     buy_in: Cents
 
 
 @dataclass(frozen=True)
 class BetsPlaced(Event):
     clause: ClassVar[str] = WAGERS
-    seat: str
+    seat: int
     bets: tuple[tuple[WagerKind, Cents], ...]
 
 
@@ -71,7 +73,7 @@ class BetsWithdrawn(Event):
     """A seat's bets taken back before the coup is dealt (back to its balance)."""
 
     clause: ClassVar[str] = WAGERS
-    seat: str
+    seat: int
     returned: Cents
 
 
@@ -95,10 +97,15 @@ class CoupSettled(Event):
     coup_number: int
     player: tuple[Card, ...]
     banker: tuple[Card, ...]
-    settlements: tuple[tuple[str, Settlement], ...]
+    settlements: tuple[tuple[int, Settlement], ...]
     jackpot_award: ProgressiveAward
 
 
+
+
+def _check_seat(seat: int) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise RuleError(SEATS, "a seat is the table's seat number")
 
 
 @dataclass
@@ -106,8 +113,9 @@ class BaccaratTable(Engine):
     rules: BaccaratRules
     source: RandomSource = field(default_factory=SystemRandom)
     pool: JackpotPool | None = None
-    balances: dict[str, Cents] = field(default_factory=dict)
-    bets: dict[str, dict[WagerKind, Cents]] = field(default_factory=dict)
+    balances: dict[int, Cents] = field(default_factory=dict)
+    """Each seat's chips not on the layout, by seat number."""
+    bets: dict[int, dict[WagerKind, Cents]] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     shoe: Shoe | None = None
     coups_after_cut: int = 0
@@ -119,42 +127,40 @@ class BaccaratTable(Engine):
                                     self.rules.contribution_cents_per_dollar)
 
     # seats ---------------------------------------------------------------------------------
-    def verify_sit(self, seat: str, buy_in: Cents) -> None:
+    def verify_sit(self, seat: int, buy_in: Cents) -> None:
         require_cents(buy_in, "buy-in")
-        if not seat:
-            raise RuleError(SEATS, "a seat needs a name")
+        _check_seat(seat)
         if seat in self.balances:
-            raise RuleError(SEATS, f"seat {seat!r} is already taken")
+            raise RuleError(SEATS, f"seat {seat} is already taken")
         if buy_in <= 0:
             raise RuleError(SEATS, "a buy-in must be a positive amount")
 
     can_sit = able(verify_sit)
 
     @action
-    def sit(self, seat: str, buy_in: Cents) -> SeatTaken:
+    def sit(self, seat: int, buy_in: Cents) -> SeatTaken:
         self.balances[seat] = buy_in
         return self._log(SeatTaken(seat, buy_in))
 
-    def restore_seat(self, seat: str, chips: Cents) -> None:
+    def restore_seat(self, seat: int, chips: Cents) -> None:
         """A seat whose chips someone else keeps the books of (the card room's cashier, which
         took the buy-in): the seat with those chips, none at all included (a player who has
         lost every chip stays seated), and no buy-in of the table's own."""
-        if not seat:
-            raise RuleError(SEATS, "a seat needs a name")
+        _check_seat(seat)
         self.balances[seat] = require_cents(chips, "chips")
 
-    def leave(self, seat: str) -> None:
+    def leave(self, seat: int) -> None:
         """The player gets up with the balance: not with bets on the layout."""
         if seat in self.bets:
             raise RuleError(WAGERS, "you have chips in play: wait for the hand to settle")
         self.balances.pop(seat, None)
 
     # bets ----------------------------------------------------------------------------------
-    def verify_place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> None:
+    def verify_place_bets(self, seat: int, bets: Mapping[WagerKind, Cents]) -> None:
         if seat not in self.balances:
-            raise RuleError(WAGERS, f"no seat {seat!r} at this table")
+            raise RuleError(WAGERS, f"no seat {seat} at this table")
         if seat in self.bets:
-            raise RuleError(WAGERS, f"{seat} has already bet on this coup")
+            raise RuleError(WAGERS, f"seat {seat} has already bet on this coup")
         check_bets(bets, self.rules)
         if WagerKind.PROGRESSIVE in bets and self.pool is not None and self.pool.locked:
             raise RuleError(PROGRESSIVE, PENDING)
@@ -166,19 +172,19 @@ class BaccaratTable(Engine):
     can_place_bets = able(verify_place_bets)
 
     @action
-    def place_bets(self, seat: str, bets: Mapping[WagerKind, Cents]) -> BetsPlaced:
+    def place_bets(self, seat: int, bets: Mapping[WagerKind, Cents]) -> BetsPlaced:
         self.bets[seat] = dict(bets)
         self.balances[seat] -= sum(bets.values())
         return self._log(BetsPlaced(seat, tuple(bets.items())))
 
-    def verify_withdraw_bets(self, seat: str) -> None:
+    def verify_withdraw_bets(self, seat: int) -> None:
         if seat not in self.bets:
             raise RuleError(WAGERS, NO_WAGER)
 
     can_withdraw_bets = able(verify_withdraw_bets)
 
     @action
-    def withdraw_bets(self, seat: str) -> BetsWithdrawn:
+    def withdraw_bets(self, seat: int) -> BetsWithdrawn:
         """Until the coup is dealt a seat may take its bets back (`deal` settles every bet
         in one step, so a bet on the layout is always one not yet dealt)."""
         returned = sum(self.bets.pop(seat).values())
@@ -224,14 +230,14 @@ class BaccaratTable(Engine):
     def _settle(self, result: CoupResult) -> CoupSettled:
         award = progressive_award(result)
         jackpot_hands = [s for s, b in self.bets.items() if WagerKind.PROGRESSIVE in b]
-        shares: dict[str, Cents] = {}
+        shares: dict[int, Cents] = {}
         if self.pool is not None and jackpot_hands:
             self.pool.contribute(len(jackpot_hands))
             if award is ProgressiveAward.JACKPOT:
                 shares = dict(zip(jackpot_hands, self.pool.award(len(jackpot_hands)),
                                   strict=True))
         held = self.pool is not None and self.pool.hold_top_award
-        settled: list[tuple[str, Settlement]] = []
+        settled: list[tuple[int, Settlement]] = []
         for seat, bets in self.bets.items():
             for kind, stake in bets.items():
                 s = settle_wager(kind, stake, result, self.rules, shares.get(seat, 0))

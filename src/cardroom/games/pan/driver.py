@@ -3,10 +3,12 @@
 
 `advance` plays a hand's own steps and its bots' turns (forced discards, the empty stock
 reshuffled, the only hand left after fouls put face up) until a person must decide.
-`PanTable` keeps a table from one hand to the next: it deals each hand on the pack the last
+`PanTable` is Pan's engine (`cardroom.engine`), living as long as the table, as every game's
+engine does: it holds the table's random source and the hand in play (`hand`, a `PanHand`:
+its one-hand part, as a baccarat table holds its coup), deals each hand on the pack the last
 one left (`table.pack_after`) with the tops a redeal carried (foul rule 6), plays the bots,
 applies a person's actions with the offers the others must answer (a settlement, foul rule
-5A; splitting the tops, pays rule 2) and voids through the engine. Its callers seat the
+5A; splitting the tops, pays rule 2) and voids (`void(reason)`). Its callers seat the
 players, pick the dealer (`table.next_dealer`), and show or record what happened.
 """
 
@@ -16,11 +18,12 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from cardroom.cards import Card
-from cardroom.engine import Voided
+from cardroom.engine import Engine, RuleError, Voided, able, action
 from cardroom.errors import IllegalActionError
-from cardroom.shoe import RandomSource, fisher_yates
+from cardroom.shoe import RandomSource, SystemRandom, fisher_yates
 
 from . import errors as R
 from .bots import Bot
@@ -140,12 +143,18 @@ def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand
     return hand
 
 
-@dataclass
-class PanTable:
-    """A Pan table from one hand to the next (see the module docstring). `bots` has one entry
-    per seat of the hand, None for a person."""
+DEAL = "engine protocol: a table deals its next hand"
 
+
+@dataclass
+class PanTable(Engine):
+    """Pan's engine: a table from one hand to the next (see the module docstring). `bots`
+    has one entry per seat of the hand, None for a person."""
+
+    source: RandomSource = field(default_factory=SystemRandom)
+    """The table's random source: the packs made between hands, the stock reshuffled."""
     hand: PanHand | None = None
+    """The hand in play or last played: the engine's one-hand part."""
     next_pack: list[Card] | None = None
     """The pack the next hand is dealt from, made when the hand before it ended."""
     carried: tuple[int, int] = (0, 0)
@@ -159,27 +168,41 @@ class PanTable:
     agreed: set[int] = field(default_factory=set)
     """The foul hands that accepted the settlement on offer."""
 
+    @property
+    def events(self) -> list[Any]:  # type: ignore[override]
+        """The log of the hand in play (each hand of a table is a history of its own)."""
+        return [] if self.hand is None else self.hand.events
+
+    def verify_deal(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
+                    pack: Sequence[Card] | None = None, record: bool = True) -> None:
+        if self.hand is not None and self.hand.phase is not COMPLETE:
+            raise RuleError(DEAL, "a hand is in play at this table")
+        if pack is None and self.next_pack is None:
+            raise RuleError(DEAL, "no pack to deal from: give the table's first pack")
+
+    can_deal = able(verify_deal)
+
+    @action
     def deal(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
              pack: Sequence[Card] | None = None, record: bool = True) -> PanHand:
         """The next hand, dealt from `pack` (a table's first hand) or else from the pack the
         last hand left, with the tops it carried: "the Tops remain and the hand is redealt"
         (foul rule 6)."""
         cards = self.next_pack if pack is None else pack
-        if cards is None:
-            raise IllegalActionError("no pack to deal from: give the table's first pack")
+        assert cards is not None
         hand = PanHand(rules, seats, dealer, cards, carried_tops=self.carried, record=record)
         self.hand, self.next_pack, self.carried, self.last_top = hand, None, (0, 0), None
         self.offer, self.agreed = None, set()
         return hand
 
-    def play(self, bots: Sequence[Bot | None], source: RandomSource,
+    def play(self, bots: Sequence[Bot | None],
              after: Callable[[int | None], None] = _nothing,
              window: Callable[[], None] = _nothing) -> PanHand:
         """The bots play (`advance`) until a person must decide or the hand is over; a hand
-        over leaves the next pack (shuffled by `source`) and the tops it carries."""
+        over leaves the next pack (shuffled by the table's source) and the tops it carries."""
         hand = self._hand()
-        self.last_top = advance(hand, bots, source, self.last_top, after, window)
-        self._close(source)
+        self.last_top = advance(hand, bots, self.source, self.last_top, after, window)
+        self._close()
         return hand
 
     def legal(self, seat: int) -> list[PanAction]:
@@ -218,11 +241,11 @@ class PanTable:
         back, self.carried_by, self.carried = self.carried_by, {}, (0, 0)
         return back
 
-    def void(self, reason: str, source: RandomSource) -> Voided:
-        """The hand voided through the engine (`Engine.void`: every chip back, the carried
+    def void(self, reason: str) -> Voided:
+        """The hand in play voided (`Engine.void`, the hand's: every chip back, the carried
         tops kept for the next hand); the next pack is made as after any hand."""
         voided = self._hand().void(reason)
-        self._close(source)
+        self._close()
         return voided
 
     # ----- inside ---------------------------------------------------------------------------
@@ -232,11 +255,11 @@ class PanTable:
             raise IllegalActionError("no hand is in play at this table")
         return self.hand
 
-    def _close(self, source: RandomSource) -> None:
+    def _close(self) -> None:
         """Once, when the hand is over: the next pack and the tops carried to it."""
         hand = self.hand
         if hand is not None and hand.phase is COMPLETE and self.next_pack is None:
-            self.next_pack = pack_after(hand, source)
+            self.next_pack = pack_after(hand, self.source)
             self.carried = hand.tops_carry
             self.carried_by = self._carried_by(hand)
             self.offer, self.agreed = None, set()

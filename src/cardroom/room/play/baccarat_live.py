@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from cardroom.cards import Card
 from cardroom.errors import IllegalActionError
 from cardroom.games.baccarat.coup import CardDealt, hand_total
-from cardroom.games.baccarat.history import bets_history, coup_history
+from cardroom.games.baccarat.history import Player, bets_history, coup_history
 from cardroom.games.baccarat.replay import Replay as CoupReplay
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import (
@@ -122,13 +122,13 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
 
     # the hooks ---------------------------------------------------------------------------------
     def in_play(self, account_id: int) -> bool:
-        return self.seated.get(account_id) in self.engine.bets
+        return self.seat_of.get(account_id) in self.engine.bets
 
     def on_seat(self, account_id: int, seat: int, stack: Cents) -> None:
-        self.engine.restore_seat(self.seated[account_id], stack)
+        self.engine.restore_seat(seat, stack)
 
     def on_leave(self, account_id: int, seat: int) -> None:
-        self.engine.leave(self.seated[account_id])
+        self.engine.leave(seat)
 
     @classmethod
     def void_history(cls, conn: Connection, table: Any, hand_id: int,
@@ -159,11 +159,11 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         return {WagerKind.parse(name).value: cents for name, cents in msg.bets.items()}
 
     def place_bets(self, who: Account, seat: int, bets: Stake) -> Stake:
-        self.engine.place_bets(who.username, {WagerKind(k): v for k, v in bets.items()})
+        self.engine.place_bets(seat, {WagerKind(k): v for k, v in bets.items()})
         return bets
 
     def withdraw_bets(self, who: Account, seat: int) -> None:
-        self.engine.withdraw_bets(who.username)
+        self.engine.withdraw_bets(seat)
 
 
     # the coup ------------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         """Deal and settle the coup. Seated players with wagers down may call for the deal
         (a self-dealt mini table); dealers and the floor may too."""
         e, pool = self.engine, self.engine.pool
-        if not (who.may(Permission.DEAL) or who.username in e.bets):
+        if not (who.may(Permission.DEAL) or self.seat_of.get(who.id) in e.bets):
             raise IllegalActionError("only a dealer or a player with wagers down may deal")
         start, shoe_before, bets = len(e.events), e.shoe, list(e.bets.items())
         pool_before = PoolState.of(pool) if pool else None
@@ -191,9 +191,10 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                 history["jackpot_hit"] = hit  # paid once verified: see the hit
                 self.awaiting_identity |= {m.account_id for m in w2g.missing_identity(
                     conn, dict(awards.shares), datetime.now(UTC))}
-        for aid, name in self.seated.items():
-            self.stacks[aid] = e.balances[name]
+        for aid, seat in self.seat_of.items():
+            self.stacks[aid] = e.balances[seat]
         held = pool is not None and pool.hold_top_award
+        by_seat = self._accounts()
         p, b = hand_total(settled.player), hand_total(settled.banker)
         result = BaccaratResult(
             **self.settled_hand(),
@@ -202,7 +203,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
             player_total=p, banker_total=b,
             winner="tie" if p == b else ("player" if p > b else "banker"),
             jackpot_award=settled.jackpot_award.name.lower(),
-            settlements=[BaccaratSettlement(seat=seat, kind=s.kind.value, stake=s.stake,
+            settlements=[BaccaratSettlement(seat=self.seated[by_seat[seat]],
+                                            kind=s.kind.value, stake=s.stake,
                                             outcome=s.outcome, won=s.won,
                                             commission=s.commission, returned=s.returned,
                                             pending=s.outcome == "jackpot" and held)
@@ -233,7 +235,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         contribution, and a top award held pending until verified) and each other wager's
         payout (`close_hand` holds one over the surveillance figure)."""
         t = self.table_id
-        by_name = {name: aid for aid, name in self.seated.items()}
+        by_seat = self._accounts()
         tray = ledger.tray(t)  # the table's chip tray banks the game (the cage's books)
         postings: ledger.Postings = []
         wagers, coin_in = 0, 0
@@ -241,7 +243,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         shares: dict[int, Cents] = {}
         payouts: list[Payout] = []
         for seat, s in settled.settlements:
-            aid = by_name[seat]
+            aid = by_seat[seat]
             if s.kind is WagerKind.PROGRESSIVE:
                 wagers, coin_in = wagers + 1, coin_in + s.stake
                 if s.returned:
@@ -257,7 +259,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         return postings, CoupAwards(wagers, coin_in, levels, shares), payouts
 
     def history(self, start: int, shoe_before: Shoe | None,
-                bets: list[tuple[str, dict[WagerKind, Cents]]],
+                bets: list[tuple[int, dict[WagerKind, Cents]]],
                 pool: PoolState | None, settled: CoupSettled) -> dict[str, Any]:
         """The coup in the shared hand-history format (`cardroom.games.baccarat.replay`),
         from the engine's events since `start`."""
@@ -274,17 +276,29 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
             shoe = {"commitment": self.engine.shoe.commitment, "new": False}
         if shoe.get("new") and shoe_before is not None:  # the shoe it replaced is out of play
             shoe["retired"] = shoe_before.retired()
-        by_name = {name: aid for aid, name in self.seated.items()}
-        before = [(name, self.before[by_name[name]]) for name, _ in bets]
+        players, accounts = self._players(bets)
         # a top award the pool holds until verified (then paid to the wallet): the coup paid it
         pool_now = self.engine.pool
         held = {seat: s.returned for seat, s in settled.settlements if s.outcome == "jackpot"
                 and pool_now is not None and pool_now.hold_top_award}
         return coup_history(
-            self.rules, before, bets, dealt, settled,
-            [self.engine.balances[name] + held.get(name, 0) for name, _ in before], shoe=shoe,
-            jackpot=self._jackpot(pool),
-            seat_fields=[{"account": by_name[name]} for name, _ in before]).to_json()
+            self.rules, players, bets, dealt, settled,
+            [self.engine.balances[seat] + held.get(seat, 0) for seat, _, _ in players],
+            shoe=shoe, jackpot=self._jackpot(pool), seat_fields=accounts).to_json()
+
+    def _accounts(self) -> dict[int, int]:
+        """The account seated at each seat number."""
+        return {seat: aid for aid, seat in self.seat_of.items()}
+
+    def _players(self, bets: list[tuple[int, dict[WagerKind, Cents]]]
+                 ) -> tuple[list[Player], list[dict[str, Any]]]:
+        """The coup's players as its history names them (seat, name, stack before the coup)
+        and each one's account, in the order their wagers went down."""
+        by_seat = self._accounts()
+        aids = [by_seat[seat] for seat, _ in bets]
+        return ([(seat, self.seated[aid], self.before[aid])
+                 for (seat, _), aid in zip(bets, aids, strict=True)],
+                [{"account": aid} for aid in aids])
 
     def _jackpot(self, pool: PoolState | None) -> dict[str, Cents] | None:
         """The pool as a coup's history records it (before the coup)."""
@@ -305,17 +319,21 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
 
     def hand_so_far(self) -> dict[str, Any]:
         """A coup in play is its wagers (the deal settles it in the same action)."""
-        by_name = {name: aid for aid, name in self.seated.items()}
-        bets = [(name, b) for name, b in self.engine.bets.items() if name in by_name]
+        by_seat = self._accounts()
+        bets = [(seat, b) for seat, b in self.engine.bets.items() if seat in by_seat]
+        players, accounts = self._players(bets)
         pool = self.engine.pool
-        return bets_history(self.rules, [(n, self.before[by_name[n]]) for n, _ in bets], bets,
+        return bets_history(self.rules, players, bets,
                             jackpot=self._jackpot(PoolState.of(pool) if pool else None),
-                            seat_fields=[{"account": by_name[n]} for n, _ in bets]).to_json()
+                            seat_fields=accounts).to_json()
 
     def adopt(self, replayed: GameReplay[Any], fields: dict[str, Any]) -> None:
-        """The replayed coup's wagers go down again (the stacks are the ledger's)."""
+        """The replayed coup's wagers go down again (the stacks are the ledger's), each at
+        the seat of the player the history names."""
         assert isinstance(replayed, CoupReplay)
-        self.engine.bets = dict(replayed.table.bets)
+        seat_of = {name: self.seat_of[aid] for aid, name in self.seated.items()}
+        self.engine.bets = {seat_of[replayed.names[i]]: b
+                            for i, b in replayed.table.bets.items()}
 
     def state(self, viewer: Account | None) -> BaccaratState:
         """What `viewer` may see: public table state, never the shoe's order."""
@@ -334,8 +352,9 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
             jackpot=JackpotView(posted=pool.posted, meter=pool.meter, pending=pool.locked,
                                 maximum=pool.maximum or None)
             if pool else None,
-            seats=[BaccaratSeat(name=name, stack=e.balances.get(name, 0),
-                                bets={k.value: v for k, v in e.bets.get(name, {}).items()},
+            seats=[BaccaratSeat(name=name, stack=e.balances.get(self.seat_of[aid], 0),
+                                bets={k.value: v for k, v in
+                                      e.bets.get(self.seat_of[aid], {}).items()},
                                 you=viewer is not None and aid == viewer.id)
                    for aid, name in sorted(self.seated.items(), key=lambda x: x[1])],
             shoe=ShoeView(remaining=e.shoe.remaining if e.shoe else None,
@@ -373,7 +392,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         e = self.engine
         return You(seated=viewer is not None and viewer.id in self.seated,
                    may_deal=viewer is not None and (viewer.may(Permission.DEAL) or (
-                       viewer.username in e.bets)),
+                       self.seat_of.get(viewer.id) in e.bets)),
                    may_void=viewer is not None and viewer.may(Permission.VOID),
                    see_the_cage=viewer is not None and viewer.id in self.awaiting_identity)
 

@@ -189,7 +189,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         return history.to_json()
 
     def __post_init__(self) -> None:
-        self.engine = PanGame()
+        self.engine = PanGame(self.source)
 
     @property
     def chip(self) -> Cents:
@@ -469,8 +469,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         assert hand is not None and self.hand_id is not None
         hand_id = self.hand_id
         self.log += self._sync(conn, hand_id)
-        g.play(g.brains_by_hand_seat(), self.source,
-               after=lambda _: self.log.extend(self._sync(conn, hand_id)))
+        g.play(g.brains_by_hand_seat(), after=lambda _: self.log.extend(self._sync(conn, hand_id)))
         del self.log[:-40]
         self._stacks_from_engine()
         if hand.phase is Phase.COMPLETE:
@@ -664,7 +663,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         stack as it was before the hand (the tops it paid, conditions and all: the ledger's
         void posts it), the carried tops kept; the next pack is made as after any hand."""
         g = self.engine
-        g.void(reason, self.source)
+        g.void(reason)
         g.hand, g.accounts, g.order = None, [], []
 
     def void(self, conn: Connection, who: Account, reason: str) -> None:
