@@ -70,11 +70,13 @@ def test_two_baccarat_hands_with_chips(room: Room, width: int) -> None:
         assert page.inner_text('[data-kind="player"] .amount') == "$10.00"
         page.click("#clear")
         # placed wagers may be changed or taken back until the deal (change_bets)
+        (seat,) = live.seat_of.values()  # alice's, the engine's key for her wagers
+
         def changed() -> None:
-            assert live.engine.bets["alice"] == {WagerKind.BANKER: 1000}
+            assert live.engine.bets[seat] == {WagerKind.BANKER: 1000}
 
         change_and_take_back(page, checks, "banker", [2500], [500, 500], changed)
-        assert "alice" not in live.engine.bets
+        assert seat not in live.engine.bets
         assert page.inner_text("#stack") == format_money(stack)
         baccarat_hand(page, checks, 2, {"banker": [2500]})
         assert page.locator("#bead-plate span").count() == 2

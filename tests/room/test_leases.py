@@ -28,9 +28,9 @@ from cardroom.room.storage.schema import (
 )
 from cardroom.shoe import SeededRandom
 
+from .linked_tables import POOL, linked_room, play, sit
 from .people import IDENTITY_KEY
 from .rooms import baccarat_room, books, start_round, super_pan_9_room, view
-from .test_progressive import POOL, linked_room, play, sit
 
 
 def process(db_url: str, holder: str, seed: int) -> Room:

@@ -17,7 +17,7 @@ from cardroom.progressive_pool import JackpotPool
 from cardroom.room.books.cashier import buy_chips
 from cardroom.room.money import ledger
 from cardroom.room.money.jackpot import adjust, post_daily
-from cardroom.room.people.accounts import Account, Role
+from cardroom.room.people.accounts import Account
 from cardroom.room.play import progressive
 from cardroom.room.play.progressive import Settings
 from cardroom.room.room import Room
@@ -29,22 +29,9 @@ from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .jackpot_winners import identify_winner
+from .linked_tables import POOL, linked_room, play, sit
 from .people import identify
-from .rooms import BUY_IN, CAST, make_room, playing_table, rig_top_award, state_profile_with
-
-POOL = "floor-a"
-LINKED = {"jackpot_pool": POOL}
-
-
-def linked_room(storage: Storage, tables: int = 2
-                ) -> tuple[Room, dict[str, Account], list[int]]:
-    room, people, _ = make_room(storage, seed=5, cast=(*CAST, ("audrey", Role.AUDITOR),
-                                                       ("dan", Role.DEALER),
-                                                       ("carol", Role.PLAYER)),
-                                buyers=("alice", "bob", "carol"))
-    ids = [playing_table(room, people["olivia"], f"Mini {i}", "baccarat", LINKED).table_id
-           for i in range(1, tables + 1)]
-    return room, people, ids
+from .rooms import BUY_IN, rig_top_award, state_profile_with
 
 
 def grown(room: Room, storage: Storage, p: dict[str, Account], amount: int) -> JackpotPool:
@@ -54,16 +41,6 @@ def grown(room: Room, storage: Storage, p: dict[str, Account], amount: int) -> J
         adjust(conn, p["fiona"], p["olivia"], POOL, pool, amount, "grown", "grow")
         post_daily(conn, p["fiona"], POOL, pool, date(2026, 1, 2))
     return pool
-
-
-def play(room: Room, who: Account, table_id: int, key: str, jackpot: bool = True) -> None:
-    bets = {"player": 500, **({"progressive": 100} if jackpot else {})}
-    room.act(who, table_id, {"type": "bet", "bets": bets, "key": key})
-
-
-def sit(room: Room, people: dict[str, Account], table_id: int, *names: str) -> None:
-    for n in names:
-        room.act(people[n], table_id, {"type": "sit", "buy_in": 50_000, "key": f"s{n}"})
 
 
 def test_linked_tables_share_one_pool_each_contribution_attributed(storage: Storage) -> None:

@@ -322,9 +322,14 @@ def test_each_worker_listens_on_its_own_port_and_says_where_it_is_reached() -> N
     assert leases.address_of(leases.new_holder()) is None
 
 
-def test_workers_past_the_last_port_are_refused(pg_url: str) -> None:
-    done = subprocess.run([str(CARDROOM), "serve", "--workers", "3", "--port", "65534",
+@pytest.mark.parametrize(("workers", "port", "said"), [
+    ("3", "65534", "--workers 3 from --port 65534 needs ports past 65535"),
+    ("0", "8000", "--workers must be from 1 to 64, not 0"),
+    ("65", "8000", "--workers must be from 1 to 64, not 65")])
+def test_workers_out_of_range_are_refused(pg_url: str, workers: str, port: str,
+                                          said: str) -> None:
+    done = subprocess.run([str(CARDROOM), "serve", "--workers", workers, "--port", port,
                            "--database", pg_url], capture_output=True, text=True, timeout=60,
                           check=False)
     assert done.returncode == 2
-    assert done.stderr.strip() == "error: --workers 3 from --port 65534 needs ports past 65535"
+    assert done.stderr.strip() == f"error: {said}"

@@ -38,6 +38,8 @@ _out = Console()
 
 SEVERAL_NEED_POSTGRESQL = ("several processes serve one room only on PostgreSQL: a SQLite "
                            "room is served by one process (leave out --workers and --advertise)")
+MAX_WORKERS = 64
+"""The most processes `serve --workers` starts on one machine."""
 
 
 @dataclass(frozen=True)
@@ -76,20 +78,23 @@ def serve(host: Annotated[str, typer.Option(help="address to listen on")] = "127
               "--trusted-proxy", help="the address (or network, e.g. 10.0.0.0/24) of a proxy "
               "in front of the room whose X-Forwarded-For names the client; repeat for "
               "several. From anyone else the header is ignored")] = None,
-          workers: Annotated[int, typer.Option(
-              "--workers", min=1, max=64, help="run this many processes on the room "
-              "(PostgreSQL only), the i-th on port+i, each table held by one of them under a "
-              "lease; put the documented proxy in front (docs/deployment.md)")] = 1,
+          workers: opt.Workers = None,
           advertise: Annotated[str | None, typer.Option(
               "--advertise", help="serve as one of several processes on the room "
               "(PostgreSQL only), reached by the others at this host and --port (this "
               "machine's address on the room's private network)")] = None,
           accept_failed_audit: opt.AcceptFailedAudit = False) -> None:
-    """Open the card room: web pages and table WebSockets, schema created or migrated first."""
+    """Open the card room: web pages and table WebSockets, schema created or migrated first.
+    With --workers N (PostgreSQL only) N processes serve the room, the i-th on port+i, each
+    table held by one of them under a lease; the documented proxy goes in front
+    (docs/deployment.md)."""
     from cardroom.profile import profile_in_force
 
     proxies = trusted_proxies(trusted_proxy or [])
     profile_in_force()  # a bad CARDROOM_PROFILE stops the room before it opens
+    workers = 1 if workers is None else workers
+    if not 1 <= workers <= MAX_WORKERS:
+        raise CardroomError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
     if (workers > 1 or advertise is not None) and is_sqlite(database):
         raise CardroomError(SEVERAL_NEED_POSTGRESQL)
     if port + workers - 1 > 65535:

@@ -36,5 +36,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("patron_registers")
-    with op.batch_alter_table("patrons") as batch:
-        batch.drop_column("updated_at")
+    # Native on both databases (SQLite 3.35+): a batch copy of `patrons` would break the
+    # foreign keys that point at it.
+    op.execute("ALTER TABLE patrons DROP COLUMN updated_at")
