@@ -12,15 +12,10 @@ import tempfile
 import time
 
 from argon2 import PasswordHasher
-from opened_tables import open_tables
+from opened_tables import open_tables, room_with_players
 
-from cardroom.room.books.cashier import buy_chips
 from cardroom.room.people import accounts
-from cardroom.room.people.accounts import Account, Role, create_account
-from cardroom.room.room import Room
-from cardroom.room.storage.db import Storage, make_engine, migrate
-from cardroom.room.storage.settings import SELF_SERVICE
-from cardroom.shoe import SystemRandom
+from cardroom.room.people.accounts import Account
 
 
 def main() -> None:
@@ -28,16 +23,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=20)
     rounds = ap.parse_args().rounds
     accounts._hasher = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
-    engine = make_engine(f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-    migrate(engine)
-    room = Room(Storage(engine), SystemRandom(), settings=SELF_SERVICE)
-    room.start()
-    with room.storage.unit() as conn:
-        owner = create_account(conn, "olivia", "correct horse", Role.OWNER)
-        players = [create_account(conn, f"player{i}", "correct horse", Role.PLAYER)
-                   for i in range(9)]
-        for p in players:
-            buy_chips(conn, SELF_SERVICE, p, 10**7, f"chips{p.id}")
+    room, owner, players = room_with_players(
+        f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3", 9)
     sp = room.create_table(owner, "sp", "super-pan-9").table_id
     pg = room.create_table(owner, "pg", "pai-gow").table_id
     open_tables(room, [sp, pg])
@@ -67,7 +54,7 @@ def main() -> None:
         xs.sort()
         print(f"{game}: {len(xs)} actions; median {1000 * statistics.median(xs):.1f} ms, "
               f"p99 {1000 * xs[int(0.99 * len(xs)) - 1]:.1f} ms, max {1000 * xs[-1]:.1f} ms")
-    engine.dispose()
+    room.storage.engine.dispose()
 
 
 if __name__ == "__main__":

@@ -24,16 +24,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from argon2 import PasswordHasher
-from opened_tables import open_tables
+from opened_tables import open_tables, room_with_players
 from sqlalchemy import create_engine, event, text
 
-from cardroom.room.books.cashier import buy_chips
 from cardroom.room.people import accounts
-from cardroom.room.people.accounts import Account, Role, create_account
-from cardroom.room.room import Room
-from cardroom.room.storage.db import Storage, database_url, make_engine, migrate
-from cardroom.room.storage.settings import SELF_SERVICE
-from cardroom.shoe import SystemRandom
+from cardroom.room.storage.db import database_url
 
 PLAYERS = 7
 
@@ -54,18 +49,9 @@ def postgres_schema(url: str) -> Iterator[str]:
 
 
 def run(url: str, rounds: int) -> dict[str, Any]:
-    engine = make_engine(url)
-    migrate(engine)
-    room = Room(Storage(engine), SystemRandom(), settings=SELF_SERVICE)
-    room.start()
-    with room.storage.unit() as conn:
-        owner = create_account(conn, "olivia", "correct horse", Role.OWNER)
-        players = [create_account(conn, f"player{i}", "correct horse", Role.PLAYER)
-                   for i in range(PLAYERS)]
-        for p in players:
-            buy_chips(conn, SELF_SERVICE, p, 10**7, f"chips{p.id}")
-    table = room.create_table(Account(owner.id, owner.username, Role.OWNER), "Bench",
-                              "baccarat").table_id
+    room, owner, players = room_with_players(url, PLAYERS)
+    engine = room.storage.engine
+    table = room.create_table(owner, "Bench", "baccarat").table_id
     open_tables(room, [table])
     for p in players:
         room.act(p, table, {"type": "sit", "buy_in": 1_000_000, "key": f"sit{p.id}"})

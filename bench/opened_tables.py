@@ -5,8 +5,28 @@ an opener over an empty tray."""
 from __future__ import annotations
 
 from cardroom.room.books import table_books
-from cardroom.room.people.accounts import Role, create_account
+from cardroom.room.books.cashier import buy_chips
+from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.settings import SELF_SERVICE
+from cardroom.shoe import SystemRandom
+
+
+def room_with_players(url: str, players: int) -> tuple[Room, Account, list[Account]]:
+    """A self-service room on the books at `url` (migrated), started, with its owner and
+    `players` players holding $100,000 of chips each."""
+    engine = make_engine(url)
+    migrate(engine)
+    room = Room(Storage(engine), SystemRandom(), settings=SELF_SERVICE)
+    room.start()
+    with room.storage.unit() as conn:
+        owner = create_account(conn, "olivia", "correct horse", Role.OWNER)
+        seated = [create_account(conn, f"player{i}", "correct horse", Role.PLAYER)
+                  for i in range(players)]
+        for p in seated:
+            buy_chips(conn, SELF_SERVICE, p, 10**7, f"chips{p.id}")
+    return room, owner, seated
 
 
 def open_tables(room: Room, table_ids: list[int], password_hash: str | None = None) -> None:
