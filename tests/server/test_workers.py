@@ -99,13 +99,7 @@ def the_room(db_url: str) -> int:
     room = Room(Storage(make_engine(db_url)), SeededRandom(3), settings=SELF_SERVICE,
                 identity=IDENTITY_KEY)
     room.start()
-    with room.storage.unit() as conn:
-        owner = create_account(conn, "olivia", PW, Role.OWNER)
-        alice = player(conn, "alice", PW)
-        buy_chips(conn, SELF_SERVICE, alice, 100_000, "chips")
-    t = playing_table(room, owner, "Mini 1", "baccarat").table_id
-    room.storage.engine.dispose()
-    return t
+    return alice_at_a_table(room)
 
 
 def holder(room: Room, t: int) -> str:
@@ -193,6 +187,12 @@ def opened_room(db_url: str) -> int:
     """`the_room`'s books, written as `cardroom serve` opens them (the audit key and the
     identity key of the tests' key files, `tests/conftest.py`). Returns the table's id."""
     room = Room.open(db_url, settings=SELF_SERVICE)
+    return alice_at_a_table(room)
+
+
+def alice_at_a_table(room: Room) -> int:
+    """An owner, alice (a player with $1,000 of chips) and a baccarat table open for play in
+    `room`'s books, its connections closed after. Returns the table's id."""
     with room.storage.unit() as conn:
         owner = create_account(conn, "olivia", PW, Role.OWNER)
         alice = player(conn, "alice", PW)
