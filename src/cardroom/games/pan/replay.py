@@ -84,6 +84,11 @@ def pack_problem(pack: Sequence[Card], rules: PanRules, hidden: int = 0) -> str 
     return None
 
 
+def action_arguments(action: dict[str, Any]) -> dict[str, Any]:
+    """A recorded action's arguments as the hand's method takes them (cards parsed)."""
+    return {k: _arg(k, v) for k, v in action.items() if k != "type"}
+
+
 def _arg(name: str, value: Any) -> Any:
     if name in CARD_ARGS:
         return None if value is None else parse_card(value)
@@ -104,7 +109,7 @@ def apply_action(hand: PanHand, action: dict[str, Any]) -> None:
         pile = [d.card for d in hand.discards[:-1]]
         action = {**action, "order": [str(c) for c in with_hidden_filled(
             action["order"], pile, "reshuffled stock")]}
-    kwargs = {k: _arg(k, v) for k, v in action.items() if k != "type"}
+    kwargs = action_arguments(action)
     try:
         getattr(hand, kind)(**kwargs)
     except TypeError as exc:
