@@ -88,6 +88,7 @@ def test_pai_gow_hand_is_set_in_the_bar(room: Room) -> None:
         page.click("#bet")
         page.wait_for_selector("#deal:not([hidden])")
         page.click("#deal")
+        page.wait_for_selector("#arrange-box:not([hidden])")  # the deal is in the engine
         live = room.table(1)
         assert isinstance(live, PaiGowLive)
         low = [str(c) for c in legal_settings(live.engine.hands[1])[-1].front]
