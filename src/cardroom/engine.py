@@ -57,7 +57,7 @@ import functools
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
 from cardroom.cards import Card
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
@@ -239,10 +239,11 @@ def unchecked(act: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
     check would pass and only cost time; people, replays and anything read from outside keep
     the checked path. Anything but a plain bound action (one wrapped by a test, say) is
     called as it is, checked."""
-    apply = getattr(getattr(act, "__func__", None), "unchecked", None)
-    if apply is None:
+    try:
+        apply: Callable[..., R] = act.__func__.unchecked  # type: ignore[attr-defined]
+    except AttributeError:
         return act(*args, **kwargs)
-    return cast("Callable[..., R]", apply)(act.__self__, *args, **kwargs)  # type: ignore[attr-defined]
+    return apply(act.__self__, *args, **kwargs)  # type: ignore[attr-defined]
 
 
 class Engine:

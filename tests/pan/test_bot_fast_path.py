@@ -187,3 +187,35 @@ def test_pack_after_counts_as_counter_did() -> None:
         hand = make_hand([FILLER] * 2)
         hand.pack, hand.stock = tuple(pack), list(stock)
         assert pack_after(hand, RngSource(random.Random(1))) == expected
+
+
+def test_rng_source_draws_as_randrange_and_shuffles_as_random_shuffle() -> None:
+    """`RngSource.randbelow` skips `randrange`'s argument handling: the same draws from the
+    same seed, so `fisher_yates` with it is still `random.shuffle`, and an empty range is
+    still refused."""
+    ours, theirs = RngSource(random.Random(11)), random.Random(11)
+    for n in [1, 2, 3, 7, 64, 65, 320, 2**40 + 3] * 50:
+        assert ours.randbelow(n) == theirs.randrange(n)
+    pack = pan_pack(PanRules())
+    shuffled = list(pack)
+    random.Random(3).shuffle(shuffled)
+    assert fisher_yates(pack, RngSource(random.Random(3))) == shuffled
+    with pytest.raises(ValueError, match="empty range"):
+        ours.randbelow(0)
+
+
+def test_links_count_as_connections() -> None:
+    """The sound bot counts a card's partners from its hand's `tallies` (`links`) where it
+    scanned the hand pairwise (`connections`): the same counts on hands with repeated cards,
+    so the same prospects and the same discards."""
+    rng = random.Random(8)
+    pack = pan_pack(PanRules(packs=5))
+    for size in [1, 2, 3, 10, 11, 16] * 40:
+        cards = rng.sample(pack, size)
+        ranks, suited = bots.tallies(cards)
+        for i, c in enumerate(cards):
+            assert bots.links(c, ranks, suited) == bots.connections(c, cards)
+            assert (bots.links(c, ranks, suited) > 1) == \
+                (bots.connections(c, cards[:i] + cards[i + 1:]) > 0)
+        assert bots.prospects(cards) == sum(
+            1 for i, c in enumerate(cards) if bots.connections(c, cards[:i] + cards[i + 1:]))

@@ -13,6 +13,7 @@ back when that makes an opponent break a holding without paying him anything.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from itertools import combinations
 from typing import Any, Protocol
 
@@ -66,9 +67,23 @@ def connections(card: Card, others: list[Card]) -> int:
                 if x.rank == rank or (x.suit == suit and -2 <= ORDER[x.rank] - o <= 2)])
 
 
+def tallies(cards: list[Card]) -> tuple[Counter[int], Counter[int]]:
+    """The cards' ranks, and each as 16 * suit + Pan order, counted: what `links` reads."""
+    return (Counter(c.rank for c in cards),
+            Counter(16 * (c.suit or 0) + ORDER[c.rank] for c in cards))
+
+
+def links(card: Card, ranks: Counter[int], suited: Counter[int]) -> int:
+    """`connections(card, cards)` from the cards' `tallies` (the card itself among them, so
+    counted once): its rank's count, and its suit's cards one or two away in Pan order."""
+    k = 16 * (card.suit or 0) + ORDER[card.rank]
+    return ranks[card.rank] + suited[k - 2] + suited[k - 1] + suited[k + 1] + suited[k + 2]
+
+
 def prospects(cards: list[Card]) -> int:
     """Cards in a meld or with at least one partner: the hand's prospects."""
-    return sum(1 for i, c in enumerate(cards) if connections(c, cards[:i] + cards[i + 1:]) > 0)
+    ranks, suited = tallies(cards)
+    return sum(1 for c in cards if links(c, ranks, suited) > 1)
 
 
 def hand_melds(cards: list[Card]) -> list[tuple[Card, ...]]:
@@ -177,10 +192,10 @@ class SoundBot:
                        legal: list[Card] | None = None) -> Card:
         """The legal discard (`legal_discards`, unless given) with the fewest connections;
         among equals the one first in the hand."""
-        cards = hand.seats[seat].hand
+        ranks, suited = tallies(hand.seats[seat].hand)
         best = None
         for c in hand.legal_discards(seat) if legal is None else legal:
-            conn = connections(c, cards) - 1  # the others: every card but this one
+            conn = links(c, ranks, suited) - 1  # the others: every card but this one
             key = (conn, c.rank in VALLE_RANKS, -ORDER[c.rank])
             if best is None or key < best[0]:
                 best = (key, c)
