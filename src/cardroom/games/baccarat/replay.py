@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from cardroom.errors import CardroomError, ShoeError
 from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
@@ -36,38 +36,23 @@ class Replay(GameReplay[CoupSettled]):
     history's, from 0); stacks, hands and every settlement compared with the recorded
     result."""
 
-    game = "baccarat"
+    game, title = "baccarat", "baccarat"
     void_shows_no_card = "a voided coup's history holds no card (the deal is never half done)"
     errors = (CardroomError, TypeError, ValueError, IndexError)
+    stacks = "balances"
+    fields: ClassVar[dict[str, Any]] = {
+        "bets": lambda bets: {WagerKind.parse(str(k)): v for k, v in bets.items()}}
 
     def __init__(self, h: HandHistory) -> None:
         super().__init__(h)
         rules = build_rules(BaccaratRules, h.rules, "history rules")
-        self.table = table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
+        self.table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
         self.read_seats(h, "name")
-        for seat, chips in enumerate(self.start):
-            table.restore_seat(seat, chips)
-        # the coup's cards, checked against the shoe before any action: 52 a deck, no joker
-        problem = rules.shoe_spec.pack_problem(self.pack, whole=False)
-        if problem is not None:
-            raise HistoryError(f"the history's cards cannot come from a {rules.decks}-deck "
-                               "baccarat shoe (52 cards a deck, no joker): "
-                               f"{problem}; nothing was replayed")
+        self.seat_players(self.table.restore_seat)
+        self.check_pack(rules.shoe_spec, False, f"cards cannot come from a {rules.decks}-deck "
+                        "baccarat shoe (52 cards a deck, no joker)")
 
-    def apply(self, index: int, action: dict[str, Any]) -> None:
-        table, names, kind = self.table, self.names, action.get("type")
-        if kind == "bet":
-            seat, raw = action.get("seat"), action.get("bets")
-            if not isinstance(seat, int) or not 0 <= seat < len(names) or \
-                    not isinstance(raw, dict):
-                raise HistoryError("a bet needs a seat number and its bets")
-            table.place_bets(seat, {WagerKind.parse(str(k)): v for k, v in raw.items()})
-        elif kind == "deal":
-            self.deal(index)
-        else:
-            raise HistoryError(f"unknown baccarat action {kind!r}")
-
-    def deal(self, index: int) -> None:
+    def deal(self, index: int, action: dict[str, Any]) -> None:
         # the recorded cards as the shoe, its cut card beyond them: the engine deals them in
         # its own order (the tableau decides how many); too few cards is an error
         table, pack = self.table, self.pack
@@ -83,13 +68,12 @@ class Replay(GameReplay[CoupSettled]):
         for seat, s in settled.settlements:
             self.move(index, seat, s.net, s.words)
 
+    steps: ClassVar[dict[str, Any]] = {"bet": "place_bets seat bets", "deal": deal}
+
     def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
         if isinstance(exc, CardroomError):
             return "baccarat rules", str(exc)
         return "history", f"malformed action: {exc}"
-
-    def final(self) -> list[int]:
-        return [self.table.balances[seat] for seat in range(len(self.names))]
 
     def outcome(self) -> str:
         if self.result is None:
