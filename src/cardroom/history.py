@@ -37,6 +37,7 @@ from cardroom import registry
 from cardroom.cards import Card, parse_card
 from cardroom.engine import RuleError
 from cardroom.errors import CardroomError, read_document
+from cardroom.shoe import Shoe
 
 if TYPE_CHECKING:
     from cardroom.shoe import ShoeSpec
@@ -61,7 +62,7 @@ def with_hidden_filled(cards: list[Any], whole: Iterable[Card], what: str) -> li
     return [next(fill) if c == HIDDEN_CARD else parse_card(c) for c in cards]
 
 
-def whole(value: Any) -> int:
+def whole_number(value: Any) -> int:
     """A field's reader (`GameReplay.fields`): a whole number, never a flag."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(value)
@@ -81,12 +82,27 @@ card, or a list of cards (a meld, a front hand, a reshuffled stock...), parsed; 
 goes as recorded (the engine checks it)."""
 
 
+def read_field(kind: str, name: str, value: Any, own: Mapping[str, Callable[[Any], Any]]
+               ) -> Any:
+    """The field `name` of a recorded action of type `kind` as its engine action takes it
+    (`FIELDS`, the game's `own` readers); one that is not what its name says refuses the
+    action (a card that is no card: the card's own refusal)."""
+    read = own.get(name) or FIELDS.get(name)
+    try:
+        return value if read is None else read(value)
+    except (TypeError, AttributeError, ValueError) as exc:
+        if isinstance(exc, CardroomError):
+            raise
+        raise HistoryError(f"a {kind!r} action needs its {name}") from None
+
+
 def arguments(action: dict[str, Any], own: Mapping[str, Callable[[Any], Any]]
               ) -> dict[str, Any]:
     """Every field of a recorded action but its type, as its engine action's keyword arguments
-    (`FIELDS`, the game's `own` readers; None stays None): the replay input of a game whose
-    history records its engine's calls."""
-    return {k: v if v is None or (read := own.get(k) or FIELDS.get(k)) is None else read(v)
+    (`read_field`; None stays None): the replay input of a game whose history records its
+    engine's calls."""
+    kind = str(action.get("type"))
+    return {k: None if v is None else read_field(kind, k, v, own)
             for k, v in action.items() if k != "type"}
 
 
@@ -286,6 +302,15 @@ class GameReplay(Generic[Settlement]):
         if problem is not None:
             raise HistoryError(f"the history's {what}: {problem}; nothing was replayed")
 
+    def recorded_shoe(self, spec: ShoeSpec | None = None) -> Shoe:
+        """The recorded cards as the engine's shoe, its cut card beyond them (the engine deals
+        them in its own order); with `spec`, the rest of that shoe after them (sorted, never
+        dealt if the history is whole), so that the engine sees a shoe large enough."""
+        rest = Counter(spec.cards() if spec else ())
+        rest.subtract(Counter(self.pack))
+        order = [*self.pack, *sorted(rest.elements())]
+        return Shoe(order=order, cut_index=len(order) + 1, salt=b"")
+
     def seat_players(self, sit: Callable[[int, int], object]) -> None:
         """Seat each of the history's players at the engine (`sit`) with the chips before."""
         for seat, chips in zip(self.seat_numbers, self.start, strict=True):
@@ -306,21 +331,14 @@ class GameReplay(Generic[Settlement]):
 
     def field(self, kind: str, action: dict[str, Any], spec: str) -> Any:
         """The recorded field `spec` names as the engine takes it: a seat one of the
-        history's (`recorded_seat`), a card or cards parsed (`FIELDS`, the game's `fields`),
-        anything else as recorded; a field that is not what its name says refuses the action."""
+        history's (`recorded_seat`), else `read_field` with the game's `fields`."""
         name = spec.rstrip("?")
         value = action.get(name, self.defaults.get(name))
         if value is None and spec != name:
             return None
         if name == "seat":
             return self.recorded_seat(action)
-        read = self.fields.get(name) or FIELDS.get(name)
-        try:
-            return value if read is None else read(value)
-        except (TypeError, AttributeError, ValueError) as exc:
-            if isinstance(exc, CardroomError):  # a card that is no card: the card's refusal
-                raise
-            raise HistoryError(f"a {kind!r} action needs its {name}") from None
+        return read_field(kind, name, value, self.fields)
 
     def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
         """The rule and message a failure reports for `exc`, not a `RuleError`."""

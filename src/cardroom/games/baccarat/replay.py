@@ -9,7 +9,6 @@ from cardroom.errors import CardroomError, ShoeError
 from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
 from cardroom.progressive_pool import JackpotPool
-from cardroom.shoe import Shoe
 
 from .coup import hand_total
 from .rules import BaccaratRules
@@ -37,6 +36,7 @@ class Replay(GameReplay[CoupSettled]):
     result."""
 
     game, title = "baccarat", "baccarat"
+    settled_key = "player"
     void_shows_no_card = "a voided coup's history holds no card (the deal is never half done)"
     errors = (CardroomError, TypeError, ValueError, IndexError)
     stacks = "balances"
@@ -53,18 +53,15 @@ class Replay(GameReplay[CoupSettled]):
                         "baccarat shoe (52 cards a deck, no joker)")
 
     def deal(self, index: int, action: dict[str, Any]) -> None:
-        # the recorded cards as the shoe, its cut card beyond them: the engine deals them in
-        # its own order (the tableau decides how many); too few cards is an error
-        table, pack = self.table, self.pack
-        table.shoe = Shoe(order=list(pack), cut_index=len(pack) + 1, salt=b"")
+        """The recorded cards as the shoe (the tableau decides how many): too few is an error."""
+        table, used = self.table, len(self.pack)
+        table.shoe = self.recorded_shoe()
         try:
             self.result = settled = table.deal()
         except ShoeError:
-            raise HistoryError("the recorded cards run out before the coup is complete") \
-                from None
-        if table.shoe.position != len(pack):
-            raise HistoryError(f"the coup used {table.shoe.position} of the "
-                               f"{len(pack)} recorded cards")
+            raise HistoryError("the recorded cards run out before the coup is complete") from None
+        if table.shoe.position != used:
+            raise HistoryError(f"the coup used {table.shoe.position} of the {used} recorded cards")
         for seat, s in settled.settlements:
             self.move(index, seat, s.net, s.words)
 
@@ -82,12 +79,9 @@ class Replay(GameReplay[CoupSettled]):
         return ("tie" if p == b else ("player" if p > b else "banker") + " wins") + \
             f" {p}-{b}; jackpot {self.result.jackpot_award.name.lower()}"
 
-    settled_key = "player"
-
     def replayed(self, settled: CoupSettled) -> Replayed | None:
         return Replayed(
-            {"player": [str(c) for c in settled.player],
-             "banker": [str(c) for c in settled.banker]},
+            {hand: [str(c) for c in getattr(settled, hand)] for hand in ("player", "banker")},
             "settlements", ("seat", "kind", "outcome", "won", "commission"),
             [(seat, s.kind.value, s.outcome, s.won, s.commission)
              for seat, s in settled.settlements])

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from cardroom.engine import RuleError
-from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed, whole
+from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed, whole_number
 from cardroom.houserules import build_rules
 
 from . import table as pg
@@ -35,9 +35,11 @@ from .rules import WAGERS, PaiGowRules
 
 class Replay(GameReplay[pg.Settled]):
     game, title = "pai-gow", "Pai Gow"
+    settled_key = "spots"
     void_shows_no_card = ("a voided hand's history holds no card (dealt hands are hidden "
                           "information)")
-    fields: ClassVar[dict[str, Any]] = {"spot": whole, "dealer_wager": whole, "by_dealer": bool}
+    fields: ClassVar[dict[str, Any]] = {
+        "spot": whole_number, "dealer_wager": whole_number, "by_dealer": bool}
     defaults: ClassVar[dict[str, Any]] = {"by_dealer": True}
 
     def __init__(self, h: HandHistory) -> None:
@@ -122,8 +124,6 @@ class Replay(GameReplay[pg.Settled]):
             elif r.outcome is pg.Outcome.LOSS:
                 self.pay(index, player, who[s.banker_spot], r.wager, f"{label} loses")
         self.pay(index, who[s.banker_spot], None, s.banker_commission, "the bank's commission")
-
-    settled_key = "spots"
 
     def replayed(self, settled: pg.Settled) -> Replayed | None:
         return Replayed({"banker_spot": settled.banker_spot}, "spots",

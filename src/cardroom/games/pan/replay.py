@@ -66,8 +66,7 @@ class Replay(GameReplay[None]):
             problem = pack_problem(named, rules, hidden=len(h.pack) - len(named))
             if problem is not None:
                 raise HistoryError(problem)
-            pack = history.with_hidden_filled(h.pack, pan_pack(rules), "pack") \
-                if HIDDEN_CARD in h.pack else named
+            pack = history.with_hidden_filled(h.pack, pan_pack(rules), "pack")
             dealer, counts = int(h.setup.get("dealer", 0)), h.setup.get("deal_counts")
             carried = tuple(h.setup.get("carried_tops") or (0, 0))
         except (KeyError, TypeError, ValueError) as exc:
@@ -87,9 +86,9 @@ class Replay(GameReplay[None]):
         if kind == "reshuffle_stock" and HIDDEN_CARD in (action.get("order") or []):
             action = {**action, "order": [str(c) for c in history.with_hidden_filled(
                 action["order"], [d.card for d in hand.discards[:-1]], "reshuffled stock")]}
-        mark = len(hand.events)
+        mark, kwargs = len(hand.events), arguments(action, FIELDS)
         try:
-            getattr(hand, str(kind))(**arguments(action, FIELDS))
+            getattr(hand, str(kind))(**kwargs)
         except TypeError as exc:
             raise PanRuleError("hand history", f"bad arguments for {kind}: {exc}") from None
         self.movements += [{"index": index, "payer": ev.payer, "payee": ev.payee,

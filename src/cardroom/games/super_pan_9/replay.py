@@ -20,13 +20,11 @@ and the settlement (rules 4, 8, 9) follows the last action, as at the table.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, ClassVar
 
 from cardroom.engine import RuleError
 from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
-from cardroom.shoe import Shoe
 
 from . import events as sp9
 from .engine import Phase, SuperPan9Table
@@ -34,10 +32,10 @@ from .rules import SuperPan9Rules
 
 
 class Replay(GameReplay[sp9.RoundSettled]):
-    """The engine with the recorded cards as its shoe (then the rest of the shoe, never dealt
-    if the history is whole: the engine sees a shoe large enough)."""
+    """The engine with the recorded cards as its shoe (`recorded_shoe`)."""
 
     game, title = "super-pan-9", "Super Pan 9"
+    settled_key = "settlements"
     fields: ClassVar[dict[str, Any]] = {
         "kind": sp9.IrregularityKind, "reason": lambda why: why if isinstance(why, str) else ""}
     defaults: ClassVar[dict[str, Any]] = {"tie": 0}
@@ -49,10 +47,7 @@ class Replay(GameReplay[sp9.RoundSettled]):
         self.check_pack(rules.shoe_spec, False, f"cards cannot come from a {rules.shoe_size}"
                         f"-card Super Pan 9 shoe of {rules.decks} deck(s) (rule 1: 36 cards a "
                         "deck, the 7s, 8s, 9s, 10s and jokers removed)")
-        rest = Counter(rules.shoe_spec.cards())
-        rest.subtract(Counter(self.pack))
-        order = [*self.pack, *sorted(rest.elements())]
-        self.shoe = Shoe(order=order, cut_index=len(order) + 1, salt=b"")
+        self.shoe = self.recorded_shoe(rules.shoe_spec)
         self.table = SuperPan9Table(rules, shoe=self.shoe)
         self.seat_players(self.table.sit)
 
@@ -78,9 +73,8 @@ class Replay(GameReplay[sp9.RoundSettled]):
         "reveal": (sp9.DEALER, reveal), "dealer_draw": (sp9.DEALER, "dealer_draw"),
         "irregularity": (sp9.IRREGULARITIES, "record_irregularity kind seat? reason"),
         "settle": (sp9.SETTLEMENT, settle)}
-    """Each action, the clause a refusal that is not the engine's `RuleError` (a malformed
-    amount) cites and the engine's action. An irregularity: the engine voids the hands the
-    house policy says (a void settlement returns their wagers)."""
+    """An irregularity: the engine voids the hands the house policy says (a void settlement
+    returns their wagers)."""
 
     def finish(self, actions: int) -> None:
         """The settlement follows the dealer's turn (rules 4, 8, 9)."""
@@ -107,8 +101,7 @@ class Replay(GameReplay[sp9.RoundSettled]):
         return None
 
     def final(self) -> list[int]:
-        """The engine's stacks, less the stakes of a round not settled (a void settlement
-        hands the stakes back)."""
+        """The engine's stacks, less the stakes of a round not settled."""
         t, down = self.table, self.result is None
         return [t.chips[s] - (t.seats[s].wager + t.seats[s].tie_wager
                               if down and s in t.seats else 0) for s in self.seat_numbers]
@@ -118,10 +111,7 @@ class Replay(GameReplay[sp9.RoundSettled]):
             return f"unfinished ({self.table.phase.value})"
         return f"dealer {self.result.dealer_total}; " + ", ".join(
             f"seat {s.seat} {'' if s.player_total is None else f'{s.player_total} '}"
-            f"{s.settlement.outcome.value}"
-            for s in self.result.seats)
-
-    settled_key = "settlements"
+            f"{s.settlement.outcome.value}" for s in self.result.seats)
 
     def replayed(self, settled: sp9.RoundSettled) -> Replayed | None:
         return Replayed({"dealer_total": settled.dealer_total}, "settlements",
