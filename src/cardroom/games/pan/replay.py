@@ -58,7 +58,8 @@ class Replay(GameReplay[None]):
         rules = build_rules(PanRules, h.rules, "history rules")
         self.hand: PanHand | None = None
         if not h.pack:  # a voided hand's record: the seats only
-            return self.read_seats(h, "seat")
+            self.read_seats(h, "seat")
+            return
         try:
             seats = [SeatSpec(str(s["name"]), int(s["chips"]), bool(s.get("doubles", False)))
                      for s in h.seats]
