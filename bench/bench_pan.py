@@ -28,9 +28,10 @@ from cardroom.games.pan.bots import Bot, SoundBot
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.driver import PanTable, RngSource
 from cardroom.games.pan.engine import PanHand, SeatSpec
-from cardroom.games.pan.replay import action_arguments
+from cardroom.games.pan.replay import FIELDS
 from cardroom.games.pan.rules import PanRules
 from cardroom.games.pan.table import next_dealer
+from cardroom.history import arguments
 from cardroom.shoe import fisher_yates
 
 
@@ -54,7 +55,7 @@ def floor(hands: int) -> None:
         table.play(bots)
         played.append(hand)
         dealer = next_dealer(8, hand.winner, hand.dealer)
-    steps = [(h, [(a["type"], action_arguments(a))
+    steps = [(h, [(a["type"], arguments(a, FIELDS))
                   for a in h.actions]) for h in played]
     t0, w0 = time.process_time(), time.perf_counter()
     again = []

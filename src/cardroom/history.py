@@ -28,14 +28,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from cardroom import registry
 from cardroom.cards import Card, parse_card
 from cardroom.engine import RuleError
 from cardroom.errors import CardroomError, read_document
+from cardroom.shoe import Shoe
+
+if TYPE_CHECKING:
+    from cardroom.shoe import ShoeSpec
 
 FORMAT = "cardroom.hand-history"
 VERSION = 1
@@ -43,6 +48,62 @@ HIDDEN_CARD = "??"
 """In a history's ``pack`` (or an action's cards): a card no one saw, still in the stock when
 the record was written. Its place is kept out of every record (a later turn or deal may take
 it); a replayer puts there the cards of the pack that the history does not name."""
+
+
+def with_hidden_filled(cards: list[Any], whole: Iterable[Card], what: str) -> list[Card]:
+    """`cards` with each `HIDDEN_CARD` replaced by the cards of `whole` that `cards` does not
+    name, in sorted order: no play depends on where an unseen card lay."""
+    known = [parse_card(c) for c in cards if c != HIDDEN_CARD]
+    rest = Counter(whole)
+    rest.subtract(Counter(known))
+    if any(n < 0 for n in rest.values()) or rest.total() != len(cards) - len(known):
+        raise HistoryError(f"the {what}'s hidden cards are not the rest of the {what}")
+    fill = iter(sorted(rest.elements()))
+    return [next(fill) if c == HIDDEN_CARD else parse_card(c) for c in cards]
+
+
+def whole_number(value: Any) -> int:
+    """A field's reader (`GameReplay.fields`): a whole number, never a flag."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(value)
+    return value
+
+
+def _cards(value: Any) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise TypeError(value)
+    return tuple(parse_card(c) for c in value)
+
+
+FIELDS: dict[str, Callable[[Any], Any]] = {
+    "card": parse_card, **dict.fromkeys(("cards", "borrowed", "part", "order", "front"), _cards)}
+"""How a recorded action's field becomes its engine action's argument, by the field's name: a
+card, or a list of cards (a meld, a front hand, a reshuffled stock...), parsed; any other field
+goes as recorded (the engine checks it)."""
+
+
+def read_field(kind: str, name: str, value: Any, own: Mapping[str, Callable[[Any], Any]]
+               ) -> Any:
+    """The field `name` of a recorded action of type `kind` as its engine action takes it
+    (`FIELDS`, the game's `own` readers); one that is not what its name says refuses the
+    action (a card that is no card: the card's own refusal)."""
+    read = own.get(name) or FIELDS.get(name)
+    try:
+        return value if read is None else read(value)
+    except (TypeError, AttributeError, ValueError) as exc:
+        if isinstance(exc, CardroomError):
+            raise
+        raise HistoryError(f"a {kind!r} action needs its {name}") from None
+
+
+def arguments(action: dict[str, Any], own: Mapping[str, Callable[[Any], Any]]
+              ) -> dict[str, Any]:
+    """Every field of a recorded action but its type, as its engine action's keyword arguments
+    (`read_field`; None stays None): the replay input of a game whose history records its
+    engine's calls."""
+    kind = str(action.get("type"))
+    return {k: None if v is None else read_field(kind, k, v, own)
+            for k, v in action.items() if k != "type"}
 
 
 class HistoryError(CardroomError):
@@ -194,11 +255,22 @@ class GameReplay(Generic[Settlement]):
     errors: ClassVar[tuple[type[Exception], ...]] = (CardroomError, TypeError, ValueError)
     """What an illegal or malformed action may raise."""
 
-    rule_of_action: ClassVar[dict[str, str]] = {}
-    """The clause a refusal that is not a `RuleError` (a malformed amount) cites, by action."""
+    title: ClassVar[str] = ""
+    """The game's name in the refusal of an action it does not know."""
+    steps: ClassVar[dict[str, Any]] = {}
+    """How `apply` applies each recorded action type: ``"engine_action field ..."`` calls that
+    action of `table` with those recorded fields in order (`field`; ``"seat?"``: the field may
+    be absent), anything else is the adapter's method, called with the action's index and the
+    action. A pair ``(clause, step)`` names the clause a refusal that is not a `RuleError` (a
+    malformed amount) cites."""
+    fields: ClassVar[dict[str, Callable[[Any], Any]]] = {}
+    """The game's own field readers, by field name, beside the shared ones (`FIELDS`)."""
+    defaults: ClassVar[dict[str, Any]] = {}
+    """A field's value where the recorded action has none."""
 
     names: list[str]
     start: list[int]
+    table: Any
 
     def __init__(self, h: HandHistory) -> None:
         self.history = h
@@ -208,9 +280,11 @@ class GameReplay(Generic[Settlement]):
 
     def read_seats(self, h: HandHistory, by: str) -> None:
         """`names`, `start` (the chips before the hand), `seat_numbers` and the `pack` as
-        cards; the seats told apart `by` their "seat" number or their "name"."""
+        cards; the seats told apart `by` their "seat" number or their "name" (then numbered
+        from 0)."""
         try:
-            self.seat_numbers = [int(s["seat"]) for s in h.seats] if by == "seat" else []
+            self.seat_numbers = [int(s["seat"]) for s in h.seats] if by == "seat" else \
+                list(range(len(h.seats)))
             self.names = [str(s["name"]) for s in h.seats]
             self.start = [int(s["chips"]) for s in h.seats]
             self.pack: list[Card] = [parse_card(c) for c in h.pack]
@@ -221,14 +295,57 @@ class GameReplay(Generic[Settlement]):
             what = "seat numbers" if by == "seat" else "names"
             raise HistoryError(f"history seats must have different {what}")
 
-    def apply(self, index: int, action: dict[str, Any]) -> None:
-        raise NotImplementedError
+    def check_pack(self, spec: ShoeSpec, whole: bool, what: str) -> None:
+        """Refuse, before any action, a `pack` that cannot come from `spec` (or, `whole`, is
+        not exactly it): the history's `what` (what it must be), the problem."""
+        problem = spec.pack_problem(self.pack, whole)
+        if problem is not None:
+            raise HistoryError(f"the history's {what}: {problem}; nothing was replayed")
+
+    def recorded_shoe(self, spec: ShoeSpec | None = None) -> Shoe:
+        """The recorded cards as the engine's shoe, its cut card beyond them (the engine deals
+        them in its own order); with `spec`, the rest of that shoe after them (sorted, never
+        dealt if the history is whole), so that the engine sees a shoe large enough."""
+        rest = Counter(spec.cards() if spec else ())
+        rest.subtract(Counter(self.pack))
+        order = [*self.pack, *sorted(rest.elements())]
+        return Shoe(order=order, cut_index=len(order) + 1, salt=b"")
+
+    def seat_players(self, sit: Callable[[int, int], object]) -> None:
+        """Seat each of the history's players at the engine (`sit`) with the chips before."""
+        for seat, chips in zip(self.seat_numbers, self.start, strict=True):
+            sit(seat, chips)
+
+    def apply(self, index: int, action: dict[str, Any]) -> Any:
+        """Apply one recorded action by its `steps` entry (an unknown type is refused); what
+        the step returned (the engine's event)."""
+        kind = action.get("type")
+        step = self.steps.get(kind) if isinstance(kind, str) else None
+        if step is None:
+            raise HistoryError(f"unknown {self.title} action {kind!r}")
+        step = step[1] if isinstance(step, tuple) else step
+        if not isinstance(step, str):
+            return step(self, index, action)
+        call, *specs = step.split()
+        return getattr(self.table, call)(*(self.field(str(kind), action, f) for f in specs))
+
+    def field(self, kind: str, action: dict[str, Any], spec: str) -> Any:
+        """The recorded field `spec` names as the engine takes it: a seat one of the
+        history's (`recorded_seat`), else `read_field` with the game's `fields`."""
+        name = spec.rstrip("?")
+        value = action.get(name, self.defaults.get(name))
+        if value is None and spec != name:
+            return None
+        if name == "seat":
+            return self.recorded_seat(action)
+        return read_field(kind, name, value, self.fields)
 
     def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
         """The rule and message a failure reports for `exc`, not a `RuleError`."""
         if isinstance(exc, HistoryError):
             return "hand history", str(exc)
-        return self.rule_of_action.get(str(action.get("type")), f"{self.game} rules"), str(exc)
+        step = self.steps.get(str(action.get("type")))
+        return step[0] if isinstance(step, tuple) else f"{self.game} rules", str(exc)
 
     @property
     def settled(self) -> bool:
@@ -245,8 +362,8 @@ class GameReplay(Generic[Settlement]):
     def pay(self, index: int, payer: int | None, payee: int | None, chips: int,
             reason: str) -> None:
         """A movement of `chips` at action `index` from `payer` to `payee` (each a seat's
-        index in the history, None: the house); none where the two are one."""
-        if payer != payee:
+        index in the history, None: the house); none where the two are one or nothing moves."""
+        if payer != payee and chips:
             self.movements.append({"index": index, "payer": payer, "payee": payee,
                                    "chips": chips, "reason": reason})
 
@@ -268,8 +385,12 @@ class GameReplay(Generic[Settlement]):
         """Why this voided history cannot stand beyond `void_refusal` (cards it shows)."""
         return self.void_shows_no_card if self.void_shows_no_card and h.pack else None
 
+    stacks: ClassVar[str] = "chips"
+    """The engine's stacks by seat number (`table`'s attribute of that name), for `final`."""
+
     def final(self) -> list[int]:
-        raise NotImplementedError
+        """Each seat's stack after the replay."""
+        return [getattr(self.table, self.stacks)[seat] for seat in self.seat_numbers]
 
     def outcome(self) -> str:
         raise NotImplementedError

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from cardroom.errors import CardroomError, ShoeError
 from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
 from cardroom.progressive_pool import JackpotPool
-from cardroom.shoe import Shoe
 
 from .coup import hand_total
 from .rules import BaccaratRules
@@ -36,60 +35,42 @@ class Replay(GameReplay[CoupSettled]):
     history's, from 0); stacks, hands and every settlement compared with the recorded
     result."""
 
-    game = "baccarat"
+    game, title = "baccarat", "baccarat"
+    settled_key = "player"
     void_shows_no_card = "a voided coup's history holds no card (the deal is never half done)"
     errors = (CardroomError, TypeError, ValueError, IndexError)
+    stacks = "balances"
+    fields: ClassVar[dict[str, Any]] = {
+        "bets": lambda bets: {WagerKind.parse(str(k)): v for k, v in bets.items()}}
 
     def __init__(self, h: HandHistory) -> None:
         super().__init__(h)
         rules = build_rules(BaccaratRules, h.rules, "history rules")
-        self.table = table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
+        self.table = BaccaratTable(rules, pool=_pool(rules, h.setup.get("jackpot")))
         self.read_seats(h, "name")
-        for seat, chips in enumerate(self.start):
-            table.restore_seat(seat, chips)
-        # the coup's cards, checked against the shoe before any action: 52 a deck, no joker
-        problem = rules.shoe_spec.pack_problem(self.pack, whole=False)
-        if problem is not None:
-            raise HistoryError(f"the history's cards cannot come from a {rules.decks}-deck "
-                               "baccarat shoe (52 cards a deck, no joker): "
-                               f"{problem}; nothing was replayed")
+        self.seat_players(self.table.restore_seat)
+        self.check_pack(rules.shoe_spec, False, f"cards cannot come from a {rules.decks}-deck "
+                        "baccarat shoe (52 cards a deck, no joker)")
 
-    def apply(self, index: int, action: dict[str, Any]) -> None:
-        table, names, kind = self.table, self.names, action.get("type")
-        if kind == "bet":
-            seat, raw = action.get("seat"), action.get("bets")
-            if not isinstance(seat, int) or not 0 <= seat < len(names) or \
-                    not isinstance(raw, dict):
-                raise HistoryError("a bet needs a seat number and its bets")
-            table.place_bets(seat, {WagerKind.parse(str(k)): v for k, v in raw.items()})
-        elif kind == "deal":
-            self.deal(index)
-        else:
-            raise HistoryError(f"unknown baccarat action {kind!r}")
-
-    def deal(self, index: int) -> None:
-        # the recorded cards as the shoe, its cut card beyond them: the engine deals them in
-        # its own order (the tableau decides how many); too few cards is an error
-        table, pack = self.table, self.pack
-        table.shoe = Shoe(order=list(pack), cut_index=len(pack) + 1, salt=b"")
+    def deal(self, index: int, action: dict[str, Any]) -> None:
+        """The recorded cards as the shoe (the tableau decides how many): too few is an error."""
+        table, used = self.table, len(self.pack)
+        table.shoe = self.recorded_shoe()
         try:
             self.result = settled = table.deal()
         except ShoeError:
-            raise HistoryError("the recorded cards run out before the coup is complete") \
-                from None
-        if table.shoe.position != len(pack):
-            raise HistoryError(f"the coup used {table.shoe.position} of the "
-                               f"{len(pack)} recorded cards")
+            raise HistoryError("the recorded cards run out before the coup is complete") from None
+        if table.shoe.position != used:
+            raise HistoryError(f"the coup used {table.shoe.position} of the {used} recorded cards")
         for seat, s in settled.settlements:
             self.move(index, seat, s.net, s.words)
+
+    steps: ClassVar[dict[str, Any]] = {"bet": "place_bets seat bets", "deal": deal}
 
     def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
         if isinstance(exc, CardroomError):
             return "baccarat rules", str(exc)
         return "history", f"malformed action: {exc}"
-
-    def final(self) -> list[int]:
-        return [self.table.balances[seat] for seat in range(len(self.names))]
 
     def outcome(self) -> str:
         if self.result is None:
@@ -98,12 +79,9 @@ class Replay(GameReplay[CoupSettled]):
         return ("tie" if p == b else ("player" if p > b else "banker") + " wins") + \
             f" {p}-{b}; jackpot {self.result.jackpot_award.name.lower()}"
 
-    settled_key = "player"
-
     def replayed(self, settled: CoupSettled) -> Replayed | None:
         return Replayed(
-            {"player": [str(c) for c in settled.player],
-             "banker": [str(c) for c in settled.banker]},
+            {hand: [str(c) for c in getattr(settled, hand)] for hand in ("player", "banker")},
             "settlements", ("seat", "kind", "outcome", "won", "commission"),
             [(seat, s.kind.value, s.outcome, s.won, s.commission)
              for seat, s in settled.settlements])

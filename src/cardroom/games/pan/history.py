@@ -9,7 +9,7 @@ from cardroom.errors import CardroomError
 from cardroom.history import HIDDEN_CARD, HandHistory
 
 from .engine import PanHand
-from .replay import apply_action, start_hand
+from .replay import Replay
 
 
 def history_of(hand: PanHand, hand_id: str = "", whole: bool = False) -> HandHistory:
@@ -55,11 +55,12 @@ def boards(h: HandHistory, viewer: int | None = None, everything: bool = True
     voided hand's record) has no table to show."""
     if not h.pack:
         return []
-    hand = start_hand(h)
-    out = []
-    for act in h.actions:
+    replay = Replay(h)
+    hand, out = replay.hand, []
+    assert hand is not None
+    for i, act in enumerate(h.actions):
         try:
-            apply_action(hand, act)
+            replay.apply(i, act)
         except CardroomError:
             break
         seen = [True] * len(hand.seats) if everything else \
