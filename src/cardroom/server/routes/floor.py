@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Form
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.engine import Connection
 
@@ -24,6 +24,7 @@ from cardroom.room.storage.errors import PermissionDenied
 from cardroom.room.views.floor_view import IRREGULARITIES, PitCard, gather, pit_card
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash
+from cardroom.server.forward import at_holder
 from cardroom.server.ids import FormTableId
 from cardroom.server.routes.staff import hire_staff, hired
 
@@ -86,8 +87,11 @@ def floor_create(room: RoomDep, who: Viewer, name: str = Form(...), game: str = 
 
 
 @router.post("/floor/void", response_model=None)
-async def floor_void(room: RoomDep, hub: HubDep, who: Voider, table_id: FormTableId,
-                     reason: str = Form(...)) -> Response:
+async def floor_void(request: Request, room: RoomDep, hub: HubDep, who: Voider,
+                     table_id: FormTableId, reason: str = Form(...)) -> Response:
+    """Void the hand in play (every wager back); at the table's holder (`forward`)."""
+    if (elsewhere := await at_holder(request, room, table_id, "/floor")) is not None:
+        return elsewhere
     try:
         await hub.act(room, who, table_id, {"type": "void", "reason": reason})
     except PermissionDenied:
@@ -106,10 +110,13 @@ def floor_tables(room: RoomDep, who: FloorStaff) -> Response:
 
 
 @router.post("/floor/act-for", response_model=None)
-async def floor_act_for(room: RoomDep, hub: HubDep, who: ActsFor, table_id: FormTableId
-                        ) -> Response:
+async def floor_act_for(request: Request, room: RoomDep, hub: HubDep, who: ActsFor,
+                        table_id: FormTableId) -> Response:
     """The floor (or a dealer) takes the house rules' default action for the player the hand
-    waits for (one who walked away): the table protocol's `act_for`, audited like a timer's."""
+    waits for (one who walked away): the table protocol's `act_for`, audited like a timer's;
+    at the table's holder (`forward`)."""
+    if (elsewhere := await at_holder(request, room, table_id, "/floor")) is not None:
+        return elsewhere
     try:
         await hub.act(room, who, table_id, {"type": "act_for"})
     except PermissionDenied:
@@ -120,11 +127,13 @@ async def floor_act_for(room: RoomDep, hub: HubDep, who: ActsFor, table_id: Form
 
 
 @router.post("/floor/irregularity", response_model=None)
-async def floor_irregularity(room: RoomDep, hub: HubDep, who: Dealer,
+async def floor_irregularity(request: Request, room: RoomDep, hub: HubDep, who: Dealer,
                              table_id: FormTableId, kind: str = Form(...),
                              reason: str = Form(...), seat: str = Form("")) -> Response:
     """The floor's irregularity buttons: the table protocol's `irregularity` message (Super
-    Pan 9 and Pai Gow tables)."""
+    Pan 9 and Pai Gow tables); at the table's holder (`forward`)."""
+    if (elsewhere := await at_holder(request, room, table_id, "/floor")) is not None:
+        return elsewhere
     try:
         number = whole_number(seat)
         if seat.strip() and number is None:
