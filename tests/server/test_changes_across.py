@@ -3,8 +3,9 @@ room (`room_processes.process`: a `Room` with a holder id of its own served by u
 port of 127.0.0.1). A change at one (a seat taken, a coup that moves the linked jackpot meter)
 reaches the live pages served by the other within two seconds, over PostgreSQL's
 LISTEN/NOTIFY (`cardroom.server.changes`): its change socket names what changed, its lobby
-shows it, and its viewers of a jackpot table it holds get the new meter. A floor action sent
-to the process that does not hold the table is applied by the holder (`cardroom.server.
+shows it, and its viewers of a jackpot table it holds get the new meter. The pit screen of
+either shows every table live, and a floor action sent to the process that does not hold
+the table is applied by the holder (`cardroom.server.
 forward`), and with the holder gone the floor reads one "try again" sentence and nothing is
 done."""
 
@@ -159,9 +160,10 @@ def test_a_change_at_one_process_reaches_the_pages_of_the_other(pg_url: str) -> 
 
 
 def test_a_floor_action_at_the_other_process_is_applied_by_the_holder(pg_url: str) -> None:
-    """olivia (the owner) voids Mini 1's hand from the floor page of B; A holds the table
-    and voids it (alice's socket at A says so; B wrote no refusal). Then the lease names a
-    holder that is gone: the floor reads "please try again" and nothing is done."""
+    """olivia (the owner) sees Mini 1's hand in play on B's pit screen (as A, its holder,
+    says) and voids it from the floor page of B; A voids it (alice's socket at A says so;
+    B wrote no refusal). Then the lease names a holder that is gone: the floor reads
+    "please try again" and nothing is done."""
     t1, _ = two_tables(pg_url)
     with process(pg_url, 1) as (a, a_port, _), process(pg_url, 2) as (b, b_port, _):
         assert t1 in a.tables and t1 not in b.tables
@@ -175,6 +177,10 @@ def test_a_floor_action_at_the_other_process_is_applied_by_the_holder(pg_url: st
                 await mini_1.send(json.dumps({"type": "bet", "key": "b",
                                               "bets": {"player": 500}}))
                 assert (await message(mini_1))["hand"]["open"]
+                pit = (await asyncio.to_thread(olivia.get, "/floor/tables.json")).json()
+                card = next(c for c in pit if c["id"] == t1)  # B's pit, the table live at A
+                assert card["state"] == "open" and card["hand"] is not None
+                assert [s["name"] for s in card["seated"]] == ["alice"]
                 sent = await asyncio.to_thread(olivia.post, "/floor/void", data={
                     "table_id": str(t1), "reason": "a card fell", "csrf":
                         token(olivia, "/floor")})

@@ -218,7 +218,7 @@ class PgLink:
 
 
 FORM_TOPICS = (("/floor/jackpot/", "jackpot"), ("/cage/", "cage"), ("/cashier/", "cage"),
-               ("/floor/", "lobby"), ("/approvals/", "lobby"))
+               ("/floor/", "lobby"), ("/signatures/", "lobby"))
 """What a form of each area changes (the first prefix of its path that matches): the
 floor's and the second signatures' forms change tables (added, opened, closed, their
 inventory), the cage's money at the cage, the progressive controller's the meters."""

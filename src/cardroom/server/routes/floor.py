@@ -9,7 +9,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from sqlalchemy.engine import Connection
 
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
@@ -24,7 +23,7 @@ from cardroom.room.storage.errors import PermissionDenied
 from cardroom.room.views.floor_view import IRREGULARITIES, PitCard, gather, pit_card
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash
-from cardroom.server.forward import at_holder
+from cardroom.server.forward import at_holder, live_elsewhere, live_here
 from cardroom.server.ids import FormTableId
 from cardroom.server.routes.staff import hire_staff, hired
 
@@ -43,16 +42,20 @@ def floor_back(message: str = "", error: str = "") -> Response:
     return Flash("/floor", message=message, error=error)
 
 
-def pit(room: Room, conn: Connection) -> list[PitCard]:
-    """Every table's card on the pit screen, now."""
-    facts = gather(conn, room.tables, room.settings.clock, datetime.now(UTC), list_tables(conn))
+def pit(request: Request, room: Room) -> list[PitCard]:
+    """Every table's card on the pit screen, now: the live part of those another process
+    of the room holds as that process says (`forward.live_elsewhere`)."""
+    elsewhere = live_elsewhere(request, room)
+    with room.storage.read() as conn:
+        facts = gather(conn, room.tables, room.settings.clock, datetime.now(UTC),
+                       list_tables(conn), elsewhere)
     return [pit_card(f) for f in facts]
 
 
 @router.get("/floor", response_class=HTMLResponse)
-def floor(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
+def floor(request: Request, room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
+    cards = pit(request, room)
     with room.storage.read() as conn:
-        cards = pit(room, conn)
         held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
         errors = table_books.slips(conn, series="error")[::-1][:20]
         table_names = {c.id: c.name for c in cards}
@@ -64,10 +67,10 @@ def floor(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
 
 
 @router.get("/floor/pit", response_class=HTMLResponse)
-def floor_pit(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
+def floor_pit(request: Request, room: RoomDep, page: Render, who: FloorStaff
+              ) -> HTMLResponse:
     """The pit screen's cards alone: its script fetches them to redraw the page."""
-    with room.storage.read() as conn:
-        cards = pit(room, conn)
+    cards = pit(request, room)
     resp = page.part("_pit.html", who, cards=cards, irregularities=IRREGULARITIES)
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -102,11 +105,17 @@ async def floor_void(request: Request, room: RoomDep, hub: HubDep, who: Voider,
 
 
 @router.get("/floor/tables.json", response_model=None)
-def floor_tables(room: RoomDep, who: FloorStaff) -> Response:
+def floor_tables(request: Request, room: RoomDep, who: FloorStaff) -> Response:
     """The pit screen's cards as JSON."""
-    with room.storage.read() as conn:
-        cards = pit(room, conn)
+    cards = pit(request, room)
     return JSONResponse([c.as_json() for c in cards], headers={"Cache-Control": "no-store"})
+
+
+@router.get("/floor/live.json", response_model=None)
+def floor_live(room: RoomDep, who: FloorStaff) -> Response:
+    """What this process's live tables show on the pit screen (`floor_view.live_json`), for
+    the pit screens of the room's other processes (`forward.live_elsewhere`)."""
+    return JSONResponse(live_here(room), headers={"Cache-Control": "no-store"})
 
 
 @router.post("/floor/act-for", response_model=None)
