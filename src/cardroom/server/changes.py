@@ -161,6 +161,10 @@ class PgLink:
                 await self._session(back=tries > 0)
             except (psycopg.Error, OSError) as exc:
                 LOG.warning("the room's change link is down (%s): connecting again", exc)
+            except Exception:  # a defect: logged, and the link tries again all the same
+                LOG.exception("the room's change link failed: connecting again")
+            if self.up.is_set():  # it was up: the first wait is short again
+                tries = 0
             self.up.clear()
             self.listener_pid = None
             await asyncio.sleep(RETRY_S[min(tries, len(RETRY_S) - 1)])
