@@ -162,8 +162,9 @@ def test_a_change_at_one_process_reaches_the_pages_of_the_other(pg_url: str) -> 
 def test_a_floor_action_at_the_other_process_is_applied_by_the_holder(pg_url: str) -> None:
     """olivia (the owner) sees Mini 1's hand in play on B's pit screen (as A, its holder,
     says) and voids it from the floor page of B; A voids it (alice's socket at A says so;
-    B wrote no refusal). Then the lease names a holder that is gone: the floor reads
-    "please try again" and nothing is done."""
+    B wrote no refusal); voided again, the holder's refusal is what the floor reads. Then the
+    lease names a holder that is gone: the floor reads "please try again" and nothing is
+    done."""
     t1, _ = two_tables(pg_url)
     with process(pg_url, 1) as (a, a_port, _), process(pg_url, 2) as (b, b_port, _):
         assert t1 in a.tables and t1 not in b.tables
@@ -197,6 +198,15 @@ def test_a_floor_action_at_the_other_process_is_applied_by_the_holder(pg_url: st
                 audit_log.c.action.like("refused%"))).scalars().all()
             assert not refused and audit.verify(conn).ok
 
+        refused = olivia.post("/floor/void", data={"table_id": str(t1), "reason": "twice",
+                                                   "csrf": token(olivia, "/floor")})
+        said = flash.contents(refused.cookies[flash.COOKIE])  # the holder's reason, as said
+        assert said["error"] and not said["message"] and said["error"] != leases.MOVED
+        with b.storage.read() as conn:
+            reasons = [json.loads(d)["reason"] for d in conn.execute(select(
+                audit_log.c.detail).where(audit_log.c.action == "refused")).scalars()]
+        assert reasons == [said["error"]]  # audited once, by the holder
+
         nobody = leases.new_holder(f"127.0.0.1:{free_port()}")  # nothing listens there
         with a.storage.unit() as conn:
             conn.execute(update(table_leases).where(table_leases.c.table_id == t1)
@@ -205,3 +215,7 @@ def test_a_floor_action_at_the_other_process_is_applied_by_the_holder(pg_url: st
                                                  "csrf": token(olivia, "/floor")})
         said = flash.contents(again.cookies[flash.COOKIE])
         assert said["error"] == leases.MOVED and not said["message"]
+        assert t1 not in b.tables  # not taken over from a holder whose lease still runs
+        with b.storage.read() as conn:
+            assert len(conn.execute(select(audit_log.c.seq).where(
+                audit_log.c.action == "refused")).scalars().all()) == 1  # nothing more
