@@ -1,7 +1,7 @@
 """Issue 23 in the browser, by clicks, at 1280 and 375 px with the shared page checks: the
 lobby shows each table's state, limits, seats free and least buy-in (a table not opened yet
-or closed offers no Join); the hand history's filters and pages; a member of staff lands on
-their own page."""
+or closed offers no Join) and updates itself when a table is added (issue 25); the hand
+history's filters and pages; a member of staff lands on their own page."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from cardroom.room.room import Room
 
 from .lobby_flows import lobby_room
 from .page_checks import PageChecks
-from .room_flows import browser_at, fits, log_in
+from .room_flows import browser_at, fits, floor_makes_table, log_in
 
 
 def rows(page: Any) -> list[str]:
@@ -37,6 +37,13 @@ def test_the_lobby_and_the_hand_history_by_clicks(room: Room) -> None:
         page.set_viewport_size({"width": 375, "height": 800})
         checks.check("lobby at 375")
         page.set_viewport_size({"width": 1280, "height": 900})
+        # the lobby keeps itself up to date (lobby.js, told by /ws/changes): a table the
+        # floor adds in another browser appears without a reload
+        floor = browser.new_page(viewport={"width": 1280, "height": 900})
+        log_in(floor, base, "olga")
+        floor_makes_table(floor, base, "Mini 4", "baccarat")
+        page.wait_for_selector("#lobby-live .name:text-is('Mini 4')", timeout=5_000)
+        floor.close()
 
         page.click("#menu-history")
         page.wait_for_url("**/history")

@@ -5,6 +5,7 @@ actions apply (`room.floor_view`: `pit_card` a pure function of the facts `gathe
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 from cardroom.room.books import table_books
@@ -16,7 +17,16 @@ from cardroom.room.people import approvals
 from cardroom.room.play.protocol_state import VoidedHand
 from cardroom.room.play.tables import TableRow, list_tables
 from cardroom.room.storage.db import Storage
-from cardroom.room.views.floor_view import Live, Seat, TableFacts, gather, pit_card
+from cardroom.room.views.floor_view import (
+    LastSaid,
+    Live,
+    Seat,
+    TableFacts,
+    gather,
+    live_json,
+    live_of_json,
+    pit_card,
+)
 
 from .cage_books import opened
 from .rooms import start_round, super_pan_9_room
@@ -172,3 +182,14 @@ def test_a_timed_turn_shows_on_the_pit(storage: Storage) -> None:
     assert [s.name for s in card.seats] == ["alice", "bob"]
     assert card.free == tuple(range(3, card.max_seats + 1)) and card.hand is not None
     assert card.dealer == "dan"  # who signed the opener with the floor
+
+
+def test_a_tables_live_part_crosses_to_another_process_as_json() -> None:
+    """Issue 25: the pit screen of a process that does not hold a table draws its card from
+    what the holder says (`live_json`), the same card but for the last hand, in its words."""
+    here = live(last=VoidedHand(hand=9, number=4, voided=True, reason="a card fell",
+                                by="fiona"))
+    said = live_of_json(json.loads(json.dumps(live_json(here))))
+    assert said == live(last=LastSaid(9, "Hand 9 (table's hand 4) voided by fiona: a card "
+                                         "fell"))
+    assert pit_card(facts(live=here)) == pit_card(facts(live=said))

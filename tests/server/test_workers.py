@@ -12,13 +12,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -26,109 +24,34 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
-from room.people import IDENTITY_KEY, player
-from room.rooms import playing_table
-from room.storage_fixture import backend_url
 from sqlalchemy import select
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from cardroom.cli.room import Serving, address, worker
-from cardroom.room.books.cashier import buy_chips
 from cardroom.room.money import ledger
-from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.play import leases
 from cardroom.room.play.baccarat_live import BaccaratLive
 from cardroom.room.room import Room
 from cardroom.room.storage import audit
-from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.db import make_engine
 from cardroom.room.storage.schema import accounts, table_leases
 from cardroom.room.storage.settings import SELF_SERVICE
-from cardroom.server.app import COOKIE, create_app
+from cardroom.server.app import COOKIE
 from cardroom.server.relay import TRY_AGAIN_LATER
-from cardroom.shoe import SeededRandom
 from server.forms import PW, logged_in
+from server.room_processes import (
+    alice_at_a_table,
+    coup,
+    csrf_of,
+    holder,
+    message,
+    mine,
+    process,
+    the_room,
+)
 from server.serve_process import CARDROOM, START_S, free_port
-
-
-@pytest.fixture
-def pg_url(tmp_path: Path) -> Iterator[str]:
-    """A fresh PostgreSQL schema, migrated (the lease-holding room is PostgreSQL only)."""
-    for url in backend_url("postgresql", tmp_path):
-        engine = make_engine(url)
-        migrate(engine)
-        engine.dispose()
-        yield url
-
-
-@contextmanager
-def process(db_url: str, seed: int) -> Iterator[tuple[Room, int, Callable[[], None]]]:
-    """One `cardroom serve` process of the room on a free port (its address in its holder
-    id), started (it takes the tables nobody holds) and serving. Its room, its port and how
-    to stop it in good order (its leases let go; done at the end if not before)."""
-    port = free_port()
-    room = Room(Storage(make_engine(db_url)), SeededRandom(seed), settings=SELF_SERVICE,
-                identity=IDENTITY_KEY, holder=leases.new_holder(f"127.0.0.1:{port}"))
-    room.start()
-    server = uvicorn.Server(uvicorn.Config(create_app(room), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-
-    def stop() -> None:
-        server.should_exit = True
-        thread.join(20)
-        assert not thread.is_alive()
-
-    try:
-        yield room, port, stop
-    finally:
-        stop()
-        room.storage.engine.dispose()
-
-
-def the_room(db_url: str) -> int:
-    """The books: an owner, alice (a player with $1,000 of chips) and a baccarat table open
-    for play. Returns the table's id."""
-    room = Room(Storage(make_engine(db_url)), SeededRandom(3), settings=SELF_SERVICE,
-                identity=IDENTITY_KEY)
-    room.start()
-    return alice_at_a_table(room)
-
-
-def holder(room: Room, t: int) -> str:
-    with room.storage.read() as conn:
-        return str(conn.execute(select(table_leases.c.holder)
-                                .where(table_leases.c.table_id == t)).scalar_one())
-
-
-async def message(ws: ClientConnection) -> dict[str, Any]:
-    found = json.loads(await asyncio.wait_for(ws.recv(), 20))
-    assert isinstance(found, dict)
-    return found
-
-
-def mine(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The viewer's own seat of a baccarat snapshot."""
-    seat = next(s for s in snapshot["seats"] if s["you"])
-    assert isinstance(seat, dict)
-    return seat
-
-
-async def coup(ws: ClientConnection, key: str) -> dict[str, Any]:
-    """Alice bets $5 on Player and deals: the coup's result."""
-    await ws.send(json.dumps({"type": "bet", "bets": {"player": 500}, "key": key}))
-    assert (await message(ws))["hand"]["open"]
-    await ws.send(json.dumps({"type": "deal"}))
-    done = await message(ws)
-    assert done["last"]["hand"], done
-    return done
 
 
 def test_a_table_held_by_one_process_plays_through_another_and_after_its_holder_stops(
@@ -188,18 +111,6 @@ def opened_room(db_url: str) -> int:
     identity key of the tests' key files, `tests/conftest.py`). Returns the table's id."""
     room = Room.open(db_url, settings=SELF_SERVICE)
     return alice_at_a_table(room)
-
-
-def alice_at_a_table(room: Room) -> int:
-    """An owner, alice (a player with $1,000 of chips) and a baccarat table open for play in
-    `room`'s books, its connections closed after. Returns the table's id."""
-    with room.storage.unit() as conn:
-        owner = create_account(conn, "olivia", PW, Role.OWNER)
-        alice = player(conn, "alice", PW)
-        buy_chips(conn, SELF_SERVICE, alice, 100_000, "chips")
-    t = playing_table(room, owner, "Mini 1", "baccarat").table_id
-    room.storage.engine.dispose()
-    return t
 
 
 @contextmanager
@@ -298,12 +209,6 @@ def free_port_pair() -> int:
                 return port
         except OSError:
             continue
-
-
-def csrf_of(browser: httpx.Client) -> str:
-    found = re.search(r'name="csrf" value="([0-9a-f]+)"', browser.get("/login").text)
-    assert found
-    return found.group(1)
 
 
 def test_each_worker_listens_on_its_own_port_and_says_where_it_is_reached() -> None:

@@ -44,6 +44,7 @@ from cardroom.room.storage.errors import AuthError, DatabaseUnavailable, NotFoun
 from cardroom.room.storage.timezone import room_time
 from cardroom.server import csrf
 from cardroom.server.audit_view import AuditProgress
+from cardroom.server.changes import ChangedForms, PgLink
 from cardroom.server.deps import Page, client_of, maybe_viewer, room_of, sentence
 from cardroom.server.headers import SecurityHeaders
 from cardroom.server.hub import COOKIE, Hub
@@ -133,11 +134,17 @@ async def _invalid(request: Request, exc: Exception) -> Response:
 async def _background(app: FastAPI) -> AsyncIterator[None]:
     """While the server runs, the turns that run out are timed out (`Hub.run_timers`); a
     process of several keeps its table leases (`Hub.keep_leases`) and lets them go when it
-    stops in good order (`Room.release_leases`: the others take its tables at once)."""
+    stops in good order (`Room.release_leases`: the others take its tables at once), and
+    its changes cross to the others and theirs to it (`changes.PgLink`, `Hub.heard`)."""
     hub, room = app.state.hub, app.state.room
+    hub.changes.react = partial(hub.heard, room)
     tasks = [asyncio.create_task(hub.run_timers(room))]
     if room.holder is not None:
         tasks.append(asyncio.create_task(hub.keep_leases(room)))
+        if room.storage.engine.dialect.name == "postgresql":
+            app.state.link = PgLink(room.storage.engine.url.render_as_string(
+                hide_password=False), hub.changes)
+            tasks.append(asyncio.create_task(app.state.link.run()))
     try:
         yield
     finally:
@@ -158,6 +165,7 @@ def create_app(room: Room, secure_cookies: bool = False,
     app = FastAPI(title="cardroom", docs_url=None, redoc_url=None, openapi_url=None,
                   dependencies=[Depends(cross_site)], lifespan=_background)
     app.add_middleware(SecurityHeaders, tls=secure_cookies)
+    app.add_middleware(ChangedForms)
     if trusted_proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(trusted_proxies))
     templates = Jinja2Templates(directory=str(HERE / "templates"))

@@ -28,6 +28,7 @@ from cardroom.room.people.accounts import Account
 from cardroom.room.play import leases
 from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.room import AnyTable, Room, dumps
+from cardroom.server.changes import ROOM, Changes, topic_of_table
 from cardroom.server.relay import TRY_AGAIN_LATER
 
 COOKIE = "cardroom_session"
@@ -42,6 +43,11 @@ class SharedSnapshots(Protocol):
     """A live table that encodes one change for many viewers at once (the public part once)."""
 
     def snapshot_texts(self, viewers: Sequence[Account | None]) -> list[str]: ...
+
+
+def _meters(room: Room) -> dict[str, tuple[int, ...]]:
+    """Each jackpot pool's shown figures (to tell whether an action moved them)."""
+    return {name: (p.meter, p.posted, int(p.locked)) for name, p in room.pools.items()}
 
 
 def snapshot_texts(live: AnyTable, viewers: Sequence[Account | None]) -> list[str]:
@@ -65,6 +71,8 @@ class Hub:
     sockets: dict[int, dict[WebSocket, Account]] = field(
         default_factory=lambda: defaultdict(dict))
     locks: dict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+    changes: Changes = field(default_factory=Changes)
+    """What changed, to the live pages of this process and the others (`changes`)."""
 
     async def act(self, room: Room, who: Account, table_id: int, msg: object,
                   refusals: RefusalLog | None = None) -> None:
@@ -74,7 +82,7 @@ class Hub:
         answer lost with the database, `Room.applying`): then every viewer gets the table as
         the books hold it, which may differ from what their page shows."""
         async with self.locks[table_id]:
-            held = room.tables.get(table_id)
+            held, meters = room.tables.get(table_id), _meters(room)
             try:
                 await anyio.to_thread.run_sync(room.act, who, table_id, msg, refusals)
             except CardroomError:
@@ -83,15 +91,18 @@ class Hub:
                     await self._send_update(room, table_id)
                 raise
             await self._send_update(room, table_id)
+            self._changed(room, table_id, meters)
 
     async def at_table(self, room: Room, table_id: int, fn: Callable[..., T], *args: Any
                        ) -> T:
         """Other work that changes what a table shows (a held payout verified or refused),
         in the table's order, then the update to every viewer."""
         async with self.locks[table_id]:
+            meters = _meters(room)
             done = await anyio.to_thread.run_sync(fn, *args)
             if table_id in room.tables:
                 await self._send_update(room, table_id)
+            self._changed(room, table_id, meters)
             return done
 
     async def expire(self, room: Room) -> None:
@@ -99,7 +110,35 @@ class Hub:
         action is taken (`Room.time_out`), in the table's order, then the update is sent."""
         for table_id in room.timed_out():
             async with self.locks[table_id]:
+                meters = _meters(room)
                 if await anyio.to_thread.run_sync(room.time_out, table_id):
+                    await self._send_update(room, table_id)
+                    self._changed(room, table_id, meters)
+
+    def _changed(self, room: Room, table_id: int, meters: dict[str, tuple[int, ...]]) -> None:
+        """A table changed (and the jackpot meters, when they moved with it): to the live
+        pages here and at the other processes (`Changes`)."""
+        topics = [topic_of_table(table_id)]
+        if _meters(room) != meters:
+            topics.append("jackpot")
+        self.changes.changed(*topics)
+
+    async def heard(self, room: Room, topics: set[str]) -> None:
+        """What another process of the room changed (`Changes.heard`): a jackpot meter that
+        moved there (or anything, after the link was away) is read again from the books,
+        with every table here held still (none of their actions half-way), and sent to the
+        viewers of this process's jackpot tables; the rest needs nothing here (the pages
+        fetch their parts again)."""
+        if not topics & {"jackpot", ROOM} or not room.pools:
+            return
+        held = sorted(room.tables)
+        async with contextlib.AsyncExitStack() as stack:
+            for table_id in held:
+                await stack.enter_async_context(self.locks[table_id])
+            await anyio.to_thread.run_sync(room.reload_pools)
+            for table_id in held:
+                live = room.tables.get(table_id)
+                if self.sockets[table_id] and getattr(live, "pool", None) is not None:
                     await self._send_update(room, table_id)
 
     async def run_timers(self, room: Room, tick: float = TICK_SECONDS) -> None:

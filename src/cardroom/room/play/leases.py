@@ -144,3 +144,11 @@ def release(conn: Connection, holder: str, now: datetime | None = None) -> None:
     at its next heartbeat instead of after `LEASE_SECONDS`."""
     conn.execute(update(table_leases).where(table_leases.c.holder == holder)
                  .values(expires_at=now or _now()))
+
+
+def holders(conn: Connection, now: datetime | None = None) -> dict[int, str]:
+    """Every table held now (its lease not expired) and the process that holds it."""
+    now = now or _now()
+    return {int(r.table_id): str(r.holder) for r in conn.execute(
+        select(table_leases.c.table_id, table_leases.c.holder, table_leases.c.expires_at))
+        if _aware(r.expires_at) > now}

@@ -39,10 +39,21 @@ STATES = {"open": "Open", "closed": "Closed", "awaiting-opener": "Awaiting its o
 """A table's state on the pit screen, and its words."""
 
 
-def last_result(last: HandResult | VoidedHand | None) -> str:
+@dataclass(frozen=True)
+class LastSaid:
+    """A table's last hand as the process of the room that holds the table put it in words
+    (`live_json`)."""
+
+    hand: int
+    words: str
+
+
+def last_result(last: HandResult | VoidedHand | LastSaid | None) -> str:
     """The table's last hand in a few plain words."""
     if last is None:
         return ""
+    if isinstance(last, LastSaid):
+        return last.words
     title = hand_title(last.hand, last.number)
     if isinstance(last, VoidedHand):
         return f"{title} voided by {last.by}: {last.reason}"
@@ -78,9 +89,36 @@ class Live:
     """The player whose timed decision the hand waits for."""
     seconds_left: int | None
     dealt_by: str
-    last: HandResult | VoidedHand | None
+    last: HandResult | VoidedHand | LastSaid | None
     irregularities: bool
     """Whether the floor's irregularity buttons apply (the game's protocol takes them)."""
+
+
+def live_json(live: Live) -> dict[str, Any]:
+    """`Live` as JSON, for the pit screens of the room's other processes (issue 25: each
+    table is live at the one process that holds it); its last hand in words."""
+    return {"seats": [[s.number, s.name, s.house, s.away] for s in live.seats],
+            "max_seats": live.max_seats, "hand_id": live.hand_id,
+            "hand_number": live.hand_number, "to_act": live.to_act,
+            "seconds_left": live.seconds_left, "dealt_by": live.dealt_by,
+            "last": None if live.last is None else [live.last.hand, last_result(live.last)],
+            "irregularities": live.irregularities}
+
+
+def live_of_json(d: dict[str, Any]) -> Live:
+    """`live_json` read back (`KeyError`, `TypeError` or `ValueError` when it is not)."""
+    last = d["last"]
+    return Live(tuple(Seat(int(n), str(name), bool(house), bool(away))
+                      for n, name, house, away in d["seats"]),
+                int(d["max_seats"]), _maybe_int(d["hand_id"]), _maybe_int(d["hand_number"]),
+                None if d["to_act"] is None else str(d["to_act"]),
+                _maybe_int(d["seconds_left"]), str(d["dealt_by"]),
+                None if last is None else LastSaid(int(last[0]), str(last[1])),
+                bool(d["irregularities"]))
+
+
+def _maybe_int(v: object) -> int | None:
+    return None if v is None else int(str(v))
 
 
 NOT_LIVE = Live((), 0, None, None, None, None, "", None, False)
@@ -131,10 +169,12 @@ class TableFacts:
 
 
 def gather(conn: Connection, live_tables: Mapping[int, Any], clock: GamblingClock,
-           now: datetime, rows: list[TableRow]) -> list[TableFacts]:
+           now: datetime, rows: list[TableRow], elsewhere: Mapping[int, Live] | None = None
+           ) -> list[TableFacts]:
     """Read every table's facts: its books over the shift so far (`table_books.so_far`, from
     the shift's first moment to `now`), the signatures asked for it and its payouts held
-    for surveillance."""
+    for surveillance; `elsewhere`: what the other processes of the room said of the live
+    tables they hold (issue 25)."""
     start, _ = clock.shift_bounds(clock.day_of(now), clock.shift_of(now))
     closed = table_books.closed_tables(conn)
     banked = banked_games()
@@ -145,7 +185,7 @@ def gather(conn: Connection, live_tables: Mapping[int, Any], clock: GamblingCloc
         live = live_tables.get(row.id)
         limits = limits_line(row)
         out.append(TableFacts(
-            row, None if live is None else live_facts(row.game, live),
+            row, (elsewhere or {}).get(row.id) if live is None else live_facts(row.game, live),
             table_books.current_opener(conn, row.id), row.id in closed,
             table_books.last_closer(conn, row.id) is not None, row.game in banked,
             table_books.so_far(conn, row.id, start, now),

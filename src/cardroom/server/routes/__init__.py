@@ -10,6 +10,7 @@ from cardroom.server.routes import (
     cage,
     cases,
     cashier,
+    changes,
     exclusions,
     floor,
     history,
@@ -26,4 +27,4 @@ ROUTERS: tuple[APIRouter, ...] = (pages.router, cashier.router, tables.router, h
                                   floor.router, jackpot.router, audit.router, cage.router,
                                   reports.router, staff.router, surveillance.router,
                                   approvals.router, title31.router, exclusions.router,
-                                  cases.router)
+                                  cases.router, changes.router)

@@ -7,9 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Form
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from sqlalchemy.engine import Connection
 
 from cardroom.digits import whole_number
 from cardroom.errors import CardroomError
@@ -24,6 +23,7 @@ from cardroom.room.storage.errors import PermissionDenied
 from cardroom.room.views.floor_view import IRREGULARITIES, PitCard, gather, pit_card
 from cardroom.server.deps import HubDep, Render, RoomDep, Viewer, require
 from cardroom.server.flash import Flash
+from cardroom.server.forward import at_holder, live_elsewhere, live_here
 from cardroom.server.ids import FormTableId
 from cardroom.server.routes.staff import hire_staff, hired
 
@@ -42,16 +42,20 @@ def floor_back(message: str = "", error: str = "") -> Response:
     return Flash("/floor", message=message, error=error)
 
 
-def pit(room: Room, conn: Connection) -> list[PitCard]:
-    """Every table's card on the pit screen, now."""
-    facts = gather(conn, room.tables, room.settings.clock, datetime.now(UTC), list_tables(conn))
+def pit(request: Request, room: Room) -> list[PitCard]:
+    """Every table's card on the pit screen, now: the live part of those another process
+    of the room holds as that process says (`forward.live_elsewhere`)."""
+    elsewhere = live_elsewhere(request, room)
+    with room.storage.read() as conn:
+        facts = gather(conn, room.tables, room.settings.clock, datetime.now(UTC),
+                       list_tables(conn), elsewhere)
     return [pit_card(f) for f in facts]
 
 
 @router.get("/floor", response_class=HTMLResponse)
-def floor(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
+def floor(request: Request, room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
+    cards = pit(request, room)
     with room.storage.read() as conn:
-        cards = pit(room, conn)
         held = acc.held_names(conn) if who.may(Permission.MANAGE_STAFF) else []
         errors = table_books.slips(conn, series="error")[::-1][:20]
         table_names = {c.id: c.name for c in cards}
@@ -63,10 +67,10 @@ def floor(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
 
 
 @router.get("/floor/pit", response_class=HTMLResponse)
-def floor_pit(room: RoomDep, page: Render, who: FloorStaff) -> HTMLResponse:
+def floor_pit(request: Request, room: RoomDep, page: Render, who: FloorStaff
+              ) -> HTMLResponse:
     """The pit screen's cards alone: its script fetches them to redraw the page."""
-    with room.storage.read() as conn:
-        cards = pit(room, conn)
+    cards = pit(request, room)
     resp = page.part("_pit.html", who, cards=cards, irregularities=IRREGULARITIES)
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -86,8 +90,11 @@ def floor_create(room: RoomDep, who: Viewer, name: str = Form(...), game: str = 
 
 
 @router.post("/floor/void", response_model=None)
-async def floor_void(room: RoomDep, hub: HubDep, who: Voider, table_id: FormTableId,
-                     reason: str = Form(...)) -> Response:
+async def floor_void(request: Request, room: RoomDep, hub: HubDep, who: Voider,
+                     table_id: FormTableId, reason: str = Form(...)) -> Response:
+    """Void the hand in play (every wager back); at the table's holder (`forward`)."""
+    if (elsewhere := await at_holder(request, room, table_id, "/floor")) is not None:
+        return elsewhere
     try:
         await hub.act(room, who, table_id, {"type": "void", "reason": reason})
     except PermissionDenied:
@@ -98,18 +105,27 @@ async def floor_void(room: RoomDep, hub: HubDep, who: Voider, table_id: FormTabl
 
 
 @router.get("/floor/tables.json", response_model=None)
-def floor_tables(room: RoomDep, who: FloorStaff) -> Response:
+def floor_tables(request: Request, room: RoomDep, who: FloorStaff) -> Response:
     """The pit screen's cards as JSON."""
-    with room.storage.read() as conn:
-        cards = pit(room, conn)
+    cards = pit(request, room)
     return JSONResponse([c.as_json() for c in cards], headers={"Cache-Control": "no-store"})
 
 
+@router.get("/floor/live.json", response_model=None)
+def floor_live(room: RoomDep, who: FloorStaff) -> Response:
+    """What this process's live tables show on the pit screen (`floor_view.live_json`), for
+    the pit screens of the room's other processes (`forward.live_elsewhere`)."""
+    return JSONResponse(live_here(room), headers={"Cache-Control": "no-store"})
+
+
 @router.post("/floor/act-for", response_model=None)
-async def floor_act_for(room: RoomDep, hub: HubDep, who: ActsFor, table_id: FormTableId
-                        ) -> Response:
+async def floor_act_for(request: Request, room: RoomDep, hub: HubDep, who: ActsFor,
+                        table_id: FormTableId) -> Response:
     """The floor (or a dealer) takes the house rules' default action for the player the hand
-    waits for (one who walked away): the table protocol's `act_for`, audited like a timer's."""
+    waits for (one who walked away): the table protocol's `act_for`, audited like a timer's;
+    at the table's holder (`forward`)."""
+    if (elsewhere := await at_holder(request, room, table_id, "/floor")) is not None:
+        return elsewhere
     try:
         await hub.act(room, who, table_id, {"type": "act_for"})
     except PermissionDenied:
@@ -120,11 +136,13 @@ async def floor_act_for(room: RoomDep, hub: HubDep, who: ActsFor, table_id: Form
 
 
 @router.post("/floor/irregularity", response_model=None)
-async def floor_irregularity(room: RoomDep, hub: HubDep, who: Dealer,
+async def floor_irregularity(request: Request, room: RoomDep, hub: HubDep, who: Dealer,
                              table_id: FormTableId, kind: str = Form(...),
                              reason: str = Form(...), seat: str = Form("")) -> Response:
     """The floor's irregularity buttons: the table protocol's `irregularity` message (Super
-    Pan 9 and Pai Gow tables)."""
+    Pan 9 and Pai Gow tables); at the table's holder (`forward`)."""
+    if (elsewhere := await at_holder(request, room, table_id, "/floor")) is not None:
+        return elsewhere
     try:
         number = whole_number(seat)
         if seat.strip() and number is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Form
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from cardroom.errors import CardroomError
@@ -18,6 +18,7 @@ from cardroom.room.room import Room
 from cardroom.room.storage.errors import NotFound, PermissionDenied
 from cardroom.server.deps import HubDep, Page, Render, RoomDep, require
 from cardroom.server.flash import Flash
+from cardroom.server.forward import at_holder
 from cardroom.server.ids import HeldId
 
 router = APIRouter()
@@ -45,10 +46,12 @@ def surveillance_view(room: RoomDep, page: Render, who: Surveillance) -> HTMLRes
     return queue_page(page, room, who)
 
 
-async def decide(room: Room, hub: HubDep, page: Page, who: Account, held_id: int, note: str,
-                 verified: bool) -> Response:
+async def decide(request: Request, room: Room, hub: HubDep, page: Page, who: Account,
+                 held_id: int, note: str, verified: bool) -> Response:
     """Verify or refuse one held payout; a refusal of the request is audited (by the room)
-    and shown on the queue page in one sentence."""
+    and shown on the queue page in one sentence. Its table held by another process of the
+    room, the form goes to that process (`forward`), which shows the table's last result
+    without the payout's wait."""
     try:
         with room.storage.read() as conn:
             table_id = surveillance.get(conn, held_id).table_id
@@ -56,6 +59,9 @@ async def decide(room: Room, hub: HubDep, page: Page, who: Account, held_id: int
         room.refused(who, "payout.verify" if verified else "payout.refuse", str(exc),
                      {"held": held_id})
         return queue_page(page, room, who, 404, error=str(exc))
+    elsewhere = await at_holder(request, room, table_id, "/floor/surveillance")
+    if elsewhere is not None:
+        return elsewhere
     try:
         await hub.at_table(room, table_id, room.decide_payout, who, held_id, note, verified)
     except PermissionDenied as exc:
@@ -67,12 +73,14 @@ async def decide(room: Room, hub: HubDep, page: Page, who: Account, held_id: int
 
 
 @router.post("/floor/surveillance/{held_id}/verify", response_model=None)
-async def surveillance_verify(room: RoomDep, hub: HubDep, page: Render, who: Surveillance,
-                              held_id: HeldId, note: str = Form("")) -> Response:
-    return await decide(room, hub, page, who, held_id, note, True)
+async def surveillance_verify(request: Request, room: RoomDep, hub: HubDep, page: Render,
+                              who: Surveillance, held_id: HeldId, note: str = Form("")
+                              ) -> Response:
+    return await decide(request, room, hub, page, who, held_id, note, True)
 
 
 @router.post("/floor/surveillance/{held_id}/refuse", response_model=None)
-async def surveillance_refuse(room: RoomDep, hub: HubDep, page: Render, who: Surveillance,
-                              held_id: HeldId, note: str = Form("")) -> Response:
-    return await decide(room, hub, page, who, held_id, note, False)
+async def surveillance_refuse(request: Request, room: RoomDep, hub: HubDep, page: Render,
+                              who: Surveillance, held_id: HeldId, note: str = Form("")
+                              ) -> Response:
+    return await decide(request, room, hub, page, who, held_id, note, False)

@@ -1,5 +1,9 @@
-// The floor's pit screen keeps itself up to date: every few seconds it fetches the cards again
-// (/floor/pit, drawn by the server like the page) and swaps each table's card for the new one.
+// The floor's pit screen keeps itself up to date: when the room says something changed
+// (changes.js, from any of its processes), and every few seconds besides (the books over the
+// shift move with the clock), it fetches the cards again (/floor/pit, drawn by the server like
+// the page) and swaps each table's card for the new one.
+import { onChange } from "/static/changes.js";
+
 // A card whose form is being filled in (a field with focus or text, a form opened) keeps its
 // actions: only its live part is redrawn. When the server does not answer, the cards stay as
 // they were and the page says so. The turn timers count down here, second by second.
@@ -69,5 +73,6 @@ async function refresh() {
 if (pit()) {
   arm(pit());
   setInterval(refresh, EVERY_MS);
+  onChange(refresh);
   setInterval(tick, 1000);
 }

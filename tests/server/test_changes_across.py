@@ -1,0 +1,221 @@
+"""Issue 25, "every page and table updates from any process": two processes of one PostgreSQL
+room (`room_processes.process`: a `Room` with a holder id of its own served by uvicorn on a
+port of 127.0.0.1). A change at one (a seat taken, a coup that moves the linked jackpot meter)
+reaches the live pages served by the other within two seconds, over PostgreSQL's
+LISTEN/NOTIFY (`cardroom.server.changes`): its change socket names what changed, its lobby
+shows it, and its viewers of a jackpot table it holds get the new meter. The pit screen of
+either shows every table live, and a floor action sent to the process that does not hold
+the table is applied by the holder (`cardroom.server.
+forward`), and with the holder gone the floor reads one "try again" sentence and nothing is
+done."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+from room.rooms import playing_table
+from sqlalchemy import select, text, update
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
+
+from cardroom.room.people.accounts import get_account
+from cardroom.room.play import leases
+from cardroom.room.play.baccarat_live import BaccaratLive
+from cardroom.room.room import Room
+from cardroom.room.storage import audit
+from cardroom.room.storage.db import Storage, make_engine
+from cardroom.room.storage.schema import accounts, audit_log, table_leases
+from cardroom.room.storage.settings import SELF_SERVICE
+from cardroom.server import flash
+from cardroom.server.app import COOKIE
+from cardroom.server.changes import PgLink
+from cardroom.shoe import SeededRandom
+from server.forms import PW
+from server.room_processes import APPS, alice_at_a_table, message, process
+from server.serve_process import free_port
+
+WITHIN_S = 2.0
+"""How soon a change at one process reaches the pages of the other."""
+TOKEN = re.compile(r'name="csrf" value="([0-9a-f]+)"')
+
+
+def two_tables(db_url: str) -> tuple[int, int]:
+    """alice's books (`alice_at_a_table`: Mini 1) and a second baccarat table, Mini 2, both
+    open for play and on the room's one jackpot pool."""
+    room = Room(Storage(make_engine(db_url)), SeededRandom(3), settings=SELF_SERVICE)
+    room.start()
+    t1 = alice_at_a_table(room)
+    with room.storage.read() as conn:
+        olivia = get_account(conn, conn.execute(select(accounts.c.id).where(
+            accounts.c.username == "olivia")).scalar_one())
+    assert olivia is not None
+    t2 = playing_table(room, olivia, "Mini 2", "baccarat").table_id
+    room.storage.engine.dispose()
+    return t1, t2
+
+
+def hand_over(room: Room, table_id: int) -> None:
+    """The table's lease taken by `room`'s process (as after its holder stopped beating)."""
+    with room.storage.unit() as conn:
+        conn.execute(update(table_leases).where(table_leases.c.table_id == table_id)
+                     .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+        assert leases.take(conn, table_id, str(room.holder)) is not None
+    room.table(table_id)
+
+
+def link(port: int) -> PgLink:
+    found = APPS[port].state.link
+    assert isinstance(found, PgLink)
+    return found
+
+
+def wait_linked(*ports: int) -> None:
+    deadline = time.monotonic() + 20
+    while not all(link(p).up.is_set() for p in ports):
+        assert time.monotonic() < deadline, "the change links did not connect"
+        time.sleep(0.05)
+
+
+def browser(port: int, name: str) -> httpx.Client:
+    """A browser logged in as `name` at the process on `port`."""
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}")
+    client.post("/login", data={"username": name, "password": PW,
+                                "csrf": token(client, "/login")})
+    assert client.cookies.get(COOKIE)
+    return client
+
+
+def token(client: httpx.Client, page: str) -> str:
+    found = TOKEN.search(client.get(page).text)
+    assert found, page
+    return found.group(1)
+
+
+def socket(port: int, path: str, client: httpx.Client) -> Any:
+    return connect(f"ws://127.0.0.1:{port}{path}", origin=Origin(f"http://127.0.0.1:{port}"),
+                   additional_headers={"Cookie": f"{COOKIE}={client.cookies[COOKIE]}"})
+
+
+async def heard(ws: ClientConnection, topic: str) -> float:
+    """Seconds until the change socket names `topic`."""
+    start = time.monotonic()
+    while topic not in (await message(ws))["what"]:
+        pass
+    return time.monotonic() - start
+
+
+def test_a_change_at_one_process_reaches_the_pages_of_the_other(pg_url: str) -> None:
+    t1, t2 = two_tables(pg_url)
+    with process(pg_url, 1) as (a, a_port, _), process(pg_url, 2) as (b, b_port, _):
+        hand_over(b, t2)  # Mini 1 held by A, Mini 2 by B (A lets go at its next beat)
+        deadline = time.monotonic() + 5
+        while t2 in a.tables:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert t1 in a.tables and t2 in b.tables
+        wait_linked(a_port, b_port)
+        alice, olivia = browser(a_port, "alice"), browser(b_port, "olivia")
+
+        async def play() -> dict[str, float]:
+            took: dict[str, float] = {}
+            async with socket(b_port, "/ws/changes", olivia) as changes, \
+                    socket(b_port, f"/ws/tables/{t2}", olivia) as mini_2, \
+                    socket(a_port, f"/ws/tables/{t1}", alice) as mini_1:
+                meter = (await message(mini_2))["jackpot"]["meter"]
+                assert (await message(mini_1))["type"] == "state"
+                await mini_1.send(json.dumps({"type": "sit", "buy_in": 20_000, "key": "s"}))
+                took["seat"] = await asyncio.wait_for(heard(changes, f"table {t1}"), WITHIN_S)
+                lobby = olivia.get("/lobby").text  # B's lobby, the seat taken at A
+                seats = BaccaratLive.max_seats
+                assert f"{seats - 1} of {seats} seats free" in lobby
+                assert (await message(mini_1))["you"]["seated"]
+                await mini_1.send(json.dumps({"type": "bet", "key": "b", "bets": {
+                    "player": 500, "progressive": 100}}))
+                assert (await message(mini_1))["hand"]["open"]
+                await mini_1.send(json.dumps({"type": "deal"}))  # the meter moves
+                took["jackpot"] = await asyncio.wait_for(heard(changes, "jackpot"), WITHIN_S)
+                moved = await asyncio.wait_for(message(mini_2), WITHIN_S)
+                assert moved["jackpot"]["meter"] > meter  # B's viewers see A's contribution
+                assert moved["jackpot"]["meter"] == b.pools[next(iter(b.pools))].meter
+                # the listener's connection ended (a database restart does so): it comes
+                # back by itself, its pages told that anything may have changed
+                gone = link(b_port).listener_pid
+                with b.storage.unit() as conn:
+                    conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": gone})
+                took["back"] = await asyncio.wait_for(heard(changes, "room"), 10)
+                assert link(b_port).listener_pid not in (None, gone)
+                await mini_1.send(json.dumps({"type": "bet", "key": "b2", "bets": {
+                    "player": 500}}))
+                took["bet"] = await asyncio.wait_for(heard(changes, f"table {t1}"), WITHIN_S)
+            return took
+
+        took = asyncio.run(play())
+        assert max(took["seat"], took["jackpot"], took["bet"]) < WITHIN_S, took
+
+
+def test_a_floor_action_at_the_other_process_is_applied_by_the_holder(pg_url: str) -> None:
+    """olivia (the owner) sees Mini 1's hand in play on B's pit screen (as A, its holder,
+    says) and voids it from the floor page of B; A voids it (alice's socket at A says so;
+    B wrote no refusal); voided again, the holder's refusal is what the floor reads. Then the
+    lease names a holder that is gone: the floor reads "please try again" and nothing is
+    done."""
+    t1, _ = two_tables(pg_url)
+    with process(pg_url, 1) as (a, a_port, _), process(pg_url, 2) as (b, b_port, _):
+        assert t1 in a.tables and t1 not in b.tables
+        alice, olivia = browser(a_port, "alice"), browser(b_port, "olivia")
+
+        async def void() -> tuple[httpx.Response, dict[str, Any]]:
+            async with socket(a_port, f"/ws/tables/{t1}", alice) as mini_1:
+                await message(mini_1)
+                await mini_1.send(json.dumps({"type": "sit", "buy_in": 20_000, "key": "s"}))
+                await message(mini_1)
+                await mini_1.send(json.dumps({"type": "bet", "key": "b",
+                                              "bets": {"player": 500}}))
+                assert (await message(mini_1))["hand"]["open"]
+                pit = (await asyncio.to_thread(olivia.get, "/floor/tables.json")).json()
+                card = next(c for c in pit if c["id"] == t1)  # B's pit, the table live at A
+                assert card["state"] == "open" and card["hand"] is not None
+                assert [s["name"] for s in card["seated"]] == ["alice"]
+                sent = await asyncio.to_thread(olivia.post, "/floor/void", data={
+                    "table_id": str(t1), "reason": "a card fell", "csrf":
+                        token(olivia, "/floor")})
+                return sent, await message(mini_1)
+
+        sent, after = asyncio.run(void())
+        assert sent.status_code == 303 and sent.headers["location"] == "/floor"
+        said = flash.contents(sent.cookies[flash.COOKIE])
+        assert said["message"] == "hand voided; wagers returned" and not said["error"]
+        assert not after["hand"]["open"] and after["last"]["reason"] == "a card fell"
+        assert t1 not in b.tables  # B applied nothing itself
+        with b.storage.read() as conn:
+            refused = conn.execute(select(audit_log.c.action).where(
+                audit_log.c.action.like("refused%"))).scalars().all()
+            assert not refused and audit.verify(conn).ok
+
+        refused = olivia.post("/floor/void", data={"table_id": str(t1), "reason": "twice",
+                                                   "csrf": token(olivia, "/floor")})
+        said = flash.contents(refused.cookies[flash.COOKIE])  # the holder's reason, as said
+        assert said["error"] and not said["message"] and said["error"] != leases.MOVED
+        with b.storage.read() as conn:
+            reasons = [json.loads(d)["reason"] for d in conn.execute(select(
+                audit_log.c.detail).where(audit_log.c.action == "refused")).scalars()]
+        assert reasons == [said["error"]]  # audited once, by the holder
+
+        nobody = leases.new_holder(f"127.0.0.1:{free_port()}")  # nothing listens there
+        with a.storage.unit() as conn:
+            conn.execute(update(table_leases).where(table_leases.c.table_id == t1)
+                         .values(holder=nobody))
+        again = olivia.post("/floor/void", data={"table_id": str(t1), "reason": "again",
+                                                 "csrf": token(olivia, "/floor")})
+        said = flash.contents(again.cookies[flash.COOKIE])
+        assert said["error"] == leases.MOVED and not said["message"]
+        assert t1 not in b.tables  # not taken over from a holder whose lease still runs
+        with b.storage.read() as conn:
+            assert len(conn.execute(select(audit_log.c.seq).where(
+                audit_log.c.action == "refused")).scalars().all()) == 1  # nothing more
