@@ -162,22 +162,24 @@ class Game:
 
 def wrong(e: Engine, a: Action) -> list[Action]:
     """Deliberately wrong moves made from the legal action `a`: the same action for a seat
-    with no legal action now (where one sits), and one with every amount (`Engine.free`)
-    above every limit."""
+    with no legal action now (where one sits), and with every amount (`Engine.free`) above
+    every limit, or nothing."""
     out = []
     to_act = e.seats_to_act()
     idle = [s for s in e.table_seats() if isinstance(s, int) and s not in to_act]
     if idle and isinstance(a.seat, int) and a.args and a.args[0] == a.seat:
         out.append(Action(a.name, (idle[0], *a.args[1:]), idle[0]))
     if a.name in e.free:
-        out.append(Action(a.name, tuple(_too_much(x) for x in a.args), a.seat))
+        out += [Action(a.name, tuple(_amount(x, bad) for x in a.args), a.seat)
+                for bad in (TOO_MUCH, 0)]
     return out
 
 
-def _too_much(x: Any) -> Any:
+def _amount(x: Any, bad: int) -> Any:
+    """`x` with its amounts (a whole number above 9, or a mapping's values) made `bad`."""
     if isinstance(x, dict):
-        return dict.fromkeys(x, TOO_MUCH)
-    return TOO_MUCH if isinstance(x, int) and not isinstance(x, bool) and x > 9 else x
+        return dict.fromkeys(x, bad)
+    return bad if isinstance(x, int) and not isinstance(x, bool) and x > 9 else x
 
 
 # ----------------------------------------------------------------------------- Super Pan 9
@@ -350,6 +352,20 @@ class Pan(Game):
     def money(self, h: Hand) -> int:
         hand = self._hand(h)
         return sum(self.stacks(h).values()) + hand.tops_single + hand.tops_double
+
+    def extra_moves(self, h: Hand) -> list[Action]:
+        """Moves at random (any seat, a card it holds, on any other seat): mostly refused."""
+        hand, rng = self._hand(h), h.rng
+        seat, other = rng.randrange(hand.n), rng.randrange(hand.n)
+        held = hand.seats[seat].hand
+        card = rng.choice(held) if held else hand.pack[0]
+        meld = tuple(rng.sample(held, min(3, len(held))))
+        return [] if self.over(h) else [
+            Action(name, (seat, *args), seat) for name, args in (
+                ("discard", (card,)), ("meld", (meld, False)), ("drop_card", (card,)),
+                ("take", ()), ("go_out", ()), ("collect", ()), ("take_tops", ()),
+                ("keep_drawn", ()), ("declare_own_foul", ()))] + [
+            Action(name, (other, seat), other) for name in ("call_foul", "force_back")]
 
     def views(self, h: Hand) -> list[View]:
         """The history's redaction: every card still unseen in the stock is hidden (Pan's pack
