@@ -319,7 +319,6 @@ class View:
 def amounts(least: int, most: int, chips: int | None = None) -> tuple[int, ...]:
     """The representative amounts a legal wager lists where any amount between the limits
     is legal: the table's least, its most and a round amount between (whole dollars), each
-    no more than the seat's `chips` where the engine keeps them. `legal_actions` lists these
     no more than the seat's `chips` where the engine keeps them, and those chips (all in)
     where they are less than the most. Any other amount the limits allow is just as legal
     (`can_x` says): the list is not exhaustive for these actions (`Engine.free`).
