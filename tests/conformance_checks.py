@@ -9,9 +9,9 @@ import pickle
 import random
 
 import pytest
-from conformance_games import Game, Hand, cards_in
+from conformance_games import Game, Hand, cards_in, wrong
 
-from cardroom.engine import Engine, Voided
+from cardroom.engine import Engine, RuleError, Viewer, Voided
 from cardroom.errors import CardroomError
 from cardroom.history import HandHistory, replay
 
@@ -21,24 +21,61 @@ PROBES = 5
 
 
 def probe(game: Game, h: Hand) -> None:
-    """Every move the adapter lists: `can_x` == `verify_x` passes; a refused one changes
+    """Some of the moves the adapter lists: `can_x` == `verify_x`; a refused one changes
     nothing."""
-    e = game.actor(h)
     moves = game.moves(h)
-    for name, args in h.rng.sample(moves, min(PROBES, len(moves))):
-        can = getattr(e, "can_" + name)(*args)
+    for a in h.rng.sample(moves, min(PROBES, len(moves))):
+        e = h.engine.actor(a)
+        if not hasattr(e, "verify_" + a.name):
+            continue  # an action made of others (Pan's knock) verifies through them
+        can = getattr(e, "can_" + a.name)(*a.args)
         try:
-            getattr(e, "verify_" + name)(*args)
+            getattr(e, "verify_" + a.name)(*a.args)
             verified = True
         except (CardroomError, ValueError):
             verified = False
-        assert can == verified, f"{game.name}: can_{name}{args} is {can}, verify says {verified}"
+        assert can == verified, f"{game.name}: can_{a.name}{a.args} is {can}, verify: {verified}"
         if can:
             continue
         before = state(e)
         with pytest.raises((CardroomError, ValueError)):
-            getattr(type(e), name)(e, *args)
-        assert state(e) == before, f"{game.name}: the refused {name}{args} changed state"
+            h.engine.apply(a)
+        assert state(e) == before, f"{game.name}: the refused {a} changed state"
+
+
+def check_protocol(game: Game, h: Hand) -> None:
+    """The game's flow (`Engine.seats_to_act`, `legal_actions`, `is_over`): every legal
+    action is accepted (`can_x`); the seats to act are those with a legal action; while the
+    hand is in play someone may act and nothing is settled; an action made wrong (`wrong`:
+    for a seat not to act, an amount above every limit) is not listed and is refused."""
+    e, name = h.engine, game.name
+    legal = e.legal_actions()
+    for a in legal:
+        can_x = getattr(e.actor(a), "can_" + a.name, None)
+        assert e.can(a) and (can_x is None or can_x(*a.args)), (name, a)
+    assert list(e.seats_to_act()) == list(dict.fromkeys(a.seat for a in legal)), name
+    if not game.over(h):
+        assert legal, f"{name}: a hand in play where nobody may act"
+    if not e.is_over():
+        with pytest.raises(RuleError):
+            e.settlement()
+    for a in h.rng.sample(legal, min(3, len(legal))):
+        for w in wrong(e, a):
+            assert w not in legal and not e.can(w), f"{name}: {w} is accepted"
+
+
+def check_settlement(game: Game, h: Hand) -> None:
+    """At a hand's end: each seat's net is its money after less its money before (a seat
+    the settlement does not name is as it was), so the nets sum to what the stacks gained;
+    only an auditor's view holds the log."""
+    e = h.engine
+    assert e.is_over(), game.name
+    net, stacks = e.settlement(), game.stacks(h)
+    assert {s: stacks[s] - h.before[s] for s in stacks} == {
+        s: net.get(s, 0) for s in stacks}, (game.name, net)
+    assert sum(net.values()) == sum(stacks.values()) - sum(h.before.values())
+    assert e.view(Viewer("auditor")).log == tuple(e.events)
+    assert all(e.view(Viewer(r)).log == () for r in ("floor", "dealer")), game.name
 
 
 FIXED = frozenset({"rules", "way", "source", "pack", "specs"})
@@ -83,12 +120,14 @@ def play_checked(game: Game) -> None:
 
     def step() -> None:
         probe(game, h)
+        check_protocol(game, h)
         assert game.money(h) == total, f"{name}: money not conserved"
         check_views(game, h)
 
     for _ in range(game.hands):
         game.play(h, step)
         step()
+        check_settlement(game, h)
         check_replay(game, h)
         check_clauses(game, h)
         h = game.next_hand(h)

@@ -9,6 +9,10 @@
   runs `verify_x` itself first, then applies and logs.
 - **Void**: every engine has `void(reason)`, recorded as a `Voided` event: the hand in
   progress ends with every wager returned and nothing settled.
+- **The game's flow** (OpenSpiel's ``State``): `seats_to_act` (who may act now: seat numbers,
+  or `TABLE` for the table's or dealer's own step), `legal_actions` (typed `Action` values,
+  applied by `apply` through the checked ``@action`` path), `is_over`, `settlement` (each
+  seat's net in cents once over) and `view` (what a `Viewer` may see).
 
 A small engine, to show the protocol:
 
@@ -49,6 +53,28 @@ cardroom.engine.RuleError: count a positive number
 Voided(reason="the floor's call", returned=2)
 >>> c.total, c.events[-1].clause
 (0, 'engine protocol: a void (every wager returned)')
+
+The same engine carrying its flow: the table counts until it reaches 3.
+
+>>> class Game(Counter):
+...     def table_seats(self) -> list[Seat]:
+...         return [TABLE]
+...     def _offers(self, seat: Seat) -> list[Action]:
+...         return [Action("count", (n,)) for n in (1, 2, -1)]
+...     def is_over(self) -> bool:
+...         return self.total >= 3
+...     def _settlement(self) -> dict[int, int]:
+...         return {}
+>>> g = Game()
+>>> g.seats_to_act(), g.legal_actions()[0]
+(('table',), Action(name='count', args=(1,), seat='table'))
+>>> [a.args for a in g.legal_actions()]
+[(1,), (2,)]
+>>> g.apply(Action("count", (2,))); g.apply(Action("count", (1,)))
+Counted(n=2)
+Counted(n=1)
+>>> g.is_over(), g.settlement()
+(True, {})
 """
 
 from __future__ import annotations
@@ -57,7 +83,7 @@ import functools
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
+from typing import Any, ClassVar, Concatenate, Final, Literal, ParamSpec, TypeVar
 
 from cardroom.cards import Card
 from cardroom.errors import CardroomError, IllegalActionError, WagerError
@@ -246,11 +272,77 @@ def unchecked(act: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
     return apply(act.__self__, *args, **kwargs)  # type: ignore[attr-defined]
 
 
+TABLE: Final = "table"
+"""In `Engine.seats_to_act` and `Action.seat`: the table's (or dealer's) own step, no seat's:
+a deal, the dealer's draws, a settlement, the next hand."""
+
+Seat = int | str
+"""A seat number, or `TABLE`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One legal action, typed: the engine ``@action``'s `name` and its positional `args`, as
+    `Engine.apply` calls it, and the `seat` that takes it (`TABLE`: the table's own step). A
+    seat's action takes the seat (or the spot it plays) as its first argument.
+
+    >>> Action("draw", (3,), 3)
+    Action(name='draw', args=(3,), seat=3)
+    """
+
+    name: str
+    args: tuple[Any, ...] = ()
+    seat: Seat = TABLE
+
+
+Role = Literal["player", "dealer", "floor", "auditor"]
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who looks at the table: a player at `seat`, the dealer, the floor or an auditor."""
+
+    role: Role
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What `viewer` may see (`Engine.view`): `table`, the engine's own per-viewer snapshot
+    (the one the room sends that viewer), and for an auditor once the hand is over the whole
+    event log, hidden cards included (`log`, empty for everyone else)."""
+
+    viewer: Viewer
+    table: dict[str, Any]
+    log: tuple[Event, ...] = ()
+
+
+def amounts(least: int, most: int, chips: int | None = None) -> tuple[int, ...]:
+    """The representative amounts a legal wager lists where any amount between the limits
+    is legal: the table's least, its most and a round amount between (whole dollars), each
+    no more than the seat's `chips` where the engine keeps them, and those chips (all in)
+    where they are less than the most. Any other amount the limits allow is just as legal
+    (`can_x` says): the list is not exhaustive for these actions (`Engine.free`).
+
+    >>> amounts(500, 30_000), amounts(500, 30_000, 2_000)
+    ((500, 15200, 30000), (500, 2000))
+    """
+    mid = max(least, (least + most) // 200 * 100)
+    cap = most if chips is None else min(most, chips)
+    return tuple(a for a in sorted({least, mid, most, cap}) if least <= a <= cap)
+
+
 class Engine:
     """What every game's state machine offers (a mixin: each engine keeps its own fields).
 
     Subclasses hold `events`, write their actions as ``verify_x`` / ``can_x = able(verify_x)``
-    / ``@action x``, and implement `_void`."""
+    / ``@action x``, and implement `_void`; for the game's flow, `table_seats`, `_offers`,
+    `is_over`, `_settlement` and `_snapshot`.
+
+    The flow is the table's, which lives from hand to hand: while a hand is in play
+    `seats_to_act` and `legal_actions` are that hand's; once it is over (`is_over`) they are
+    the next hand's first moves (the table's step that starts it, or the first wagers where
+    the table needs none)."""
 
     events: list[Any]
     record: bool = False
@@ -277,3 +369,85 @@ class Engine:
     def _void(self, reason: str) -> int:
         """Reset the engine's own state for a void; return the stakes handed back."""
         raise NotImplementedError
+
+    # ----- the game's flow ---------------------------------------------------------------
+
+    free: ClassVar[frozenset[str]] = frozenset()
+    """The actions that take a free amount (wagers): `legal_actions` lists representative
+    amounts (`amounts`) for them, not every legal one; for every other action the list is
+    exhaustive for the play (what it does not list, `can_x` refuses). Seating and the
+    floor's irregularity actions (misdeals, exposed cards) are never listed."""
+
+    def seats_to_act(self) -> tuple[Seat, ...]:
+        """Who may act now: the seats with a legal action (in seat order), then `TABLE`
+        where the table's own step is legal."""
+        return tuple(s for s in self.table_seats() if any(True for _ in self._legal(s)))
+
+    def legal_actions(self, seat: Seat | None = None) -> list[Action]:
+        """The legal actions of `seat` (None: of everyone in `seats_to_act`), each one its
+        `can_x` accepts; free amounts as `free` says."""
+        seats = self.table_seats() if seat is None else [seat]
+        return [a for s in seats for a in self._legal(s)]
+
+    def _legal(self, seat: Seat) -> Iterable[Action]:
+        return (a for a in self._offers(seat) if self.can(a))
+
+    def can(self, a: Action) -> bool:
+        """Whether `apply(a)` would be accepted now (the action's own `can_x`)."""
+        target = self.actor(a)
+        if not getattr(getattr(type(target), a.name, None), "is_action", False):
+            return False
+        can = getattr(target, "can_" + a.name, None)
+        if can is None:  # an action made of others (Pan's knock): whether it is listed
+            return a in self.legal_actions(a.seat)
+        return bool(can(*a.args))
+
+    def apply(self, a: Action) -> Any:
+        """Apply `a` through its checked ``@action`` (``verify_x`` first: a refused action
+        raises and changes nothing); returns what the action returns (its event)."""
+        target = self.actor(a)
+        fn = getattr(target, a.name, None)
+        if not getattr(fn, "is_action", False):
+            raise RuleError("engine protocol", f"{a.name!r} is not an action of this game")
+        assert fn is not None
+        return fn(*a.args)
+
+    def is_over(self) -> bool:
+        """Whether the hand last begun is over (settled or voided) and the next not begun."""
+        raise NotImplementedError
+
+    def settlement(self) -> dict[int, int]:
+        """Once the hand is over, each seat's net in cents (won: positive; lost: negative;
+        a void: nothing); a seat's money after the hand is its money before plus its net."""
+        if not self.is_over():
+            raise RuleError("engine protocol", "the hand is not over: nothing is settled yet")
+        return self._settlement()
+
+    def view(self, viewer: Viewer) -> View:
+        """What `viewer` may see: a player their seat's snapshot; the dealer and the floor
+        what the table shows face up; an auditor that too and, once the hand is over, the
+        whole log."""
+        seat = viewer.seat if viewer.role == "player" else None
+        log = tuple(self.events) if viewer.role == "auditor" and self.is_over() else ()
+        return View(viewer, self._snapshot(seat), log)
+
+    def table_seats(self) -> list[Seat]:
+        """Every seat that could act at this table (`seats_to_act` keeps those with a legal
+        action), then `TABLE`."""
+        raise NotImplementedError
+
+    def _offers(self, seat: Seat) -> Iterable[Action]:
+        """The actions worth listing for `seat` now (`legal_actions` keeps those `can`
+        accepts)."""
+        raise NotImplementedError
+
+    def _settlement(self) -> dict[int, int]:
+        raise NotImplementedError
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The table as `seat` sees it (None: as everyone sees it)."""
+        raise NotImplementedError
+
+    def actor(self, a: Action) -> Engine:
+        """What takes `a`: the engine, or its part in play (Pan's hand: `PanTable.hand`)."""
+        return self

@@ -16,15 +16,35 @@ push. Its rules, numbered here, are the clauses its events name:
 [(1, 200), (2, -300)]
 >>> t.stacks
 {1: 1200, 2: 700}
+
+Through the engine protocol (`cardroom.engine`): after the deal the hand is over and settled.
+
+>>> t.is_over(), t.settlement()
+(True, {1: 200, 2: -300})
+>>> [(a.name, a.args) for a in t.legal_actions(1)]
+[('place_wager', (1, 100)), ('place_wager', (1, 1200))]
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cardroom.cards import Card, parse_card, standard_pack
-from cardroom.engine import Engine, Event, RuleError, WagerRefused, able, action
+from cardroom.engine import (
+    TABLE,
+    Action,
+    Engine,
+    Event,
+    RuleError,
+    Seat,
+    Voided,
+    WagerRefused,
+    able,
+    action,
+    amounts,
+)
 from cardroom.houserules import HouseRules
 from cardroom.money import Cents
 from cardroom.shoe import RandomSource, SystemRandom, fisher_yates
@@ -168,3 +188,35 @@ class HighCardTable(Engine):
             self.stacks[seat] += amount
         self.wagers = {}
         return back
+
+    # ----- the game's flow (the engine protocol) ------------------------------------------
+    free = frozenset({"place_wager"})
+
+    def table_seats(self) -> list[Seat]:
+        return [*sorted(self.stacks), TABLE]
+
+    def _offers(self, seat: Seat) -> Iterator[Action]:
+        if seat == TABLE:
+            yield Action("deal")
+            return
+        r = self.rules
+        for amount in amounts(r.min_wager_cents, r.max_wager_cents, self.stacks.get(seat)):
+            yield Action("place_wager", (seat, amount), seat)
+        yield Action("withdraw", (seat,), seat)
+
+    def is_over(self) -> bool:
+        """Over once the deal settles it (or a void), until the next wager."""
+        last = next((e for e in reversed(self.events)
+                     if isinstance(e, WagerPlaced | WagerWithdrawn | Settled | Voided)), None)
+        return isinstance(last, Settled | Voided)
+
+    def _settlement(self) -> dict[int, int]:
+        last = self.events[-1]
+        return {} if isinstance(last, Voided) else {s.seat: s.net for s in last.seats}
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        """Every card is dealt face up and settled at once: everyone sees the same table."""
+        last = self.last
+        return {"stacks": dict(self.stacks), "wagers": dict(self.wagers),
+                "house": last.house if last else None,
+                "cards": {s.seat: s.card for s in last.seats} if last else {}}

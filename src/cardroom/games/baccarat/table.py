@@ -22,18 +22,28 @@ commission.
 ('Ts 6d', 'Kd 7h')
 >>> [(seat, s.kind.value, s.net) for seat, s in coup.settlements], table.balances
 ([(1, 'banker', 475)], {1: 10475})
+
+The coup through the engine protocol (`cardroom.engine`): it is over, settled, and the next
+coup's first moves are the seats' bets.
+
+>>> table.is_over(), table.settlement(), table.seats_to_act()
+(True, {1: 475}, (1,))
+>>> table.legal_actions(1)[0]
+Action(name='place_bets', args=(1, {<WagerKind.PLAYER: 'player'>: 500}), seat=1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from cardroom import engine as protocol
 from cardroom.cards import Card
 from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.baccarat.coup import Coup, CoupResult
 from cardroom.games.baccarat.limits import check_bets
+from cardroom.games.baccarat.paytables import progressive_schedule
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.wagers import (
     ProgressiveAward,
@@ -257,3 +267,51 @@ class BaccaratTable(Engine):
             back += sum(bets.values())
         self.bets = {}
         return back
+
+    # ----- the game's flow (the engine protocol) ------------------------------------------
+    free = frozenset({"place_bets"})
+
+    def table_seats(self) -> list[protocol.Seat]:
+        return [*sorted(self.balances), protocol.TABLE]
+
+    def _offers(self, seat: protocol.Seat) -> Iterator[protocol.Action]:
+        """A seat's bets: each main wager (and the tie) alone at `engine.amounts`, and the least
+        Banker or Player wager with each side bet (the progressive, the nines)."""
+        if seat == protocol.TABLE:
+            yield protocol.Action("deal")
+            return
+        assert isinstance(seat, int)
+        r, chips, K = self.rules, self.balances.get(seat), WagerKind
+        least = r.table_min_cents
+        options: list[dict[WagerKind, Cents]] = [
+            *({main: a} for main in (K.PLAYER, K.BANKER)
+              for a in protocol.amounts(least, r.table_max_cents, chips)),
+            *({K.TIE: a} for a in protocol.amounts(r.tie_min_cents, r.tie_max_cents, chips)),
+            {K.BANKER: least, K.PROGRESSIVE: progressive_schedule().wager_cents},
+            {K.PLAYER: least, K.PLAYER_9: r.bonus_min_cents},
+            {K.BANKER: least, K.BANKER_9: r.bonus_min_cents}]
+        for bets in options:
+            yield protocol.Action("place_bets", (seat, bets), seat)
+        yield protocol.Action("withdraw_bets", (seat,), seat)
+
+    def is_over(self) -> bool:
+        """Over once the coup settles (or a void), until the next coup's first bet."""
+        last = next((e for e in reversed(self.events) if isinstance(
+            e, BetsPlaced | BetsWithdrawn | CoupSettled | protocol.Voided)), None)
+        return isinstance(last, CoupSettled | protocol.Voided)
+
+    def _settlement(self) -> dict[int, int]:
+        last = next(e for e in reversed(self.events)
+                    if isinstance(e, CoupSettled | protocol.Voided))
+        net: dict[int, int] = {}
+        for seat, s in last.settlements if isinstance(last, CoupSettled) else ():
+            net[seat] = net.get(seat, 0) + s.net
+        return net
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        """Every card of a coup is dealt face up: everyone sees the same table."""
+        last = next((e for e in reversed(self.events) if isinstance(e, CoupSettled)), None)
+        return {"balances": dict(self.balances),
+                "bets": {s: {k.value: a for k, a in b.items()} for s, b in self.bets.items()},
+                "player": [str(c) for c in last.player] if last else [],
+                "banker": [str(c) for c in last.banker] if last else []}

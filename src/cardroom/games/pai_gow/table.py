@@ -26,15 +26,23 @@ beat the dealer's, so he wins even money less the 5% commission.
 >>> result = table.settle().results[0]
 >>> result.outcome.value, result.commission, result.net, table.chips
 ('win', 50, 950, {1: 10950})
+
+Through the engine protocol (`cardroom.engine`): the hand is over and settled; the table's own
+step, the next hand, comes next.
+
+>>> table.is_over(), table.settlement(), table.legal_actions()
+(True, {1: 950}, [Action(name='next_hand', args=(), seat='table')])
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import combinations
 from typing import Any, ClassVar
 
+from cardroom import engine as protocol
 from cardroom.cards import Card, format_cards
 from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.games.pai_gow.houseway import HouseWay, house_way, set_hand
@@ -760,10 +768,15 @@ class PaiGowTable(Engine):
         self.phase = Phase.SETTLED
         return event
 
-    def next_hand(self) -> None:
-        """Clear the layout; remember wagers (the dealer's stake when a player banks next)."""
+    def verify_next_hand(self) -> None:
         if self.phase is not Phase.SETTLED:
             raise RuleError(SETTLEMENT, "the hand is not settled yet")
+
+    can_next_hand = able(verify_next_hand)
+
+    @action
+    def next_hand(self) -> None:
+        """Clear the layout; remember wagers (the dealer's stake when a player banks next)."""
         self.player_banked_last = self.banker_spot != DEALER
         self.last_wagers = dict(self.wagers)
         self.wagers = {}
@@ -785,6 +798,53 @@ class PaiGowTable(Engine):
         self.hands, self.settings, self.exposed, self.out_of_play = {}, {}, {}, {}
         self.phase, self.misdealt = Phase.BETTING, False
         return back
+
+    # -------------------------------------------------------------- the game's flow (protocol)
+    free = frozenset({"place_wager", "take_dragon"})
+
+    def table_seats(self) -> list[protocol.Seat]:
+        return [*sorted(self.chips), protocol.TABLE]
+
+    def _offers(self, seat: protocol.Seat) -> Iterator[protocol.Action]:
+        """A seat's wager at `engine.amounts` (the game's own rules set no limit: the table's least
+        buy-in to a hundred times it, within the seat's chips), the bank, the
+        dragon hand at each open spot for the least wager; each of its hands set every way
+        (the 21 fronts) or the house way; the table's deal (no source: the CSPRNG; a replay
+        or a test gives one), settlement and next hand."""
+        if seat == protocol.TABLE:
+            yield protocol.Action({Phase.BETTING: "deal", Phase.SETTING: "settle",
+                          Phase.SETTLED: "next_hand"}[self.phase])
+            return
+        assert isinstance(seat, int)
+        least, chips = self.rules.least_buy_in, self.chips.get(seat, 0)
+        if self.phase is Phase.BETTING:
+            for a in protocol.amounts(least, 100 * least, chips):
+                yield protocol.Action("place_wager", (seat, a), seat)
+            yield protocol.Action("withdraw_wagers", (seat,), seat)
+            yield protocol.Action("bank", (seat,), seat)
+            for spot in self.open_spots():
+                yield protocol.Action("take_dragon", (seat, spot, least), seat)
+        for spot in self.spots_to_set(seat):
+            for front in combinations(self.hands[spot], 2):
+                yield protocol.Action("set_hand", (spot, front), seat)
+            yield protocol.Action("ask_house_way", (spot,), seat)
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.SETTLED
+
+    def _settlement(self) -> dict[int, int]:
+        last = next(e for e in reversed(self.events) if isinstance(e, Settled))
+        net: dict[int, int] = {}
+        for r in last.results:
+            if r.seat != DEALER:
+                net[r.seat] = net.get(r.seat, 0) + r.net
+        if last.banker_spot != DEALER:
+            net[last.banker_spot] = net.get(last.banker_spot, 0) + last.banker_net \
+                - last.banker_commission
+        return net
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        return dict(self.snapshot(seat))
 
     # -------------------------------------------------------------- what a viewer may see
     def snapshot(self, viewer_spot: int | None) -> dict[str, object]:
@@ -808,3 +868,4 @@ def _outcome(player: Setting, foul: bool, bank: Setting, bank_foul: bool) -> Out
         return Outcome.WIN
     wins = (player.front_score > bank.front_score) + (player.back_score > bank.back_score)
     return (Outcome.LOSS, Outcome.PUSH, Outcome.WIN)[wins]
+

@@ -11,7 +11,7 @@ foul, settle), so it lives with the rules; the engine checks every action it app
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
@@ -424,39 +424,49 @@ def apply_action(hand: PanHand, me: int, a: PanAction) -> None:
     """Apply one typed action for seat `me`; a bad action raises and changes nothing. A
     settlement is made as offered (the foul hands' agreement is the table's to ask:
     `driver.PanTable.act`)."""
+    name, args = engine_call(hand, me, a)
+    getattr(hand, name)(*args)
+
+
+SIMPLE: dict[Kind, str] = {
+    Kind.OFFER_SPLIT: "offer_split", Kind.ACCEPT_SPLIT: "accept_split",
+    Kind.DECLINE_SPLIT: "decline_split", Kind.FACE_UP: "play_face_up", Kind.KNOCK: "knock",
+    Kind.CHANGE: "change_declaration", Kind.DRAW: "draw", Kind.TAKE_TOPS: "take_tops",
+    Kind.TAKE: "take", Kind.COLLECT: "collect", Kind.GO_OUT: "go_out",
+    Kind.FOUL_SELF: "declare_own_foul"}
+"""The actions that need nothing but the seat: the hand's ``@action`` each one calls."""
+
+
+def engine_call(hand: PanHand, me: int, a: PanAction) -> tuple[str, tuple[Any, ...]]:
+    """The hand's ``@action`` a typed action of seat `me` calls, and its positional
+    arguments (the engine protocol's `cardroom.engine.Action`); raises `CommandError` for
+    one that says too little."""
     k, use_drawn = a.kind, hand.drawn is not None
-    simple: dict[Kind, Callable[[int], object]] = {
-        Kind.OFFER_SPLIT: hand.offer_split, Kind.ACCEPT_SPLIT: hand.accept_split,
-        Kind.DECLINE_SPLIT: hand.decline_split, Kind.FACE_UP: hand.play_face_up,
-        Kind.KNOCK: hand.knock, Kind.CHANGE: hand.change_declaration, Kind.DRAW: hand.draw,
-        Kind.TAKE_TOPS: hand.take_tops, Kind.TAKE: hand.take, Kind.COLLECT: hand.collect,
-        Kind.GO_OUT: hand.go_out, Kind.FOUL_SELF: hand.declare_own_foul}
-    if k in simple:
-        simple[k](me)
-    elif k in (Kind.PLAY, Kind.PASS):
-        hand.declare(me, k is Kind.PLAY)
-    elif k is Kind.SETTLE:
-        hand.settle(me, dict(a.payments))
-    elif k is Kind.MELD:
-        hand.meld(me, a.cards, use_drawn=use_drawn)
-    elif k is Kind.LAY_OFF:
-        hand.lay_off(me, _need(a.meld, "which spread"), None if a.drawn or not a.cards
-                     else a.cards[0])
-    elif k is Kind.BORROW:
-        hand.borrow(me, _need(a.meld, "which spread"), a.borrowed, a.cards, use_drawn=use_drawn)
-    elif k is Kind.SPLIT:
-        hand.split(me, _need(a.meld, "which spread"), a.borrowed)
-    elif k is Kind.DISCARD:
+    if k in SIMPLE:
+        return SIMPLE[k], (me,)
+    if k in (Kind.PLAY, Kind.PASS):
+        return "declare", (me, k is Kind.PLAY)
+    if k is Kind.SETTLE:
+        return "settle", (me, dict(a.payments))
+    if k is Kind.MELD:
+        return "meld", (me, a.cards, use_drawn)
+    if k is Kind.LAY_OFF:
+        return "lay_off", (me, _need(a.meld, "which spread"),
+                           None if a.drawn or not a.cards else a.cards[0])
+    if k is Kind.BORROW:
+        return "borrow", (me, _need(a.meld, "which spread"), a.borrowed, a.cards, use_drawn)
+    if k is Kind.SPLIT:
+        return "split", (me, _need(a.meld, "which spread"), a.borrowed)
+    if k is Kind.DISCARD:
         card = a.cards[0] if a.cards else hand.drawn
         if card is None:
             raise CommandError("choose the card to discard")
-        hand.discard(me, card)
-    elif k is Kind.FORCE_OPTION:
-        hand.force_option_card(me, a.use is True)
-    elif k is Kind.FORCE_BACK:
-        hand.force_back(me, _need(a.seat, "on whom"))
-    elif k is Kind.CALL_FOUL:
-        hand.call_foul(me, _need(a.seat, "whose hand"))
-    else:  # the settlement's answers: only a table keeps an offer open (`driver.PanTable`)
-        raise CommandError("no settlement offer waits for your answer")
-
+        return "discard", (me, card)
+    if k is Kind.FORCE_OPTION:
+        return "force_option_card", (me, a.use is True)
+    if k is Kind.FORCE_BACK:
+        return "force_back", (me, _need(a.seat, "on whom"))
+    if k is Kind.CALL_FOUL:
+        return "call_foul", (me, _need(a.seat, "whose hand"))
+    # the settlement's answers: only a table keeps an offer open (`driver.PanTable`)
+    raise CommandError("no settlement offer waits for your answer")

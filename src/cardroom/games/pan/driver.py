@@ -16,23 +16,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardroom.cards import Card
-from cardroom.engine import Engine, RuleError, Voided, able, action
+from cardroom.engine import TABLE, Action, Engine, RuleError, Seat, Voided, able, action
 from cardroom.errors import IllegalActionError
 from cardroom.shoe import RandomSource, SystemRandom, fisher_yates
 
 from . import errors as R
 from .bots import Bot
-from .commands import Kind, PanAction, apply_action, legal_actions
+from .commands import Kind, PanAction, apply_action, engine_call, legal_actions
 from .engine import DiscardEntry, PanHand, SeatSpec
 from .errors import PanRuleError
 from .rules import PanRules
 from .state import COMPLETE, DECLARING, LAST_PLAYER, PLAYING
-from .table import pack_after
+from .table import next_dealer, pack_after
 
 MAX_STEPS = 20_000
 """Steps in one `advance` before it gives up: a bug in a bot or the engine, never play."""
@@ -255,6 +255,65 @@ class PanTable(Engine):
         voided = self._hand().void(reason)
         self._close()
         return voided
+
+    # ----- the game's flow (the engine protocol) ------------------------------------------
+
+    def verify_reshuffle(self) -> None:
+        hand = self._hand()
+        if hand.phase is not PLAYING or hand.stock or hand.turn_started:
+            raise PanRuleError(R.STOCK_OUT, "the stock is reshuffled only when it is empty as a "
+                               "turn is to start")
+
+    can_reshuffle = able(verify_reshuffle)
+
+    @action
+    def reshuffle(self) -> bool:
+        """The table's own step: the empty stock made again (`reshuffle_if_empty`)."""
+        return reshuffle_if_empty(self._hand(), self.source)
+
+    def table_seats(self) -> list[Seat]:
+        return [] if self.hand is None else [*range(self.hand.n), TABLE]
+
+    def _legal(self, seat: Seat) -> Iterable[Action]:
+        """A seat's legal actions are Pan's own list (`commands.legal_actions`) with what it
+        names chosen (a settlement offer, which the table puts to the foul hands, and a
+        "choose the cards" button are not listed); the table's steps are the reshuffle and,
+        once the hand is over, the next deal: the same players, chips as they stand, the
+        next dealer by the rules (`table.next_dealer`)."""
+        hand = self.hand
+        if hand is None:
+            return []
+        if seat == TABLE:
+            step = Action("reshuffle")
+            if hand.phase is COMPLETE:
+                specs = [SeatSpec(s.name, s.chips) for s in hand.seats]
+                step = Action("deal", (hand.rules, specs,
+                                       next_dealer(hand.n, hand.winner, hand.dealer)))
+            return [step] if self.can(step) else []
+        assert isinstance(seat, int)
+        return [] if hand.phase is COMPLETE else [
+            Action(*engine_call(hand, seat, a), seat) for a in legal_actions(hand, seat)
+            if not a.choose and a.kind is not Kind.SETTLE]
+
+    def actor(self, a: Action) -> Engine:
+        return self if a.name in ("deal", "reshuffle") else self._hand()
+
+    def apply(self, a: Action) -> Any:
+        """`Engine.apply`; a hand over leaves the next pack, as `play` does."""
+        out = super().apply(a)
+        self._close()
+        return out
+
+    def is_over(self) -> bool:
+        return self.hand is not None and self.hand.phase is COMPLETE
+
+    def _settlement(self) -> dict[int, int]:
+        hand = self._hand()
+        return {i: s.chips - spec.chips for i, (s, spec) in enumerate(
+            zip(hand.seats, hand.specs, strict=True))}
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        return self._hand().snapshot(seat)
 
     # ----- inside ---------------------------------------------------------------------------
 

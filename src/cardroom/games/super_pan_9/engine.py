@@ -21,14 +21,22 @@ commission.
 ('5d 3d 5d Kc', 3)
 >>> settled.seats[0].settlement.outcome.value, table.chips
 ('win', {1: 10950})
+
+Through the engine protocol (`cardroom.engine`): the round is over and settled; the table's
+own step, a new round, comes next.
+
+>>> table.is_over(), table.settlement(), table.seats_to_act(), table.legal_actions()
+(True, {1: 950}, ('table',), [Action(name='new_round', args=(), seat='table')])
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from cardroom import engine as protocol
 from cardroom.cards import Card
 from cardroom.engine import NO_WAGER, Engine, Event, RuleError, WagerRefused, able, action
 from cardroom.money import Cents, format_money, require_cents
@@ -505,3 +513,36 @@ class SuperPan9Table(Engine):
             "shoe_remaining": self.shoe.remaining if self.shoe else None,
             "cut_card_reached": self.shoe.cut_card_reached if self.shoe else False,
         }
+
+    # ----- the game's flow (the engine protocol) ------------------------------------------
+    free = frozenset({"place_wager"})
+    TABLE_STEPS = ("deal", "reveal", "dealer_draw", "settle", "new_round")
+
+    def table_seats(self) -> list[protocol.Seat]:
+        """Any seat may wager (the simulations' seats nobody sat at too)."""
+        return [*range(1, MAX_SEATS + 1), protocol.TABLE]
+
+    def _offers(self, seat: protocol.Seat) -> Iterator[protocol.Action]:
+        """A seat's wager at `engine.amounts`, alone and with the least tie bet; its withdrawal;
+        its turn (rule 6); the table's steps (`TABLE_STEPS`)."""
+        if seat == protocol.TABLE:
+            yield from (protocol.Action(name) for name in self.TABLE_STEPS)
+            return
+        assert isinstance(seat, int)
+        r = self.rules
+        if self.phase is Phase.BETTING:
+            for a in protocol.amounts(r.min_wager_cents, r.max_wager_cents, self.chips.get(seat)):
+                yield protocol.Action("place_wager", (seat, a, 0), seat)
+            yield protocol.Action("place_wager", (seat, r.min_wager_cents, r.tie_min_cents), seat)
+            yield protocol.Action("withdraw_wagers", (seat,), seat)
+        elif seat == self.to_act:
+            yield from (protocol.Action(name, (seat,), seat) for name in ("draw", "stand"))
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.COMPLETE
+
+    def _settlement(self) -> dict[int, int]:
+        return {seat: h.settlement.net if h.settlement else 0 for seat, h in self.seats.items()}
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        return self.snapshot(seat)
