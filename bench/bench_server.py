@@ -66,7 +66,7 @@ from pathlib import Path
 
 from bench_chaos import fresh_database
 from opened_tables import open_tables
-from sqlalchemy import select, text
+from sqlalchemy import Connection, select, text
 from websockets.asyncio.client import connect
 
 from cardroom.cli.room import is_sqlite
@@ -149,9 +149,10 @@ class Start:
     """Play starts once every client is connected (unless `wait` is off: then each player
     starts thinking as soon as it is in, while the others are still connecting)."""
 
-    def __init__(self, clients: int, wait: bool, server: int) -> None:
+    def __init__(self, clients: int, wait: bool, server: int,
+                 sampler: LockSampler | None) -> None:
         self.left, self.wait, self.go = clients, wait, asyncio.Event()
-        self.server = server
+        self.server, self.sampler = server, sampler
         self.began = time.perf_counter()
         self.cpu_began = self.cpu_connected = _tree_cpu(server)
         self.connected = 0.0
@@ -161,6 +162,8 @@ class Start:
         if not self.left:
             self.connected = time.perf_counter() - self.began
             self.cpu_connected = _tree_cpu(self.server)
+            if self.sampler is not None:
+                self.sampler.go.set()
             self.go.set()
         if self.wait:
             await self.go.wait()
@@ -315,8 +318,8 @@ def run(k: Kind, a: argparse.Namespace, folder: Path, n: int) -> Result:
             _wait_listening(port, server)
         holders = _held(database, a.tables) if k.workers > 1 else {}
         urls = _routes(people, ports, holders, k.connect)
-        start = Start(len(people), wait=not a.no_wait, server=server.pid)
-        sampler = LockSampler(database) if k.database == "postgres" else None
+        sampler = LockSampler(database, a.no_wait) if k.database == "postgres" else None
+        start = Start(len(people), not a.no_wait, server.pid, sampler)
         client0 = time.process_time()
         lat, deals = asyncio.run(play(urls, people, a.rounds, a.think, start))
         wall = time.perf_counter() - start.began - (0 if a.no_wait else start.connected)
@@ -377,9 +380,10 @@ def _routes(people: list[Person], ports: list[int], holders: dict[int, str],
 
 
 class LockSampler:
-    """Every 0.2 s, the room's database sessions (PostgreSQL's `pg_stat_activity`): how many
-    wait for the room-wide writer lock (an advisory lock), how many wait for another lock
-    (a row: a table's lease), and how many are running a statement."""
+    """Every 0.2 s once play begins (`go`), the room's database sessions (PostgreSQL's
+    `pg_stat_activity`): how many wait for the room-wide writer lock (an advisory lock), how
+    many wait for another lock (a row: a table's lease), and how many are running a
+    statement; and the CPU time of their server processes (the database on this machine)."""
 
     QUERY = text("SELECT count(*) FILTER (WHERE wait_event = 'advisory'), "
                  "count(*) FILTER (WHERE wait_event_type = 'Lock' "
@@ -388,19 +392,35 @@ class LockSampler:
                  "FROM pg_stat_activity WHERE datname = current_database() "
                  "AND pid <> pg_backend_pid()")
 
-    def __init__(self, database: str) -> None:
+    SESSIONS = text("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND pid <> pg_backend_pid()")
+
+    def __init__(self, database: str, began: bool) -> None:
         self.engine = make_engine(database_url(database))
         self.samples: list[tuple[int, int, int]] = []
-        self.done = threading.Event()
+        self.cpu: list[dict[int, float]] = []
+        self.done, self.go = threading.Event(), threading.Event()
+        if began:
+            self.go.set()
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.thread.start()
 
     def _sample(self) -> None:
         with self.engine.connect() as conn:
             while not self.done.wait(0.2):
+                if not self.go.is_set():
+                    continue
+                if not self.cpu:
+                    self.cpu.append(self._backends(conn))
                 row = conn.execute(self.QUERY).one()
                 self.samples.append((int(row[0]), int(row[1]), int(row[2])))
                 conn.rollback()
+            self.cpu.append(self._backends(conn))
+
+    def _backends(self, conn: Connection) -> dict[int, float]:
+        pids = list(conn.execute(self.SESSIONS).scalars())
+        conn.rollback()
+        return {pid: cpu for pid in pids if (cpu := _cpu_of(pid)) is not None}
 
     def stop(self) -> dict[str, float]:
         """Means over the samples, and the share of samples with a session waiting for the
@@ -409,7 +429,9 @@ class LockSampler:
         self.thread.join(10)
         self.engine.dispose()
         n = max(1, len(self.samples))
-        return {"writer_lock_waiting": sum(s[0] for s in self.samples) / n,
+        before, after = (self.cpu[0], self.cpu[-1]) if len(self.cpu) > 1 else ({}, {})
+        return {"database_cpu": sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items()),
+                "writer_lock_waiting": sum(s[0] for s in self.samples) / n,
                 "other_lock_waiting": sum(s[1] for s in self.samples) / n,
                 "running": sum(s[2] for s in self.samples) / n,
                 "share_with_waiter": sum(s[0] > 0 for s in self.samples) / n,
@@ -422,14 +444,24 @@ def _tree_cpu(pid: int) -> dict[int, float]:
     out, todo = {}, [pid]
     while todo:
         at = todo.pop()
+        cpu = _cpu_of(at)
         try:
-            fields = Path(f"/proc/{at}/stat").read_text().rsplit(")", 1)[1].split()
             todo += [int(c) for task in Path(f"/proc/{at}/task").iterdir()
                      for c in (task / "children").read_text().split()]
         except (FileNotFoundError, ProcessLookupError):
             continue  # it ended meanwhile
-        out[at] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        if cpu is not None:
+            out[at] = cpu
     return out
+
+
+def _cpu_of(pid: int) -> float | None:
+    """User plus system CPU seconds of a process (Linux /proc); None: it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _cpu_by_process(root: int, before: dict[int, float], after: dict[int, float],
@@ -469,6 +501,9 @@ def report(r: Result, a: argparse.Namespace) -> None:
         print("tables held: " + ", ".join(f"port {port}: {n}" for port, n in r.spread.items()))
     if r.waiting:
         w = r.waiting
+        print(f"PostgreSQL's processes for the room: {w['database_cpu']:.1f} s CPU "
+              f"({w['database_cpu'] / r.actions * 1000:.2f} ms an action, "
+              f"{w['database_cpu'] / r.wall:.0%} of a core)")
         print(f"database sessions (mean of {w['samples']:.0f} samples): "
               f"{w['writer_lock_waiting']:.2f} waiting for the writer lock (in "
               f"{w['share_with_waiter']:.0%} of samples), {w['other_lock_waiting']:.2f} for "
@@ -481,12 +516,13 @@ def compare(results: list[Result]) -> None:
     first kind's."""
     print("\nside by side (rate = actions a wall second; CPU = all server processes):")
     print(f"{'run':<22}{'actions/s':>10}{'median ms':>10}{'p99 ms':>9}{'CPU ms/act':>11}"
-          f"{'CPU/wall':>9}{'writer-lock waiters':>20}{'load 1m':>8}")
+          f"{'CPU/wall':>9}{'PG CPU ms/act':>14}{'writer-lock waiters':>20}{'load 1m':>8}")
     for r in results:
         waiters = f"{r.waiting['writer_lock_waiting']:.2f}" if r.waiting else "-"
+        database = f"{r.waiting['database_cpu'] / r.actions * 1000:.2f}" if r.waiting else "-"
         print(f"{r.label:<22}{r.rate:>10.1f}{statistics.median(r.lat) * 1000:>10.1f}"
               f"{_pct(r.lat, 0.99):>9.1f}{r.cpu / r.actions * 1000:>11.2f}"
-              f"{r.cpu / r.wall:>9.0%}{waiters:>20}{r.load[0]:>8.2f}")
+              f"{r.cpu / r.wall:>9.0%}{database:>14}{waiters:>20}{r.load[0]:>8.2f}")
     labels = list(dict.fromkeys(r.label for r in results))
     rates = {label: statistics.median(r.rate for r in results if r.label == label)
              for label in labels}
