@@ -33,9 +33,13 @@ bench waits until every table is held, prints how the tables are spread (the roo
 balance them: each process claims the free tables when it starts, so the split is a race),
 and connects each client to a process picked at random (`--connect random`, seeded by the
 player's name: a socket at a process that does not hold its table is relayed to the holder)
-or to its table's holder (`--connect holder`). On PostgreSQL it also samples, every 0.2 s,
-how many of the room's database sessions wait for the room-wide writer lock (an advisory
-lock) and how many are running a statement.
+or to its table's holder (`--connect holder`). `postgres:1:holder` is one process serving as
+one of several (`serve --advertise`): every table under its lease, nothing relayed, no other
+process to wait for; beside `postgres` and `postgres:2:holder` it parts the cost of the leases
+from the cost of two processes sharing the room's writer lock. On PostgreSQL it also
+samples, every 0.2 s of play, how many of the room's database sessions wait for the
+room-wide writer lock (an advisory lock) and how many are running a statement, and reads the
+CPU time of PostgreSQL's processes for the room beside the servers'.
 
 Side by side (`--compare sqlite postgres postgres:2 postgres:2:holder`): the runs one after
 another in one invocation, each on a fresh room (PostgreSQL: the database of `--postgres`
@@ -249,8 +253,15 @@ class Kind:
     connect: str = "random"
 
     @property
+    def leased(self) -> bool:
+        """Whether the tables are held under leases: several processes, or one serving as a
+        room of several (`postgres:1:holder`: `serve --advertise`, a lease checked at every
+        action, no relaying)."""
+        return self.workers > 1 or self.connect == "holder"
+
+    @property
     def label(self) -> str:
-        if self.workers == 1:
+        if not self.leased:
             return self.database
         return f"{self.database}:{self.workers}:{self.connect}"
 
@@ -264,7 +275,7 @@ def kind(spec: str) -> Kind:
     connect_to = parts[2] if len(parts) > 2 else "random"
     if connect_to not in ("random", "holder") or workers < 1:
         raise argparse.ArgumentTypeError(f"{spec!r}: sqlite or postgres[:N[:random|holder]]")
-    if parts[0] == "sqlite" and workers > 1:
+    if parts[0] == "sqlite" and (workers > 1 or connect_to == "holder"):
         raise argparse.ArgumentTypeError("several processes serve one room only on PostgreSQL")
     return Kind(parts[0], workers, connect_to)
 
@@ -309,14 +320,15 @@ def run(k: Kind, a: argparse.Namespace, folder: Path, n: int) -> Result:
     command = [str(Path(sys.executable).with_name("cardroom")), "serve", "--port",
                str(ports[0]), "--database", database, "--self-service-chips"]
     server_cpus = _cpus(a.server_cpus)
-    server = subprocess.Popen(command + (["--workers", str(k.workers)] if k.workers > 1
-                                         else []), env=os.environ.copy(),
+    several = (["--workers", str(k.workers)] if k.workers > 1
+               else ["--advertise", "127.0.0.1"] if k.leased else [])
+    server = subprocess.Popen(command + several, env=os.environ.copy(),
                               preexec_fn=(lambda: os.sched_setaffinity(0, server_cpus))
                               if server_cpus else None)
     try:
         for port in ports:
             _wait_listening(port, server)
-        holders = _held(database, a.tables) if k.workers > 1 else {}
+        holders = _held(database, a.tables) if k.leased else {}
         urls = _routes(people, ports, holders, k.connect)
         sampler = LockSampler(database, a.no_wait) if k.database == "postgres" else None
         start = Start(len(people), not a.no_wait, server.pid, sampler)
@@ -550,7 +562,8 @@ def main() -> None:
                          "at random (relayed to its table's holder) or to the holder")
     ap.add_argument("--compare", nargs="+", type=kind, default=None,
                     metavar="KIND", help="runs side by side: sqlite, postgres, postgres:N, "
-                                         "postgres:N:holder")
+                                         "postgres:N:holder (postgres:1:holder: one "
+                                         "process holding its tables under leases)")
     ap.add_argument("--repeat", type=int, default=1, help="play the --compare series K times")
     ap.add_argument("--port", type=int, default=8765, help="0: free ports")
     ap.add_argument("--think", type=float, default=3.0,
@@ -567,7 +580,7 @@ def main() -> None:
         ap.error("--compare makes fresh rooms: leave out --database")
     kinds = a.compare or [Kind("sqlite" if a.database is None or is_sqlite(a.database)
                                else "postgres", a.workers, a.connect)]
-    if kinds[0].database == "sqlite" and kinds[0].workers > 1:
+    if kinds[0].database == "sqlite" and kinds[0].leased:
         ap.error("several processes serve one room only on PostgreSQL: give --database a "
                  "PostgreSQL URL, or use --compare postgres:N")
     client_cpus = _cpus(a.client_cpus)
