@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,11 +30,33 @@ def run_bench(keys: Path, *args: str) -> str:
 
 def test_the_server_bench_plays_its_rounds_and_balances_the_ledger(
         tmp_path: Path) -> None:
-    out = run_bench(tmp_path, "bench_server.py", "--players", "8", "--tables", "2", "--rounds", "1",
-                    "--think", "0", "--port", "0", "--database",
+    """16 tables, one over the Washington cap of 15: the bench runs them under its load-test
+    profile, which the server names when it opens."""
+    out = run_bench(tmp_path, "bench_server.py", "--players", "18", "--tables", "16",
+                    "--rounds", "1", "--think", "0", "--port", "0", "--database",
                     str(tmp_path / "bench.sqlite3"))
-    assert "actions: 10 in" in out  # 8 bets and one deal at each of the 2 tables
-    assert "CPU while connecting and playing: server" in out
+    assert "profile load-test-washington: LOAD TEST ONLY (16 tables" in out
+    assert "actions: 34 in" in out  # 18 bets and one deal at each of the 16 tables
+    assert "CPU while playing: server" in out
+    assert "ledger balanced after the run: True" in out
+
+
+def test_the_server_bench_relays_through_two_processes_on_postgresql(tmp_path: Path) -> None:
+    """`--workers 2` on PostgreSQL: `cardroom serve --workers 2`, every table held by one of
+    the two, the clients connected to either (relayed to the holder); the CPU of each
+    process and the writer-lock waits printed."""
+    if not _postgres_up():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not running on 127.0.0.1:5432 (.ci/run starts it)")
+        pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
+    out = run_bench(tmp_path, "bench_server.py", "--players", "8", "--tables", "2",
+                    "--rounds", "1", "--think", "0", "--port", "0", "--compare", "postgres:2",
+                    "--postgres", "postgresql://postgres@127.0.0.1:5432/cardroom_bench_test")
+    assert "actions: 10 in" in out
+    held = re.search(r"tables held: port \d+: (\d), port \d+: (\d)", out)
+    assert held is not None and int(held[1]) + int(held[2]) == 2, out
+    assert "per server process: supervisor" in out
+    assert "waiting for the writer lock" in out
     assert "ledger balanced after the run: True" in out
 
 
