@@ -422,7 +422,7 @@ class Pan(Game):
 
     @staticmethod
     def _specs(hand: PanHand) -> list[SeatSpec]:
-        return [SeatSpec(s.name, s.chips) for s in hand.seats]
+        return [SeatSpec(s.name, s.chips) for s in hand.seats.values()]
 
     def play(self, h: Hand, step: Callable[[], None]) -> None:
         t, hand = h.engine, self._hand(h)
@@ -444,7 +444,7 @@ class Pan(Game):
 
     def money(self, h: Hand) -> int:
         hand = self._hand(h)
-        return sum(s.chips for s in hand.seats) + hand.tops_single + hand.tops_double
+        return sum(s.chips for s in hand.seats.values()) + hand.tops_single + hand.tops_double
 
     def views(self, h: Hand) -> list[View]:
         """No engine view per viewer: the history's redaction. Every card still unseen in the
@@ -460,7 +460,7 @@ class Pan(Game):
         return history_of(self._hand(h))
 
     def final(self, h: Hand) -> list[int]:
-        return [s.chips for s in self._hand(h).seats]
+        return [s.chips for s in self._hand(h).seats.values()]
 
 
 class instrumented:

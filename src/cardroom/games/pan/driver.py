@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from cardroom.errors import IllegalActionError
 from cardroom.shoe import RandomSource, SystemRandom, fisher_yates
 
 from . import errors as R
-from .bots import Bot
+from .bots import Bots
 from .commands import Kind, PanAction, apply_action, legal_actions
 from .engine import DiscardEntry, PanHand, SeatSpec
 from .errors import PanRuleError
@@ -62,7 +62,7 @@ def _nothing(*_: object) -> None:
     return None
 
 
-def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
+def advance(hand: PanHand, bots: Bots, source: RandomSource,
             last_top: DiscardEntry | None = None,
             after: Callable[[int | None], None] = _nothing,
             window: Callable[[], None] = _nothing) -> DiscardEntry | None:
@@ -85,7 +85,8 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
             last_top = top
             if hand.phase is PLAYING and (hand.fitting_melds(top.seat, top.card)
                                                 or hand.goes_out_with(top.seat, top.card)):
-                for i, bot in enumerate(bots):
+                for i in hand.ring:
+                    bot = bots[i]
                     if bot is not None and i != top.seat and hand.phase is PLAYING:
                         bot.react(hand, i)
                         if hand.forced_discard is not None:
@@ -121,7 +122,7 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
                              "floor")
 
 
-def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
+def option_window(hand: PanHand, seat: int, bots: Bots) -> None:
     """Right after `seat` draws, every other active player in turn may force the option card
     (None: a seat asked separately, the human)."""
     if hand.drawn_kind != "stock" or hand.option_resolved:
@@ -136,7 +137,7 @@ def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
             bot.react_option(hand, other)
 
 
-def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand:
+def play_hand(hand: PanHand, bots: Bots, rng: random.Random) -> PanHand:
     """Drive one hand alone to its end with one bot per seat (`advance`), shuffling with
     `rng` (tests)."""
     advance(hand, bots, RngSource(rng))
@@ -149,7 +150,7 @@ DEAL = "engine protocol: a table deals its next hand"
 @dataclass
 class PanTable(Engine):
     """Pan's engine: a table from one hand to the next (see the module docstring). `bots`
-    has one entry per seat of the hand, None for a person."""
+    gives each seat of the hand by its number its bot, None for a person (`bots.Bots`)."""
 
     source: RandomSource = field(default_factory=SystemRandom)
     """The table's random source: the packs made between hands, the stock reshuffled."""
@@ -173,8 +174,9 @@ class PanTable(Engine):
         """The log of the hand in play (each hand of a table is a history of its own)."""
         return [] if self.hand is None else self.hand.events
 
-    def verify_deal(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
-                    pack: Sequence[Card] | None = None, record: bool = True) -> None:
+    def verify_deal(self, rules: PanRules, seats: Sequence[SeatSpec] | Mapping[int, SeatSpec],
+                    dealer: int, pack: Sequence[Card] | None = None, record: bool = True
+                    ) -> None:
         if self.hand is not None and self.hand.phase is not COMPLETE:
             raise RuleError(DEAL, "a hand is in play at this table")
         if pack is None and self.next_pack is None:
@@ -183,8 +185,8 @@ class PanTable(Engine):
     can_deal = able(verify_deal)
 
     @action
-    def deal(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
-             pack: Sequence[Card] | None = None, record: bool = True) -> PanHand:
+    def deal(self, rules: PanRules, seats: Sequence[SeatSpec] | Mapping[int, SeatSpec],
+             dealer: int, pack: Sequence[Card] | None = None, record: bool = True) -> PanHand:
         """The next hand, dealt from `pack` (a table's first hand) or else from the pack the
         last hand left, with the tops it carried: "the Tops remain and the hand is redealt"
         (foul rule 6)."""
@@ -195,7 +197,7 @@ class PanTable(Engine):
         self.offer, self.agreed = None, set()
         return hand
 
-    def play(self, bots: Sequence[Bot | None],
+    def play(self, bots: Bots,
              after: Callable[[int | None], None] = _nothing,
              window: Callable[[], None] = _nothing) -> PanHand:
         """The bots play (`advance`) until a person must decide or the hand is over; a hand
@@ -215,7 +217,7 @@ class PanTable(Engine):
             [PanAction(Kind.ACCEPT_SETTLEMENT), PanAction(Kind.DECLINE_SETTLEMENT)]
             if asked else [])
 
-    def act(self, seat: int, action: PanAction, bots: Sequence[Bot | None]) -> None:
+    def act(self, seat: int, action: PanAction, bots: Bots) -> None:
         """A person's action; a refused one raises and changes nothing. A settlement (foul
         rule 5A) is an offer: the bots among the foul hands answer at once, people with
         accept or decline, and it is made when every foul hand asked has agreed; playing face
@@ -272,11 +274,11 @@ class PanTable(Engine):
             return {}
         by = Counter(self.carried_by)
         if sum(hand.tops_carry) > sum(hand.carried_tops):
-            for i, s in enumerate(hand.seats):
+            for i, s in hand.seats.items():
                 by[s.name] += hand.single_contrib[i] + hand.double_contrib[i]
         return dict(by)
 
-    def _offer(self, seat: int, payments: dict[int, int], bots: Sequence[Bot | None]) -> None:
+    def _offer(self, seat: int, payments: dict[int, int], bots: Bots) -> None:
         hand = self._hand()
         if not payments:
             raise PanRuleError(R.FOUL_5, "say what each foul hand pays")
@@ -305,7 +307,7 @@ class PanTable(Engine):
             offer, self.offer, self.agreed = self.offer, None, set()
             self._hand().settle(seat, offer)
 
-    def _answer_split(self, bots: Sequence[Bot | None]) -> None:
+    def _answer_split(self, bots: Bots) -> None:
         hand = self._hand()
         offerer = hand.split_offer
         if offerer is None or hand.phase is not PLAYING:

@@ -132,8 +132,8 @@ class Replay(GameReplay[None]):
         self.hand: PanHand | None = None
         if h.pack:
             self.hand = start_hand(h)
-            self.names = [s.name for s in self.hand.seats]
-            self.start = [s.start_chips for s in self.hand.seats]
+            self.names = [s.name for s in self.hand.seats.values()]
+            self.start = [s.start_chips for s in self.hand.seats.values()]
         else:  # a voided hand's record: the seats only
             build_rules(PanRules, h.rules, "history rules")
             self.read_seats(h, "seat")
@@ -151,7 +151,8 @@ class Replay(GameReplay[None]):
         return "card or argument", str(exc)
 
     def final(self) -> list[int]:
-        return list(self.start) if self.hand is None else [s.chips for s in self.hand.seats]
+        return list(self.start) if self.hand is None else \
+            [s.chips for s in self.hand.seats.values()]
 
     def outcome(self) -> str:
         hand = self.hand
