@@ -347,7 +347,7 @@ class Pan(Game):
         return h
 
     def stacks(self, h: Hand) -> dict[int, int]:
-        return {i: s.chips for i, s in enumerate(self._hand(h).seats)}
+        return {i: s.chips for i, s in self._hand(h).seats.items()}
 
     def money(self, h: Hand) -> int:
         hand = self._hand(h)

@@ -148,14 +148,14 @@ def test_pan_random_hands_settle_what_the_chips_say() -> None:
         hand = t.hand
         assert hand is not None
         net = t.settlement()
-        assert net == {i: s.chips - spec.chips for i, (s, spec) in enumerate(
-            zip(hand.seats, hand.specs, strict=True))}
+        assert net == {n: s.chips - spec.chips for (n, s), spec in zip(
+            hand.seats.items(), hand.specs, strict=True)}
         # the chips the seats lost in all are the tops on the table less those carried in
         assert sum(net.values()) == sum(hand.carried_tops) - hand.tops_single - hand.tops_double
         assert t.seats_to_act() == (TABLE,)
         (deal,) = t.legal_actions()
-        assert deal.name == "deal" and [s.chips for s in deal.args[1]] == [
-            s.chips for s in hand.seats]
+        assert deal.name == "deal" and [s.chips for s in deal.args[1].values()] == [
+            s.chips for s in hand.seats.values()]
         t.apply(deal)
         assert t.hand is not hand and not t.is_over()
 

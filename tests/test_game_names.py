@@ -3,7 +3,9 @@ registry (`cardroom/registry.py`) and a game's own modules (a module or package 
 game: `room/play/pan_live.py`, `analysis/dossier/baccarat.py`, `cli/pai_gow.py`) name no registered
 game in their code: no import of a game's module, no identifier and no string (docstrings and
 comments are prose and may give a game as an example) with a game's name in it. A generic module
-reaches a game through the registry.
+reaches a game through the registry. The same holds for the server's Jinja templates: a template
+not named for a game (`table_pan.html` is Pan's) names none in its text, its expressions or its
+strings (its `{# comments #}` are prose); the route passes the words in (`registry.fees_name`).
 
 A generic module may keep a game's name only where the name is stored outside the code (a
 database table, a profile file's keys): those names are listed one by one in
@@ -20,10 +22,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jinja2
+
 import cardroom
 from cardroom import registry
 
 SRC = Path(cardroom.__file__).parent
+TEMPLATES = SRC / "server" / "templates"
 
 STORED_NAMES = {
     "room/storage/schema.py": ({"pan_fee_periods"},
@@ -96,9 +101,24 @@ def named(source: str) -> Iterator[str]:
         yield from (t for t in texts if names_a_game(t))
 
 
+def named_in_template(source: str) -> Iterator[str]:
+    """Every line of a template's text, and every name and string of its expressions, that
+    names a game (its comments are prose)."""
+    for _, kind, value in jinja2.Environment().lex(source):
+        texts = value.splitlines() if kind == "data" else \
+            [value.strip("'\"")] if kind in ("name", "string") else []
+        yield from (t.strip() for t in texts if names_a_game(t))
+
+
 def naming_modules() -> dict[str, list[str]]:
-    return {path.relative_to(SRC).as_posix(): found for path in sorted(SRC.rglob("*.py"))
-            if not own_module(path) and (found := list(named(path.read_text())))}
+    """Each generic module and template that names a game, with what names it."""
+    modules = {path.relative_to(SRC).as_posix(): found for path in sorted(SRC.rglob("*.py"))
+               if not own_module(path) and (found := list(named(path.read_text())))}
+    templates = {path.relative_to(SRC).as_posix(): found
+                 for path in sorted(TEMPLATES.glob("*.html"))
+                 if not names_a_game(path.stem)
+                 and (found := list(named_in_template(path.read_text())))}
+    return modules | templates
 
 
 def test_no_generic_module_names_a_game_beyond_the_known_few() -> None:
@@ -152,3 +172,12 @@ def f(pan_fees: int) -> None:
         "cardroom.games.pai_gow.rules", "cardroom.room.play.pan_live", "pan_fees",
         "SuperPan9Table", "super-pan-9"])
     assert not list(named('expand = "panel company"\nspan = 9\n'))
+
+
+def test_the_check_reads_templates() -> None:
+    """A template's text, names and strings are read; its comments and tags are not."""
+    source = ('{# baccarat in a comment #}<span class="panel">Pan fees</span>\n'
+              '{% if game == "pai-gow" %}{{ super_pan_9 }}{% endif %}<p>{{ fees_name }}</p>')
+    assert sorted(named_in_template(source)) == sorted([
+        '<span class="panel">Pan fees</span>', "pai-gow", "super_pan_9"])
+    assert TEMPLATES.is_dir() and "server/templates/table_pan.html" not in naming_modules()

@@ -354,10 +354,10 @@ class Engine:
         self.events.append(event)
         return event
 
-    def action_names(self) -> list[str]:
+    @classmethod
+    def action_names(cls) -> list[str]:
         """Every `@action` of this engine, by name."""
-        return sorted(n for n in dir(type(self))
-                      if getattr(getattr(type(self), n), "is_action", False))
+        return sorted(n for n in dir(cls) if getattr(getattr(cls, n), "is_action", False))
 
     def void(self, reason: str) -> Voided:
         """Void the hand in progress: every wager of the hand goes back to its owner, no card

@@ -156,7 +156,7 @@ def test_pan_own_foul_asks_first_cancel_changes_nothing_confirm_declares(room: R
         pan_until(page, checks, foul)
         hand = live.engine.hand
         assert hand is not None
-        me = next(i for i, s in enumerate(hand.seats) if s.name == "alice")
+        me = next(i for i, s in hand.seats.items() if s.name == "alice")
         events = len(hand.events)
         seq = page.get_attribute("body", "data-seq")
         page.click(foul)

@@ -48,7 +48,7 @@ def visible_to(live: PanLive, me: int) -> Counter[str]:
     if hand is None:
         return Counter()
     cards = [str(c) for c in hand.seats[me].hand]
-    cards += [str(c) for s in hand.seats for m in s.melds for c in m.cards]
+    cards += [str(c) for s in hand.seats.values() for m in s.melds for c in m.cards]
     if hand.drawn is not None:
         cards.append(str(hand.drawn))
     if hand.discards:
@@ -81,9 +81,9 @@ def test_play_a_whole_pan_hand_against_bots_by_clicks(room: Room, size: tuple[in
         live.engine.next_pack = stacked_pack(HANDS, STOCK, live.rules, first_hand=0)
         page.click("#deal")
         page.wait_for_selector("#decide:not([hidden])")
-        alice = next(a for a in live.engine.accounts if a > 0)
-        me = live.engine.accounts.index(alice)
-        assert me == 0
+        alice = next(a for a in live.engine.accounts.values() if a > 0)
+        me = live.engine.seat_of(alice)
+        assert me == 1  # her table seat, as the engine knows it
         pressed: list[str] = []
         while page.get_attribute("body", "data-state") not in ("settled", "voided"):
             checks.check(f"step {len(pressed)}")

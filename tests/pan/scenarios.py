@@ -64,7 +64,7 @@ def p0_collects(stock: str = "3c Jd") -> PanHand:
     hand.draw(0)
     hand.meld(0, cs("3c 3c"), use_drawn=True)
     hand.collect(0)
-    assert [s.chips for s in hand.seats] == [23, 17, 17]
+    assert [s.chips for s in hand.seats.values()] == [23, 17, 17]
     return hand
 
 

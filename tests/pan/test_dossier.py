@@ -129,12 +129,12 @@ def test_payments_agree_with_the_engines_tallies() -> None:
         play_hand(hand, [SoundBot() for _ in range(n)], rng)
         paid = payments(hand)
         assert paid["tops"] == n
-        assert paid["conditions"] == sum(sum(s.collected.values()) for s in hand.seats)
+        assert paid["conditions"] == sum(sum(s.collected.values()) for s in hand.seats.values())
         assert paid["wagers"] == paid["tops"] + paid["conditions"] + paid["outs"]
         if hand.winner is not None:
             w = hand.winner
             own = sum(hand.seats[w].collected.values())
-            paid_by_w = sum(s.collected.get(w, 0) for s in hand.seats)
+            paid_by_w = sum(s.collected.get(w, 0) for s in hand.seats.values())
             gain = hand.chips_delta()[w] + 1
             assert paid["outs"] == gain - n - own + paid_by_w
             checked += 1

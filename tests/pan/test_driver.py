@@ -53,11 +53,11 @@ def test_foul_rule_6_a_redeal_carries_the_tops_to_the_next_hand() -> None:
     _false_out_redeal(first)
     table.play(PEOPLE)
     assert first.phase is Phase.COMPLETE and table.carried == (3, 0)
-    assert [s.chips for s in first.seats] == [19, 19, 19]
+    assert [s.chips for s in first.seats.values()] == [19, 19, 19]
     second = table.deal(PanRules(), [SeatSpec(f"p{i}", 19) for i in range(3)], 0)
     assert (second.tops_single, second.tops_double) == (6, 0)
     assert second.carried_tops == (3, 0) and table.carried == (0, 0)
-    assert sum(s.chips for s in second.seats) + second.tops_single == 60
+    assert sum(s.chips for s in second.seats.values()) + second.tops_single == 60
 
 
 def test_the_next_hand_is_dealt_from_the_pack_the_last_left() -> None:
@@ -94,7 +94,7 @@ def test_a_void_goes_through_the_engine_and_keeps_the_carried_tops() -> None:
     voided = table.void("cards exposed")
     assert isinstance(voided, Voided) and second.events[-1] == voided
     assert voided.returned == 3
-    assert [s.chips for s in second.seats] == [19, 19, 19]
+    assert [s.chips for s in second.seats.values()] == [19, 19, 19]
     assert table.carried == (3, 0) and table.next_pack is not None
     assert table.events is second.events and table.can_deal(PanRules(), second.specs, 0)
 

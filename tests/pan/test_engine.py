@@ -42,13 +42,13 @@ def test_pan_deal_to_the_right_two_rounds_of_five_from_first_hand() -> None:
     assert hand.seats[2].hand[:5] == pack[5:10]
     assert hand.seats[0].hand[:5] == pack[10:15]
     assert hand.seats[1].hand[5:] == pack[15:20]
-    assert [len(s.hand) for s in hand.seats] == [10, 10, 10]
+    assert [len(s.hand) for s in hand.seats.values()] == [10, 10, 10]
     assert len(hand.stock) == 320 - 30
 
 
 def test_pan_tops_one_chip_each_before_the_deal() -> None:
     hand = three()
-    assert [s.chips for s in hand.seats] == [19, 19, 19]
+    assert [s.chips for s in hand.seats.values()] == [19, 19, 19]
     assert hand.tops_single == 3
 
 
@@ -114,7 +114,7 @@ def test_pan_every_player_but_one_passes_that_player_takes_the_tops() -> None:
     hand.declare(2, True)
     assert hand.phase is Phase.COMPLETE
     assert hand.winner == 2
-    assert [s.chips for s in hand.seats] == [19, 19, 22]
+    assert [s.chips for s in hand.seats.values()] == [19, 19, 22]
 
 
 def test_pan_turn_1_draw_is_exposed_to_everyone() -> None:
@@ -203,7 +203,7 @@ def test_pan_conditions_paid_by_every_player_still_in_when_laid_down() -> None:
     hand.draw(0)
     hand.meld(0, cs("3c 3c"), use_drawn=True)
     hand.collect(0)
-    assert [s.chips for s in hand.seats] == [23, 17, 17]
+    assert [s.chips for s in hand.seats.values()] == [23, 17, 17]
 
 
 def test_pan_house_pays_rule_1_collections_lost_if_not_called_before_discard() -> None:
@@ -212,7 +212,7 @@ def test_pan_house_pays_rule_1_collections_lost_if_not_called_before_discard() -
     hand.draw(0)
     hand.meld(0, cs("3c 3c"), use_drawn=True)
     hand.discard(0, c("Js"))
-    assert [s.chips for s in hand.seats] == [19, 19, 19]
+    assert [s.chips for s in hand.seats.values()] == [19, 19, 19]
     assert any(isinstance(e, CollectionLost) for e in hand.events)
 
 
@@ -225,7 +225,7 @@ def test_pan_house_pays_rule_5_table_stakes_and_owed_chips() -> None:
     hand.draw(0)
     hand.meld(0, cs("3c 3c"), use_drawn=True)  # worth 2 from each, stake 1
     hand.collect(0)
-    assert [s.chips for s in hand.seats] == [3, 18, 18]
+    assert [s.chips for s in hand.seats.values()] == [3, 18, 18]
     assert hand.seats[0].owed == {1: 1, 2: 1}
     hand.discard(0, c("Js"))
     hand.draw(1)
@@ -235,7 +235,7 @@ def test_pan_house_pays_rule_5_table_stakes_and_owed_chips() -> None:
     hand.draw(0)
     hand.lay_off(0, 0, None)  # adding to the valle set pays 1, plus the 1 owed
     hand.collect(0)
-    assert [s.chips for s in hand.seats] == [7, 16, 16]
+    assert [s.chips for s in hand.seats.values()] == [7, 16, 16]
     assert not hand.seats[0].owed
 
 
@@ -256,16 +256,16 @@ def test_pan_turn_5_going_out_eleven_melded_no_discard_tops_and_outs() -> None:
     hand.go_out(0)
     assert hand.phase is Phase.COMPLETE and hand.winner == 0
     # 19 + 2 + 2 (conditions A-2-3 and 4h 4h 4h from each) + 2 + 2 (outs) + 3 (tops)
-    assert [s.chips for s in hand.seats] == [30, 15, 15]
+    assert [s.chips for s in hand.seats.values()] == [30, 15, 15]
 
 
 def test_pan_option_outs_chips_and_repay_conditions_on_out() -> None:
     hand = _going_out(PanRules(outs_chips=0))
     hand.go_out(0)
-    assert [s.chips for s in hand.seats] == [26, 17, 17]
+    assert [s.chips for s in hand.seats.values()] == [26, 17, 17]
     hand = _going_out(PanRules(repay_conditions_on_out=True))
     hand.go_out(0)
-    assert [s.chips for s in hand.seats] == [34, 13, 13]
+    assert [s.chips for s in hand.seats.values()] == [34, 13, 13]
 
 
 def test_pan_go_out_refused_with_cards_in_hand() -> None:
@@ -290,7 +290,7 @@ def test_pan_house_pays_rule_5c_no_pyramiding_outs_capped_before_tops() -> None:
     hand.meld(0, cs("Ac 2c 3c"))
     hand.go_out(0)
     # collected nothing (stake 0), outs capped at 0, tops 3
-    assert [s.chips for s in hand.seats] == [3, 19, 19]
+    assert [s.chips for s in hand.seats.values()] == [3, 19, 19]
 
 
 def test_pan_borrowing_leaves_a_valid_meld_3_or_6_not_both() -> None:
@@ -347,7 +347,7 @@ def test_pan_house_double_condition_separate_double_antes_and_double_pay() -> No
     hand.draw(0)
     hand.meld(0, cs("3c 3c"), use_drawn=True)
     hand.collect(0)
-    assert [s.chips for s in hand.seats] == [38 + 6, 38 - 4, 19 - 2]
+    assert [s.chips for s in hand.seats.values()] == [38 + 6, 38 - 4, 19 - 2]
 
 
 def test_pan_house_double_condition_not_allowed_by_default() -> None:
@@ -393,7 +393,7 @@ def test_pan_stock_runs_out_too_small_hand_void_tops_returned() -> None:
     hand.discard(0, c("Kc"))
     hand.reshuffle_stock(())
     assert hand.phase is Phase.COMPLETE and hand.winner is None
-    assert [s.chips for s in hand.seats] == [20, 20, 20]
+    assert [s.chips for s in hand.seats.values()] == [20, 20, 20]
 
 
 def test_pan_house_pan_rule_1_no_decision_once_out_of_play() -> None:

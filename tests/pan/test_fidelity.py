@@ -91,7 +91,7 @@ def test_pan_declarations_one_left_takes_the_tops_and_the_window_closes() -> Non
         hand.take_tops(1)
     hand.take_tops(0)
     assert hand.phase is Phase.COMPLETE and hand.winner == 0
-    assert [s.chips for s in hand.seats] == [22, 19, 19]
+    assert [s.chips for s in hand.seats.values()] == [22, 19, 19]
     with pytest.raises(PanRuleError, match="out of play"):
         hand.change_declaration(2)
 
@@ -304,7 +304,7 @@ def test_pan_conditions_four_valles_pay_the_same_laid_at_once_or_three_then_one(
         hand.lay_off(0, 0, c("5h"))
     hand.collect(0)
     assert hand.seats[0].melds[0].cards == cs("5h 5h 5h 5h")
-    assert [s.chips for s in hand.seats] == [19 + 6, 19 - 3, 19 - 3]
+    assert [s.chips for s in hand.seats.values()] == [19 + 6, 19 - 3, 19 - 3]
 
 
 def test_pan_conditions_sequence_pays_the_same_whichever_end_is_laid_first() -> None:
@@ -346,7 +346,7 @@ def test_pan_foul_rule_5a_one_left_after_a_self_declared_foul_may_settle() -> No
     hand = _p1_declares_own_foul_in_p0s_turn()
     assert hand.phase is Phase.LAST_PLAYER and hand.current == 0 and hand.winner is None
     hand.settle(0, {1: 3})
-    assert hand.winner == 0 and [s.chips for s in hand.seats] == [19 + 2 + 3, 19 - 3]
+    assert hand.winner == 0 and [s.chips for s in hand.seats.values()] == [19 + 2 + 3, 19 - 3]
 
 
 def test_pan_foul_rules_5b_and_2_face_up_self_fouled_pays_all_collections_and_the_outs() -> None:
@@ -361,7 +361,7 @@ def test_pan_foul_rules_5b_and_2_face_up_self_fouled_pays_all_collections_and_th
     hand.meld(0, cs("Ac 2c 3c"))
     hand.meld(0, cs("4h 4h 4h"))
     hand.go_out(0)
-    assert hand.winner == 0 and [s.chips for s in hand.seats] == [19 + 2 + 2 + 2, 19 - 4]
+    assert hand.winner == 0 and [s.chips for s in hand.seats.values()] == [19 + 2 + 2 + 2, 19 - 4]
 
 
 def test_pan_foul_rule_5b_a_hand_played_face_up_is_played_to_completion() -> None:
@@ -378,7 +378,7 @@ def test_pan_foul_rule_5b_a_hand_played_face_up_is_played_to_completion() -> Non
     tops = hand.tops_single
     hand.floor_foul(0, "marked cards")
     assert hand.phase is Phase.COMPLETE and hand.winner is None and hand.current is None
-    assert hand.tops_carry == (tops, 0) and [s.chips for s in hand.seats] == [19, 19]
+    assert hand.tops_carry == (tops, 0) and [s.chips for s in hand.seats.values()] == [19, 19]
 
 
 # ----- double condition -----------------------------------------------------------------------
@@ -427,4 +427,4 @@ def test_pan_declarations_after_a_dead_hand_the_one_left_declaring_takes_the_top
     hand.declare(2, True)
     assert hand.phase is Phase.COMPLETE and hand.winner == 2
     assert not hand.can_change_declaration(0)
-    assert [s.chips for s in hand.seats] == [19, 20, 21]
+    assert [s.chips for s in hand.seats.values()] == [19, 20, 21]

@@ -15,7 +15,7 @@ from cardroom.games.pan.bots import SoundBot
 from cardroom.games.pan.cards import pan_pack
 from cardroom.games.pan.driver import play_hand
 from cardroom.games.pan.engine import PanHand, SeatSpec
-from cardroom.games.pan.history import history_of
+from cardroom.games.pan.history import at_seats, history_of
 from cardroom.games.pan.rules import PanRules
 from cardroom.history import HIDDEN_CARD, HandHistory, HistoryError, load_history, replay
 from cardroom.shoe import SeededRandom, fisher_yates
@@ -250,3 +250,29 @@ def test_a_void_ends_a_pan_history_with_every_stack_as_before() -> None:
                              actions=[{"type": "draw", "seat": 0}, void]))
     assert bad.failure is not None and bad.failure.index == 0
     assert "only the void" in bad.failure.message
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_a_hand_at_table_seats_writes_the_history_of_the_same_hand_at_seats_0_to_n(
+        seed: int) -> None:
+    """Issue 24, one seat for every engine: the engine knows a seat by its table seat number,
+    the history by its place in the hand. The same hand dealt at seats 2, 5 and 7 (dealer 5)
+    and at seats 0, 1 and 2 (dealer 1) plays the same (its events the same but for the
+    numbers) and writes the same history, byte for byte; `at_seats` replays that history at
+    2, 5 and 7 again, to the same table."""
+    numbers = [2, 5, 7]
+    pack = fisher_yates(pan_pack(PanRules()), SeededRandom(seed))
+    specs = [SeatSpec(name, 20, False) for name in ("ann", "bob", "cy")]
+    placed = play_hand(PanHand(PanRules(), specs, 1, pack), [SoundBot() for _ in specs],
+                       random.Random(seed))
+    hand = PanHand(PanRules(), dict(zip(numbers, specs, strict=True)), 5, pack)
+    assert hand.order == [7, 2, 5] and hand.first_hand == 7 and hand.to_act == 7
+    play_hand(hand, {n: SoundBot() for n in numbers}, random.Random(seed))
+    assert hand.actions and len(hand.events) == len(placed.events)
+    assert hand.winner == (None if placed.winner is None else numbers[placed.winner])
+    for whole in (False, True):
+        written = json.dumps(history_of(hand, "h", whole).to_json())
+        assert written == json.dumps(history_of(placed, "h", whole).to_json())
+    again = at_seats(history_of(hand, "h", whole=True), numbers)
+    assert again.events == hand.events and again.snapshot(5) == hand.snapshot(5)
+    assert [s["seat"] for s in hand.snapshot(None)["seats"]] == numbers

@@ -26,7 +26,7 @@ def test_pan_house_pays_rule_4_any_active_player_asks_the_value_of_a_spread() ->
     player's view carries the value of every spread, and it is what the spread collected
     from each player (2 chips for 3c 3c 3c)."""
     hand = p0_collects()
-    paid = [20 - 1 - s.chips for s in hand.seats[1:]]
+    paid = [20 - 1 - s.chips for s in list(hand.seats.values())[1:]]
     assert paid == [2, 2]
     for viewer in (0, 1, 2, None):
         values = [s["spread_value"] for s in hand.snapshot(viewer)["seats"]]
@@ -62,7 +62,7 @@ def test_pan_house_pays_rule_3_no_saving_outs_and_no_ante_for_another_player() -
     hand = make_hand([GO_OUT, H0, H2], "Jd", chips=[20, 20, 4])
     tops = [e for e in hand.events if isinstance(e, ToppedUp)]
     assert sorted((e.seat, e.single) for e in tops) == [(0, 1), (1, 1), (2, 1)]
-    assert [s.chips for s in hand.seats] == [19, 19, 3]
+    assert [s.chips for s in hand.seats.values()] == [19, 19, 3]
     all_play(hand)
     spread_to_go_out(hand, 0)
     hand.go_out(0)
@@ -108,7 +108,7 @@ def test_pan_house_double_condition_no_progressive_tops() -> None:
     carried.go_out(0)
     assert carried.tops_single == carried.tops_double == 0
     # every chip accounted for: 60 at the table and the 4 carried
-    assert sum(s.chips for s in carried.seats) == 60 + 4
+    assert sum(s.chips for s in carried.seats.values()) == 60 + 4
     assert carried.seats[0].chips == 19 + 4 + 4 + (3 + 2) + 2
 
 
@@ -122,9 +122,9 @@ def test_pan_washington_caps_chip_ante_outs_and_no_doubling_of_conditions() -> N
         with pytest.raises(RulesError, match=r"refused under WAC 230-15-135\(4\)"):
             check_profile(PanRules.model_validate(bad), "house rules")
     hand = make_hand(["5s 5s 4h 5h Kd Qc 2s 6d 7d Js", GO_OUT, H2], "5s")
-    assert [s.chips for s in hand.seats] == [19, 19, 19]
+    assert [s.chips for s in hand.seats.values()] == [19, 19, 19]
     all_play(hand)
     hand.draw(0)
     hand.meld(0, cs("5s 5s"), use_drawn=True)
     hand.collect(0)
-    assert [s.chips for s in hand.seats] == [19 + 2 + 2, 17, 17]
+    assert [s.chips for s in hand.seats.values()] == [19 + 2 + 2, 17, 17]

@@ -28,10 +28,10 @@ def test_pan_house_foul_rule_1_penalty_repay_collections_value_as_it_lies_plus_2
     hand.discard(0, c("Js"))
     hand.call_foul(1, 0)
     assert hand.seats[0].status is Status.FOULED
-    assert [s.chips for s in hand.seats] == [19, 19, 19]
+    assert [s.chips for s in hand.seats.values()] == [19, 19, 19]
     p1_goes_out(hand)
     # p1: 19 + 2 (conditions from p2 only) + 2 outs (p2) + 2 + 2 (p0: value 2 plus 2) + 3 tops
-    assert [s.chips for s in hand.seats] == [15, 30, 15]
+    assert [s.chips for s in hand.seats.values()] == [15, 30, 15]
 
 
 def test_pan_house_foul_rule_2_self_declared_foul_pays_everything_including_bust_out() -> None:
@@ -40,7 +40,7 @@ def test_pan_house_foul_rule_2_self_declared_foul_pays_everything_including_bust
     hand.declare_own_foul(0)
     assert hand.seats[0].status is Status.SELF_FOULED
     p1_goes_out(hand)
-    assert [s.chips for s in hand.seats] == [19, 28, 13]
+    assert [s.chips for s in hand.seats.values()] == [19, 28, 13]
 
 
 def test_pan_house_foul_rule_3a_wrong_count_after_touching_the_deck() -> None:
@@ -153,7 +153,7 @@ def test_pan_house_foul_rule_6_one_player_fouls_all_others_tops_stay_redeal() ->
     hand.call_foul(1, 0)
     assert hand.phase is Phase.COMPLETE and hand.winner is None
     assert hand.tops_carry == (3, 0)
-    assert [s.chips for s in hand.seats] == [19, 19, 19]
+    assert [s.chips for s in hand.seats.values()] == [19, 19, 19]
 
 
 def test_pan_house_foul_rule_4_only_another_active_player_calls() -> None:
@@ -177,7 +177,7 @@ def test_pan_house_foul_rule_5_one_player_left_settles_or_plays_face_up() -> Non
     hand.call_foul(1, 0)
     assert hand.phase is Phase.LAST_PLAYER
     hand.settle(1, {0: 3})
-    assert hand.winner == 1 and [s.chips for s in hand.seats] == [16, 24]
+    assert hand.winner == 1 and [s.chips for s in hand.seats.values()] == [16, 24]
     hand2 = make_hand([H0, H1], "Kc")
     all_play(hand2)
     hand2.drop_card(0, c("Qc"))
@@ -450,7 +450,7 @@ def test_pan_house_pays_rule_2_two_players_split_the_tops() -> None:
     all_play(hand)
     hand.offer_split(0)
     hand.accept_split(1)
-    assert hand.phase is Phase.COMPLETE and [s.chips for s in hand.seats] == [20, 20]
+    assert hand.phase is Phase.COMPLETE and [s.chips for s in hand.seats.values()] == [20, 20]
     with pytest.raises(PanRuleError) as e:
         three = make_hand([H0, H1, H2], "Kc")
         all_play(three)
@@ -464,7 +464,7 @@ def test_pan_house_pays_rule_2_doubles_and_singles_split_only_single_tops() -> N
     all_play(hand)
     hand.offer_split(1)
     hand.accept_split(0)
-    assert [s.chips for s in hand.seats] == [40, 20]   # 1 single + the double top back
+    assert [s.chips for s in hand.seats.values()] == [40, 20]   # 1 single + the double top back
 
 
 def test_pan_house_pan_rule_2_panner_plays_one_more_hand_when_players_wait() -> None:
@@ -507,7 +507,7 @@ def test_pan_house_rule_14b_one_card_puts_two_players_out_forced_on_the_lower_pa
     assert hand.winner == 1 and hand.end_reason == "went out on a forced card"
     # tops 4; p1 collected 2 from each (four 6s: the set plus one added), p2 5 from each (5h
     # set 2, four 7c 2 + 1); the outs 2
-    assert [s.chips for s in hand.seats] == [10, 30, 30, 10]
+    assert [s.chips for s in hand.seats.values()] == [10, 30, 30, 10]
 
 
 def test_pan_house_rule_14b_out_card_not_forced_when_only_one_player_goes_out() -> None:
@@ -550,7 +550,7 @@ def test_pan_house_foul_rule_6_every_other_player_fouled_by_a_false_out_redeal()
     hand.throw_in(1)
     hand.call_foul(1, 0)
     assert hand.phase is Phase.COMPLETE and hand.tops_carry == (3, 0)
-    assert [s.chips for s in hand.seats] == [19, 19, 19]
+    assert [s.chips for s in hand.seats.values()] == [19, 19, 19]
 
 
 def test_pan_rotation_by_table_seat_whoever_sat_down_or_left() -> None:

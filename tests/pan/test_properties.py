@@ -28,13 +28,14 @@ from cardroom.shoe import SeededRandom, fisher_yates
 
 def chips_in_play(hand: PanHand) -> int:
     """Every chip of the hand: the seats' stacks, the tops, and tops carried to a redeal."""
-    return (sum(s.chips for s in hand.seats) + hand.tops_single + hand.tops_double
+    return (sum(s.chips for s in hand.seats.values()) + hand.tops_single + hand.tops_double
             + sum(hand.tops_carry))
 
 
 def state(hand: PanHand) -> tuple[Any, ...]:
     return (len(hand.actions), len(hand.events), hand.phase, hand.current,
-            tuple(s.chips for s in hand.seats), tuple(tuple(s.hand) for s in hand.seats),
+            tuple(s.chips for s in hand.seats.values()),
+            tuple(tuple(s.hand) for s in hand.seats.values()),
             len(hand.stock), len(hand.discards), hand.drawn)
 
 
@@ -47,7 +48,7 @@ class Checked:
 
     def probe(self, hand: PanHand, seat: int) -> None:
         assert chips_in_play(hand) == self.total
-        assert all(s.chips >= 0 for s in hand.seats)  # table stakes (pays rule 5)
+        assert all(s.chips >= 0 for s in hand.seats.values())  # table stakes (pays rule 5)
         other = (seat + 1) % hand.n
         was = state(hand)
         with pytest.raises(PanRuleError):
@@ -80,12 +81,12 @@ def test_random_play_conserves_chips_refuses_cleanly_replays_and_keeps_every_cla
     hand = PanHand(rules, [SeatSpec(f"p{i}", chips) for i in range(n)], seed % n, pack)
     total = chips_in_play(hand)
     assert total == n * chips
-    assert all(len(s.hand) == 10 for s in hand.seats)  # ten cards each
+    assert all(len(s.hand) == 10 for s in hand.seats.values())  # ten cards each
     rng = random.Random(seed)
     bots: list[Any] = [Checked(RandomBot(rng) if k else SoundBot(), total) for k in kinds]
     play_hand(hand, bots, rng)
     assert chips_in_play(hand) == total
-    assert all(s.chips >= 0 for s in hand.seats)
+    assert all(s.chips >= 0 for s in hand.seats.values())
     report = replay(HandHistory.from_json(json.loads(history_of(hand).dumps())))
     assert report.ok and report.result_matches, report.failure
-    assert report.final_chips == [s.chips for s in hand.seats]
+    assert report.final_chips == [s.chips for s in hand.seats.values()]

@@ -62,8 +62,8 @@ def check_books(room: Room, t: int) -> None:
     b = books(room.storage, t)
     hand = live.engine.hand
     assert hand is not None
-    for a, s in zip(live.engine.accounts, hand.seats, strict=True):
-        assert b[ledger.stack(t, a)] == s.chips * CHIP
+    for seat, a in live.engine.accounts.items():
+        assert b[ledger.stack(t, a)] == hand.seats[seat].chips * CHIP
     if hand.phase.value != "complete":
         assert b["tops"] == (hand.tops_single + hand.tops_double) * CHIP
 
@@ -109,9 +109,10 @@ def false_out_carries_the_tops(room: Room, p: dict[str, Account], t: int) -> Pan
                 say(room, who, t, "play" if "play" in legal else "draw")
     assert hand.turn_started and hand.current is not None
     liar = hand.current
+    other = next(seat for seat in hand.seats if seat != liar)
     hand.declare_out(liar)
-    hand.throw_in(1 - liar)
-    hand.call_foul(1 - liar, liar)
+    hand.throw_in(other)
+    hand.call_foul(other, liar)
     assert live.hand_id is not None
     with room.storage.unit() as conn:
         live._sync(conn, live.hand_id)
@@ -137,5 +138,5 @@ def alone_after_a_foul(storage: Storage) -> tuple[Room, dict[str, Account], int,
             if mine:
                 say(room, who, t, mine[0])
                 break
-    me, him = (live.engine.accounts.index(p[x].id) for x in ("alice", "bob"))
+    me, him = (live.engine.seat_of(p[x].id) for x in ("alice", "bob"))
     return room, p, t, me, him

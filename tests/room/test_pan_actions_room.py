@@ -79,8 +79,8 @@ def test_refusals_name_the_player_not_a_seat_index(storage: Storage) -> None:
     room.act(alice, t, {"type": "deal"})
     hand = live.engine.hand
     assert hand is not None
-    me = live.engine.accounts.index(alice.id)
-    other = 1 - me
+    me = live.engine.seat_of(alice.id)
+    other = next(s for s in hand.seats if s != me)
     with pytest.raises(CardroomError) as err:
         room.act(alice, t, {"type": "pan", "seq": live.seq,
                             "action": {"kind": "force_back", "seat": other}})

@@ -62,7 +62,7 @@ def test_pan_room_doubles_need_twice_the_buy_in_and_ante_double(storage: Storage
     live = pan(room, t)
     hand = live.engine.hand
     assert hand is not None
-    assert [s.doubles for s in hand.seats] == [True, True, False]
+    assert [s.doubles for s in hand.seats.values()] == [True, True, False]
     assert sum(hand.double_contrib.values()) == 2 and sum(hand.single_contrib.values()) == 3
     check_books(room, t)
     for _ in range(12):        # a few turns: every chip moved is posted as it moves
@@ -108,7 +108,8 @@ def test_pan_room_all_doubles_floor_moves_the_game_to_the_next_condition(
     room.act(p["alice"], t, {"type": "deal"})
     hand = live.engine.hand
     assert hand is not None
-    assert [s.chips for s in hand.seats] == [19, 19]      # 40 dollars: 20 chips of $2, less the top
+    # 40 dollars: 20 chips of $2, less the top
+    assert [s.chips for s in hand.seats.values()] == [19, 19]
     assert books(storage, t)["tops"] == 2 * 2 * CHIP
     again = Room(storage, SeededRandom(4))
     again.start()
@@ -147,7 +148,7 @@ def test_pan_room_doubles_and_carried_double_tops_survive_a_restart(storage: Sto
     assert [x["doubles"] for x in live.snapshot(p["alice"])["players"]] == [True, True]
     again.act(p["alice"], t, {"type": "deal"})
     hand = live.engine.hand
-    assert hand is not None and [s.doubles for s in hand.seats] == [True, True]
+    assert hand is not None and [s.doubles for s in hand.seats.values()] == [True, True]
     false_out_carries_the_tops(again, p, t)  # foul rule 3F then 6
     assert hand.tops_carry == (2, 2)
     assert books(storage, t)["tops"] == 4 * CHIP
@@ -159,5 +160,5 @@ def test_pan_room_doubles_and_carried_double_tops_survive_a_restart(storage: Sto
     assert redealt is not None
     # 38 chips each, under twice the buy-in: the redeal is played single condition, the
     # carried double tops still kept apart
-    assert [s.doubles for s in redealt.seats] == [False, False]
+    assert [s.doubles for s in redealt.seats.values()] == [False, False]
     assert (redealt.tops_single, redealt.tops_double) == (2 + 2, 2)

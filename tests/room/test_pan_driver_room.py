@@ -49,9 +49,11 @@ def test_pan_room_plays_a_hand_as_the_bare_driver_does(storage: Storage) -> None
 
     table = PanTable(twin)
     dealer = twin.randbelow(3)
-    bare = table.deal(live.rules, hand.specs, dealer, fisher_yates(pan_pack(live.rules), twin))
-    bots: list[Bot | None] = [SoundBot() if a < 0 else None for a in live.engine.accounts]
-    me = live.engine.accounts.index(alice.id)
+    bare = table.deal(live.rules, dict(zip(hand.ring, hand.specs, strict=True)),
+                      hand.ring[dealer], fisher_yates(pan_pack(live.rules), twin))
+    bots: dict[int, Bot | None] = {seat: SoundBot() if a < 0 else None
+                                   for seat, a in live.engine.accounts.items()}
+    me = live.engine.seat_of(alice.id)
     table.play(bots)
     for text in said:
         table.act(me, parse_command(bare, text), bots)
@@ -70,7 +72,7 @@ def test_pan_room_void_is_the_engines_void(storage: Storage) -> None:
     room.act(p["fiona"], t, {"type": "void", "reason": "cards exposed in the deal"})
     assert isinstance(hand.events[-1], Voided)
     assert hand.events[-1].reason == "voided by fiona: cards exposed in the deal"
-    assert [s.chips for s in hand.seats] == [20, 20] and hand.end_reason is not None
+    assert [s.chips for s in hand.seats.values()] == [20, 20] and hand.end_reason is not None
     assert live.engine.hand is None and live.engine.next_pack is not None
     assert books(storage, t)["tops"] == 0
 

@@ -57,7 +57,7 @@ def test_wac_230_15_080_per_hand_fee_from_each_player_before_the_deal(storage: S
     assert hand is not None
     # the fee was taken before the first card: each player came to the hand with 19 chips
     # (the bot, the house's own chips, pays no fee)
-    assert sorted(s.start_chips for s in hand.seats) == [19, 19, 20]
+    assert sorted(s.start_chips for s in hand.seats.values()) == [19, 19, 20]
     assert fees_held(storage, t) == 200
     assert sorted((d["account"], d["kind"], d["cents"]) for d in fee_audits(storage)) == [
         (p["alice"].id, "hand", 100), (p["bob"].id, "hand", 100)]
@@ -78,7 +78,8 @@ def test_a_player_who_cannot_pay_the_fee_is_not_dealt_in(storage: Storage) -> No
     room.act(p["bob"], t, {"type": "bot", "key": "b"})
     room.act(p["bob"], t, {"type": "deal"})
     live = pan(room, t)
-    assert p["alice"].id not in live.engine.accounts and p["bob"].id in live.engine.accounts
+    playing = live.engine.accounts.values()
+    assert p["alice"].id not in playing and p["bob"].id in playing
     assert "alice cannot pay the table's fee and is not dealt in" in live.log
     assert fees_held(storage, t) == 100
     assert live.stacks[p["alice"].id] == 1 * CHIP

@@ -28,7 +28,8 @@ def test_pan_room_foul_rule_5_the_one_left_chooses_and_is_not_put_face_up(
     hand = live.engine.hand
     assert hand is not None and hand.face_up and hand.phase.value == "playing"
     # 5B: his hand is now on view to every viewer, Bob included
-    assert live.snapshot(p["bob"])["play"]["seats"][me]["hand"] is not None
+    seats = live.snapshot(p["bob"])["play"]["seats"]
+    assert next(s for s in seats if s["seat"] == me)["hand"] is not None
     check_books(room, t)
 
 

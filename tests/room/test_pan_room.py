@@ -45,8 +45,8 @@ def test_pan_hand_with_bots_settles_through_the_ledger(storage: Storage) -> None
     # right after the deal (bots may already have paid conditions): the tops took one chip
     # each, and stacks plus the tops are the 60 chips bought in
     assert sum(b.values()) == 60 * CHIP
-    assert [s.chips for s in hand.seats] == [
-        b[ledger.stack(t, a)] // CHIP for a in live.engine.accounts]
+    assert [s.chips for s in hand.seats.values()] == [
+        b[ledger.stack(t, a)] // CHIP for a in live.engine.accounts.values()]
     hand_id = live.hand_id
     play_out(room, [p["alice"]], t)
     b = books(storage, t)
@@ -60,7 +60,7 @@ def test_pan_hand_with_bots_settles_through_the_ledger(storage: Storage) -> None
     assert record["format"] == FORMAT and record["game"] == "pan"
     assert [s["chips"] for s in record["seats"]] == [20, 20, 20]
     assert record["result"]["chips"] == [b[ledger.stack(t, a)] // CHIP
-                                         for a in live.engine.accounts]
+                                         for a in live.engine.accounts.values()]
     assert room.recall(p["alice"], hand_id or 0).ok
     assert room.recall(p["audrey"], hand_id or 0).ok
     with pytest.raises(CardroomError):
@@ -78,7 +78,7 @@ def test_each_viewer_sees_only_their_own_hand(storage: Storage) -> None:
     assert hand is not None
     for who in ("alice", "bob"):
         snap = live.snapshot(p[who])
-        me = live.engine.accounts.index(p[who].id)
+        me = live.engine.seat_of(p[who].id)
         for s in snap["play"]["seats"]:
             if s["seat"] == me:
                 assert [c["text"] for c in s["hand"]] == [str(c) for c in hand.seats[me].hand]
@@ -86,7 +86,7 @@ def test_each_viewer_sees_only_their_own_hand(storage: Storage) -> None:
                 assert s["hand"] is None and s["hand_count"] == len(hand.seats[s["seat"]].hand)
     text = json.dumps(live.snapshot(p["carol"]))  # watching, not playing
     assert all(s["hand"] is None for s in live.snapshot(p["carol"])["play"]["seats"])
-    stock = {str(c) for c in hand.stock} - {str(c) for s in hand.seats for c in s.hand}
+    stock = {str(c) for c in hand.stock} - {str(c) for s in hand.seats.values() for c in s.hand}
     assert not any(f'"text": "{c}"' in text for c in stock)
 
 
@@ -101,7 +101,7 @@ def test_out_of_turn_stale_and_repeated_actions_change_nothing(storage: Storage)
     assert hand is not None
     to_act = live.snapshot(None)["play"]["to_act"]
     waiting = next(w for w in ("alice", "bob")
-                   if live.engine.accounts.index(p[w].id) != to_act)
+                   if live.engine.seat_of(p[w].id) != to_act)
     acting = "bob" if waiting == "alice" else "alice"
     before = (json.dumps(live.snapshot(p[waiting])), books(storage, t))
     seq = live.seq

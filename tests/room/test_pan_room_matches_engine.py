@@ -82,8 +82,9 @@ class BarePan:
         self.table = PanTable(self.source)
 
     @property
-    def bots(self) -> list[None]:
-        return [None] * len(self.names)
+    def bots(self) -> dict[int, None]:
+        """Everyone a person, at the table's seats 1, 2, 3..."""
+        return dict.fromkeys(range(1, len(self.names) + 1))
 
     @property
     def events(self) -> list[Event]:
@@ -95,8 +96,9 @@ class BarePan:
         return self.table.hand
 
     def deal(self) -> None:
-        specs = [SeatSpec(n, c) for n, c in zip(self.names, self.chips, strict=True)]
         seats = list(range(1, len(self.names) + 1))
+        specs = {seat: SeatSpec(n, c)
+                 for seat, n, c in zip(seats, self.names, self.chips, strict=True)}
         if self.last_dealer is None:
             dealer = self.source.randbelow(len(seats))
             pack: list[Card] | None = fisher_yates(pan_pack(self.rules), self.source)
@@ -104,7 +106,7 @@ class BarePan:
             dealer, pack = dealer_at(seats, self.winner, self.last_dealer), None
         if self.table.hand is not None:
             self.done += self.table.hand.events
-        self.table.deal(self.rules, specs, dealer, pack)
+        self.table.deal(self.rules, specs, seats[dealer], pack)
         self.table.play(self.bots)
         self._close()
 
@@ -116,7 +118,7 @@ class BarePan:
         except PanRuleError as exc:
             text = str(exc)
             for i in reversed(range(len(self.names))):
-                text = re.sub(rf"\bseat {i}\b", self.names[i], text)
+                text = re.sub(rf"\bseat {i + 1}\b", self.names[i], text)
             raise CardroomError(text) from None
         self.table.play(self.bots)
         self._close()
@@ -124,9 +126,8 @@ class BarePan:
     def _close(self) -> None:
         hand = self.hand()
         if hand.phase is Phase.COMPLETE:
-            self.chips = [s.chips for s in hand.seats]
-            self.last_dealer, self.winner = hand.dealer + 1, \
-                None if hand.winner is None else hand.winner + 1
+            self.chips = [s.chips for s in hand.seats.values()]
+            self.last_dealer, self.winner = hand.dealer, hand.winner
 
 
 def plain(legal: list[PanAction]) -> PanAction | None:
@@ -163,8 +164,9 @@ def resolve(move: Move, e: BarePan) -> tuple[int, PanAction] | None:
     if kind == "deal":
         return None
     hand, n = e.hand(), len(e.names)
+    ring = list(hand.ring)
     if kind == "plain":
-        seats = [*([hand.to_act] if hand.to_act is not None else []), *range(n)]
+        seats = [*([hand.to_act] if hand.to_act is not None else []), *ring]
         for seat in seats:
             if (a := plain(e.table.legal(seat))) is not None:
                 return seat, a
@@ -175,12 +177,14 @@ def resolve(move: Move, e: BarePan) -> tuple[int, PanAction] | None:
         assert left, "nobody may act but the hand is not over"
         return min(left, key=lambda sa: sa[1].kind is Kind.FOUL_SELF)
     if kind in ("legal", "other"):
-        options = [(s, a) for s in range(n) for a in e.table.legal(s)]
+        options = [(s, a) for s in ring for a in e.table.legal(s)]
         if not options:
-            return 0, PanAction(Kind.DRAW)
+            return ring[0], PanAction(Kind.DRAW)
         seat, action = options[move[1] % len(options)]
-        return ((seat + 1 + move[2] % (n - 1)) % n if kind == "other" else seat), action
-    seat = ((hand.to_act or 0) + move[1]) % n  # mostly the seat in turn
+        other = ring[(ring.index(seat) + 1 + move[2] % (n - 1)) % n]
+        return (other if kind == "other" else seat), action
+    to_act = 0 if hand.to_act is None else ring.index(hand.to_act)
+    seat = ring[(to_act + move[1]) % n]  # mostly the seat in turn
     held = hand.seats[seat].hand
     if kind == "held":
         return seat, PanAction(Kind.DISCARD, (held[move[2] % len(held)],) if held else ())
@@ -202,7 +206,7 @@ def pan_same(live: Any, e: BarePan) -> None:
     assert g.hand.events == t.hand.events and g.hand.phase is t.hand.phase
     assert (g.offer, g.agreed, g.carried, g.next_pack) == (t.offer, t.agreed, t.carried,
                                                            t.next_pack)
-    assert room_stacks(live) == {i + 1: s.chips * CHIP for i, s in enumerate(t.hand.seats)}
+    assert room_stacks(live) == {i: s.chips * CHIP for i, s in t.hand.seats.items()}
 
 
 def pan_recorded(e: BarePan, start: int) -> list[dict[str, Any]]:
@@ -259,7 +263,7 @@ def test_pan_room_and_engine_agree(room: tuple[Room, dict[str, Account]], player
         if chosen is None:
             return "alice", {"type": "deal"}
         seat, action = chosen
-        return names[seat], {"type": "pan", "action": action.to_json(), "seq": live.seq}
+        return names[seat - 1], {"type": "pan", "action": action.to_json(), "seq": live.seq}
 
     play(made, people, t, bare, moves_of(live, hands), message, pan_apply, pan_same,
          pan_recorded)

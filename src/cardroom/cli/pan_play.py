@@ -143,7 +143,7 @@ class Session:
         self.seen = len(hand.events)
 
     def board(self, hand: PanHand) -> None:
-        for i, s in enumerate(hand.seats):
+        for i, s in hand.seats.items():
             melds = "  ".join(escape(f"[{k}]") + f" {format_cards(m.cards)}"
                               for k, m in enumerate(s.melds))
             self.console.print(f"seat {i} {self.who(hand, i)} ({s.status.value}, {s.chips} "
@@ -266,10 +266,10 @@ class Session:
 
     def settle(self, hand: PanHand) -> None:
         self.console.print(f"[bold]hand over[/bold]: {hand.end_reason}", highlight=False)
-        for i, d in enumerate(hand.chips_delta()):
-            self.console.print(f"  seat {i} {self.who(hand, i)}: {d:+d} chips, "
-                               f"{hand.seats[i].chips} on the table", highlight=False)
-        for p, s in zip(self.players, hand.seats, strict=True):
+        for i, s in hand.seats.items():
+            self.console.print(f"  seat {i} {self.who(hand, i)}: {s.chips - s.start_chips:+d} "
+                               f"chips, {s.chips} on the table", highlight=False)
+        for p, s in zip(self.players, hand.seats.values(), strict=True):
             p.chips = s.chips
         if any(self.table.carried):
             self.console.print(f"the tops stay for the redeal (foul rule 6): "

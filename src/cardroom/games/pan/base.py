@@ -1,10 +1,11 @@
-"""The hand's state and bookkeeping: the tops and the deal, seats in order of play, chip moves,
-and the `action` decorator that records every top-level action for the hand history."""
+"""The hand's state and bookkeeping: the tops and the deal, the seats by their table seat
+numbers and the order of play, chip moves, and the `action` decorator that records every
+top-level action for the hand history."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cardroom.cards import Card
@@ -30,7 +31,15 @@ from .state import (
 )
 
 
-def check_seating(rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
+def numbered(seats: Sequence[SeatSpec] | Mapping[int, SeatSpec]) -> dict[int, SeatSpec]:
+    """The seats by their table seat numbers, lowest first: a mapping as given (seat number
+    -> spec), a list numbered 0, 1, 2... in its order."""
+    if isinstance(seats, Mapping):
+        return dict(sorted(seats.items()))
+    return dict(enumerate(seats))
+
+
+def check_seating(rules: PanRules, seats: Mapping[int, SeatSpec], dealer: int,
                   counts: Sequence[int], pack_size: int) -> None:
     """Refuse a hand the rules do not allow before anything is dealt: the seat count, the
     dealer's seat, every seat's chips (a double condition player's twice the buy-in), and a
@@ -40,9 +49,9 @@ def check_seating(rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
         raise PanRuleError(
             R.ROTATION,
             f"a Pan table seats {MIN_SEATS} to {MAX_SEATS} players, not {n}")
-    if not (0 <= dealer < n):
+    if not (isinstance(dealer, int) and dealer in seats):
         raise PanRuleError(R.ROTATION, f"no seat {dealer} to deal")
-    for i, spec in enumerate(seats):
+    for i, spec in seats.items():
         if not (spec.chips >= 1):
             raise PanRuleError(
                 R.PAYS_5,
@@ -60,24 +69,38 @@ def check_seating(rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
 
 
 class HandBase(Engine):
-    """The state of one hand and the helpers every rule module uses."""
+    """The state of one hand and the helpers every rule module uses. A seat is known by its
+    table seat number (`seats`: a mapping of them, or a list numbered 0, 1, 2...); play goes
+    to the right, from the lowest number up and round (`ring`), and `order` is the order of
+    play of this hand, from the first hand round to the dealer. `dealer` is a seat number;
+    `deal_counts` (a seat's cards when the dealer misdealt: tests and foul rule 8) follow
+    `ring`."""
 
-    def __init__(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
-                 pack: Sequence[Card], deal_counts: Sequence[int] | None = None,
+    def __init__(self, rules: PanRules, seats: Sequence[SeatSpec] | Mapping[int, SeatSpec],
+                 dealer: int, pack: Sequence[Card], deal_counts: Sequence[int] | None = None,
                  carried_tops: tuple[int, int] = (0, 0), record: bool = True) -> None:
-        n = len(seats)
+        by_number = numbered(seats)
+        n = len(by_number)
         counts = list(deal_counts) if deal_counts is not None else [HAND_SIZE] * n
-        check_seating(rules, seats, dealer, counts, len(pack))
+        check_seating(rules, by_number, dealer, counts, len(pack))
         self.rules = rules
         self.record = record  # False: no action log (simulation); events are always kept
         self.pack = tuple(pack)
         self.deal_counts = tuple(deal_counts) if deal_counts is not None else None
         self.carried_tops = carried_tops
-        self.specs = tuple(seats)
+        self.ring = tuple(by_number)
+        """Every seat number, lowest first: the order of play round the table."""
+        self.place = {seat: i for i, seat in enumerate(self.ring)}
+        """Each seat's place in `ring` (the hand history's seat index)."""
+        self.after = {seat: self.ring[i + 1:] + self.ring[:i + 1]
+                      for i, seat in enumerate(self.ring)}
+        """The seats after each one, to the right, round to itself."""
+        self.specs = tuple(by_number.values())
         self.n = n
         self.dealer = dealer
-        self.first_hand = (dealer + 1) % n
-        self.seats = [SeatState(s.name, s.chips, s.doubles, start_chips=s.chips) for s in seats]
+        self.first_hand = self.ring[(self.place[dealer] + 1) % n]
+        self.seats = {seat: SeatState(s.name, s.chips, s.doubles, start_chips=s.chips)
+                      for seat, s in by_number.items()}
         self.events: list[Event] = []
         self.actions: list[dict[str, Any]] = []
         self._depth = 0
@@ -86,7 +109,7 @@ class HandBase(Engine):
         self.double_contrib: Counter[int] = Counter()
         self.single_contrib: Counter[int] = Counter()
         self.phase = DECLARING
-        self.order = [(self.first_hand + i) % n for i in range(n)]
+        self.order = list(self.after[dealer])
         self.next_declarer = 0
         self.current: int | None = None
         self.drawn: Card | None = None
@@ -112,7 +135,7 @@ class HandBase(Engine):
     def _take_tops(self) -> None:
         """Every seat antes one chip to the tops (a double condition player one more, kept
         apart for the doubles' tops)."""
-        for i, s in enumerate(self.seats):
+        for i, s in self.seats.items():
             double = 1 if s.doubles and s.chips >= 2 else 0
             s.chips -= 1 + double
             self.tops_single += 1
@@ -127,7 +150,8 @@ class HandBase(Engine):
         pos = 0
         for rnd in range(2):
             for i in self.order:
-                k = min(5, counts[i]) if rnd == 0 else counts[i] - min(5, counts[i])
+                count = counts[self.place[i]]
+                k = min(5, count) if rnd == 0 else count - min(5, count)
                 self.seats[i].hand.extend(cards[pos:pos + k])
                 pos += k
         self.stock = cards[pos:][::-1]  # the top of the stock is the end of the list
@@ -149,7 +173,7 @@ class HandBase(Engine):
     def _clear_false_out(self) -> None:
         """A false declaration of going out is over: no one stands thrown in after it."""
         self.false_out = None
-        for x in self.seats:
+        for x in self.seats.values():
             x.threw_in = False
 
     def _from_stock(self, index: int = -1) -> Card:
@@ -181,16 +205,21 @@ class HandBase(Engine):
     # ----- small helpers ------------------------------------------------------------------
 
     def _seat(self, seat: int) -> SeatState:
-        if not (isinstance(seat, int) and 0 <= seat < self.n):
+        found = self.seats.get(seat) if isinstance(seat, int) else None
+        if found is None:
             raise PanRuleError(R.ROTATION, f"no seat {seat}")
-        return self.seats[seat]
+        return found
 
     def _open(self) -> None:
         check(self.phase is not COMPLETE, R.PAN_1,
               "the hand is out of play: no decision can be made on it")
 
+    def names(self) -> dict[int, str]:
+        """Each seat's player, by seat number."""
+        return {i: s.name for i, s in self.seats.items()}
+
     def in_players(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.status is IN]
+        return [i for i, s in self.seats.items() if s.status is IN]
 
     @property
     def to_act(self) -> int | None:
@@ -205,7 +234,7 @@ class HandBase(Engine):
     def liable(self, collector: int) -> list[int]:
         """Who pays a condition: every other player still in, and self-fouled players
         (house foul rule 2: they pay all collections for the rest of the hand)."""
-        return [i for i, s in enumerate(self.seats) if i != collector
+        return [i for i, s in self.seats.items() if i != collector
                 and s.status in (IN, SELF_FOULED)]
 
     def tops_waiting(self) -> bool:
@@ -214,16 +243,17 @@ class HandBase(Engine):
         return (self.phase is PLAYING and not self.first_draw_done
                 and len(self.in_players()) == 1
                 and all(s.status in (IN, PASSED, DEAD)
-                        for s in self.seats))
+                        for s in self.seats.values()))
 
     @property
     def head_up(self) -> bool:
         return len(self.in_players()) == 2
 
     def next_in(self, seat: int) -> int | None:
-        for k in range(1, self.n + 1):
-            j = (seat + k) % self.n
-            if self.seats[j].status is IN:
+        """The next seat still in after `seat`, to the right (`after`)."""
+        seats = self.seats
+        for j in self.after[seat]:
+            if seats[j].status is IN:
                 return j
         return None
 
@@ -259,7 +289,7 @@ class HandBase(Engine):
         """Every stack back to what it was before the hand (the tops it paid, conditions and
         all); the tops carried into the hand stay in the pot for the next one."""
         back = sum(self.single_contrib.values()) + sum(self.double_contrib.values())
-        for s in self.seats:
+        for s in self.seats.values():
             s.chips = s.start_chips
         self.tops_single, self.tops_double = self.carried_tops
         self.tops_carry = self.carried_tops
@@ -269,4 +299,5 @@ class HandBase(Engine):
         return back
 
     def chips_delta(self) -> list[int]:
-        return [s.chips - s.start_chips for s in self.seats]
+        """Each seat's chips won (negative: lost) in the hand, in `ring` order."""
+        return [s.chips - s.start_chips for s in self.seats.values()]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Protocol
 
@@ -50,6 +51,11 @@ class Bot(Protocol):
 
     def agree_settlement(self, hand: PanHand, seat: int, chips: int) -> bool:
         """This foul hand is asked to pay `chips` in a settlement (foul rule 5A)."""
+
+
+Bots = Mapping[int, Bot | None] | Sequence[Bot | None]
+"""The players of a hand by seat number (`bots[seat]`: a bot, or None for a person): a
+mapping of the table's seats, or a list where the seats are numbered 0, 1, 2..."""
 
 
 def foul_liability(hand: PanHand, winner: int, seat: int) -> int:

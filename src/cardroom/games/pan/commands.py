@@ -65,10 +65,11 @@ class PanAction:
     """One action of one seat, with what it needs: `cards` the hand cards it uses (a meld's,
     the card laid off or discarded, a borrow's own cards), `meld` the seat's own meld it adds
     to, borrows from or splits, `borrowed` the cards taken from that meld (a split's part),
-    `seat` the hand seat it is aimed at (force back, foul, settlement), `use` whether a forced
-    option card is to be used (True) or play goes on (False), `drawn` whether the drawn card
-    is part of it, `payments` a settlement's chips per foul hand. `choose`: in a list of legal
-    actions, the player picks the cards (or chips) and the engine checks them when sent."""
+    `seat` the seat (its number) it is aimed at (force back, foul, settlement), `use` whether
+    a forced option card is to be used (True) or play goes on (False), `drawn` whether the
+    drawn card is part of it, `payments` a settlement's chips per foul hand (by seat).
+    `choose`: in a list of legal actions, the player picks the cards (or chips) and the
+    engine checks them when sent."""
 
     kind: Kind
     cards: tuple[Card, ...] = ()
@@ -80,7 +81,7 @@ class PanAction:
     choose: bool = False
     payments: tuple[tuple[int, int], ...] = ()
 
-    def to_json(self, names: list[str] | None = None) -> dict[str, Any]:
+    def to_json(self, names: Mapping[int, str] | None = None) -> dict[str, Any]:
         """The action as the page reads it, with a button `label` in plain words (`names`:
         the hand's seat names, to name the seat an action is aimed at)."""
         return {"kind": self.kind.value, "cards": [str(c) for c in self.cards],
@@ -104,13 +105,13 @@ WORDS: dict[Kind, tuple[str, str]] = {
 """The actions that need nothing chosen: each one's button label and its typed command."""
 
 
-def _named(seat: int | None, names: list[str] | None) -> str:
+def _named(seat: int | None, names: Mapping[int, str] | None) -> str:
     if seat is None:
         return "?"
-    return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat + 1}"
+    return names[seat] if names is not None and seat in names else f"seat {seat}"
 
 
-def action_label(a: PanAction, names: list[str] | None = None) -> str:
+def action_label(a: PanAction, names: Mapping[int, str] | None = None) -> str:
     """What a button for `a` says: short plain words, the cards as a player reads them."""
     k, cards = a.kind, cards_label(a.cards)
     spread = f"spread {(a.meld or 0) + 1}"
@@ -226,7 +227,7 @@ def reaction_actions(hand: PanHand, me: int) -> list[PanAction]:
     out: list[PanAction] = []
     out += [PanAction(Kind.FORCE_OPTION, use=use) for use in (True, False)
             if hand.can_force_option_card(me, use)]
-    others = [i for i in range(hand.n) if i != me]
+    others = [i for i in hand.ring if i != me]
     out += [PanAction(Kind.FORCE_BACK, seat=i) for i in others if hand.can_force_back(me, i)]
     out += [PanAction(Kind.CALL_FOUL, seat=i) for i in others if hand.can_call_foul(me, i)]
     return out
@@ -257,8 +258,9 @@ def _meld_number(word: str) -> int:
 
 def _seat_number(word: str, hand: PanHand) -> int:
     number = whole_number(word)
-    if number is None or number >= hand.n:
-        raise CommandError(f"{word!r} is not a seat (0 to {hand.n - 1})")
+    if number is None or number not in hand.seats:
+        raise CommandError(f"{word!r} is not a seat of this hand "
+                           f"({', '.join(map(str, hand.ring))})")
     return number
 
 

@@ -66,11 +66,11 @@ class CountsMixin(DeclarationsMixin):
             # a dead hand is the dealer's correction, not "the next player has acted": while
             # a passer may still change, the one left must declare or take the tops himself
             if self.phase is not Phase.COMPLETE and len(self.in_players()) == 1 \
-                    and not any(self.can_change_declaration(i) for i, x in enumerate(self.seats)
+                    and not any(self.can_change_declaration(i) for i, x in self.seats.items()
                                 if x.status is Status.PASSED):
                 self._award_tops_alone(self.in_players()[0], "every other hand is dead")
         elif k == HAND_SIZE - 1:
-            dealt = sum(x.card_count for x in self.seats)
+            dealt = sum(x.card_count for x in self.seats.values())
             if dealt == HAND_SIZE * self.n and len(self.stock) > 2:
                 card = self._from_stock(len(self.stock) // 2)
                 where = "added from the middle of the deck"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,13 +26,13 @@ from cardroom.errors import IllegalActionError
 from cardroom.shoe import RandomSource, SystemRandom, fisher_yates
 
 from . import errors as R
-from .bots import Bot
+from .bots import Bots
 from .commands import Kind, PanAction, apply_action, engine_call, legal_actions
 from .engine import DiscardEntry, PanHand, SeatSpec
 from .errors import PanRuleError
 from .rules import PanRules
 from .state import COMPLETE, DECLARING, LAST_PLAYER, PLAYING
-from .table import next_dealer, pack_after
+from .table import dealer_at, pack_after
 
 MAX_STEPS = 20_000
 """Steps in one `advance` before it gives up: a bug in a bot or the engine, never play."""
@@ -70,7 +70,7 @@ def _nothing(*_: object) -> None:
     return None
 
 
-def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
+def advance(hand: PanHand, bots: Bots, source: RandomSource,
             last_top: DiscardEntry | None = None,
             after: Callable[[int | None], None] = _nothing,
             window: Callable[[], None] = _nothing) -> DiscardEntry | None:
@@ -93,7 +93,8 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
             last_top = top
             if hand.phase is PLAYING and (hand.fitting_melds(top.seat, top.card)
                                                 or hand.goes_out_with(top.seat, top.card)):
-                for i, bot in enumerate(bots):
+                for i in hand.ring:
+                    bot = bots[i]
                     if bot is not None and i != top.seat and hand.phase is PLAYING:
                         bot.react(hand, i)
                         if hand.forced_discard is not None:
@@ -129,7 +130,7 @@ def advance(hand: PanHand, bots: Sequence[Bot | None], source: RandomSource,
                              "floor")
 
 
-def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
+def option_window(hand: PanHand, seat: int, bots: Bots) -> None:
     """Right after `seat` draws, every other active player in turn may force the option card
     (None: a seat asked separately, the human)."""
     if hand.drawn_kind != "stock" or hand.option_resolved:
@@ -144,7 +145,7 @@ def option_window(hand: PanHand, seat: int, bots: Sequence[Bot | None]) -> None:
             bot.react_option(hand, other)
 
 
-def play_hand(hand: PanHand, bots: Sequence[Bot], rng: random.Random) -> PanHand:
+def play_hand(hand: PanHand, bots: Bots, rng: random.Random) -> PanHand:
     """Drive one hand alone to its end with one bot per seat (`advance`), shuffling with
     `rng` (tests)."""
     advance(hand, bots, RngSource(rng))
@@ -157,7 +158,7 @@ DEAL = "engine protocol: a table deals its next hand"
 @dataclass
 class PanTable(Engine):
     """Pan's engine: a table from one hand to the next (see the module docstring). `bots`
-    has one entry per seat of the hand, None for a person."""
+    gives each seat of the hand by its number its bot, None for a person (`bots.Bots`)."""
 
     source: RandomSource = field(default_factory=SystemRandom)
     """The table's random source: the packs made between hands, the stock reshuffled."""
@@ -181,8 +182,9 @@ class PanTable(Engine):
         """The log of the hand in play (each hand of a table is a history of its own)."""
         return [] if self.hand is None else self.hand.events
 
-    def verify_deal(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
-                    pack: Sequence[Card] | None = None, record: bool = True) -> None:
+    def verify_deal(self, rules: PanRules, seats: Sequence[SeatSpec] | Mapping[int, SeatSpec],
+                    dealer: int, pack: Sequence[Card] | None = None, record: bool = True
+                    ) -> None:
         if self.hand is not None and self.hand.phase is not COMPLETE:
             raise RuleError(DEAL, "a hand is in play at this table")
         if pack is None and self.next_pack is None:
@@ -191,8 +193,8 @@ class PanTable(Engine):
     can_deal = able(verify_deal)
 
     @action
-    def deal(self, rules: PanRules, seats: Sequence[SeatSpec], dealer: int,
-             pack: Sequence[Card] | None = None, record: bool = True) -> PanHand:
+    def deal(self, rules: PanRules, seats: Sequence[SeatSpec] | Mapping[int, SeatSpec],
+             dealer: int, pack: Sequence[Card] | None = None, record: bool = True) -> PanHand:
         """The next hand, dealt from `pack` (a table's first hand) or else from the pack the
         last hand left, with the tops it carried: "the Tops remain and the hand is redealt"
         (foul rule 6)."""
@@ -203,7 +205,7 @@ class PanTable(Engine):
         self.offer, self.agreed = None, set()
         return hand
 
-    def play(self, bots: Sequence[Bot | None],
+    def play(self, bots: Bots,
              after: Callable[[int | None], None] = _nothing,
              window: Callable[[], None] = _nothing) -> PanHand:
         """The bots play (`advance`) until a person must decide or the hand is over; a hand
@@ -223,7 +225,7 @@ class PanTable(Engine):
             [PanAction(Kind.ACCEPT_SETTLEMENT), PanAction(Kind.DECLINE_SETTLEMENT)]
             if asked else [])
 
-    def act(self, seat: int, action: PanAction, bots: Sequence[Bot | None]) -> None:
+    def act(self, seat: int, action: PanAction, bots: Bots) -> None:
         """A person's action; a refused one raises and changes nothing. A settlement (foul
         rule 5A) is an offer: the bots among the foul hands answer at once, people with
         accept or decline, and it is made when every foul hand asked has agreed; playing face
@@ -279,16 +281,16 @@ class PanTable(Engine):
         names chosen (a settlement offer, which the table puts to the foul hands, and a
         "choose the cards" button are not listed); the table's steps are the reshuffle and,
         once the hand is over, the next deal: the same players, chips as they stand, the
-        next dealer by the rules (`table.next_dealer`)."""
+        next dealer by the rules (`table.dealer_at`)."""
         hand = self.hand
         if hand is None:
             return []
         if seat == TABLE:
             step = Action("reshuffle")
             if hand.phase is COMPLETE:
-                specs = [SeatSpec(s.name, s.chips) for s in hand.seats]
-                step = Action("deal", (hand.rules, specs,
-                                       next_dealer(hand.n, hand.winner, hand.dealer)))
+                specs = {n: SeatSpec(s.name, s.chips) for n, s in hand.seats.items()}
+                dealer = hand.ring[dealer_at(hand.ring, hand.winner, hand.dealer)]
+                step = Action("deal", (hand.rules, specs, dealer))
             return [step] if self.can(step) else []
         assert isinstance(seat, int)
         return [] if hand.phase is COMPLETE else [
@@ -309,8 +311,8 @@ class PanTable(Engine):
 
     def _settlement(self) -> dict[int, int]:
         hand = self._hand()
-        return {i: s.chips - spec.chips for i, (s, spec) in enumerate(
-            zip(hand.seats, hand.specs, strict=True))}
+        return {n: s.chips - spec.chips for (n, s), spec in zip(
+            hand.seats.items(), hand.specs, strict=True)}
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
         return self._hand().snapshot(seat)
@@ -339,11 +341,11 @@ class PanTable(Engine):
             return {}
         by = Counter(self.carried_by)
         if sum(hand.tops_carry) > sum(hand.carried_tops):
-            for i, s in enumerate(hand.seats):
+            for i, s in hand.seats.items():
                 by[s.name] += hand.single_contrib[i] + hand.double_contrib[i]
         return dict(by)
 
-    def _offer(self, seat: int, payments: dict[int, int], bots: Sequence[Bot | None]) -> None:
+    def _offer(self, seat: int, payments: dict[int, int], bots: Bots) -> None:
         hand = self._hand()
         if not payments:
             raise PanRuleError(R.FOUL_5, "say what each foul hand pays")
@@ -372,7 +374,7 @@ class PanTable(Engine):
             offer, self.offer, self.agreed = self.offer, None, set()
             self._hand().settle(seat, offer)
 
-    def _answer_split(self, bots: Sequence[Bot | None]) -> None:
+    def _answer_split(self, bots: Bots) -> None:
         hand = self._hand()
         offerer = hand.split_offer
         if offerer is None or hand.phase is not PLAYING:

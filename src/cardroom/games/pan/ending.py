@@ -35,7 +35,7 @@ class EndingMixin(PaysMixin):
         self._award_tops(winner)
         outs = self.rules.outs_chips
         extra = self.spread_value(winner) if self.rules.repay_conditions_on_out else 0
-        for i, s in enumerate(self.seats):
+        for i, s in self.seats.items():
             if i == winner:
                 continue
             if s.status in (IN, SELF_FOULED) or (
@@ -110,7 +110,7 @@ class EndingMixin(PaysMixin):
             # foul rule 5: one player left "as a result of one or more fouled hands", a
             # self-declared foul (rule 2) included: he settles (5A) or plays face up (5B),
             # and a hand played face up is played "to completion": only going out ends it
-            if any(s.status in (FOULED, SELF_FOULED) for s in self.seats):
+            if any(s.status in (FOULED, SELF_FOULED) for s in self.seats.values()):
                 self.phase = LAST_PLAYER
                 self.current = live[0]
             else:

@@ -2,8 +2,11 @@
 rule and changes nothing), can_x (yes or no) and x (applies it and returns the frozen events it
 appended to `events`).
 
-Seats are numbered in the order of play (to the right). Chips are whole chips; the table's
-chip value in cents is a house rule. Each rule area lives in its own module (one mixin each):
+A seat is known by its table seat number, as every game's engine knows it (`seats`: a mapping
+of seat numbers, or a list numbered 0, 1, 2...); play goes to the right, from the lowest
+number up and round, and `order` is the order of play of the hand, first hand to dealer.
+Chips are whole chips; the table's chip value in cents is a house rule. Each rule area lives
+in its own module (one mixin each):
 
 - `base`: the tops, the deal, chip moves, the action log;  `queries`: what players may ask;
 - `pays`: conditions and collections;  `ending`: going out, the tops, splitting the tops;
@@ -34,7 +37,7 @@ the Qd off and goes out, taking the tops, the conditions and two chips from each
 >>> _ = hand.meld(0, tuple(parse_cards("4h 4h 4h")))
 >>> _ = hand.lay_off(0, 0, parse_cards("Qd")[0])
 >>> _ = hand.go_out(0)
->>> hand.phase.value, hand.winner, [s.chips for s in hand.seats]
+>>> hand.phase.value, hand.winner, [s.chips for s in hand.seats.values()]
 ('complete', 0, [30, 15, 15])
 """
 

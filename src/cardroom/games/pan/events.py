@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, ClassVar
@@ -193,7 +194,7 @@ def _chips(n: int) -> str:
     return f"{n} chip{'s' if n != 1 else ''}"
 
 
-def event_line(ev: Event, names: list[str]) -> str | None:
+def event_line(ev: Event, names: Mapping[int, str]) -> str | None:
     """One event as a line of the table's log, in plain words, naming seats by `names` (None:
     an event with nothing public to say, such as the deal). Only what every player at the
     table has seen: a stock card is drawn face up, melds, discards and forced cards lie on

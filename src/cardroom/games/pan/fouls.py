@@ -46,7 +46,7 @@ class FoulsMixin(EndingMixin):
         s = self.seats[seat]
         self._log(FoulCalled(caller, seat, tuple(c.value for c in s.causes), False))
         if self.false_out == seat:
-            others = [i for i, x in enumerate(self.seats) if i != seat
+            others = [i for i, x in self.seats.items() if i != seat
                       and (x.status is Status.IN or x.fouled_by_false_out)]
             if others and all(self.seats[i].threw_in or self.seats[i].fouled_by_false_out
                               for i in others):
@@ -120,7 +120,7 @@ class FoulsMixin(EndingMixin):
         check(self.phase is Phase.LAST_PLAYER and self.current == seat, R.FOUL_5,
               "settling is for the one player left after fouls")
         for p, c in payments.items():
-            if not (0 <= p < self.n
+            if not (p in self.seats
                     and self.seats[p].status in (Status.FOULED, Status.SELF_FOULED)):
                 raise PanRuleError(R.FOUL_5, f"seat {p} has no foul hand to settle")
             if not (0 <= c <= self.seats[p].chips):

@@ -1,15 +1,38 @@
 """Pan hand histories: writing one for a hand (`history_of`), and the table after each
-action of one (`boards`, the recall's steps); replaying one is `cardroom.games.pan.replay`."""
+action of one (`boards`, the recall's steps); replaying one is `cardroom.games.pan.replay`.
+
+The engine knows a seat by its table seat number; a history names a seat by its place in the
+hand, 0 for the lowest seat number dealt in, 1 for the next... (the history format, as it has
+always been). The two meet here only: `history_of` and `recorded` write places, `at_seats`
+replays a history with its places numbered as the table's seats again."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardroom.errors import CardroomError
 from cardroom.history import HIDDEN_CARD, HandHistory
 
 from .engine import PanHand
-from .replay import Replay
+from .replay import Replay, apply_recorded, start_hand
+
+SEAT_ARGS = ("seat", "forcer", "caller")
+"""The recorded actions' arguments that name a seat (a settlement's `payments` are keyed by
+seat too)."""
+
+
+def _seats_in(act: dict[str, Any], seat: Callable[[int], int]) -> dict[str, Any]:
+    """`act` with every seat it names renamed by `seat`."""
+    out = {k: seat(v) if k in SEAT_ARGS and v is not None else v for k, v in act.items()}
+    if "payments" in act:
+        out["payments"] = {str(seat(int(k))): v for k, v in act["payments"].items()}
+    return out
+
+
+def recorded(hand: PanHand, act: dict[str, Any]) -> dict[str, Any]:
+    """One of `hand.actions` as its history records it (seats by their place in the hand)."""
+    return _seats_in(act, hand.place.__getitem__)
 
 
 def history_of(hand: PanHand, hand_id: str = "", whole: bool = False) -> HandHistory:
@@ -22,7 +45,7 @@ def history_of(hand: PanHand, hand_id: str = "", whole: bool = False) -> HandHis
     unseen = set() if whole else hand.unseen_cards()
     actions: list[dict[str, Any]] = []
     reshuffles = 0
-    for act in hand.actions:
+    for act in (recorded(hand, a) for a in hand.actions):
         if act["type"] == "reshuffle_stock" and act["order"]:
             reshuffles += 1
             act = {**act, "order": _hide(act["order"], reshuffles, unseen)}
@@ -32,13 +55,27 @@ def history_of(hand: PanHand, hand_id: str = "", whole: bool = False) -> HandHis
         seats=[{"seat": i, "name": s.name, "chips": s.chips, "doubles": s.doubles}
                for i, s in enumerate(hand.specs)],
         pack=_hide([str(c) for c in hand.pack], 0, unseen),
-        setup={"dealer": hand.dealer, "deal_counts": list(hand.deal_counts)
+        setup={"dealer": hand.place[hand.dealer], "deal_counts": list(hand.deal_counts)
                if hand.deal_counts is not None else None,
                "carried_tops": list(hand.carried_tops)},
         actions=actions,
-        result={"chips": [s.chips for s in hand.seats], "winner": hand.winner,
+        result={"chips": [s.chips for s in hand.seats.values()],
+                "winner": None if hand.winner is None else hand.place[hand.winner],
                 "reason": hand.end_reason},
     )
+
+
+def at_seats(h: HandHistory, numbers: Sequence[int]) -> PanHand:
+    """The hand `h` records replayed with the table's seat numbers (`numbers`, one for each
+    of its seats in their order, lowest first): the room takes a hand back from its sealed
+    record so (`cardroom.room.play.resume`)."""
+    placed = start_hand(h)
+    hand = PanHand(placed.rules, dict(zip(numbers, placed.specs, strict=True)),
+                   numbers[placed.place[placed.dealer]], placed.pack, placed.deal_counts,
+                   placed.carried_tops)
+    for act in h.actions:
+        apply_recorded(hand, _seats_in(act, numbers.__getitem__))
+    return hand
 
 
 def _hide(cards: list[str], source: int, unseen: set[tuple[int, int]]) -> list[str]:
@@ -63,13 +100,13 @@ def boards(h: HandHistory, viewer: int | None = None, everything: bool = True
             replay.apply(i, act)
         except CardroomError:
             break
-        seen = [True] * len(hand.seats) if everything else \
+        seen = [True] * hand.n if everything else \
             [s["hand"] is not None for s in hand.snapshot(viewer)["seats"]]
         out.append({"seats": [{"hand": [str(c) for c in s.hand] if shown else None,
                                "hand_count": len(s.hand),
                                "melds": [[str(c) for c in m.cards] for m in s.melds],
                                "status": s.status.value, "chips": s.chips}
-                              for s, shown in zip(hand.seats, seen, strict=True)],
+                              for s, shown in zip(hand.seats.values(), seen, strict=True)],
                     "drawn": str(hand.drawn) if hand.drawn else None,
                     "discard": str(hand.discards[-1].card) if hand.discards else None,
                     "stock": len(hand.stock)})

@@ -104,7 +104,7 @@ class QueriesMixin(HandBase):
         """What `viewer` may see: his own hand, everyone's melds, the exposed drawn card, the
         top discard and counts; other hands only when played face up (foul rule 5B)."""
         seats = []
-        for i, s in enumerate(self.seats):
+        for i, s in self.seats.items():
             show = i == viewer or (self.face_up and s.status is IN)
             seats.append({
                 "seat": i, "name": s.name, "chips": s.chips, "doubles": s.doubles,

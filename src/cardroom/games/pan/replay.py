@@ -44,6 +44,44 @@ def pack_problem(pack: Sequence[Card], rules: PanRules, hidden: int = 0) -> str 
     return None
 
 
+def start_hand(h: HandHistory) -> PanHand:
+    """The hand a history with its pack records, before its first action (seats numbered by
+    their place in the history), its pack checked (`pack_problem`)."""
+    rules = build_rules(PanRules, h.rules, "history rules")
+    try:
+        seats = [SeatSpec(str(s["name"]), int(s["chips"]), bool(s.get("doubles", False)))
+                 for s in h.seats]
+        named = [parse_card(c) for c in h.pack if c != HIDDEN_CARD]
+        problem = pack_problem(named, rules, hidden=len(h.pack) - len(named))
+        if problem is not None:
+            raise HistoryError(problem)
+        pack = history.with_hidden_filled(h.pack, pan_pack(rules), "pack")
+        dealer, counts = int(h.setup.get("dealer", 0)), h.setup.get("deal_counts")
+        carried = tuple(h.setup.get("carried_tops") or (0, 0))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise HistoryError(f"history seats or setup malformed: {exc}") from None
+    return PanHand(rules, seats, dealer, pack, counts, (int(carried[0]), int(carried[1])))
+
+
+RECORDED_KINDS = frozenset(PanHand.action_names())
+"""The actions a history may record: the engine's own."""
+
+
+def apply_recorded(hand: PanHand, action: dict[str, Any]) -> None:
+    """One recorded action applied through the hand's own checked action of its name (only
+    the engine's actions: `PanHand.action_names`)."""
+    kind = action.get("type")
+    if kind not in RECORDED_KINDS:
+        raise PanRuleError("hand history", f"unknown action {kind!r}")
+    if kind == "reshuffle_stock" and HIDDEN_CARD in (action.get("order") or []):
+        action = {**action, "order": [str(c) for c in history.with_hidden_filled(
+            action["order"], [d.card for d in hand.discards[:-1]], "reshuffled stock")]}
+    try:
+        getattr(hand, str(kind))(**arguments(action, FIELDS))
+    except TypeError as exc:
+        raise PanRuleError("hand history", f"bad arguments for {kind}: {exc}") from None
+
+
 class Replay(GameReplay[None]):
     """Every recorded action applied through `PanHand` (the movements are its `ChipsMoved`
     events, its seats the history's). A voided hand ends in the void action
@@ -55,43 +93,21 @@ class Replay(GameReplay[None]):
 
     def __init__(self, h: HandHistory) -> None:
         super().__init__(h)
-        rules = build_rules(PanRules, h.rules, "history rules")
         self.hand: PanHand | None = None
         if not h.pack:  # a voided hand's record: the seats only
+            build_rules(PanRules, h.rules, "history rules")
             self.read_seats(h, "seat")
             return
-        try:
-            seats = [SeatSpec(str(s["name"]), int(s["chips"]), bool(s.get("doubles", False)))
-                     for s in h.seats]
-            named = [parse_card(c) for c in h.pack if c != HIDDEN_CARD]
-            problem = pack_problem(named, rules, hidden=len(h.pack) - len(named))
-            if problem is not None:
-                raise HistoryError(problem)
-            pack = history.with_hidden_filled(h.pack, pan_pack(rules), "pack")
-            dealer, counts = int(h.setup.get("dealer", 0)), h.setup.get("deal_counts")
-            carried = tuple(h.setup.get("carried_tops") or (0, 0))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise HistoryError(f"history seats or setup malformed: {exc}") from None
-        self.hand = hand = PanHand(rules, seats, dealer, pack, counts,
-                                   (int(carried[0]), int(carried[1])))
-        self.names = [s.name for s in hand.seats]
-        self.start = [s.start_chips for s in hand.seats]
-        self.actions = frozenset(hand.action_names())
+        self.hand = hand = start_hand(h)
+        self.names = [s.name for s in hand.seats.values()]
+        self.start = [s.start_chips for s in hand.seats.values()]
 
     def apply(self, index: int, action: dict[str, Any]) -> None:
-        hand, kind = self.hand, action.get("type")
+        hand = self.hand
         if hand is None:
             raise HistoryError("a Pan history with no pack holds only the void")
-        if kind not in self.actions:
-            raise PanRuleError("hand history", f"unknown action {kind!r}")
-        if kind == "reshuffle_stock" and HIDDEN_CARD in (action.get("order") or []):
-            action = {**action, "order": [str(c) for c in history.with_hidden_filled(
-                action["order"], [d.card for d in hand.discards[:-1]], "reshuffled stock")]}
-        mark, kwargs = len(hand.events), arguments(action, FIELDS)
-        try:
-            getattr(hand, str(kind))(**kwargs)
-        except TypeError as exc:
-            raise PanRuleError("hand history", f"bad arguments for {kind}: {exc}") from None
+        mark = len(hand.events)
+        apply_recorded(hand, action)
         self.movements += [{"index": index, "payer": ev.payer, "payee": ev.payee,
                             "chips": ev.chips, "reason": ev.reason}
                            for ev in hand.events[mark:] if isinstance(ev, ChipsMoved)]
@@ -100,7 +116,8 @@ class Replay(GameReplay[None]):
         return "card or argument", str(exc)
 
     def final(self) -> list[int]:
-        return list(self.start) if self.hand is None else [s.chips for s in self.hand.seats]
+        return list(self.start) if self.hand is None else \
+            [s.chips for s in self.hand.seats.values()]
 
     def outcome(self) -> str:
         hand = self.hand

@@ -73,8 +73,8 @@ def due_before_deal(fee: PanFee | None, accounts: Iterable[int], stacks: Mapping
     return DealFees(tuple(charges), tuple(short), until)
 
 
-def rake_due(fee: PanFee | None, events: Iterable[object], accounts: list[int], chip: Cents
-             ) -> list[Charge]:
+def rake_due(fee: PanFee | None, events: Iterable[object], accounts: Mapping[int, int],
+             chip: Cents) -> list[Charge]:
     """The rake of a finished hand: the fee's rate of the tops each player collected from the
     pot (chips returned to doubles players who paid them are no winnings), rounded down, from
     the player who collected them. House bots pay none (their chips are the house's)."""

@@ -18,7 +18,8 @@ hands); `{"type": "pan", "action": {"kind": "meld", "cards": ["3c", "4c", "5c"]}
 is a decision as a typed action (`cardroom.games.pan.commands.PanAction`: the player's
 snapshot lists the legal ones under `play.actions`, each with a button label), or
 `{"type": "pan", "command": "meld 3c 4c 5c", "seq": N}` the same in the terminal's command
-grammar; `seq` is the table's `seq` in the snapshot the player acted on: a stale or repeated
+grammar (a seat named by its table seat number, as the engine knows it: `settle 3 2`, `foul
+3`); `seq` is the table's `seq` in the snapshot the player acted on: a stale or repeated
 message is refused. The table's log tells every action, the bots' too, in plain words
 (`games.pan.events.event_line`), naming players, never seat indexes.
 
@@ -38,7 +39,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -59,10 +60,10 @@ from cardroom.games.pan.commands import (
     parse_command,
 )
 from cardroom.games.pan.driver import PanTable
-from cardroom.games.pan.engine import Phase, SeatSpec
+from cardroom.games.pan.engine import Phase, SeatSpec, SeatState
 from cardroom.games.pan.errors import PanRuleError
 from cardroom.games.pan.events import ChipsMoved, ToppedUp, event_line
-from cardroom.games.pan.history import history_of
+from cardroom.games.pan.history import at_seats, history_of, recorded
 from cardroom.games.pan.replay import Replay as PanReplay
 from cardroom.games.pan.rules import MAX_SEATS, MIN_SEATS, PanRules
 from cardroom.games.pan.table import dealer_at
@@ -118,20 +119,24 @@ class PanGame(PanTable):
     """Everything the checkpoint must restore together: the table (`PanTable`: the hand, the
     next pack, the carried tops, a settlement on offer), the seats, the bots, the rotation."""
 
-    order: list[int] = field(default_factory=list)  # table seat of each hand seat
-    accounts: list[int] = field(default_factory=list)  # account (or bot id) of each hand seat
-    bots: dict[int, str] = field(default_factory=dict)  # table seat -> bot name
+    accounts: dict[int, int] = field(default_factory=dict)  # seat -> account (or bot id)
+    bots: dict[int, str] = field(default_factory=dict)  # seat -> bot name
     brains: dict[int, Bot] = field(default_factory=dict)
-    last_dealer_seat: int | None = None  # table seat of the last hand's dealer
-    winner_seat: int | None = None  # table seat of the last hand's winner: first hand next
-    synced: list[int] = field(default_factory=list)  # chips per hand seat in the ledger
+    last_dealer_seat: int | None = None  # the last hand's dealer
+    winner_seat: int | None = None  # the last hand's winner: first hand next
+    synced: dict[int, int] = field(default_factory=dict)  # chips per seat in the ledger
     events_seen: int = 0
     doubles: set[int] = field(default_factory=set)  # accounts that chose double condition
 
-    def brains_by_hand_seat(self) -> list[Bot | None]:
-        """The bot of each seat of the hand in play, None for a person."""
-        return [self.brains.get(self.order[i]) if a < 0 else None
-                for i, a in enumerate(self.accounts)]
+    def players(self) -> dict[int, Bot | None]:
+        """The bot of each seat of the hand in play (by its table seat number, as the engine
+        knows it), None for a person."""
+        return {seat: self.brains.get(seat) if a < 0 else None
+                for seat, a in self.accounts.items()}
+
+    def seat_of(self, account: int) -> int:
+        """The seat `account` plays in the hand in play."""
+        return next(seat for seat, a in self.accounts.items() if a == account)
 
 
 @dataclass
@@ -207,7 +212,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
     def in_play(self, account_id: int) -> bool:
         h = self.engine.hand
         return h is not None and h.phase is not Phase.COMPLETE and \
-            account_id in self.engine.accounts
+            account_id in self.engine.accounts.values()
 
     def account_at(self, seat: int) -> int | None:
         if seat in self.engine.bots:
@@ -394,9 +399,9 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         # double condition: chosen when sitting; a doubles player short of twice the minimum
         # buy-in plays this hand at single condition
         twice = 2 * self.rules.buy_in_chips
-        specs = [SeatSpec(self.name_of(a), self.stacks[a] // self.chip,
-                          a in g.doubles and self.stacks[a] // self.chip >= twice)
-                 for a in accounts]
+        specs = {s: SeatSpec(self.name_of(a), self.stacks[a] // self.chip,
+                             a in g.doubles and self.stacks[a] // self.chip >= twice)
+                 for s, a in zip(occupied, accounts, strict=True)}
         pack: list[Card] | None = None  # the pack the last hand left
         if g.last_dealer_seat is None or g.next_pack is None:
             dealer = self.source.randbelow(len(occupied))
@@ -404,9 +409,9 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         else:
             # the winner first hand, wherever players sat down or left (Pan rotation)
             dealer = dealer_at(occupied, g.winner_seat, g.last_dealer_seat)
-        dealt = g.deal(self.rules, specs, dealer, pack)
-        g.order, g.accounts = occupied, accounts
-        g.synced, g.events_seen = [s.chips for s in specs], 0
+        dealt = g.deal(self.rules, specs, occupied[dealer], pack)
+        g.accounts = dict(zip(occupied, accounts, strict=True))
+        g.synced, g.events_seen = {seat: s.chips for seat, s in specs.items()}, 0
         hand_id, number = hands.open_hand(conn, self.table_id)
         self.hand_id, self.hand_number = hand_id, number
         # published now: a void of this hand (the floor, or recovery) keeps them
@@ -441,24 +446,24 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         g, hand = self.engine, self.engine.hand
         if hand is None or self.hand_id is None or hand.phase is Phase.COMPLETE:
             raise IllegalActionError("no hand is in play at this table")
-        if who.id not in g.accounts:
+        if who.id not in g.accounts.values():
             raise IllegalActionError("you are not playing this hand")
         if msg.action is not None:
             chosen = action_from_json(msg.action)
         else:
             assert msg.command is not None  # the model reads one of the two
             chosen = parse_command(hand, msg.command)
-        me = g.accounts.index(who.id)
+        me = g.seat_of(who.id)
         acted = len(hand.actions)
         try:
-            g.act(me, chosen, g.brains_by_hand_seat())
+            g.act(me, chosen, g.players())
         except PanRuleError as exc:
             raise IllegalActionError(_named_seats(str(exc), hand.seats)) from None
         if (line := _settlement_line(hand.seats, me, chosen)) is not None:
             self.log.append(line)
         audit.append(conn, who.username, "pan.action", {
-            "table": self.table_id, "hand": self.hand_id, "action": hand.actions[-1]
-            if len(hand.actions) > acted else chosen.kind.value})
+            "table": self.table_id, "hand": self.hand_id, "action": recorded(
+                hand, hand.actions[-1]) if len(hand.actions) > acted else chosen.kind.value})
         self._play_on(conn)
 
     def _play_on(self, conn: Connection) -> None:
@@ -469,7 +474,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         assert hand is not None and self.hand_id is not None
         hand_id = self.hand_id
         self.log += self._sync(conn, hand_id)
-        g.play(g.brains_by_hand_seat(), after=lambda _: self.log.extend(self._sync(conn, hand_id)))
+        g.play(g.players(), after=lambda _: self.log.extend(self._sync(conn, hand_id)))
         del self.log[:-40]
         self._stacks_from_engine()
         if hand.phase is Phase.COMPLETE:
@@ -494,7 +499,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         history and its replay have it) and audited as `pan.action` by `actor`."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
-        me = g.accounts.index(account)
+        me = g.seat_of(account)
         done: list[str] = []
         first = len(hand.actions)
         for _ in range(MAX_DEFAULT_STEPS):
@@ -502,10 +507,10 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             if chosen is None or hand.phase is Phase.COMPLETE:
                 break
             acted = len(hand.actions)
-            g.act(me, chosen, g.brains_by_hand_seat())
+            g.act(me, chosen, g.players())
             audit.append(conn, actor, "pan.action", {
-                "table": self.table_id, "hand": self.hand_id, "action": hand.actions[-1]
-                if len(hand.actions) > acted else chosen.kind.value})
+                "table": self.table_id, "hand": self.hand_id, "action": recorded(
+                    hand, hand.actions[-1]) if len(hand.actions) > acted else chosen.kind.value})
             done.append(chosen.kind.value)
         if not done:
             raise IllegalActionError("no default play fits this turn: the floor decides")
@@ -524,22 +529,22 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         g, hand = self.engine, self.engine.hand
         assert hand is not None
         t, c = self.table_id, self.chip
-        names = [s.name for s in hand.seats]
+        names = hand.names()
         lines = [line for ev in hand.events[g.events_seen:]
                  if (line := event_line(ev, names)) is not None]
         g.events_seen = len(hand.events)
-        now = [s.chips for s in hand.seats]
         postings: ledger.Postings = []
-        for i, (a, before, after) in enumerate(zip(g.accounts, g.synced, now, strict=True)):
+        for seat, a in g.accounts.items():
+            before, after = g.synced[seat], hand.seats[seat].chips
             if after != before:
                 postings += ledger.move(ledger.wagers(t), ledger.stack(t, a), (after - before) * c)
-            g.synced[i] = after
+            g.synced[seat] = after
         if postings:
             ledger.post(conn, f"pan:{hand_id}:{len(hand.events)}", "pan", postings,
                         actor="dealer", memo=f"{self.name} hand {hand_id}: "
                         + "; ".join(lines)[:300])
-            refunds = {str(a): {"pan": (s.start_chips - s.chips) * c}
-                       for a, s in zip(g.accounts, hand.seats, strict=True)}
+            refunds = {str(a): {"pan": (hand.seats[s].start_chips - hand.seats[s].chips) * c}
+                       for s, a in g.accounts.items()}
             record = hands.open_record(conn, hand_id)
             record["wagers"] = refunds
             hands.save_open_record(conn, hand_id, record)
@@ -551,7 +556,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         the rake, in cents (house players have no history)."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None
-        paid = [0] * len(hand.seats)
+        paid = dict.fromkeys(hand.seats, 0)
         for ev in hand.events:
             if isinstance(ev, ToppedUp):
                 paid[ev.seat] += ev.single + ev.double
@@ -559,13 +564,14 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
                 paid[ev.payer] += ev.chips
         return {a: hands.PlayerResult(
             paid[i] * self.chip, (s.chips - s.start_chips) * self.chip - raked.get(a, 0))
-            for i, (a, s) in enumerate(zip(g.accounts, hand.seats, strict=True)) if a > 0}
+            for i, s in hand.seats.items() if (a := g.accounts[i]) > 0}
 
     def _stacks_from_engine(self) -> None:
         g, hand = self.engine, self.engine.hand
         if hand is None:
             return
-        for a, s in zip(g.accounts, hand.seats, strict=True):
+        for seat, a in g.accounts.items():
+            s = hand.seats[seat]
             if a in self.stacks:
                 self.stacks[a] = self.stacks[a] % self.chip + s.chips * self.chip
             elif a < 0:
@@ -577,9 +583,10 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         doc = history_of(hand).to_json()
-        for seat, a in zip(doc["seats"], g.accounts, strict=True):
+        for seat, number in zip(doc["seats"], hand.ring, strict=True):
+            a = g.accounts[number]
             seat["account"] = a if a > 0 else None
-            seat["table_seat"] = g.order[seat["seat"]]
+            seat["table_seat"] = number
         doc["setup"].update(unit="chips", chip_cents=self.chip,
                             tops_carry_out=list(hand.tops_carry))
         raked: dict[int, Cents] = {}
@@ -590,7 +597,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             self.log.append(f"{self.name_of(charge.account)} pays the rake of "
                             f"{format_money(charge.cents)}")
         winner = hand.winner
-        names = [s.name for s in hand.seats]
+        names = hand.names()
         self.close_hand(conn, doc, PanResult(
             **self.settled_hand(), reason=hand.end_reason,
             winner=None if winner is None else hand.seats[winner].name,
@@ -600,11 +607,11 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             payments=[line for ev in hand.events if isinstance(ev, ChipsMoved)
                       and (line := event_line(ev, names)) is not None],
             net=[PanNet(name=s.name, chips=s.chips - s.start_chips,
-                        cents=(s.chips - s.start_chips) * self.chip) for s in hand.seats]), {
-            "winner": hand.winner, "reason": hand.end_reason,
-            "chips": [s.chips for s in hand.seats]}, results=self._results(raked))
-        g.last_dealer_seat = g.order[hand.dealer]
-        g.winner_seat = None if winner is None else g.order[winner]
+                        cents=(s.chips - s.start_chips) * self.chip)
+                 for s in hand.seats.values()]), {
+            "winner": doc["result"]["winner"], "reason": hand.end_reason,
+            "chips": doc["result"]["chips"]}, results=self._results(raked))
+        g.last_dealer_seat, g.winner_seat = hand.dealer, winner
         for seat in [s for s in g.bots if self.stacks.get(bot_id(s), 0) < self.chip]:
             g.bots.pop(seat, None)
             g.brains.pop(seat, None)
@@ -621,27 +628,35 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
 
     def sealed_fields(self) -> dict[str, Any]:
         """The table's side of the hand: who sits in each of its seats, the settlement on
-        offer, who put up carried tops, the `seq` and the public log."""
-        g = self.engine
-        return {"order": g.order, "accounts": g.accounts, "carried_by": g.carried_by,
-                "offer": None if g.offer is None else {str(k): v for k, v in g.offer.items()},
-                "agreed": sorted(g.agreed), "log": self.log,
+        offer, who put up carried tops, the `seq` and the public log; its seats by their place
+        in the hand, as its history names them (`hand_so_far`), and their table seats."""
+        g, hand = self.engine, self.engine.hand
+        assert hand is not None
+        place = hand.place
+        return {"order": list(hand.ring), "accounts": [g.accounts[s] for s in hand.ring],
+                "carried_by": g.carried_by,
+                "offer": None if g.offer is None else {str(place[k]): v
+                                                       for k, v in g.offer.items()},
+                "agreed": sorted(place[s] for s in g.agreed), "log": self.log,
                 "seq": self.seq + 1}  # sealed inside the action: `transaction` moves it on
 
     def adopt(self, replayed: GameReplay[Any], fields: dict[str, Any]) -> None:
-        """The replayed hand is the table's, its books in step (every chip it moved was
-        posted when it moved), the discard last reacted to its top discard."""
+        """The replayed hand is the table's, replayed again at the table's seats (`at_seats`),
+        its books in step (every chip it moved was posted when it moved), the discard last
+        reacted to its top discard."""
         assert isinstance(replayed, PanReplay) and replayed.hand is not None
-        g, hand = self.engine, replayed.hand
-        g.hand, g.order = hand, [int(s) for s in fields["order"]]
-        g.accounts = [int(a) for a in fields["accounts"]]
-        g.synced, g.events_seen = [s.chips for s in hand.seats], len(hand.events)
+        g = self.engine
+        order = [int(s) for s in fields["order"]]
+        g.hand = hand = at_seats(replayed.history, order)
+        g.accounts = dict(zip(order, (int(a) for a in fields["accounts"]), strict=True))
+        g.synced = {seat: s.chips for seat, s in hand.seats.items()}
+        g.events_seen = len(hand.events)
         g.last_top = hand.discards[-1] if hand.discards else None
         offer = fields.get("offer")
-        g.offer = None if offer is None else {int(k): int(v) for k, v in offer.items()}
-        g.agreed = {int(a) for a in fields.get("agreed") or []}
+        g.offer = None if offer is None else {order[int(k)]: int(v) for k, v in offer.items()}
+        g.agreed = {order[int(a)] for a in fields.get("agreed") or []}
         g.carried_by = dict(fields.get("carried_by") or {})
-        for seat, a in zip(g.order, g.accounts, strict=True):
+        for seat, a in g.accounts.items():
             if a < 0 and seat not in g.bots:  # a bot whose stack the hand emptied
                 self.restore_bot(seat, 0)
         self.seq = int(fields.get("seq") or 0)
@@ -652,8 +667,8 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         are its stack's whole chips."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None
-        for a, s in zip(g.accounts, hand.seats, strict=True):
-            if self.stacks.get(a, 0) // self.chip != s.chips:
+        for seat, a in g.accounts.items():
+            if self.stacks.get(a, 0) // self.chip != hand.seats[seat].chips:
                 raise IllegalActionError(f"the ledger's stack of {self.name_of(a)} does not "
                                          "agree with the hand's record")
 
@@ -664,7 +679,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         void posts it), the carried tops kept; the next pack is made as after any hand."""
         g = self.engine
         g.void(reason)
-        g.hand, g.accounts, g.order = None, [], []
+        g.hand, g.accounts = None, {}
 
     def void(self, conn: Connection, who: Account, reason: str) -> None:
         super().void(conn, who, reason)
@@ -683,15 +698,15 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         """What `viewer` may see: the engine's snapshot for their seat (their own hand; every
         meld, the drawn card and the discards; other hands only when played face up)."""
         g, hand = self.engine, self.engine.hand
-        me = g.accounts.index(viewer.id) if viewer is not None and hand is not None \
-            and viewer.id in g.accounts else None
+        me = g.seat_of(viewer.id) if viewer is not None and hand is not None \
+            and viewer.id in g.accounts.values() else None
         play: PanPlay | None = None
         if hand is not None and self.hand_id is not None:
             snap = hand.snapshot(me)
             legal = [] if me is None else g.legal(me)
-            names = [s.name for s in hand.seats]
+            names = hand.names()
             seats = [PanSeat(**s | {
-                "table_seat": g.order[s["seat"]], "bot": g.accounts[s["seat"]] < 0,
+                "table_seat": s["seat"], "bot": g.accounts[s["seat"]] < 0,
                 "hand": None if s["hand"] is None else [card_view(c) for c in s["hand"]],
                 "melds": [[card_view(c) for c in m] for m in s["melds"]]})
                 for s in snap["seats"]]
@@ -749,16 +764,15 @@ def default_play(legal: list[PanAction]) -> PanAction | None:
 _SEAT = re.compile(r"\bseat (\d+)('s)?")
 
 
-def _named_seats(text: str, seats: list[Any]) -> str:
-    """An engine refusal for people: "seat 2" (the hand's own seat index) becomes the
-    player's name, so no page shows a seat counted from 0."""
+def _named_seats(text: str, seats: Mapping[int, SeatState]) -> str:
+    """An engine refusal for people: "seat 2" becomes the player's name."""
     def name(m: re.Match[str]) -> str:
         i = int(m.group(1))
-        return (seats[i].name + (m.group(2) or "")) if i < len(seats) else m.group(0)
+        return (seats[i].name + (m.group(2) or "")) if i in seats else m.group(0)
     return _SEAT.sub(name, text)
 
 
-def _settlement_line(seats: list[Any], me: int, a: PanAction) -> str | None:
+def _settlement_line(seats: Mapping[int, SeatState], me: int, a: PanAction) -> str | None:
     """The log's line for a settlement offered, accepted or declined by `me` (foul rule
     5A)."""
     name = seats[me].name

@@ -76,7 +76,7 @@ class PanCommand(Message):
 
 
 class PanYou(protocol_state.SeatedYou):
-    hand_seat: int | None = Field(description="the viewer's seat in the hand's order")
+    hand_seat: int | None = Field(description="the viewer's seat (its number) in the hand")
 
 
 class PanRules(Part):
@@ -92,7 +92,8 @@ class PanPlayer(TablePlayer):
 
 
 class PanSeat(Part):
-    """A seat of the hand (`seat`: its index in the hand's order, from 0)."""
+    """A seat of the hand (`seat`: its table seat number, as the engine knows it; `table_seat`
+    the same number)."""
 
     seat: int
     name: str
@@ -118,7 +119,7 @@ class PanActionView(Part):
     cards: list[str]
     meld: int | None
     borrowed: list[str]
-    seat: int | None = Field(description="the hand seat the action is aimed at")
+    seat: int | None = Field(description="the seat (its number) the action is aimed at")
     use: bool | None
     drawn: bool
     choose: bool = Field(description="the player picks the cards (or chips) before sending")
@@ -138,7 +139,7 @@ class PanPlay(Part):
     """The hand as the viewer may see it."""
 
     phase: str
-    current: int | None = Field(description="the hand seat whose turn it is")
+    current: int | None = Field(description="the seat (its number) whose turn it is")
     dealer: int
     first_hand: int
     drawn: CardView | None = Field(description="the card drawn from the stock, face up")
@@ -147,7 +148,7 @@ class PanPlay(Part):
     tops: int
     double_tops: int
     seats: list[PanSeat]
-    to_act: int | None = Field(description="the hand seat to decide now")
+    to_act: int | None = Field(description="the seat (its number) to decide now")
     actions: list[PanActionView] = Field(description="the viewer's legal actions, typed, "
                                                      "with button labels")
     legal: list[str] = Field(description="the same actions as commands of the terminal's "

@@ -71,7 +71,8 @@ def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, error:
         fees = fees_collected(conn)[:100]
         names = {t.id: t.name for t in list_tables(conn)}
     return page("jackpot.html", who, status, pool_name=DEFAULT_POOL, pool=pool, held=held,
-                report=report, fees=fees, table_names=names, key=secrets.token_urlsafe(12),
+                report=report, fees=fees, fees_name=registry.fees_name(), table_names=names,
+                key=secrets.token_urlsafe(12),
                 **({"error": error} if error else {}), **controller)
 
 

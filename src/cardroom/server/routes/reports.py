@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
+from cardroom import registry
 from cardroom.errors import CardroomError
 from cardroom.room.books import regulator, table_books
 from cardroom.room.books.operations_report import (
@@ -111,7 +112,8 @@ def period_page(room: RoomDep, page: Render, who: Owner, name: str, month: str |
             "Content-Disposition": f'attachment; filename="{kind}-{label}.csv"'})
     query = (f"month={period.label}" if kind == "month" else
              f"year={period.first.year}&quarter={(period.first.month - 1) // 3 + 1}")
-    return page("report_regulator.html", who, report=found, kind=kind, query=query)
+    return page("report_regulator.html", who, report=found, kind=kind, query=query,
+                fees_name=registry.fees_name())
 
 
 @router.get("/reports/{name}", response_model=None)
@@ -138,7 +140,8 @@ def report(room: RoomDep, page: Render, who: Reader, name: str, date: str | None
     context: dict[str, Any]
     data = found.as_json()
     if isinstance(found, GamesReport):
-        rows, context = games_rows(found), {"reconciled": found.reconciled, "check": check}
+        rows, context = games_rows(found), {"reconciled": found.reconciled, "check": check,
+                                            "fees_name": registry.fees_name()}
     elif isinstance(found, Reconciliation):
         rows, context = [{"gambling_day": day.isoformat(), "tx": m.tx_id, "kind": m.kind,
                           "actor": m.actor, "memo": m.memo, "account": name,
