@@ -112,7 +112,9 @@ def driver_error(conn: Connection, exc: psycopg.Error, statement: str) -> DBAPIE
 def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
                context: Any, _many: bool) -> None:
     """After a statement is sent in a pipeline: unless it is `deferred`, wait for its answer
-    (and those of the statements queued before it) now, one round trip."""
+    (and those of the statements queued before it) now, one round trip. A Core INSERT whose
+    new key SQLAlchemy fetches by itself (implicit RETURNING) is waited for even if marked."""
     pipeline = conn.info.get(PIPELINE)
-    if pipeline is not None and not context.execution_options.get(DEFERRED):
-        pipeline.sync()
+    if pipeline is not None and (not context.execution_options.get(DEFERRED)
+                                 or getattr(context, "_is_implicit_returning", False)):
+        pipeline.sync()  # (SQLAlchemy reads a Core INSERT's new key at once: not deferred)
