@@ -1,9 +1,11 @@
 """Round trips per action (issue 25): one Mini-Baccarat table in this process, 7 players
 betting and one dealing for R rounds, on SQLite and on PostgreSQL side by side in one run.
 
-Every SQL statement an action sends is a round trip to PostgreSQL inside the room's writer
-lock, so this prints, per database: statements per bet and per deal (counted with SQLAlchemy's
-`before_cursor_execute`; the commit not counted), each action's wall time (median, p99), this
+Every round trip to PostgreSQL is made inside the room's writer lock, so this prints, per
+database: statements per bet and per deal (counted with SQLAlchemy's `before_cursor_execute`;
+the BEGIN and COMMIT not counted), round trips per bet and per deal on PostgreSQL (libpq's
+trace, `cardroom.room.storage.round_trips`, over one more round after the timed ones; BEGIN and
+COMMIT included; 0 on SQLite, which has none), each action's wall time (median, p99), this
 process's CPU time per action (the database server's own CPU is not in it) and the load
 average, so that a loaded machine's wall figures can be read beside the work done.
 
@@ -29,6 +31,7 @@ from sqlalchemy import create_engine, event, text
 
 from cardroom.room.people import accounts
 from cardroom.room.storage.db import database_url
+from cardroom.room.storage.round_trips import traced
 
 PLAYERS = 7
 
@@ -57,9 +60,9 @@ def run(url: str, rounds: int) -> dict[str, Any]:
         room.act(p, table, {"type": "sit", "buy_in": 1_000_000, "key": f"sit{p.id}"})
     statements = 0
 
-    def count(*_: Any) -> None:
+    def count(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
         nonlocal statements
-        statements += 1
+        statements += statement not in ("BEGIN", "COMMIT")  # the unit's pipeline sends them
 
     event.listen(engine, "before_cursor_execute", count)
     seen: dict[str, list[tuple[int, float, float]]] = {"bet": [], "deal": []}
@@ -71,8 +74,16 @@ def run(url: str, rounds: int) -> dict[str, Any]:
             room.act(who, table, msg)
             seen[kind].append((statements, time.perf_counter() - wall,
                                time.process_time() - cpu))
+    event.remove(engine, "before_cursor_execute", count)
+    trips: dict[str, list[tuple[int, float, float]]] = {"bet": [], "deal": []}
+    for kind, who, msg in [("bet", p, {"type": "bet", "bets": {"player": 500},
+                                       "key": f"traced-{p.id}"}) for p in players] + \
+            [("deal", players[0], {"type": "deal"})]:
+        with traced(room.storage) as counted:  # a round apart: tracing slows the driver
+            room.act(who, table, msg)
+        trips[kind].append((counted[0] if counted else 0, 0.0, 0.0))
     engine.dispose()
-    return seen
+    return seen | {f"{k} trips": v for k, v in trips.items()}
 
 
 def report(name: str, seen: dict[str, list[tuple[int, float, float]]]) -> None:
@@ -80,6 +91,8 @@ def report(name: str, seen: dict[str, list[tuple[int, float, float]]]) -> None:
     walls = sorted(w for _, w, _ in every)
     print(f"{name}: statements per bet {statistics.median(s for s, _, _ in seen['bet']):.0f}, "
           f"per deal {statistics.median(s for s, _, _ in seen['deal']):.0f}; "
+          f"round trips per bet {statistics.median(s for s, _, _ in seen['bet trips']):.0f}, "
+          f"per deal {statistics.median(s for s, _, _ in seen['deal trips']):.0f}; "
           f"{len(every)} actions, wall median {statistics.median(walls) * 1000:.1f} ms, "
           f"p99 {walls[int(0.99 * (len(walls) - 1))] * 1000:.1f} ms, "
           f"{len(every) / sum(walls):.0f} actions/s one after another; "

@@ -4,9 +4,12 @@ process on the same database) must never make an entry link to the wrong head.""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import update
 
+from cardroom.room.money import ledger
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage, make_engine
+from cardroom.room.storage.schema import audit_head
 
 
 def _append(storage: Storage, i: int) -> None:
@@ -40,3 +43,20 @@ def test_another_writer_between_appends_is_followed(storage: Storage) -> None:
             assert [e.data["i"] for e in audit.entries(conn)] == [0, 1, 2, 3]
     finally:
         other.engine.dispose()
+
+
+def test_a_head_moved_under_a_unit_fails_it_and_writes_nothing(storage: Storage) -> None:
+    """The unit's entries are written with its COMMIT (on PostgreSQL without waiting for the
+    statement's answer): a head found elsewhere than where the unit read it still fails the
+    unit with `ChainBroken`, and nothing of it is committed."""
+    _append(storage, 0)
+    with pytest.raises(audit.ChainBroken, match="audit head moved"), storage.unit() as conn:
+        audit.append(conn, "alice", "test.action", {"i": "lost"})
+        conn.execute(update(audit_head).values(hash="f" * 64))  # behind the unit's back
+        ledger.post(conn, "moved-head", "test", ledger.move(ledger.tray(1), ledger.wallet(1), 100),
+                    actor="alice")
+    _append(storage, 1)
+    with storage.read() as conn:
+        result = audit.verify(conn)
+        assert result.ok and [e.data["i"] for e in audit.entries(conn)] == [0, 1]
+        assert ledger.balance(conn, ledger.wallet(1)) == 0

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Literal, NamedTuple
 
-from sqlalchemy import BigInteger, bindparam, cast, func, insert, select, update
+from sqlalchemy import BigInteger, bindparam, cast, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -22,6 +22,7 @@ from cardroom.money import Cents
 from cardroom.room.money import ledger
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import NotFound
+from cardroom.room.storage.pipeline import deferred
 from cardroom.room.storage.schema import (
     accounts,
     hand_players,
@@ -60,8 +61,13 @@ def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
 _SELECT_HISTORY = select(hands.c.history).where(hands.c.id == bindparam("hand"))
 _SET_HISTORY = update(hands).where(hands.c.id == bindparam("hand")).values(
     history=bindparam("history"))
-_ADD_PLAYER = {dialect: make_insert(hand_players).values(
-    hand_id=bindparam("hand"), account_id=bindparam("acct")).on_conflict_do_nothing()
+_SET_WAGER = deferred(text(
+    "UPDATE hands SET history = CAST(jsonb_set(CAST(history AS JSONB), "
+    "ARRAY['wagers', CAST(:acct AS TEXT)], CAST(:bets AS JSONB)) AS TEXT) WHERE id = :hand"))
+"""PostgreSQL: a player's wagers set in the open hand's record by the database (nothing read
+first, nothing waited for: the record is JSON, read back with `json.loads`)."""
+_ADD_PLAYER = {dialect: deferred(make_insert(hand_players).values(
+    hand_id=bindparam("hand"), account_id=bindparam("acct")).on_conflict_do_nothing())
     for dialect, make_insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))}
 """The hand's player row, unless it is there already: one statement either way."""
 
@@ -69,9 +75,13 @@ _ADD_PLAYER = {dialect: make_insert(hand_players).values(
 def record_wagers(conn: Connection, hand_id: int, account_id: int,
                   bets: dict[str, Cents]) -> None:
     """Keep the open hand's wagers in its row so a void (or a restart) can return them."""
-    data = json.loads(conn.execute(_SELECT_HISTORY, {"hand": hand_id}).scalar_one())
-    data["wagers"][str(account_id)] = bets
-    conn.execute(_SET_HISTORY, {"hand": hand_id, "history": json.dumps(data)})
+    if conn.dialect.name == "postgresql":
+        conn.execute(_SET_WAGER, {"hand": hand_id, "acct": account_id,
+                                  "bets": json.dumps(bets)})
+    else:
+        data = json.loads(conn.execute(_SELECT_HISTORY, {"hand": hand_id}).scalar_one())
+        data["wagers"][str(account_id)] = bets
+        conn.execute(_SET_HISTORY, {"hand": hand_id, "history": json.dumps(data)})
     conn.execute(_ADD_PLAYER[conn.dialect.name], {"hand": hand_id, "acct": account_id})
 
 
@@ -108,15 +118,17 @@ def record_results(conn: Connection, hand_id: int, results: dict[int, PlayerResu
                                    for account_id, (wagered, net) in results.items()])
 
 
-_SET_RESULT = update(hand_players).where(
+_SET_RESULT = deferred(update(hand_players).where(
     hand_players.c.hand_id == bindparam("hand"),
     hand_players.c.account_id == bindparam("acct")).values(
-    wagered=bindparam("wagered"), net=bindparam("net"))
+    wagered=bindparam("wagered"), net=bindparam("net")))
+_CLOSE_SETTLED = deferred(update(hands).where(hands.c.id == bindparam("hand")).values(
+    status="settled", closed_at=bindparam("at"), history=bindparam("history")))
 
 
 def close_settled(conn: Connection, hand_id: int, history: dict[str, Any]) -> None:
-    conn.execute(update(hands).where(hands.c.id == hand_id).values(
-        status="settled", closed_at=datetime.now(UTC), history=json.dumps(history)))
+    conn.execute(_CLOSE_SETTLED, {"hand": hand_id, "at": datetime.now(UTC),
+                                  "history": json.dumps(history)})
 
 
 def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[int, Cents]:

@@ -39,6 +39,7 @@ from cardroom.money import Cents, format_money, require_cents
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import unit_memo
 from cardroom.room.storage.errors import IdempotencyConflict, LedgerError
+from cardroom.room.storage.pipeline import deferred
 from cardroom.room.storage.schema import ledger_accounts, ledger_entries, ledger_transactions
 
 HOUSE_CAGE = "house:cage"
@@ -183,18 +184,32 @@ _SELECT_BALANCE = select(ledger_accounts.c.balance).where(
     ledger_accounts.c.name == bindparam("name"))
 
 
-def _accounts(conn: Connection, names: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
+_ACCOUNTS_AND_ID = text(
+    "WITH n AS (SELECT nextval(pg_get_serial_sequence('ledger_transactions', 'id')) AS tx) "
+    "SELECT a.id, a.name, a.balance, a.allow_negative, n.tx FROM ledger_accounts AS a "
+    "CROSS JOIN n WHERE a.name IN :names FOR UPDATE OF a").bindparams(
+    bindparam("names", expanding=True))
+"""PostgreSQL: the accounts, locked, and the id the transaction will have, in one round trip
+(so that writing the transaction waits for nothing: `_write` is deferred)."""
+
+
+def _accounts(conn: Connection, names: Iterable[str]
+              ) -> tuple[dict[str, tuple[int, int, bool]], int | None]:
     """Each named account's (id, balance, allow_negative), locked for this transaction; a
-    missing account is created at zero."""
+    missing account is created at zero. On PostgreSQL, with the id the transaction is to
+    have (None: found no account to read it with)."""
     names = sorted(set(names))
-    found = {r.name: (r.id, int(r.balance), bool(r.allow_negative))
-             for r in conn.execute(_SELECT_ACCOUNTS, {"names": names})}
+    postgres = conn.dialect.name == "postgresql"
+    rows = conn.execute(_ACCOUNTS_AND_ID if postgres else _SELECT_ACCOUNTS,
+                        {"names": names}).all()
+    found = {r.name: (r.id, int(r.balance), bool(r.allow_negative)) for r in rows}
+    tx_id = int(rows[0].tx) if postgres and rows else None
     for name in names:
         if name not in found:
             neg = may_go_negative(name)
             found[name] = (conn.execute(_INSERT_ACCOUNT, {"name": name, "neg": neg})
                            .scalar_one(), 0, neg)
-    return found
+    return found, tx_id
 
 
 _ABSENT = "ledger.absent"
@@ -223,8 +238,10 @@ def _tx_in_one(rows: int) -> TextClause:
                        for i in range(rows))
     return text(
         "WITH tx AS (INSERT INTO ledger_transactions "
-        '("key", fingerprint, kind, memo, actor, created_at) '
-        "VALUES (:key, :fingerprint, :kind, :memo, :actor, :created_at) RETURNING id), "
+        '(id, "key", fingerprint, kind, memo, actor, created_at) '
+        "VALUES (COALESCE(CAST(:id AS INTEGER), nextval(pg_get_serial_sequence("
+        "'ledger_transactions', 'id'))), :key, :fingerprint, :kind, :memo, :actor, "
+        ":created_at) RETURNING id), "
         f"v (account_id, amount, ord) AS (VALUES {values}), "
         "e AS (INSERT INTO ledger_entries (tx_id, account_id, amount) "
         "SELECT tx.id, v.account_id, v.amount FROM tx CROSS JOIN v ORDER BY v.ord), "
@@ -233,13 +250,17 @@ def _tx_in_one(rows: int) -> TextClause:
         "SELECT id FROM tx")
 
 
-def _write(conn: Connection, tx: dict[str, Any], moves: list[tuple[int, Cents]]) -> int:
+def _write(conn: Connection, tx: dict[str, Any], moves: list[tuple[int, Cents]],
+           tx_id: int | None) -> int:
     """Write the transaction `tx` and its entries (account id, amount), moving the balances;
-    its id."""
+    its id (on PostgreSQL `tx_id` when given: then nothing waits for the statement)."""
     if conn.dialect.name == "postgresql":
-        params = dict(tx)
+        params = dict(tx, id=tx_id)
         for i, (account_id, amount) in enumerate(moves):
             params[f"a{i}"], params[f"m{i}"] = account_id, amount
+        if tx_id is not None:
+            conn.execute(deferred(_tx_in_one(len(moves))), params)
+            return tx_id
         return int(conn.execute(_tx_in_one(len(moves)), params).scalar_one())
     tx_id = int(conn.execute(_INSERT_TX, tx).scalar_one())
     conn.execute(_INSERT_ENTRIES, [{"tx_id": tx_id, "account_id": a, "amount": m}
@@ -278,7 +299,7 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
     if sum(entries.values()) != 0:
         raise LedgerError(f"unbalanced transaction {kind}: entries sum to "
                           f"{format_money(sum(entries.values()))}")
-    accounts = _accounts(conn, entries)
+    accounts, tx_id = _accounts(conn, entries)
     for name, (_, held, allow_negative) in accounts.items():
         if held + entries[name] < 0 and not allow_negative:
             raise LedgerError(f"refused: {describe(name)} holds {format_money(held)}, "
@@ -287,7 +308,7 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
     tx_id = _write(conn, {"key": key, "fingerprint": fingerprint, "kind": kind,
                           "memo": memo[:400], "actor": actor[:40],
                           "created_at": datetime.now(UTC)},
-                   [(accounts[name][0], amount) for name, amount in ordered])
+                   [(accounts[name][0], amount) for name, amount in ordered], tx_id)
     if (found := unit_memo(conn)) is not None:
         found.get(_ABSENT, set()).discard(key)
     audit.append(conn, actor, TX_ACTION, tx_record(tx_id, key, kind, ordered))

@@ -32,7 +32,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
@@ -41,6 +42,7 @@ from cardroom.room.money import hands
 from cardroom.room.play.live_table import LiveTable, Turn
 from cardroom.room.storage import audit
 from cardroom.room.storage.identity_key import IdentityKey
+from cardroom.room.storage.pipeline import deferred
 from cardroom.room.storage.schema import audit_log, sealed_tables
 from cardroom.shoe import shoe_from, shoe_json
 
@@ -101,10 +103,15 @@ def seal(conn: Connection, live: LiveTable[Any, Any, Any], key: IdentityKey | No
     values = {"hand_id": live.hand_id if hand is not None else None,
               "shoe": None if shoe is None else lock(key, shoe_json(shoe), t),
               "hand": None if hand is None else lock(key, hand, t)}
-    done = conn.execute(update(sealed_tables).where(sealed_tables.c.table_id == live.table_id)
-                        .values(**values))
-    if not done.rowcount and (shoe is not None or hand is not None):
-        conn.execute(insert(sealed_tables).values(table_id=live.table_id, **values))
+    if shoe is None and hand is None:
+        conn.execute(deferred(update(sealed_tables)
+                              .where(sealed_tables.c.table_id == live.table_id)
+                              .values(**values)))
+        return
+    make_insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    conn.execute(deferred(make_insert(sealed_tables).values(table_id=live.table_id, **values)
+                          .on_conflict_do_update(index_elements=[sealed_tables.c.table_id],
+                                                 set_=values)))
 
 
 def forget(conn: Connection, table_id: int) -> None:

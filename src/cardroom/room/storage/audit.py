@@ -26,8 +26,10 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy import TextClause, bindparam, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
 from cardroom.errors import CardroomError
+from cardroom.room.storage.pipeline import DEFERRED
 from cardroom.room.storage.schema import audit_head, audit_log
 from cardroom.room.storage.settings import GamblingClock
 
@@ -134,6 +136,8 @@ class _Unit:
     own link of the chain; only the writing is batched (one multi-row insert and one move of
     the head per transaction, instead of two statements per entry)."""
     read: bool = False
+    lazy: LazyHead | None = None
+    """The head's read, sent but not yet answered (PostgreSQL's writer lock)."""
     base: Head = None
     head: Head = None
     head_tag: str | None = None
@@ -143,15 +147,15 @@ class _Unit:
 _UNIT = "cardroom.audit.unit"
 
 
-def begin_unit(conn: Connection, head: Head | bool = False) -> None:
+LazyHead = Callable[[], Head]
+"""The head as a statement already sent reads it, answered when called."""
+
+
+def begin_unit(conn: Connection, head: LazyHead | None = None) -> None:
     """Batch this transaction's appends until `flush` (`Storage.unit` calls both). `head`: the
-    head as the writer lock's statement read it (a tuple, or None for an empty log); False:
-    not read yet (the first append reads it)."""
-    unit = _Unit()
-    if head is not False:
-        assert head is not True
-        unit.read, unit.base, unit.head = True, head, head
-    conn.info[_UNIT] = unit
+    head as the writer lock's statement reads it, asked for at the first append (a tuple, or
+    None for an empty log); none: the first append reads it."""
+    conn.info[_UNIT] = _Unit(lazy=head)
 
 
 def end_unit(conn: Connection) -> None:
@@ -161,8 +165,11 @@ def end_unit(conn: Connection) -> None:
 
 def _read_head(conn: Connection, unit: _Unit) -> Head:
     if not unit.read:
-        row = conn.execute(_SELECT_HEAD.with_for_update()).first()
-        unit.base = unit.head = None if row is None else (int(row.seq), str(row.hash))
+        if unit.lazy is not None:
+            unit.base = unit.head = unit.lazy()
+        else:
+            row = conn.execute(_SELECT_HEAD.with_for_update()).first()
+            unit.base = unit.head = None if row is None else (int(row.seq), str(row.hash))
         unit.read = True
     return unit.head
 
@@ -205,12 +212,16 @@ def _write(conn: Connection, unit: _Unit) -> None:
         conn.execute(_FIRST_HEAD, new)
         conn.execute(_INSERT_ENTRY, unit.pending)
     elif conn.dialect.name == "postgresql":
-        params = {"old_seq": unit.base[0], "old_hash": unit.base[1], **new}
+        params = {"old_seq": unit.base[0], "old_hash": unit.base[1], "moved": HEAD_MOVED,
+                  **new}
         for i, row in enumerate(unit.pending):
             params.update({f"{name}{i}": value for name, value in row.items()})
-        if conn.execute(_move_and_insert(len(unit.pending)), params).rowcount \
-                != len(unit.pending):
-            raise ChainBroken(HEAD_MOVED)
+        try:
+            conn.execute(_move_and_insert(len(unit.pending)), params)
+        except DBAPIError as exc:
+            if HEAD_MOVED in str(exc.orig):
+                raise ChainBroken(HEAD_MOVED) from exc
+            raise
     elif conn.execute(_MOVE_HEAD, {"old_seq": unit.base[0], "old_hash": unit.base[1],
                                    **new}).rowcount != 1:
         raise ChainBroken(HEAD_MOVED)
@@ -226,7 +237,9 @@ _COLUMNS = ("seq", "at", "actor", "action", "detail", "prev_hash", "hash", "mac"
 @functools.cache
 def _move_and_insert(rows: int) -> TextClause:
     """PostgreSQL: the head moved (only if it is still where the unit found it) and the
-    unit's `rows` entries inserted by one statement, one round trip."""
+    unit's `rows` entries inserted by one statement. A head found elsewhere fails the
+    statement itself (its `HEAD_MOVED` text cast to a boolean), so that nothing waits for its
+    row count: in a unit it is `deferred`, sent with the COMMIT, which it then fails."""
     values = ", ".join(f"(CAST(:seq{i} AS BIGINT), "
                        + ", ".join(f":{c}{i}" for c in _COLUMNS[1:]) + ")"
                        for i in range(rows))
@@ -235,15 +248,17 @@ def _move_and_insert(rows: int) -> TextClause:
         "mac = :new_mac WHERE id = 1 AND seq = :old_seq AND hash = :old_hash RETURNING id) "
         f"INSERT INTO audit_log ({', '.join(_COLUMNS)}) "
         f"SELECT v.* FROM (VALUES {values}) AS v ({', '.join(_COLUMNS)}) "
-        "WHERE EXISTS (SELECT 1 FROM moved)")
+        "WHERE CAST((SELECT CASE WHEN count(*) = 1 THEN 'true' ELSE CAST(:moved AS TEXT) END "
+        "FROM moved) AS BOOLEAN)").execution_options(**{DEFERRED: True})
 
 
 def last_seq(conn: Connection) -> int:
     """The newest entry's sequence number, this transaction's appends included (0: an empty
     log)."""
     unit = conn.info.get(_UNIT)
-    if isinstance(unit, _Unit) and unit.read:
-        return 0 if unit.head is None else unit.head[0]
+    if isinstance(unit, _Unit) and (unit.read or unit.lazy is not None):
+        head = _read_head(conn, unit)
+        return 0 if head is None else head[0]
     row = conn.execute(_SELECT_HEAD).first()
     return 0 if row is None else int(row.seq)
 

@@ -4,9 +4,10 @@
 first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
 a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
 lock) so that the audit chain and the ledger balances are never written by two writers at once.
-On PostgreSQL that lock is taken by the statement that reads the audit head, and the unit's
-audit entries are written once, before it commits (`audit.flush`): fewer round trips per
-action (issue 25, docs/server.md "Round trips per action").
+On PostgreSQL the unit runs in pipeline mode (`cardroom.room.storage.pipeline`): that lock
+and the audit head's read are queued with its first read, its writes that nothing waits for
+(the audit entries, written once before the commit by `audit.flush`, among them) go with the
+COMMIT: fewer round trips per action (issue 25, docs/server.md "Round trips per action").
 `Storage.snapshot()` is the one way to check: every read in it sees the same moment.
 
 When the database goes away (a restart, a switch to its standby), each of them raises
@@ -19,31 +20,31 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+import psycopg
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
-from sqlalchemy import create_engine, event, func, select
+from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import DatabaseUnavailable, StorageError
-from cardroom.room.storage.schema import audit_head
+from cardroom.room.storage.pipeline import answer_now, driver_error, transaction
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 ADVISORY_LOCK_KEY = 0x63617264  # "card"
-_LOCK_AND_HEAD = (select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY), audit_head.c.seq,
-                         audit_head.c.hash)
-                  .where(audit_head.c.id == 1).with_for_update(of=audit_head))
+_WRITER_LOCK = "SELECT pg_advisory_xact_lock(%s)"
+_HEAD_FOR_UPDATE = "SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE"
 
 
 def default_database_path() -> Path:
@@ -107,6 +108,7 @@ def make_engine(url: str) -> Engine:
     engine = create_engine(url, pool_pre_ping=True, connect_args={
         k: v for k, v in POSTGRES_CONNECT.items() if k not in given})
     event.listen(engine, "connect", _postgres_durable)
+    event.listen(engine, "after_cursor_execute", answer_now)
     return engine
 
 
@@ -141,24 +143,20 @@ class Storage:
         """One write transaction: all or nothing, one writer at a time. The work its body
         left for after the commit (`after_commit`) runs once it has committed, outside it.
         The audit entries of the unit are written once, before the commit (`audit.flush`).
+        On PostgreSQL the unit runs in pipeline mode (`pipeline.transaction`): a statement marked
+        `deferred` is sent without waiting for its answer, with the next statement that is
+        waited for or with the COMMIT.
         The database gone: `DatabaseUnavailable` (`unknown` when it went at the commit)."""
         committing = False
         try:
-            with self._lock, self.engine.begin() as conn:
-                conn.info.pop(AFTER_COMMIT, None)
-                conn.info[UNIT_MEMO] = {}
-                try:
-                    audit.begin_unit(conn, *self._lock_writer(conn))
-                    yield conn
-                    audit.flush(conn)
-                finally:
-                    if not conn.invalidated:  # a connection lost mid-unit took its info along
-                        audit.end_unit(conn)
-                        conn.info.pop(UNIT_MEMO, None)
-                later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
+            with self._lock, self.engine.connect() as conn, transaction(conn) as commit:
+                later = yield from self._body(conn)
                 committing = True
+                commit()
         except DBAPIError as exc:
             self.went_away(exc, committing)
+            if audit.HEAD_MOVED in str(exc.orig):
+                raise audit.ChainBroken(audit.HEAD_MOVED) from exc
             raise
         self.answers()
         for work in later:
@@ -167,19 +165,46 @@ class Storage:
             except Exception:  # the committed work stands whatever happens after it
                 log.exception("work after a commit failed; the commit stands")
 
-    def _lock_writer(self, conn: Connection) -> tuple[audit.Head, ...]:
-        """On PostgreSQL, take the room's writer lock and read the audit head in one round
-        trip (the head row locked `FOR UPDATE`, which reads its newest committed version even
-        when the lock was waited for); the head, for the unit's appends. Nothing to read
-        (SQLite, whose process lock is the writer lock, or a log with no head yet): the first
-        append reads it."""
+    def _body(self, conn: Connection
+              ) -> Generator[Connection, None, list[Callable[[Storage], object]]]:
+        """The unit's work on `conn` up to its commit: the writer lock, the caller's block,
+        the audit entries written; the work left for after the commit."""
+        conn.info.pop(AFTER_COMMIT, None)
+        conn.info[UNIT_MEMO] = {}
+        try:
+            audit.begin_unit(conn, *self._lock_writer(conn))
+            yield conn
+            audit.flush(conn)
+        finally:
+            if not conn.invalidated:  # a connection lost mid-unit took its info along
+                audit.end_unit(conn)
+                conn.info.pop(UNIT_MEMO, None)
+        later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
+        return later
+
+    def _lock_writer(self, conn: Connection) -> tuple[audit.LazyHead, ...]:
+        """On PostgreSQL, take the room's writer lock and read the audit head (locked `FOR
+        UPDATE`, its newest committed version even when the lock was waited for), both queued
+        in the unit's pipeline: they go with its first statement that is waited for, and the
+        head's answer is read at the unit's first append (`audit.begin_unit`), so the lock
+        costs no round trip of its own. Sent on the driver's cursor (SQLAlchemy would wait
+        for the rows). SQLite, whose process lock is the writer lock: nothing (the first
+        append reads the head)."""
         if not self.is_postgres:
             return ()
-        row = conn.execute(_LOCK_AND_HEAD).first()
-        if row is None:
-            conn.execute(select(func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
-            return ()
-        return ((int(row.seq), str(row.hash)),)
+        raw = conn.connection.driver_connection
+        assert raw is not None
+        raw.cursor().execute(_WRITER_LOCK, (ADVISORY_LOCK_KEY,))
+        head = raw.cursor()
+        head.execute(_HEAD_FOR_UPDATE)
+
+        def read() -> audit.Head:
+            try:
+                row = head.fetchone()
+            except psycopg.Error as exc:
+                raise driver_error(conn, exc, _HEAD_FOR_UPDATE) from exc
+            return None if row is None else (int(row[0]), str(row[1]))
+        return (read,)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

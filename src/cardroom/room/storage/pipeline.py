@@ -1,0 +1,120 @@
+"""Fewer round trips to PostgreSQL (issue 25): a write unit runs in psycopg's pipeline mode.
+
+In pipeline mode the driver sends a statement without waiting for its answer. A statement
+whose answer its caller never reads (no rows, no row count) is marked `deferred` and only
+queued; any other is sent with the statements queued before it and waited for at once
+(`answer_now`, one round trip), so that its caller reads its rows as on any connection. The
+last deferred writes go with the COMMIT: one round trip. A deferred statement's error fails
+the unit at the next wait (nothing of the unit is committed); its text is the database's.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg.pq import TransactionStatus
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.expression import Executable
+
+PIPELINE = "cardroom.pipeline"
+DEFERRED = "cardroom_deferred"
+Statement = TypeVar("Statement", bound=Executable)
+
+
+def deferred(statement: Statement) -> Statement:
+    """`statement` marked as one whose answer (rows, row count) its caller never reads: in a
+    unit on PostgreSQL it is queued in the pipeline and sent with the next statement whose
+    answer is waited for, or with the COMMIT, instead of being a round trip of its own. Its
+    error, if any, fails the unit there (nothing of it is committed). Elsewhere it runs as
+    any statement."""
+    return statement.execution_options(**{DEFERRED: True})
+
+
+_BEGIN = text("BEGIN").execution_options(**{DEFERRED: True})
+COMMIT = text("COMMIT").execution_options(**{DEFERRED: True})
+
+
+@contextmanager
+def transaction(conn: Connection) -> Iterator[Callable[[], None]]:
+    """A write unit's transaction on `conn`; the block ends by calling the `commit` it is
+    given (without it, or on an error, the transaction rolls back).
+
+    On PostgreSQL it runs in psycopg's pipeline mode: a `deferred` statement is queued; any
+    other is sent with those queued before it and waited for at once (`answer_now`), so its
+    caller reads its rows as usual. The driver is put in autocommit for the unit so that it
+    sends no BEGIN of its own (a round trip apart): the unit's BEGIN is queued and goes with
+    its first read, its COMMIT goes with its last writes when the pipeline ends. An action
+    whose reads are the writer lock's alone is then two round trips."""
+    if conn.dialect.name != "postgresql":
+        with conn.begin():  # committed (or rolled back) at its end
+            yield _nothing
+        return
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    raw.autocommit = True
+    try:
+        with conn.begin(), _as_sqlalchemy_error(conn), raw.pipeline() as pipeline:
+            conn.info[PIPELINE] = pipeline
+            try:
+                conn.execute(_BEGIN)
+                yield functools.partial(_queue_commit, conn)
+            finally:
+                if not conn.invalidated:  # (its info went with it)
+                    conn.info.pop(PIPELINE, None)
+        # (SQLAlchemy's commit at the end found the driver's transaction over: no round trip)
+    finally:
+        if not raw.closed and raw.info.transaction_status == TransactionStatus.IDLE:
+            raw.autocommit = False
+        elif not conn.invalidated:  # in a transaction still: never lent again in autocommit
+            conn.invalidate()
+
+
+def _nothing() -> None:
+    """SQLite's unit commits when its transaction's block ends."""
+
+
+def _queue_commit(conn: Connection) -> None:
+    """The unit's COMMIT, queued: sent with its last writes when the pipeline ends."""
+    conn.execute(COMMIT)
+
+
+@contextmanager
+def _as_sqlalchemy_error(conn: Connection) -> Iterator[None]:
+    """The driver's error when the pipeline ends (a deferred statement's, the COMMIT's, or the
+    connection lost there) raised as SQLAlchemy raises it for a statement, the connection
+    invalidated if it is lost: the unit then tells "try again" from a defect as for any
+    statement (`db.gone`)."""
+    try:
+        yield
+    except psycopg.Error as exc:
+        raise driver_error(conn, exc, "COMMIT") from exc
+
+
+def driver_error(conn: Connection, exc: psycopg.Error, statement: str) -> DBAPIError:
+    """The driver's `exc`, met outside SQLAlchemy's own calls, as SQLAlchemy would raise it
+    for `statement`; `conn` invalidated if the connection is lost (so that it is never lent
+    again, and the unit answers "try again")."""
+    lost = conn.dialect.is_disconnect(exc, None, None)  # type: ignore[arg-type]
+    if lost and not conn.invalidated:
+        conn.invalidate(exc)
+    error = DBAPIError.instance(statement, None, exc, psycopg.Error,
+                                connection_invalidated=lost)
+    assert isinstance(error, DBAPIError)  # (a driver's error always is)
+    return error
+
+
+def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
+               context: Any, _many: bool) -> None:
+    """After a statement is sent in a pipeline: unless it is `deferred`, wait for its answer
+    (and those of the statements queued before it) now, one round trip. A Core INSERT whose
+    new key SQLAlchemy fetches by itself (implicit RETURNING) is waited for even if marked."""
+    pipeline = conn.info.get(PIPELINE)
+    if pipeline is not None and (not context.execution_options.get(DEFERRED)
+                                 or getattr(context, "_is_implicit_returning", False)):
+        pipeline.sync()  # (SQLAlchemy reads a Core INSERT's new key at once: not deferred)
