@@ -1,11 +1,30 @@
-"""The fixtures every test shares (the one conftest at the root of the tests)."""
+"""The fixtures every test shares (the one conftest at the root of the tests), and the order
+the tests are handed to the workers in: the longest first."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+TESTS = Path(__file__).parent
+LONGEST_FIRST = ("browser/test_whole_shift_browser.py", "browser/", "test_benches_run.py")
+"""Started first (`pytest -n`): the whole shift by clicks (about 2.5 minutes on one core),
+the other browser tests (10 to 50 seconds each) and the benches (subprocesses). Started last, a
+long test keeps one worker busy after the others have run out of tests."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests in `LONGEST_FIRST`'s order, then the others, each in their usual order
+    (a stable sort: a module's tests stay together and in order)."""
+    def rank(item: pytest.Item) -> int:
+        where = item.path.relative_to(TESTS).as_posix() if item.path.is_relative_to(
+            TESTS) else ""
+        return next((i for i, p in enumerate(LONGEST_FIRST) if where.startswith(p)),
+                    len(LONGEST_FIRST))
+    items.sort(key=rank)
 
 
 @pytest.fixture(autouse=True, scope="session")

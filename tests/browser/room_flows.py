@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 from room.rooms import open_for_play
+from room.storage_fixture import migrated_engine
 
 from cardroom.money import format_money, parse_money
 from cardroom.room.room import Room
-from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.db import Storage
 from cardroom.room.storage.identity_key import IdentityKey
 from cardroom.room.storage.settings import SELF_SERVICE, RoomSettings
 from cardroom.shoe import SeededRandom
@@ -74,8 +75,7 @@ def seeded_room(tmp_path: Path, seed: int, settings: RoomSettings = SELF_SERVICE
                 identity: IdentityKey | None = None) -> Iterator[Room]:
     """A room on SQLite whose shuffles follow `seed`: by default a demonstration room
     (players buy their own chips); a real card room with `settings` and its `identity` key."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
-    migrate(engine)
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
     r = Room(Storage(engine), SeededRandom(seed), settings=settings, identity=identity)
     r.start()
     yield r

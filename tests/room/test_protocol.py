@@ -19,12 +19,13 @@ from cardroom.room.play import protocol
 from cardroom.room.play.messages import MalformedMessage
 from cardroom.room.play.protocol_state import check_state
 from cardroom.room.room import Room
-from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.db import Storage
 from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
 from .people import player
 from .rooms import playing_table
+from .storage_fixture import migrated_engine
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol"
 FIELD_NAMES = re.compile(r"\b(buy_in|seq|house_way|raise_condition|cents)\b|[{}\"_]")
@@ -33,8 +34,7 @@ FIELD_NAMES = re.compile(r"\b(buy_in|seq|house_way|raise_condition|cents)\b|[{}\
 @pytest.fixture
 def room(tmp_path: Path) -> Room:
     """SQLite only: the protocol does not depend on the database."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
-    migrate(engine)
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     r = Room(Storage(engine), SeededRandom(5))
     r.start()
     return r

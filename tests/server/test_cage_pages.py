@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 from room.people import IDENTITY_KEY, person
+from room.storage_fixture import migrated_engine
 from sqlalchemy.engine import Connection
 
 from cardroom.room.money import ledger
 from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
 from cardroom.room.storage import audit
-from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.db import Storage
 from cardroom.server import flash
 from cardroom.shoe import SeededRandom
 
@@ -32,8 +33,7 @@ CAST = (("olga", Role.OWNER), ("fred", Role.FLOOR), ("dan", Role.DEALER),
 @pytest.fixture
 def room(tmp_path: Path) -> Room:
     """SQLite: the pages' storage is the room layer's, tested on both databases."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
-    migrate(engine)
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     r = Room(Storage(engine), SeededRandom(3), identity=IDENTITY_KEY)
     r.start()
     with r.storage.unit() as conn:

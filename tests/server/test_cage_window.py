@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from room.people import IDENTITY_KEY, person
+from room.storage_fixture import migrated_engine
 
 from cardroom.room.money import ledger
 from cardroom.room.people.accounts import Role
 from cardroom.room.room import Room
 from cardroom.room.storage import audit
-from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.db import Storage
 from cardroom.shoe import SeededRandom
 
 from .forms import PW, logged_in, said
@@ -25,8 +26,7 @@ COMPLIANCE_WORDS = ("identity", "report", "threshold", "ctr", "alert", "case", "
 
 @pytest.fixture
 def room(tmp_path: Path) -> Room:
-    engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
-    migrate(engine)
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     r = Room(Storage(engine), SeededRandom(3), identity=IDENTITY_KEY)
     r.start()
     with r.storage.unit() as conn:

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from room.people import player
+from room.storage_fixture import migrated_engine
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
@@ -19,7 +20,7 @@ from typer.testing import CliRunner
 from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.room import Room
 from cardroom.room.storage import audit
-from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.db import Storage
 from cardroom.room.storage.schema import (
     accounts,
     jackpot_pools,
@@ -120,8 +121,7 @@ ROUTE_OF = {"/cashier/buy": "/cashier/{op}",
 def room(tmp_path: Path) -> Room:
     """SQLite only: nothing here depends on the database (the back-off's storage is tested on
     both in tests/room/test_login_backoff.py)."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
-    migrate(engine)
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     r = Room(Storage(engine), SeededRandom(3), settings=SELF_SERVICE)
     r.start()
     return r
