@@ -26,6 +26,9 @@ from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 
+TABLE_SOCKET = "/ws/tables/"
+"""The path of a table's socket (`server/routes/tables.py`): the messages `rendered` waits for."""
+
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 _axe = Axe()
 
@@ -102,7 +105,10 @@ class PageChecks:
                 if frame == page.main_frame else None)
 
     def _socket(self, ws: Any) -> None:
-        ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+        """A table's socket: its messages count (the lobby's and floor's socket of what changed
+        in the room, `/ws/changes`, carries no table message and is not counted)."""
+        if TABLE_SOCKET in ws.url:
+            ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
 
     def rendered(self) -> tuple[list[str], object]:
         """Wait until the page has handled every table message received so far; then the
