@@ -395,7 +395,7 @@ class Engine:
     def can(self, a: Action) -> bool:
         """Whether `apply(a)` would be accepted now (the action's own `can_x`)."""
         target = self.actor(a)
-        if not getattr(getattr(type(target), a.name, None), "is_action", False):
+        if self._action(target, a) is None:
             return False
         can = getattr(target, "can_" + a.name, None)
         if can is None:  # an action made of others (Pan's knock): whether it is listed
@@ -405,12 +405,16 @@ class Engine:
     def apply(self, a: Action) -> Any:
         """Apply `a` through its checked ``@action`` (``verify_x`` first: a refused action
         raises and changes nothing); returns what the action returns (its event)."""
-        target = self.actor(a)
-        fn = getattr(target, a.name, None)
-        if not getattr(fn, "is_action", False):
+        fn = self._action(self.actor(a), a)
+        if fn is None:
             raise RuleError("engine protocol", f"{a.name!r} is not an action of this game")
-        assert fn is not None
         return fn(*a.args)
+
+    @staticmethod
+    def _action(target: Engine, a: Action) -> Callable[..., Any] | None:
+        """`target`'s ``@action`` that `a` names, bound; None when `a` names none."""
+        fn = getattr(target, a.name, None)
+        return fn if getattr(fn, "is_action", False) else None
 
     def is_over(self) -> bool:
         """Whether the hand last begun is over (settled or voided) and the next not begun."""
