@@ -74,12 +74,18 @@ def _encoded(form: FormData) -> bytes:
     return urlencode([(k, v) for k, v in form.multi_items() if isinstance(v, str)]).encode()
 
 
+def _connection(address: str, timeout: float) -> http.client.HTTPConnection:
+    """An HTTP connection (not yet opened) to the process serving at `address` (host:port, an
+    IPv6 host in brackets: `leases.address_of`)."""
+    host, _, port = address.rpartition(":")
+    return http.client.HTTPConnection(host.strip("[]"), int(port), timeout=timeout)
+
+
 def _post(address: str, path: str, body: bytes, cookie: str, client: str
           ) -> tuple[int, http.client.HTTPMessage, bytes]:
     """POST the form to the holder; its status, headers and body. `ConnectionError`: it
     could not be reached (nothing was sent)."""
-    host, _, port = address.rpartition(":")
-    conn = http.client.HTTPConnection(host.strip("[]"), int(port), timeout=TIMEOUT_S)
+    conn = _connection(address, TIMEOUT_S)
     try:
         try:
             conn.connect()
@@ -139,8 +145,7 @@ def live_here(room: Room) -> dict[str, Any]:
 
 def _asked(address: str, request: Request) -> dict[int, Live]:
     """One process's `/floor/live.json` read; {} when it does not answer or answers no."""
-    host, _, port = address.rpartition(":")
-    conn = http.client.HTTPConnection(host.strip("[]"), int(port), timeout=PIT_TIMEOUT_S)
+    conn = _connection(address, PIT_TIMEOUT_S)
     try:
         conn.request("GET", "/floor/live.json", headers={
             "Cookie": request.headers.get("cookie", ""), FORWARDED: "1",
