@@ -133,10 +133,8 @@ def renew(conn: Connection, holder: str, fences: dict[int, int],
 
 def free(conn: Connection, table_ids: list[int], now: datetime | None = None) -> list[int]:
     """The tables of `table_ids` a process may take now: no lease yet, or an expired one."""
-    now = now or _now()
-    leased = {r.table_id: _aware(r.expires_at) for r in conn.execute(
-        select(table_leases.c.table_id, table_leases.c.expires_at))}
-    return [t for t in table_ids if t not in leased or leased[t] <= now]
+    held = holders(conn, now)
+    return [t for t in table_ids if t not in held]
 
 
 def release(conn: Connection, holder: str, now: datetime | None = None) -> None:
