@@ -190,9 +190,8 @@ def test_pack_after_counts_as_counter_did() -> None:
 
 
 def test_rng_source_draws_as_randrange_and_shuffles_as_random_shuffle() -> None:
-    """`RngSource.randbelow` skips `randrange`'s argument handling: the same draws from the
-    same seed, so `fisher_yates` with it is still `random.shuffle`, and an empty range is
-    still refused."""
+    """`RngSource.randbelow` draws as `randrange`: the same draws from the same seed, so
+    `fisher_yates` with it is `random.shuffle`, and an empty range is refused."""
     ours, theirs = RngSource(random.Random(11)), random.Random(11)
     for n in [1, 2, 3, 7, 64, 65, 320, 2**40 + 3] * 50:
         assert ours.randbelow(n) == theirs.randrange(n)

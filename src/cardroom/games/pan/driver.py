@@ -46,15 +46,7 @@ class RngSource:
         self.rng = rng
 
     def randbelow(self, n: int) -> int:
-        """`rng.randrange(n)`: the same draws (CPython's rejection sampling on `getrandbits`),
-        without its argument handling, called 320 times a pack."""
-        if n <= 0:
-            raise ValueError("empty range for randbelow()")
-        k = n.bit_length()
-        r = self.rng.getrandbits(k)
-        while r >= n:
-            r = self.rng.getrandbits(k)
-        return r
+        return self.rng.randrange(n)
 
 
 def reshuffle_if_empty(hand: PanHand, source: RandomSource) -> bool:
