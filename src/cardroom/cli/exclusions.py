@@ -41,10 +41,9 @@ def exclusions_import(
 ) -> None:
     """Load the state's self-exclusion list: it replaces the state's entries (people it no
     longer lists come off; history is kept); the same list imported twice changes nothing."""
+    from cardroom.cli.operator import operator_storage, terminal_operator
     from cardroom.room.compliance import exclusions
-    from cardroom.room.people.accounts import Account, Role
     from cardroom.room.storage.identity_key import load_or_create_identity_key
-    from cardroom.room.trust.keying import open_keyed
 
     try:
         text = file.read_text(encoding="utf-8-sig")
@@ -52,9 +51,9 @@ def exclusions_import(
         raise CardroomError(f"cannot read the list file {file}") from None
     when = None if list_date is None else exclusions.parse_date(list_date, "list's date")
     key, _ = load_or_create_identity_key(identity_key_file)
-    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
-                         actor="cli-operator")
-    operator = Account(0, "cli-operator", Role.OWNER)
+    storage = operator_storage(database, audit_key_file,
+                               accept_failed_audit=accept_failed_audit)
+    operator = terminal_operator()
     with storage.unit() as conn:
         done = exclusions.import_list(conn, operator, text, key, when)
     _say_imported(done, as_json, "the self-exclusion list")
@@ -85,13 +84,12 @@ def exclusions_pull(
 ) -> None:
     """At a room: import the self-exclusion list kept at the head office (its date kept, so
     `exclusions check` holds the head office's list to the 48 hours); run it hourly."""
+    from cardroom.cli.operator import operator_storage, terminal_operator
     from cardroom.room.books import head_office as office
-    from cardroom.room.people.accounts import Account, Role
-    from cardroom.room.trust.keying import open_keyed
 
-    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
-                         actor="cli-operator")
-    operator = Account(0, "cli-operator", Role.OWNER)
+    storage = operator_storage(database, audit_key_file,
+                               accept_failed_audit=accept_failed_audit)
+    operator = terminal_operator()
     done = office.from_head_office(head_office, storage,
                                    lambda held, conn: office.pull_exclusions(held, conn, operator))
     _say_imported(done, as_json, "the head office's self-exclusion list")
@@ -101,13 +99,13 @@ def exclusions_pull(
 def exclusions_check(database: opt.Database = None, as_json: opt.AsJson = False) -> None:
     """Exit 1 when the list the room holds is older than the update rule allows (48 hours,
     WAC 230-23-030) or an enrolment form or a breach notice to the commission is overdue."""
+    from cardroom.cli.operator import terminal_operator
     from cardroom.room.compliance import exclusions
-    from cardroom.room.people.accounts import Account, Role
     from cardroom.room.storage.db import open_database
 
     storage = open_database(database)
     now = datetime.now(UTC)
-    operator = Account(0, "cli-operator", Role.OWNER)
+    operator = terminal_operator()
     with storage.read() as conn:
         status = exclusions.list_status(conn, now)
         work = exclusions.worklist(conn, operator)

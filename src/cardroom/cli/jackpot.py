@@ -41,11 +41,10 @@ def jackpot_deposit(
     import json
     from datetime import datetime
 
+    from cardroom.cli.operator import operator_storage, terminal_operator
     from cardroom.room.money.jackpot import DEFAULT_POOL
     from cardroom.room.money.progressive_funds import funds, record_deposit
-    from cardroom.room.people.accounts import Account, Role
     from cardroom.room.storage.settings import GamblingClock
-    from cardroom.room.trust.keying import open_keyed
 
     cents = parse_money(amount)
     if day is None:
@@ -56,9 +55,9 @@ def jackpot_deposit(
         except ValueError:
             raise CardroomError(f"{day[:20]!r} is not a date: write it as YYYY-MM-DD") from None
     name = pool or DEFAULT_POOL
-    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
-                         actor="cli-operator")
-    operator = Account(0, "cli-operator", Role.OWNER)
+    storage = operator_storage(database, audit_key_file,
+                               accept_failed_audit=accept_failed_audit)
+    operator = terminal_operator()
     with storage.unit() as conn:
         made = record_deposit(conn, operator, name, cents, on, by, reference)
         now = funds(conn, name)

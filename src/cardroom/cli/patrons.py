@@ -56,16 +56,15 @@ def patrons_merge(
 ) -> None:
     """At the head office: take the rooms' patrons (replicated into their schemas) into the
     company's register, matched by identity document; run it hourly."""
+    from cardroom.cli.operator import operator_storage, terminal_operator
     from cardroom.room.books import patron_register
-    from cardroom.room.people.accounts import Account, Role
     from cardroom.room.storage.identity_key import load_identity_key
-    from cardroom.room.trust.keying import open_keyed
 
     key = load_identity_key(identity_key_file)
-    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
-                         actor="cli-operator")
+    storage = operator_storage(database, audit_key_file,
+                               accept_failed_audit=accept_failed_audit)
     with storage.unit() as conn:
-        done = patron_register.merge(conn, Account(0, "cli-operator", Role.OWNER), key, rooms)
+        done = patron_register.merge(conn, terminal_operator(), key, rooms)
     if as_json:
         print(json.dumps({"rooms": {room: d.counts() for room, d in done.items()}}))
         return
@@ -86,16 +85,15 @@ def patrons_pull(
     """At a room: take the head office's patron register (people the room does not know
     added, newer details taken, the room's own newer records kept and named); run it
     hourly."""
+    from cardroom.cli.operator import operator_storage, terminal_operator
     from cardroom.room.books import patron_register
     from cardroom.room.books.head_office import from_head_office
-    from cardroom.room.people.accounts import Account, Role
     from cardroom.room.storage.identity_key import load_identity_key
-    from cardroom.room.trust.keying import open_keyed
 
     key = load_identity_key(identity_key_file)
-    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
-                         actor="cli-operator")
-    operator = Account(0, "cli-operator", Role.OWNER)
+    storage = operator_storage(database, audit_key_file,
+                               accept_failed_audit=accept_failed_audit)
+    operator = terminal_operator()
     pulled = from_head_office(head_office, storage, lambda held, conn: patron_register.pull(
         held, conn, operator, key))
     done = pulled.done

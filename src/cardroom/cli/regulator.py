@@ -151,17 +151,17 @@ def cage_count_cash(
     """Record the cage's cash count at the opening of today's gambling day (WAC 230-15-050:
     the minimum cash on hand within 3 hours of opening); exit 1 if it is short of the
     requirement of the profile in force."""
+    from cardroom.cli.operator import operator_storage
     from cardroom.money import parse_money
     from cardroom.room.books.regulator import cash_on_hand, record_cash_count
     from cardroom.room.people.accounts import find_account
     from cardroom.room.storage.errors import NotFound
     from cardroom.room.storage.settings import GamblingClock
-    from cardroom.room.trust.keying import open_keyed
 
     cents = parse_money(amount)
     clock = GamblingClock.from_env()
-    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
-                         actor="cli-operator")
+    storage = operator_storage(database, audit_key_file,
+                               accept_failed_audit=accept_failed_audit)
     with storage.unit() as conn:
         who = find_account(conn, by)
         if who is None:

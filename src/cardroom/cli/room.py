@@ -293,15 +293,14 @@ def tables_create(
     """Open a table for a game with its house rules (the defaults when no file is given),
     checked against the regulatory profile; every limit of the table and the modifications
     the rules name are printed, so none is opened silently."""
+    from cardroom.cli.operator import operator_storage, terminal_operator
     from cardroom.cli.options import modifications_json, print_modifications
     from cardroom.cli.profile import limits_json, print_limits
-    from cardroom.room.people.accounts import Account, Role
     from cardroom.room.play.tables import create_table, parse_rules
-    from cardroom.room.trust.keying import open_keyed
 
-    storage = open_keyed(database, audit_key_file, accept_failed_audit=accept_failed_audit,
-                         actor="cli-operator")
-    operator = Account(0, "cli-operator", Role.OWNER)
+    storage = operator_storage(database, audit_key_file,
+                               accept_failed_audit=accept_failed_audit)
+    operator = terminal_operator()
     with storage.unit() as conn:
         row = create_table(conn, operator, name, game, rules)
     posted = parse_rules(row.game, row.rules)

@@ -39,20 +39,20 @@ def report_w2g(
     """Every Form W-2G of `--year`: payer, winner's name, address and taxpayer id, date won,
     type of wager, gross winnings, federal income tax withheld, cashier and window (table),
     identity documents; the taxpayer ids in clear (this is the regulator's export)."""
+    from cardroom.cli.operator import OPERATOR, operator_storage
     from cardroom.room.compliance import w2g
     from cardroom.room.storage import audit
     from cardroom.room.storage.identity_key import load_identity_key
-    from cardroom.room.trust.keying import open_keyed
 
     if as_json and as_csv:
         raise CardroomError("choose --json or --csv, not both")
     if not 1900 <= year <= 9999:
         raise CardroomError(f"{year} is not a year: write it as YYYY, such as 2026")
     key = load_identity_key(identity_key_file)
-    storage = open_keyed(database, audit_key_file, create=False, actor="cli-operator")
+    storage = operator_storage(database, audit_key_file, create=False)
     with storage.unit() as conn:
         found = w2g.forms(conn, year, key)
-        audit.append(conn, "cli-operator", "w2g.export",
+        audit.append(conn, OPERATOR, "w2g.export",
                      {"year": year, "forms": [f.form for f in found]})
     data = w2g.forms_json(found, year)
     if as_json:
