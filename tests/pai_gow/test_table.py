@@ -450,30 +450,41 @@ def test_a_seat_with_chips_in_the_hand_cannot_leave() -> None:
     assert 1 not in t.chips and t.open_spots() == [1, 2, 3, 4, 5, 6]
 
 
+def offered(t: PaiGowTable, seat: int, name: str) -> bool:
+    """Whether the engine lists `name` among `seat`'s legal actions (issue 24)."""
+    return any(a.name == name for a in t.legal_actions(seat))
+
+
 def test_rule_7_the_engine_says_who_may_take_the_dragon_hand_and_which_hands_a_seat_sets(
 ) -> None:
     """Clause 7 (dragon hand): a player with a wager on their own hand may take the dragon
-    hand before the deal, one a hand, not after a misdeal (the same wagers are dealt again);
-    clause 6: each player sets their own hand, and the dragon hand too where the player sets
-    it. The room offers what the engine says (`can_dragon_for`, `spots_to_set`), issue 24."""
+    hand before the deal, one a hand, not after a misdeal (the same wagers are dealt again),
+    with chips for a second wager; clause 6: each player sets their own hand, and the dragon
+    hand too where the player sets it. The room offers what the engine's legal actions say
+    (`take_dragon`, `ask_house_way` for each spot to set), issue 24."""
     t = table(dragon_hand=DragonHand.PLAYER_SETS)
     t.sit(1, 10_000)
     t.sit(3, 10_000)
-    assert not t.can_dragon_for(1)  # no wager on its own hand yet
+    t.sit(5, 1_000)
+    assert not offered(t, 1, "take_dragon")  # no wager on its own hand yet
     t.place_wager(1, 1_000)
     t.place_wager(3, 1_000)
-    assert t.can_dragon_for(1) and t.can_dragon_for(3)
+    t.place_wager(5, 1_000)
+    assert offered(t, 1, "take_dragon") and offered(t, 3, "take_dragon")
+    assert not offered(t, 5, "take_dragon")  # every chip on its own hand: none for a second
     assert t.spots_to_set(1) == []  # nothing is set before the deal
     t.take_dragon(1, 2, 500)
-    assert not t.can_dragon_for(1) and not t.can_dragon_for(3)  # one dragon hand a hand
+    assert not offered(t, 1, "take_dragon") and not offered(t, 3, "take_dragon")  # one a hand
+    t.withdraw_wagers(5)
     t.deal(Script([0]), machine_order(DEALER_HAND, "Jh 9h 8d 6s 4h 3c 2d",
                                       "As Ad Kc Qh 8s 6d 4c"))
-    assert not t.can_dragon_for(3)  # after the deal
+    assert not offered(t, 3, "take_dragon")  # after the deal
     assert t.spots_to_set(1) == [1, 2] and t.spots_to_set(3) == [3] and t.spots_to_set(5) == []
+    assert [a.args[0] for a in t.legal_actions(1) if a.name == "ask_house_way"] == [1, 2]
     t.ask_house_way(2)
     assert t.spots_to_set(1) == [1]
     t.declare_misdeal("box jam")
-    assert t.wagers == {1: 1_000, 3: 1_000} and not t.can_dragon_for(3)
+    assert t.wagers == {1: 1_000, 3: 1_000} and not offered(t, 3, "take_dragon")
     with pytest.raises(RuleError, match="after a misdeal"):
         t.verify_dragon_for(3)
     assert t.spots_to_set(1) == []

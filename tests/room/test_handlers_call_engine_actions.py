@@ -1,7 +1,8 @@
 """Handlers call engine actions only (issue 24): a room table (`room/play/*_live.py`) never runs an
-engine's `verify_x` and then its action `x` in one function (the action checks itself, and a
-refusal rolls the table back: `LiveTable.transaction`), and never reads a private field of
-an object other than itself (an engine's `_x`)."""
+engine's `verify_x` or `can_x` and then its action `x` in one function (the action checks
+itself, and a refusal rolls the table back: `LiveTable.transaction`; a step the engine has just
+said is legal runs `engine.unchecked`), and never reads a private field of an object other
+than itself (an engine's `_x`)."""
 
 from __future__ import annotations
 
@@ -29,13 +30,27 @@ def test_every_live_table_is_checked() -> None:
                                        "super_pan_9_live"}
 
 
+def checked_twice(source: str) -> list[str]:
+    """The functions of `source` that call a `verify_x` or `can_x` and the action `x`."""
+    return [f"{fn.name}: {name}" for fn in functions(ast.parse(source))
+            for name in called(fn)
+            if name.startswith(("verify_", "can_")) and name.split("_", 1)[1] in called(fn)]
+
+
+def test_a_check_then_the_action_is_found() -> None:
+    """The check itself fails where it should (a test that cannot fail checks nothing)."""
+    assert checked_twice("def f(e):\n    if e.can_settle():\n        e.settle()\n") == [
+        "f: can_settle"]
+    assert checked_twice("def f(e):\n    e.verify_bank(1)\n    e.bank(1)\n") == [
+        "f: verify_bank"]
+    assert checked_twice("def f(e):\n    if e.can_settle():\n        unchecked(e.settle)\n"
+                         ) == []
+
+
 @pytest.mark.parametrize("path", LIVE, ids=lambda p: p.stem)
 def test_no_handler_verifies_then_does(path: Path) -> None:
-    twice = [f"{fn.name}: verify_{name[len('verify_'):]}"
-             for fn in functions(ast.parse(path.read_text(encoding="utf-8")))
-             for name in called(fn)
-             if name.startswith("verify_") and name[len("verify_"):] in called(fn)]
-    assert not twice, f"{path.name} verifies, then runs the action that verifies: {twice}"
+    twice = checked_twice(path.read_text(encoding="utf-8"))
+    assert not twice, f"{path.name} checks, then runs the action that checks again: {twice}"
 
 
 @pytest.mark.parametrize("path", LIVE, ids=lambda p: p.stem)

@@ -158,9 +158,12 @@ def test_pai_gow_dragon_hand_house_rule(storage: Storage) -> None:
     room.act(p["alice"], d, {"type": "sit", "buy_in": 20_000, "key": "a"})
     with pytest.raises(CardroomError, match="only a player with a wager"):
         room.act(p["alice"], d, {"type": "dragon", "amount": 1_000, "key": "d0"})
+    assert not view(room, d, p["alice"])["you"]["may_dragon"]  # offered as the engine lists
     room.act(p["alice"], d, {"type": "bet", "bets": {"wager": 1_000}, "key": "w"})
+    assert view(room, d, p["alice"])["you"]["may_dragon"]  # its legal actions (issue 24)
     room.act(p["alice"], d, {"type": "dragon", "amount": 2_000, "key": "d1"})
     room.act(p["bob"], d, {"type": "bet", "bets": {"wager": 500}, "key": "w"})
+    assert not view(room, d, p["bob"])["you"]["may_dragon"]  # clause 7: one a hand
     assert books(storage)[ledger.wagers(d)] == 3_500
     room.act(p["alice"], d, {"type": "deal"})
     seen = {who: [s["spot"] for s in view(room, d, p[who])["spots"] if s["cards"]]

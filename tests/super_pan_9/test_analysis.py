@@ -12,12 +12,17 @@ from cardroom.analysis.super_pan_9 import (
     analyse,
     analyse_holdings,
     dealer_rule_strategy,
+    holdings,
     main_result,
     shoe_counts,
+    strategy_move,
     table_ev_by_orderings,
     tie_result,
 )
+from cardroom.engine import Action
 from cardroom.errors import RulesError
+
+from .helpers import stacked_table
 
 SMALL = (6, 0, 0, 2, 0, 2, 2)
 """12 cards (six zeros, two each of 3, 5, 6): 41,580 distinct orderings, enough for a
@@ -131,3 +136,17 @@ def test_strategy_table_draw_0_to_5_without_exceptions_for_every_shoe_and_commis
             a = analyse(decks, commission)
             assert a.table.by_total == {t: t <= 5 for t in range(10)}
             assert a.table.exceptions == []
+
+
+def test_rule_6_a_computer_player_moves_by_its_strategy_among_the_legal_actions() -> None:
+    """Rule 6 (issue 24, bots on the protocol): the seat in turn draws or stands as its
+    strategy says for its three cards, the move one of the engine's legal actions; a seat not
+    in turn has no move to make."""
+    table = stacked_table({1: "Kc 2d 3h", 2: "4c 4d Kh"}, dealer="Qc Qd Qh")
+    draw_on_6 = {h: sum(h) % 10 == 6 for h in holdings()}  # seat 1 holds 5, seat 2 holds 8
+    assert strategy_move(table, 1, draw_on_6) == Action("stand", (1,), 1)
+    assert strategy_move(table, 1, {h: True for h in holdings()}) == Action("draw", (1,), 1)
+    with pytest.raises(ValueError):
+        strategy_move(table, 2, draw_on_6)  # seat 1 acts first
+    table.apply(strategy_move(table, 1, draw_on_6))
+    assert table.to_act == 2 and strategy_move(table, 2, draw_on_6) == Action("stand", (2,), 2)

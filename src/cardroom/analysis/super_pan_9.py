@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, perm, prod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardroom.analysis.removal import removed_counts
 from cardroom.analysis.wager import Tally, frac
@@ -28,6 +28,10 @@ from cardroom.errors import RulesError
 from cardroom.games.super_pan_9.cards import REMOVED_RANKS, card_value
 from cardroom.games.super_pan_9.rules import DEALER_DRAWS
 from cardroom.shoe import ShoeSpec
+
+if TYPE_CHECKING:
+    from cardroom.engine import Action
+    from cardroom.games.super_pan_9.engine import SuperPan9Table
 
 VALUES = 7
 """Value classes: 0 (J, Q, K), 1 (ace), 2..6."""
@@ -166,6 +170,21 @@ def optimal_strategy(results: Sequence[HoldingResult], commission: Fraction) -> 
 def dealer_rule_strategy(results: Sequence[HoldingResult]) -> dict[Holding, bool]:
     """The simple strategy: draw on 0 to 5, stand on 6 to 9, as the dealer does."""
     return {r.cards: DEALER_DRAWS[r.total] for r in results}
+
+
+def holding_of(cards: Iterable[Card]) -> Holding:
+    """A seat's three cards as a strategy's key: their values, sorted."""
+    a, b, c = sorted(card_value(x) for x in cards)
+    return a, b, c
+
+
+def strategy_move(table: SuperPan9Table, seat: int, strategy: Strategy) -> Action:
+    """The computer player's move at the seat in turn (rule 6): of the seat's legal actions
+    (`legal_actions`: draw and stand), the one `strategy` picks for its three cards. The
+    terminal's computer players and the simulation's reference deal play it (`apply`)."""
+    want = "draw" if strategy[holding_of(table.seats[seat].cards)] else "stand"
+    [move] = [a for a in table.legal_actions(seat) if a.name == want]
+    return move
 
 
 class _Wager:

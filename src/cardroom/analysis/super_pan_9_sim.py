@@ -17,7 +17,7 @@ import numpy.typing as npt
 from cardroom.analysis import super_pan_9_kernel as kernel
 from cardroom.analysis.estimate import Estimate, sample_moments
 from cardroom.analysis.parallel import Chunk, SimulationError, check_count, run_seeded
-from cardroom.analysis.super_pan_9 import Holding, analyse, dealer_rule_strategy
+from cardroom.analysis.super_pan_9 import Holding, analyse, dealer_rule_strategy, strategy_move
 from cardroom.analysis.wager import frac
 from cardroom.cards import Card
 from cardroom.games.super_pan_9.cards import card_value
@@ -173,11 +173,7 @@ def reference_deal(orders: Sequence[Sequence[Card]], rules: SuperPan9Rules, seat
                 break
             table.deal()
             while (turn := table.to_act) is not None:
-                a, b, c = sorted(card_value(x) for x in table.seats[turn].cards)
-                if strategy[(a, b, c)]:
-                    table.draw(turn)
-                else:
-                    table.stand(turn)
+                table.apply(strategy_move(table, turn, strategy))
             settled = table.finish_dealer()
             row = [table.seats[s].total + (10 if table.seats[s].drew else 0)
                    for s in range(1, seats + 1)]

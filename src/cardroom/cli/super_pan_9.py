@@ -14,7 +14,6 @@ from cardroom.cli.catalog import summary
 from cardroom.cli.options import console, json_or_modifications, local_workers, rules_with_overrides
 from cardroom.cli.say import flagged
 from cardroom.errors import CardroomError
-from cardroom.games.super_pan_9.cards import card_value
 from cardroom.games.super_pan_9.engine import SuperPan9Table
 from cardroom.games.super_pan_9.rules import SuperPan9Rules
 from cardroom.money import Cents, format_money, parse_money
@@ -152,27 +151,23 @@ def _show(snap: dict[str, Any], me: int) -> None:
     console.print(f"  dealer: {cards}{total}", highlight=False)
 
 
-def _holding(table: SuperPan9Table, seat: int) -> tuple[int, int, int]:
-    """A seat's three card values in order: the key of the optimal strategy."""
-    a, b, c = sorted(card_value(x) for x in table.seats[seat].cards)
-    return a, b, c
-
-
 def _your_turn(table: SuperPan9Table, seat: int, report: SuperPan9Analysis) -> None:
-    """One answer at the player's turn: draw, stand, or the optimal choice with its figures."""
+    """One answer at the player's turn: one of the seat's legal actions (rule 6: draw or
+    stand) by its first letter, or the optimal choice with its figures."""
+    from cardroom.analysis.super_pan_9 import holding_of
+
     _show(table.snapshot(seat), seat)
+    moves = {a.name[0]: a for a in table.legal_actions(seat)}
     choice = typer.prompt("Draw or stand? [d/s, h for the optimal choice]").strip().lower()
     if choice.startswith("h"):
-        r = next(r for r in report.results if r.cards == _holding(table, seat))
+        r = next(r for r in report.results if r.cards == holding_of(table.seats[seat].cards))
         best = "draw" if report.strategy[r.cards] else "stand"
         console.print(
             f"  optimal: {best} (expected return draw "
             f"{float(r.ev(True, report.commission)):+.4f}, stand "
             f"{float(r.ev(False, report.commission)):+.4f} per unit)", highlight=False)
-    elif choice.startswith("d"):
-        table.draw(seat)
-    elif choice.startswith("s"):
-        table.stand(seat)
+    elif choice[:1] in moves:
+        table.apply(moves[choice[:1]])
     else:
         console.print(flagged("error:", f"answer d, s or h, not {choice!r}"), highlight=False)
 
@@ -203,7 +198,7 @@ def play_super_pan_9(
 ) -> None:
     """Sit at a Super Pan 9 table with computer players; type h at your turn for the optimal
     choice."""
-    from cardroom.analysis.super_pan_9 import analyse
+    from cardroom.analysis.super_pan_9 import analyse, strategy_move
     from cardroom.shoe import SeededRandom, SystemRandom
 
     settings = rules_with_overrides(SuperPan9Rules, rules, decks=decks)
@@ -244,9 +239,9 @@ def play_super_pan_9(
             if turn == seat:
                 _your_turn(table, seat, report)
             else:
-                draw = report.strategy[_holding(table, turn)]
-                (table.draw if draw else table.stand)(turn)
-                console.print(f"  seat {turn} {'draws' if draw else 'stands'}.")
+                move = strategy_move(table, turn, report.strategy)
+                table.apply(move)
+                console.print(f"  seat {turn} {move.name}s.")
         chips = _settle_round(table, seat)
         if chips < settings.min_wager_cents:
             console.print("You are out of chips.")

@@ -471,10 +471,6 @@ class PaiGowTable(Engine):
         if self.dragon is not None:
             raise RuleError(DRAGON, "the dragon hand is already taken")
 
-    can_dragon_for = able(verify_dragon_for)
-    """Whether `seat` may take the dragon hand now, at some open spot for some amount: what
-    a table offers the seat (`take_dragon` then checks the spot and the amount)."""
-
     def verify_take_dragon(self, seat: int, spot: int, amount: Cents) -> None:
         """Clause 7: a dragon hand is the hand of an open spot, if the house allows it."""
         self.verify_dragon_for(seat)
@@ -594,7 +590,7 @@ class PaiGowTable(Engine):
                 self.rules.dragon_hand is DragonHand.HOUSE_WAY):
             raise RuleError(SETTING, "the dragon hand is set the house way here")
         setting = make_setting(self.hands[spot], front, self.rules.wheel_second)
-        if setting.is_foul and self.rules.foul_policy is FoulPolicy.REFUSE:
+        if self.rules.foul_policy is FoulPolicy.REFUSE and setting.is_foul:
             raise FoulSettingError(f"foul setting refused: {setting}")
 
     can_set_hand = able(verify_set_hand)

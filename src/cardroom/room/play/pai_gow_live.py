@@ -23,7 +23,7 @@ from typing import Any, cast
 from sqlalchemy.engine import Connection
 
 from cardroom.cards import Card, parse_cards
-from cardroom.engine import history_actions, history_pack
+from cardroom.engine import history_actions, history_pack, unchecked
 from cardroom.errors import CardroomError, IllegalActionError
 from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.limits import PaiGowTableRules
@@ -232,11 +232,13 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
 
     # settlement -----------------------------------------------------------------------------
     def _maybe_settle(self, conn: Connection) -> None:
+        """Once every hand is set the engine may settle (its own answer, `can_settle`): the
+        table's step runs then, not checked a second time (`unchecked`)."""
         if not self.engine.can_settle():
             return
         e, t = self.engine, self.table_id
         shown = {spot: list(cards) for spot, cards in e.hands.items()}
-        settled = e.settle()
+        settled = unchecked(e.settle)
         settings = {spot: hs for spot, hs in e.settings.items()}
         banker_aid = self.account_at(e.banker_spot) if e.banker_spot != DEALER else None
         bank = ledger.tray(t) if banker_aid is None else ledger.stack(t, banker_aid)
@@ -406,23 +408,23 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
                 setting=setting_view(hs.setting) if hs and visible else None, mine=mine,
                 choices=choices(e.hands[spot], r.wheel_second)
                 if mine and hs is None and len(e.hands[spot]) == 7 else None))
+        legal = [] if seat is None else e.legal_actions(seat)  # what the seat may do now
+        offered = {a.name for a in legal}
         bank_refusal = None
-        if seat is not None and e.phase is Phase.BETTING:
+        if seat is not None and e.phase is Phase.BETTING and "bank" not in offered:
             try:
-                e.verify_bank(seat)
+                e.verify_bank(seat)  # refused: only to say why
             except CardroomError as exc:
                 bank_refusal = str(exc)
         flags = self.viewer_flags(viewer)
         return PaiGowState(
             **self.envelope(e.phase.value if self.hand_id is not None else "idle"),
             you=PaiGowYou(
-                **flags | {"may_deal": e.phase is Phase.BETTING and e.can_deal() and (
+                **flags | {"may_deal": e.can_deal() and (
                     flags["may_deal"] or (viewer is not None and self.in_play(viewer.id)))},
-                may_bank=seat is not None and bank_refusal is None
-                and e.phase is Phase.BETTING,
-                bank_refusal=bank_refusal,
-                may_dragon=seat is not None and e.can_dragon_for(seat),
-                to_set=[] if seat is None else e.spots_to_set(seat)),
+                may_bank="bank" in offered, bank_refusal=bank_refusal,
+                may_dragon="take_dragon" in offered,
+                to_set=[a.args[0] for a in legal if a.name == "ask_house_way"]),
             limits=PaiGowLimits(
                 min=r.min_wager_cents, max=r.max_wager_cents,
                 commission=f"{r.commission.numerator}/{r.commission.denominator}",

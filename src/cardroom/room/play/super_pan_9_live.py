@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from cardroom.engine import history_actions, history_pack
+from cardroom.engine import Action, history_actions, history_pack
 from cardroom.errors import IllegalActionError
 from cardroom.games.super_pan_9 import Phase, SuperPan9Rules, SuperPan9Table
 from cardroom.games.super_pan_9.events import (
@@ -154,10 +154,7 @@ class SuperPan9Live(LiveTable[SuperPan9Table, SuperPan9Result,
             if turn is None:
                 raise IllegalActionError("no seat is to act now")
             seat = turn
-        if isinstance(msg, Draw):
-            self.engine.draw(seat)
-        else:
-            self.engine.stand(seat)
+        self.engine.apply(Action(msg.type, (seat,), seat))  # the message names the action
         audit.append(conn, who.username, f"hand.{msg.type}", {
             "table": self.table_id, "hand": self.hand_id, "seat": seat})
         if self.engine.phase is Phase.DEALER:
