@@ -42,7 +42,8 @@ Process = tuple[Room, Hub]
 
 def started(db_url: str, name: str, seed: int) -> Process:
     """A process of the room: its own engine, random source, holder id and hub; started
-    (it beats and takes its share of the tables nobody holds)."""
+    (it takes its share of the tables nobody holds; the others count it from its first
+    heartbeat)."""
     room = Room(Storage(make_engine(db_url)), SeededRandom(seed), identity=IDENTITY_KEY,
                 holder=name)
     room.start()

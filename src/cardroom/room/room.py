@@ -120,11 +120,9 @@ class Room:
         """Resume every hand a stop left in play, or void it where it cannot be replayed
         (`recover`), load the other tables, and take the default of any turn whose time ran
         out while the room was down (as the timer would have). Returns the hands voided.
-        A process of several (`holder`) says it is alive (`leases.beat`: it counts in the
-        others' shares) and takes its share of the tables nobody holds (`claim`)."""
+        A process of several (`holder`) takes its share of the tables nobody holds
+        (`claim`); the others count it from its first heartbeat (`keep_leases`)."""
         if self.holder is not None:
-            with self.storage.unit() as conn:
-                leases.beat(conn, self.holder)
             return self.claim()
         voided = self.recover()
         with self.storage.unit() as conn:
@@ -209,7 +207,7 @@ class Room:
         with self.storage.read() as conn:
             ids = _open_ids(conn)
             held = leases.holders(conn)
-            counts = leases.spread(leases.alive(conn), held, ids)
+            counts = leases.spread(leases.alive(conn) | {self.holder}, held, ids)
         handed = [t for t in ids if held.get(t) == self.holder and t not in self.tables]
         free = [t for t in ids if t not in held]
         room = leases.share(len(ids), len(counts)) - counts.get(self.holder, 0)

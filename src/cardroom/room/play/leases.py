@@ -155,8 +155,10 @@ def holders(conn: Connection, now: datetime | None = None) -> dict[int, str]:
 
 # balance between the processes (issue 25: a fair share each) ---------------------------------
 def beat(conn: Connection, holder: str, now: datetime | None = None) -> None:
-    """The process `holder` is alive (its row in `room_processes` renewed, or written at its
-    start), whether it holds tables or not: it counts in every process's share (`alive`).
+    """The heartbeat of the process `holder`: it is alive (its row in `room_processes`
+    renewed, or written at its first beat), whether it holds tables or not: it counts in
+    every process's share (`alive`) and may be handed tables. Not at its start: a process
+    still starting (its heartbeat not yet running) is handed nothing that would wait for it.
     The rows of processes gone (expired) are removed: each start is a new holder."""
     now = now or _now()
     gone = [str(r.holder) for r in conn.execute(select(room_processes))
