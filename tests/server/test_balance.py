@@ -93,7 +93,8 @@ def test_a_second_process_gets_half_of_ten_tables_within_a_few_heartbeats(
         storage: Storage, db_url: str) -> None:
     """Ten tables at one process; a second joins: 5/5 after at most three heartbeats, no
     table handed twice (no oscillation: the split stays 5/5 at the next beats), each moved
-    table played at its new holder from the books, nothing voided, books and audit whole."""
+    table played at its new holder from the books; the second killed, the first takes all
+    ten; started again, 5/5 again; nothing voided, books and audit whole."""
     _setup, p, _ids = linked_room(storage, tables=10)
     a = started(db_url, "a", 1)
     b = started(db_url, "b", 2)
@@ -109,6 +110,13 @@ def test_a_second_process_gets_half_of_ten_tables_within_a_few_heartbeats(
     assert sorted(before.values()) == [1] * 5 + [2] * 5  # each moved table once
     moved = next(iter(b[0].tables))
     play_a_coup(b[0], p["alice"], moved)
+    killed(storage, "b")
+    heartbeat(a)
+    assert split(storage) == {"a": 10}  # the other takes all
+    b2 = started(db_url, "b2", 3)  # the supervisor starts it again: a new holder
+    for _ in range(3):
+        heartbeat(a, b2)
+    assert split(storage) == {"a": 5, "b2": 5}
     whole(storage)
 
 
