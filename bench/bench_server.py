@@ -29,8 +29,9 @@ here, not several rooms', because the figure of issue 25 is one room's.
 
 Several processes (`--workers N`, PostgreSQL only): `cardroom serve --workers N` runs them as
 it would for a room, the i-th on port+i, each table held by one process under a lease. The
-bench waits until every table is held, prints how the tables are spread (the room does not
-balance them: each process claims the free tables when it starts, so the split is a race),
+bench waits until every table is held and the split is fair (the room balances its tables:
+each process takes free tables up to its share, and one holding two more than another hands
+it tables between hands), prints how the tables are spread and how long the balancing took,
 and connects each client to a process picked at random (`--connect random`, seeded by the
 player's name: a socket at a process that does not hold its table is relayed to the holder)
 or to its table's holder (`--connect holder`). `postgres:1:holder` is one process serving as
@@ -63,6 +64,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
@@ -296,6 +298,8 @@ class Result:
     books_ok: bool
     spread: dict[int, int] = field(default_factory=dict)
     waiting: dict[str, float] = field(default_factory=dict)
+    balanced: float = 0.0
+    """Seconds from every process listening to a fair split (every table held)."""
 
     @property
     def rate(self) -> float:
@@ -328,7 +332,7 @@ def run(k: Kind, a: argparse.Namespace, folder: Path, n: int) -> Result:
     try:
         for port in ports:
             _wait_listening(port, server)
-        holders = _held(database, a.tables) if k.leased else {}
+        holders, balanced = _held(database, a.tables, k.workers) if k.leased else ({}, 0.0)
         urls = _routes(people, ports, holders, k.connect)
         sampler = LockSampler(database, a.no_wait) if k.database == "postgres" else None
         start = Start(len(people), not a.no_wait, server.pid, sampler)
@@ -348,24 +352,33 @@ def run(k: Kind, a: argparse.Namespace, folder: Path, n: int) -> Result:
     spread = {port: sum(_port(h) == port for h in holders.values()) for port in ports}
     return Result(k.label, len(lat), wall, sorted(lat), sorted(deals), start.connected,
                   _cpu_by_process(server.pid, cpu0, cpu1, holders), client_cpu,
-                  os.getloadavg(), books.ok, spread if holders else {}, waiting)
+                  os.getloadavg(), books.ok, spread if holders else {}, waiting, balanced)
 
 
-def _held(database: str, tables: int, limit: float = 120) -> dict[int, str]:
-    """Once every table is held by a process (the processes claim them as they start):
-    each table's holder id (`leases.new_holder`: host, pid, a random part, @ its address)."""
+def _held(database: str, tables: int, processes: int, limit: float = 120
+          ) -> tuple[dict[int, str], float]:
+    """Once every table is held and the `processes` hold them fairly (at most one apart: the
+    room's balancing, `leases.receiver`): each table's holder id (`leases.new_holder`: host,
+    pid, a random part, @ its address), and the seconds it took. The tables all held but
+    the split not fair within `limit`: the split as it is (printed as it is)."""
     engine = make_engine(database_url(database))
-    deadline = time.perf_counter() + limit
+    began = time.perf_counter()
+    held: dict[int, str] = {}
     try:
-        while time.perf_counter() < deadline:
+        while time.perf_counter() < began + limit:
             with engine.connect() as conn:
                 rows = conn.execute(select(table_leases.c.table_id, table_leases.c.holder))
                 held = {int(t): str(h) for t, h in rows}
-            if len(held) == tables and all(map(leases.address_of, held.values())):
-                return held
+            counts = Counter(held.values())
+            if len(held) == tables and all(map(leases.address_of, held.values())) and \
+                    len(counts) == min(processes, tables) and \
+                    max(counts.values()) - min(counts.values()) <= 1:
+                return held, time.perf_counter() - began
             time.sleep(0.5)
     finally:
         engine.dispose()
+    if len(held) == tables:
+        return held, time.perf_counter() - began
     raise SystemExit(f"error: the server processes did not hold all {tables} tables within "
                      f"{limit:.0f} s")
 
@@ -510,7 +523,10 @@ def report(r: Result, a: argparse.Namespace) -> None:
         print("  per server process: " + ", ".join(
             f"{name} {cpu:.1f} s ({cpu / r.wall:.0%})" for name, cpu in r.server_cpu.items()))
     if r.spread:
-        print("tables held: " + ", ".join(f"port {port}: {n}" for port, n in r.spread.items()))
+        fair = max(r.spread.values()) - min(r.spread.values()) <= 1
+        print("tables held: " + ", ".join(f"port {port}: {n}" for port, n in r.spread.items())
+              + f" ({'a fair split' if fair else 'NOT a fair split'}, "
+              f"{r.balanced:.1f} s after every process listened)")
     if r.waiting:
         w = r.waiting
         print(f"PostgreSQL's processes for the room: {w['database_cpu']:.1f} s CPU "

@@ -1,8 +1,8 @@
 """Processes of one PostgreSQL room for the tests of issue 25 ("tables that outlive their
 process"; the fixture `pg_url` in conftest.py gives a fresh migrated schema): a `cardroom
 serve` process of the room as a `Room` with a holder id of its own, served by a real uvicorn
-server on a port of 127.0.0.1 (`process`), alice at a baccarat table (`the_room`), and the
-table socket's moves the tests make."""
+server on a port of 127.0.0.1 (`process`), alice at a baccarat table (`the_room`) or two
+(`two_tables`), and the table socket's moves the tests make."""
 
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection
 
 from cardroom.room.books.cashier import buy_chips
-from cardroom.room.people.accounts import Role, create_account
+from cardroom.room.people.accounts import Role, create_account, get_account
 from cardroom.room.play import leases
 from cardroom.room.room import Room
 from cardroom.room.storage.db import Storage, make_engine
-from cardroom.room.storage.schema import table_leases
+from cardroom.room.storage.schema import accounts, table_leases
 from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.server.app import create_app
 from cardroom.shoe import SeededRandom
@@ -125,3 +125,18 @@ def csrf_of(browser: httpx.Client) -> str:
     found = re.search(r'name="csrf" value="([0-9a-f]+)"', browser.get("/login").text)
     assert found
     return found.group(1)
+
+
+def two_tables(db_url: str) -> tuple[int, int]:
+    """alice's books (`alice_at_a_table`: Mini 1) and a second baccarat table, Mini 2, both
+    open for play and on the room's one jackpot pool."""
+    room = Room(Storage(make_engine(db_url)), SeededRandom(3), settings=SELF_SERVICE)
+    room.start()
+    t1 = alice_at_a_table(room)
+    with room.storage.read() as conn:
+        olivia = get_account(conn, conn.execute(select(accounts.c.id).where(
+            accounts.c.username == "olivia")).scalar_one())
+    assert olivia is not None
+    t2 = playing_table(room, olivia, "Mini 2", "baccarat").table_id
+    room.storage.engine.dispose()
+    return t1, t2

@@ -19,45 +19,28 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
-from room.rooms import playing_table
 from sqlalchemy import select, text, update
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from cardroom.room.people.accounts import get_account
 from cardroom.room.play import leases
 from cardroom.room.play.baccarat_live import BaccaratLive
 from cardroom.room.room import Room
 from cardroom.room.storage import audit
-from cardroom.room.storage.db import Storage, make_engine
-from cardroom.room.storage.schema import accounts, audit_log, table_leases
-from cardroom.room.storage.settings import SELF_SERVICE
+from cardroom.room.storage.schema import audit_log, table_leases
 from cardroom.server import flash
 from cardroom.server.app import COOKIE
 from cardroom.server.changes import PgLink
-from cardroom.shoe import SeededRandom
 from server.forms import PW
-from server.room_processes import APPS, alice_at_a_table, message, process
+from server.room_processes import APPS, message, process, two_tables
 from server.serve_process import free_port
 
 WITHIN_S = 2.0
 """How soon a change at one process reaches the pages of the other."""
+BROWSER_TIMEOUT_S = 30.0
+"""How long a test's browser waits for a page: a process's first floor page counts the exact
+break-even of the progressive once (about a second, several on a loaded machine)."""
 TOKEN = re.compile(r'name="csrf" value="([0-9a-f]+)"')
-
-
-def two_tables(db_url: str) -> tuple[int, int]:
-    """alice's books (`alice_at_a_table`: Mini 1) and a second baccarat table, Mini 2, both
-    open for play and on the room's one jackpot pool."""
-    room = Room(Storage(make_engine(db_url)), SeededRandom(3), settings=SELF_SERVICE)
-    room.start()
-    t1 = alice_at_a_table(room)
-    with room.storage.read() as conn:
-        olivia = get_account(conn, conn.execute(select(accounts.c.id).where(
-            accounts.c.username == "olivia")).scalar_one())
-    assert olivia is not None
-    t2 = playing_table(room, olivia, "Mini 2", "baccarat").table_id
-    room.storage.engine.dispose()
-    return t1, t2
 
 
 def hand_over(room: Room, table_id: int) -> None:
@@ -84,7 +67,7 @@ def wait_linked(*ports: int) -> None:
 
 def browser(port: int, name: str) -> httpx.Client:
     """A browser logged in as `name` at the process on `port`."""
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}")
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=BROWSER_TIMEOUT_S)
     client.post("/login", data={"username": name, "password": PW,
                                 "csrf": token(client, "/login")})
     assert client.cookies.get(COOKIE)

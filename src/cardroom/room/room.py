@@ -94,6 +94,9 @@ class Room:
     every table, no lease asked."""
     fences: dict[int, int] = field(default_factory=dict)
     """The fencing number of each table this process holds (with `holder`)."""
+    leaving: set[int] = field(default_factory=set)
+    """Tables this process, over its fair share, hands over at the end of their hand in play
+    (`hand_over`, from `Hub.act`); chosen again at every heartbeat."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
@@ -117,7 +120,8 @@ class Room:
         """Resume every hand a stop left in play, or void it where it cannot be replayed
         (`recover`), load the other tables, and take the default of any turn whose time ran
         out while the room was down (as the timer would have). Returns the hands voided.
-        A process of several (`holder`) takes only the tables nobody holds (`claim`)."""
+        A process of several (`holder`) takes its share of the tables nobody holds
+        (`claim`); the others count it from its first heartbeat (`keep_leases`)."""
         if self.holder is not None:
             return self.claim()
         voided = self.recover()
@@ -195,20 +199,64 @@ class Room:
             leases.check(conn, table_id, self.holder, self.fences.get(table_id, 0))
 
     def claim(self) -> list[int]:
-        """Take every open table nobody holds, or whose holder stopped beating, and resume
-        its hand in play (`take_over`). Returns the hands voided."""
+        """Take the tables another process handed to this one (`leases.hand_over`) and, up
+        to this process's fair share (`leases.share`), the open tables nobody holds or whose
+        holder stopped beating; each loaded with its hand in play resumed (`take_over`).
+        Returns the hands voided."""
+        assert self.holder is not None, "a room of one process holds every table"
         with self.storage.read() as conn:
-            free = leases.free(conn, [r.id for r in tables.list_tables(conn)
-                                      if r.status == "open"])
+            ids = _open_ids(conn)
+            held = leases.holders(conn)
+            counts = leases.spread(leases.alive(conn) | {self.holder}, held, ids)
+        handed = [t for t in ids if held.get(t) == self.holder and t not in self.tables]
+        free = [t for t in ids if t not in held]
+        room = leases.share(len(ids), len(counts)) - counts.get(self.holder, 0)
         voided: list[int] = []
-        for table_id in free:
+        for table_id in handed + free:
+            if table_id in free and room <= 0:
+                break
             try:
                 with self._loading:  # never while `table` takes the same one over
                     if table_id not in self.tables:
                         voided += self.take_over(table_id)
+                        room -= table_id in free
             except leases.LeaseLost:  # another process was quicker
                 continue
         return voided
+
+    def over_share(self) -> int:
+        """How many tables this process of several holds over its fair share, handed one by
+        one to the live process with the fewest (`leases.surplus`): the heartbeat hands that
+        many over."""
+        assert self.holder is not None, "a room of one process holds every table"
+        with self.storage.read() as conn:
+            ids = _open_ids(conn)
+            held = leases.holders(conn)
+            counts = leases.spread(leases.alive(conn), held, ids)
+        if any(t not in held for t in ids):
+            return 0  # the processes under their share take the free tables first (`claim`)
+        return leases.surplus(counts, self.holder)
+
+    def hand_over(self, table_id: int) -> bool:
+        """Hand the table to the live process with the fewest tables, if this one still
+        holds two more (`leases.hand_over`, decided under a lock), and only between two
+        hands: never a hand in play. The caller holds the table still (`Hub`: no action of
+        it half-way). The receiver loads it from the books, as `take_over` does; this
+        process forgets it. Whether the table left this process (handed over, or found
+        taken over meanwhile)."""
+        assert self.holder is not None, "a room of one process holds every table"
+        live = self.tables.get(table_id)
+        if live is None or live.hand_id is not None:
+            return False
+        try:
+            with self.storage.unit() as conn:
+                if leases.hand_over(conn, table_id, self.holder, self.fences.get(table_id, 0),
+                                    _open_ids(conn)) is None:
+                    return False
+        except leases.LeaseLost:
+            pass  # taken over meanwhile: it has left this process all the same
+        self._drop(table_id)
+        return True
 
     def take_over(self, table_id: int) -> list[int]:
         """Issue 25: take the table's lease (free or expired: its fencing number grows) and
@@ -243,12 +291,13 @@ class Room:
 
     def keep_leases(self) -> list[int]:
         """The heartbeat of a process of several (every `leases.HEARTBEAT_SECONDS`): renew
-        its leases, let go of the tables taken over from it while it stalled, read the
-        closed tables again, and take the tables nobody holds (`claim`). Returns the
-        hands voided."""
+        its leases and say it is alive (`leases.beat`), let go of the tables taken over from
+        it while it stalled, read the closed tables again, and take the tables handed to it
+        and its share of those nobody holds (`claim`). Returns the hands voided."""
         assert self.holder is not None, "a room of one process holds every table"
         with self.storage.unit() as conn:
             lost = leases.renew(conn, self.holder, self.fences)
+            leases.beat(conn, self.holder)
             self.closed = table_books.closed_tables(conn)
         for table_id in lost:
             self._drop(table_id)
@@ -256,10 +305,12 @@ class Room:
 
     def release_leases(self) -> None:
         """A process of several stopping in good order: its leases expire now
-        (`leases.release`), so the others take its tables at their next heartbeat."""
+        (`leases.release`), so the others take its tables at their next heartbeat, and it
+        no longer counts in their shares (`leases.leave`)."""
         assert self.holder is not None, "a room of one process holds every table"
         with self.storage.unit() as conn:
             leases.release(conn, self.holder)
+            leases.leave(conn, self.holder)
         self.tables.clear()
         self.fences.clear()
 
@@ -267,6 +318,7 @@ class Room:
         """Forget a table another process holds now (its state there is the true one)."""
         self.tables.pop(table_id, None)
         self.fences.pop(table_id, None)
+        self.leaving.discard(table_id)
 
     def _build(self, conn: Connection, row: TableRow) -> AnyTable:
         table = table_classes().get(row.game)
@@ -601,6 +653,11 @@ def _handle(live: AnyTable, conn: Connection, who: Account, msg: protocol.Messag
             live.act_for(conn, who)
         case _:
             live.act(conn, who, msg)
+
+
+def _open_ids(conn: Connection) -> list[int]:
+    """The room's open tables, in their order (those a process of several may hold)."""
+    return [r.id for r in tables.list_tables(conn) if r.status == "open"]
 
 
 def _kind(msg: object) -> str:

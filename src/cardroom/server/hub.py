@@ -92,6 +92,38 @@ class Hub:
                 raise
             await self._send_update(room, table_id)
             self._changed(room, table_id, meters)
+            await self._leave_at_hand_end(room, table_id)
+
+    async def _leave_at_hand_end(self, room: Room, table_id: int) -> None:
+        """In the table's lock, after its action: a table this process hands over at the end
+        of its hand (`Room.leaving`, `balance`) goes now if that action ended the hand; its
+        viewers, closed with "try again later", reconnect and reach it at its new holder."""
+        live = room.tables.get(table_id)
+        if table_id in room.leaving and live is not None and live.hand_id is None and \
+                await anyio.to_thread.run_sync(room.hand_over, table_id):
+            await self._close(lambda t, _ws, _who: t == table_id, leases.MOVED,
+                              TRY_AGAIN_LATER)
+
+    async def balance(self, room: Room) -> None:
+        """A process of several over its fair share (`Room.over_share`) hands as many tables
+        over, each in the table's order (none of its actions half-way) and between two
+        hands (`Room.hand_over`): first those with no hand in play and the fewest viewers;
+        if too few are, the rest at the end of their hand in play (`Room.leaving`)."""
+        over = await anyio.to_thread.run_sync(room.over_share)
+        ranked = sorted(room.tables, key=lambda t: (len(self.sockets[t]), -t))
+        for table_id in ranked:
+            live = room.tables.get(table_id)
+            if over <= 0 or live is None or live.hand_id is not None:
+                continue
+            async with self.locks[table_id]:
+                handed = await anyio.to_thread.run_sync(room.hand_over, table_id)
+            now = room.tables.get(table_id)
+            if handed:
+                over -= 1
+            elif now is not None and now.hand_id is None:
+                over = 0  # the spread no longer calls for it (another process moved first)
+        playing = [t for t in ranked if t in room.tables and room.tables[t].hand_id is not None]
+        room.leaving = set(playing[:max(over, 0)])
 
     async def at_table(self, room: Room, table_id: int, fn: Callable[..., T], *args: Any
                        ) -> T:
@@ -154,13 +186,15 @@ class Hub:
 
     async def keep_leases(self, room: Room, beat: float = leases.HEARTBEAT_SECONDS) -> None:
         """A process of several (`Room.holder`), for as long as it runs: every `beat` its
-        leases renewed and the tables nobody holds taken (`Room.keep_leases`); the sockets of
-        a table taken over from it are closed with "try again later", and their pages
-        reconnect (to the holder, relayed: `relay`)."""
+        leases renewed, the tables handed to it and its share of those nobody holds taken
+        (`Room.keep_leases`), and its tables over its share handed over (`balance`); the
+        sockets of a table taken over from it or handed over are closed with "try again
+        later", and their pages reconnect (to the holder, relayed: `relay`)."""
         while True:
             await asyncio.sleep(beat)
             try:
                 await anyio.to_thread.run_sync(room.keep_leases)
+                await self.balance(room)
             except Exception:
                 LOG.exception("the table leases could not be renewed")
             await self._close(lambda table_id, _ws, _who: table_id not in room.tables,

@@ -43,10 +43,12 @@ PUBLICATION = "cardroom_head_office"
 """The publication's name in every room's database."""
 SCHEMA_PREFIX = "room_"
 ROOM_ID = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-NOT_REPLICATED = frozenset({"sealed_tables", "sessions", "throttle", "trusted_devices"})
+NOT_REPLICATED = frozenset({"room_processes", "sealed_tables", "sessions", "throttle",
+                            "trusted_devices"})
 """Kept at the room: the encrypted shoe orders of tables in play (`sealed_tables`: never to
-leave the room), and the staff's and players' log-in sessions, throttles and trusted devices
-(secrets of the room's own doors, no figure of any report)."""
+leave the room), the staff's and players' log-in sessions, throttles and trusted devices
+(secrets of the room's own doors, no figure of any report), and its serving processes'
+heartbeats (`room_processes`: renewed every second, no figure either)."""
 
 
 class HeadOfficeError(CardroomError):

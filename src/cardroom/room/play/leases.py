@@ -12,6 +12,13 @@ expiry and another took over) finds no row to update, its action fails with the 
 lease's row until the commit, so a takeover waits for an action in flight and never
 interleaves with it.
 
+The tables are balanced between the live processes (`spread`, `share`, `receiver`,
+`hand_over`): each process beats in `room_processes` whether it holds tables or not, takes
+free tables only up to its fair share (the open tables over the live processes, rounded up),
+and one holding at least two more than another hands a table, between two hands, straight to
+the live process with the fewest (the lease renamed, its fencing number one more: nobody
+waits for an expiry).
+
 Times are the processes' wall clocks (UTC): the machines of one room keep their clocks in
 step (NTP), as any lease with an expiry needs; a skew shorter than the expiry is harmless.
 """
@@ -23,11 +30,11 @@ import secrets
 import socket
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
-from cardroom.room.storage.schema import table_leases
+from cardroom.room.storage.schema import room_processes, table_leases
 
 LEASE_SECONDS = 5.0
 """How long a lease outlives its holder's last heartbeat (a stopped process's tables are
@@ -131,12 +138,6 @@ def renew(conn: Connection, holder: str, fences: dict[int, int],
     return {t for t, fence in fences.items() if held.get(t) != fence}
 
 
-def free(conn: Connection, table_ids: list[int], now: datetime | None = None) -> list[int]:
-    """The tables of `table_ids` a process may take now: no lease yet, or an expired one."""
-    held = holders(conn, now)
-    return [t for t in table_ids if t not in held]
-
-
 def release(conn: Connection, holder: str, now: datetime | None = None) -> None:
     """A process stopping in good order lets its leases expire now: another takes its tables
     at its next heartbeat instead of after `LEASE_SECONDS`."""
@@ -150,3 +151,102 @@ def holders(conn: Connection, now: datetime | None = None) -> dict[int, str]:
     return {int(r.table_id): str(r.holder) for r in conn.execute(
         select(table_leases.c.table_id, table_leases.c.holder, table_leases.c.expires_at))
         if _aware(r.expires_at) > now}
+
+
+# balance between the processes (issue 25: a fair share each) ---------------------------------
+def beat(conn: Connection, holder: str, now: datetime | None = None) -> None:
+    """The heartbeat of the process `holder`: it is alive (its row in `room_processes`
+    renewed, or written at its first beat), whether it holds tables or not: it counts in
+    every process's share (`alive`) and may be handed tables. Not at its start: a process
+    still starting (its heartbeat not yet running) is handed nothing that would wait for it.
+    The rows of processes gone (expired) are removed: each start is a new holder."""
+    now = now or _now()
+    gone = [str(r.holder) for r in conn.execute(select(room_processes))
+            if r.holder != holder and _aware(r.expires_at) <= now]
+    if gone:
+        conn.execute(delete(room_processes).where(room_processes.c.holder.in_(gone)))
+    done = conn.execute(update(room_processes).where(room_processes.c.holder == holder)
+                        .values(heartbeat_at=now, expires_at=_expiry(now)))
+    if done.rowcount != 1:
+        conn.execute(insert(room_processes).values(holder=holder, heartbeat_at=now,
+                                                   expires_at=_expiry(now)))
+
+
+def leave(conn: Connection, holder: str, now: datetime | None = None) -> None:
+    """A process stopping in good order stops counting in the others' shares now."""
+    conn.execute(update(room_processes).where(room_processes.c.holder == holder)
+                 .values(expires_at=now or _now()))
+
+
+def alive(conn: Connection, now: datetime | None = None, lock: bool = False) -> set[str]:
+    """The processes of the room whose beat has not expired. `lock`: their rows locked to
+    the commit, so that two processes' hand-overs are decided one after the other, each from
+    the counts the other left (`hand_over`)."""
+    now = now or _now()
+    query = select(room_processes.c.holder, room_processes.c.expires_at)
+    if lock:
+        query = query.order_by(room_processes.c.holder).with_for_update()
+    return {str(r.holder) for r in conn.execute(query) if _aware(r.expires_at) > now}
+
+
+def spread(live: set[str], held: dict[int, str], table_ids: list[int]) -> dict[str, int]:
+    """How many of the open tables `table_ids` each live process holds (`held`: `holders`):
+    every process of `live` (one holding none: 0) and every holder of a live lease."""
+    counts = dict.fromkeys(live, 0)
+    wanted = set(table_ids)
+    for table_id, holder in held.items():
+        if table_id in wanted:
+            counts[holder] = counts.get(holder, 0) + 1
+    return counts
+
+
+def share(tables: int, processes: int) -> int:
+    """A live process's fair share of the room's open tables: their number over the live
+    processes, rounded up (10 tables and 3 processes: 4, so 4/3/3 is balanced)."""
+    return -(-tables // max(processes, 1))
+
+
+def receiver(counts: dict[str, int], holder: str) -> str | None:
+    """The live process `holder` hands a table to, from the `spread` of the open tables: the
+    one holding the fewest (ties: the first holder id), provided it holds at least two fewer
+    than `holder`. Each hand-over then narrows the spread (the sum of the squared counts
+    falls), so tables never go back and forth, and it stops when every live process holds
+    its fair share: the open tables over the processes, rounded up or down (10 tables and 3
+    processes: 4/3/3). None: nothing to hand over."""
+    others = [(n, h) for h, n in counts.items() if h != holder]
+    if not others:
+        return None
+    fewest, to = min(others)
+    return to if fewest <= counts.get(holder, 0) - 2 else None
+
+
+def surplus(counts: dict[str, int], holder: str) -> int:
+    """How many tables `holder` hands over, one `receiver` after another, from `counts`."""
+    after, handed = dict(counts), 0
+    while (to := receiver(after, holder)) is not None:
+        after[holder] -= 1
+        after[to] += 1
+        handed += 1
+    return handed
+
+
+def hand_over(conn: Connection, table_id: int, holder: str, fence: int,
+              table_ids: list[int], now: datetime | None = None) -> str | None:
+    """Between two hands, `holder` hands its table to the `receiver` decided now, under the
+    lock of the processes' rows (`alive`): the lease renamed to it, its fencing number one
+    more (whatever `holder` still believes is stale), renewed for it, so that it takes the
+    table at its next heartbeat or first use without waiting for an expiry and nobody else
+    takes it meanwhile. The receiver, or None when the spread no longer calls for it;
+    `LeaseLost` when `holder` no longer holds the table under `fence`."""
+    now = now or _now()
+    counts = spread(alive(conn, now, lock=True), holders(conn, now), table_ids)
+    to = receiver(counts, holder)
+    if to is None:
+        return None
+    done = conn.execute(update(table_leases).where(
+        table_leases.c.table_id == table_id, table_leases.c.holder == holder,
+        table_leases.c.fence == fence).values(
+        holder=to, fence=fence + 1, heartbeat_at=now, expires_at=_expiry(now)))
+    if done.rowcount != 1:
+        raise LeaseLost(MOVED)
+    return to

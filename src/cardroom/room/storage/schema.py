@@ -181,6 +181,15 @@ table_leases = Table(
     Column("expires_at", DateTime(timezone=True), nullable=False),
 )
 
+room_processes = Table(
+    # issue 25: every `cardroom serve` process of the room beats here (`room.leases.beat`),
+    # holding tables or not, so that each knows how many share the tables (its fair share)
+    "room_processes", metadata,
+    Column("holder", String(120), primary_key=True),
+    Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
 hand_players = Table(
     "hand_players", metadata,
     Column("hand_id", Integer, ForeignKey("hands.id"), primary_key=True),
