@@ -383,7 +383,8 @@ class GameReplay(Generic[Settlement]):
         return getattr(self.table, call)(*(self.field(kind, action, f) for f in specs))
 
     def overdrawn(self) -> HistoryError:
-        return HistoryError(f"the hand needs more than the {len(self.pack)} recorded cards")
+        return HistoryError(f"the {len(self.pack)} recorded cards run out before the hand is "
+                            "complete")
 
     def moves(self, index: int, settled: Settlement) -> None:
         """The chip movements of the settlement `settled` at action `index` (`pay`, `move`)."""

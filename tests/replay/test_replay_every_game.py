@@ -222,7 +222,7 @@ def test_baccarat_the_recorded_cards_are_dealt_once() -> None:
     data["actions"].insert(1, {"type": "deal"})
     report = replay(history(data))
     assert report.failure is not None and report.failure.index == 3
-    assert report.failure.message == "the hand needs more than the 4 recorded cards"
+    assert report.failure.message == "the 4 recorded cards run out before the hand is complete"
 
 
 # the command line -----------------------------------------------------------------------------
