@@ -31,16 +31,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from cardroom import registry
 from cardroom.cards import Card, parse_card
-from cardroom.engine import RuleError
-from cardroom.errors import CardroomError, read_document
-from cardroom.shoe import Shoe
-
-if TYPE_CHECKING:
-    from cardroom.shoe import ShoeSpec
+from cardroom.engine import Engine, RuleError
+from cardroom.errors import CardroomError, ShoeError, read_document
+from cardroom.shoe import Shoe, ShoeSpec, pack_problem
 
 FORMAT = "cardroom.hand-history"
 VERSION = 1
@@ -104,6 +101,22 @@ def arguments(action: dict[str, Any], own: Mapping[str, Callable[[Any], Any]]
     kind = str(action.get("type"))
     return {k: None if v is None else read_field(kind, k, v, own)
             for k, v in action.items() if k != "type"}
+
+
+def apply_named(engine: Engine, action: dict[str, Any],
+                own: Mapping[str, Callable[[Any], Any]], title: str) -> Any:
+    """A recorded action that is the engine's own ``@action`` of its type, called with its
+    `arguments` by name: the replay of a history that records an engine's calls
+    (`cardroom.engine.Engine.record`). Any other type, or arguments the action does not take,
+    is a `RuleError` of the hand history. What the action returned."""
+    kind = str(action.get("type"))
+    act: Any = getattr(engine, kind, None)
+    if not getattr(act, "is_action", False):
+        raise RuleError("hand history", f"unknown {title} action {kind!r}")
+    try:
+        return act(**arguments(action, own))
+    except TypeError as exc:
+        raise RuleError("hand history", f"bad arguments for {kind}: {exc}") from None
 
 
 class HistoryError(CardroomError):
@@ -267,10 +280,22 @@ class GameReplay(Generic[Settlement]):
     """The game's own field readers, by field name, beside the shared ones (`FIELDS`)."""
     defaults: ClassVar[dict[str, Any]] = {}
     """A field's value where the recorded action has none."""
+    decided: ClassVar[dict[str, dict[str, str]]] = {}
+    """The recorded fields the engine decides (a start position, the house way's front), by
+    action type, each with the clause that refuses a record the engine's event does not
+    match (its own record, `cardroom.engine.Event.history_action`)."""
+    settles: ClassVar[tuple[type, ...]] = ()
+    """The engine's settlement events: a step that returns one settles the hand (`result`,
+    its `moves`)."""
+    hides: ClassVar[bool] = False
+    """Whether the history's pack may hold `HIDDEN_CARD`s (counted in `hidden`)."""
 
     names: list[str]
     start: list[int]
     table: Any
+    shoe: Shoe | None = None
+    """The recorded cards as the engine's shoe (`recorded_shoe`), where the engine deals from
+    one: a hand never deals more cards than its history records, nor settles on fewer."""
 
     def __init__(self, h: HandHistory) -> None:
         self.history = h
@@ -287,7 +312,9 @@ class GameReplay(Generic[Settlement]):
                 list(range(len(h.seats)))
             self.names = [str(s["name"]) for s in h.seats]
             self.start = [int(s["chips"]) for s in h.seats]
-            self.pack: list[Card] = [parse_card(c) for c in h.pack]
+            self.pack: list[Card] = [parse_card(c) for c in h.pack
+                                     if not self.hides or c != HIDDEN_CARD]
+            self.hidden = len(h.pack) - len(self.pack)
         except (KeyError, TypeError, ValueError) as exc:
             raise HistoryError(f"history seats or pack malformed: {exc}") from None
         keys: list[Any] = self.seat_numbers if by == "seat" else self.names
@@ -295,10 +322,12 @@ class GameReplay(Generic[Settlement]):
             what = "seat numbers" if by == "seat" else "names"
             raise HistoryError(f"history seats must have different {what}")
 
-    def check_pack(self, spec: ShoeSpec, whole: bool, what: str) -> None:
-        """Refuse, before any action, a `pack` that cannot come from `spec` (or, `whole`, is
-        not exactly it): the history's `what` (what it must be), the problem."""
-        problem = spec.pack_problem(self.pack, whole)
+    def check_pack(self, shoe: ShoeSpec | list[Card], whole: bool, what: str) -> None:
+        """Refuse, before any action, a `pack` that cannot come from `shoe` (or, `whole`, is
+        not exactly it, its `hidden` places the rest): the history's `what` (what it must
+        be), the problem."""
+        cards = shoe.cards() if isinstance(shoe, ShoeSpec) else shoe
+        problem = pack_problem(self.pack, cards, whole, self.hidden)
         if problem is not None:
             raise HistoryError(f"the history's {what}: {problem}; nothing was replayed")
 
@@ -309,7 +338,8 @@ class GameReplay(Generic[Settlement]):
         rest = Counter(spec.cards() if spec else ())
         rest.subtract(Counter(self.pack))
         order = [*self.pack, *sorted(rest.elements())]
-        return Shoe(order=order, cut_index=len(order) + 1, salt=b"")
+        self.shoe = Shoe(order=order, cut_index=len(order) + 1, salt=b"")
+        return self.shoe
 
     def seat_players(self, sit: Callable[[int, int], object]) -> None:
         """Seat each of the history's players at the engine (`sit`) with the chips before."""
@@ -317,17 +347,47 @@ class GameReplay(Generic[Settlement]):
             sit(seat, chips)
 
     def apply(self, index: int, action: dict[str, Any]) -> Any:
-        """Apply one recorded action by its `steps` entry (an unknown type is refused); what
-        the step returned (the engine's event)."""
+        """Apply one recorded action by its `steps` entry (an unknown type is refused), its
+        `decided` fields checked, within the recorded cards (`shoe`); a settlement it returns
+        settles the hand (`settles`). What the step returned (the engine's event)."""
         kind = action.get("type")
         step = self.steps.get(kind) if isinstance(kind, str) else None
         if step is None:
             raise HistoryError(f"unknown {self.title} action {kind!r}")
-        step = step[1] if isinstance(step, tuple) else step
+        try:
+            event = self.take(str(kind), step[1] if isinstance(step, tuple) else step, index,
+                              action)
+        except ShoeError:  # a recorded shoe of exactly the recorded cards ran out
+            raise self.overdrawn() from None
+        for name, clause in self.decided.get(str(kind), {}).items():
+            engine = event.history_action()[name]
+            if action.get(name) is not None and action[name] != engine:
+                raise RuleError(clause, f"the recorded {name} {action[name]} is not the "
+                                f"engine's {engine}")
+        used = None if self.shoe is None else self.shoe.position
+        if used is not None and used > len(self.pack):
+            raise self.overdrawn()
+        if isinstance(event, self.settles):
+            self.result = settled = cast(Settlement, event)
+            if used is not None and used < len(self.pack):
+                raise HistoryError(f"the hand used {used} of the {len(self.pack)} recorded cards")
+            self.moves(index, settled)
+        return event
+
+    def take(self, kind: str, step: Any, index: int, action: dict[str, Any]) -> Any:
+        """`step` applied: an adapter's method, or an engine action with the recorded fields
+        its string names (`steps`)."""
         if not isinstance(step, str):
             return step(self, index, action)
         call, *specs = step.split()
-        return getattr(self.table, call)(*(self.field(str(kind), action, f) for f in specs))
+        return getattr(self.table, call)(*(self.field(kind, action, f) for f in specs))
+
+    def overdrawn(self) -> HistoryError:
+        return HistoryError(f"the {len(self.pack)} recorded cards run out before the hand is "
+                            "complete")
+
+    def moves(self, index: int, settled: Settlement) -> None:
+        """The chip movements of the settlement `settled` at action `index` (`pay`, `move`)."""
 
     def field(self, kind: str, action: dict[str, Any], spec: str) -> Any:
         """The recorded field `spec` names as the engine takes it: a seat one of the
@@ -383,7 +443,12 @@ class GameReplay(Generic[Settlement]):
 
     def void_problem(self, h: HandHistory) -> str | None:
         """Why this voided history cannot stand beyond `void_refusal` (cards it shows)."""
-        return self.void_shows_no_card if self.void_shows_no_card and h.pack else None
+        if self.void_shows_no_card and h.pack:
+            return self.void_shows_no_card
+        if self.shoe is not None and self.shoe.position != len(self.pack):
+            return ("a voided hand's history holds only the cards dealt before the void "
+                    "(hidden information stays hidden)")
+        return None
 
     stacks: ClassVar[str] = "chips"
     """The engine's stacks by seat number (`table`'s attribute of that name), for `final`."""

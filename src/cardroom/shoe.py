@@ -48,20 +48,22 @@ class ShoeSpec:
         one_pack = [Card(r, s) for r in self.ranks for s in Suit]
         return one_pack * self.packs + [JOKER] * self.jokers
 
-    def pack_problem(self, cards: Sequence[Card], whole: bool) -> str | None:
-        """Why `cards` cannot come from this shoe (a removed rank, a joker it lacks, more copies
-        of a card than it holds), or, with `whole`, are not exactly this shoe; None if fine."""
-        diff = Counter(cards)
-        diff.subtract(Counter(self.cards()))
-        extra = sorted(c for c, n in diff.items() if n > 0)
-        if extra:
-            return "it holds cards beyond the shoe: " + ", ".join(_copies(c, diff[c])
-                                                                  for c in extra)
-        missing = sorted(c for c, n in diff.items() if n < 0)
-        if whole and missing:
-            return (f"it has {len(cards)} cards, not {self.size}: it lacks "
-                    + ", ".join(_copies(c, -diff[c]) for c in missing))
-        return None
+def pack_problem(cards: Sequence[Card], shoe: Sequence[Card], whole: bool, hidden: int = 0
+                 ) -> str | None:
+    """Why `cards` cannot come from `shoe` (a removed rank, a joker it lacks, more copies of a
+    card than it holds), or, with `whole`, are not exactly `shoe` with `hidden` places unseen
+    (a hand history's `HIDDEN_CARD`s); None if fine."""
+    diff = Counter(cards)
+    diff.subtract(Counter(shoe))
+    extra = sorted(c for c, n in diff.items() if n > 0)
+    if extra:
+        return "it holds cards beyond the shoe: " + ", ".join(_copies(c, diff[c])
+                                                              for c in extra)
+    if whole and len(cards) + hidden != len(shoe):
+        lacks = sorted(c for c, n in diff.items() if n < 0)
+        return f"it has {len(cards) + hidden} cards, not {len(shoe)}" + ("" if hidden else (
+            ": it lacks " + ", ".join(_copies(c, -diff[c]) for c in lacks)))
+    return None
 
 
 def _copies(card: Card, n: int) -> str:

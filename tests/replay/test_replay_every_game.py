@@ -212,6 +212,19 @@ def test_pai_gow_nothing_may_follow_the_settlement() -> None:
     assert report.final_chips == [20950, 10000]
 
 
+# baccarat -----------------------------------------------------------------------------------
+def test_baccarat_the_recorded_cards_are_dealt_once() -> None:
+    """A baccarat history holds one coup (docs/hand-history.md) and its four cards: a history
+    that deals after the first bet and again after the second would deal them twice (issue 24:
+    the driver checks the recorded shoe for every game), and is refused at the second deal."""
+    data = raw(BACCARAT)
+    assert len(data["pack"]) == 4
+    data["actions"].insert(1, {"type": "deal"})
+    report = replay(history(data))
+    assert report.failure is not None and report.failure.index == 3
+    assert report.failure.message == "the 4 recorded cards run out before the hand is complete"
+
+
 # the command line -----------------------------------------------------------------------------
 def test_cli_refuses_a_tampered_history_with_index_and_rule(tmp_path: Path) -> None:
     data = copy.deepcopy(raw(SP9))

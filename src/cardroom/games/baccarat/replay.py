@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from cardroom.errors import CardroomError, ShoeError
+from cardroom.errors import CardroomError
 from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
 from cardroom.houserules import build_rules
 from cardroom.progressive_pool import JackpotPool
@@ -40,6 +40,7 @@ class Replay(GameReplay[CoupSettled]):
     void_shows_no_card = "a voided coup's history holds no card (the deal is never half done)"
     errors = (CardroomError, TypeError, ValueError, IndexError)
     stacks = "balances"
+    settles = (CoupSettled,)
     fields: ClassVar[dict[str, Any]] = {
         "bets": lambda bets: {WagerKind.parse(str(k)): v for k, v in bets.items()}}
 
@@ -51,21 +52,14 @@ class Replay(GameReplay[CoupSettled]):
         self.seat_players(self.table.restore_seat)
         self.check_pack(rules.shoe_spec, False, f"cards cannot come from a {rules.decks}-deck "
                         "baccarat shoe (52 cards a deck, no joker)")
+        # the recorded cards alone: the tableau decides how many the coup deals, all of them
+        self.table.shoe = self.recorded_shoe()
 
-    def deal(self, index: int, action: dict[str, Any]) -> None:
-        """The recorded cards as the shoe (the tableau decides how many): too few is an error."""
-        table, used = self.table, len(self.pack)
-        table.shoe = self.recorded_shoe()
-        try:
-            self.result = settled = table.deal()
-        except ShoeError:
-            raise HistoryError("the recorded cards run out before the coup is complete") from None
-        if table.shoe.position != used:
-            raise HistoryError(f"the coup used {table.shoe.position} of the {used} recorded cards")
+    steps: ClassVar[dict[str, Any]] = {"bet": "place_bets seat bets", "deal": "deal"}
+
+    def moves(self, index: int, settled: CoupSettled) -> None:
         for seat, s in settled.settlements:
             self.move(index, seat, s.net, s.words)
-
-    steps: ClassVar[dict[str, Any]] = {"bet": "place_bets seat bets", "deal": deal}
 
     def rule_of(self, action: dict[str, Any], exc: Exception) -> tuple[str, str]:
         if isinstance(exc, CardroomError):

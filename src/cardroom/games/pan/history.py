@@ -15,7 +15,7 @@ from cardroom.errors import CardroomError
 from cardroom.history import HIDDEN_CARD, HandHistory
 
 from .engine import PanHand
-from .replay import Replay, apply_recorded, start_hand
+from .replay import Replay, apply_recorded
 
 SEAT_ARGS = ("seat", "forcer", "caller")
 """The recorded actions' arguments that name a seat (a settlement's `payments` are keyed by
@@ -69,7 +69,8 @@ def at_seats(h: HandHistory, numbers: Sequence[int]) -> PanHand:
     """The hand `h` records replayed with the table's seat numbers (`numbers`, one for each
     of its seats in their order, lowest first): the room takes a hand back from its sealed
     record so (`cardroom.room.play.resume`)."""
-    placed = start_hand(h)
+    placed = Replay(h).hand
+    assert placed is not None, "a history with its pack"
     hand = PanHand(placed.rules, dict(zip(numbers, placed.specs, strict=True)),
                    numbers[placed.place[placed.dealer]], placed.pack, placed.deal_counts,
                    placed.carried_tops)

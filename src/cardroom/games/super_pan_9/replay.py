@@ -1,29 +1,12 @@
 """Super Pan 9 hand histories (`cardroom.history`): replaying one round through the table
-engine (`SuperPan9Table`), which checks every wager and decision itself.
-
-A Super Pan 9 history holds one round. Amounts are cents (``setup.unit``); ``seats`` are the
-seats with a wager (``seat`` is the engine's seat 1-9, ``chips`` the stack before the round);
-``pack`` the cards dealt in the round in the order they left the shoe; ``actions``::
-
-    {"type": "wager", "seat": 3, "amount": 1000, "tie": 0}   # rule 5
-    {"type": "deal"}                                          # rule 3: three cards each
-    {"type": "draw" | "stand", "seat": 3}                     # rule 6, in seat order
-    {"type": "reveal", "cards": ["9s", ...]}                  # rule 7: the dealer's three cards
-    {"type": "dealer_draw"}                                   # rule 7 i: on 0-5
-    {"type": "irregularity", "kind": "exposed-card", "seat": 1,
-     "reason": "fiona: card flashed"}                         # internal controls: the
-                                                              # house policy voids hands
-
-and the settlement (rules 4, 8, 9) follows the last action, as at the table.
-``result.chips`` (stacks after) and ``result.settlements`` are checked on replay.
-"""
+engine (`SuperPan9Table`), which checks every wager and decision itself; the settlement (rules
+4, 8, 9) follows the last action, as at the table. The format: docs/hand-history.md."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from cardroom.engine import RuleError
-from cardroom.history import GameReplay, HandHistory, HistoryError, Replayed
+from cardroom.history import GameReplay, HandHistory, Replayed
 from cardroom.houserules import build_rules
 
 from . import events as sp9
@@ -39,6 +22,8 @@ class Replay(GameReplay[sp9.RoundSettled]):
     fields: ClassVar[dict[str, Any]] = {
         "kind": sp9.IrregularityKind, "reason": lambda why: why if isinstance(why, str) else ""}
     defaults: ClassVar[dict[str, Any]] = {"tie": 0}
+    settles = (sp9.RoundSettled,)
+    decided: ClassVar[dict[str, dict[str, str]]] = {"reveal": {"cards": sp9.DEALER}}
 
     def __init__(self, h: HandHistory) -> None:
         super().__init__(h)
@@ -47,40 +32,22 @@ class Replay(GameReplay[sp9.RoundSettled]):
         self.check_pack(rules.shoe_spec, False, f"cards cannot come from a {rules.shoe_size}"
                         f"-card Super Pan 9 shoe of {rules.decks} deck(s) (rule 1: 36 cards a "
                         "deck, the 7s, 8s, 9s, 10s and jokers removed)")
-        self.shoe = self.recorded_shoe(rules.shoe_spec)
-        self.table = SuperPan9Table(rules, shoe=self.shoe)
+        self.table = SuperPan9Table(rules, shoe=self.recorded_shoe(rules.shoe_spec))
         self.seat_players(self.table.sit)
-
-    def apply(self, index: int, action: dict[str, Any]) -> None:
-        super().apply(index, action)
-        if self.shoe.position > len(self.pack):
-            raise HistoryError(f"the round needs more than the {len(self.pack)} recorded "
-                               "cards")
-
-    def reveal(self, index: int, action: dict[str, Any]) -> None:
-        t, recorded = self.table, action.get("cards")
-        t.reveal()
-        if recorded is not None and recorded != [str(c) for c in t.dealer_cards]:
-            raise RuleError(sp9.DEALER, f"the dealer's cards are {t.dealer_cards}, not the "
-                            f"recorded {recorded}")
-
-    def settle(self, *_: Any) -> None:
-        self.result = self.table.settle()
 
     steps: ClassVar[dict[str, Any]] = {
         "wager": (sp9.WAGERS, "place_wager seat amount tie"), "deal": (sp9.DEAL, "deal"),
         "draw": (sp9.ONE_CARD, "draw seat"), "stand": (sp9.ONE_CARD, "stand seat"),
-        "reveal": (sp9.DEALER, reveal), "dealer_draw": (sp9.DEALER, "dealer_draw"),
+        "reveal": (sp9.DEALER, "reveal"), "dealer_draw": (sp9.DEALER, "dealer_draw"),
         "irregularity": (sp9.IRREGULARITIES, "record_irregularity kind seat? reason"),
-        "settle": (sp9.SETTLEMENT, settle)}
+        "settle": (sp9.SETTLEMENT, "settle")}
     """An irregularity: the engine voids the hands the house policy says (a void settlement
     returns their wagers)."""
 
     def finish(self, actions: int) -> None:
         """The settlement follows the dealer's turn (rules 4, 8, 9)."""
         if self.result is None and self.table.phase is Phase.REVEALED:
-            self.settle()
-        if self.result is not None:
+            self.result = self.table.settle()
             self.moves(actions - 1, self.result)
 
     def moves(self, index: int, settled: sp9.RoundSettled) -> None:
@@ -93,12 +60,6 @@ class Replay(GameReplay[sp9.RoundSettled]):
                     "wins" if net > 0 else "loses")
                 self.move(index, who, net, f"{what} {result}"
                           + (f" (commission {commission})" if commission else ""))
-
-    def void_problem(self, h: HandHistory) -> str | None:
-        if self.shoe.position != len(self.pack):
-            return ("a voided round's history holds only the cards dealt before the void "
-                    "(hidden information stays hidden)")
-        return None
 
     def final(self) -> list[int]:
         """The engine's stacks, less the stakes of a round not settled."""
