@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -20,8 +21,9 @@ import uvicorn
 from fastapi import FastAPI
 from room.people import IDENTITY_KEY, player
 from room.rooms import playing_table
-from sqlalchemy import select
-from websockets.asyncio.client import ClientConnection
+from sqlalchemy import select, update
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from cardroom.room.books.cashier import buy_chips
 from cardroom.room.people.accounts import Role, create_account, get_account
@@ -30,11 +32,13 @@ from cardroom.room.room import Room
 from cardroom.room.storage.db import Storage, make_engine
 from cardroom.room.storage.schema import accounts, table_leases
 from cardroom.room.storage.settings import SELF_SERVICE
-from cardroom.server.app import create_app
+from cardroom.server.app import COOKIE, create_app
+from cardroom.server.changes import PgLink
 from cardroom.shoe import SeededRandom
 from server.forms import PW
 from server.serve_process import free_port
 
+TOKEN = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 APPS: dict[int, FastAPI] = {}
 """The app each running `process` serves, by its port (its hub, its change link)."""
 
@@ -122,9 +126,7 @@ def alice_at_a_table(room: Room) -> int:
 
 
 def csrf_of(browser: httpx.Client) -> str:
-    found = re.search(r'name="csrf" value="([0-9a-f]+)"', browser.get("/login").text)
-    assert found
-    return found.group(1)
+    return token(browser, "/login")
 
 
 def two_tables(db_url: str) -> tuple[int, int]:
@@ -140,3 +142,58 @@ def two_tables(db_url: str) -> tuple[int, int]:
     t2 = playing_table(room, olivia, "Mini 2", "baccarat").table_id
     room.storage.engine.dispose()
     return t1, t2
+
+
+def hand_over(room: Room, table_id: int) -> None:
+    """The table's lease taken by `room`'s process (as after its holder stopped beating)."""
+    with room.storage.unit() as conn:
+        conn.execute(update(table_leases).where(table_leases.c.table_id == table_id)
+                     .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+        assert leases.take(conn, table_id, str(room.holder)) is not None
+    room.table(table_id)
+
+
+def link(port: int) -> PgLink:
+    found = APPS[port].state.link
+    assert isinstance(found, PgLink)
+    return found
+
+
+def wait_linked(*ports: int) -> None:
+    deadline = time.monotonic() + 20
+    while not all(link(p).up.is_set() for p in ports):
+        assert time.monotonic() < deadline, "the change links did not connect"
+        time.sleep(0.05)
+
+
+BROWSER_TIMEOUT_S = 30.0
+"""How long a test's browser waits for a page: a process's first floor page counts the exact
+break-even of the progressive once (about a second, several on a loaded machine)."""
+
+
+def browser(port: int, name: str) -> httpx.Client:
+    """A browser logged in as `name` at the process on `port`."""
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=BROWSER_TIMEOUT_S)
+    client.post("/login", data={"username": name, "password": PW,
+                                "csrf": token(client, "/login")})
+    assert client.cookies.get(COOKIE)
+    return client
+
+
+def token(client: httpx.Client, page: str) -> str:
+    found = TOKEN.search(client.get(page).text)
+    assert found, page
+    return found.group(1)
+
+
+def socket(port: int, path: str, client: httpx.Client) -> Any:
+    return connect(f"ws://127.0.0.1:{port}{path}", origin=Origin(f"http://127.0.0.1:{port}"),
+                   additional_headers={"Cookie": f"{COOKIE}={client.cookies[COOKIE]}"})
+
+
+async def heard(ws: ClientConnection, topic: str) -> float:
+    """Seconds until the change socket names `topic`."""
+    start = time.monotonic()
+    while topic not in (await message(ws))["what"]:
+        pass
+    return time.monotonic() - start

@@ -13,7 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
-from cardroom.server.changes import TOPIC, Changes, channel_of, conninfo, form_topic
+from cardroom.server.changes import TOPIC, Changes, channel_of, conninfo, form_topics
 from server.forms import FormClient, log_in, said, seated_player
 
 
@@ -70,9 +70,13 @@ def test_only_known_topics_are_heard(topic: str, taken: bool) -> None:
 
 
 def test_the_forms_topics_and_the_listeners_connection() -> None:
-    assert [form_topic(p) for p in ("/floor/jackpot/post", "/floor/void", "/cage/sell",
-                                    "/cashier/buy", "/signatures/3/accept", "/login")] == \
-        ["jackpot", "lobby", "cage", "cage", "lobby", None]
+    # issue 25: a fill or credit voided, or signed into the books, moves the cage too; a
+    # signature may move a meter (a two-person adjustment)
+    assert [form_topics(p) for p in (
+        "/floor/jackpot/post", "/floor/void", "/floor/inventory/void", "/cage/sell",
+        "/cashier/buy", "/signatures/3/accept", "/login")] == [
+        ("jackpot",), ("lobby",), ("lobby", "cage"), ("cage",), ("cage",),
+        ("lobby", "cage", "jackpot"), ()]
     info = conninfo("postgresql+psycopg://u:pw@db:5433/room?options=-csearch_path%3Dr1"
                     "&connect_timeout=2")
     assert "password=pw" in info and "options=-csearch_path=r1" in info

@@ -3,11 +3,12 @@ room (`room_processes.process`: a `Room` with a holder id of its own served by u
 port of 127.0.0.1). A change at one (a seat taken, a coup that moves the linked jackpot meter)
 reaches the live pages served by the other within two seconds, over PostgreSQL's
 LISTEN/NOTIFY (`cardroom.server.changes`): its change socket names what changed, its lobby
-shows it, and its viewers of a jackpot table it holds get the new meter. The pit screen of
-either shows every table live, and a floor action sent to the process that does not hold
-the table is applied by the holder (`cardroom.server.
-forward`), and with the holder gone the floor reads one "try again" sentence and nothing is
-done."""
+shows it, and its viewers of a jackpot table it holds get the new meter, and so do its
+jackpot page and its floor; a sale at one's cage is on the other's cage page (the cashier's
+drawer, the latest movements). The pit screen of either shows every table live, and a floor
+action sent to the process that does not hold the table is applied by the holder
+(`cardroom.server.forward`), and with the holder gone the floor reads one "try again"
+sentence and nothing is done."""
 
 from __future__ import annotations
 
@@ -15,82 +16,33 @@ import asyncio
 import json
 import re
 import time
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 from sqlalchemy import select, text, update
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.typing import Origin
 
 from cardroom.room.play import leases
 from cardroom.room.play.baccarat_live import BaccaratLive
-from cardroom.room.room import Room
 from cardroom.room.storage import audit
 from cardroom.room.storage.schema import audit_log, table_leases
 from cardroom.server import flash
-from cardroom.server.app import COOKIE
-from cardroom.server.changes import PgLink
-from server.forms import PW
-from server.room_processes import APPS, message, process, two_tables
+from server.room_processes import (
+    browser,
+    hand_over,
+    heard,
+    link,
+    message,
+    process,
+    socket,
+    the_room,
+    token,
+    two_tables,
+    wait_linked,
+)
 from server.serve_process import free_port
 
 WITHIN_S = 2.0
 """How soon a change at one process reaches the pages of the other."""
-BROWSER_TIMEOUT_S = 30.0
-"""How long a test's browser waits for a page: a process's first floor page counts the exact
-break-even of the progressive once (about a second, several on a loaded machine)."""
-TOKEN = re.compile(r'name="csrf" value="([0-9a-f]+)"')
-
-
-def hand_over(room: Room, table_id: int) -> None:
-    """The table's lease taken by `room`'s process (as after its holder stopped beating)."""
-    with room.storage.unit() as conn:
-        conn.execute(update(table_leases).where(table_leases.c.table_id == table_id)
-                     .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
-        assert leases.take(conn, table_id, str(room.holder)) is not None
-    room.table(table_id)
-
-
-def link(port: int) -> PgLink:
-    found = APPS[port].state.link
-    assert isinstance(found, PgLink)
-    return found
-
-
-def wait_linked(*ports: int) -> None:
-    deadline = time.monotonic() + 20
-    while not all(link(p).up.is_set() for p in ports):
-        assert time.monotonic() < deadline, "the change links did not connect"
-        time.sleep(0.05)
-
-
-def browser(port: int, name: str) -> httpx.Client:
-    """A browser logged in as `name` at the process on `port`."""
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=BROWSER_TIMEOUT_S)
-    client.post("/login", data={"username": name, "password": PW,
-                                "csrf": token(client, "/login")})
-    assert client.cookies.get(COOKIE)
-    return client
-
-
-def token(client: httpx.Client, page: str) -> str:
-    found = TOKEN.search(client.get(page).text)
-    assert found, page
-    return found.group(1)
-
-
-def socket(port: int, path: str, client: httpx.Client) -> Any:
-    return connect(f"ws://127.0.0.1:{port}{path}", origin=Origin(f"http://127.0.0.1:{port}"),
-                   additional_headers={"Cookie": f"{COOKIE}={client.cookies[COOKIE]}"})
-
-
-async def heard(ws: ClientConnection, topic: str) -> float:
-    """Seconds until the change socket names `topic`."""
-    start = time.monotonic()
-    while topic not in (await message(ws))["what"]:
-        pass
-    return time.monotonic() - start
 
 
 def test_a_change_at_one_process_reaches_the_pages_of_the_other(pg_url: str) -> None:
@@ -202,3 +154,91 @@ def test_a_floor_action_at_the_other_process_is_applied_by_the_holder(pg_url: st
         with b.storage.read() as conn:
             assert len(conn.execute(select(audit_log.c.seq).where(
                 audit_log.c.action == "refused")).scalars().all()) == 1  # nothing more
+
+
+def shown(page: str, element: str) -> str:
+    """The text of the element with id `element` on `page` (its first line)."""
+    found = re.search(rf'id="{element}"[^>]*>(.*?)<', page, re.S)
+    assert found, element
+    return found.group(1).strip()
+
+
+def latest(page: str) -> str:
+    """The cage's latest movements on a cage page."""
+    return page.split('id="recent"')[1].split("</section>")[0]
+
+
+def test_a_cage_movement_at_one_process_reaches_the_cage_page_of_the_other(
+        pg_url: str) -> None:
+    """Issue 25, "every page ... updates from any process (... cage)": olivia sells alice
+    $250 of chips at A's cage; the change socket of her cage page open at B names `cage`
+    (and nothing else that was not changed), and B's cage, drawn from the books, shows it in
+    her drawer and in the cage's latest movements. alice, a player, hears the same word on
+    her own lobby's socket (her chips at the cage are on her lobby) and never a figure,
+    and B's cage is refused her."""
+    the_room(pg_url)
+    with process(pg_url, 1) as (_, a_port, _stop_a), process(pg_url, 2) as (_, b_port, _):
+        wait_linked(a_port, b_port)
+        at_a, at_b, alice = (browser(a_port, "olivia"), browser(b_port, "olivia"),
+                             browser(b_port, "alice"))
+        before = at_b.get("/cage").text
+        assert shown(before, "drawer-cash") == "$0.00" and "chips sold" not in latest(before)
+
+        async def sell() -> tuple[float, dict[str, Any]]:
+            async with socket(b_port, "/ws/changes", at_b) as cage, \
+                    socket(b_port, "/ws/changes", alice) as lobby:
+                sold = await asyncio.to_thread(at_a.post, "/cage/sell", data={
+                    "player": "alice", "amount": "250", "key": "live-1",
+                    "csrf": token(at_a, "/cage")})
+                assert sold.status_code == 303, sold.text
+                took = await asyncio.wait_for(heard(cage, "cage"), WITHIN_S)
+                return took, await asyncio.wait_for(message(lobby), WITHIN_S)
+
+        took, told = asyncio.run(sell())
+        assert took < WITHIN_S
+        assert told == {"type": "changed", "what": ["cage"]}  # the word, never a figure
+        after = at_b.get("/cage").text
+        assert shown(after, "drawer-cash") == "$250.00"
+        assert shown(after, "drawer-cash-in") == "$250.00"
+        recent = latest(after)
+        assert "chips sold for cash" in recent and "alice" in recent and "$250.00" in recent
+        assert alice.get("/cage").status_code == 403
+        assert shown(alice.get("/lobby").text, "wallet") == "$1,250.00"
+
+
+def test_a_meter_moved_at_one_process_reaches_the_jackpot_pages_of_the_other(
+        pg_url: str) -> None:
+    """Issue 25, "... jackpot meters": alice's coup with a progressive wager on Mini 1 (held
+    by A) adds to the pool Mini 2 (held by B) shares; B's jackpot page and its floor, drawn
+    from B's pool read again from the books, show A's new meter once B's change socket names
+    `jackpot`."""
+    t1, t2 = two_tables(pg_url)
+    with process(pg_url, 1) as (a, a_port, _), process(pg_url, 2) as (b, b_port, _):
+        hand_over(b, t2)
+        deadline = time.monotonic() + 5
+        while t2 in a.tables:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        wait_linked(a_port, b_port)
+        alice, olivia = browser(a_port, "alice"), browser(b_port, "olivia")
+        meter = shown(olivia.get("/floor/jackpot").text, "meter")
+
+        async def coup() -> float:
+            async with socket(b_port, "/ws/changes", olivia) as changes, \
+                    socket(a_port, f"/ws/tables/{t1}", alice) as mini_1:
+                await message(mini_1)
+                await mini_1.send(json.dumps({"type": "sit", "buy_in": 20_000, "key": "s"}))
+                await message(mini_1)
+                await mini_1.send(json.dumps({"type": "bet", "key": "b", "bets": {
+                    "player": 500, "progressive": 100}}))
+                assert (await message(mini_1))["hand"]["open"]
+                await mini_1.send(json.dumps({"type": "deal"}))
+                return await asyncio.wait_for(heard(changes, "jackpot"), WITHIN_S)
+
+        assert asyncio.run(coup()) < WITHIN_S
+        moved = a.pools[next(iter(a.pools))].meter  # the meter as A, the table's holder, has it
+        page = olivia.get("/floor/jackpot").text
+        assert shown(page, "meter") != meter
+        assert shown(page, "meter") == f"${moved // 100:,}.{moved % 100:02d}"
+        floor = olivia.get("/floor", timeout=60).text  # its first drawing takes seconds
+        assert f"Jackpot meter ${moved // 100:,}.{moved % 100:02d}" in floor

@@ -221,20 +221,26 @@ class PgLink:
                                    (channel, topics))
 
 
-FORM_TOPICS = (("/floor/jackpot/", "jackpot"), ("/cage/", "cage"), ("/cashier/", "cage"),
-               ("/floor/", "lobby"), ("/signatures/", "lobby"))
+FORM_TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("/floor/jackpot/", ("jackpot",)), ("/floor/inventory/", ("lobby", "cage")),
+    ("/floor/", ("lobby",)), ("/cage/", ("cage",)), ("/cashier/", ("cage",)),
+    ("/signatures/", ("lobby", "cage", "jackpot")))
 """What a form of each area changes (the first prefix of its path that matches): the
-floor's and the second signatures' forms change tables (added, opened, closed, their
-inventory), the cage's money at the cage, the progressive controller's the meters."""
+floor's forms change tables (added, opened, closed), its inventory forms the tables and the
+cage (a fill or credit slip voided), the cage's and the player's cashier's forms money at the
+cage, the progressive controller's the meters. The last signature of a second-signature form
+does that form's work, which may be any of these (a fill or a credit: a table's tray and
+the cage; a count; a table opened or closed; a meter adjusted, its settings, a top award
+verified): all three topics (rare: a few a shift)."""
 
 
-def form_topic(path: str) -> str | None:
-    return next((topic for prefix, topic in FORM_TOPICS if path.startswith(prefix)), None)
+def form_topics(path: str) -> tuple[str, ...]:
+    return next((topics for prefix, topics in FORM_TOPICS if path.startswith(prefix)), ())
 
 
 class ChangedForms:
     """ASGI middleware: a form sent (POST) to an area of `FORM_TOPICS` and answered without
-    an error status publishes its topic (`Changes.changed`, the app's `hub.changes`); a
+    an error status publishes its topics (`Changes.changed`, the app's `hub.changes`); a
     refusal redirected with its reason publishes it too (the pages fetch their parts again
     and find nothing new)."""
 
@@ -242,9 +248,9 @@ class ChangedForms:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        topic = form_topic(scope["path"]) if scope["type"] == "http" and \
-            scope["method"] == "POST" else None
-        if topic is None:
+        topics = form_topics(scope["path"]) if scope["type"] == "http" and \
+            scope["method"] == "POST" else ()
+        if not topics:
             await self.app(scope, receive, send)
             return
         status = 500
@@ -257,4 +263,4 @@ class ChangedForms:
 
         await self.app(scope, receive, sending)
         if status < 400:
-            scope["app"].state.hub.changes.changed(topic)
+            scope["app"].state.hub.changes.changed(*topics)

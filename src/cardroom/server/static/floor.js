@@ -2,20 +2,14 @@
 // (changes.js, from any of its processes), and every few seconds besides (the books over the
 // shift move with the clock), it fetches the cards again (/floor/pit, drawn by the server like
 // the page) and swaps each table's card for the new one.
-import { onChange } from "/static/changes.js";
+import { busy, onChange } from "/static/changes.js";
 
-// A card whose form is being filled in (a field with focus or text, a form opened) keeps its
+// A card whose form is being filled in (`busy`: a field with focus or text, a form opened) keeps its
 // actions: only its live part is redrawn. When the server does not answer, the cards stay as
 // they were and the page says so. The turn timers count down here, second by second.
 const EVERY_MS = 3000;
 const pit = () => document.getElementById("pit");
 const updated = () => document.getElementById("floor-updated");
-
-function busy(card) {
-  if (card.querySelector("details[open]")) return true;
-  return [...card.querySelectorAll("input:not([type=hidden])")].some(
-    (i) => i.value.trim() !== "" || i === document.activeElement);
-}
 
 /** Each timer's end, from its seconds left when the card was drawn. */
 function arm(root) {
