@@ -1,5 +1,7 @@
 """Round trips per action (issue 25): one Mini-Baccarat table in this process, 7 players
-betting and one dealing for R rounds, on SQLite and on PostgreSQL side by side in one run.
+betting and one dealing for R rounds, on SQLite and on PostgreSQL side by side in one run, and
+on PostgreSQL again with the table held under a lease (the process one of several,
+`Room.holder`: the lease checked and the linked pool compared at every action).
 
 Every round trip to PostgreSQL is made inside the room's writer lock, so this prints, per
 database: statements per bet and per deal (counted with SQLAlchemy's `before_cursor_execute`;
@@ -30,8 +32,11 @@ from opened_tables import open_tables, room_with_players
 from sqlalchemy import create_engine, event, text
 
 from cardroom.room.people import accounts
-from cardroom.room.storage.db import database_url
+from cardroom.room.room import Room
+from cardroom.room.storage.db import Storage, database_url, make_engine
 from cardroom.room.storage.round_trips import traced
+from cardroom.room.storage.settings import SELF_SERVICE
+from cardroom.shoe import SystemRandom
 
 PLAYERS = 7
 
@@ -51,11 +56,18 @@ def postgres_schema(url: str) -> Iterator[str]:
         admin.dispose()
 
 
-def run(url: str, rounds: int) -> dict[str, Any]:
+def run(url: str, rounds: int, holder: str | None = None) -> dict[str, Any]:
+    """The figures of `rounds` rounds at one table of a fresh room at `url`; with a `holder`,
+    played by a second process of the room that holds the table under its lease."""
     room, owner, players = room_with_players(url, PLAYERS)
-    engine = room.storage.engine
     table = room.create_table(owner, "Bench", "baccarat").table_id
     open_tables(room, [table])
+    if holder is not None:
+        room.storage.engine.dispose()
+        room = Room(Storage(make_engine(url)), SystemRandom(), settings=SELF_SERVICE,
+                    holder=holder)
+        room.start()
+    engine = room.storage.engine
     for p in players:
         room.act(p, table, {"type": "sit", "buy_in": 1_000_000, "key": f"sit{p.id}"})
     statements = 0
@@ -112,6 +124,8 @@ def main() -> None:
     if a.postgres:
         with postgres_schema(a.postgres) as url:
             report("PostgreSQL", run(url, a.rounds))
+        with postgres_schema(a.postgres) as url:
+            report("PostgreSQL under a lease", run(url, a.rounds, holder="bench"))
 
 
 if __name__ == "__main__":

@@ -8,16 +8,19 @@ engine of its own (no object shared), on SQLite and on PostgreSQL (`storage_fixt
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
 
 from cardroom.room.money import ledger
 from cardroom.room.play import leases
 from cardroom.room.play.baccarat_live import BaccaratLive
 from cardroom.room.play.super_pan_9_live import SuperPan9Live
 from cardroom.room.room import Room
+from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage, make_engine
 from cardroom.room.storage.schema import (
     audit_log,
@@ -207,6 +210,49 @@ def test_linked_tables_held_by_two_processes_share_one_pool(
     assert books(storage)
 
 
+def test_a_linked_pool_is_read_again_only_once_another_process_changed_it(
+        storage: Storage, db_url: str) -> None:
+    """PostgreSQL (`leases.guard`): an action compares the linked pool this process holds
+    with the books in its queued lease check instead of reading the pool at every action.
+    b's bet reads nothing of the pool; after a's coup changed it, b's deal finds it changed,
+    reads it once and deals again on the pool as the books hold it (the first try wrote
+    nothing: the meter counts each coup once and the ledger agrees); b's next bet reads
+    nothing again."""
+    if not storage.is_postgres:
+        pytest.skip("on SQLite the pool is read at every action, as before")
+    _setup, p, (t1, t2) = linked_room(storage)
+    a = process(db_url, "a", 1)
+    expire(storage, "a", t2)
+    b = process(db_url, "b", 2)
+    a.keep_leases()
+    sit(a, p, t1, "alice")
+    sit(b, p, t2, "bob")
+    reads: list[str] = []
+
+    def note(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
+        if "jackpot_pools" in statement and "renewed" not in statement:  # not the guard
+            reads.append(statement)
+
+    event.listen(b.storage.engine, "before_cursor_execute", note)
+    play(b, p["bob"], t2, "k1")
+    assert reads == []
+    play(a, p["alice"], t1, "k2")
+    a.act(p["alice"], t1, {"type": "deal"})
+    b.act(p["bob"], t2, {"type": "deal"})
+    assert len([r for r in reads if r.lstrip().startswith("SELECT")]) == 1, reads
+    reads.clear()
+    play(b, p["bob"], t2, "k3")
+    assert reads == []
+    with storage.read() as conn:
+        meter = conn.execute(select(jackpot_pools.c.meter)
+                             .where(jackpot_pools.c.name == POOL)).scalar_one()
+        contributed = ledger.balance(conn, ledger.jackpot(POOL))
+        settled = len(list(conn.execute(select(audit_log.c.seq).where(
+            audit_log.c.action == "hand.settled"))))
+    assert meter == contributed == b.pools[POOL].meter
+    assert settled == 2 and books(storage)
+
+
 def test_the_heartbeat_lets_go_of_a_table_taken_over(storage: Storage, db_url: str) -> None:
     """A stalled holder's next heartbeat finds its lease under another holder and a higher
     fencing number: it forgets the table (fence 2 is b's), and renews nothing of it."""
@@ -220,3 +266,29 @@ def test_the_heartbeat_lets_go_of_a_table_taken_over(storage: Storage, db_url: s
     a.keep_leases()
     assert t not in a.tables and t not in a.fences
     assert lease(storage, t) == ("b", 2)
+
+
+def test_the_heartbeat_does_not_wait_for_the_room_s_writers(
+        storage: Storage, db_url: str) -> None:
+    """Issue 25: a beat writes no audit entry and no ledger row, only its own leases, so it
+    runs outside the room's writer lock: it renews while another process's unit holds that
+    lock (PostgreSQL's advisory lock; on SQLite the database's one write lock is the writer
+    lock)."""
+    if not storage.is_postgres:
+        pytest.skip("SQLite has one write lock for everything")
+    _setup, _p, t = baccarat_room(storage)
+    a = process(db_url, "a", 1)
+    expire(storage, "a")  # (the beat must renew it)
+    other = Storage(make_engine(db_url))
+    beat = threading.Thread(target=a.keep_leases)
+    with other.unit() as conn:
+        audit.last_seq(conn)  # the writer lock taken (sent with this read)
+        beat.start()
+        beat.join(timeout=10)
+        beating = beat.is_alive()
+    beat.join()
+    assert not beating, "the heartbeat waited for the writer lock"
+    assert lease(storage, t) == ("a", 1) and t in a.tables
+    with storage.read() as conn:
+        expires = conn.execute(select(table_leases.c.expires_at)).scalar_one()
+    assert expires > datetime.now(UTC)

@@ -3,6 +3,7 @@ refused request changes nothing and is written to the audit log."""
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -14,6 +15,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 from cardroom import registry
 from cardroom.errors import CardroomError
@@ -49,6 +51,9 @@ AnyTable = LiveTable[Any, Any, Any]
 
 
 T = TypeVar("T")
+SHARED_TRIES = 3
+"""How many times an action is made when a linked pool keeps changing under it at other
+processes' tables (`Room._play`) before it is refused with "try again"."""
 PLAY = frozenset({"sit", "bet", "change_bets", "deal"})
 """What a table whose inventory is closed refuses (a player may still leave)."""
 
@@ -293,9 +298,12 @@ class Room:
         """The heartbeat of a process of several (every `leases.HEARTBEAT_SECONDS`): renew
         its leases and say it is alive (`leases.beat`), let go of the tables taken over from
         it while it stalled, read the closed tables again, and take the tables handed to it
-        and its share of those nobody holds (`claim`). Returns the hands voided."""
+        and its share of those nobody holds (`claim`). Returns the hands voided. The renewal
+        and the beat write no audit entry and no ledger row, so they run in a short
+        transaction of their own outside the writer lock (`leases.renew` says why the fencing
+        holds without it): a beat never waits for the room's writers, nor they for it."""
         assert self.holder is not None, "a room of one process holds every table"
-        with self.storage.unit() as conn:
+        with self.storage.read() as conn, conn.begin():
             lost = leases.renew(conn, self.holder, self.fences)
             leases.beat(conn, self.holder)
             self.closed = table_books.closed_tables(conn)
@@ -392,6 +400,11 @@ class Room:
                 self.tables.pop(live.table_id, None)
                 self.stale_pools = True
             raise
+        except DBAPIError as exc:  # a lost lease or a changed pool (`leases.guard`)
+            refused = leases.refusal(exc)
+            if refused is None:
+                raise
+            raise refused from exc
 
     def reload_pools(self) -> None:
         """Every jackpot pool in memory takes the committed state of its books, in place
@@ -479,16 +492,7 @@ class Room:
                                     "inventory before play")
             if read is None:
                 live.unknown(kind)
-            with self.applying(live) as conn:
-                self._shared_state(conn, live)
-                if kind == "sit":
-                    self.require_of_age(conn, who, "seat")
-                awaited = live.turn.account if live.turn is not None else None
-                _handle(live, conn, who, read)
-                if who.id == awaited:  # the player acted on their own turn, in time
-                    live.acted(conn, who)
-                live.arm_timer(conn)
-                resume.seal(conn, live, self.identity)
+            self._play(live, functools.partial(self._message, live, who, kind, read))
         except DatabaseUnavailable:
             raise  # not audited: the audit log is in the database that did not answer
         except CardroomError as exc:
@@ -501,13 +505,48 @@ class Room:
             raise
         return live
 
-    def _shared_state(self, conn: Connection, live: AnyTable) -> None:
-        """First in a table's action of a process of several: its lease checked (`_fenced`)
-        and what other processes' tables change with it (a linked jackpot pool) read from
-        the books, where they wrote it."""
-        if self.holder is not None:
-            self._fenced(conn, live.table_id)
+    def _message(self, live: AnyTable, who: Account, kind: str, read: protocol.Message,
+                 conn: Connection) -> None:
+        """The work of one client message at `live` in its transaction (`act`)."""
+        if kind == "sit":
+            self.require_of_age(conn, who, "seat")
+        awaited = live.turn.account if live.turn is not None else None
+        _handle(live, conn, who, read)
+        if who.id == awaited:  # the player acted on their own turn, in time
+            live.acted(conn, who)
+        live.arm_timer(conn)
+        resume.seal(conn, live, self.identity)
+
+    def _play(self, live: AnyTable, work: Callable[[Connection], T]) -> T:
+        """One change of the table `live` (`applying`), its lease and shared state first
+        (`_shared_state`). Where a linked pool changed at another process's table since this
+        process read it (`leases.SharedMoved`: nothing was written, the table as it was),
+        the pool is read again and the change made again, at most `SHARED_TRIES` times."""
+        for attempt in range(SHARED_TRIES):
+            try:
+                with self.applying(live) as conn:
+                    self._shared_state(conn, live, reload=attempt > 0)
+                    return work(conn)
+            except leases.SharedMoved:
+                if attempt == SHARED_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable: the last try returns or raises")
+
+    def _shared_state(self, conn: Connection, live: AnyTable, reload: bool = False) -> None:
+        """First in a table's action of a process of several: its lease checked and what
+        other processes' tables change with it (a linked jackpot pool) as the books hold it.
+        On PostgreSQL one statement that costs no round trip checks both (`leases.guard`)
+        and the pool is read only when it changed (`reload`, after `SharedMoved`); on SQLite
+        the lease is checked (`_fenced`) and the pool read at every action."""
+        if self.holder is None:
+            return
+        if reload or not self.storage.is_postgres:
             live.reload_shared(conn)
+        if not self.storage.is_postgres:
+            self._fenced(conn, live.table_id)
+            return
+        leases.guard(conn, live.table_id, self.holder, self.fences.get(live.table_id, 0),
+                     live.shared_as_held())
 
     def identity_key(self) -> IdentityKey:
         """The room's identity key; IdentityKeyError if the room was opened without one."""
@@ -536,11 +575,7 @@ class Room:
         if not live.expired():
             return False
         try:
-            with self.applying(live) as conn:
-                self._shared_state(conn, live)
-                live.time_out(conn)
-                live.arm_timer(conn)
-                resume.seal(conn, live, self.identity)
+            self._play(live, functools.partial(self._time_out, live))
         except DatabaseUnavailable:
             return False  # the next tick tries again
         except leases.LeaseLost:
@@ -551,6 +586,12 @@ class Room:
             live.postpone()  # tried again a whole turn later, not at every tick
             return False
         return True
+
+    def _time_out(self, live: AnyTable, conn: Connection) -> None:
+        """The default action of the turn that ran out, in its transaction (`time_out`)."""
+        live.time_out(conn)
+        live.arm_timer(conn)
+        resume.seal(conn, live, self.identity)
 
     def operate(self, who: Account | None, action: str, work: Callable[[Connection], T],
                 detail: dict[str, Any] | None = None) -> T:
@@ -573,9 +614,7 @@ class Room:
         bar_excluded`); anyone in a hand is removed when it settles. Returns how many."""
         removed = 0
         for live in list(self.tables.values()):
-            with self.applying(live) as conn:
-                self._shared_state(conn, live)
-                removed += len(live.bar_excluded(conn, list(live.seated)))
+            removed += len(self._play(live, functools.partial(_bar_seated, live)))
         return removed
 
     def refused(self, who: Account | None, action: str, reason: str,
@@ -658,6 +697,11 @@ def _handle(live: AnyTable, conn: Connection, who: Account, msg: protocol.Messag
 def _open_ids(conn: Connection) -> list[int]:
     """The room's open tables, in their order (those a process of several may hold)."""
     return [r.id for r in tables.list_tables(conn) if r.status == "open"]
+
+
+def _bar_seated(live: AnyTable, conn: Connection) -> list[int]:
+    """`LiveTable.bar_excluded` of everyone seated at `live` (`Room.bar_excluded`)."""
+    return live.bar_excluded(conn, list(live.seated))
 
 
 def _kind(msg: object) -> str:

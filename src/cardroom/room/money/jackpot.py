@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 from datetime import UTC, date, datetime
+from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
@@ -21,8 +22,8 @@ from cardroom.room.storage import audit
 from cardroom.room.storage.errors import LedgerError
 from cardroom.room.storage.schema import jackpot_pools, progressive_changes, progressive_hits
 
-__all__ = ["DEFAULT_POOL", "adjust", "break_even_warning", "load_pool", "log_change",
-           "post_daily", "save_pool"]
+__all__ = ["DEFAULT_POOL", "adjust", "as_held", "break_even_warning", "load_pool",
+           "log_change", "post_daily", "save_pool"]
 
 DEFAULT_POOL = progressive().pool
 """The room's progressive pool when a table's house rules link it to no other."""
@@ -84,13 +85,39 @@ def reload_pool(conn: Connection, name: str, pool: JackpotPool) -> None:
         vars(pool).update({k: v for k, v in vars(stored).items() if k != "events"})
 
 
+def _row(pool: JackpotPool) -> dict[str, Any]:
+    """The pool's state as its `jackpot_pools` row holds it (`_stored_pool` reads it back)."""
+    return {"seed": pool.seed, "contribution": pool.contribution_per_wager,
+            "meter": pool.meter, "posted": pool.posted, "posted_on": pool.posted_on,
+            "seeded_total": pool.seeded_total, "reserve_rate": pool.reserve_per_wager,
+            "reserve_limit": pool.reserve_limit, "reserve": pool.reserve,
+            "maximum": pool.maximum}
+
+
+_COLUMNS = tuple(_row(JackpotPool(0, 0)))
+_AS_HELD = (
+    f"EXISTS (SELECT 1 FROM jackpot_pools WHERE name = :pool_name AND ({', '.join(_COLUMNS)}) "
+    "IS NOT DISTINCT FROM ("
+    + ", ".join(f"CAST(:pool_{c} AS {'DATE' if c == 'posted_on' else 'BIGINT'})"
+                for c in _COLUMNS) + ") FOR NO KEY UPDATE) "
+    "AND EXISTS (SELECT 1 FROM progressive_hits WHERE pool = :pool_name "
+    "AND status <> 'paid') = CAST(:pool_locked AS BOOLEAN)")
+
+
+def as_held(name: str, pool: JackpotPool) -> tuple[str, dict[str, Any]]:
+    """PostgreSQL: an SQL condition, with its parameters, that is true while the books hold
+    the pool `name` as `pool` holds it in memory (every column `reload_pool` reads, and
+    whether a hit awaits payment), the pool's row then locked to the commit (issue 25: an
+    action of a process of several checks it in a statement nothing waits for, instead of
+    reading the pool again at every action, `leases.guard`)."""
+    return _AS_HELD, {"pool_name": name, "pool_locked": pool.locked,
+                      **{f"pool_{c}": v for c, v in _row(pool).items()}}
+
+
 def save_pool(conn: Connection, name: str, pool: JackpotPool) -> None:
     """Write the pool's state; the ledger must hold its meter and its hidden reserve."""
-    conn.execute(update(jackpot_pools).where(jackpot_pools.c.name == name).values(
-        meter=pool.meter, posted=pool.posted, posted_on=pool.posted_on,
-        seeded_total=pool.seeded_total, seed=pool.seed,
-        contribution=pool.contribution_per_wager, reserve_rate=pool.reserve_per_wager,
-        reserve_limit=pool.reserve_limit, reserve=pool.reserve, maximum=pool.maximum))
+    conn.execute(update(jackpot_pools).where(jackpot_pools.c.name == name)
+                 .values(**_row(pool)))
     held = ledger.balance(conn, ledger.jackpot(name))
     hidden = ledger.balance(conn, ledger.jackpot_reserve(name))
     if held != pool.meter or hidden != pool.reserve:

@@ -35,7 +35,7 @@ from cardroom.progressive_pool import JackpotPool
 from cardroom.room.compliance import w2g
 from cardroom.room.compliance.surveillance import Payout
 from cardroom.room.money import hands, ledger
-from cardroom.room.money.jackpot import DEFAULT_POOL, load_pool, reload_pool
+from cardroom.room.money.jackpot import DEFAULT_POOL, as_held, load_pool, reload_pool
 from cardroom.room.people.accounts import Account, Permission
 from cardroom.room.play import protocol
 from cardroom.room.play.baccarat_protocol import (
@@ -49,6 +49,7 @@ from cardroom.room.play.baccarat_protocol import (
     JackpotView,
     RoadMark,
 )
+from cardroom.room.play.leases import Shared
 from cardroom.room.play.live_table import LiveTable, Pools, Stake, card_view
 from cardroom.room.play.progressive import CoupAwards, PoolState, record_coup
 from cardroom.room.play.protocol import Bet, ChangeBets, Deal
@@ -148,6 +149,10 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         """The linked pool as the books hold it (tables of other processes add to it)."""
         if self.pool is not None:
             reload_pool(conn, self.pool_name, self.pool)
+
+    def shared_as_held(self) -> Shared | None:
+        """The linked pool as this process holds it (`jackpot.as_held`)."""
+        return None if self.pool is None else as_held(self.pool_name, self.pool)
 
     def jackpot_paid(self, accounts: set[int]) -> None:
         """The table stops saying that the cage needs these winners' identity (W-2G)."""

@@ -10,7 +10,8 @@ an UPDATE that also renews the lease): a process that lost the lease (it stalled
 expiry and another took over) finds no row to update, its action fails with the plain
 `MOVED` sentence and the transaction, rolled back, writes nothing. The check locks the
 lease's row until the commit, so a takeover waits for an action in flight and never
-interleaves with it.
+interleaves with it. On PostgreSQL an action's check costs no round trip (`guard`): it is
+queued with the action's first read and fails the unit, instead of being waited for.
 
 The tables are balanced between the live processes (`spread`, `share`, `receiver`,
 `hand_over`): each process beats in `room_processes` whether it holds tables or not, takes
@@ -25,15 +26,20 @@ step (NTP), as any lease with an expiry needs; a skew shorter than the expiry is
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 import socket
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.elements import TextClause
 
 from cardroom.errors import CardroomError
+from cardroom.room.storage.pipeline import deferred
 from cardroom.room.storage.schema import room_processes, table_leases
 
 LEASE_SECONDS = 5.0
@@ -50,6 +56,21 @@ MOVED = "this table has just moved to another server: please try again"
 class LeaseLost(CardroomError):
     """The table is held by another process (or this one's lease was taken over): nothing
     was written; the client tries again (and reaches the holder)."""
+
+
+SHARED_MOVED = "this table's jackpot has just changed at another table: please try again"
+"""What a player is told when the shared state kept changing under their action (`guard`)."""
+
+
+class SharedMoved(CardroomError):
+    """What the table shares with tables of other processes (a linked pool) is no longer as
+    this process holds it: nothing was written; read it again and apply the action again."""
+
+
+Shared = tuple[str, dict[str, Any]]
+"""A table's shared state as this process holds it (`LiveTable.shared_as_held`): an SQL
+condition, true while the books hold the same (its rows locked to the commit), and its
+parameters."""
 
 
 def new_holder(address: str | None = None) -> str:
@@ -125,16 +146,54 @@ def check(conn: Connection, table_id: int, holder: str, fence: int,
         raise LeaseLost(MOVED)
 
 
+def guard(conn: Connection, table_id: int, holder: str, fence: int,
+          shared: Shared | None = None, now: datetime | None = None) -> None:
+    """PostgreSQL, first in an action's unit: `check`, and the table's `shared` state held
+    as the books hold it, in one statement queued in the unit's pipeline (`deferred`): it
+    goes with the action's first read and costs no round trip. Nothing waits for its answer:
+    a lost lease makes the statement itself fail (its `MOVED` text cast to a boolean), a
+    changed shared state too (`SHARED_MOVED`), and with it the unit's next read or its
+    COMMIT, so nothing of the unit is written; `refusal` turns the error back into
+    `LeaseLost` or `SharedMoved`. Like `check` it renews the lease and locks its row (and
+    the shared rows) to the commit."""
+    now = now or _now()
+    condition, params = shared or ("TRUE", {})
+    conn.execute(_guard(condition), {
+        "table": table_id, "holder": holder, "fence": fence, "now": now,
+        "expires": _expiry(now), "moved": MOVED, "shared_moved": SHARED_MOVED, **params})
+
+
+@functools.cache
+def _guard(shared: str) -> TextClause:
+    """The statement of `guard` for one shared condition."""
+    return deferred(text(
+        "WITH renewed AS (UPDATE table_leases SET heartbeat_at = :now, expires_at = :expires "
+        "WHERE table_id = :table AND holder = :holder AND fence = :fence RETURNING table_id) "
+        "SELECT CAST(CASE WHEN NOT EXISTS (SELECT 1 FROM renewed) THEN CAST(:moved AS TEXT) "
+        f"WHEN NOT ({shared}) THEN CAST(:shared_moved AS TEXT) ELSE 'true' END AS BOOLEAN)"))
+
+
+def refusal(exc: DBAPIError) -> CardroomError | None:
+    """What a unit's database error `exc` means if a `guard` failed it: `LeaseLost` or
+    `SharedMoved`; None for any other error."""
+    said = str(exc.orig)
+    if MOVED in said:
+        return LeaseLost(MOVED)
+    return SharedMoved(SHARED_MOVED) if SHARED_MOVED in said else None
+
+
 def renew(conn: Connection, holder: str, fences: dict[int, int],
           now: datetime | None = None) -> set[int]:
-    """The heartbeat: every lease `holder` still holds is renewed; returns the tables of
-    `fences` it no longer holds under their number (taken over while it stalled)."""
+    """The heartbeat: every lease `holder` still holds is renewed (one statement, which
+    returns them); returns the tables of `fences` it no longer holds under their number
+    (taken over while it stalled). It needs no writer lock (`Room.keep_leases`): it writes
+    only rows `holder` holds, and the row locks order it with a takeover (`take`) and an
+    action's `check`, each of which sees the other's committed row."""
     now = now or _now()
-    conn.execute(update(table_leases).where(table_leases.c.holder == holder)
-                 .values(heartbeat_at=now, expires_at=_expiry(now)))
     held = {r.table_id: int(r.fence) for r in conn.execute(
-        select(table_leases.c.table_id, table_leases.c.fence)
-        .where(table_leases.c.holder == holder))}
+        update(table_leases).where(table_leases.c.holder == holder)
+        .values(heartbeat_at=now, expires_at=_expiry(now))
+        .returning(table_leases.c.table_id, table_leases.c.fence))}
     return {t for t, fence in fences.items() if held.get(t) != fence}
 
 

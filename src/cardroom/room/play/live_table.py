@@ -46,6 +46,7 @@ from cardroom.room.compliance import exclusions, surveillance
 from cardroom.room.compliance.surveillance import Payout
 from cardroom.room.money import hands, ledger
 from cardroom.room.people.accounts import Account, Permission
+from cardroom.room.play.leases import Shared
 from cardroom.room.play.protocol import Bet, ChangeBets, Deal, Leave, Message, Sit
 from cardroom.room.play.protocol_state import (
     AwaitingVerification,
@@ -196,6 +197,11 @@ class LiveTable(Generic[E, R, M]):
         """Read again from the books what this table shares with tables other processes of
         the room hold (issue 25, several processes: a linked jackpot pool); by default
         nothing."""
+
+    def shared_as_held(self) -> Shared | None:
+        """What `reload_shared` reads, as this table holds it now: a condition the action's
+        `leases.guard` checks against the books (PostgreSQL); None: nothing shared."""
+        return None
 
     def jackpot_paid(self, accounts: set[int]) -> None:
         """A progressive's top award was paid to these accounts (their identity is on file
