@@ -24,7 +24,7 @@ from cardroom.room.room import Room
 from cardroom.room.storage.audit import entries
 from cardroom.room.storage.db import Storage
 from cardroom.room.storage.errors import PermissionDenied
-from cardroom.room.storage.schema import jackpot_pools
+from cardroom.room.storage.schema import jackpot_pools, room_tables
 from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
@@ -189,6 +189,26 @@ def test_a_restart_keeps_the_pool_locked(storage: Storage) -> None:
     assert again.pools[POOL].locked
     with pytest.raises(CardroomError, match="jackpot pending"):
         play(again, p["alice"], t1, "after restart")
+
+
+def test_a_room_holding_none_of_the_pools_tables_still_knows_its_meter(storage: Storage
+                                                                       ) -> None:
+    """Issue 25 (jackpot meters update from any process): a room that holds none of a pool's
+    tables (every one closed here; held by another process of the room there) still reads
+    the pool as the books hold it when it starts, so its lobby, floor and jackpot pages show
+    the meter and the day's amount can be posted there."""
+    room, p, [t1] = linked_room(storage, tables=1)
+    sit(room, p, t1, "alice")
+    play(room, p["alice"], t1, "a1")
+    room.act(p["alice"], t1, {"type": "deal"})
+    grown_meter = room.pools[POOL].meter
+    assert grown_meter > room.pools[POOL].seed
+    with storage.unit() as conn:
+        conn.execute(update(room_tables).where(room_tables.c.id == t1).values(status="closed"))
+    again = Room(storage, SeededRandom(2))
+    again.start()
+    assert t1 not in again.tables
+    assert again.pools[POOL].meter == grown_meter
 
 
 def three_share_the_top(room: Room, storage: Storage, p: dict[str, Account], t1: int

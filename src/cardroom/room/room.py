@@ -24,7 +24,7 @@ from cardroom.progressive_pool import JackpotPool
 from cardroom.room.books import table_books
 from cardroom.room.compliance import surveillance
 from cardroom.room.money import hands, ledger
-from cardroom.room.money.jackpot import reload_pool
+from cardroom.room.money.jackpot import reload_pool, stored_pools
 from cardroom.room.people import patrons
 from cardroom.room.people.accounts import Account, Permission, get_account
 from cardroom.room.play import leases, progressive, protocol, recall, resume, tables
@@ -126,7 +126,12 @@ class Room:
         (`recover`), load the other tables, and take the default of any turn whose time ran
         out while the room was down (as the timer would have). Returns the hands voided.
         A process of several (`holder`) takes its share of the tables nobody holds
-        (`claim`); the others count it from its first heartbeat (`keep_leases`)."""
+        (`claim`); the others count it from its first heartbeat (`keep_leases`). Every jackpot
+        pool the books hold is read first, so the linked tables share it and a process that
+        holds none of them still shows its meter."""
+        with self.storage.read() as conn:
+            for name, pool in stored_pools(conn).items():
+                self.pools.setdefault(name, pool)
         if self.holder is not None:
             return self.claim()
         voided = self.recover()

@@ -61,6 +61,14 @@ def load_pool(conn: Connection, name: str, seed: Cents, contribution: Cents) -> 
     return pool
 
 
+def stored_pools(conn: Connection) -> dict[str, JackpotPool]:
+    """Every pool the books hold, by name: a process that holds none of a pool's tables (a
+    room of several processes, or every table of the pool closed) still shows its meter and
+    posts its amount."""
+    names = conn.execute(select(jackpot_pools.c.name).order_by(jackpot_pools.c.name)).scalars()
+    return {name: pool for name in names if (pool := _stored_pool(conn, name)) is not None}
+
+
 def _stored_pool(conn: Connection, name: str) -> JackpotPool | None:
     """The pool `name` as the books hold it; None before its first use."""
     r = conn.execute(select(jackpot_pools).where(jackpot_pools.c.name == name)).first()
