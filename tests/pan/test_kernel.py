@@ -17,7 +17,7 @@ import pytest
 from cardroom.analysis.pan_sim import counted, payments, simulate
 from cardroom.cards import Card
 from cardroom.games.pan import errors as R
-from cardroom.games.pan import kernel
+from cardroom.games.pan import kernel, kernel_pack
 from cardroom.games.pan.bots import SoundBot
 from cardroom.games.pan.cards import card_key, pan_pack
 from cardroom.games.pan.driver import RngSource, advance
@@ -156,7 +156,7 @@ def test_every_hand_as_the_engine_plays_it() -> None:
                 tally["left to the engine"] += 1
                 continue
             assert (got.winner, got.end_reason, got.turns, got.paid, got.conditions, got.chips,
-                    got.stock) == want, f"{n} seats, hand {h}"
+                    [int(k) for k in got.stock]) == want, f"{n} seats, hand {h}"
             tally[got.end_reason] += 1
             tally["conditions"] += sum(got.conditions.values())
             for ev in hand.events:
@@ -214,3 +214,26 @@ def test_mixed_tables_and_other_rules_stay_on_the_engine(
     monkeypatch.setattr(kernel, "play", refuse)
     assert simulate(10, 2, seed=1, kinds=["sound", "random"]).hands == 10
     assert simulate(10, 2, seed=1, rules=PanRules(strict_set_additions=True)).hands == 10
+
+
+def test_the_pack_between_hands_draws_as_the_engine_does() -> None:
+    """The next pack in numba (`kernel_pack`) draws from the chunk's `random.Random` as
+    `fisher_yates` with `RngSource` does (CPython's Mersenne Twister, `randrange`), and the
+    generator's state goes back to Python where the kernel left it: the same shuffles, the
+    same draws after."""
+    for seed in range(5):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        theirs.random()
+        ours.random()
+        cards = pan_pack(RULES)[: 40 + 60 * seed]
+        mt, pos = kernel_pack.twister(ours)
+        for _ in range(3):
+            keys = _keys(cards)
+            kernel_pack.shuffle(keys, mt, pos)
+            cards = fisher_yates(cards, RngSource(theirs))
+            assert list(keys) == [card_key(c) for c in cards]
+        kernel_pack.give_back(ours, mt, pos)
+        assert ours.random() == theirs.random()
+        mt, pos = kernel_pack.twister(ours)
+        assert [kernel_pack.randbelow(n, mt, pos) for n in (1, 2, 3, 255, 256, 2**31 + 1)] == \
+            [theirs.randrange(n) for n in (1, 2, 3, 255, 256, 2**31 + 1)]

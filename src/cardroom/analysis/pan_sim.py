@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from cardroom.analysis.estimate import around, mean_half_width
 from cardroom.analysis.parallel import Chunk, SimulationError, plan_chunks, run_chunks
@@ -198,41 +199,55 @@ def run_chunk(job: SimJob, chunk: Chunk) -> SimReport:
 def run_chunk_compiled(job: SimJob, chunk: Chunk) -> SimReport:
     """`run_chunk` with every seat a sound bot, each hand played by the compiled kernel
     (`games.pan.kernel.play`) from the same pack, and the next pack made from the stock it
-    left with the same draws of the chunk's source (`table.pack_left`): the same hands.
-    A hand the kernel leaves to the engine (`kernel.FALLBACK`: a rare rule, or the stock
-    reshuffled, which draws from the source) is played again from its start by `PanTable`,
-    and so is one dealt with tops carried from a redeal."""
-    from cardroom.games.pan import kernel
+    left with the same draws of the chunk's source (`kernel_pack.pack_left`, the generator's
+    state carried into numba and back; `table.pack_left` for the packet reshuffle): the same
+    hands. A hand the kernel leaves to the engine (`kernel.FALLBACK`: a rare rule, or the
+    stock reshuffled, which draws from the source) is played again from its start by
+    `PanTable`, and so is one dealt with tops carried from a redeal."""
+    from cardroom.games.pan import kernel, kernel_pack
     from cardroom.games.pan.kernel_melds import tables
 
     words = [int(w) for w in chunk.generator_state(job.players + 1)]
-    source = RngSource(random.Random(words[0]))
+    rng = random.Random(words[0])
+    source = RngSource(rng)
     bots: list[Bot] = [SoundBot() for _ in job.kinds]
     n, rules = job.players, job.rules
     report = SimReport(chunk.size, n, 0.0, 0, [0] * n, list(job.kinds), [0] * n)
     specs = [SeatSpec(f"{k}{i}", job.chips) for i, k in enumerate(job.kinds)]
     tabs = tables(rules)
     by_key = {card_key(c): c for c in pan_pack(rules)}
+
+    def keys(cards: Sequence[Card]) -> npt.NDArray[np.int64]:
+        return np.fromiter([card_key(c) for c in cards], np.int64, len(cards))
+
     t0 = time.perf_counter()
     table = PanTable(source)
     dealer = chunk.index * job.chunk_hands % n
-    pack = fisher_yates(pan_pack(rules), source)
+    pack = keys(fisher_yates(pan_pack(rules), source))
+    mt, pos = kernel_pack.twister(rng)
     for _ in range(chunk.size):
-        keys = np.fromiter([card_key(c) for c in pack], np.int64, len(pack))
-        done = None if any(table.carried) else kernel.play(keys, n, dealer, job.chips, rules,
+        done = None if any(table.carried) else kernel.play(pack, n, dealer, job.chips, rules,
                                                            tabs)
         if done is None:
-            hand = table.deal(rules, specs, dealer, pack, record=False)
+            kernel_pack.give_back(rng, mt, pos)
+            hand = table.deal(rules, specs, dealer, [by_key[k] for k in pack], record=False)
             table.play(bots)
             assert table.next_pack is not None
-            pack, winner = table.next_pack, hand.winner
+            pack, winner = keys(table.next_pack), hand.winner
+            mt, pos = kernel_pack.twister(rng)
             record_hand(report, hand)
+            dealer = next_dealer(n, winner, dealer)
+            continue
+        if rules.reshuffle == "full":
+            pack = kernel_pack.pack_left(pack, done.stock, len(done.stock), mt, pos)
         else:
-            pack = pack_left(pack, [by_key[k] for k in done.stock], rules, source)
-            winner = done.winner
-            record(report, [c - job.chips for c in done.chips], done.end_reason, done.paid,
-                   done.turns, done.conditions)
-        dealer = next_dealer(n, winner, dealer)
+            kernel_pack.give_back(rng, mt, pos)
+            pack = keys(pack_left([by_key[k] for k in pack], [by_key[k] for k in done.stock],
+                                  rules, source))
+            mt, pos = kernel_pack.twister(rng)
+        record(report, [c - job.chips for c in done.chips], done.end_reason, done.paid,
+               done.turns, done.conditions)
+        dealer = next_dealer(n, done.winner, dealer)
     report.seconds = time.perf_counter() - t0
     return report
 

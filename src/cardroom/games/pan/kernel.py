@@ -994,7 +994,7 @@ class KernelHand:
     conditions: dict[str, int]
     """Conditions on the melds as they lie at the end, by `ConditionKind` value (made ones)."""
     chips: list[int]
-    stock: list[int]
+    stock: npt.NDArray[np.int64]
     """The stock left, as card keys, its top last."""
 
 
@@ -1023,4 +1023,4 @@ def play(keys: npt.NDArray[np.int64], n: int, dealer: int, chips: int, rules: Pa
         int(res[R_TURNS]), paid,
         {k.value: int(c) for k, c in zip(ConditionKind, res[R_COUNTS:R_COUNTS + 5], strict=True)
          if c},
-        [int(c) for c in res[R_CHIPS:R_CHIPS + n]], [int(k) for k in left[:res[R_STOCK]]])
+        [int(c) for c in res[R_CHIPS:R_CHIPS + n]], left[:res[R_STOCK]])
