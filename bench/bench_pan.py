@@ -1,10 +1,15 @@
 """Pan benchmarks: full hands per second per core with 8 bots, and 10,000 hands of sound
 bots against random-legal players with a 95% confidence interval.
 
-    .venv/bin/python bench/bench_pan.py [--hands 10000] [--speed-hands 1000] [--floor 300]
+    .venv/bin/python bench/bench_pan.py [--hands 10000] [--speed-hands 1000]
+        [--floor 300] [--kernel 20000]
 
-Speed is CPU time of one process (one core). The duel alternates sound and random seats at a
-4-player table; its interval comes from 100-hand chunks with independent seeds.
+Speed is CPU time of one process (one core), on the engine (the reference: `simulate(...,
+compiled=False)`). `--kernel N` times N hands of 8 sound bots on the compiled kernel
+(`games.pan.kernel`, the simulation's default for sound bots), after a warm-up run that loads
+(or compiles) it, and N / 4 hands at each of the dossier's seat counts. The duel alternates
+sound and random seats at a 4-player table; its interval comes from 100-hand chunks with
+independent seeds.
 
 `--floor N` plays N hands of 8 sound bots recording their actions, then times the engine
 alone on the same hands: each hand dealt again and its actions applied `unchecked`, with no
@@ -35,12 +40,24 @@ from cardroom.history import arguments
 from cardroom.shoe import fisher_yates
 
 
-def speed(hands: int) -> None:
+def speed(hands: int, compiled: bool = False, seats: int = 8) -> None:
     t0, w0 = time.process_time(), time.perf_counter()
-    r = simulate(hands, 8, seed=1)
+    r = simulate(hands, seats, seed=1, compiled=compiled)
     cpu, wall = time.process_time() - t0, time.perf_counter() - w0
-    print(f"speed: {hands} hands, 8 sound bots: {hands / cpu:.1f} hands/s per core (CPU time), "
-          f"{hands / wall:.1f} hands/s wall, {r.turns / hands:.1f} turns a hand")
+    print(f"speed{' (kernel)' if compiled else ''}: {hands} hands, {seats} sound bots: "
+          f"{hands / cpu:.1f} hands/s per core (CPU time), {hands / wall:.1f} hands/s wall, "
+          f"{cpu / hands * 1e3:.3f} ms CPU a hand, {r.turns / hands:.1f} turns a hand")
+
+
+def kernel(hands: int) -> None:
+    """The compiled kernel: loaded (or compiled) first, then timed at 8 seats and at each of
+    the dossier's seat counts."""
+    t0 = time.perf_counter()
+    simulate(20, 8, seed=2)
+    print(f"kernel: loaded or compiled in {time.perf_counter() - t0:.1f} s wall")
+    speed(hands, compiled=True)
+    for seats in range(2, 9):
+        speed(max(hands // 4, 1), compiled=True, seats=seats)
 
 
 def floor(hands: int) -> None:
@@ -101,9 +118,14 @@ def main() -> None:
     ap.add_argument("--speed-hands", type=int, default=1000)
     ap.add_argument("--floor", type=int, default=0,
                     help="hands to time the engine alone on (0: not measured)")
+    ap.add_argument("--kernel", type=int, default=0,
+                    help="hands to time the compiled kernel on (0: not measured)")
     a = ap.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}")
-    speed(a.speed_hands)
+    if a.speed_hands:
+        speed(a.speed_hands)
+    if a.kernel:
+        kernel(a.kernel)
     if a.floor:
         floor(a.floor)
     if a.hands:

@@ -78,6 +78,16 @@ def test_the_pan_bench_times_the_engine_alone_on_the_same_hands(tmp_path: Path) 
     assert "floor: the engine alone on the same 3 hands" in out
 
 
+def test_the_pan_bench_times_the_compiled_kernel(tmp_path: Path) -> None:
+    """`bench_pan.py --kernel` times the compiled hand (issue 24) at 8 seats and at each of
+    the dossier's seat counts, after loading it."""
+    out = run_bench(tmp_path, "bench_pan.py", "--hands", "0", "--speed-hands", "0",
+                    "--kernel", "8")
+    assert "kernel: loaded or compiled in" in out
+    assert "speed (kernel): 8 hands, 8 sound bots" in out
+    assert "speed (kernel): 2 hands, 2 sound bots" in out
+
+
 CHAOS_DATABASE = "postgresql://postgres@127.0.0.1:5432/cardroom_chaos_test"
 
 

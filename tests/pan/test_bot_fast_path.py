@@ -19,7 +19,7 @@ from cardroom.cards import Card
 from cardroom.engine import unchecked
 from cardroom.games.pan import bots
 from cardroom.games.pan.bots import Bot, RandomBot, SoundBot, discard_legal
-from cardroom.games.pan.cards import pan_pack
+from cardroom.games.pan.cards import ORDER, pan_pack
 from cardroom.games.pan.driver import RngSource, advance
 from cardroom.games.pan.engine import PanHand, SeatSpec, Status
 from cardroom.games.pan.errors import PanRuleError
@@ -203,18 +203,29 @@ def test_rng_source_draws_as_randrange_and_shuffles_as_random_shuffle() -> None:
         ours.randbelow(0)
 
 
+def _partners(card: Card, others: list[Card]) -> int:
+    """A card's partners among `others` by the scan the sound bot used before `links`: same
+    rank, or same suit within two in Pan order."""
+    o = ORDER[card.rank]
+    return len([x for x in others
+                if x.rank == card.rank or (x.suit == card.suit and -2 <= ORDER[x.rank] - o <= 2)])
+
+
 def test_links_count_as_connections() -> None:
     """The sound bot counts a card's partners from its hand's `tallies` (`links`) where it
-    scanned the hand pairwise (`connections`): the same counts on hands with repeated cards,
-    so the same prospects and the same discards."""
+    scanned the hand pairwise: the same counts on hands with repeated cards, so the same
+    prospects and the same discards; forcing back (rule 13) counts them less the card's own
+    copies, as the identity test it replaces did on a dealt pack (one object per card)."""
     rng = random.Random(8)
     pack = pan_pack(PanRules(packs=5))
     for size in [1, 2, 3, 10, 11, 16] * 40:
         cards = rng.sample(pack, size)
         ranks, suited = bots.tallies(cards)
         for i, c in enumerate(cards):
-            assert bots.links(c, ranks, suited) == bots.connections(c, cards)
+            assert bots.links(c, ranks, suited) == _partners(c, cards)
             assert (bots.links(c, ranks, suited) > 1) == \
-                (bots.connections(c, cards[:i] + cards[i + 1:]) > 0)
+                (_partners(c, cards[:i] + cards[i + 1:]) > 0)
+            assert bots.links(c, ranks, suited) - cards.count(c) == \
+                _partners(c, [x for x in cards if x is not c])
         assert bots.prospects(cards) == sum(
-            1 for i, c in enumerate(cards) if bots.connections(c, cards[:i] + cards[i + 1:]))
+            1 for i, c in enumerate(cards) if _partners(c, cards[:i] + cards[i + 1:]))

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from cardroom.cards import Card
 from cardroom.engine import unchecked
 
-from .cards import ORDER, VALLE_RANKS
+from .cards import ORDER, VALLE_RANKS, card_key
 from .engine import PanHand
 from .melds import addition_units, lay_down_units, meld_kind, triple_ok
 from .state import IN, PLAYING, SELF_FOULED
@@ -66,13 +66,6 @@ def foul_liability(hand: PanHand, winner: int, seat: int) -> int:
     return min(due, hand.seats[winner].chips, s.chips)
 
 
-def connections(card: Card, others: list[Card]) -> int:
-    """How many other cards could meld with this one: same rank, or same suit within two."""
-    rank, suit, o = card.rank, card.suit, ORDER[card.rank]
-    return len([x for x in others
-                if x.rank == rank or (x.suit == suit and -2 <= ORDER[x.rank] - o <= 2)])
-
-
 def tallies(cards: list[Card]) -> tuple[Counter[int], Counter[int]]:
     """The cards' ranks, and each as 16 * suit + Pan order, counted: what `links` reads."""
     return (Counter(c.rank for c in cards),
@@ -80,8 +73,9 @@ def tallies(cards: list[Card]) -> tuple[Counter[int], Counter[int]]:
 
 
 def links(card: Card, ranks: Counter[int], suited: Counter[int]) -> int:
-    """`connections(card, cards)` from the cards' `tallies` (the card itself among them, so
-    counted once): its rank's count, and its suit's cards one or two away in Pan order."""
+    """How many of the cards (`tallies`, the card itself among them, so counted once) could
+    meld with this one: its rank's count, and its suit's cards one or two away in Pan order.
+    The one count of a card's partners: `prospects`, the discard and forcing back read it."""
     k = 16 * (card.suit or 0) + ORDER[card.rank]
     return ranks[card.rank] + suited[k - 2] + suited[k - 1] + suited[k + 1] + suited[k + 2]
 
@@ -235,7 +229,11 @@ class SoundBot:
         if not fitting or any(addition_units(m.cards, (*m.cards, d.card), m.kind, hand.rules)
                               for m in fitting if m.kind is not None):
             return
-        if all(connections(c, [x for x in t.hand if x is not c]) > 0 for c in t.hand) \
+        # every card of his hand has a partner other than its own copies (a dealt pack's
+        # copies of a card are one object, which the identity test this replaces skipped)
+        ranks, suited = tallies(t.hand)
+        copies = Counter(card_key(c) for c in t.hand)
+        if all(links(c, ranks, suited) > copies[card_key(c)] for c in t.hand) \
                 and hand.can_force_back(seat, target):
             unchecked(hand.force_back, seat, target)
 

@@ -46,8 +46,14 @@ def next_pack(stock_top_first: Sequence[Card], used: Sequence[Card], rules: PanR
 def pack_after(hand: PanHand, source: RandomSource) -> list[Card]:
     """The pack for the next hand: the stock as it lies (top first) and every card the hand
     used (hands, melds, discards, the floor), through `next_pack`."""
-    stock_top_first = hand.stock[::-1]
-    return next_pack(stock_top_first, _less(hand.pack, hand.stock), hand.rules, source)
+    return pack_left(hand.pack, hand.stock, hand.rules, source)
+
+
+def pack_left(pack: Sequence[Card], stock: Sequence[Card], rules: PanRules,
+              source: RandomSource) -> list[Card]:
+    """`pack_after` from the hand's `pack` and the `stock` it left (its top last), for a
+    hand played without a `PanHand` (the compiled kernel, `kernel.py`)."""
+    return next_pack(stock[::-1], _less(pack, stock), rules, source)
 
 
 def _less(pack: Sequence[Card], stock: Sequence[Card]) -> list[Card]:
