@@ -18,8 +18,9 @@ from cardroom.money import format_money
 
 SEATS = tuple(range(2, 9))
 """Seat counts simulated: two to eight players."""
-DOSSIER_HANDS = 400
-"""Hands simulated per seat count (the whole dossier stays under a minute on two cores)."""
+DOSSIER_HANDS = 100_000
+"""Hands simulated per seat count: issue 24's 10^5, on the compiled hand (`games.pan.kernel`,
+about 2,000-5,000 hands a CPU-second by seat count), a few minutes of CPU for the seven."""
 HANDS_PER_HOUR = 20
 """The pace assumed for the fee income (no rule or source states it; `--hands-per-hour`)."""
 TIME_FEE_CENTS_PER_HOUR = 1_000
