@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import insert, select, update
+from sqlalchemy import column, insert, select, table, update
 from typer.testing import CliRunner
 
 import cardroom.cli  # noqa: F401  (registers every command)
@@ -42,6 +42,11 @@ def test_the_key_file_is_made_private_and_a_shared_one_refused(tmp_path: Path) -
         load_key(path)
 
 
+LOG_0001 = table("audit_log", *(column(c) for c in ("seq", "at", "actor", "action", "detail",
+                                                      "prev_hash", "hash")))
+"""The log's columns at revision 0001 (the schema's `audit_log` has columns added since)."""
+
+
 def legacy_room(db_url: str) -> None:
     """A room at revision 0001: two audit entries and one chip purchase, no MACs, no ledger
     records in the chain (rows written as that version's code wrote them)."""
@@ -55,8 +60,8 @@ def legacy_room(db_url: str) -> None:
         for seq, action in ((1, "setup.owner"), (2, "cashier.buy")):
             at = datetime.now(UTC).isoformat()
             digest = audit.entry_hash(seq, at, "olga", action, "{}", prev)
-            conn.execute(insert(audit_log).values(seq=seq, at=at, actor="olga", action=action,
-                                                  detail="{}", prev_hash=prev, hash=digest))
+            conn.execute(insert(LOG_0001).values(seq=seq, at=at, actor="olga", action=action,
+                                                 detail="{}", prev_hash=prev, hash=digest))
             prev = digest
         conn.execute(insert(audit_head).values(id=1, seq=2, hash=prev))
         conn.execute(insert(ledger_accounts), [

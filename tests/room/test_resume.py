@@ -332,16 +332,24 @@ def test_the_sealed_record_tells_no_card_without_the_key(storage: Storage) -> No
     books(storage)
 
 
-def test_an_older_sealed_record_put_back_is_not_resumed(storage: Storage) -> None:
+@pytest.mark.parametrize("holders", [(), ("10.0.0.1:8001", "10.0.0.2:8001")],
+                         ids=["one process", "two processes"])
+def test_an_older_sealed_record_put_back_is_not_resumed(storage: Storage,
+                                                         holders: tuple[str, ...]) -> None:
     """Someone who can write the books but holds no key puts back an earlier sealed record of
     the same hand (before bob stood): replayed, it would deal bob's turn again. The audit
     log (chained, MACed) says the hand moved on after it: the hand is voided, not rolled
-    back."""
+    back. With two processes (issue 25's writer chains) the hand is dealt by one (its chain)
+    and moved on by the table's next holder, on a chain whose numbers are far lower."""
     room, p, t = super_pan_9_room(storage)
     assert t is not None
+    if holders:
+        storage.write_as(holders[0])
     start_round(room, p, t)
     with storage.read() as conn:
         earlier = conn.execute(select(sealed_tables).where(sealed_tables.c.table_id == t)).one()
+    if holders:
+        storage.write_as(holders[1])  # the table's next holder
     room.act(p["alice"], t, {"type": "stand"})
     hand_id = room.table(t).hand_id
     del room
@@ -370,3 +378,21 @@ def test_a_seat_row_without_its_number_is_refused_at_a_restart(storage: Storage)
     del room
     with pytest.raises(CardroomError, match="unreadable seat record 'alice'"):
         restarted(storage)
+
+
+def test_a_hand_moved_on_by_the_next_process_resumes_from_its_record(storage: Storage
+                                                                     ) -> None:
+    """The latest record, sealed on the next holder's chain, is not taken for an older one
+    because the first process's chain has entries about the hand with higher numbers."""
+    room, p, t = super_pan_9_room(storage)
+    assert t is not None
+    storage.write_as("10.0.0.1:8001")
+    start_round(room, p, t)
+    storage.write_as("10.0.0.2:8001")
+    room.act(p["alice"], t, {"type": "stand"})
+    hand_id = room.table(t).hand_id
+    del room
+    _, voided = restarted(storage)
+    assert voided == []
+    assert audited(storage, "hand.resumed")[0]["hand"] == hand_id
+    books(storage)

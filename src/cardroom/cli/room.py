@@ -140,6 +140,8 @@ def run_server(s: Serving) -> None:
         room = Room.open(s.database, audit_key_file=s.audit_key_file,
                          settings=RoomSettings(s.self_service_chips, GamblingClock.from_env()),
                          accept_failed_audit=s.accept_failed_audit, holder=holder)
+        if s.advertise is not None:  # one of several processes: its own audit chain
+            room.storage.write_as(address(s.advertise, s.port))
         if s.anchors is not None:
             threading.Thread(target=_anchor_daily, args=(room.storage, s.anchors),
                              daemon=True, name="audit-anchors").start()

@@ -49,7 +49,6 @@ from cardroom.room.storage.db import Storage
 from cardroom.room.storage.errors import NotFound
 from cardroom.room.storage.schema import (
     accounts,
-    audit_log,
     compliance_alerts,
     compliance_case_entries,
     compliance_cases,
@@ -682,12 +681,9 @@ def problems(conn: Connection) -> list[str]:
     latest, for a decided case) or that has no audit entry: a row edited, inserted or deleted
     in the database (the records are never deleted: 31 CFR 1021.320(d), 1010.430(d))."""
     held: dict[tuple[str, int], str] = {}
-    audit.flush(conn)
-    for r in conn.execute(select(audit_log.c.action, audit_log.c.detail)
-                          .where(audit_log.c.action.in_(AUDITED))
-                          .order_by(audit_log.c.seq)):
-        what, _ = AUDITED[r.action]
-        detail = json.loads(r.detail)
+    for e in audit.merged(conn, AUDITED):
+        what, _ = AUDITED[e.action]
+        detail = e.data
         held[(what, int(detail[what]))] = str(detail["digest"])
     out = []
     rows: dict[tuple[str, int], str] = {}

@@ -100,6 +100,8 @@ def seal(conn: Connection, live: LiveTable[Any, Any, Any], key: IdentityKey | No
     t = live.table_id
     if hand is not None:  # the log's entry of this very action: a record older is stale
         hand["audit_seq"] = audit.last_seq(conn)
+        if audit.unit_chain(conn) != audit.ROOM_CHAIN:  # one of several processes
+            hand["audit_chain"] = audit.unit_chain(conn)
     values = {"hand_id": live.hand_id if hand is not None else None,
               "shoe": None if shoe is None else lock(key, shoe_json(shoe), t),
               "hand": None if hand is None else lock(key, hand, t)}
@@ -144,7 +146,8 @@ def resume(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int,
         raise ResumeFailed("the hand's actions were not sealed")
     try:
         data = unlock(key, row.hand, live.table_id)
-        _require_latest(conn, hand_id, data.get("audit_seq"))
+        _require_latest(conn, hand_id, data.get("audit_seq"),
+                        data.get("audit_chain", audit.ROOM_CHAIN))
         history = HandHistory.from_json(data["history"], f"hand {hand_id}")
         replayed = replayer(history.game)(history)
         report = run(replayed, history)
@@ -166,20 +169,20 @@ AFTER_A_STOP = frozenset({"hand.resumed", "hand.not-resumed", "refused"})
 """The audit entries about a hand that change nothing of it (a resume, a refusal)."""
 
 
-def _require_latest(conn: Connection, hand_id: int, sealed: object) -> None:
+def _require_latest(conn: Connection, hand_id: int, sealed: object, chain: object) -> None:
     """The sealed record is the hand's latest: no entry of the audit log (MACed, chained:
     not to be rewritten) says the hand moved on after it. An older record put back in its
     place (with the books' write access but not the key) would replay the hand from an
-    earlier point, cards already seen dealt again."""
-    if not isinstance(sealed, int) or isinstance(sealed, bool):
+    earlier point, cards already seen dealt again. Where the log stood is an entry of the
+    chain the record was sealed on (`chain`: that process's, in a room of several): a later
+    entry of another chain is one stamped later (`audit.after`)."""
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (sealed, chain)):
         raise ResumeFailed("the sealed record does not say where the audit log stood")
-    audit.flush(conn)
-    later = conn.execute(select(audit_log.c.action, audit_log.c.detail).where(
-        audit_log.c.seq > sealed, audit_log.c.detail.like(f'%"hand":{hand_id}%')))
-    for action, detail in later:
-        if action not in AFTER_A_STOP and json.loads(detail).get("hand") == hand_id:
+    assert isinstance(sealed, int) and isinstance(chain, int)
+    for e in audit.after(conn, chain, sealed, audit_log.c.detail.like(f'%"hand":{hand_id}%')):
+        if e.action not in AFTER_A_STOP and e.data.get("hand") == hand_id:
             raise ResumeFailed(f"the sealed record is older than the hand's audit log "
-                               f"({action} came after it)")
+                               f"({e.action} came after it)")
 
 
 def _resume_turn(conn: Connection, live: LiveTable[Any, Any, Any], hand_id: int) -> None:

@@ -10,21 +10,32 @@ moved back to an earlier entry then fails the MAC check. The head's MAC is disti
 entries' MACs and lives only in the head row, so the head cannot be rolled back to an earlier
 entry without a copy of the database taken then; anchors written outside the database
 (`cardroom.room.trust.anchors`) close that gap.
+
+The log holds several chains (issue 25): chain 0, the room chain, and a chain per writer
+process of a room served by several (`serve --workers`, `--advertise`), so that two processes
+never wait for each other's writer lock. A writer chain starts from a genesis of its own
+(`chain_genesis`: its id is bound into every hash of it), its head is its own row with a MAC
+that names the chain, its opening is recorded on the room chain (`open_chain`: a chain deleted
+whole is missed there) and its head is anchored there from time to time (`anchor`: a writer
+chain cut back behind an anchor is caught by the room chain). `verify` checks every chain, and
+a room served by one process writes only chain 0, exactly as before.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import heapq
 import hmac
+import itertools
 import json
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import TextClause, bindparam, insert, or_, select, text, update
+from sqlalchemy import ColumnElement, TextClause, and_, bindparam, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
@@ -34,6 +45,11 @@ from cardroom.room.storage.schema import audit_head, audit_log
 from cardroom.room.storage.settings import GamblingClock
 
 GENESIS = "0" * 64
+ROOM_CHAIN = 0
+CHAIN_OPENED = "audit.chain"
+"""On the room chain and as a writer chain's first entry: `{"chain": id, "writer": name}`."""
+CHAIN_ANCHORED = "audit.anchor"
+"""On the room chain: `{"chain": id, "seq": n, "hash": h}`, a writer chain's head then."""
 
 
 class ChainBroken(CardroomError):
@@ -76,8 +92,30 @@ def entry_mac(key: bytes, digest: str) -> str:
     return mac(key, _ENTRY_DOMAIN, digest)
 
 
-def head_mac(key: bytes, seq: int, digest: str) -> str:
-    return mac(key, _HEAD_DOMAIN, f"{seq}:{digest}")
+def head_mac(key: bytes, seq: int, digest: str, chain: int = ROOM_CHAIN) -> str:
+    """A writer chain's head MAC names the chain (a head row copied onto another chain's
+    fails); the room chain's is as it always was."""
+    return mac(key, _HEAD_DOMAIN, f"{seq}:{digest}" if chain == ROOM_CHAIN
+               else f"{chain}:{seq}:{digest}")
+
+
+def chain_genesis(chain: int) -> str:
+    """The `prev_hash` of a chain's first entry: the room chain's is `GENESIS`, as before
+    chains; a writer chain's is derived from its id, so that every hash of it depends on
+    which chain it is (entries moved to another chain do not link there)."""
+    if chain == ROOM_CHAIN:
+        return GENESIS
+    return hashlib.sha256(f"cardroom audit chain\x00{chain}".encode()).hexdigest()
+
+
+def head_id(chain: int) -> int:
+    """The chain's row in `audit_head` (the room chain's is 1, as before chains)."""
+    return chain + 1
+
+
+def label(chain: int, seq: int) -> str:
+    """An entry as a problem names it: `entry 7`, or `entry 7 of writer chain 2`."""
+    return f"entry {seq}" if chain == ROOM_CHAIN else f"entry {seq} of writer chain {chain}"
 
 
 @dataclass(frozen=True)
@@ -90,6 +128,7 @@ class AuditEntry:
     prev_hash: str
     hash: str
     mac: str | None = None
+    chain: int = ROOM_CHAIN
 
     @property
     def data(self) -> dict[str, Any]:
@@ -99,18 +138,21 @@ class AuditEntry:
 
 _KEYS: weakref.WeakKeyDictionary[Engine, bytes] = weakref.WeakKeyDictionary()
 """The audit key each engine's appends are MACed with (set by `use_key`; none: no MACs)."""
-_SELECT_HEAD = select(audit_head.c.seq, audit_head.c.hash).where(audit_head.c.id == 1)
+_SELECT_HEAD = select(audit_head.c.seq, audit_head.c.hash).where(
+    audit_head.c.id == bindparam("head", head_id(ROOM_CHAIN)))
 _MOVE_HEAD = (update(audit_head)
-              .where(audit_head.c.id == 1, audit_head.c.seq == bindparam("old_seq"),
+              .where(audit_head.c.id == bindparam("head"),
+                     audit_head.c.seq == bindparam("old_seq"),
                      audit_head.c.hash == bindparam("old_hash"))
               .values(seq=bindparam("new_seq"), hash=bindparam("new_hash"),
                       mac=bindparam("new_mac")))
-_FIRST_HEAD = insert(audit_head).values(id=1, seq=bindparam("new_seq"),
+_FIRST_HEAD = insert(audit_head).values(id=bindparam("head"), seq=bindparam("new_seq"),
                                         hash=bindparam("new_hash"), mac=bindparam("new_mac"))
 _INSERT_ENTRY = insert(audit_log)
 
-def _head_tag(key: bytes | None, seq: int, digest: str) -> str | None:
-    return None if key is None else head_mac(key, seq, digest)
+
+def _head_tag(key: bytes | None, seq: int, digest: str, chain: int) -> str | None:
+    return None if key is None else head_mac(key, seq, digest, chain)
 
 
 def use_key(engine: Engine, key: bytes) -> None:
@@ -135,6 +177,7 @@ class _Unit:
     the entries to write. Entries are hashed and MACed as they are appended, so each is its
     own link of the chain; only the writing is batched (one multi-row insert and one move of
     the head per transaction, instead of two statements per entry)."""
+    chain: int = ROOM_CHAIN
     read: bool = False
     lazy: LazyHead | None = None
     """The head's read, sent but not yet answered (PostgreSQL's writer lock)."""
@@ -151,11 +194,12 @@ LazyHead = Callable[[], Head]
 """The head as a statement already sent reads it, answered when called."""
 
 
-def begin_unit(conn: Connection, head: LazyHead | None = None) -> None:
-    """Batch this transaction's appends until `flush` (`Storage.unit` calls both). `head`: the
-    head as the writer lock's statement reads it, asked for at the first append (a tuple, or
-    None for an empty log); none: the first append reads it."""
-    conn.info[_UNIT] = _Unit(lazy=head)
+def begin_unit(conn: Connection, head: LazyHead | None = None, chain: int = ROOM_CHAIN
+               ) -> None:
+    """Batch this transaction's appends to `chain` until `flush` (`Storage.unit` calls both).
+    `head`: the chain's head as the writer lock's statement reads it, asked for at the first
+    append (a tuple, or None for an empty chain); none: the first append reads it."""
+    conn.info[_UNIT] = _Unit(chain=chain, lazy=head)
 
 
 def end_unit(conn: Connection) -> None:
@@ -168,32 +212,37 @@ def _read_head(conn: Connection, unit: _Unit) -> Head:
         if unit.lazy is not None:
             unit.base = unit.head = unit.lazy()
         else:
-            row = conn.execute(_SELECT_HEAD.with_for_update()).first()
+            row = conn.execute(_SELECT_HEAD.with_for_update(),
+                               {"head": head_id(unit.chain)}).first()
             unit.base = unit.head = None if row is None else (int(row.seq), str(row.hash))
         unit.read = True
     return unit.head
 
 
-def append(conn: Connection, actor: str, action: str, detail: dict[str, Any]) -> AuditEntry:
+def append(conn: Connection, actor: str, action: str, detail: dict[str, Any],
+           chain: int | None = None) -> AuditEntry:
     """Append one entry. Call inside `Storage.unit()` so that appends are serialised: there
-    the entry is written with the unit's others just before it commits (`flush`); on any other
-    connection at once."""
+    the entry is written to the unit's chain with the unit's others just before it commits
+    (`flush`); on any other connection, or to another `chain` than the unit's, at once (its
+    head row read `FOR UPDATE`)."""
     at = _stamp(datetime.now(UTC))
     body = canonical(detail)
     actor, action = actor[:40], action[:60]
     key = _KEYS.get(conn.engine)
     held = conn.info.get(_UNIT)
-    unit = held if isinstance(held, _Unit) else _Unit()
+    unit = held if isinstance(held, _Unit) and chain in (None, held.chain) else _Unit(
+        chain=ROOM_CHAIN if chain is None else chain)
     head = _read_head(conn, unit)
-    seq, prev = (1, GENESIS) if head is None else (head[0] + 1, head[1])
+    seq, prev = (1, chain_genesis(unit.chain)) if head is None else (head[0] + 1, head[1])
     digest = entry_hash(seq, at, actor, action, body, prev)
     tag = None if key is None else entry_mac(key, digest)
     unit.pending.append({"seq": seq, "at": at, "actor": actor, "action": action,
-                         "detail": body, "prev_hash": prev, "hash": digest, "mac": tag})
-    unit.head, unit.head_tag = (seq, digest), _head_tag(key, seq, digest)
+                         "detail": body, "prev_hash": prev, "hash": digest, "mac": tag,
+                         "chain": unit.chain})
+    unit.head, unit.head_tag = (seq, digest), _head_tag(key, seq, digest, unit.chain)
     if unit is not held:
         _write(conn, unit)
-    return AuditEntry(seq, at, actor, action, body, prev, digest, tag)
+    return AuditEntry(seq, at, actor, action, body, prev, digest, tag, unit.chain)
 
 
 def flush(conn: Connection) -> None:
@@ -207,7 +256,8 @@ def flush(conn: Connection) -> None:
 
 def _write(conn: Connection, unit: _Unit) -> None:
     assert unit.head is not None
-    new = {"new_seq": unit.head[0], "new_hash": unit.head[1], "new_mac": unit.head_tag}
+    new = {"new_seq": unit.head[0], "new_hash": unit.head[1], "new_mac": unit.head_tag,
+           "head": head_id(unit.chain)}
     if unit.base is None:
         conn.execute(_FIRST_HEAD, new)
         conn.execute(_INSERT_ENTRY, unit.pending)
@@ -231,7 +281,7 @@ def _write(conn: Connection, unit: _Unit) -> None:
 
 
 HEAD_MOVED = "the audit head moved during this transaction: nothing was written"
-_COLUMNS = ("seq", "at", "actor", "action", "detail", "prev_hash", "hash", "mac")
+_COLUMNS = ("seq", "at", "actor", "action", "detail", "prev_hash", "hash", "mac", "chain")
 
 
 @functools.cache
@@ -241,11 +291,13 @@ def _move_and_insert(rows: int) -> TextClause:
     statement itself (its `HEAD_MOVED` text cast to a boolean), so that nothing waits for its
     row count: in a unit it is `deferred`, sent with the COMMIT, which it then fails."""
     values = ", ".join(f"(CAST(:seq{i} AS BIGINT), "
-                       + ", ".join(f":{c}{i}" for c in _COLUMNS[1:]) + ")"
+                       + ", ".join(f":{c}{i}" for c in _COLUMNS[1:-1])
+                       + f", CAST(:chain{i} AS BIGINT))"
                        for i in range(rows))
     return text(
         "WITH moved AS (UPDATE audit_head SET seq = :new_seq, hash = :new_hash, "
-        "mac = :new_mac WHERE id = 1 AND seq = :old_seq AND hash = :old_hash RETURNING id) "
+        "mac = :new_mac WHERE id = :head AND seq = :old_seq AND hash = :old_hash "
+        "RETURNING id) "
         f"INSERT INTO audit_log ({', '.join(_COLUMNS)}) "
         f"SELECT v.* FROM (VALUES {values}) AS v ({', '.join(_COLUMNS)}) "
         "WHERE CAST((SELECT CASE WHEN count(*) = 1 THEN 'true' ELSE CAST(:moved AS TEXT) END "
@@ -253,29 +305,66 @@ def _move_and_insert(rows: int) -> TextClause:
 
 
 def last_seq(conn: Connection) -> int:
-    """The newest entry's sequence number, this transaction's appends included (0: an empty
-    log)."""
+    """The newest entry's sequence number on the unit's chain (the room chain outside a
+    unit), this transaction's appends included (0: an empty chain)."""
     unit = conn.info.get(_UNIT)
     if isinstance(unit, _Unit) and (unit.read or unit.lazy is not None):
         head = _read_head(conn, unit)
         return 0 if head is None else head[0]
-    row = conn.execute(_SELECT_HEAD).first()
+    chain = unit.chain if isinstance(unit, _Unit) else ROOM_CHAIN
+    row = conn.execute(_SELECT_HEAD, {"head": head_id(chain)}).first()
     return 0 if row is None else int(row.seq)
 
 
+def unit_chain(conn: Connection) -> int:
+    """The chain the unit `conn` belongs to appends to (the room chain outside a unit)."""
+    unit = conn.info.get(_UNIT)
+    return unit.chain if isinstance(unit, _Unit) else ROOM_CHAIN
+
+
 def _entry(r: Any) -> AuditEntry:
-    return AuditEntry(r.seq, r.at, r.actor, r.action, r.detail, r.prev_hash, r.hash, r.mac)
+    return AuditEntry(r.seq, r.at, r.actor, r.action, r.detail, r.prev_hash, r.hash, r.mac,
+                      r.chain)
 
 
 def entries(conn: Connection, after: int = 0, limit: int | None = None,
-            newest_first: bool = False) -> Iterator[AuditEntry]:
+            newest_first: bool = False, chain: int = ROOM_CHAIN) -> Iterator[AuditEntry]:
+    """One chain's entries after `after`, in its order."""
     flush(conn)
-    q = select(audit_log).where(audit_log.c.seq > after)
+    q = select(audit_log).where(audit_log.c.chain == chain, audit_log.c.seq > after)
     q = q.order_by(audit_log.c.seq.desc() if newest_first else audit_log.c.seq)
     if limit is not None:
         q = q.limit(limit)
     for r in conn.execute(q):
         yield _entry(r)
+
+
+def merged(conn: Connection, actions: Collection[str]) -> Iterator[AuditEntry]:
+    """The entries of every chain whose action is one of `actions`: each chain in its own
+    order, the chains merged by the entries' times (as `verify` shows them to its observer).
+    A room written by one process has one chain: its order."""
+    flush(conn)
+    rows = conn.execute(select(audit_log).where(audit_log.c.action.in_(actions))
+                        .order_by(audit_log.c.chain, audit_log.c.seq))
+    chains = [[_entry(r) for r in held] for _, held in itertools.groupby(
+        rows, key=lambda r: r.chain)]
+    return heapq.merge(*chains, key=lambda e: e.at)
+
+
+def after(conn: Connection, chain: int, seq: int, *where: ColumnElement[bool]
+          ) -> Iterator[AuditEntry]:
+    """The entries matching `where` written after entry `seq` of `chain`: on that chain,
+    those after it; on any other, those stamped later than it (a later writer of the same
+    thing, such as the next holder of a table, starts only after the leases of the one
+    before ran out, so clocks need agree only to within that)."""
+    flush(conn)
+    at = conn.execute(select(audit_log.c.at).where(audit_log.c.chain == chain,
+                                                   audit_log.c.seq == seq)
+                      ).scalar_one_or_none()
+    elsewhere = audit_log.c.seq > seq if at is None else audit_log.c.at > at
+    q = select(audit_log).where(or_(and_(audit_log.c.chain == chain, audit_log.c.seq > seq),
+                                    and_(audit_log.c.chain != chain, elsewhere)), *where)
+    return (_entry(r) for r in conn.execute(q.order_by(audit_log.c.chain, audit_log.c.seq)))
 
 
 @dataclass(frozen=True)
@@ -315,9 +404,11 @@ def find(conn: Connection, f: Filter, before: int | None = None, limit: int = 10
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """The last entry a verification found sound: the next one can start after it."""
+    """The last entry a verification found sound (the room chain's, and each writer chain's as
+    `(chain, seq, hash)`): the next one can start after them."""
     seq: int
     hash: str
+    writers: tuple[tuple[int, int, str], ...] = ()
 
 
 START = Checkpoint(0, GENESIS)
@@ -349,47 +440,175 @@ Observer = Callable[[AuditEntry], None]
 
 def verify(conn: Connection, key: bytes | None = None, since: Checkpoint = START,
            observe: Observer | None = None) -> Verification[Checkpoint]:
-    """Check the chain from `since` (an earlier sound checkpoint) to the head, and with a key
-    every MAC; `observe` sees each entry (the books are checked against the chain that way).
+    """Check every chain from `since` (an earlier sound checkpoint) to its head, and with a key
+    every MAC; then that every writer chain was opened on the room chain and holds every
+    entry the room chain anchored. `observe` sees each entry (the books are checked against
+    the chains that way): each chain in its order, the chains merged by the entries' times.
 
-    Run it inside one read snapshot (`Storage.snapshot()`): the entries and the head must be
+    Run it inside one read snapshot (`Storage.snapshot()`): the entries and the heads must be
     read as of one moment, or a write in between looks like tampering."""
     flush(conn)
     problems: list[str] = []
-    if since.seq:
-        held = conn.execute(select(audit_log.c.hash)
-                            .where(audit_log.c.seq == since.seq)).scalar_one_or_none()
-        if held != since.hash:
-            problems.append(f"entry {since.seq}, found sound earlier, has been changed or "
-                            "deleted")
-    prev, expected, count = since.hash, since.seq + 1, 0
-    unkeyed: list[int] = []
-    forged: list[int] = []
-    for e in entries(conn, after=since.seq):
+    anchored = _anchored(conn, since.seq)
+    found = {c: (s, h) for c, s, h in since.writers}
+    walks = [_Walk(conn, key, c, *found.get(c, (0, chain_genesis(c))), anchored)
+             for c in sorted(_chains(conn) - {ROOM_CHAIN})]
+    room = _Walk(conn, key, ROOM_CHAIN, since.seq, since.hash, anchored)
+    count = 0
+    for e in heapq.merge(room, *walks, key=lambda e: e.at):
         count += 1
-        if e.seq != expected:
-            problems.append(f"entry {expected} is missing (next is {e.seq})")
-        if e.prev_hash != prev:
-            problems.append(f"entry {e.seq} does not link to the entry before it")
-        if entry_hash(e.seq, e.at, e.actor, e.action, e.detail, e.prev_hash) != e.hash:
-            problems.append(f"entry {e.seq} was altered: its hash does not match its content")
-        elif key is not None:
-            if e.mac is None:
-                unkeyed.append(e.seq)
-            elif not hmac.compare_digest(e.mac, entry_mac(key, e.hash)):
-                forged.append(e.seq)
         if observe is not None:
             observe(e)
-        prev, expected = e.hash, e.seq + 1
-    if forged:
-        problems.append(f"{_span(forged)} forged or rewritten: the MAC does not match the "
-                        "audit key")
-    if unkeyed:
-        problems.append(f"{_span(unkeyed)} without a MAC: written without the audit key, or the "
-                        "MACs removed")
-    problems.extend(_head_problems(conn, key, expected - 1, prev))
-    reached = Checkpoint(expected - 1, prev) if not problems else since
-    return Verification(count, tuple(problems), key is not None, reached)
+    for walk in (room, *walks):
+        problems.extend(walk.problems)
+    problems.extend(_anchor_problems(conn, anchored, {w.chain: w.last for w in walks}))
+    if problems:
+        return Verification(count, tuple(problems), key is not None, since)
+    reached = Checkpoint(room.last, room.prev, tuple((w.chain, w.last, w.prev) for w in walks))
+    return Verification(count, (), key is not None, reached)
+
+
+class _Walk:
+    """One chain checked from an entry found sound before (`last`, `prev`) to its head: each
+    entry yielded once checked; its problems kept in `problems` (the head's too, once it is
+    walked to the end)."""
+
+    def __init__(self, conn: Connection, key: bytes | None, chain: int, last: int, prev: str,
+                 anchored: dict[tuple[int, int], str]) -> None:
+        self.conn, self.key, self.chain, self.anchored = conn, key, chain, anchored
+        self.last, self.prev = last, prev
+        self.problems: list[str] = []
+
+    def __iter__(self) -> Iterator[AuditEntry]:
+        conn, key, chain = self.conn, self.key, self.chain
+        where = "" if chain == ROOM_CHAIN else f"writer chain {chain}: "
+        if self.last:
+            held = conn.execute(select(audit_log.c.hash).where(
+                audit_log.c.chain == chain, audit_log.c.seq == self.last)).scalar_one_or_none()
+            if held != self.prev:
+                self.problems.append(f"{label(chain, self.last)}, found sound earlier, has "
+                                     "been changed or deleted")
+        expected = self.last + 1
+        unkeyed: list[int] = []
+        forged: list[int] = []
+        for e in entries(conn, after=self.last, chain=chain):
+            if e.seq != expected:
+                self.problems.append(f"{where}entry {expected} is missing (next is {e.seq})")
+            if e.prev_hash != self.prev:
+                self.problems.append(f"{label(chain, e.seq)} does not link to the entry "
+                                     "before it")
+            if entry_hash(e.seq, e.at, e.actor, e.action, e.detail, e.prev_hash) != e.hash:
+                self.problems.append(f"{label(chain, e.seq)} was altered: its hash does not "
+                                     "match its content")
+            elif key is not None:
+                if e.mac is None:
+                    unkeyed.append(e.seq)
+                elif not hmac.compare_digest(e.mac, entry_mac(key, e.hash)):
+                    forged.append(e.seq)
+            if e.seq == 1 and chain != ROOM_CHAIN and (
+                    e.action != CHAIN_OPENED or e.detail.find(f'"chain":{chain},') < 0):
+                self.problems.append(f"writer chain {chain} does not start with its opening")
+            if self.anchored.pop((chain, e.seq), e.hash) != e.hash:
+                self.problems.append(f"{label(chain, e.seq)} is not the entry the room chain "
+                                     "anchored: the writer chain was rewritten")
+            yield e
+            self.prev, expected = e.hash, e.seq + 1
+        self.last = expected - 1
+        if forged:
+            self.problems.append(f"{where}{_span(forged)} forged or rewritten: the MAC does not "
+                                 "match the audit key")
+        if unkeyed:
+            self.problems.append(f"{where}{_span(unkeyed)} without a MAC: written without the "
+                                 "audit key, or the MACs removed")
+        self.problems.extend(_head_problems(conn, key, chain, self.last, self.prev))
+
+
+def _chains(conn: Connection) -> set[int]:
+    """Every chain the log or the heads hold."""
+    logged = conn.execute(select(audit_log.c.chain).distinct()).scalars()
+    heads = conn.execute(select(audit_head.c.id)).scalars()
+    return {int(c) for c in logged} | {int(h) - 1 for h in heads}
+
+
+def _room_records(conn: Connection, action: str, after: int = 0
+                  ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The room chain's entries of `action` after entry `after`, as (seq, detail); a detail
+    that is not a JSON object reads as empty (its chain's check reports what is wrong)."""
+    for seq, detail in conn.execute(select(audit_log.c.seq, audit_log.c.detail).where(
+            audit_log.c.chain == ROOM_CHAIN, audit_log.c.action == action,
+            audit_log.c.seq > after).order_by(audit_log.c.seq)):
+        try:
+            data = json.loads(detail)
+        except ValueError:
+            data = None
+        yield int(seq), data if isinstance(data, dict) else {}
+
+
+def _anchored(conn: Connection, after: int) -> dict[tuple[int, int], str]:
+    """The writer chains' entries the room chain anchored after its entry `after` (a check
+    from a checkpoint holds the writer chains' new entries to the new anchors): (chain, seq)
+    to hash."""
+    return {(_number(d.get("chain")), _number(d.get("seq"))): str(d.get("hash"))
+            for _, d in _room_records(conn, CHAIN_ANCHORED, after)}
+
+
+def _number(value: object) -> int:
+    """A record's chain or sequence number; -1 for anything else (an edited record, which
+    its chain's check reports)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+def _anchor_problems(conn: Connection, anchored: dict[tuple[int, int], str],
+                     heads: dict[int, int]) -> list[str]:
+    """Every writer chain (`heads`: its last entry) opened on the room chain, every opened
+    chain still there, no anchored entry past its chain's end (`_Walk` compared those it
+    met)."""
+    opened = {_number(d.get("chain")): seq for seq, d in _room_records(conn, CHAIN_OPENED)}
+    problems = [f"writer chain {c} was not opened on the room chain: its opening was deleted, "
+                "or the chain was made in the database" for c in sorted(heads.keys() - opened)]
+    problems += [f"writer chain {c}, opened at entry {seq}, is not in the log: it was deleted"
+                 for c, seq in sorted(opened.items()) if c not in heads]
+    problems += [f"{label(c, s)}, anchored on the room chain, is not in the log: the writer "
+                 "chain was cut back" for (c, s) in sorted(anchored)
+                 if c in heads and s > heads[c]]
+    return problems
+
+
+def writer_chain(conn: Connection, writer: str) -> int:
+    """The chain `writer` (a process's stable name: its advertised address) writes on: the
+    one the room chain records as opened for it, so that a writer started again goes on with
+    its chain, else a new one opened now. Call in a room chain unit (its lock serialises two
+    writers opening at once)."""
+    flush(conn)
+    opened = {str(d.get("writer")): _number(d.get("chain"))
+              for _, d in _room_records(conn, CHAIN_OPENED)}
+    if writer in opened:
+        if conn.execute(_SELECT_HEAD, {"head": head_id(opened[writer])}).first() is None:
+            raise ChainBroken(f"writer chain {opened[writer]} of {writer} is opened on the room "
+                              "chain but is not in the log: it was deleted")
+        return opened[writer]
+    chain = max(opened.values(), default=ROOM_CHAIN) + 1
+    record = {"chain": chain, "writer": writer}
+    append(conn, "house", CHAIN_OPENED, record)
+    append(conn, "house", CHAIN_OPENED, record, chain=chain)
+    return chain
+
+
+def anchor(conn: Connection, chain: int) -> AuditEntry | None:
+    """Record writer chain `chain`'s committed head on the room chain (in a room chain unit):
+    from then on `verify` requires that chain to hold that entry, so cutting the chain back
+    behind it is caught without an anchor outside the database. None: an empty chain."""
+    head = conn.execute(_SELECT_HEAD, {"head": head_id(chain)}).first()
+    if head is None:
+        return None
+    return append(conn, "house", CHAIN_ANCHORED,
+                  {"chain": chain, "seq": int(head.seq), "hash": str(head.hash)})
+
+
+def appended(conn: Connection) -> bool:
+    """Whether the unit `conn` belongs to has appended entries not yet written."""
+    unit = conn.info.get(_UNIT)
+    return isinstance(unit, _Unit) and bool(unit.pending)
 
 
 def _span(seqs: list[int]) -> str:
@@ -398,22 +617,23 @@ def _span(seqs: list[int]) -> str:
     return f"{len(seqs)} entries (first {seqs[0]}, last {seqs[-1]}) are"
 
 
-def _head_problems(conn: Connection, key: bytes | None, last: int, last_hash: str
+def _head_problems(conn: Connection, key: bytes | None, chain: int, last: int, last_hash: str
                    ) -> list[str]:
+    where = "" if chain == ROOM_CHAIN else f"writer chain {chain}: "
     head = conn.execute(select(audit_head.c.seq, audit_head.c.hash, audit_head.c.mac)
-                        .where(audit_head.c.id == 1)).first()
+                        .where(audit_head.c.id == head_id(chain))).first()
     if head is None:
-        return ["the head record is missing"] if last else []
+        return [f"{where}the head record is missing"] if last else []
     if head.seq != last or head.hash != last_hash:
-        return [f"the log ends at entry {last} but the head records entry {head.seq}: "
+        return [f"{where}the log ends at entry {last} but the head records entry {head.seq}: "
                 "entries were deleted or the head was altered"]
     if key is None:
         return []
     if head.mac is None or not hmac.compare_digest(
-            head.mac, head_mac(key, int(head.seq), str(head.hash))):
-        return [f"the head record (entry {head.seq}) does not carry the audit key's MAC: "
-                "the log was cut back or rewritten and the head moved, or its MAC removed"]
-    return _key_record_problems(conn, key)
+            head.mac, head_mac(key, int(head.seq), str(head.hash), chain)):
+        return [f"{where}the head record (entry {head.seq}) does not carry the audit key's "
+                "MAC: the log was cut back or rewritten and the head moved, or its MAC removed"]
+    return _key_record_problems(conn, key) if chain == ROOM_CHAIN else []
 
 
 def _key_record_problems(conn: Connection, key: bytes) -> list[str]:
@@ -463,10 +683,12 @@ def record_key(conn: Connection, key: bytes) -> None:
 
 
 def chained_key(conn: Connection) -> tuple[int, str] | None:
-    """The last key record in the chain (entry seq, fingerprint), if any names one."""
+    """The last key record in the room chain (entry seq, fingerprint), if any names one (the
+    key is recorded only there)."""
     flush(conn)
     row = conn.execute(select(audit_log.c.seq, audit_log.c.detail)
-                       .where(audit_log.c.action.in_(KEY_ACTIONS))
+                       .where(audit_log.c.chain == ROOM_CHAIN,
+                              audit_log.c.action.in_(KEY_ACTIONS))
                        .order_by(audit_log.c.seq.desc()).limit(1)).first()
     if row is None:
         return None
@@ -478,13 +700,13 @@ def chained_key(conn: Connection) -> tuple[int, str] | None:
 
 
 def keyed_trace(conn: Connection) -> bool:
-    """Whether anything says these books were ever keyed: a recorded fingerprint, a MAC on the
+    """Whether anything says these books were ever keyed: a recorded fingerprint, a MAC on a
     head or any entry, or a key record in the chain. Entries without a MAC in such books are
     tampering, never history to seal."""
     flush(conn)
-    head = conn.execute(select(audit_head.c.mac, audit_head.c.key_id)
-                        .where(audit_head.c.id == 1)).first()
-    if head is not None and (head.mac is not None or head.key_id is not None):
+    if conn.execute(select(audit_head.c.id).where(or_(
+            audit_head.c.mac.is_not(None), audit_head.c.key_id.is_not(None))).limit(1)
+            ).first() is not None:
         return True
     return conn.execute(select(audit_log.c.seq).where(or_(
         audit_log.c.mac.is_not(None), audit_log.c.action.in_(KEY_ACTIONS))).limit(1)
@@ -492,19 +714,22 @@ def keyed_trace(conn: Connection) -> bool:
 
 
 def mac_entries(conn: Connection, key: bytes, every: bool = False) -> int:
-    """MAC every entry that has no MAC (or, with `every`, every entry), and the head: how a
-    chain written before the room had its key is adopted (`cardroom.room.trust.keying.seal`), or
-    moved to a new key (`keying.rekey`), after checking it. Returns how many entries it
-    MACed."""
+    """MAC every entry that has no MAC (or, with `every`, every entry), and every chain's head:
+    how a chain written before the room had its key is adopted
+    (`cardroom.room.trust.keying.seal`), or every chain moved to a new key (`keying.rekey`),
+    after checking them. Returns how many entries it MACed."""
     flush(conn)
-    q = select(audit_log.c.seq, audit_log.c.hash)
+    q = select(audit_log.c.chain, audit_log.c.seq, audit_log.c.hash)
     rows = conn.execute(q if every else q.where(audit_log.c.mac.is_(None))).all()
     if rows:
-        conn.execute(update(audit_log).where(audit_log.c.seq == bindparam("s"))
+        conn.execute(update(audit_log).where(audit_log.c.chain == bindparam("c"),
+                                             audit_log.c.seq == bindparam("s"))
                      .values(mac=bindparam("m")),
-                     [{"s": r.seq, "m": entry_mac(key, r.hash)} for r in rows])
-    row = conn.execute(_SELECT_HEAD).first()
-    if row is not None:
-        conn.execute(update(audit_head).where(audit_head.c.id == 1)
-                     .values(mac=head_mac(key, int(row.seq), str(row.hash))))
+                     [{"c": r.chain, "s": r.seq, "m": entry_mac(key, r.hash)} for r in rows])
+    heads = conn.execute(select(audit_head.c.id, audit_head.c.seq, audit_head.c.hash)).all()
+    if heads:
+        conn.execute(update(audit_head).where(audit_head.c.id == bindparam("i"))
+                     .values(mac=bindparam("m")),
+                     [{"i": h.id, "m": head_mac(key, int(h.seq), str(h.hash), int(h.id) - 1)}
+                      for h in heads])
     return len(rows)

@@ -10,6 +10,12 @@ and the audit head's read are queued with its first read, its writes that nothin
 COMMIT: fewer round trips per action (issue 25, docs/server.md "Round trips per action").
 `Storage.snapshot()` is the one way to check: every read in it sees the same moment.
 
+A room served by several processes gives each its own audit chain (`Storage.chain`,
+`audit.writer_chain`): a unit then takes that chain's lock and head, not the room's, so two
+processes never wait for each other's writer lock (only for rows both write, such as a
+shared ledger account), and every second or so a process anchors its chain's head on the room
+chain (`anchor_due`). One process writes chain 0, the room chain, as it always did.
+
 When the database goes away (a restart, a switch to its standby), each of them raises
 `DatabaseUnavailable` (a plain "try again") instead of the driver's error, and the next one
 reconnects by itself (the pool tests a connection before lending it, `pool_pre_ping`).
@@ -35,6 +41,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
+from cardroom.errors import CardroomError
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import DatabaseUnavailable, StorageError
 from cardroom.room.storage.pipeline import answer_now, driver_error, transaction
@@ -44,7 +51,12 @@ log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 ADVISORY_LOCK_KEY = 0x63617264  # "card"
 _WRITER_LOCK = "SELECT pg_advisory_xact_lock(%s)"
-_HEAD_FOR_UPDATE = "SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE"
+_CHAIN_LOCK = "SELECT pg_advisory_xact_lock(%s, %s)"
+"""A writer chain's lock: (ADVISORY_LOCK_KEY, chain), apart from the room's one-key lock."""
+_HEAD_FOR_UPDATE = "SELECT seq, hash FROM audit_head WHERE id = %s FOR UPDATE"
+ANCHOR_EVERY = 1.0
+"""Seconds between two anchors of a writer chain's head on the room chain (at most one
+anchor a second per process, and only after the chain moved)."""
 
 
 def default_database_path() -> Path:
@@ -126,7 +138,10 @@ class Storage:
     engine: Engine
     audit_key: bytes | None = None
     """The key the audit chain is MACed with (`cardroom.room.storage.audit_key`); None: unkeyed."""
+    chain: int = audit.ROOM_CHAIN
+    """The audit chain this process's units write (`audit.writer_chain`); 0: the room's."""
     _lock: threading.RLock = field(default_factory=threading.RLock)
+    _anchored_at: float = field(default=0.0, repr=False)
     _down_since: float | None = field(default=None, repr=False)
     """When the database stopped answering (None: it answers), for the operator's log."""
 
@@ -139,8 +154,9 @@ class Storage:
         return self.engine.dialect.name == "postgresql"
 
     @contextmanager
-    def unit(self) -> Iterator[Connection]:
-        """One write transaction: all or nothing, one writer at a time. The work its body
+    def unit(self, chain: int | None = None) -> Iterator[Connection]:
+        """One write transaction: all or nothing, one writer at a time on its audit chain
+        (`chain`, else this storage's). The work its body
         left for after the commit (`after_commit`) runs once it has committed, outside it.
         The audit entries of the unit are written once, before the commit (`audit.flush`).
         On PostgreSQL the unit runs in pipeline mode (`pipeline.transaction`): a statement marked
@@ -148,9 +164,10 @@ class Storage:
         waited for or with the COMMIT.
         The database gone: `DatabaseUnavailable` (`unknown` when it went at the commit)."""
         committing = False
+        chain = self.chain if chain is None else chain
         try:
             with self._lock, self.engine.connect() as conn, transaction(conn) as commit:
-                later = yield from self._body(conn)
+                later = yield from self._body(conn, chain)
                 committing = True
                 commit()
         except DBAPIError as exc:
@@ -159,31 +176,57 @@ class Storage:
                 raise audit.ChainBroken(audit.HEAD_MOVED) from exc
             raise
         self.answers()
-        for work in later:
+        if chain != audit.ROOM_CHAIN and later.moved:
+            self.anchor_due(chain)
+        for work in later.work:
             try:
                 work(self)
             except Exception:  # the committed work stands whatever happens after it
                 log.exception("work after a commit failed; the commit stands")
 
-    def _body(self, conn: Connection
-              ) -> Generator[Connection, None, list[Callable[[Storage], object]]]:
+    def _body(self, conn: Connection, chain: int) -> Generator[Connection, None, _After]:
         """The unit's work on `conn` up to its commit: the writer lock, the caller's block,
         the audit entries written; the work left for after the commit."""
         conn.info.pop(AFTER_COMMIT, None)
         conn.info[UNIT_MEMO] = {}
         try:
-            audit.begin_unit(conn, *self._lock_writer(conn))
+            audit.begin_unit(conn, self._lock_writer(conn, chain), chain)
             yield conn
+            moved = audit.appended(conn)
             audit.flush(conn)
         finally:
             if not conn.invalidated:  # a connection lost mid-unit took its info along
                 audit.end_unit(conn)
                 conn.info.pop(UNIT_MEMO, None)
-        later: list[Callable[[Storage], object]] = conn.info.pop(AFTER_COMMIT, [])
-        return later
+        return _After(conn.info.pop(AFTER_COMMIT, []), moved)
 
-    def _lock_writer(self, conn: Connection) -> tuple[audit.LazyHead, ...]:
-        """On PostgreSQL, take the room's writer lock and read the audit head (locked `FOR
+    def write_as(self, writer: str) -> int:
+        """Write from now on on the chain of `writer` (a process of a room served by several,
+        named by its stable address: `audit.writer_chain`), opened on the room chain the
+        first time. Returns its id."""
+        with self.unit(audit.ROOM_CHAIN) as conn:
+            chain = audit.writer_chain(conn, writer)
+        self.chain = chain
+        return chain
+
+    def anchor_due(self, chain: int) -> None:
+        """Anchor writer chain `chain`'s head on the room chain if the last anchor is older
+        than `ANCHOR_EVERY` (a unit of the room chain after a unit of the writer chain
+        committed: it can no longer fail that one; its own failure is logged)."""
+        if time.monotonic() - self._anchored_at < ANCHOR_EVERY:
+            return
+        self._anchored_at = time.monotonic()
+        try:
+            with self.unit(audit.ROOM_CHAIN) as conn:
+                audit.anchor(conn, chain)
+        except (DBAPIError, CardroomError):
+            log.exception("anchoring writer chain %s on the room chain failed; the next "
+                          "unit tries again", chain)
+            self._anchored_at = 0.0
+
+    def _lock_writer(self, conn: Connection, chain: int) -> audit.LazyHead | None:
+        """On PostgreSQL, take the writer lock of the unit's chain (the room's, or this
+        process's chain's) and read its audit head (locked `FOR
         UPDATE`, its newest committed version even when the lock was waited for), both queued
         in the unit's pipeline: they go with its first statement that is waited for, and the
         head's answer is read at the unit's first append (`audit.begin_unit`), so the lock
@@ -191,12 +234,15 @@ class Storage:
         for the rows). SQLite, whose process lock is the writer lock: nothing (the first
         append reads the head)."""
         if not self.is_postgres:
-            return ()
+            return None
         raw = conn.connection.driver_connection
         assert raw is not None
-        raw.cursor().execute(_WRITER_LOCK, (ADVISORY_LOCK_KEY,))
+        if chain == audit.ROOM_CHAIN:
+            raw.cursor().execute(_WRITER_LOCK, (ADVISORY_LOCK_KEY,))
+        else:
+            raw.cursor().execute(_CHAIN_LOCK, (ADVISORY_LOCK_KEY, chain))
         head = raw.cursor()
-        head.execute(_HEAD_FOR_UPDATE)
+        head.execute(_HEAD_FOR_UPDATE, (audit.head_id(chain),))
 
         def read() -> audit.Head:
             try:
@@ -204,7 +250,7 @@ class Storage:
             except psycopg.Error as exc:
                 raise driver_error(conn, exc, _HEAD_FOR_UPDATE) from exc
             return None if row is None else (int(row[0]), str(row[1]))
-        return (read,)
+        return read
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -276,6 +322,14 @@ def gone(exc: DBAPIError) -> bool:
 def _first_line(exc: DBAPIError) -> str:
     lines = str(exc.orig or exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
+
+@dataclass(frozen=True)
+class _After:
+    """What a unit leaves for after its commit: the work (`after_commit`), and whether it
+    moved its chain's head (a writer chain's is then anchored, `Storage.anchor_due`)."""
+    work: list[Callable[[Storage], object]]
+    moved: bool
+
 
 AFTER_COMMIT = "cardroom.after_commit"
 UNIT_MEMO = "cardroom.unit_memo"

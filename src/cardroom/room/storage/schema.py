@@ -97,7 +97,10 @@ audit_log = Table(
     Column("prev_hash", String(64), nullable=False, unique=True),
     Column("hash", String(64), nullable=False, unique=True),
     Column("mac", String(64), nullable=True),
+    Column("chain", BigInteger, primary_key=True, autoincrement=False, server_default="0"),
 )
+"""Every entry's `chain`: 0 is the room chain, any other a writer's (`audit.chain_genesis`);
+`seq` counts within its chain (migration 0029)."""
 
 audit_head = Table(
     "audit_head", metadata,
@@ -107,7 +110,8 @@ audit_head = Table(
     Column("mac", String(64), nullable=True),
     Column("key_id", String(64), nullable=True),
 )
-"""`key_id`: the fingerprint of the key the chain is MACed with (`audit.key_id`), once recorded."""
+"""One row per chain, `id` = chain + 1 (the room chain's is 1). `key_id` (the room chain's row):
+the fingerprint of the key the chain is MACed with (`audit.key_id`), once recorded."""
 
 jackpot_pools = Table(
     "jackpot_pools", metadata,

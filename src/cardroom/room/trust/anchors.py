@@ -9,7 +9,9 @@ maintenance; `cardroom serve --anchors DIR` writes one at start and every day); 
 audit verify --anchors DIR` checks them all. Keep DIR where the database's writers cannot
 write (another host, write-once storage). Every anchor names the fingerprint of the key that
 signed it (`audit.key_id`); after `cardroom audit rekey` an anchor signed with a key the chain
-records as replaced cannot be authenticated any more, but still pins the log.
+records as replaced cannot be authenticated any more, but still pins the log. An anchor pins
+the room chain; the writer chains of a room served by several processes are pinned through
+it, the room chain anchoring their heads (`audit.anchor`).
 """
 
 from __future__ import annotations
@@ -103,8 +105,9 @@ def check_anchors(conn: Connection, directory: Path, key: bytes) -> tuple[int, l
             continue
         if anchor.seq == 0:  # anchored an empty log: nothing to hold it to
             continue
-        held = conn.execute(select(audit_log.c.hash)
-                            .where(audit_log.c.seq == anchor.seq)).scalar_one_or_none()
+        held = conn.execute(select(audit_log.c.hash).where(  # anchors pin the room chain
+            audit_log.c.chain == audit.ROOM_CHAIN, audit_log.c.seq == anchor.seq)
+            ).scalar_one_or_none()
         if held is None:
             problems.append(f"anchor {path.name} ({anchor.at}) records entry {anchor.seq}, "
                             "which the log no longer holds: the log was cut back")

@@ -66,8 +66,8 @@ def jackpot_page(page: Page, room: Room, who: Account, status: int = 200, error:
     controller = progressive_pages.context(room, progressive_pages.pool_name(room, pool_name))
     with room.storage.read() as conn:
         held = ledger.balance(conn, ledger.jackpot(DEFAULT_POOL))
-        report = [e for e in audit.entries(conn, newest_first=True)
-                  if e.action in ("jackpot.post", "jackpot.adjust", "jackpot.seed")][:100]
+        report = list(audit.merged(conn, ("jackpot.post", "jackpot.adjust",
+                                          "jackpot.seed")))[:-101:-1]
         fees = fees_collected(conn)[:100]
         names = {t.id: t.name for t in list_tables(conn)}
     return page("jackpot.html", who, status, pool_name=DEFAULT_POOL, pool=pool, held=held,

@@ -4,7 +4,7 @@ gone), whether it holds tables or not, so that each process knows how many share
 tables and aims at its fair share of them (`cardroom.room.play.leases.spread`).
 
 Revision ID: 0030
-Revises: 0028
+Revises: 0029
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0030"
-down_revision = "0028"
+down_revision = "0029"
 branch_labels = None
 depends_on = None
 
