@@ -50,9 +50,11 @@ log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 ADVISORY_LOCK_KEY = 0x63617264  # "card"
-_WRITER_LOCK = "SELECT pg_advisory_xact_lock(%s)"
-_CHAIN_LOCK = "SELECT pg_advisory_xact_lock(%s, %s)"
-"""A writer chain's lock: (ADVISORY_LOCK_KEY, chain), apart from the room's one-key lock."""
+_WRITER_LOCK = ("SELECT pg_advisory_xact_lock("
+                "hashtextextended(coalesce(current_schema(), '') || '/' || %s, %s))")
+"""A chain's writer lock, one 64-bit key per room (its schema) and chain: the rooms that share
+a database (a head office's, a test server's) never wait for each other's writers, and the
+serving guard's two-key locks (`serving.py`) are another key space."""
 _HEAD_FOR_UPDATE = "SELECT seq, hash FROM audit_head WHERE id = %s FOR UPDATE"
 ANCHOR_EVERY = 1.0
 """Seconds between two anchors of a writer chain's head on the room chain (at most one
@@ -237,10 +239,7 @@ class Storage:
             return None
         raw = conn.connection.driver_connection
         assert raw is not None
-        if chain == audit.ROOM_CHAIN:
-            raw.cursor().execute(_WRITER_LOCK, (ADVISORY_LOCK_KEY,))
-        else:
-            raw.cursor().execute(_CHAIN_LOCK, (ADVISORY_LOCK_KEY, chain))
+        raw.cursor().execute(_WRITER_LOCK, (str(chain), ADVISORY_LOCK_KEY))
         head = raw.cursor()
         head.execute(_HEAD_FOR_UPDATE, (audit.head_id(chain),))
 
