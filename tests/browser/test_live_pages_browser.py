@@ -22,6 +22,7 @@ import pytest
 from room.storage_fixture import backend_url
 from server.room_processes import (
     browser,
+    coup,
     hand_over,
     message,
     process,
@@ -113,19 +114,15 @@ def test_a_meter_moved_at_one_process_moves_on_the_pages_of_the_other(pg_url: st
         meter, posted = jackpot.inner_text("#meter"), table.inner_text("#jackpot")
         assert jackpot.inner_text("#posted") == posted
 
-        async def coup() -> None:  # alice at Mini 1, at A, with a progressive wager
+        async def jackpot_coup() -> None:  # alice at Mini 1, at A, with a progressive wager
             async with socket(a_port, f"/ws/tables/{t1}", browser(a_port, "alice")) as mini_1:
                 await message(mini_1)
                 await mini_1.send(json.dumps({"type": "sit", "buy_in": 20_000, "key": "s"}))
                 await message(mini_1)
-                await mini_1.send(json.dumps({"type": "bet", "key": "b", "bets": {
-                    "player": 500, "progressive": 100}}))
-                assert (await message(mini_1))["hand"]["open"]
-                await mini_1.send(json.dumps({"type": "deal"}))
-                assert (await message(mini_1))["last"]["hand"]
+                await coup(mini_1, "b", progressive=100)
 
         with ThreadPoolExecutor(1) as aside:  # Playwright's loop runs in this thread
-            aside.submit(asyncio.run, coup()).result()
+            aside.submit(asyncio.run, jackpot_coup()).result()
         moved = changed(jackpot, "#meter", meter)
         assert table.inner_text("#jackpot") == posted  # the table shows the amount posted
         floor = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()

@@ -103,9 +103,11 @@ def mine(snapshot: dict[str, Any]) -> dict[str, Any]:
     return seat
 
 
-async def coup(ws: ClientConnection, key: str) -> dict[str, Any]:
-    """Alice bets $5 on Player and deals: the coup's result."""
-    await ws.send(json.dumps({"type": "bet", "bets": {"player": 500}, "key": key}))
+async def coup(ws: ClientConnection, key: str, progressive: int = 0) -> dict[str, Any]:
+    """Alice bets $5 on Player (and `progressive` cents on the jackpot) and deals: the coup's
+    result."""
+    bets = {"player": 500} | ({"progressive": progressive} if progressive else {})
+    await ws.send(json.dumps({"type": "bet", "bets": bets, "key": key}))
     assert (await message(ws))["hand"]["open"]
     await ws.send(json.dumps({"type": "deal"}))
     done = await message(ws)

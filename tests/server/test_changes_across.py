@@ -28,6 +28,7 @@ from cardroom.room.storage.schema import audit_log, table_leases
 from cardroom.server import flash
 from server.room_processes import (
     browser,
+    coup,
     hand_over,
     heard,
     link,
@@ -223,19 +224,16 @@ def test_a_meter_moved_at_one_process_reaches_the_jackpot_pages_of_the_other(
         alice, olivia = browser(a_port, "alice"), browser(b_port, "olivia")
         meter = shown(olivia.get("/floor/jackpot").text, "meter")
 
-        async def coup() -> float:
+        async def jackpot_coup() -> float:
             async with socket(b_port, "/ws/changes", olivia) as changes, \
                     socket(a_port, f"/ws/tables/{t1}", alice) as mini_1:
                 await message(mini_1)
                 await mini_1.send(json.dumps({"type": "sit", "buy_in": 20_000, "key": "s"}))
                 await message(mini_1)
-                await mini_1.send(json.dumps({"type": "bet", "key": "b", "bets": {
-                    "player": 500, "progressive": 100}}))
-                assert (await message(mini_1))["hand"]["open"]
-                await mini_1.send(json.dumps({"type": "deal"}))
+                await coup(mini_1, "b", progressive=100)
                 return await asyncio.wait_for(heard(changes, "jackpot"), WITHIN_S)
 
-        assert asyncio.run(coup()) < WITHIN_S
+        assert asyncio.run(jackpot_coup()) < WITHIN_S
         moved = a.pools[next(iter(a.pools))].meter  # the meter as A, the table's holder, has it
         page = olivia.get("/floor/jackpot").text
         assert shown(page, "meter") != meter
