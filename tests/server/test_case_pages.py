@@ -27,7 +27,7 @@ from .forms import PW, FormClient, cookie_of, logged_in, said
 
 PLAYER_MUST_NOT_READ = re.compile(
     r"10,000|\$3,000\.00|\$5,000\.00|\$2,700|\$9,000\.00 left|threshold|currency transaction|"
-    r"\bCTR\b|\bSAR\b|31 CFR|1021|1010|compliance|Title 31|suspicious|structur|\balerts?\b|"
+    r"\bCTR\b|\bSAR\b|31 CFR|\b1021\b|\b1010\b|compliance|Title 31|suspicious|structur|\balerts?\b|"
     r"\bcases?\b|identity|report|multiple transaction|exclusion|flagged", re.IGNORECASE)
 """What a player must never read: a figure of the log floor, the report threshold or the
 SAR's amount, or a word of the compliance program (a card club was fined for telling patrons
@@ -40,8 +40,9 @@ SHOWN_ATTRIBUTES = re.compile(r'\b(?:title|aria-label|placeholder|alt|value|cont
 def visible(text: str) -> str:
     """What a person reads of a page: its text and the attributes a browser shows or speaks
     (not its markup: `role="alert"` is an instruction to a screen reader, not a word on the
-    page); a table message (JSON) as it is."""
+    page, nor a hidden field's value); a table message (JSON) as it is."""
     text = re.sub(r"<footer.*?</footer>", "", text, flags=re.S)
+    text = re.sub(r'<input type="hidden"[^>]*>', "", text)
     shown = " ".join(SHOWN_ATTRIBUTES.findall(text))
     return re.sub(r"<[^>]*>", " ", text) + " " + shown
 
