@@ -14,7 +14,8 @@ A room served by several processes gives each its own audit chain (`Storage.chai
 `audit.writer_chain`): a unit then takes that chain's lock and head, not the room's, so two
 processes never wait for each other's writer lock (only for rows both write, such as a
 shared ledger account), and every second or so a process anchors its chain's head on the room
-chain (`anchor_due`; its heartbeat anchors a tail no unit followed, `anchor_tail`). One process writes chain 0, the room chain, as it always did.
+chain (`anchor_due`; its heartbeat anchors a tail no unit followed, `anchor_tail`). One
+process writes chain 0, the room chain, as it always did.
 
 When the database goes away (a restart, a switch to its standby), each of them raises
 `DatabaseUnavailable` (a plain "try again") instead of the driver's error, and the next one
