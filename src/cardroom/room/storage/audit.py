@@ -415,13 +415,11 @@ def find(conn: Connection, f: Filter, before: Position | None = None, limit: int
     skips nor repeats an entry however the chains interleave, and an entry written since
     the first page never lands on a later one. One query per chain, each read down its
     (chain, seq) key. The chains are those the heads name (a head deleted is `verify`'s to
-    report)."""
+    report), so a position naming others costs nothing."""
     flush(conn)
-    if before is None:
-        chains = {head - 1: None for head in conn.execute(select(audit_head.c.id)).scalars()}
-        bounds: dict[int, int | None] = {ROOM_CHAIN: None, **chains}
-    else:
-        bounds = dict(before)
+    chains = {ROOM_CHAIN} | {h - 1 for h in conn.execute(select(audit_head.c.id)).scalars()}
+    bounds: dict[int, int | None] = dict.fromkeys(chains) if before is None else {
+        c: seq for c, seq in before.items() if c in chains}
     runs = {c: [_entry(r) for r in conn.execute(_matching(f, c, below, limit + 1))]
             for c, below in sorted(bounds.items()) if f.chain in (None, c)}
     shown = list(itertools.islice(heapq.merge(*runs.values(), key=lambda e: (e.at, e.chain),
