@@ -282,6 +282,26 @@ def test_an_idle_process_s_tail_is_anchored_by_its_heartbeat(
            "not in the log" in problems(room)
 
 
+def test_a_process_stopping_in_good_order_anchors_its_tail_at_once(
+        writers: Writers, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: the tail of a unit too soon after the last anchor is anchored when the
+    process stops in good order (`Room.release_leases`), without waiting for a beat."""
+    room = writers[0]
+    clock = Clock()
+    monkeypatch.setattr(db, "time", clock)
+    process = Room(Storage(room.engine, room.audit_key), SeededRandom(3), holder="p4")
+    chain = process.storage.write_as("10.0.0.4:8001")
+    buy(process.storage, "p4", 0)
+    buy(process.storage, "p4", 1)  # no time passed: not anchored
+    with room.read() as conn:
+        head = conn.execute(select(audit_head.c.seq).where(
+            audit_head.c.id == audit.head_id(chain))).scalar_one()
+    assert anchored(room, chain) == [head - 2]
+    process.release_leases()
+    assert anchored(room, chain) == [head - 2, head]
+    assert problems(room) == ""
+
+
 def test_the_audit_verify_command_exits_1_on_a_tampered_writer_chain(writers: Writers
                                                                      ) -> None:
     room, _, _, key_file = writers

@@ -323,11 +323,13 @@ class Room:
     def release_leases(self) -> None:
         """A process of several stopping in good order: its leases expire now
         (`leases.release`), so the others take its tables at their next heartbeat, and it
-        no longer counts in their shares (`leases.leave`)."""
+        no longer counts in their shares (`leases.leave`); its audit chain's tail is
+        anchored now (`Storage.anchor_tail`), not at its restart."""
         assert self.holder is not None, "a room of one process holds every table"
         with self.storage.unit() as conn:
             leases.release(conn, self.holder)
             leases.leave(conn, self.holder)
+        self.storage.anchor_tail(at_once=True)
         self.tables.clear()
         self.fences.clear()
 

@@ -233,12 +233,14 @@ class Storage:
             self._unanchored.add(chain)
             self._anchored_at = 0.0
 
-    def anchor_tail(self) -> None:
+    def anchor_tail(self, at_once: bool = False) -> None:
         """The heartbeat's part (`Room.keep_leases`): anchor each writer chain a unit moved
-        since its last anchor, once `ANCHOR_EVERY` has passed, so that the tail written
-        after that anchor is anchored within a beat or two of the last unit even when no
-        unit follows (an idle process). Nothing when no chain moved: an idle process writes
-        no anchor."""
+        since its last anchor, once `ANCHOR_EVERY` has passed (`at_once`: now, as a process
+        stopping in good order does), so that the tail written after that anchor is
+        anchored within a beat or two of the last unit even when no unit follows (an idle
+        process). Nothing when no chain moved: an idle process writes no anchor."""
+        if at_once:
+            self._anchored_at = 0.0
         for chain in sorted(self._unanchored.copy()):
             self.anchor_due(chain)
 
