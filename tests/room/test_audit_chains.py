@@ -18,13 +18,15 @@ from sqlalchemy import delete, inspect, select, text, update
 from sqlalchemy.engine import Connection
 
 from cardroom.room.money import ledger
-from cardroom.room.storage import audit
+from cardroom.room.room import Room
+from cardroom.room.storage import audit, db
 from cardroom.room.storage.audit_key import load_key
 from cardroom.room.storage.db import MIGRATIONS, Storage
 from cardroom.room.storage.schema import audit_head, audit_log
 from cardroom.room.trust import integrity, keying
 from cardroom.room.trust.anchors import check_anchors, write_anchor
 from cardroom.room.trust.keying import open_keyed
+from cardroom.shoe import SeededRandom
 from room.tampering import BUYS, attacker, cardroom, url_of
 
 Writers = tuple[Storage, Storage, Storage, Path]
@@ -221,6 +223,83 @@ def test_a_writer_chain_cut_back_with_its_old_head_put_back_is_caught_by_the_anc
     assert f"entry {saved.seq + 4} of writer chain 1, anchored on the room chain, is not in " \
            "the log" in found
     assert "head record" not in found  # the old head's MAC is sound: only the anchor tells
+
+
+class Clock:
+    """`time` as `db` reads it, moved by hand: when the last anchor was, for `anchor_due`."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def anchored(storage: Storage, chain: int) -> list[int]:
+    """The entries of `chain` the room chain anchored, in order."""
+    with storage.read() as conn:
+        return [e.data["seq"] for e in audit.entries(conn)
+                if e.action == audit.CHAIN_ANCHORED and e.data["chain"] == chain]
+
+
+def test_an_idle_process_s_tail_is_anchored_by_its_heartbeat(
+        writers: Writers, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: a unit anchors its chain at most once per `ANCHOR_EVERY`, so the entries of
+    a unit within that time of the last anchor wait for the next; with no next unit (the
+    process idle) its heartbeat (`Room.keep_leases`) anchors them once `ANCHOR_EVERY` has
+    passed, and nothing more while the chain stays still. From then on the tail cut back with
+    its old head row put back (the one case the MACs cannot tell) is caught."""
+    room = writers[0]
+    clock = Clock()
+    monkeypatch.setattr(db, "time", clock)
+    process = Room(Storage(room.engine, room.audit_key), SeededRandom(3), holder="p3")
+    chain = process.storage.write_as("10.0.0.3:8001")
+    buy(process.storage, "p3", 0)  # the first unit anchors at once
+    with room.read() as conn:
+        saved = conn.execute(select(audit_head).where(audit_head.c.id == audit.head_id(chain))
+                             ).one()
+    assert anchored(room, chain) == [saved.seq]
+    clock.now += db.ANCHOR_EVERY / 2
+    buy(process.storage, "p3", 1)  # too soon: its two entries are the unanchored tail
+    process.keep_leases()
+    assert anchored(room, chain) == [saved.seq]
+    clock.now += db.ANCHOR_EVERY
+    process.keep_leases()
+    assert anchored(room, chain) == [saved.seq, saved.seq + 2]
+    process.keep_leases()  # the chain did not move: no anchor written
+    clock.now += db.ANCHOR_EVERY
+    process.keep_leases()
+    assert anchored(room, chain) == [saved.seq, saved.seq + 2]
+    assert problems(room) == ""
+
+    def cut(conn: Connection) -> None:
+        conn.execute(delete(audit_log).where(audit_log.c.chain == chain,
+                                             audit_log.c.seq > saved.seq))
+        conn.execute(update(audit_head).where(audit_head.c.id == audit.head_id(chain))
+                     .values(seq=saved.seq, hash=saved.hash, mac=saved.mac))
+    tamper(room, cut)
+    assert f"entry {saved.seq + 2} of writer chain {chain}, anchored on the room chain, is " \
+           "not in the log" in problems(room)
+
+
+def test_a_process_stopping_in_good_order_anchors_its_tail_at_once(
+        writers: Writers, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: the tail of a unit too soon after the last anchor is anchored when the
+    process stops in good order (`Room.release_leases`), without waiting for a beat."""
+    room = writers[0]
+    clock = Clock()
+    monkeypatch.setattr(db, "time", clock)
+    process = Room(Storage(room.engine, room.audit_key), SeededRandom(3), holder="p4")
+    chain = process.storage.write_as("10.0.0.4:8001")
+    buy(process.storage, "p4", 0)
+    buy(process.storage, "p4", 1)  # no time passed: not anchored
+    with room.read() as conn:
+        head = conn.execute(select(audit_head.c.seq).where(
+            audit_head.c.id == audit.head_id(chain))).scalar_one()
+    assert anchored(room, chain) == [head - 2]
+    process.release_leases()
+    assert anchored(room, chain) == [head - 2, head]
+    assert problems(room) == ""
 
 
 def test_the_audit_verify_command_exits_1_on_a_tampered_writer_chain(writers: Writers

@@ -40,6 +40,6 @@ def test_the_audit_date_filter_takes_whole_gambling_days(storage: Storage) -> No
         conn.execute(update(audit_log).where(audit_log.c.seq == entry.seq)
                      .values(at=EARLY_MORNING.isoformat(timespec="microseconds")))
         first, second = date(2026, 3, 1), date(2026, 3, 2)
-        assert [e.seq for e in audit.find(conn, audit.Filter(since=first, until=first))] == [
-            entry.seq]
-        assert audit.find(conn, audit.Filter(since=second, until=second)) == []
+        assert [e.seq for e in audit.find(conn, audit.Filter(since=first, until=first)
+                                          ).entries] == [entry.seq]
+        assert audit.find(conn, audit.Filter(since=second, until=second)).entries == []

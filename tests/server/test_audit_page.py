@@ -1,6 +1,8 @@
 """The `/audit` page: checks only what was written since its last sound check (the whole chain
 on request), keeps showing a problem once found, and pages and filters the log by who, what,
-table and date, with a plain sentence for a bad filter."""
+table and date, with a plain sentence for a bad filter; across the chains of a room served by
+several processes (issue 25), in one order, each entry on exactly one page, with the process
+that wrote it."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from cardroom.room.room import Room
 from cardroom.room.storage import audit
@@ -115,3 +117,48 @@ def test_a_bad_filter_is_one_plain_sentence(client: tuple[TestClient, Room],
     c, _ = client
     r = c.get("/audit", params=query)
     assert r.status_code == 400 and sentence in r.text and "Traceback" not in r.text
+
+
+def walk(c: TestClient, path: str) -> list[tuple[int, int]]:
+    """Every page from `path` on, following "Older entries": each row's (chain, entry)."""
+    rows: list[tuple[int, int]] = []
+    while True:
+        page = c.get(path).text
+        rows += [(int(chain), int(seq)) for seq, chain in re.findall(
+            r'<tr><td>(\d+)</td><td class="chain" data-chain="(\d+)">', page)]
+        older = re.search(r'href="(/audit\?[^"]*)" id="older"', page)
+        if older is None:
+            return rows
+        path = older.group(1).replace("&amp;", "&")
+
+
+def test_two_writer_chains_interleaved_are_paged_in_one_order_each_entry_once(
+        client: tuple[TestClient, Room]) -> None:
+    """Issue 25: entries of two writer chains (and the room chain's anchors of them) share
+    sequence numbers; the pages list them newest first by time, then chain, then entry,
+    every entry exactly once, each with the process that wrote it; entries written while
+    someone pages land on none of the later pages; the chain filter shows one chain."""
+    c, room = client
+    a, b = Storage(room.storage.engine, KEY), Storage(room.storage.engine, KEY)
+    a.write_as("10.0.0.1:8001")
+    b.write_as("10.0.0.2:8001")
+    for i in range(110):
+        for storage in (a, b) if i % 3 else (b, a):
+            with storage.unit() as conn:
+                audit.append(conn, "floor", "floor.note", {"i": i})
+    with room.storage.read() as conn:
+        logged = sorted(conn.execute(select(audit_log.c.at, audit_log.c.chain,
+                                            audit_log.c.seq)), reverse=True)
+    every = [(int(chain), int(seq)) for _, chain, seq in logged]
+    assert len(every) > 2 * 100 and {chain for chain, _ in every} == {0, 1, 2}
+    first = c.get("/audit").text
+    assert "10.0.0.1:8001 (chain 1)" in first and "room chain" in first
+    note(room, 5)  # written after the first page was read: on no later page
+    older = re.search(r'href="(/audit\?[^"]*)" id="older"', first)
+    assert older is not None
+    rest = walk(c, older.group(1).replace("&amp;", "&"))
+    shown = [(int(chain), int(seq)) for seq, chain in re.findall(
+        r'<tr><td>(\d+)</td><td class="chain" data-chain="(\d+)">', first)] + rest
+    assert shown == every
+    only_b = walk(c, f"/audit?chain={b.chain}")
+    assert only_b == [(chain, seq) for chain, seq in every if chain == b.chain]

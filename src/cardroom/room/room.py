@@ -306,12 +306,16 @@ class Room:
         and its share of those nobody holds (`claim`). Returns the hands voided. The renewal
         and the beat write no audit entry and no ledger row, so they run in a short
         transaction of their own outside the writer lock (`leases.renew` says why the fencing
-        holds without it): a beat never waits for the room's writers, nor they for it."""
+        holds without it): a beat never waits for the room's writers, nor they for it.
+        The beat also anchors this process's audit chain where units moved it since its
+        last anchor and none followed (`Storage.anchor_tail`): an idle process's tail is
+        anchored within a beat or two of its last unit."""
         assert self.holder is not None, "a room of one process holds every table"
         with self.storage.read() as conn, conn.begin():
             lost = leases.renew(conn, self.holder, self.fences)
             leases.beat(conn, self.holder)
             self.closed = table_books.closed_tables(conn)
+        self.storage.anchor_tail()
         for table_id in lost:
             self._drop(table_id)
         return self.claim()
@@ -319,11 +323,13 @@ class Room:
     def release_leases(self) -> None:
         """A process of several stopping in good order: its leases expire now
         (`leases.release`), so the others take its tables at their next heartbeat, and it
-        no longer counts in their shares (`leases.leave`)."""
+        no longer counts in their shares (`leases.leave`); its audit chain's tail is
+        anchored now (`Storage.anchor_tail`), not at its restart."""
         assert self.holder is not None, "a room of one process holds every table"
         with self.storage.unit() as conn:
             leases.release(conn, self.holder)
             leases.leave(conn, self.holder)
+        self.storage.anchor_tail(at_once=True)
         self.tables.clear()
         self.fences.clear()
 

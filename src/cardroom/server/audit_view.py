@@ -52,7 +52,8 @@ def audit_filter(q: Mapping[str, str]) -> audit.Filter:
                         kind=q.get("kind", "").strip()[:60] or None,
                         table=query_number(q.get("table", "").strip(), "table number"),
                         since=query_day(q.get("since", "").strip(), "from"),
-                        until=query_day(q.get("until", "").strip(), "to"))
+                        until=query_day(q.get("until", "").strip(), "to"),
+                        chain=query_number(q.get("chain", "").strip(), "chain"))
 
 
 CENT_FIELDS = frozenset({"amount", "buy_in", "cents", "chip_cents", "seed", "stake", "posted",
@@ -157,8 +158,24 @@ def detail_fields(entry: audit.AuditEntry, names: Names) -> list[tuple[str, str]
     return [(_words(k), _value(k, v, names)) for k, v in data.items()]
 
 
-def page_start(text: str | None) -> int | None:
-    return query_number((text or "").strip(), "page position")
+def page_start(text: str | None) -> audit.Position | None:
+    """Where a page starts (`audit.find`), as its link writes it (`page_link`): each chain's
+    position as `chain:seq`, comma-separated; a bare number is the room chain's (the links
+    of before the writer chains). A ValueError says what is wrong."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    start: audit.Position = {}
+    for part in text.split(","):
+        chain, _, seq = part.rpartition(":")
+        number = query_number(seq, "page position")
+        start[query_number(chain, "page position") or audit.ROOM_CHAIN] = number or 0
+    return start
+
+
+def page_link(start: audit.Position) -> str:
+    """`page_start`'s text for `start`."""
+    return ",".join(f"{chain}:{seq}" for chain, seq in sorted(start.items()))
 
 
 class AuditProgress:

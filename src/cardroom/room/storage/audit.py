@@ -35,7 +35,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, TextClause, and_, bindparam, insert, or_, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    TextClause,
+    and_,
+    bindparam,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
@@ -377,15 +388,55 @@ class Filter:
     since: date | None = None
     until: date | None = None
     """Dates are gambling days of the room's clock (`settings.GamblingClock`); inclusive."""
+    chain: int | None = None
+    """One chain's entries only (`ROOM_CHAIN`, or a writer's)."""
 
 
-def find(conn: Connection, f: Filter, before: int | None = None, limit: int = 100
-         ) -> list[AuditEntry]:
-    """The newest `limit` entries matching `f` with seq below `before` (a page of the log)."""
+Position = dict[int, int]
+"""Where a page of the log starts, chain by chain: each chain named shows its entries below
+that sequence number; a chain not named shows none (it was opened after the first page)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of the log (`find`): its entries, newest first, and where the next older
+    page starts (None: there is none)."""
+    entries: list[AuditEntry]
+    older: Position | None
+
+
+def find(conn: Connection, f: Filter, before: Position | None = None, limit: int = 100
+         ) -> Page:
+    """The newest `limit` entries matching `f` below `before` (from the newest when None),
+    newest first across every chain: the chains merged by time, the later chain first at
+    the same microsecond, each chain in its own order (its times rise with its sequence
+    numbers: they are stamped under its writer lock), the reverse of `merged`'s. The next
+    page starts where this one stopped on each chain (`Page.older`), so that paging neither
+    skips nor repeats an entry however the chains interleave, and an entry written since
+    the first page never lands on a later one. One query per chain, each read down its
+    (chain, seq) key. The chains are those the heads name (a head deleted is `verify`'s to
+    report), so a position naming others costs nothing."""
     flush(conn)
-    q = select(audit_log).order_by(audit_log.c.seq.desc()).limit(limit)
-    if before is not None:
-        q = q.where(audit_log.c.seq < before)
+    chains = {ROOM_CHAIN} | {h - 1 for h in conn.execute(select(audit_head.c.id)).scalars()}
+    bounds: dict[int, int | None] = dict.fromkeys(chains) if before is None else {
+        c: seq for c, seq in before.items() if c in chains}
+    runs = {c: [_entry(r) for r in conn.execute(_matching(f, c, below, limit + 1))]
+            for c, below in sorted(bounds.items()) if f.chain in (None, c)}
+    shown = list(itertools.islice(heapq.merge(*runs.values(), key=lambda e: (e.at, e.chain),
+                                              reverse=True), limit))
+    older: Position = {}
+    for c, run in runs.items():
+        taken = [e.seq for e in shown if e.chain == c]
+        if len(taken) < len(run):  # entries of `c` are left for the next page
+            older[c] = min(taken) if taken else run[0].seq + 1
+    return Page(shown, older or None)
+
+
+def _matching(f: Filter, chain: int, below: int | None, limit: int) -> Select[Any]:
+    """Chain `chain`'s newest `limit` entries matching `f` below entry `below`."""
+    q = select(audit_log).where(audit_log.c.chain == chain)
+    if below is not None:
+        q = q.where(audit_log.c.seq < below)
     if f.actor:
         q = q.where(audit_log.c.actor == f.actor)
     if f.kind:
@@ -399,7 +450,23 @@ def find(conn: Connection, f: Filter, before: int | None = None, limit: int = 10
         q = q.where(audit_log.c.at >= _stamp(clock.bounds(f.since)[0]))
     if f.until is not None:
         q = q.where(audit_log.c.at < _stamp(clock.bounds(f.until)[1]))
-    return [_entry(r) for r in conn.execute(q)]
+    return q.order_by(audit_log.c.seq.desc()).limit(limit)
+
+
+def writers(conn: Connection) -> dict[int, str]:
+    """Each writer chain's writer (the process's stable name), as its first entry (its
+    opening, `writer_chain`) names it: chain id to name."""
+    flush(conn)
+    chains = [head - 1 for head in conn.execute(select(audit_head.c.id)).scalars()
+              if head - 1 != ROOM_CHAIN]
+    found = {c: f"writer chain {c}" for c in chains}
+    for chain, detail in conn.execute(select(audit_log.c.chain, audit_log.c.detail).where(
+            audit_log.c.chain.in_(chains), audit_log.c.seq == 1,
+            audit_log.c.action == CHAIN_OPENED)):
+        name = _object(detail).get("writer")
+        if isinstance(name, str):
+            found[int(chain)] = name
+    return found
 
 
 @dataclass(frozen=True)
@@ -537,11 +604,17 @@ def _room_records(conn: Connection, action: str, after: int = 0
     for seq, detail in conn.execute(select(audit_log.c.seq, audit_log.c.detail).where(
             audit_log.c.chain == ROOM_CHAIN, audit_log.c.action == action,
             audit_log.c.seq > after).order_by(audit_log.c.seq)):
-        try:
-            data = json.loads(detail)
-        except ValueError:
-            data = None
-        yield int(seq), data if isinstance(data, dict) else {}
+        yield int(seq), _object(detail)
+
+
+def _object(detail: str) -> dict[str, Any]:
+    """A detail as a JSON object; empty when it is not one (edited: the chain's check reports
+    it)."""
+    try:
+        data = json.loads(detail)
+    except ValueError:
+        data = None
+    return data if isinstance(data, dict) else {}
 
 
 def _anchored(conn: Connection, after: int) -> dict[tuple[int, int], str]:

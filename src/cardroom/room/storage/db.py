@@ -14,7 +14,8 @@ A room served by several processes gives each its own audit chain (`Storage.chai
 `audit.writer_chain`): a unit then takes that chain's lock and head, not the room's, so two
 processes never wait for each other's writer lock (only for rows both write, such as a
 shared ledger account), and every second or so a process anchors its chain's head on the room
-chain (`anchor_due`). One process writes chain 0, the room chain, as it always did.
+chain (`anchor_due`; its heartbeat anchors a tail no unit followed, `anchor_tail`). One
+process writes chain 0, the room chain, as it always did.
 
 When the database goes away (a restart, a switch to its standby), each of them raises
 `DatabaseUnavailable` (a plain "try again") instead of the driver's error, and the next one
@@ -144,6 +145,8 @@ class Storage:
     """The audit chain this process's units write (`audit.writer_chain`); 0: the room's."""
     _lock: threading.RLock = field(default_factory=threading.RLock)
     _anchored_at: float = field(default=0.0, repr=False)
+    _unanchored: set[int] = field(default_factory=set, repr=False)
+    """The writer chains a unit moved since their last anchor (`anchor_due`, `anchor_tail`)."""
     _down_since: float | None = field(default=None, repr=False)
     """When the database stopped answering (None: it answers), for the operator's log."""
 
@@ -214,17 +217,32 @@ class Storage:
     def anchor_due(self, chain: int) -> None:
         """Anchor writer chain `chain`'s head on the room chain if the last anchor is older
         than `ANCHOR_EVERY` (a unit of the room chain after a unit of the writer chain
-        committed: it can no longer fail that one; its own failure is logged)."""
+        committed: it can no longer fail that one; its own failure is logged); else the
+        chain is kept as moved, for the next unit or the heartbeat (`anchor_tail`)."""
+        self._unanchored.add(chain)
         if time.monotonic() - self._anchored_at < ANCHOR_EVERY:
             return
         self._anchored_at = time.monotonic()
+        self._unanchored.discard(chain)
         try:
             with self.unit(audit.ROOM_CHAIN) as conn:
                 audit.anchor(conn, chain)
         except (DBAPIError, CardroomError):
             log.exception("anchoring writer chain %s on the room chain failed; the next "
-                          "unit tries again", chain)
+                          "unit or heartbeat tries again", chain)
+            self._unanchored.add(chain)
             self._anchored_at = 0.0
+
+    def anchor_tail(self, at_once: bool = False) -> None:
+        """The heartbeat's part (`Room.keep_leases`): anchor each writer chain a unit moved
+        since its last anchor, once `ANCHOR_EVERY` has passed (`at_once`: now, as a process
+        stopping in good order does), so that the tail written after that anchor is
+        anchored within a beat or two of the last unit even when no unit follows (an idle
+        process). Nothing when no chain moved: an idle process writes no anchor."""
+        if at_once:
+            self._anchored_at = 0.0
+        for chain in sorted(self._unanchored.copy()):
+            self.anchor_due(chain)
 
     def _lock_writer(self, conn: Connection, chain: int) -> audit.LazyHead | None:
         """On PostgreSQL, take the writer lock of the unit's chain (the room's, or this

@@ -223,13 +223,16 @@ def rekey(database: str | None, key_file: Path | None, old_key_file: Path | None
 
 def unvouched(conn: Connection) -> list[audit.AuditEntry]:
     """The re-keyings made without the old key: what `audit verify` reminds of every time."""
-    return [e for e in audit.find(conn, audit.Filter(kind=REKEYED_ACTION), limit=1_000)
-            if e.data.get("vouched") is False]
+    return [e for e in _rekeyings(conn) if e.data.get("vouched") is False]
 
 
 def former_keys(conn: Connection) -> set[str]:
     """The fingerprints of keys the chain records as replaced (anchors signed with them can
     no longer be authenticated, but still pin the log)."""
-    return {str(e.data["replaced"]) for e in
-            audit.find(conn, audit.Filter(kind=REKEYED_ACTION), limit=1_000)
+    return {str(e.data["replaced"]) for e in _rekeyings(conn)
             if isinstance(e.data.get("replaced"), str)}
+
+
+def _rekeyings(conn: Connection) -> list[audit.AuditEntry]:
+    """The chain's re-keying records, newest first."""
+    return audit.find(conn, audit.Filter(kind=REKEYED_ACTION), limit=1_000).entries
