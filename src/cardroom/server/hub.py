@@ -27,6 +27,7 @@ from fastapi import WebSocket
 from cardroom.errors import CardroomError
 from cardroom.room.people.accounts import Account
 from cardroom.room.play import leases
+from cardroom.room.play.messages import message_type
 from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.room import AnyTable, Room, dumps
 from cardroom.server.changes import ROOM, Changes, topic_of_table
@@ -95,7 +96,7 @@ class Hub:
                     await self._send_update(room, table_id)
                 raise
             await self._send_update(room, table_id)
-            self._changed(room, table_id, meters)
+            self._changed(room, table_id, meters, message_type(msg) in WALLET_MOVES)
             await self._leave_at_hand_end(room, table_id)
 
     async def _leave_at_hand_end(self, room: Room, table_id: int) -> None:
@@ -145,12 +146,16 @@ class Hub:
                     await self._send_update(room, table_id)
                     self._changed(room, table_id, meters)
 
-    def _changed(self, room: Room, table_id: int, meters: dict[str, tuple[int, ...]]) -> None:
-        """A table changed (and the jackpot meters, when they moved with it): to the live
-        pages here and at the other processes (`Changes`)."""
+    def _changed(self, room: Room, table_id: int, meters: dict[str, tuple[int, ...]],
+                 wallet: bool = False) -> None:
+        """A table changed (and the jackpot meters, when they moved with it; the `cage`,
+        when a player's chips there moved with it): to the live pages here and at the
+        other processes (`Changes`)."""
         topics = [topic_of_table(table_id)]
         if _meters(room) != meters:
             topics.append("jackpot")
+        if wallet:
+            topics.append("cage")
         self.changes.changed(*topics)
 
     async def heard(self, room: Room, topics: set[str]) -> None:
