@@ -101,9 +101,11 @@ class Hub:
 
     async def _leave_at_hand_end(self, room: Room, table_id: int) -> None:
         """In the table's lock, after its action: a table this process hands over at the end
-        of its hand (`Room.leave_between_hands`) goes now if that action ended the hand; its
-        viewers, closed with "try again later", reconnect and reach it at its new holder."""
-        if await anyio.to_thread.run_sync(room.leave_between_hands, table_id):
+        of its hand (`Room.leaving`, `Room.leave_between_hands`; no worker thread for the
+        others) goes now if that action ended the hand; its viewers, closed with "try again
+        later", reconnect and reach it at its new holder."""
+        if table_id in room.leaving and \
+                await anyio.to_thread.run_sync(room.leave_between_hands, table_id):
             await self._close(lambda t, _ws, _who: t == table_id, leases.MOVED,
                               TRY_AGAIN_LATER)
 
