@@ -8,11 +8,14 @@ hand voided, no cent lost, the ledger balanced and `audit verify` passing.
     .venv/bin/python bench/bench_chaos.py --kills 20 --tables 10 --json
 
 Each process is a room process as `cardroom serve` runs it in a room of several (`Room.open`
-with a lease holder, `Room.keep_leases` every `leases.HEARTBEAT_SECONDS`) and its scripted
-players act through `Room.act` at the tables it holds (no WebSocket: the bench measures the
-takeover, not the network). A killed process is started again at once (a supervisor's
-restart) under a new holder id. The database is a fresh one made for the run
-(`cardroom_chaos` on the PostgreSQL at 127.0.0.1:5432 unless `--database` names another).
+with a lease holder; every `leases.HEARTBEAT_SECONDS` `Room.keep_leases` and `Room.balance`,
+as the server's hub calls them) and its scripted players act through `Room.act` at the tables
+it holds (no WebSocket: the bench measures the takeover, not the network). A killed process
+is started again at once (a supervisor's restart) under a new holder id; the survivor, which
+took the killed one's tables, hands tables over to it between hands until the split is fair
+again (`hand_overs`, `tables_per_process` after the last kill, `balanced_after_s`). The
+database is a fresh one made for the run (`cardroom_chaos` on the PostgreSQL at
+127.0.0.1:5432 unless `--database` names another).
 The last line printed is one JSON object: kills, hands_voided, lost_cents, max_takeover_s,
 audit_ok, and the figures beside them.
 """
@@ -127,34 +130,46 @@ def _pan_move(legal: list[str]) -> str:
 
 def worker(database: str, keys: Path, log: Path) -> None:
     """A room process: holds what tables it can, beats in a thread of its own (as `serve`
-    would beside its requests), and plays its tables; it logs `ready` once started, then
-    every action that went through (table, time)."""
+    would beside its requests), and plays its tables, each action in the table's lock (the
+    beat's hand-overs never meet one half-way); it logs `ready` once started, then every
+    action that went through (table, time) and every table it handed over (`gave`)."""
     room = Room.open(database, audit_key_file=keys / "audit.key",
                      identity_key_file=keys / "identity.key", settings=SELF_SERVICE,
                      holder=leases.new_holder())
     players: dict[int, Account] = {}
+    locks: dict[int, threading.Lock] = {}
     with log.open("a", buffering=1) as out:
-        threading.Thread(target=_beat, args=(room, out), daemon=True).start()
+        threading.Thread(target=_beat, args=(room, locks, out), daemon=True).start()
         out.write(f"ready {time.time()}\n")
         while True:
             for t in list(room.tables):
                 who = players.get(t) or players.setdefault(t, _player(room, t))
-                try:
-                    step(room, t, who)
-                except CardroomError:
-                    continue
-                out.write(f"{t} {time.time()}\n")
+                with locks.setdefault(t, threading.Lock()):
+                    try:
+                        if t in room.tables:
+                            step(room, t, who)
+                            out.write(f"{t} {time.time()}\n")
+                            if room.leave_between_hands(t):
+                                out.write(f"gave{t} {time.time()}\n")
+                    except CardroomError:
+                        continue
             time.sleep(0.02)
 
 
-def _beat(room: Room, out: TextIO) -> None:
-    """The heartbeat; each table taken over is logged (`took`, table, time)."""
+def _beat(room: Room, locks: dict[int, threading.Lock], out: TextIO) -> None:
+    """The heartbeat, as a served process's (`Hub.keep_leases`): leases kept, tables taken
+    (`took`, table, time) and the tables over this process's share handed over between
+    hands (`Room.balance`: `gave` for each one handed over at once)."""
     while True:
         held = set(room.tables)
+        gave: list[int] = []
         with contextlib.suppress(CardroomError):
             room.keep_leases()
+            gave = room.balance(lambda _t: 0, lambda t: locks.setdefault(t, threading.Lock()))
         for t in set(room.tables) - held:
             out.write(f"took{t} {time.time()}\n")
+        for t in gave:
+            out.write(f"gave{t} {time.time()}\n")
         time.sleep(leases.HEARTBEAT_SECONDS)
 
 
@@ -189,15 +204,36 @@ def played_on(log: Path, tables: int, since: float, limit: float) -> float | Non
     return None
 
 
+def held_by(database: str, procs: list[subprocess.Popen[bytes]]) -> list[int]:
+    """How many tables each process of `procs` holds now (a lease naming its pid)."""
+    engine = create_engine(make_url(database).set(drivername="postgresql+psycopg"))
+    with engine.connect() as conn:
+        pids = [int(h.split(":")[1]) for h in conn.execute(select(table_leases.c.holder))
+                .scalars()]
+    engine.dispose()
+    return [pids.count(p.pid) for p in procs]
+
+
 def holding(database: str, procs: list[subprocess.Popen[bytes]]) -> list[int]:
     """The processes (their places in `procs`) that hold a table now: a kill of one of them
     is a takeover (a process holding none would be no test)."""
-    engine = create_engine(make_url(database).set(drivername="postgresql+psycopg"))
-    with engine.connect() as conn:
-        pids = {int(h.split(":")[1]) for h in conn.execute(select(table_leases.c.holder))
-                .scalars()}
-    engine.dispose()
-    return [i for i, p in enumerate(procs) if p.pid in pids] or list(range(len(procs)))
+    counts = held_by(database, procs)
+    return [i for i, n in enumerate(counts) if n] or list(range(len(procs)))
+
+
+def balanced(database: str, procs: list[subprocess.Popen[bytes]], tables: int,
+             limit: float) -> tuple[list[int], float | None]:
+    """The tables each process holds once they hold every table in a fair split (no two
+    differing by more than one: `leases.receiver`), and how long that took; the split at
+    `limit` and None when it never was."""
+    since = time.time()
+    while True:
+        counts = held_by(database, procs)
+        if sum(counts) == tables and max(counts) - min(counts) <= 1:
+            return counts, round(time.time() - since, 1)
+        if time.time() - since > limit:
+            return counts, None
+        time.sleep(0.2)
 
 
 def wait_ready(log: Path, count: int, limit: float = 120) -> None:
@@ -258,12 +294,15 @@ def chaos(database: str, kills: int, tables: int, seed: int | None,
                 took = played_on(log, tables, killed, PLAY_ON_S * 3)
                 takeovers.append(took if took is not None else float("inf"))
                 audits.append(books_ok(database, keys)[0])
+            split, settled = balanced(database, procs, tables, PLAY_ON_S * 3)
         finally:
             for proc in procs:
                 proc.kill()
                 proc.wait()
         ok, voided, lost, resumed = books_ok(database, keys)
-        actions = sum(line[0].isdigit() for line in log.read_text().splitlines())
+        lines = log.read_text().splitlines()
+        actions = sum(line[0].isdigit() for line in lines)
+        hand_overs = sum(line.startswith("gave") for line in lines)
         if keep is not None:
             keep.write_text(log.read_text())
     worst = max(takeovers, default=0.0)
@@ -274,14 +313,16 @@ def chaos(database: str, kills: int, tables: int, seed: int | None,
             "mean_takeover_s": round(sum(takeovers) / len(takeovers), 2) if takeovers
             and worst != float("inf") else None,
             "all_within_10s": worst <= PLAY_ON_S, "audit_ok": ok and all(audits),
-            "actions": actions, "wall_s": round(time.time() - started, 1),
+            "actions": actions, "hand_overs": hand_overs, "tables_per_process": split,
+            "balanced_after_s": settled, "wall_s": round(time.time() - started, 1),
             "lease_s": leases.LEASE_SECONDS}
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--tables", type=int, default=10)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--kills", type=int, default=20, help="how many kill -9 (default 20)")
+    ap.add_argument("--tables", type=int, default=10,
+                    help="tables in play, the four games in turn (default 10)")
     ap.add_argument("--database", default=DEFAULT_DATABASE,
                     help="a PostgreSQL URL (its database is dropped and made afresh)")
     ap.add_argument("--seed", type=int, default=None, help="the kill moments' seed")

@@ -104,8 +104,9 @@ def _postgres_up() -> bool:
 
 def test_the_chaos_bench_kills_a_process_and_every_table_plays_on(tmp_path: Path) -> None:
     """Issue 25's chaos figure, small: two room processes, one table of each of the four
-    games, one holder killed (`kill -9`): every table plays on within 10 seconds, no hand
-    voided, no cent lost, the ledger balanced and the audit chain whole."""
+    games, one holder killed (`kill -9`) and restarted: every table plays on within 10
+    seconds, no hand voided, no cent lost, the ledger balanced and the audit chain whole,
+    and the two processes end with a fair split of the tables."""
     if not _postgres_up():
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL is not running on 127.0.0.1:5432 (.ci/run starts it)")
@@ -118,6 +119,9 @@ def test_the_chaos_bench_kills_a_process_and_every_table_plays_on(tmp_path: Path
     assert result["hands_voided"] == 0 and result["lost_cents"] == 0
     assert result["audit_ok"] is True
     assert result["max_takeover_s"] is not None and result["max_takeover_s"] <= 10
+    split = result["tables_per_process"]  # balanced again after the restart (`Room.balance`)
+    assert sum(split) == 4 and max(split) - min(split) <= 1
+    assert isinstance(result["hand_overs"], int)
 
 
 def test_the_round_trips_bench_counts_the_statements_of_each_action(tmp_path: Path) -> None:

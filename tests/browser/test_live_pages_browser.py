@@ -2,7 +2,8 @@
 cage)", in a real browser: two `cardroom serve` processes of one PostgreSQL room
 (`server.room_processes`). A cashier's cage page open at B, a sale half typed on it, shows a
 sale made by clicks at A's cage (her drawer, the cage's latest movements) without a reload
-and without losing what she typed. A coup at A (Mini 1, its progressive wager) moves the meter
+and without losing what she typed; the same sale moves the chips at the cage on alice's table
+page at B. A coup at A (Mini 1, its progressive wager) moves the meter
 on B's jackpot page, and the day's posting clicked at A moves the amount posted on B's
 jackpot page and on Mini 2's table page at B (B holds Mini 2, on the same pool). Each page
 renders with no console error; both widths are shot into $CARDROOM_SCREENSHOTS when it is
@@ -89,6 +90,32 @@ def test_a_sale_at_one_process_shows_on_the_cage_page_at_the_other(pg_url: str) 
         assert cage.input_value("#sell-amount") == "12"
         assert cage.input_value("#sell-player") == "alice"
         shots("cage-live", cage)
+        assert errors == []
+
+
+def test_a_sale_at_one_process_moves_the_chips_at_the_cage_on_a_table_page_at_the_other(
+        pg_url: str) -> None:
+    """Issue 25, "every page and table updates from any process (... cage)": alice's table
+    page open at B says her chips at the cage; olivia sells her $250 of chips by clicks at
+    A's cage, and the figure on alice's page moves to the new sum without a reload (its
+    `cage` topic, the page drawn again at B from the books)."""
+    t = the_room(pg_url)
+    with process(pg_url, 1) as (_, a_port, _stop_a), process(pg_url, 2) as (_, b_port, _), \
+            chromium() as chrome:
+        wait_linked(a_port, b_port)
+        at_a, at_b = (f"http://127.0.0.1:{p}" for p in (a_port, b_port))
+        table = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors = console_errors(table)
+        log_in(table, at_b, "alice")
+        table.goto(f"{at_b}/tables/{t}")
+        assert table.inner_text("#wallet") == "$1,000.00"
+        table.evaluate("window.notReloaded = true")
+        cage = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        log_in(cage, at_a, "olivia")
+        cage_sells(cage, at_a, "alice", 25_000)
+        assert changed(table, "#wallet", "$1,000.00") == "$1,250.00"
+        assert table.evaluate("window.notReloaded") is True
+        shots("table-wallet-live", table)
         assert errors == []
 
 

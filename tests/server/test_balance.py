@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -117,6 +118,35 @@ def test_a_second_process_gets_half_of_ten_tables_within_a_few_heartbeats(
     for _ in range(3):
         heartbeat(a, b2)
     assert split(storage) == {"a": 5, "b2": 5}
+    whole(storage)
+
+
+def test_a_process_without_a_hub_balances_by_the_room_alone(
+        storage: Storage, db_url: str) -> None:
+    """Issue 25: the per-beat decision is the room's (`Room.balance`), so a room process with
+    no hub (`bench/bench_chaos.py`'s, its own thread locks) balances as a served one: 10/0
+    to 5/5, each table handed over while the caller's lock holds it; the table first in line
+    (no viewers, the highest id) but with its hand in play is never handed over, and with
+    the split fair it is not chosen to leave at the end of its hand either."""
+    _setup, p, ids = linked_room(storage, tables=10)
+    (a, _), (b, _) = started(db_url, "a", 1), started(db_url, "b", 2)
+    playing = ids[-1]
+    a.act(p["alice"], playing, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    a.act(p["alice"], playing, {"type": "bet", "bets": {"player": 500}, "key": "b"})
+    held: list[int] = []
+
+    def hold(t: int) -> threading.Lock:
+        held.append(t)
+        return threading.Lock()
+
+    handed = []
+    for _ in range(3):
+        for room in (a, b):
+            room.keep_leases()
+            handed += room.balance(lambda _t: 0, hold)
+    assert split(storage) == {"a": 5, "b": 5} and playing in a.tables
+    assert sorted(handed) == sorted(held) and len(handed) == 5
+    assert not a.leave_between_hands(playing)  # a fair split: it is not chosen to leave
     whole(storage)
 
 

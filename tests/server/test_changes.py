@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from cardroom.room.room import Room
 from cardroom.server.app import create_app
 from cardroom.server.changes import TOPIC, Changes, channel_of, conninfo, form_topics
+from cardroom.server.hub import Hub
 from server.forms import FormClient, log_in, said, seated_player
 
 
@@ -35,6 +36,25 @@ def test_a_form_and_a_table_action_are_told_to_the_change_sockets_of_the_process
             assert ws.receive_json()["hand"]["open"]
         assert changes.receive_json() == {"type": "changed", "what": [f"table {table}"]}
     assert app.state.hub.changes.outbox == set()  # one process: nothing to send
+
+
+def test_a_seat_taken_or_left_is_told_as_a_table_and_a_cage_change(room: Room) -> None:
+    """Issue 25, "every page ... updates (... cage)": a sit buys in from the player's chips
+    at the cage and a leave cashes out to them, so both name the `cage` beside the table
+    (the chips at the cage on the player's pages follow); a bet names only the table."""
+    alice, table = seated_player(room)
+    hub = Hub()
+
+    async def told(msg: dict[str, object]) -> list[str]:
+        async with hub.changes.subscribe() as sub:
+            await hub.act(room, alice, table, msg)
+            return sorted(await sub.next())
+
+    assert asyncio.run(told({"type": "leave", "key": "l"})) == ["cage", f"table {table}"]
+    assert asyncio.run(told({"type": "sit", "buy_in": 10_000, "key": "s2"})) == \
+        ["cage", f"table {table}"]
+    assert asyncio.run(told({"type": "bet", "bets": {"player": 500}, "key": "b"})) == \
+        [f"table {table}"]
 
 
 def test_the_change_socket_needs_a_session(room: Room) -> None:

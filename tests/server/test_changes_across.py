@@ -175,9 +175,9 @@ def test_a_cage_movement_at_one_process_reaches_the_cage_page_of_the_other(
     $250 of chips at A's cage; the change socket of her cage page open at B names `cage`
     (and nothing else that was not changed), and B's cage, drawn from the books, shows it in
     her drawer and in the cage's latest movements. alice, a player, hears the same word on
-    her own lobby's socket (her chips at the cage are on her lobby) and never a figure,
-    and B's cage is refused her."""
-    the_room(pg_url)
+    her own lobby's socket (her chips at the cage are on her lobby and her table pages, drawn
+    again at B with the new sum) and never a figure, and B's cage is refused her."""
+    t = the_room(pg_url)
     with process(pg_url, 1) as (_, a_port, _stop_a), process(pg_url, 2) as (_, b_port, _):
         wait_linked(a_port, b_port)
         at_a, at_b, alice = (browser(a_port, "olivia"), browser(b_port, "olivia"),
@@ -205,6 +205,7 @@ def test_a_cage_movement_at_one_process_reaches_the_cage_page_of_the_other(
         assert "chips sold for cash" in recent and "alice" in recent and "$250.00" in recent
         assert alice.get("/cage").status_code == 403
         assert shown(alice.get("/lobby").text, "wallet") == "$1,250.00"
+        assert shown(alice.get(f"/tables/{t}").text, "wallet") == "$1,250.00"
 
 
 def test_a_meter_moved_at_one_process_reaches_the_jackpot_pages_of_the_other(

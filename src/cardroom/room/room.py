@@ -7,7 +7,7 @@ import functools
 import json
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -101,7 +101,7 @@ class Room:
     """The fencing number of each table this process holds (with `holder`)."""
     leaving: set[int] = field(default_factory=set)
     """Tables this process, over its fair share, hands over at the end of their hand in play
-    (`hand_over`, from `Hub.act`); chosen again at every heartbeat."""
+    (`leave_between_hands`, after each action); chosen again at every heartbeat (`balance`)."""
 
     @classmethod
     def open(cls, database: str | None, source: RandomSource | None = None,
@@ -267,6 +267,40 @@ class Room:
             pass  # taken over meanwhile: it has left this process all the same
         self._drop(table_id)
         return True
+
+    def balance(self, viewers: Callable[[int], int],
+                hold: Callable[[int], AbstractContextManager[object]]) -> list[int]:
+        """One heartbeat's balancing of a process of several over its fair share
+        (`over_share`), decided here for every caller (the server's `Hub`, the chaos bench):
+        as many tables handed over (`hand_over`), each held still by the caller's `hold`
+        (none of its actions half-way) and between two hands: first those with no hand in
+        play and the fewest `viewers`; if too few are, the rest at the end of their hand in
+        play (`leaving`, `leave_between_hands`). Returns the tables handed over now."""
+        over = self.over_share()
+        ranked = sorted(self.tables, key=lambda t: (viewers(t), -t))
+        handed: list[int] = []
+        for table_id in ranked:
+            live = self.tables.get(table_id)
+            if over <= 0 or live is None or live.hand_id is not None:
+                continue
+            with hold(table_id):
+                gone = self.hand_over(table_id)
+            now = self.tables.get(table_id)
+            if gone:
+                over -= 1
+                handed.append(table_id)
+            elif now is not None and now.hand_id is None:
+                over = 0  # the spread no longer calls for it (another process moved first)
+        playing = [t for t in ranked if t in self.tables and self.tables[t].hand_id is not None]
+        self.leaving = set(playing[:max(over, 0)])
+        return handed
+
+    def leave_between_hands(self, table_id: int) -> bool:
+        """After an action of a table chosen to leave (`balance`), the caller holding it
+        still: hand it over now if that action ended its hand. Whether it left."""
+        live = self.tables.get(table_id)
+        return table_id in self.leaving and live is not None and live.hand_id is None \
+            and self.hand_over(table_id)
 
     def take_over(self, table_id: int) -> list[int]:
         """Issue 25: take the table's lease (free or expired: its fencing number grows) and

@@ -16,16 +16,18 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+import anyio.from_thread
 import anyio.to_thread
 from fastapi import WebSocket
 
 from cardroom.errors import CardroomError
 from cardroom.room.people.accounts import Account
 from cardroom.room.play import leases
+from cardroom.room.play.messages import message_type
 from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.room import AnyTable, Room, dumps
 from cardroom.server.changes import ROOM, Changes, topic_of_table
@@ -35,6 +37,9 @@ COOKIE = "cardroom_session"
 TICK_SECONDS = 1.0
 """How often the server looks for turns that ran out."""
 LOG = logging.getLogger("cardroom.timers")
+WALLET_MOVES = frozenset({"sit", "leave"})
+"""Table actions that move a player's chips at the cage (a buy-in, a cash-out): the `cage`
+topic too, so the figure on their pages follows."""
 T = TypeVar("T")
 
 
@@ -91,39 +96,35 @@ class Hub:
                     await self._send_update(room, table_id)
                 raise
             await self._send_update(room, table_id)
-            self._changed(room, table_id, meters)
+            self._changed(room, table_id, meters, message_type(msg) in WALLET_MOVES)
             await self._leave_at_hand_end(room, table_id)
 
     async def _leave_at_hand_end(self, room: Room, table_id: int) -> None:
         """In the table's lock, after its action: a table this process hands over at the end
-        of its hand (`Room.leaving`, `balance`) goes now if that action ended the hand; its
-        viewers, closed with "try again later", reconnect and reach it at its new holder."""
-        live = room.tables.get(table_id)
-        if table_id in room.leaving and live is not None and live.hand_id is None and \
-                await anyio.to_thread.run_sync(room.hand_over, table_id):
+        of its hand (`Room.leaving`, `Room.leave_between_hands`; no worker thread for the
+        others) goes now if that action ended the hand; its viewers, closed with "try again
+        later", reconnect and reach it at its new holder."""
+        if table_id in room.leaving and \
+                await anyio.to_thread.run_sync(room.leave_between_hands, table_id):
             await self._close(lambda t, _ws, _who: t == table_id, leases.MOVED,
                               TRY_AGAIN_LATER)
 
     async def balance(self, room: Room) -> None:
-        """A process of several over its fair share (`Room.over_share`) hands as many tables
-        over, each in the table's order (none of its actions half-way) and between two
-        hands (`Room.hand_over`): first those with no hand in play and the fewest viewers;
-        if too few are, the rest at the end of their hand in play (`Room.leaving`)."""
-        over = await anyio.to_thread.run_sync(room.over_share)
-        ranked = sorted(room.tables, key=lambda t: (len(self.sockets[t]), -t))
-        for table_id in ranked:
-            live = room.tables.get(table_id)
-            if over <= 0 or live is None or live.hand_id is not None:
-                continue
-            async with self.locks[table_id]:
-                handed = await anyio.to_thread.run_sync(room.hand_over, table_id)
-            now = room.tables.get(table_id)
-            if handed:
-                over -= 1
-            elif now is not None and now.hand_id is None:
-                over = 0  # the spread no longer calls for it (another process moved first)
-        playing = [t for t in ranked if t in room.tables and room.tables[t].hand_id is not None]
-        room.leaving = set(playing[:max(over, 0)])
+        """A process of several over its fair share hands tables over (`Room.balance`, in a
+        worker thread): the fewest viewers first, each in the table's order (`_held`)."""
+        await anyio.to_thread.run_sync(
+            room.balance, lambda t: len(self.sockets.get(t, ())), self._held)
+
+    @contextlib.contextmanager
+    def _held(self, table_id: int) -> Iterator[None]:
+        """From a worker thread: the table's lock (taken on the event loop, which makes
+        them) held, so no action of the table is half-way."""
+        lock = anyio.from_thread.run_sync(self.locks.__getitem__, table_id)
+        anyio.from_thread.run(lock.acquire)
+        try:
+            yield
+        finally:
+            anyio.from_thread.run_sync(lock.release)
 
     async def at_table(self, room: Room, table_id: int, fn: Callable[..., T], *args: Any
                        ) -> T:
@@ -147,12 +148,16 @@ class Hub:
                     await self._send_update(room, table_id)
                     self._changed(room, table_id, meters)
 
-    def _changed(self, room: Room, table_id: int, meters: dict[str, tuple[int, ...]]) -> None:
-        """A table changed (and the jackpot meters, when they moved with it): to the live
-        pages here and at the other processes (`Changes`)."""
+    def _changed(self, room: Room, table_id: int, meters: dict[str, tuple[int, ...]],
+                 wallet: bool = False) -> None:
+        """A table changed (and the jackpot meters, when they moved with it; the `cage`,
+        when a player's chips there moved with it): to the live pages here and at the
+        other processes (`Changes`)."""
         topics = [topic_of_table(table_id)]
         if _meters(room) != meters:
             topics.append("jackpot")
+        if wallet:
+            topics.append("cage")
         self.changes.changed(*topics)
 
     async def heard(self, room: Room, topics: set[str]) -> None:
