@@ -3,9 +3,9 @@ maintained once and reach every room within the 48 hours the rule allows" (the u
 WAC 230-23-030). The company's patron register (room/books/patron_register.py): the rooms'
 patrons merged at the head office by identity document, pulled by every room.
 
-Here the head office is a PostgreSQL database on 127.0.0.1:5432 of the test's own, whose
-`room_alpha` and `room_gamma` schemas stand for what replication delivers (the replication
-itself: tests/room/test_head_office.py); the room that pulls is a SQLite file."""
+Here the head office is a PostgreSQL database of the test's own (in a cluster of the module's
+own), whose `room_alpha` and `room_gamma` schemas stand for what replication delivers (the
+replication itself: tests/room/test_head_office.py); the room that pulls is a SQLite file."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from cli.console import cardroom
-from sqlalchemy import create_engine, text, update
+from sqlalchemy import text, update
 
 from cardroom.room.books import patron_register
 from cardroom.room.people import patrons
@@ -27,7 +27,7 @@ from cardroom.room.storage.schema import patrons as patrons_table
 from cardroom.room.storage.timezone import room_time
 
 from .people import DESK, IDENTITY_KEY
-from .storage_fixture import pg_base_url
+from .pg_cluster import Cluster, Clusters
 
 KEY = IDENTITY_KEY
 LICENCE = "WDL-GH 1980"
@@ -61,23 +61,25 @@ class Company:
             storage.engine.dispose()
 
 
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    """A PostgreSQL cluster of this module's own (`pg_cluster`): each test's head office is a
+    database in it, thrown away with the cluster. Dropping a database on the shared server
+    waits for a checkpoint of everything the other tests wrote (minutes, late in a suite)."""
+    clusters = Clusters()
+    try:
+        yield clusters.primary()
+    finally:
+        clusters.close()
+
+
 @pytest.fixture
-def company() -> Iterator[Company]:
-    base = pg_base_url()
-    if base is None:
-        pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
-    name = f"cardroom_register_{secrets.token_hex(4)}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    c = Company(base.rsplit("/", 1)[0] + f"/{name}")
+def company(cluster: Cluster) -> Iterator[Company]:
+    c = Company(cluster.create(f"cardroom_register_{secrets.token_hex(4)}"))
     try:
         yield c
     finally:
         c.close()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def grace(storage: Storage, address: str = "1 Main St, Tacoma WA 98402",
