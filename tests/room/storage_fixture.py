@@ -69,6 +69,11 @@ def backend_url(backend: str, tmp_path: Path) -> Iterator[str]:
         admin.dispose()
 
 
+POSTGRESQL_ONLY = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+"""On a test whose storage fixtures take `db_url`: PostgreSQL only (what several processes of
+one room do: their leases, their writer chains), instead of a skipped SQLite run."""
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield from backend_url(request.param, tmp_path)

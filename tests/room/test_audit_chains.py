@@ -27,6 +27,7 @@ from cardroom.room.trust import integrity, keying
 from cardroom.room.trust.anchors import check_anchors, write_anchor
 from cardroom.room.trust.keying import open_keyed
 from cardroom.shoe import SeededRandom
+from room.storage_fixture import POSTGRESQL_ONLY
 from room.tampering import BUYS, attacker, cardroom, url_of
 
 Writers = tuple[Storage, Storage, Storage, Path]
@@ -323,12 +324,11 @@ def test_rekey_moves_every_chain_to_the_new_key(writers: Writers, tmp_path: Path
     assert "does not carry the audit key's MAC" in problems(room)  # the old key's are gone
 
 
+@POSTGRESQL_ONLY
 def test_two_writer_chains_do_not_wait_for_each_other(writers: Writers) -> None:
     """The point of the chains: a unit of one writer held open does not hold up another
     writer's unit, nor one on the room chain."""
     room, a, b, _ = writers
-    if not room.is_postgres:
-        pytest.skip("a SQLite room is written by one process: one chain")
     inside, release = threading.Event(), threading.Event()
 
     def held() -> None:

@@ -34,6 +34,7 @@ from cardroom.shoe import SeededRandom
 from .linked_tables import POOL, linked_room, play, sit
 from .people import IDENTITY_KEY
 from .rooms import baccarat_room, books, start_round, super_pan_9_room, view
+from .storage_fixture import POSTGRESQL_ONLY
 
 
 def process(db_url: str, holder: str, seed: int) -> Room:
@@ -210,6 +211,7 @@ def test_linked_tables_held_by_two_processes_share_one_pool(
     assert books(storage)
 
 
+@POSTGRESQL_ONLY
 def test_a_linked_pool_is_read_again_only_once_another_process_changed_it(
         storage: Storage, db_url: str) -> None:
     """PostgreSQL (`leases.guard`): an action compares the linked pool this process holds
@@ -218,8 +220,6 @@ def test_a_linked_pool_is_read_again_only_once_another_process_changed_it(
     reads it once and deals again on the pool as the books hold it (the first try wrote
     nothing: the meter counts each coup once and the ledger agrees); b's next bet reads
     nothing again."""
-    if not storage.is_postgres:
-        pytest.skip("on SQLite the pool is read at every action, as before")
     _setup, p, (t1, t2) = linked_room(storage)
     a = process(db_url, "a", 1)
     expire(storage, "a", t2)
@@ -268,14 +268,13 @@ def test_the_heartbeat_lets_go_of_a_table_taken_over(storage: Storage, db_url: s
     assert lease(storage, t) == ("b", 2)
 
 
+@POSTGRESQL_ONLY
 def test_the_heartbeat_does_not_wait_for_the_room_s_writers(
         storage: Storage, db_url: str) -> None:
     """Issue 25: a beat writes no audit entry and no ledger row, only its own leases, so it
     runs outside the room's writer lock: it renews while another process's unit holds that
     lock (PostgreSQL's advisory lock; on SQLite the database's one write lock is the writer
     lock)."""
-    if not storage.is_postgres:
-        pytest.skip("SQLite has one write lock for everything")
     _setup, _p, t = baccarat_room(storage)
     a = process(db_url, "a", 1)
     expire(storage, "a")  # (the beat must renew it)

@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pytest
 from sqlalchemy import event
 
 from cardroom.room.money import ledger
@@ -34,6 +33,7 @@ from cardroom.shoe import SeededRandom
 
 from .people import IDENTITY_KEY
 from .rooms import make_room, playing_table
+from .storage_fixture import POSTGRESQL_ONLY
 
 MOST = {"postgresql": {"bet": 9, "deal": 13}, "sqlite": {"bet": 12, "deal": 16}}
 ROUND_TRIPS = {"bet": 3, "deal": 8}
@@ -99,13 +99,12 @@ def bet_and_deal(room: Room, people: dict[str, Account], table: int, key: str
     return statements, trips
 
 
+@POSTGRESQL_ONLY
 def test_under_a_lease_a_bet_and_a_deal_cost_the_plain_room_s_round_trips(
         storage: Storage, db_url: str) -> None:
     """Issue 25: one process of several holds its table under a lease (`holder`), a table
     with a progressive pool. The same bet and deal as at a plain room's table cost the same
     round trips, and one statement more (the lease and pool check, queued)."""
-    if not storage.is_postgres:
-        pytest.skip("several processes share a PostgreSQL room; SQLite's checks are calls")
     plain, people, first = make_room(storage, "baccarat", seed=25, table="Plain")
     assert first is not None
     second = playing_table(plain, people["olivia"], "Leased", "baccarat").table_id
