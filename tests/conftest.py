@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from room.storage_fixture import drop_pool
 
 TESTS = Path(__file__).parent
 LONGEST_FIRST = ("browser/test_whole_shift_browser.py", "browser/", "test_benches_run.py")
@@ -43,3 +44,8 @@ def _audit_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
             del os.environ[env]
         else:
             os.environ[env] = value
+
+
+def pytest_sessionfinish() -> None:
+    """This process's pool of migrated PostgreSQL schemas dropped (`storage_fixture`)."""
+    drop_pool()

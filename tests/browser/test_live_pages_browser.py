@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from room.storage_fixture import backend_url
+from room.storage_fixture import migrated_schema
 from server.room_processes import (
     browser,
     coup,
@@ -33,8 +33,6 @@ from server.room_processes import (
     wait_linked,
 )
 
-from cardroom.room.storage.db import make_engine, migrate
-
 from .room_flows import SCREENS, cage_sells, chromium, console_errors, log_in, phone_width
 
 WITHIN_MS = 5_000
@@ -43,12 +41,8 @@ most a second of the page's own pacing, and its fetch, on a loaded machine)."""
 
 
 @pytest.fixture
-def pg_url(tmp_path: Path) -> Iterator[str]:
-    for url in backend_url("postgresql", tmp_path):
-        engine = make_engine(url)
-        migrate(engine)
-        engine.dispose()
-        yield url
+def pg_url() -> Iterator[str]:
+    yield from migrated_schema()
 
 
 def shots(name: str, page: Any) -> None:

@@ -4,16 +4,15 @@ and the started self-service room the app's tests share (a module may define its
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 os.environ["CARDROOM_INSECURE_FAST_HASHING"] = "1"
 
 import pytest
 from room.hashers import hasher  # noqa: F401
-from room.storage_fixture import backend_url, db_url, storage  # noqa: F401
+from room.storage_fixture import db_url, migrated_schema, storage  # noqa: F401
 
 from cardroom.room.room import Room
-from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.db import Storage
 from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SeededRandom
 
@@ -26,11 +25,7 @@ def room(storage: Storage) -> Room:  # noqa: F811 (storage: the fixture above)
 
 
 @pytest.fixture
-def pg_url(tmp_path: Path) -> Iterator[str]:
+def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL schema, migrated (a room of several processes is PostgreSQL only:
     `room_processes`)."""
-    for url in backend_url("postgresql", tmp_path):
-        engine = make_engine(url)
-        migrate(engine)
-        engine.dispose()
-        yield url
+    yield from migrated_schema()
