@@ -290,3 +290,33 @@ def test_a_unit_inside_a_unit_never_joins_its_own_group(storage: Storage) -> Non
     assert inner[0] is not first and all(conn is first for conn in rest)
     assert sorted(actors(storage)) == ["lead", "m0", "m1", "nested"]
     assert verified(storage)
+
+
+def test_the_connection_lost_in_a_member_fails_the_group_whole(storage: Storage) -> None:
+    """PostgreSQL: the group's session ended while a member runs (as a restart of the
+    database does): the leader, that member and every one that joined before it raise
+    "try again" (nothing committed, so not `unknown`), nothing of theirs is written; those
+    that had not joined yet commit in a transaction of their own."""
+    if not storage.is_postgres:
+        pytest.skip("a SQLite file has no session to end")
+
+    def cut(conn: Connection) -> None:
+        act("cut")(conn)
+        pid = conn.connection.driver_connection.info.backend_pid  # type: ignore[union-attr]
+        with storage.engine.connect() as other:
+            other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        time.sleep(0.3)
+        conn.execute(text("SELECT 1"))
+
+    first, rest = together(storage, act("lead"), [(act("m0"), None), (cut, None),
+                                                   (act("m1"), None)])
+    assert isinstance(rest[1], DatabaseUnavailable)
+    committed = {f"test:{name}" for name, got in (("m0", rest[0]), ("m1", rest[2]))
+                 if isinstance(got, Connection)}
+    for failed in (first, *rest):
+        assert isinstance(failed, Connection) and failed is not first or (
+            isinstance(failed, DatabaseUnavailable) and not failed.unknown)
+    assert accounts(storage) == committed
+    with storage.unit() as conn:
+        act("after")(conn)
+    assert accounts(storage) == {*committed, "test:after"} and verified(storage)

@@ -339,18 +339,19 @@ class Storage:
         connection lost), the whole group fails (`broken`)."""
         conn = group.conn
         assert conn is not None
-        conn.info.pop(AFTER_COMMIT, None)
-        conn.info[UNIT_MEMO] = {}
-        audit.rewind(conn, marked)
         failed = exc
         for _ in range(2):  # the first meets the error of a statement it queued, if any
-            if conn.invalidated:
+            if conn.invalidated:  # (its info went with it)
                 break
             try:
                 conn.execute(_ROLLBACK_TO)
-                return
             except DBAPIError as again:
                 failed = again
+                continue
+            conn.info.pop(AFTER_COMMIT, None)
+            conn.info[UNIT_MEMO] = {}
+            audit.rewind(conn, marked)
+            return
         group.broken = failed
 
     def _release(self, group: _Group) -> None:
