@@ -314,7 +314,7 @@ def test_the_connection_lost_in_a_member_fails_the_group_whole(storage: Storage)
     committed = {f"test:{name}" for name, got in (("m0", rest[0]), ("m1", rest[2]))
                  if isinstance(got, Connection)}
     for failed in (first, *rest):
-        assert isinstance(failed, Connection) and failed is not first or (
+        assert (isinstance(failed, Connection) and failed is not first) or (
             isinstance(failed, DatabaseUnavailable) and not failed.unknown)
     assert accounts(storage) == committed
     with storage.unit() as conn:
