@@ -266,7 +266,7 @@ class Storage:
                     offered = self._offer
                     if offered is not None and offered.chain == chain:
                         self._offer, offered.turn = None, True
-                        self._gate.notify_all()
+                        offered.joined += 1
                         return offered
                     if not self._busy:
                         self._busy = True
@@ -277,24 +277,21 @@ class Storage:
 
     def _gather(self, group: _Group, conn: Connection) -> None:
         """Hand the open transaction on `conn` to the units of its chain waiting, one at a
-        time, until none waits or the group is full (`GROUP_LIMIT`). Before the first, the
-        leader's queued statements are answered (an error of one of them is the leader's
-        alone, nobody has joined yet), and on SQLite the transaction is begun explicitly (the
-        driver begins one only at a first write, and a savepoint outside one would commit at
-        its release)."""
+        time (each hands it on to the next, `_offer_to`), until none waits or the group is
+        full (`GROUP_LIMIT`). Before the first, the leader's queued statements are answered
+        (an error of one of them is the leader's alone, nobody has joined yet), and on SQLite
+        the transaction is begun explicitly (the driver begins one only at a first write,
+        and a savepoint outside one would commit at its release)."""
         group.conn = conn
-        while group.joined + 1 < GROUP_LIMIT and group.broken is None:
-            with self._gate:
-                if not self._waiting[group.chain]:
-                    break
-            if not group.joined:
-                settle(conn)
-                raw = conn.connection.driver_connection
-                if not self.is_postgres and not getattr(raw, "in_transaction", True):
-                    conn.exec_driver_sql("BEGIN")
-            with self._gate:
-                self._offer = group
-                self._gate.notify_all()
+        with self._gate:
+            if not self._waiting[group.chain]:
+                return
+        settle(conn)
+        raw = conn.connection.driver_connection
+        if not self.is_postgres and not getattr(raw, "in_transaction", True):
+            conn.exec_driver_sql("BEGIN")
+        with self._gate:
+            while self._offer_to(group):
                 while self._offer is group or group.turn:
                     self._gate.wait()
         if group.broken is not None:
@@ -312,7 +309,6 @@ class Storage:
         conn.info[UNIT_MEMO] = {}  # what the units before it learnt is theirs
         marked = audit.mark(conn)
         try:
-            group.joined += 1
             conn.execute(_SAVEPOINT)
             yield conn
             work = conn.info.pop(AFTER_COMMIT, [])
@@ -325,13 +321,25 @@ class Storage:
         finally:
             with self._gate:
                 group.turn = False
-                self._gate.notify_all()
+                if not self._offer_to(group):  # (else the next member goes on at once)
+                    self._gate.notify_all()
         with self._gate:
             while not group.done:
                 self._gate.wait()
         if group.failure is not None:
             raise _again(group.failure) from group.failure
         return _After(work, moved=False)  # (the leader anchors the chain, once a group)
+
+    def _offer_to(self, group: _Group) -> bool:
+        """Under `_gate`: offer `group` to the next unit of its chain that waits, if any,
+        the group is not full and not broken (a member hands it on directly, so that a
+        member's turn costs one hand-over between threads, not two)."""
+        if group.broken is not None or group.joined + 1 >= GROUP_LIMIT \
+                or not self._waiting[group.chain]:
+            return False
+        self._offer = group
+        self._gate.notify_all()
+        return True
 
     @staticmethod
     def _undo(group: _Group, marked: audit.Mark, exc: BaseException) -> None:
