@@ -2,8 +2,11 @@
 
 `open_database` builds the engine and brings the schema to the newest Alembic revision, so a
 first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
-a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
-lock) so that the audit chain and the ledger balances are never written by two writers at once.
+a transaction under the process's writer turn (and, on PostgreSQL, a transaction-scoped advisory
+lock) so that the audit chain and the ledger balances are never written by two writers at once;
+units of one chain that wait for the turn join the running unit's transaction when its block
+ends, each in its own savepoint, and commit with it (group commit: one flush for many actions,
+docs/server.md "Group commit").
 On PostgreSQL the unit runs in pipeline mode (`cardroom.room.storage.pipeline`): that lock
 and the audit head's read are queued with its first read, its writes that nothing waits for
 (the audit entries, written once before the commit by `audit.flush`, among them) go with the
