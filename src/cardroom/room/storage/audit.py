@@ -23,6 +23,7 @@ a room served by one process writes only chain 0, exactly as before.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import heapq
@@ -193,12 +194,16 @@ class _Unit:
     lazy: LazyHead | None = None
     """The head's read, sent but not yet answered (PostgreSQL's writer lock)."""
     base: Head = None
+    found: Head = None
+    """The head as the database held it when the unit read it (`rewind` keeps it)."""
     head: Head = None
     head_tag: str | None = None
     pending: list[dict[str, Any]] = field(default_factory=list)
 
 
 _UNIT = "cardroom.audit.unit"
+Mark = _Unit | None
+"""A unit's batch as it was at one moment (`mark`), to go back to (`rewind`)."""
 
 
 LazyHead = Callable[[], Head]
@@ -213,6 +218,28 @@ def begin_unit(conn: Connection, head: LazyHead | None = None, chain: int = ROOM
     conn.info[_UNIT] = _Unit(chain=chain, lazy=head)
 
 
+def mark(conn: Connection) -> Mark:
+    """The batch of the unit `conn` belongs to as it is now: a member of a group commit
+    (`Storage.unit`) starts here, and `rewind` takes its appends back if it fails."""
+    unit = conn.info.get(_UNIT)
+    return dataclasses.replace(unit, pending=list(unit.pending)) if isinstance(unit, _Unit) \
+        else None
+
+
+def rewind(conn: Connection, marked: Mark) -> None:
+    """Forget what the unit appended (and wrote, `flush`) since `marked`: its rows went with
+    the rollback to the member's savepoint. A head first read since is kept as the database
+    holds it (its statement is answered once), with no entry after it."""
+    unit = conn.info.get(_UNIT)
+    if not isinstance(unit, _Unit) or marked is None:
+        return
+    if marked.read or not unit.read:
+        conn.info[_UNIT] = dataclasses.replace(marked, pending=list(marked.pending))
+        return
+    conn.info[_UNIT] = _Unit(chain=marked.chain, read=True, lazy=marked.lazy,
+                             base=unit.found, found=unit.found, head=unit.found)
+
+
 def end_unit(conn: Connection) -> None:
     """Forget the transaction's batch (written, or rolled back with it)."""
     conn.info.pop(_UNIT, None)
@@ -221,11 +248,12 @@ def end_unit(conn: Connection) -> None:
 def _read_head(conn: Connection, unit: _Unit) -> Head:
     if not unit.read:
         if unit.lazy is not None:
-            unit.base = unit.head = unit.lazy()
+            unit.found = unit.lazy()
         else:
             row = conn.execute(_SELECT_HEAD.with_for_update(),
                                {"head": head_id(unit.chain)}).first()
-            unit.base = unit.head = None if row is None else (int(row.seq), str(row.hash))
+            unit.found = None if row is None else (int(row.seq), str(row.hash))
+        unit.base = unit.head = unit.found
         unit.read = True
     return unit.head
 

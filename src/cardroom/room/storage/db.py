@@ -2,8 +2,11 @@
 
 `open_database` builds the engine and brings the schema to the newest Alembic revision, so a
 first run creates it and a later version migrates it. `Storage.unit()` is the one way to write:
-a transaction under a process-wide lock (and, on PostgreSQL, a transaction-scoped advisory
-lock) so that the audit chain and the ledger balances are never written by two writers at once.
+a transaction under the process's writer turn (and, on PostgreSQL, a transaction-scoped advisory
+lock) so that the audit chain and the ledger balances are never written by two writers at once;
+units of one chain that wait for the turn join the running unit's transaction when its block
+ends, each in its own savepoint, and commit with it (group commit: one flush for many actions,
+docs/server.md "Group commit").
 On PostgreSQL the unit runs in pipeline mode (`cardroom.room.storage.pipeline`): that lock
 and the audit head's read are queued with its first read, its writes that nothing waits for
 (the audit entries, written once before the commit by `audit.flush`, among them) go with the
@@ -24,9 +27,11 @@ reconnects by itself (the pool tests a connection before lending it, `pool_pre_p
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -38,14 +43,20 @@ import psycopg
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
 from cardroom.errors import CardroomError
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import DatabaseUnavailable, StorageError
-from cardroom.room.storage.pipeline import answer_now, driver_error, transaction
+from cardroom.room.storage.pipeline import (
+    answer_now,
+    deferred,
+    driver_error,
+    settle,
+    transaction,
+)
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +154,14 @@ class Storage:
     """The key the audit chain is MACed with (`cardroom.room.storage.audit_key`); None: unkeyed."""
     chain: int = audit.ROOM_CHAIN
     """The audit chain this process's units write (`audit.writer_chain`); 0: the room's."""
-    _lock: threading.RLock = field(default_factory=threading.RLock)
+    _gate: threading.Condition = field(default_factory=threading.Condition, repr=False)
+    """Guards the writer turn: `_busy` (a unit leads a transaction), `_offer` (a group open
+    to one more unit of its chain) and `_waiting` (units waiting, by chain)."""
+    _busy: bool = field(default=False, repr=False)
+    _offer: _Group | None = field(default=None, repr=False)
+    _waiting: Counter[int] = field(default_factory=Counter, repr=False)
+    _inside: threading.local = field(default_factory=threading.local, repr=False)
+    """`unit`: this thread runs a unit's block (a unit in it is a nested one)."""
     _anchored_at: float = field(default=0.0, repr=False)
     _unanchored: set[int] = field(default_factory=set, repr=False)
     """The writer chains a unit moved since their last anchor (`anchor_due`, `anchor_tail`)."""
@@ -159,7 +177,7 @@ class Storage:
         return self.engine.dialect.name == "postgresql"
 
     @contextmanager
-    def unit(self, chain: int | None = None) -> Iterator[Connection]:
+    def unit(self, chain: int | None = None) -> Generator[Connection, None, None]:
         """One write transaction: all or nothing, one writer at a time on its audit chain
         (`chain`, else this storage's). The work its body
         left for after the commit (`after_commit`) runs once it has committed, outside it.
@@ -167,20 +185,22 @@ class Storage:
         On PostgreSQL the unit runs in pipeline mode (`pipeline.transaction`): a statement marked
         `deferred` is sent without waiting for its answer, with the next statement that is
         waited for or with the COMMIT.
+        Group commit: units of the same chain that wait while one runs join its transaction
+        when its block ends, one after another, each in its own savepoint (`_follow`), and
+        all commit at once; each returns after that commit. A unit inside a unit (in the same
+        thread) never joins: its own transaction, as always.
         The database gone: `DatabaseUnavailable` (`unknown` when it went at the commit)."""
-        committing = False
         chain = self.chain if chain is None else chain
-        try:
-            with self._lock, self.engine.connect() as conn, transaction(conn) as commit:
-                later = yield from self._body(conn, chain)
-                committing = True
-                commit()
-        except DBAPIError as exc:
-            self.went_away(exc, committing)
-            if audit.HEAD_MOVED in str(exc.orig):
-                raise audit.ChainBroken(audit.HEAD_MOVED) from exc
-            raise
-        self.answers()
+        if getattr(self._inside, "unit", False):
+            later = yield from self._transaction(chain, None)
+        else:
+            joined = self._enter(chain)
+            self._inside.unit = True
+            try:
+                later = yield from (self._transaction(chain, _Group(chain)) if joined is None
+                                    else self._follow(joined))
+            finally:
+                self._inside.unit = False
         if chain != audit.ROOM_CHAIN and later.moved:
             self.anchor_due(chain)
         for work in later.work:
@@ -189,21 +209,183 @@ class Storage:
             except Exception:  # the committed work stands whatever happens after it
                 log.exception("work after a commit failed; the commit stands")
 
-    def _body(self, conn: Connection, chain: int) -> Generator[Connection, None, _After]:
+    def waiting(self) -> int:
+        """How many units wait for their writer turn now (those of the chain of the unit
+        running join its transaction when its block ends, `unit`)."""
+        with self._gate:
+            return sum(self._waiting.values())
+
+    def _transaction(self, chain: int, group: _Group | None
+                     ) -> Generator[Connection, None, _After]:
+        """A unit's own transaction up to its commit; with a `group`, the units that join it
+        (`_gather`) commit with it, and hear how it ended (`_release`)."""
+        committing = False
+        try:
+            try:
+                with self.engine.connect() as conn, transaction(conn) as commit:
+                    later = yield from self._body(conn, chain, group)
+                    committing = True
+                    commit()
+            except DBAPIError as exc:
+                failure = self._failure(exc, committing)
+                if failure is exc:
+                    raise
+                raise failure from exc
+        except BaseException as exc:
+            if group is not None:
+                group.failure = exc
+            raise
+        finally:
+            if group is not None:
+                self._release(group)
+        self.answers()
+        return later
+
+    def _body(self, conn: Connection, chain: int, group: _Group | None
+              ) -> Generator[Connection, None, _After]:
         """The unit's work on `conn` up to its commit: the writer lock, the caller's block,
-        the audit entries written; the work left for after the commit."""
+        the units that join it, the audit entries written; the work left for after the
+        commit."""
         conn.info.pop(AFTER_COMMIT, None)
         conn.info[UNIT_MEMO] = {}
         try:
             audit.begin_unit(conn, self._lock_writer(conn, chain), chain)
             yield conn
+            work = conn.info.pop(AFTER_COMMIT, [])
+            if group is not None:
+                self._gather(group, conn)
             moved = audit.appended(conn)
             audit.flush(conn)
         finally:
             if not conn.invalidated:  # a connection lost mid-unit took its info along
                 audit.end_unit(conn)
                 conn.info.pop(UNIT_MEMO, None)
-        return _After(conn.info.pop(AFTER_COMMIT, []), moved)
+        return _After(work, moved)
+
+    def _enter(self, chain: int) -> _Group | None:
+        """Wait for this storage's writer turn: None, this unit leads a transaction of its
+        own; or the group of a unit of the same `chain` whose block ended, to join."""
+        with self._gate:
+            self._waiting[chain] += 1
+            try:
+                while True:
+                    offered = self._offer
+                    if offered is not None and offered.chain == chain:
+                        self._offer, offered.turn = None, True
+                        offered.joined += 1
+                        return offered
+                    if not self._busy:
+                        self._busy = True
+                        return None
+                    self._gate.wait()
+            finally:
+                self._waiting[chain] -= 1
+
+    def _gather(self, group: _Group, conn: Connection) -> None:
+        """Hand the open transaction on `conn` to the units of its chain waiting, one at a
+        time (each hands it on to the next, `_offer_to`), until none waits or the group is
+        full (`GROUP_LIMIT`). Before the first, the leader's queued statements are answered
+        (an error of one of them is the leader's alone, nobody has joined yet), and on SQLite
+        the transaction is begun explicitly (the driver begins one only at a first write,
+        and a savepoint outside one would commit at its release)."""
+        group.conn = conn
+        with self._gate:
+            if not self._waiting[group.chain]:
+                return
+        settle(conn)
+        raw = conn.connection.driver_connection
+        if not self.is_postgres and not getattr(raw, "in_transaction", True):
+            conn.exec_driver_sql("BEGIN")
+        with self._gate:
+            while self._offer_to(group):
+                while self._offer is group or group.turn:
+                    self._gate.wait()
+        if group.broken is not None:
+            raise _again(group.broken)
+
+    def _follow(self, group: _Group) -> Generator[Connection, None, _After]:
+        """A unit that joined `group`: its block runs on the group's connection in a
+        savepoint of its own, whose release is waited for (its queued statements answered:
+        their error is its own). Failed, it is rolled back to that savepoint (its rows, its
+        audit entries, its work for after the commit, the unit memo) and raises at once; the
+        others go on. Otherwise it returns once the group committed, or raises as the
+        group's commit failed."""
+        conn = group.conn
+        assert conn is not None
+        conn.info[UNIT_MEMO] = {}  # what the units before it learnt is theirs
+        marked = audit.mark(conn)
+        try:
+            conn.execute(_SAVEPOINT)
+            yield conn
+            work = conn.info.pop(AFTER_COMMIT, [])
+            conn.execute(_RELEASE)
+        except BaseException as exc:
+            self._undo(group, marked, exc)
+            if isinstance(exc, DBAPIError) and (failure := self._failure(exc, False)) is not exc:
+                raise failure from exc
+            raise
+        finally:
+            with self._gate:
+                group.turn = False
+                if not self._offer_to(group):  # (else the next member goes on at once)
+                    self._gate.notify_all()
+        with self._gate:
+            while not group.done:
+                self._gate.wait()
+        if group.failure is not None:
+            raise _again(group.failure) from group.failure
+        return _After(work, moved=False)  # (the leader anchors the chain, once a group)
+
+    def _offer_to(self, group: _Group) -> bool:
+        """Under `_gate`: offer `group` to the next unit of its chain that waits, if any,
+        the group is not full and not broken (a member hands it on directly, so that a
+        member's turn costs one hand-over between threads, not two)."""
+        if group.broken is not None or group.joined + 1 >= GROUP_LIMIT \
+                or not self._waiting[group.chain]:
+            return False
+        self._offer = group
+        self._gate.notify_all()
+        return True
+
+    @staticmethod
+    def _undo(group: _Group, marked: audit.Mark, exc: BaseException) -> None:
+        """Roll a failed member of `group` back to its savepoint; if that cannot be done (the
+        connection lost), the whole group fails (`broken`)."""
+        conn = group.conn
+        assert conn is not None
+        failed = exc
+        for _ in range(2):  # the first meets the error of a statement it queued, if any
+            if conn.invalidated:  # (its info went with it)
+                break
+            try:
+                conn.execute(_ROLLBACK_TO)
+            except DBAPIError as again:
+                failed = again
+                continue
+            conn.info.pop(AFTER_COMMIT, None)
+            conn.info[UNIT_MEMO] = {}
+            audit.rewind(conn, marked)
+            return
+        group.broken = failed
+
+    def _release(self, group: _Group) -> None:
+        """The group's transaction ended (`failure`: how it failed): its members return, and
+        the writer turn passes to the next unit waiting."""
+        with self._gate:
+            group.done = True
+            self._busy = False
+            self._gate.notify_all()
+
+    def _failure(self, exc: DBAPIError, committing: bool) -> BaseException:
+        """What a unit raises for the database's `exc`: `DatabaseUnavailable` (`went_away`),
+        `ChainBroken` if the audit head moved, else `exc` itself."""
+        try:
+            self.went_away(exc, committing)
+        except DatabaseUnavailable as unavailable:
+            return unavailable
+        if audit.HEAD_MOVED in str(exc.orig):
+            return audit.ChainBroken(audit.HEAD_MOVED)
+        return exc
 
     def write_as(self, writer: str) -> int:
         """Write from now on on the chain of `writer` (a process of a room served by several,
@@ -339,6 +521,38 @@ def gone(exc: DBAPIError) -> bool:
 def _first_line(exc: DBAPIError) -> str:
     lines = str(exc.orig or exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
+
+GROUP_LIMIT = 32
+"""The most units one group commit holds, its leader included: a flood of units of one chain
+still commits every 32."""
+_SAVEPOINT = deferred(text("SAVEPOINT cardroom_member"))
+_RELEASE = text("RELEASE SAVEPOINT cardroom_member")
+"""Waited for: its answer says whether the member's queued statements went in."""
+_ROLLBACK_TO = text("ROLLBACK TO SAVEPOINT cardroom_member")
+
+
+@dataclass(eq=False)
+class _Group:
+    """A transaction its leader hands to the units of its `chain` that wait (`Storage._gather`):
+    how many `joined`, `turn` while one runs its block, `broken` when
+    one could not be rolled back (the group then fails whole), and once it ended, `done`,
+    with `failure` (None: committed)."""
+    chain: int
+    conn: Connection | None = None
+    joined: int = 0
+    turn: bool = False
+    broken: BaseException | None = None
+    done: bool = False
+    failure: BaseException | None = None
+
+
+def _again(exc: BaseException) -> BaseException:
+    """A group's failure as one more of its members raises it: an exception of its own (one
+    object is never raised in two threads)."""
+    if isinstance(exc, DatabaseUnavailable):
+        return DatabaseUnavailable(exc.unknown)
+    return copy.copy(exc)
+
 
 @dataclass(frozen=True)
 class _After:

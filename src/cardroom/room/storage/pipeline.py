@@ -75,6 +75,21 @@ def transaction(conn: Connection) -> Iterator[Callable[[], None]]:
             conn.invalidate()
 
 
+def settle(conn: Connection) -> None:
+    """Wait now for the answers of every statement queued in the unit on `conn` (one round
+    trip): an error of one of them is raised here, as SQLAlchemy raises a statement's, and
+    not at a later statement that is not its own (a group commit hands the transaction to
+    another unit only once the units before it are answered, `Storage.unit`). Nothing
+    outside a PostgreSQL unit."""
+    pipeline = conn.info.get(PIPELINE)
+    if pipeline is None:
+        return
+    try:
+        pipeline.sync()
+    except psycopg.Error as exc:
+        raise driver_error(conn, exc, "SYNC") from exc
+
+
 def _nothing() -> None:
     """SQLite's unit commits when its transaction's block ends."""
 
