@@ -27,6 +27,7 @@ from cardroom.room.storage.round_trips import traced
 from cardroom.room.storage.schema import audit_log, ledger_accounts
 
 from .lost_answers import lose_the_answer
+from .storage_fixture import POSTGRESQL_ONLY
 
 ACCOUNT = deferred(text("INSERT INTO ledger_accounts (name, balance, allow_negative) "
                         "VALUES (:name, 0, :neg)").bindparams(neg=False))
@@ -292,14 +293,12 @@ def test_a_unit_inside_a_unit_never_joins_its_own_group(storage: Storage) -> Non
     assert verified(storage)
 
 
+@POSTGRESQL_ONLY
 def test_the_connection_lost_in_a_member_fails_the_group_whole(storage: Storage) -> None:
     """PostgreSQL: the group's session ended while a member runs (as a restart of the
     database does): the leader, that member and every one that joined before it raise
     "try again" (nothing committed, so not `unknown`), nothing of theirs is written; those
     that had not joined yet commit in a transaction of their own."""
-    if not storage.is_postgres:
-        pytest.skip("a SQLite file has no session to end")
-
     def cut(conn: Connection) -> None:
         act("cut")(conn)
         pid = conn.connection.driver_connection.info.backend_pid  # type: ignore[union-attr]
