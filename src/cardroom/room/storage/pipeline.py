@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import psycopg
 from psycopg.pq import TransactionStatus
-from sqlalchemy import text
+from sqlalchemy import Select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.expression import Executable
@@ -118,3 +118,29 @@ def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
     if pipeline is not None and (not context.execution_options.get(DEFERRED)
                                  or getattr(context, "_is_implicit_returning", False)):
         pipeline.sync()  # (SQLAlchemy reads a Core INSERT's new key at once: not deferred)
+
+
+def ahead(conn: Connection, statement: Select[Any]) -> Callable[[], list[tuple[Any, ...]]]:
+    """A read sent now whose rows its caller needs only later: in a unit on PostgreSQL it is
+    queued in the pipeline (on the driver's cursor, as the writer lock's head read is) and
+    goes with the next statement that is waited for, so it costs no round trip of its own;
+    calling what this returns reads its rows (waiting for them only if nothing was sent
+    since). Its rows are plain tuples of the driver's values, so only for columns that need
+    no conversion by SQLAlchemy (numbers, text, booleans, dates). Elsewhere it runs at once.
+    The rows are those of the moment it is sent: for rows the unit does not write after."""
+    if conn.info.get(PIPELINE) is None:
+        found = [tuple(row) for row in conn.execute(statement)]
+        return lambda: found
+    compiled = statement.compile(dialect=conn.dialect,
+                                 compile_kwargs={"render_postcompile": True})
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    cursor = raw.cursor()
+    cursor.execute(str(compiled), compiled.params)
+
+    def rows() -> list[tuple[Any, ...]]:
+        try:
+            return list(cursor.fetchall())
+        except psycopg.Error as exc:
+            raise driver_error(conn, exc, str(compiled)) from exc
+    return rows
