@@ -59,19 +59,53 @@ def hand_title(hand_id: int, number: int | None = None) -> str:
     return f"Hand {hand_id}" + (f" (table's hand {number})" if number else "")
 
 
+_NEW_RECORD = json.dumps({"status": "open", "wagers": {}})
+"""An open hand's working record as it starts."""
 _OPEN_HAND = insert(hands).from_select(
     ["table_id", "number", "status", "opened_at", "history"],
     select(bindparam("table", type_=Integer),
            func.coalesce(func.max(hands.c.number), 0) + 1,
            literal("open"), bindparam("at", type_=DateTime(timezone=True)),
-           literal(json.dumps({"status": "open", "wagers": {}})))
+           literal(_NEW_RECORD))
     .where(hands.c.table_id == bindparam("table"))).returning(hands.c.id, hands.c.number)
 """A hand's record, numbered after the table's last: one statement (one round trip)."""
 
 
-def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
-    """A new open hand at the table: its id and its number at the table (issue 20)."""
-    row = conn.execute(_OPEN_HAND, {"table": table_id, "at": datetime.now(UTC)}).one()
+NextHand = tuple[int, int]
+"""A hand's id and its number at its table (issue 20)."""
+_INSERT_HAND = deferred(text(
+    "INSERT INTO hands (id, table_id, number, status, opened_at, history) "
+    "VALUES (:id, :table, :number, 'open', :at, :history)"))
+
+
+def next_hand_ahead(conn: Connection, table_id: int) -> Callable[[], NextHand] | None:
+    """PostgreSQL: the id (from the table's sequence) and the number (after the table's
+    last) the table's next hand is to have, read ahead (`pipeline.ahead`: with the unit's
+    next waited statement, a wager's key look-up), so that `open_hand` with them waits for
+    nothing. Only the table's holder opens its hands, under the writer lock, so the number
+    stands to the commit; an id not used (a retried wager, a refused one) is a gap in the
+    ids, as a rolled-back hand always left. None on SQLite (its round trips are calls)."""
+    if conn.dialect.name != "postgresql":
+        return None
+    rows = ahead(conn, select(
+        func.nextval(func.pg_get_serial_sequence("hands", "id")),
+        func.coalesce(func.max(hands.c.number), 0) + 1).where(hands.c.table_id == table_id))
+
+    def reserved() -> NextHand:
+        (hand_id, number), = rows()
+        return int(hand_id), int(number)
+    return reserved
+
+
+def open_hand(conn: Connection, table_id: int, reserved: NextHand | None = None) -> NextHand:
+    """A new open hand at the table: its id and its number at the table (issue 20); with
+    the id and number `reserved` for it (`next_hand_ahead`), written without a wait."""
+    at = datetime.now(UTC)
+    if reserved is not None:
+        conn.execute(_INSERT_HAND, {"id": reserved[0], "table": table_id, "number": reserved[1],
+                                    "at": at, "history": _NEW_RECORD})
+        return reserved
+    row = conn.execute(_OPEN_HAND, {"table": table_id, "at": at}).one()
     return int(row.id), int(row.number)
 
 

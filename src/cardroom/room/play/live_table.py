@@ -537,10 +537,11 @@ class LiveTable(Generic[E, R, M]):
         self.away = self.away - {who.id}
 
     # wagers --------------------------------------------------------------------------------------
-    def open_hand(self, conn: Connection) -> int:
-        """The hand in progress, opened (its record, its number) by its first wager."""
+    def open_hand(self, conn: Connection, reserved: hands.NextHand | None = None) -> int:
+        """The hand in progress, opened (its record, its number) by its first wager; with
+        the id and number `reserved` for it if they were read ahead (`wager_request`)."""
         if self.hand_id is None:
-            self.hand_id, self.hand_number = hands.open_hand(conn, self.table_id)
+            self.hand_id, self.hand_number = hands.open_hand(conn, self.table_id, reserved)
             self.before, self.irregularities, self.defaults = {}, [], []
             self.new_hand()
         return self.hand_id
@@ -571,27 +572,33 @@ class LiveTable(Generic[E, R, M]):
         return dict(hands.open_wagers(conn, self.hand_id).get(who.id, {}))
 
     def wager_request(self, conn: Connection, who: Account, msg: Bet | ChangeBets,
-                      prefix: str) -> tuple[int, str, Stake] | None:
-        """A player's `bet` or `change_bets`: their seat, the request's ledger key and its
-        wagers; None for a retried request (already applied once: the same key and wagers)."""
+                      prefix: str, opens: bool = False
+                      ) -> tuple[int, str, Stake, hands.NextHand | None] | None:
+        """A player's `bet` or `change_bets`: their seat, the request's ledger key, its
+        wagers, and if it `opens` the hand (a bet with no hand in progress) the id and number
+        the hand is to have, read ahead with the key's look-up (`hands.next_hand_ahead`: no
+        round trip of their own); None for a retried request (already applied once: the same
+        key and wagers)."""
         who.require(Permission.PLAY)
         seat = self.require_seated(who)
         key = f"{prefix}:{self.table_id}:{who.id}:{msg.key}"
         bets = self.stake_of(msg)
+        reserved = hands.next_hand_ahead(conn, self.table_id) \
+            if opens and self.hand_id is None else None
         if ledger.replayed(conn, key, "wager", {"bets": bets}, self.stake_accounts(who)):
             return None
-        return seat, key, bets
+        return seat, key, bets, None if reserved is None else reserved()
 
     def bet(self, conn: Connection, who: Account, msg: Bet) -> None:
         """`{"type": "bet", "bets": {name: cents, ...}, "key": K}`: the seat's wagers on the
         coming hand (the first wager opens it)."""
-        asked = self.wager_request(conn, who, msg, "bet")
+        asked = self.wager_request(conn, who, msg, "bet", opens=True)
         if asked is None:
             return
-        seat, key, bets = asked
+        seat, key, bets, reserved = asked
         if who.id in self.away:  # a player who sat out after missed turns wagers: back
             self.come_back(conn, who)
-        self.open_hand(conn)
+        self.open_hand(conn, reserved)
         self.before.setdefault(who.id, self.stacks[who.id])
         record = self.place_bets(who, seat, bets)
         self.stacks[who.id] -= sum(bets.values())
@@ -606,7 +613,7 @@ class LiveTable(Generic[E, R, M]):
         asked = self.wager_request(conn, who, msg, "change")
         if asked is None:
             return
-        seat, key, bets = asked
+        seat, key, bets, _ = asked
         old = self.staked(conn, who)
         self.withdraw_bets(who, seat)  # the engine refuses a seat with no wager
         self.stacks[who.id] += sum(old.values())
