@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Integer, Select, Table, bindparam, func, insert, select, update
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
@@ -445,6 +446,28 @@ def is_excluded(conn: Connection, patron_id: int) -> bool:
     return matching_entry(conn, patron_id) is not None
 
 
+def _excluded_accounts(postgres: bool) -> Select[Any]:
+    """The statement of `excluded_accounts_ahead`, built once per dialect: the accounts
+    `:ids` (PostgreSQL: an array, so that the statement does not change with their number)."""
+    a, p, e, i, d = (accounts.c, patrons.c, exclusion_entries.c, exclusion_identifiers.c,
+                     patron_documents.c)
+    document = (select(i.entry_id).join(patron_documents, d.number_index == i.number_index)
+                .where(i.entry_id == e.id, d.patron_id == p.id).exists())
+    cleared = select(exclusion_clearances.c.id).where(
+        exclusion_clearances.c.entry_id == e.id,
+        exclusion_clearances.c.patron_id == p.id).exists()
+    chosen = a.id == func.any(bindparam("ids", type_=postgresql.ARRAY(Integer))) \
+        if postgres else a.id.in_(bindparam("ids", expanding=True))
+    return (select(a.id, p.legal_name, e.id, e.name_key, e.date_of_birth == p.date_of_birth,
+                   document)
+            .select_from(accounts.join(patrons, p.id == a.patron_id).join(
+                exclusion_entries, e.active & ((e.date_of_birth == p.date_of_birth) | document)))
+            .where(chosen, ~cleared).order_by(a.id, e.id))
+
+
+_EXCLUDED_ACCOUNTS = {postgres: _excluded_accounts(postgres) for postgres in (False, True)}
+
+
 def excluded_accounts(conn: Connection, account_ids: Iterable[int]) -> dict[int, int]:
     """The accounts among `account_ids` whose patron is excluded, with the entry matched. An
     account with no patron matches nothing (the cage has not seen who it is)."""
@@ -462,19 +485,8 @@ def excluded_accounts_ahead(conn: Connection, account_ids: Iterable[int]
     ids = sorted({a for a in account_ids if a > 0})
     if not ids:
         return dict
-    a, p, e, i, d = (accounts.c, patrons.c, exclusion_entries.c, exclusion_identifiers.c,
-                     patron_documents.c)
-    document = (select(i.entry_id).join(patron_documents, d.number_index == i.number_index)
-                .where(i.entry_id == e.id, d.patron_id == p.id).exists())
-    cleared = select(exclusion_clearances.c.id).where(
-        exclusion_clearances.c.entry_id == e.id,
-        exclusion_clearances.c.patron_id == p.id).exists()
-    rows = ahead(conn, select(a.id, p.legal_name, e.id, e.name_key,
-                              e.date_of_birth == p.date_of_birth, document)
-                 .select_from(accounts.join(patrons, p.id == a.patron_id).join(
-                     exclusion_entries, e.active & ((e.date_of_birth == p.date_of_birth)
-                                                    | document)))
-                 .where(a.id.in_(ids), ~cleared).order_by(a.id, e.id))
+    postgres = conn.dialect.name == "postgresql"
+    rows = ahead(conn, _EXCLUDED_ACCOUNTS[postgres], {"ids": ids})
 
     def found() -> dict[int, int]:
         matched: dict[int, int] = {}

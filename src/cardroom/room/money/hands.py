@@ -78,6 +78,11 @@ _INSERT_HAND = deferred(text(
     "VALUES (:id, :table, :number, 'open', :at, :history)"))
 
 
+_NEXT_HAND = select(func.nextval(func.pg_get_serial_sequence("hands", "id")),
+                    func.coalesce(func.max(hands.c.number), 0) + 1).where(
+    hands.c.table_id == bindparam("table"))
+
+
 def next_hand_ahead(conn: Connection, table_id: int) -> Callable[[], NextHand] | None:
     """PostgreSQL: the id (from the table's sequence) and the number (after the table's
     last) the table's next hand is to have, read ahead (`pipeline.ahead`: with the unit's
@@ -87,9 +92,7 @@ def next_hand_ahead(conn: Connection, table_id: int) -> Callable[[], NextHand] |
     ids, as a rolled-back hand always left. None on SQLite (its round trips are calls)."""
     if conn.dialect.name != "postgresql":
         return None
-    rows = ahead(conn, select(
-        func.nextval(func.pg_get_serial_sequence("hands", "id")),
-        func.coalesce(func.max(hands.c.number), 0) + 1).where(hands.c.table_id == table_id))
+    rows = ahead(conn, _NEXT_HAND, {"table": table_id})
 
     def reserved() -> NextHand:
         (hand_id, number), = rows()
@@ -184,7 +187,7 @@ def open_wagers_ahead(conn: Connection, hand_id: int
     """`open_wagers`, read ahead (`pipeline.ahead`): the read goes with the unit's next
     statement that is waited for, the wagers are read when the returned function is called
     (a deal's settlement: they go with the ledger's look-up, issue 25)."""
-    rows = ahead(conn, select(hands.c.history).where(hands.c.id == hand_id))
+    rows = ahead(conn, _SELECT_HISTORY, {"hand": hand_id})
 
     def wagers() -> dict[int, dict[str, Cents]]:
         (history,), = rows()
