@@ -5,11 +5,12 @@ on PostgreSQL again with the table held under a lease (the process one of severa
 
 Every round trip to PostgreSQL is made inside the room's writer lock, so this prints, per
 database: statements per bet and per deal (counted with SQLAlchemy's `before_cursor_execute`;
-the BEGIN and COMMIT not counted), round trips per bet and per deal on PostgreSQL (libpq's
-trace, `cardroom.room.storage.round_trips`, over one more round after the timed ones; BEGIN and
-COMMIT included; 0 on SQLite, which has none), each action's wall time (median, p99), this
-process's CPU time per action (the database server's own CPU is not in it) and the load
-average, so that a loaded machine's wall figures can be read beside the work done.
+the BEGIN and COMMIT not counted, nor what goes on the driver's cursor: the writer lock, the
+audit head and the reads sent ahead, `pipeline.ahead`), round trips per bet and per deal on
+PostgreSQL (libpq's trace, `cardroom.room.storage.round_trips`, over one more round after the
+timed ones; BEGIN and COMMIT included; 0 on SQLite, which has none), each action's wall time
+(median, p99), this process's CPU time per action (the database server's own CPU is not in
+it) and the load average, so that a loaded machine's wall figures can be read beside the work done.
 
     PYTHONPATH=src .venv/bin/python bench/bench_round_trips.py --rounds 30 \\
         --postgres postgresql://postgres@127.0.0.1:5432/test

@@ -5,7 +5,7 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from sqlalchemy import select, text
@@ -15,7 +15,7 @@ from cardroom.room.compliance import exclusions
 from cardroom.room.compliance.exclusions import CONFISCATED, NEUTRAL, Excluded, ExclusionError
 from cardroom.room.money import ledger
 from cardroom.room.people import patrons
-from cardroom.room.people.accounts import Role
+from cardroom.room.people.accounts import Role, create_account
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
 from cardroom.room.storage.errors import PermissionDenied
@@ -102,6 +102,40 @@ def test_matching_by_name_and_birth_or_by_document_and_staff_clear_a_false_posit
                                "the state's licence number belongs to her sister")
         assert not exclusions.is_excluded(conn, by_licence.id)
         assert not exclusions.marketing_allowed(conn, grace.id)  # WAC 230-23-020
+
+
+def test_the_seated_players_check_finds_what_the_patron_check_finds(storage: Storage) -> None:
+    """The matching rule (docs/compliance.md) as a table applies it to its players
+    (`excluded_accounts`, one statement since issue 25): an account whose patron matches by
+    name and birth, one whose patron matches by a document only, none for a namesake born
+    another year or an account with no patron; a match staff cleared no longer counts. The
+    same entries as the patron check (`matching_entry`), in a write unit (on PostgreSQL read
+    ahead in its pipeline) as outside one."""
+    _, p, _ = make_room(storage, seed=1, cast=STAFF, buyers=())
+    with storage.unit() as conn:
+        import_grace(conn)
+        found = {"grace": grace_patron(conn, p["cathy"], name="Hopper, Grace", number="X 2"),
+                 "licence": grace_patron(conn, p["cathy"], name="Grace B. Murray"),
+                 "namesake": patrons.create(conn, p["cathy"], patrons.NewPatron(
+                     "Grace Hopper", "2 Elm St", date(1981, 12, 9)), KEY)}
+        players = {}
+        for who, patron in [*found.items(), ("unknown", None)]:
+            players[who] = create_account(conn, f"grace_{who}", "correct horse", Role.PLAYER)
+            if patron is not None:
+                patrons.link_account(conn, p["cathy"], players[who].id, patron.id)
+        ids = [a.id for a in players.values()]
+        expected = {players[who].id: exclusions.matching_entry(conn, found[who].id)
+                    for who in ("grace", "licence")}
+        assert None not in expected.values()
+        assert exclusions.excluded_accounts(conn, ids) == expected
+        exclusions.clear_match(conn, p["connie"], expected[players["licence"].id],
+                               found["licence"].id, "the licence number is her sister's")
+    with storage.unit() as conn:
+        assert exclusions.excluded_accounts(conn, ids) == {
+            players["grace"].id: expected[players["grace"].id]}
+    with storage.read() as conn:
+        assert exclusions.excluded_accounts(conn, ids) == {
+            players["grace"].id: expected[players["grace"].id]}
 
 
 def test_only_owner_and_compliance_read_the_list(storage: Storage) -> None:

@@ -30,12 +30,13 @@ import csv
 import hashlib
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Integer, Select, Table, bindparam, func, insert, select, update
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
@@ -49,6 +50,7 @@ from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
 from cardroom.room.storage.errors import NotFound, PermissionDenied
 from cardroom.room.storage.identity_key import IdentityKey
+from cardroom.room.storage.pipeline import ahead
 from cardroom.room.storage.schema import (
     accounts,
     exclusion_breaches,
@@ -444,19 +446,56 @@ def is_excluded(conn: Connection, patron_id: int) -> bool:
     return matching_entry(conn, patron_id) is not None
 
 
+def _excluded_accounts(postgres: bool) -> Select[Any]:
+    """The statement of `excluded_accounts_ahead`, built once per dialect: the accounts
+    `:ids` (PostgreSQL: an array, so that the statement does not change with their number)."""
+    a, p, e, i, d = (accounts.c, patrons.c, exclusion_entries.c, exclusion_identifiers.c,
+                     patron_documents.c)
+    document = (select(i.entry_id).join(patron_documents, d.number_index == i.number_index)
+                .where(i.entry_id == e.id, d.patron_id == p.id).exists())
+    cleared = select(exclusion_clearances.c.id).where(
+        exclusion_clearances.c.entry_id == e.id,
+        exclusion_clearances.c.patron_id == p.id).exists()
+    chosen = a.id == func.any(bindparam("ids", type_=postgresql.ARRAY(Integer))) \
+        if postgres else a.id.in_(bindparam("ids", expanding=True))
+    return (select(a.id, p.legal_name, e.id, e.name_key, e.date_of_birth == p.date_of_birth,
+                   document)
+            .select_from(accounts.join(patrons, p.id == a.patron_id).join(
+                exclusion_entries, e.active & ((e.date_of_birth == p.date_of_birth) | document)))
+            .where(chosen, ~cleared).order_by(a.id, e.id))
+
+
+_EXCLUDED_ACCOUNTS = {postgres: _excluded_accounts(postgres) for postgres in (False, True)}
+
+
 def excluded_accounts(conn: Connection, account_ids: Iterable[int]) -> dict[int, int]:
     """The accounts among `account_ids` whose patron is excluded, with the entry matched. An
     account with no patron matches nothing (the cage has not seen who it is)."""
+    return excluded_accounts_ahead(conn, account_ids)()
+
+
+def excluded_accounts_ahead(conn: Connection, account_ids: Iterable[int]
+                            ) -> Callable[[], dict[int, int]]:
+    """`excluded_accounts` in one statement read ahead (`pipeline.ahead`): it goes with the
+    unit's next statement that is waited for and is read when the returned function is
+    called (a deal's check of the players still seated, issue 25). The statement yields each
+    account's patron and every active entry it may match, by date of birth or a document's
+    blind index, leaving out those staff cleared, in the order of the entries; the matching
+    rule itself (`_matches`) is applied here as there."""
     ids = sorted({a for a in account_ids if a > 0})
     if not ids:
-        return {}
-    linked = {r.id: r.patron_id for r in conn.execute(
-        select(accounts.c.id, accounts.c.patron_id).where(
-            accounts.c.id.in_(ids), accounts.c.patron_id.is_not(None)))}
-    if not linked:
-        return {}
-    found = _patron_matches(conn, linked.values())
-    return {a: found[p] for a, p in linked.items() if p in found}
+        return dict
+    postgres = conn.dialect.name == "postgresql"
+    rows = ahead(conn, _EXCLUDED_ACCOUNTS[postgres], {"ids": ids})
+
+    def found() -> dict[int, int]:
+        matched: dict[int, int] = {}
+        for account_id, legal_name, entry_id, key, born, by_document in rows():
+            if account_id not in matched and (
+                    by_document or (born and key == name_key(legal_name))):
+                matched[account_id] = entry_id
+        return matched
+    return found
 
 
 def person_matches(conn: Connection, legal_name: str, born: date) -> int | None:

@@ -8,11 +8,24 @@ its row keeps the wagers down (`wagers`), so a void or a restart can return them
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Literal, NamedTuple
 
-from sqlalchemy import BigInteger, bindparam, cast, func, insert, select, text, update
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Integer,
+    bindparam,
+    cast,
+    func,
+    insert,
+    literal,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -22,7 +35,7 @@ from cardroom.money import Cents
 from cardroom.room.money import ledger
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import NotFound
-from cardroom.room.storage.pipeline import deferred
+from cardroom.room.storage.pipeline import ahead, deferred
 from cardroom.room.storage.schema import (
     accounts,
     hand_players,
@@ -46,26 +59,73 @@ def hand_title(hand_id: int, number: int | None = None) -> str:
     return f"Hand {hand_id}" + (f" (table's hand {number})" if number else "")
 
 
-def open_hand(conn: Connection, table_id: int) -> tuple[int, int]:
-    last = conn.execute(select(func.max(hands.c.number))
-                        .where(hands.c.table_id == table_id)).scalar_one_or_none()
-    number = int(last or 0) + 1
-    hand_id = conn.execute(insert(hands).values(
-        table_id=table_id, number=number, status="open", opened_at=datetime.now(UTC),
-        history=json.dumps({"status": "open", "wagers": {}}))
-        .returning(hands.c.id)).scalar_one()
-    return hand_id, number
+_NEW_RECORD = json.dumps({"status": "open", "wagers": {}})
+"""An open hand's working record as it starts."""
+_OPEN_HAND = insert(hands).from_select(
+    ["table_id", "number", "status", "opened_at", "history"],
+    select(bindparam("table", type_=Integer),
+           func.coalesce(func.max(hands.c.number), 0) + 1,
+           literal("open"), bindparam("at", type_=DateTime(timezone=True)),
+           literal(_NEW_RECORD))
+    .where(hands.c.table_id == bindparam("table"))).returning(hands.c.id, hands.c.number)
+"""A hand's record, numbered after the table's last: one statement (one round trip)."""
+
+
+NextHand = tuple[int, int]
+"""A hand's id and its number at its table (issue 20)."""
+_INSERT_HAND = deferred(text(
+    "INSERT INTO hands (id, table_id, number, status, opened_at, history) "
+    "VALUES (:id, :table, :number, 'open', :at, :history)"))
+
+
+_NEXT_HAND = select(func.nextval(func.pg_get_serial_sequence("hands", "id")),
+                    func.coalesce(func.max(hands.c.number), 0) + 1).where(
+    hands.c.table_id == bindparam("table"))
+
+
+def next_hand_ahead(conn: Connection, table_id: int) -> Callable[[], NextHand] | None:
+    """PostgreSQL: the id (from the table's sequence) and the number (after the table's
+    last) the table's next hand is to have, read ahead (`pipeline.ahead`: with the unit's
+    next waited statement, a wager's key look-up), so that `open_hand` with them waits for
+    nothing. Only the table's holder opens its hands, under the writer lock, so the number
+    stands to the commit; an id not used (a retried wager, a refused one) is a gap in the
+    ids, as a rolled-back hand always left. None on SQLite (its round trips are calls)."""
+    if conn.dialect.name != "postgresql":
+        return None
+    rows = ahead(conn, _NEXT_HAND, {"table": table_id})
+
+    def reserved() -> NextHand:
+        (hand_id, number), = rows()
+        return int(hand_id), int(number)
+    return reserved
+
+
+def open_hand(conn: Connection, table_id: int, reserved: NextHand | None = None) -> NextHand:
+    """A new open hand at the table: its id and its number at the table (issue 20); with
+    the id and number `reserved` for it (`next_hand_ahead`), written without a wait."""
+    at = datetime.now(UTC)
+    if reserved is not None:
+        conn.execute(_INSERT_HAND, {"id": reserved[0], "table": table_id, "number": reserved[1],
+                                    "at": at, "history": _NEW_RECORD})
+        return reserved
+    row = conn.execute(_OPEN_HAND, {"table": table_id, "at": at}).one()
+    return int(row.id), int(row.number)
 
 
 # Built once: a wager's statements run on every bet.
 _SELECT_HISTORY = select(hands.c.history).where(hands.c.id == bindparam("hand"))
 _SET_HISTORY = update(hands).where(hands.c.id == bindparam("hand")).values(
     history=bindparam("history"))
-_SET_WAGER = deferred(text(
+_SET_IN_RECORD = deferred(text(
     "UPDATE hands SET history = CAST(jsonb_set(CAST(history AS JSONB), "
-    "ARRAY['wagers', CAST(:acct AS TEXT)], CAST(:bets AS JSONB)) AS TEXT) WHERE id = :hand"))
-"""PostgreSQL: a player's wagers set in the open hand's record by the database (nothing read
-first, nothing waited for: the record is JSON, read back with `json.loads`)."""
+    "CAST(:path AS TEXT[]), CAST(:value AS JSONB)) AS TEXT) WHERE id = :hand"))
+"""PostgreSQL: one field of an open hand's record set by the database (nothing read first,
+nothing waited for: the record is JSON, read back with `json.loads`)."""
+_ADD_SETUP = deferred(text(
+    "UPDATE hands SET history = CAST(jsonb_set(CAST(history AS JSONB), ARRAY['setup'], "
+    "COALESCE(CAST(history AS JSONB) -> 'setup', '{}') || CAST(:setup AS JSONB)) AS TEXT) "
+    "WHERE id = :hand AND status = 'open'"))
+"""PostgreSQL: fields added to an open hand's published setup, as `set_in_open_record`."""
 _ADD_PLAYER = {dialect: deferred(make_insert(hand_players).values(
     hand_id=bindparam("hand"), account_id=bindparam("acct")).on_conflict_do_nothing())
     for dialect, make_insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))}
@@ -75,14 +135,34 @@ _ADD_PLAYER = {dialect: deferred(make_insert(hand_players).values(
 def record_wagers(conn: Connection, hand_id: int, account_id: int,
                   bets: dict[str, Cents]) -> None:
     """Keep the open hand's wagers in its row so a void (or a restart) can return them."""
+    set_in_open_record(conn, hand_id, ("wagers", str(account_id)), bets)
+    add_players(conn, hand_id, [account_id])
+
+
+def add_players(conn: Connection, hand_id: int, account_ids: list[int]) -> None:
+    """The hand's player rows of `account_ids` (those not there yet), in one statement that
+    nothing waits for."""
+    if account_ids:
+        conn.execute(_ADD_PLAYER[conn.dialect.name],
+                     [{"hand": hand_id, "acct": account_id} for account_id in account_ids])
+
+
+def set_in_open_record(conn: Connection, hand_id: int, path: tuple[str, ...],
+                       value: Any) -> None:
+    """Set the field at `path` of an open hand's working record (`open_record`) to `value`:
+    on PostgreSQL by the database, in a statement nothing waits for (issue 25: a wager, a
+    turn's deadline cost no round trip); elsewhere read, changed and written back."""
     if conn.dialect.name == "postgresql":
-        conn.execute(_SET_WAGER, {"hand": hand_id, "acct": account_id,
-                                  "bets": json.dumps(bets)})
-    else:
-        data = json.loads(conn.execute(_SELECT_HISTORY, {"hand": hand_id}).scalar_one())
-        data["wagers"][str(account_id)] = bets
-        conn.execute(_SET_HISTORY, {"hand": hand_id, "history": json.dumps(data)})
-    conn.execute(_ADD_PLAYER[conn.dialect.name], {"hand": hand_id, "acct": account_id})
+        conn.execute(_SET_IN_RECORD, {"hand": hand_id, "path": list(path),
+                                      "value": json.dumps(value)})
+        return
+    data = json.loads(conn.execute(_SELECT_HISTORY, {"hand": hand_id}).scalar_one())
+    *parents, last = path
+    node = data
+    for name in parents:
+        node = node[name]
+    node[last] = value
+    conn.execute(_SET_HISTORY, {"hand": hand_id, "history": json.dumps(data)})
 
 
 def open_record(conn: Connection, hand_id: int) -> dict[str, Any]:
@@ -98,9 +178,21 @@ def save_open_record(conn: Connection, hand_id: int, data: dict[str, Any]) -> No
 
 
 def open_wagers(conn: Connection, hand_id: int) -> dict[int, dict[str, Cents]]:
-    data = json.loads(conn.execute(select(hands.c.history).where(hands.c.id == hand_id))
-                      .scalar_one())
-    return {int(k): v for k, v in data["wagers"].items()}
+    """An open hand's wagers as its record keeps them (per account, per bet)."""
+    return open_wagers_ahead(conn, hand_id)()
+
+
+def open_wagers_ahead(conn: Connection, hand_id: int
+                      ) -> Callable[[], dict[int, dict[str, Cents]]]:
+    """`open_wagers`, read ahead (`pipeline.ahead`): the read goes with the unit's next
+    statement that is waited for, the wagers are read when the returned function is called
+    (a deal's settlement: they go with the ledger's look-up, issue 25)."""
+    rows = ahead(conn, _SELECT_HISTORY, {"hand": hand_id})
+
+    def wagers() -> dict[int, dict[str, Cents]]:
+        (history,), = rows()
+        return {int(k): v for k, v in json.loads(history)["wagers"].items()}
+    return wagers
 
 
 class PlayerResult(NamedTuple):
@@ -164,6 +256,9 @@ def void_hand(conn: Connection, hand_id: int, actor: str, reason: str) -> dict[i
 def publish_setup(conn: Connection, hand_id: int, setup: dict[str, Any]) -> None:
     """Keep `setup` (what players may read now, e.g. a retired shoe) in the open hand's
     record: its history carries it however the hand ends, settled or void."""
+    if conn.dialect.name == "postgresql":  # (by the database, nothing waited for)
+        conn.execute(_ADD_SETUP, {"hand": hand_id, "setup": json.dumps(setup)})
+        return
     data = open_record(conn, hand_id)
     data["setup"] = {**data.get("setup", {}), **setup}
     save_open_record(conn, hand_id, data)

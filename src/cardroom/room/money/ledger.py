@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Select,
+    String,
     TextClause,
     bindparam,
     func,
@@ -184,50 +185,79 @@ _SELECT_BALANCE = select(ledger_accounts.c.balance).where(
     ledger_accounts.c.name == bindparam("name"))
 
 
-_ACCOUNTS_AND_ID = text(
-    "WITH n AS (SELECT nextval(pg_get_serial_sequence('ledger_transactions', 'id')) AS tx) "
-    "SELECT a.id, a.name, a.balance, a.allow_negative, n.tx FROM ledger_accounts AS a "
-    "CROSS JOIN n WHERE a.name IN :names FOR UPDATE OF a").bindparams(
-    bindparam("names", expanding=True))
-"""PostgreSQL: the accounts, locked, and the id the transaction will have, in one round trip
-(so that writing the transaction waits for nothing: `_write` is deferred)."""
+_KEY_AND_ACCOUNTS = text(
+    "WITH n AS (SELECT nextval(pg_get_serial_sequence('ledger_transactions', 'id')) AS tx), "
+    "k AS (SELECT id, fingerprint FROM ledger_transactions WHERE key = :key), "
+    "a AS (SELECT id, name, balance, allow_negative FROM ledger_accounts "
+    "WHERE name IN :names FOR UPDATE) "
+    "SELECT n.tx, k.id AS applied, k.fingerprint, a.id, a.name, a.balance, a.allow_negative "
+    "FROM n LEFT JOIN k ON true LEFT JOIN a ON true").bindparams(
+    bindparam("names", expanding=True, type_=String))
+"""PostgreSQL: the idempotency key's transaction (if any), the accounts the transaction is to
+move, locked, and the id it will have: one round trip where there were two (issue 25). At
+least one row (the id's); an account not there yet has none."""
+
+_LOCKED = "ledger.locked"
+"""In a unit's memo: each account the unit has locked (name -> id, balance, allow_negative),
+its balance as the unit's own transactions left it. Under the writer lock and the row lock
+nobody else writes it until the commit, so a later transaction of the unit reads it here."""
+_UNUSED = "ledger.unused"
+"""In a unit's memo: the keys this unit found unused (`replayed`, `post`), each with the id
+reserved for its transaction on PostgreSQL (None on SQLite), so that `post` with the same key
+neither looks again nor reads an id."""
+
+Held = tuple[int, int, bool]
+"""An account as a transaction checks it: (id, balance, allow_negative)."""
 
 
-def _accounts(conn: Connection, names: Iterable[str]
-              ) -> tuple[dict[str, tuple[int, int, bool]], int | None]:
-    """Each named account's (id, balance, allow_negative), locked for this transaction; a
-    missing account is created at zero. On PostgreSQL, with the id the transaction is to
-    have (None: found no account to read it with)."""
-    names = sorted(set(names))
-    postgres = conn.dialect.name == "postgresql"
-    rows = conn.execute(_ACCOUNTS_AND_ID if postgres else _SELECT_ACCOUNTS,
-                        {"names": names}).all()
-    found = {r.name: (r.id, int(r.balance), bool(r.allow_negative)) for r in rows}
-    tx_id = int(rows[0].tx) if postgres and rows else None
-    for name in names:
-        if name not in found:
-            neg = may_go_negative(name)
-            found[name] = (conn.execute(_INSERT_ACCOUNT, {"name": name, "neg": neg})
-                           .scalar_one(), 0, neg)
-    return found, tx_id
-
-
-_ABSENT = "ledger.absent"
-"""In a unit's memo: the keys this unit found unused (`replayed`), so that `post` with the
-same key does not look again."""
-
-
-def _find_key(conn: Connection, key: str) -> Any:
-    """The transaction `key` applied (id, fingerprint), or None; a key this unit already
-    found unused is not looked up again."""
+def _memo(conn: Connection) -> dict[str, Any]:
+    """The unit's memo (`unit_memo`); outside a unit, a new one (for one call)."""
     memo = unit_memo(conn)
-    absent: set[str] = set() if memo is None else memo.setdefault(_ABSENT, set())
-    if key in absent:
-        return None
-    row = conn.execute(_SELECT_KEY, {"key": key}).first()
-    if row is None:
-        absent.add(key)
-    return row
+    return {} if memo is None else memo
+
+
+def _find_key(conn: Connection, memo: dict[str, Any], key: str, names: Iterable[str] = ()
+              ) -> tuple[tuple[int, str] | None, int | None]:
+    """The transaction `key` applied (its id and fingerprint), or None: the key is then kept
+    in `memo` as unused, not looked up again in the unit. With it, on PostgreSQL, the id
+    reserved for the key's transaction: the same statement reserves it and locks and reads
+    the accounts `names` (those the transaction will move, `_KEY_AND_ACCOUNTS`), so that
+    posting it reads nothing more."""
+    unused: dict[str, int | None] = memo.setdefault(_UNUSED, {})
+    if key in unused:
+        return None, unused[key]
+    if conn.dialect.name != "postgresql":
+        row = conn.execute(_SELECT_KEY, {"key": key}).first()
+        if row is not None:
+            return (int(row.id), str(row.fingerprint)), None
+        unused[key] = None
+        return None, None
+    rows = conn.execute(_KEY_AND_ACCOUNTS, {"key": key, "names": sorted(set(names))}).all()
+    memo.setdefault(_LOCKED, {}).update(
+        {r.name: (r.id, int(r.balance), bool(r.allow_negative)) for r in rows
+         if r.name is not None})
+    if rows[0].applied is not None:
+        return (int(rows[0].applied), str(rows[0].fingerprint)), None
+    unused[key] = int(rows[0].tx)
+    return None, unused[key]
+
+
+def _accounts(conn: Connection, memo: dict[str, Any], names: Iterable[str]
+              ) -> dict[str, Held]:
+    """Each named account's (id, balance, allow_negative), locked for the unit and read once
+    in it (kept in `memo`; on PostgreSQL read with the key, `_find_key`); a missing account
+    is created at zero."""
+    locked: dict[str, Held] = memo.setdefault(_LOCKED, {})
+    names = sorted(set(names))
+    if missing := [name for name in names if name not in locked]:
+        locked.update({r.name: (r.id, int(r.balance), bool(r.allow_negative))
+                       for r in conn.execute(_SELECT_ACCOUNTS, {"names": missing})})
+        for name in missing:
+            if name not in locked:
+                neg = may_go_negative(name)
+                locked[name] = (conn.execute(_INSERT_ACCOUNT, {"name": name, "neg": neg})
+                                .scalar_one(), 0, neg)
+    return {name: locked[name] for name in names}
 
 
 @functools.cache
@@ -239,9 +269,7 @@ def _tx_in_one(rows: int) -> TextClause:
     return text(
         "WITH tx AS (INSERT INTO ledger_transactions "
         '(id, "key", fingerprint, kind, memo, actor, created_at) '
-        "VALUES (COALESCE(CAST(:id AS INTEGER), nextval(pg_get_serial_sequence("
-        "'ledger_transactions', 'id'))), :key, :fingerprint, :kind, :memo, :actor, "
-        ":created_at) RETURNING id), "
+        "VALUES (:id, :key, :fingerprint, :kind, :memo, :actor, :created_at) RETURNING id), "
         f"v (account_id, amount, ord) AS (VALUES {values}), "
         "e AS (INSERT INTO ledger_entries (tx_id, account_id, amount) "
         "SELECT tx.id, v.account_id, v.amount FROM tx CROSS JOIN v ORDER BY v.ord), "
@@ -253,15 +281,15 @@ def _tx_in_one(rows: int) -> TextClause:
 def _write(conn: Connection, tx: dict[str, Any], moves: list[tuple[int, Cents]],
            tx_id: int | None) -> int:
     """Write the transaction `tx` and its entries (account id, amount), moving the balances;
-    its id (on PostgreSQL `tx_id` when given: then nothing waits for the statement)."""
+    its id. On PostgreSQL it has the id reserved for it (`tx_id`), so nothing waits for the
+    one statement that writes it (deferred)."""
     if conn.dialect.name == "postgresql":
+        assert tx_id is not None  # (`_find_key` reserved it)
         params = dict(tx, id=tx_id)
         for i, (account_id, amount) in enumerate(moves):
             params[f"a{i}"], params[f"m{i}"] = account_id, amount
-        if tx_id is not None:
-            conn.execute(deferred(_tx_in_one(len(moves))), params)
-            return tx_id
-        return int(conn.execute(_tx_in_one(len(moves)), params).scalar_one())
+        conn.execute(deferred(_tx_in_one(len(moves))), params)
+        return tx_id
     tx_id = int(conn.execute(_INSERT_TX, tx).scalar_one())
     conn.execute(_INSERT_ENTRIES, [{"tx_id": tx_id, "account_id": a, "amount": m}
                                    for a, m in moves])
@@ -269,13 +297,16 @@ def _write(conn: Connection, tx: dict[str, Any], moves: list[tuple[int, Cents]],
     return tx_id
 
 
-def replayed(conn: Connection, key: str, kind: str, request: Request) -> bool:
+def replayed(conn: Connection, key: str, kind: str, request: Request,
+             moves: Iterable[str] = ()) -> bool:
     """Whether `key` has already applied this very request (a retry: answer it as applied and
-    change nothing). Raises `IdempotencyConflict` if the key applied a different request."""
-    row = _find_key(conn, key)
+    change nothing). Raises `IdempotencyConflict` if the key applied a different request.
+    `moves`: the accounts the request's transaction will move, if the caller knows them: on
+    PostgreSQL they are locked and read with the key, one round trip for both (`_find_key`)."""
+    row, _ = _find_key(conn, _memo(conn), key, moves)
     if row is None:
         return False
-    if row.fingerprint != _fingerprint(kind, request):
+    if row[1] != _fingerprint(kind, request):
         raise IdempotencyConflict(KEY_REUSED)
     return True
 
@@ -289,17 +320,18 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
         raise LedgerError("every transaction needs an idempotency key of 1-160 characters")
     entries = _net(postings)
     fingerprint = _fingerprint(kind, sorted(entries.items()) if request is None else request)
-    row = _find_key(conn, key)
+    unit = _memo(conn)
+    row, tx_id = _find_key(conn, unit, key, entries)
     if row is not None:
-        if row.fingerprint != fingerprint:
+        if row[1] != fingerprint:
             raise IdempotencyConflict(KEY_REUSED)
-        return Posted(row.id, replayed=True)
+        return Posted(row[0], replayed=True)
     if not entries:
         raise LedgerError(f"a {kind} transaction must move money: its entries net to nothing")
     if sum(entries.values()) != 0:
         raise LedgerError(f"unbalanced transaction {kind}: entries sum to "
                           f"{format_money(sum(entries.values()))}")
-    accounts, tx_id = _accounts(conn, entries)
+    accounts = _accounts(conn, unit, entries)
     for name, (_, held, allow_negative) in accounts.items():
         if held + entries[name] < 0 and not allow_negative:
             raise LedgerError(f"refused: {describe(name)} holds {format_money(held)}, "
@@ -309,8 +341,10 @@ def post(conn: Connection, key: str, kind: str, postings: Iterable[tuple[str, Ce
                           "memo": memo[:400], "actor": actor[:40],
                           "created_at": datetime.now(UTC)},
                    [(accounts[name][0], amount) for name, amount in ordered], tx_id)
-    if (found := unit_memo(conn)) is not None:
-        found.get(_ABSENT, set()).discard(key)
+    unit[_UNUSED].pop(key)
+    for name, amount in ordered:  # the balances as this transaction leaves them
+        account_id, held, allow_negative = accounts[name]
+        unit[_LOCKED][name] = (account_id, held + amount, allow_negative)
     audit.append(conn, actor, TX_ACTION, tx_record(tx_id, key, kind, ordered))
     return Posted(tx_id, replayed=False)
 

@@ -365,9 +365,8 @@ class LiveTable(Generic[E, R, M]):
         if self.turn is not None and (self.turn.account, self.turn.token) == (account, token):
             return
         self.turn = Turn(account, token, self.clock() + timedelta(seconds=rules.turn_seconds))
-        record = hands.open_record(conn, self.hand_id)
-        record["turn"] = {"account": account, "deadline": self.turn.deadline.isoformat()}
-        hands.save_open_record(conn, self.hand_id, record)
+        hands.set_in_open_record(conn, self.hand_id, ("turn",), {
+            "account": account, "deadline": self.turn.deadline.isoformat()})
 
     def seconds_left(self) -> int | None:
         """Whole seconds until the awaited turn runs out (None: no turn is timed)."""
@@ -538,10 +537,11 @@ class LiveTable(Generic[E, R, M]):
         self.away = self.away - {who.id}
 
     # wagers --------------------------------------------------------------------------------------
-    def open_hand(self, conn: Connection) -> int:
-        """The hand in progress, opened (its record, its number) by its first wager."""
+    def open_hand(self, conn: Connection, reserved: hands.NextHand | None = None) -> int:
+        """The hand in progress, opened (its record, its number) by its first wager; with
+        the id and number `reserved` for it if they were read ahead (`wager_request`)."""
         if self.hand_id is None:
-            self.hand_id, self.hand_number = hands.open_hand(conn, self.table_id)
+            self.hand_id, self.hand_number = hands.open_hand(conn, self.table_id, reserved)
             self.before, self.irregularities, self.defaults = {}, [], []
             self.new_hand()
         return self.hand_id
@@ -555,12 +555,15 @@ class LiveTable(Generic[E, R, M]):
         player's whole stake in the open hand's record, and audit it (`kind`, `detail`)."""
         hand_id = self.open_hand(conn)
         if change:
-            ledger.post(conn, key, "wager", ledger.move(ledger.stack(self.table_id, who.id),
-                                                        ledger.wagers(self.table_id), change),
+            ledger.post(conn, key, "wager", ledger.move(*self.stake_accounts(who), change),
                         actor=who.username, memo=f"hand {hand_id}", request=request)
         hands.record_wagers(conn, hand_id, who.id, record)
         audit.append(conn, who.username, kind, {"table": self.table_id, "hand": hand_id,
                                                 **detail})
+
+    def stake_accounts(self, who: Account) -> tuple[str, str]:
+        """The accounts a wager of `who` moves (`stake`): read with its key's look-up."""
+        return ledger.stack(self.table_id, who.id), ledger.wagers(self.table_id)
 
     def staked(self, conn: Connection, who: Account) -> Stake:
         """The seat's wagers on the open hand, as its record keeps them."""
@@ -569,27 +572,33 @@ class LiveTable(Generic[E, R, M]):
         return dict(hands.open_wagers(conn, self.hand_id).get(who.id, {}))
 
     def wager_request(self, conn: Connection, who: Account, msg: Bet | ChangeBets,
-                      prefix: str) -> tuple[int, str, Stake] | None:
-        """A player's `bet` or `change_bets`: their seat, the request's ledger key and its
-        wagers; None for a retried request (already applied once: the same key and wagers)."""
+                      prefix: str, opens: bool = False
+                      ) -> tuple[int, str, Stake, hands.NextHand | None] | None:
+        """A player's `bet` or `change_bets`: their seat, the request's ledger key, its
+        wagers, and if it `opens` the hand (a bet with no hand in progress) the id and number
+        the hand is to have, read ahead with the key's look-up (`hands.next_hand_ahead`: no
+        round trip of their own); None for a retried request (already applied once: the same
+        key and wagers)."""
         who.require(Permission.PLAY)
         seat = self.require_seated(who)
         key = f"{prefix}:{self.table_id}:{who.id}:{msg.key}"
         bets = self.stake_of(msg)
-        if ledger.replayed(conn, key, "wager", {"bets": bets}):
+        reserved = hands.next_hand_ahead(conn, self.table_id) \
+            if opens and self.hand_id is None else None
+        if ledger.replayed(conn, key, "wager", {"bets": bets}, self.stake_accounts(who)):
             return None
-        return seat, key, bets
+        return seat, key, bets, None if reserved is None else reserved()
 
     def bet(self, conn: Connection, who: Account, msg: Bet) -> None:
         """`{"type": "bet", "bets": {name: cents, ...}, "key": K}`: the seat's wagers on the
         coming hand (the first wager opens it)."""
-        asked = self.wager_request(conn, who, msg, "bet")
+        asked = self.wager_request(conn, who, msg, "bet", opens=True)
         if asked is None:
             return
-        seat, key, bets = asked
+        seat, key, bets, reserved = asked
         if who.id in self.away:  # a player who sat out after missed turns wagers: back
             self.come_back(conn, who)
-        self.open_hand(conn)
+        self.open_hand(conn, reserved)
         self.before.setdefault(who.id, self.stacks[who.id])
         record = self.place_bets(who, seat, bets)
         self.stacks[who.id] -= sum(bets.values())
@@ -604,7 +613,7 @@ class LiveTable(Generic[E, R, M]):
         asked = self.wager_request(conn, who, msg, "change")
         if asked is None:
             return
-        seat, key, bets = asked
+        seat, key, bets, _ = asked
         old = self.staked(conn, who)
         self.withdraw_bets(who, seat)  # the engine refuses a seat with no wager
         self.stacks[who.id] += sum(old.values())
@@ -655,7 +664,9 @@ class LiveTable(Generic[E, R, M]):
         awaits verification. Each player's stake and net result go on their row of the hand
         (`results`, by default `settled_results`), for their hand history."""
         assert self.hand_id is not None
-        results = self.settled_results(conn) if results is None else results
+        # read ahead: they go with the ledger's look-up below, no round trip of their own
+        wagers = hands.open_wagers_ahead(conn, self.hand_id) if results is None else None
+        excluded = exclusions.excluded_accounts_ahead(conn, list(self.seated))
         held: list[Payout] = []
         if payouts and postings is not None:
             postings = list(postings)
@@ -664,6 +675,9 @@ class LiveTable(Generic[E, R, M]):
         if postings is not None:
             ledger.post(conn, f"hand:{self.hand_id}:settle", "settle", postings,
                         actor="dealer", memo=f"{self.name} hand {self.hand_id}")
+        if wagers is not None:  # (the stacks as settled: before a held win leaves them)
+            results = self.settled_results(wagers())
+        assert results is not None
         for p in held:  # the winner's chips for that wager move on verification only
             self.stacks[p.account] -= p.returned
             self.on_seat(p.account, self.seat_of[p.account], self.stacks[p.account])
@@ -684,25 +698,27 @@ class LiveTable(Generic[E, R, M]):
         audit.append(conn, actor, "hand.settled", {"table": self.table_id,
                                                    "hand": self.hand_id, **detail})
         self.end_hand(result)
-        self.bar_excluded(conn, list(self.seated))
+        self.bar_excluded(conn, list(self.seated), excluded())
 
-    def settled_results(self, conn: Connection) -> dict[int, hands.PlayerResult]:
+    def settled_results(self, wagers: dict[int, Stake]) -> dict[int, hands.PlayerResult]:
         """Each player's stake on the hand (their wagers as the open record keeps them) and
         net result: their stack now, the hand settled by the game, less their stack before
         their first wager (`before`); a win held for verification counts, as the game
-        settled it."""
-        assert self.hand_id is not None
+        settled it. `wagers`: the open hand's, as its record keeps them (`open_wagers`)."""
         return {a: hands.PlayerResult(
             sum(bets.values()),
             self.stacks[a] - self.before[a] if a in self.before and a in self.stacks else None)
-            for a, bets in hands.open_wagers(conn, self.hand_id).items()}
+            for a, bets in wagers.items()}
 
-    def bar_excluded(self, conn: Connection, account_ids: list[int]) -> list[int]:
+    def bar_excluded(self, conn: Connection, account_ids: list[int],
+                     found: dict[int, int] | None = None) -> list[int]:
         """Remove from the table every one of `account_ids` (not in a hand) found on the
         self-exclusion list (a breach, WAC 230-23-030): the chips at stake, winnings just paid
         included, are confiscated (`exclusions.confiscate`) instead of reaching their wallet.
-        Returns the accounts removed."""
-        found = exclusions.excluded_accounts(conn, account_ids)
+        `found`: what `exclusions.excluded_accounts` found of them, if already read. Returns
+        the accounts removed."""
+        if found is None:
+            found = exclusions.excluded_accounts(conn, account_ids)
         removed = []
         for aid, entry_id in found.items():
             if aid not in self.seated or self.in_play(aid):

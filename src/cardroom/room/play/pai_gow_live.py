@@ -152,7 +152,7 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         amount, stated = msg.amount, msg.spot
         key = f"dragon:{self.table_id}:{who.id}:{msg.key}"
         request = {"amount": amount, "spot": stated}
-        if ledger.replayed(conn, key, "wager", request):
+        if ledger.replayed(conn, key, "wager", request, self.stake_accounts(who)):
             return  # a retried request: already applied once
         open_spots = self.engine.open_spots()
         spot = stated if stated is not None else (open_spots[0] if open_spots else 0)
@@ -166,7 +166,7 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
         player had no wager last hand (the dealer's stake), or when the bank cannot cover."""
         seat = self.require_seated(who)
         key = f"bank:{self.table_id}:{who.id}:{msg.key}"
-        if ledger.replayed(conn, key, "wager-returned", {}):
+        if ledger.replayed(conn, key, "wager-returned", {}, self.stake_accounts(who)):
             return  # a retried request: already applied once
         e = self.engine
         own = e.wagers.get(seat, 0)

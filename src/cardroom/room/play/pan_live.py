@@ -94,8 +94,8 @@ from cardroom.room.play.protocol import Deal, Leave, Sit
 from cardroom.room.play.tables import TableRow
 from cardroom.room.storage import audit
 from cardroom.room.storage.schema import accounts as accounts_table
-from cardroom.room.storage.schema import hand_players, room_tables
 from cardroom.room.storage.schema import hands as hands_table
+from cardroom.room.storage.schema import room_tables
 from cardroom.room.storage.schema import seats as seats_table
 from cardroom.shoe import RandomSource, fisher_yates
 
@@ -420,9 +420,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         for charge in fees.charges:
             pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
         pan_fees.save_periods(conn, self.table_id, fees.paid_until or {})
-        for a in accounts:
-            if a > 0:
-                conn.execute(hand_players.insert().values(hand_id=hand_id, account_id=a))
+        hands.add_players(conn, hand_id, [a for a in accounts if a > 0])
         audit.append(conn, who.username, "hand.dealt", {
             "table": self.table_id, "hand": hand_id,
             "seats": [self.name_of(a) for a in accounts], "dealer": dealer})
@@ -545,9 +543,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
                         + "; ".join(lines)[:300])
             refunds = {str(a): {"pan": (hand.seats[s].start_chips - hand.seats[s].chips) * c}
                        for s, a in g.accounts.items()}
-            record = hands.open_record(conn, hand_id)
-            record["wagers"] = refunds
-            hands.save_open_record(conn, hand_id, record)
+            hands.set_in_open_record(conn, hand_id, ("wagers",), refunds)
         return lines
 
     def _results(self, raked: dict[int, Cents]) -> dict[int, hands.PlayerResult]:

@@ -17,8 +17,9 @@ from typing import Any, TypeVar
 
 import psycopg
 from psycopg.pq import TransactionStatus
-from sqlalchemy import text
-from sqlalchemy.engine import Connection
+from sqlalchemy import Select, text
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.engine.interfaces import Compiled
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.expression import Executable
 
@@ -133,3 +134,39 @@ def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
     if pipeline is not None and (not context.execution_options.get(DEFERRED)
                                  or getattr(context, "_is_implicit_returning", False)):
         pipeline.sync()  # (SQLAlchemy reads a Core INSERT's new key at once: not deferred)
+
+
+def ahead(conn: Connection, statement: Select[Any], params: dict[str, Any]
+          ) -> Callable[[], list[tuple[Any, ...]]]:
+    """A read sent now whose rows its caller needs only later: in a unit on PostgreSQL it is
+    queued in the pipeline (on the driver's cursor, as the writer lock's head read is) and
+    goes with the next statement that is waited for, so it costs no round trip of its own;
+    calling what this returns reads its rows (waiting for them only if nothing was sent
+    since). `statement` is built once (its values in `params`, no expanding IN) and
+    compiled once per dialect. Its rows are plain tuples of the driver's values, so only for
+    columns that need no conversion by SQLAlchemy (numbers, text, booleans, dates).
+    Elsewhere it runs at once. The rows are those of the moment it is sent: for rows the
+    unit does not write after."""
+    if conn.info.get(PIPELINE) is None:
+        found = [tuple(row) for row in conn.execute(statement, params)]
+        return lambda: found
+    sql, compiled = _compiled(statement, conn.dialect)
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    cursor = raw.cursor()
+    cursor.execute(sql, compiled.construct_params(params))
+
+    def rows() -> list[tuple[Any, ...]]:
+        try:
+            return list(cursor.fetchall())
+        except psycopg.Error as exc:
+            raise driver_error(conn, exc, sql) from exc
+    return rows
+
+
+@functools.lru_cache(maxsize=32)
+def _compiled(statement: Select[Any], dialect: Dialect) -> tuple[str, Compiled]:
+    """`statement` compiled for `dialect`, once (SQLAlchemy's own cache serves `execute`
+    only): a read ahead costs no compilation."""
+    compiled = statement.compile(dialect=dialect)
+    return str(compiled), compiled
