@@ -269,6 +269,27 @@ def test_the_heartbeat_lets_go_of_a_table_taken_over(storage: Storage, db_url: s
 
 
 @POSTGRESQL_ONLY
+def test_the_heartbeat_skips_a_lease_its_own_unit_holds_locked(
+        storage: Storage, db_url: str) -> None:
+    """Issue 25: an action's unit locks its table's lease row (`leases.guard`) to its
+    commit, and a group commit locks several, in its members' order. The heartbeat renews
+    every other lease without waiting for that row (waiting could close a deadlock with the
+    group) and does not take the locked table for lost: the unit's guard renews it."""
+    _setup, _p, t = baccarat_room(storage)
+    a = process(db_url, "a", 1)
+    beat = threading.Thread(target=a.keep_leases)
+    with a.storage.unit() as conn:
+        leases.guard(conn, t, "a", a.fences[t])
+        audit.last_seq(conn)  # (the guard sent with this read: the row locked)
+        beat.start()
+        beat.join(timeout=10)
+        beating = beat.is_alive()
+    beat.join()
+    assert not beating, "the heartbeat waited for a lease its own unit holds"
+    assert lease(storage, t) == ("a", 1) and t in a.tables
+
+
+@POSTGRESQL_ONLY
 def test_the_heartbeat_does_not_wait_for_the_room_s_writers(
         storage: Storage, db_url: str) -> None:
     """Issue 25: a beat writes no audit entry and no ledger row, only its own leases, so it

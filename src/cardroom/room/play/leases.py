@@ -184,16 +184,21 @@ def refusal(exc: DBAPIError) -> CardroomError | None:
 
 def renew(conn: Connection, holder: str, fences: dict[int, int],
           now: datetime | None = None) -> set[int]:
-    """The heartbeat: every lease `holder` still holds is renewed (one statement, which
-    returns them); returns the tables of `fences` it no longer holds under their number
-    (taken over while it stalled). It needs no writer lock (`Room.keep_leases`): it writes
-    only rows `holder` holds, and the row locks order it with a takeover (`take`) and an
-    action's `check`, each of which sees the other's committed row."""
+    """The heartbeat: every lease `holder` still holds is renewed; returns the tables of
+    `fences` it no longer holds under their number (taken over while it stalled). It needs
+    no writer lock (`Room.keep_leases`): it writes only rows `holder` holds, and the row
+    locks order it with a takeover (`take`) and an action's `guard`, each of which sees the
+    other's committed row. A lease whose row a unit of this process has locked is skipped,
+    not waited for: that unit's `guard` renews it, and waiting could deadlock with a group
+    commit, whose transaction locks several tables' leases in its members' order."""
     now = now or _now()
+    free = select(table_leases.c.table_id).where(table_leases.c.holder == holder) \
+        .with_for_update(skip_locked=True)
+    conn.execute(update(table_leases).where(table_leases.c.table_id.in_(free))
+                 .values(heartbeat_at=now, expires_at=_expiry(now)))
     held = {r.table_id: int(r.fence) for r in conn.execute(
-        update(table_leases).where(table_leases.c.holder == holder)
-        .values(heartbeat_at=now, expires_at=_expiry(now))
-        .returning(table_leases.c.table_id, table_leases.c.fence))}
+        select(table_leases.c.table_id, table_leases.c.fence)
+        .where(table_leases.c.holder == holder))}
     return {t for t, fence in fences.items() if held.get(t) != fence}
 
 
