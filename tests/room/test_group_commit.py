@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from cardroom.errors import CardroomError
+from cardroom.room.money import ledger
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage, after_commit, unit_memo
 from cardroom.room.storage.errors import UNCONFIRMED, DatabaseUnavailable
@@ -26,7 +27,9 @@ from cardroom.room.storage.pipeline import deferred
 from cardroom.room.storage.round_trips import traced
 from cardroom.room.storage.schema import audit_log, ledger_accounts
 
+from .linked_tables import linked_room, play, sit
 from .lost_answers import lose_the_answer
+from .rooms import books
 from .storage_fixture import POSTGRESQL_ONLY
 
 ACCOUNT = deferred(text("INSERT INTO ledger_accounts (name, balance, allow_negative) "
@@ -319,3 +322,58 @@ def test_the_connection_lost_in_a_member_fails_the_group_whole(storage: Storage)
     with storage.unit() as conn:
         act("after")(conn)
     assert accounts(storage) == {*committed, "test:after"} and verified(storage)
+
+
+def test_a_group_whose_commit_fails_puts_every_member_s_table_back(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the room: bets at two tables arrive together and share one transaction (the second
+    joins while the first's unit runs); the database goes away at the group's commit. Each
+    player is told to try again, each table's stacks are the books' (nothing of either bet
+    held), and both bets made again are taken once."""
+    room, people, (t1, t2) = linked_room(storage)
+    sit(room, people, t1, "alice")
+    sit(room, people, t2, "bob")
+    before = books(storage)
+    original = ledger.post
+    waited = threading.Event()
+    joined: list[int] = []
+
+    def post_when_joined(*args: Any, **kwargs: Any) -> Any:
+        """The first bet's posting waits (inside its unit) until the second waits to join."""
+        if not waited.is_set():
+            waited.set()
+            deadline = time.monotonic() + 10
+            while not storage.waiting() and time.monotonic() < deadline:
+                time.sleep(0.005)
+            joined.append(storage.waiting())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(ledger, "post", post_when_joined)
+    lose_the_answer(storage, monkeypatch, committed=False)
+    failed: dict[str, BaseException] = {}
+
+    def bet(who: str, table: int) -> None:
+        try:
+            play(room, people[who], table, f"g{who}", jackpot=False)
+        except BaseException as exc:  # (read by the test's thread)
+            failed[who] = exc
+
+    first = threading.Thread(target=bet, args=("alice", t1))
+    first.start()
+    assert waited.wait(10)
+    second = threading.Thread(target=bet, args=("bob", t2))
+    second.start()
+    first.join(20)
+    second.join(20)
+    assert joined == [1], "the second bet did not wait to join the first's transaction"
+    assert sorted(failed) == ["alice", "bob"], failed
+    assert all(isinstance(exc, DatabaseUnavailable) for exc in failed.values())
+    monkeypatch.setattr(ledger, "post", original)
+    held = books(storage)
+    assert held == before
+    for who, table in (("alice", t1), ("bob", t2)):
+        assert room.table(table).stacks[people[who].id] == held[ledger.stack(table, people[who].id)]
+        play(room, people[who], table, f"g{who}", jackpot=False)
+    after = books(storage)
+    assert all(after[ledger.stack(t, people[w].id)] == held[ledger.stack(t, people[w].id)] - 500
+               for w, t in (("alice", t1), ("bob", t2)))
