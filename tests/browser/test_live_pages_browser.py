@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,13 +61,25 @@ def changed(page: Any, selector: str, was: str) -> str:
     return str(now)
 
 
-def test_a_sale_at_one_process_shows_on_the_cage_page_at_the_other(pg_url: str) -> None:
-    the_room(pg_url)
-    with process(pg_url, 1) as (_, a_port, _stop_a), process(pg_url, 2) as (_, b_port, _), \
+def desktop(chrome: Any) -> Any:
+    """A page of its own (a browser context of its own, its own log-in) at 1280 x 900."""
+    return chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+
+
+@contextmanager
+def linked_processes(pg_url: str) -> Iterator[tuple[str, str, Any]]:
+    """Two processes of the room at `pg_url` whose changes reach each other, and a browser:
+    A's address, B's, and the browser."""
+    with process(pg_url, 1) as (_, a_port, _), process(pg_url, 2) as (_, b_port, _), \
             chromium() as chrome:
         wait_linked(a_port, b_port)
-        at_a, at_b = (f"http://127.0.0.1:{p}" for p in (a_port, b_port))
-        cage = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        yield f"http://127.0.0.1:{a_port}", f"http://127.0.0.1:{b_port}", chrome
+
+
+def test_a_sale_at_one_process_shows_on_the_cage_page_at_the_other(pg_url: str) -> None:
+    the_room(pg_url)
+    with linked_processes(pg_url) as (at_a, at_b, chrome):
+        cage = desktop(chrome)
         errors = console_errors(cage)
         log_in(cage, at_b, "olivia")
         cage.goto(at_b + "/cage")
@@ -74,7 +87,7 @@ def test_a_sale_at_one_process_shows_on_the_cage_page_at_the_other(pg_url: str) 
         cage.fill("#sell-player", "alice")
         cage.fill("#sell-amount", "12")  # half typed: kept while the page updates
         cage.evaluate("window.notReloaded = true")
-        other = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        other = desktop(chrome)
         log_in(other, at_a, "olivia")
         cage_sells(other, at_a, "alice", 25_000)
         cage.wait_for_selector('#drawer-cash:text-is("$250.00")', timeout=WITHIN_MS)
@@ -94,17 +107,14 @@ def test_a_sale_at_one_process_moves_the_chips_at_the_cage_on_a_table_page_at_th
     A's cage, and the figure on alice's page moves to the new sum without a reload (its
     `cage` topic, the page drawn again at B from the books)."""
     t = the_room(pg_url)
-    with process(pg_url, 1) as (_, a_port, _stop_a), process(pg_url, 2) as (_, b_port, _), \
-            chromium() as chrome:
-        wait_linked(a_port, b_port)
-        at_a, at_b = (f"http://127.0.0.1:{p}" for p in (a_port, b_port))
-        table = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    with linked_processes(pg_url) as (at_a, at_b, chrome):
+        table = desktop(chrome)
         errors = console_errors(table)
         log_in(table, at_b, "alice")
         table.goto(f"{at_b}/tables/{t}")
         assert table.inner_text("#wallet") == "$1,000.00"
         table.evaluate("window.notReloaded = true")
-        cage = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        cage = desktop(chrome)
         log_in(cage, at_a, "olivia")
         cage_sells(cage, at_a, "alice", 25_000)
         assert changed(table, "#wallet", "$1,000.00") == "$1,250.00"
@@ -124,8 +134,8 @@ def test_a_meter_moved_at_one_process_moves_on_the_pages_of_the_other(pg_url: st
             time.sleep(0.05)
         wait_linked(a_port, b_port)
         at_a, at_b = (f"http://127.0.0.1:{p}" for p in (a_port, b_port))
-        jackpot = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        table = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        jackpot = desktop(chrome)
+        table = desktop(chrome)
         errors = [console_errors(jackpot), console_errors(table)]
         log_in(jackpot, at_b, "olivia")
         jackpot.goto(at_b + "/floor/jackpot")
@@ -146,7 +156,7 @@ def test_a_meter_moved_at_one_process_moves_on_the_pages_of_the_other(pg_url: st
             aside.submit(asyncio.run, jackpot_coup()).result()
         moved = changed(jackpot, "#meter", meter)
         assert table.inner_text("#jackpot") == posted  # the table shows the amount posted
-        floor = chrome.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        floor = desktop(chrome)
         log_in(floor, at_a, "olivia")
         floor.goto(at_a + "/floor/jackpot")
         floor.click("#post-today")  # the day's posting, at A

@@ -9,11 +9,13 @@ engine of its own (no object shared), on SQLite and on PostgreSQL (`storage_fixt
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from sqlalchemy import event, select, update
+from sqlalchemy.engine import Connection
 
 from cardroom.room.money import ledger
 from cardroom.room.play import leases
@@ -60,6 +62,21 @@ def lease(storage: Storage, t: int) -> tuple[str, int]:
     with storage.read() as conn:
         row = conn.execute(select(table_leases).where(table_leases.c.table_id == t)).one()
     return row.holder, int(row.fence)
+
+
+def beats_while_locked(room: Room, storage: Storage, lock: Callable[[Connection], object]
+                       ) -> bool:
+    """Whether `room`'s heartbeat ends within 10 s while a unit of `storage` holds its writer
+    lock and what `lock` takes in it (sent with the unit's first read); the unit then ends."""
+    beat = threading.Thread(target=room.keep_leases)
+    with storage.unit() as conn:
+        lock(conn)
+        audit.last_seq(conn)
+        beat.start()
+        beat.join(timeout=10)
+        waiting = beat.is_alive()
+    beat.join()
+    return not waiting
 
 
 def written(storage: Storage) -> tuple[int, dict[str, int], str | None, int]:
@@ -277,15 +294,8 @@ def test_the_heartbeat_skips_a_lease_its_own_unit_holds_locked(
     group) and does not take the locked table for lost: the unit's guard renews it."""
     _setup, _p, t = baccarat_room(storage)
     a = process(db_url, "a", 1)
-    beat = threading.Thread(target=a.keep_leases)
-    with a.storage.unit() as conn:
-        leases.guard(conn, t, "a", a.fences[t])
-        audit.last_seq(conn)  # (the guard sent with this read: the row locked)
-        beat.start()
-        beat.join(timeout=10)
-        beating = beat.is_alive()
-    beat.join()
-    assert not beating, "the heartbeat waited for a lease its own unit holds"
+    assert beats_while_locked(a, a.storage, lambda conn: leases.guard(conn, t, "a", a.fences[t])
+                              ), "the heartbeat waited for a lease its own unit holds"
     assert lease(storage, t) == ("a", 1) and t in a.tables
 
 
@@ -299,15 +309,8 @@ def test_the_heartbeat_does_not_wait_for_the_room_s_writers(
     _setup, _p, t = baccarat_room(storage)
     a = process(db_url, "a", 1)
     expire(storage, "a")  # (the beat must renew it)
-    other = Storage(make_engine(db_url))
-    beat = threading.Thread(target=a.keep_leases)
-    with other.unit() as conn:
-        audit.last_seq(conn)  # the writer lock taken (sent with this read)
-        beat.start()
-        beat.join(timeout=10)
-        beating = beat.is_alive()
-    beat.join()
-    assert not beating, "the heartbeat waited for the writer lock"
+    assert beats_while_locked(a, Storage(make_engine(db_url)), lambda conn: None), \
+        "the heartbeat waited for the writer lock"
     assert lease(storage, t) == ("a", 1) and t in a.tables
     with storage.read() as conn:
         expires = conn.execute(select(table_leases.c.expires_at)).scalar_one()
