@@ -162,6 +162,28 @@ def test_a_restart_during_play_at_ten_tables_loses_and_repeats_nothing(
         assert seats_and_stacks(again, p) == seats_and_stacks(room, p)
 
 
+def test_the_first_action_after_a_restart_is_served_on_a_fresh_connection(
+        clusters: Clusters) -> None:
+    """The restart is over before the next action: its pooled connections, idle through it,
+    were told by the server that it was going, so none of them is lent again: the action
+    is served at once, not refused with "try again" (no round trip is spent to find this
+    out: a connection whose socket has nothing to read is lent as it is)."""
+    cluster = clusters.primary()
+    storage = storage_on(cluster.url)
+    for _ in range(2):  # the pool keeps the connection it made
+        with storage.unit() as conn:
+            before = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    with storage.unit() as conn:
+        assert conn.execute(text("SELECT pg_backend_pid()")).scalar_one() == before
+    cluster.restart()
+    with storage.unit() as conn:
+        after = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    assert after != before
+    with storage.read() as conn:
+        assert conn.execute(text("SELECT 1")).scalar_one() == 1
+    storage.engine.dispose()
+
+
 # (b) a second server against a promoted standby ----------------------------------------------
 def synchronous(primary: Cluster) -> None:
     """Every commit waits for the standby to have it on disk (`synchronous_standby_names`;

@@ -22,13 +22,15 @@ process writes chain 0, the room chain, as it always did.
 
 When the database goes away (a restart, a switch to its standby), each of them raises
 `DatabaseUnavailable` (a plain "try again") instead of the driver's error, and the next one
-reconnects by itself (the pool tests a connection before lending it, `pool_pre_ping`).
+reconnects by itself (the pool lends no connection whose server spoke while it was idle,
+`_still_connected`: a restart's farewell costs no round trip to notice).
 """
 
 from __future__ import annotations
 
 import copy
 import logging
+import select
 import threading
 import time
 from collections import Counter
@@ -43,9 +45,16 @@ import psycopg
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
+from psycopg.pq import ConnStatus
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    DisconnectionError,
+    InterfaceError,
+    OperationalError,
+)
 
 from cardroom.errors import CardroomError
 from cardroom.room.storage import audit
@@ -114,6 +123,19 @@ def _postgres_durable(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.commit()
 
 
+def _still_connected(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+    """Before the pool lends a connection, without a round trip: an idle connection's
+    server says nothing unless it is going (a restart's or a shutdown's last message, a
+    closed socket), so one whose socket has something to read, or that is closed, is
+    dropped and another lent (SQLAlchemy's `DisconnectionError`). `pool_pre_ping` asked
+    the server at every lend: one round trip more for every action."""
+    if dbapi_conn.closed or dbapi_conn.pgconn.status != ConnStatus.OK:
+        raise DisconnectionError("the connection is closed")
+    readable, _, _ = select.select([dbapi_conn.pgconn.socket], [], [], 0)
+    if readable:
+        raise DisconnectionError("the server spoke to an idle connection: it is going")
+
+
 POSTGRES_CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 10,
                     "keepalives_interval": 5, "keepalives_count": 3, "tcp_user_timeout": 15_000}
 """libpq's settings for every connection unless the URL gives its own: a server that is
@@ -131,9 +153,10 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     given = make_url(url).query
-    engine = create_engine(url, pool_pre_ping=True, connect_args={
+    engine = create_engine(url, connect_args={
         k: v for k, v in POSTGRES_CONNECT.items() if k not in given})
     event.listen(engine, "connect", _postgres_durable)
+    event.listen(engine, "checkout", _still_connected)
     event.listen(engine, "after_cursor_execute", answer_now)
     return engine
 
