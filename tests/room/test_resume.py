@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
 from cardroom.room.money import hands, ledger
 from cardroom.room.people.accounts import Account
+from cardroom.room.play import resume
 from cardroom.room.play.baccarat_live import BaccaratLive
 from cardroom.room.play.pai_gow_live import PaiGowLive
 from cardroom.room.play.resume import NOT_RESUMED, lock, unlock
@@ -93,6 +95,73 @@ def test_baccarat_wagers_and_the_shoe_survive_a_restart(storage: Storage) -> Non
     with storage.read() as conn:
         assert hands.hand_record(conn, hand_id or 0)["status"] == "settled"
         assert again.recall(p["olivia"], hand_id or 0).ok
+
+
+def sealed_shoe(storage: Storage, table_id: int) -> str:
+    with storage.read() as conn:
+        return str(conn.execute(select(sealed_tables.c.shoe)
+                                .where(sealed_tables.c.table_id == table_id)).scalar_one())
+
+
+def test_a_bet_keeps_the_sealed_shoe_and_a_deal_seals_it_anew(storage: Storage) -> None:
+    """The sealed row's shoe is the shoe the table deals next. A bet does not move it: its
+    sealed text stays as it was (not written out and encrypted again at every action); a
+    deal moves it and seals it anew, at its new position."""
+    room, p, t = baccarat_room(storage)
+    assert t is not None
+    room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500}, "key": "b1"})
+    room.act(p["alice"], t, {"type": "deal"})  # the first coup shuffles the shoe
+    dealt = sealed_shoe(storage, t)
+    room.act(p["alice"], t, {"type": "bet", "bets": {"banker": 500}, "key": "b2"})
+    assert sealed_shoe(storage, t) == dealt
+    room.act(p["alice"], t, {"type": "deal"})
+    live = room.table(t)
+    assert isinstance(live, BaccaratLive) and live.engine.shoe is not None
+    moved = sealed_shoe(storage, t)
+    assert moved != dealt
+    assert unlock(IDENTITY_KEY, moved, t)["position"] == live.engine.shoe.position
+    assert unlock(IDENTITY_KEY, dealt, t)["position"] < live.engine.shoe.position
+
+
+def test_a_deal_that_fails_after_its_seal_leaves_the_sealed_shoe_as_committed(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal refused after it sealed the moved shoe (in its transaction, rolled back) puts
+    the table back as it was, with what it remembers of its last seal: the bet after it
+    keeps the committed shoe, and a restart deals the very cards the table would have."""
+    room, p, t = baccarat_room(storage)
+    assert t is not None
+    for who in ("alice", "bob"):
+        room.act(p[who], t, {"type": "sit", "buy_in": 20_000, "key": f"s{who}"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500}, "key": "b1"})
+    room.act(p["alice"], t, {"type": "deal"})
+    room.act(p["alice"], t, {"type": "bet", "bets": {"player": 500}, "key": "b2"})
+    committed = sealed_shoe(storage, t)
+    sealing = resume.seal
+
+    def seal_then_fail(conn: Connection, live: Any, key: Any) -> None:
+        sealing(conn, live, key)
+        raise CardroomError("the deal fails after its seal")
+
+    monkeypatch.setattr(resume, "seal", seal_then_fail)
+    with pytest.raises(CardroomError, match="fails after its seal"):
+        room.act(p["alice"], t, {"type": "deal"})
+    monkeypatch.setattr(resume, "seal", sealing)
+    room.act(p["bob"], t, {"type": "bet", "bets": {"banker": 500}, "key": "b3"})
+    assert sealed_shoe(storage, t) == committed
+    live = room.table(t)
+    assert isinstance(live, BaccaratLive) and live.engine.shoe is not None
+    shoe = live.engine.shoe
+    coming = shoe.order[shoe.position:shoe.position + 4]
+    del room, live
+
+    again, voided = restarted(storage)
+    assert voided == []
+    again.act(p["alice"], t, {"type": "deal"})
+    last = view(again, t, p["alice"])["last"]
+    assert [c["text"] for c in last["player"][:2]] == [str(coming[0]), str(coming[2])]
+    assert [c["text"] for c in last["banker"][:2]] == [str(coming[1]), str(coming[3])]
+    books(storage)
 
 
 def test_super_pan_9_round_resumes_with_its_cards_turn_and_deadline(storage: Storage) -> None:

@@ -104,6 +104,24 @@ class Turn:
     deadline: datetime
 
 
+@dataclass(frozen=True)
+class SealedShoe:
+    """A shoe as the sealed row holds it (`text`, encrypted) and where it stood then: a
+    shoe with this very order (by identity: an order is never changed in place), salt, cut
+    card, position and burned cards has that same text, so it is not encrypted again."""
+
+    order: list[Card]
+    at: tuple[bytes, int, int, int]
+    text: str
+
+    @staticmethod
+    def where(shoe: Shoe) -> tuple[bytes, int, int, int]:
+        return shoe.salt, shoe.cut_index, shoe.position, len(shoe.burned)
+
+    def holds(self, shoe: Shoe) -> bool:
+        return self.order is shoe.order and self.at == self.where(shoe)
+
+
 def seat_text(seat: int, username: str) -> str:
     """The `seats.seat` column: the seat number and the name ("3:alice")."""
     return f"{seat}:{username}"
@@ -135,6 +153,9 @@ class LiveTable(Generic[E, R, M]):
     misses: dict[int, int] = field(default_factory=dict)  # account -> timed-out turns in a row
     away: set[int] = field(default_factory=set)  # accounts sitting out after too many misses
     engine: E = field(init=False)
+    shoe_sealed: SealedShoe | None = field(default=None, init=False, repr=False)
+    """The shoe as this table's last committed action sealed it (`resume.seal`): put back
+    with the rest of the table when an action fails, so it never runs ahead of the books."""
 
     max_seats: ClassVar[int] = 6
     game: ClassVar[str] = "?"

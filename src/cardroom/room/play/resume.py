@@ -39,12 +39,12 @@ from sqlalchemy.engine import Connection
 from cardroom.errors import CardroomError
 from cardroom.history import HandHistory, replayer, run
 from cardroom.room.money import hands
-from cardroom.room.play.live_table import LiveTable, Turn
+from cardroom.room.play.live_table import LiveTable, SealedShoe, Turn
 from cardroom.room.storage import audit
 from cardroom.room.storage.identity_key import IdentityKey
 from cardroom.room.storage.pipeline import deferred
 from cardroom.room.storage.schema import audit_log, sealed_tables
-from cardroom.shoe import shoe_from, shoe_json
+from cardroom.shoe import Shoe, shoe_from, shoe_json
 
 NOT_RESUMED = "the server stopped and the hand could not be resumed from its record"
 """The reason a recovery void gives (why, in the audit's `hand.not-resumed`)."""
@@ -103,7 +103,7 @@ def seal(conn: Connection, live: LiveTable[Any, Any, Any], key: IdentityKey | No
         if audit.unit_chain(conn) != audit.ROOM_CHAIN:  # one of several processes
             hand["audit_chain"] = audit.unit_chain(conn)
     values = {"hand_id": live.hand_id if hand is not None else None,
-              "shoe": None if shoe is None else lock(key, shoe_json(shoe), t),
+              "shoe": None if shoe is None else _shoe_text(live, shoe, key),
               "hand": None if hand is None else lock(key, hand, t)}
     if shoe is None and hand is None:
         conn.execute(deferred(update(sealed_tables)
@@ -114,6 +114,16 @@ def seal(conn: Connection, live: LiveTable[Any, Any, Any], key: IdentityKey | No
     conn.execute(deferred(make_insert(sealed_tables).values(table_id=live.table_id, **values)
                           .on_conflict_do_update(index_elements=[sealed_tables.c.table_id],
                                                  set_=values)))
+
+
+def _shoe_text(live: LiveTable[Any, Any, Any], shoe: Shoe, key: IdentityKey) -> str:
+    """The shoe as the sealed row stores it, encrypted again only when it moved since the
+    table's last seal (a bet leaves it as it was: writing out and encrypting a whole shoe
+    at every action was a quarter of the action's work)."""
+    if live.shoe_sealed is None or not live.shoe_sealed.holds(shoe):
+        live.shoe_sealed = SealedShoe(shoe.order, SealedShoe.where(shoe),
+                                      lock(key, shoe_json(shoe), live.table_id))
+    return live.shoe_sealed.text
 
 
 def forget(conn: Connection, table_id: int) -> None:
