@@ -270,6 +270,50 @@ def test_a_linked_pool_is_read_again_only_once_another_process_changed_it(
     assert settled == 2 and books(storage)
 
 
+def ends_while_the_pool_is_locked(db_url: str, action: Callable[[], object]) -> bool:
+    """Whether `action` ends within 3 s while another process's unit holds the linked
+    pool's row locked (as its coup does to its commit); the lock is then let go and the
+    action waited for."""
+    other = make_engine(db_url)
+    done = threading.Thread(target=action)
+    with other.begin() as conn:
+        conn.execute(select(jackpot_pools.c.name).where(jackpot_pools.c.name == POOL)
+                     .with_for_update(key_share=True))  # FOR NO KEY UPDATE, as a coup
+        done.start()
+        done.join(timeout=3)
+        waiting = done.is_alive()
+    done.join()
+    other.dispose()
+    return not waiting
+
+
+@POSTGRESQL_ONLY
+def test_a_bet_does_not_wait_for_a_coup_at_another_process_s_linked_table(
+        storage: Storage, db_url: str) -> None:
+    """Issue 25 (two processes write in parallel): a bet only reads the linked pool (a
+    progressive wager is refused while a hit awaits payment), so it compares the pool with
+    the books without locking its row and is served while a coup at another process's
+    linked table holds that row; a coup changes the pool, so it locks the row and waits
+    for the other to commit, then deals on the pool as the books hold it."""
+    _setup, p, (t1, t2) = linked_room(storage)
+    a = process(db_url, "a", 1)
+    expire(storage, "a", t2)
+    b = process(db_url, "b", 2)
+    a.keep_leases()
+    sit(a, p, t1, "alice")
+    assert ends_while_the_pool_is_locked(db_url, lambda: play(a, p["alice"], t1, "k1")), \
+        "the bet waited for the pool's row"
+    assert not ends_while_the_pool_is_locked(
+        db_url, lambda: a.act(p["alice"], t1, {"type": "deal"})), \
+        "the coup did not lock the pool's row"
+    with storage.read() as conn:
+        meter = conn.execute(select(jackpot_pools.c.meter)
+                             .where(jackpot_pools.c.name == POOL)).scalar_one()
+        contributed = ledger.balance(conn, ledger.jackpot(POOL))
+    assert meter == contributed == a.pools[POOL].meter
+    assert b.tables.keys() == {t2} and books(storage)
+
+
 def test_the_heartbeat_lets_go_of_a_table_taken_over(storage: Storage, db_url: str) -> None:
     """A stalled holder's next heartbeat finds its lease under another holder and a higher
     fencing number: it forgets the table (fence 2 is b's), and renews nothing of it."""

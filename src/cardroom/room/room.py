@@ -537,7 +537,8 @@ class Room:
                                     "inventory before play")
             if read is None:
                 live.unknown(kind)
-            self._play(live, functools.partial(self._message, live, who, kind, read))
+            self._play(live, functools.partial(self._message, live, who, kind, read),
+                       changing=live.changes_shared(kind))
         except DatabaseUnavailable:
             raise  # not audited: the audit log is in the database that did not answer
         except CardroomError as exc:
@@ -562,27 +563,31 @@ class Room:
         live.arm_timer(conn)
         resume.seal(conn, live, self.identity)
 
-    def _play(self, live: AnyTable, work: Callable[[Connection], T]) -> T:
+    def _play(self, live: AnyTable, work: Callable[[Connection], T],
+              changing: bool = True) -> T:
         """One change of the table `live` (`applying`), its lease and shared state first
-        (`_shared_state`). Where a linked pool changed at another process's table since this
-        process read it (`leases.SharedMoved`: nothing was written, the table as it was),
-        the pool is read again and the change made again, at most `SHARED_TRIES` times."""
+        (`_shared_state`; `changing`: the change may write the shared state). Where a
+        linked pool changed at another process's table since this process read it
+        (`leases.SharedMoved`: nothing was written, the table as it was), the pool is read
+        again and the change made again, at most `SHARED_TRIES` times."""
         for attempt in range(SHARED_TRIES):
             try:
                 with self.applying(live) as conn:
-                    self._shared_state(conn, live, reload=attempt > 0)
+                    self._shared_state(conn, live, changing, reload=attempt > 0)
                     return work(conn)
             except leases.SharedMoved:
                 if attempt == SHARED_TRIES - 1:
                     raise
         raise AssertionError("unreachable: the last try returns or raises")
 
-    def _shared_state(self, conn: Connection, live: AnyTable, reload: bool = False) -> None:
+    def _shared_state(self, conn: Connection, live: AnyTable, changing: bool,
+                      reload: bool = False) -> None:
         """First in a table's action of a process of several: its lease checked and what
         other processes' tables change with it (a linked jackpot pool) as the books hold it.
         On PostgreSQL one statement that costs no round trip checks both (`leases.guard`)
-        and the pool is read only when it changed (`reload`, after `SharedMoved`); on SQLite
-        the lease is checked (`_fenced`) and the pool read at every action."""
+        and the pool is read only when it changed (`reload`, after `SharedMoved`), its row
+        locked to the commit only by an action `changing` it; on SQLite the lease is
+        checked (`_fenced`) and the pool read at every action."""
         if self.holder is None:
             return
         if reload or not self.storage.is_postgres:
@@ -591,7 +596,7 @@ class Room:
             self._fenced(conn, live.table_id)
             return
         leases.guard(conn, live.table_id, self.holder, self.fences.get(live.table_id, 0),
-                     live.shared_as_held())
+                     live.shared_as_held(changing))
 
     def identity_key(self) -> IdentityKey:
         """The room's identity key; IdentityKeyError if the room was opened without one."""

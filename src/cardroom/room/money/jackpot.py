@@ -103,23 +103,30 @@ def _row(pool: JackpotPool) -> dict[str, Any]:
 
 
 _COLUMNS = tuple(_row(JackpotPool(0, 0)))
-_AS_HELD = (
-    f"EXISTS (SELECT 1 FROM jackpot_pools WHERE name = :pool_name AND ({', '.join(_COLUMNS)}) "
-    "IS NOT DISTINCT FROM ("
-    + ", ".join(f"CAST(:pool_{c} AS {'DATE' if c == 'posted_on' else 'BIGINT'})"
-                for c in _COLUMNS) + ") FOR NO KEY UPDATE) "
-    "AND EXISTS (SELECT 1 FROM progressive_hits WHERE pool = :pool_name "
-    "AND status <> 'paid') = CAST(:pool_locked AS BOOLEAN)")
+
+def _as_held(lock: str) -> str:
+    return (f"EXISTS (SELECT 1 FROM jackpot_pools WHERE name = :pool_name AND "
+            f"({', '.join(_COLUMNS)}) IS NOT DISTINCT FROM ("
+            + ", ".join(f"CAST(:pool_{c} AS {'DATE' if c == 'posted_on' else 'BIGINT'})"
+                        for c in _COLUMNS) + f"){lock}) "
+            "AND EXISTS (SELECT 1 FROM progressive_hits WHERE pool = :pool_name "
+            "AND status <> 'paid') = CAST(:pool_locked AS BOOLEAN)")
 
 
-def as_held(name: str, pool: JackpotPool) -> tuple[str, dict[str, Any]]:
+_AS_HELD = {True: _as_held(" FOR NO KEY UPDATE"), False: _as_held("")}
+
+
+def as_held(name: str, pool: JackpotPool, lock: bool = True) -> tuple[str, dict[str, Any]]:
     """PostgreSQL: an SQL condition, with its parameters, that is true while the books hold
     the pool `name` as `pool` holds it in memory (every column `reload_pool` reads, and
-    whether a hit awaits payment), the pool's row then locked to the commit (issue 25: an
-    action of a process of several checks it in a statement nothing waits for, instead of
-    reading the pool again at every action, `leases.guard`)."""
-    return _AS_HELD, {"pool_name": name, "pool_locked": pool.locked,
-                      **{f"pool_{c}": v for c, v in _row(pool).items()}}
+    whether a hit awaits payment) (issue 25: an action of a process of several checks it in
+    a statement nothing waits for, instead of reading the pool again at every action,
+    `leases.guard`). With `lock` (an action that may change the pool) the pool's row is
+    then locked to the commit, so no other process changes it meanwhile; without (an action
+    that only reads it, such as a bet), nothing is locked and tables of two processes linked
+    to the pool do not take turns on its row."""
+    return _AS_HELD[lock], {"pool_name": name, "pool_locked": pool.locked,
+                            **{f"pool_{c}": v for c, v in _row(pool).items()}}
 
 
 def save_pool(conn: Connection, name: str, pool: JackpotPool) -> None:

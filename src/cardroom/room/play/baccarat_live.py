@@ -62,6 +62,11 @@ from cardroom.shoe import RandomSource, Shoe
 MAX_SEATS = 7
 
 
+POOL_READ_ONLY = frozenset({"sit", "leave", "bet", "change_bets"})
+"""The messages of a baccarat table that do not change its linked pool
+(`BaccaratLive.changes_shared`)."""
+
+
 @dataclass
 class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
     """Baccarat has no decisions: no message of its own (`act`)."""
@@ -150,9 +155,14 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         if self.pool is not None:
             reload_pool(conn, self.pool_name, self.pool)
 
-    def shared_as_held(self) -> Shared | None:
+    def shared_as_held(self, changing: bool) -> Shared | None:
         """The linked pool as this process holds it (`jackpot.as_held`)."""
-        return None if self.pool is None else as_held(self.pool_name, self.pool)
+        return None if self.pool is None else as_held(self.pool_name, self.pool, changing)
+
+    def changes_shared(self, kind: str) -> bool:
+        """Only a coup dealt changes the pool (its contributions and awards): a seat or a
+        bet reads it (a progressive wager is refused while a hit awaits payment)."""
+        return kind not in POOL_READ_ONLY
 
     def jackpot_paid(self, accounts: set[int]) -> None:
         """The table stops saying that the cage needs these winners' identity (W-2G)."""

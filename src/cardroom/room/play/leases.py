@@ -69,8 +69,8 @@ class SharedMoved(CardroomError):
 
 Shared = tuple[str, dict[str, Any]]
 """A table's shared state as this process holds it (`LiveTable.shared_as_held`): an SQL
-condition, true while the books hold the same (its rows locked to the commit), and its
-parameters."""
+condition, true while the books hold the same (its rows locked to the commit when the
+action may change them, `LiveTable.changes_shared`), and its parameters."""
 
 
 def new_holder(address: str | None = None) -> str:
@@ -155,7 +155,7 @@ def guard(conn: Connection, table_id: int, holder: str, fence: int,
     changed shared state too (`SHARED_MOVED`), and with it the unit's next read or its
     COMMIT, so nothing of the unit is written; `refusal` turns the error back into
     `LeaseLost` or `SharedMoved`. Like `check` it renews the lease and locks its row (and
-    the shared rows) to the commit."""
+    the shared rows, if its condition says so) to the commit."""
     now = now or _now()
     condition, params = shared or ("TRUE", {})
     conn.execute(_guard(condition), {

@@ -219,10 +219,16 @@ class LiveTable(Generic[E, R, M]):
         the room hold (issue 25, several processes: a linked jackpot pool); by default
         nothing."""
 
-    def shared_as_held(self) -> Shared | None:
+    def shared_as_held(self, changing: bool) -> Shared | None:
         """What `reload_shared` reads, as this table holds it now: a condition the action's
-        `leases.guard` checks against the books (PostgreSQL); None: nothing shared."""
+        `leases.guard` checks against the books (PostgreSQL), its rows locked to the commit
+        when the action is `changing` them (`changes_shared`); None: nothing shared."""
         return None
+
+    def changes_shared(self, kind: str) -> bool:
+        """Whether a message of this `kind` may change what the table shares with tables of
+        other processes (hook; by default every message may)."""
+        return True
 
     def jackpot_paid(self, accounts: set[int]) -> None:
         """A progressive's top award was paid to these accounts (their identity is on file
