@@ -20,9 +20,10 @@ from sqlalchemy.exc import IntegrityError
 
 from cardroom.errors import CardroomError
 from cardroom.room.money import ledger
+from cardroom.room.play import resume
 from cardroom.room.storage import audit
-from cardroom.room.storage.db import Storage, after_commit, unit_memo
-from cardroom.room.storage.errors import UNCONFIRMED, DatabaseUnavailable
+from cardroom.room.storage.db import Storage, after_commit, make_engine, unit_memo
+from cardroom.room.storage.errors import BUSY, UNCONFIRMED, DatabaseUnavailable, WriteConflict
 from cardroom.room.storage.pipeline import deferred
 from cardroom.room.storage.round_trips import traced
 from cardroom.room.storage.schema import audit_log, ledger_accounts
@@ -377,3 +378,72 @@ def test_a_group_whose_commit_fails_puts_every_member_s_table_back(
     after = books(storage)
     assert all(after[ledger.stack(t, people[w].id)] == held[ledger.stack(t, people[w].id)] - 500
                for w, t in (("alice", t1), ("bob", t2)))
+
+
+# deadlocks -------------------------------------------------------------------------------------
+@POSTGRESQL_ONLY
+def test_the_unit_the_database_ends_a_deadlock_with_is_told_to_try_again(
+        storage: Storage, db_url: str) -> None:
+    """Two processes' units (each on its writer chain: they never wait for each other's
+    writer lock) lock two shared rows in opposite orders, as two groups whose members came
+    in other orders may. PostgreSQL ends the deadlock by failing one: that unit raises
+    `WriteConflict` ("try again"), nothing of it written (its audit entry neither), and
+    the other commits."""
+    for name in ("x", "y"):
+        with storage.unit() as conn:
+            act(name)(conn)
+    units = {who: Storage(make_engine(db_url)) for who in ("a", "b")}
+    for who, unit in units.items():
+        unit.write_as(f"10.0.0.{1 if who == 'a' else 2}:8001")
+    both = threading.Barrier(2, timeout=20)
+    outcome: dict[str, str] = {}
+
+    def lock(conn: Connection, name: str) -> None:
+        conn.execute(select(ledger_accounts.c.id).where(ledger_accounts.c.name == f"test:{name}")
+                     .with_for_update()).all()
+
+    def run(who: str, first: str, second: str) -> None:
+        try:
+            with units[who].unit() as conn:
+                lock(conn, first)
+                audit.append(conn, who, "test.action", {"by": who})
+                both.wait()
+                lock(conn, second)
+            outcome[who] = "committed"
+        except WriteConflict as exc:
+            outcome[who] = str(exc)
+
+    threads = [threading.Thread(target=run, args=("a", "x", "y")),
+               threading.Thread(target=run, args=("b", "y", "x"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcome.values()) == sorted(["committed", BUSY]), outcome
+    assert actors(storage) == ["x", "y"] + [w for w, o in outcome.items() if o == "committed"]
+    for unit in units.values():
+        unit.engine.dispose()
+
+
+def test_an_action_the_database_ended_a_deadlock_with_is_made_again(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the room: the first try of a bet is the one the database fails to end a deadlock
+    (`WriteConflict`: rolled back whole). The table is put back and the bet made again at
+    once: the player is not told to try again, and the bet is taken once."""
+    room, people, (t1, _t2) = linked_room(storage)
+    sit(room, people, t1, "alice")
+    before = books(storage)[ledger.stack(t1, people["alice"].id)]
+    sealing = resume.seal
+    tries: list[int] = []
+
+    def conflict_at_first(conn: Connection, live: Any, key: Any) -> None:
+        tries.append(1)
+        sealing(conn, live, key)
+        if len(tries) == 1:
+            raise WriteConflict()
+
+    monkeypatch.setattr(resume, "seal", conflict_at_first)
+    play(room, people["alice"], t1, "once", jackpot=False)
+    assert len(tries) == 2
+    assert room.table(t1).stacks[people["alice"].id] == before - 500
+    assert books(storage)[ledger.stack(t1, people["alice"].id)] == before - 500

@@ -35,7 +35,12 @@ from cardroom.room.play.refusals import RefusalLog
 from cardroom.room.play.tables import TableRow
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
-from cardroom.room.storage.errors import DatabaseUnavailable, NotFound, PermissionDenied
+from cardroom.room.storage.errors import (
+    DatabaseUnavailable,
+    NotFound,
+    PermissionDenied,
+    WriteConflict,
+)
 from cardroom.room.storage.identity_key import (
     IdentityKey,
     IdentityKeyError,
@@ -569,13 +574,14 @@ class Room:
         (`_shared_state`; `changing`: the change may write the shared state). Where a
         linked pool changed at another process's table since this process read it
         (`leases.SharedMoved`: nothing was written, the table as it was), the pool is read
-        again and the change made again, at most `SHARED_TRIES` times."""
+        again and the change made again; so too where the database ended a deadlock with it
+        (`WriteConflict`); at most `SHARED_TRIES` times."""
         for attempt in range(SHARED_TRIES):
             try:
                 with self.applying(live) as conn:
                     self._shared_state(conn, live, changing, reload=attempt > 0)
                     return work(conn)
-            except leases.SharedMoved:
+            except (leases.SharedMoved, WriteConflict):
                 if attempt == SHARED_TRIES - 1:
                     raise
         raise AssertionError("unreachable: the last try returns or raises")

@@ -58,7 +58,7 @@ from sqlalchemy.exc import (
 
 from cardroom.errors import CardroomError
 from cardroom.room.storage import audit
-from cardroom.room.storage.errors import DatabaseUnavailable, StorageError
+from cardroom.room.storage.errors import DatabaseUnavailable, StorageError, WriteConflict
 from cardroom.room.storage.pipeline import (
     answer_now,
     deferred,
@@ -401,13 +401,17 @@ class Storage:
 
     def _failure(self, exc: DBAPIError, committing: bool) -> BaseException:
         """What a unit raises for the database's `exc`: `DatabaseUnavailable` (`went_away`),
-        `ChainBroken` if the audit head moved, else `exc` itself."""
+        `ChainBroken` if the audit head moved, `WriteConflict` if the database ended a
+        deadlock with it (a group commit's members lock rows in their own order, and two
+        processes' groups may meet on rows their tables share), else `exc` itself."""
         try:
             self.went_away(exc, committing)
         except DatabaseUnavailable as unavailable:
             return unavailable
         if audit.HEAD_MOVED in str(exc.orig):
             return audit.ChainBroken(audit.HEAD_MOVED)
+        if str(getattr(exc.orig, "sqlstate", "")) in CONFLICTS:
+            return WriteConflict()
         return exc
 
     def write_as(self, writer: str) -> int:
@@ -545,6 +549,9 @@ def _first_line(exc: DBAPIError) -> str:
     lines = str(exc.orig or exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
 
+CONFLICTS = ("40P01", "40001")
+"""PostgreSQL's deadlock_detected and serialization_failure: the transaction rolled back, and
+the same work done again may go through (`WriteConflict`)."""
 GROUP_LIMIT = 32
 """The most units one group commit holds, its leader included: a flood of units of one chain
 still commits every 32."""

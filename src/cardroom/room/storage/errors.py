@@ -42,6 +42,18 @@ UNCONFIRMED = ("the room could not confirm that with its database: try again (a 
                "again is never applied twice)")
 
 
+BUSY = "the room was busy with that just now: nothing was changed, try again"
+
+
+class WriteConflict(CardroomError):
+    """The database chose this unit's transaction to end a deadlock, or could not order it
+    with another (SQLSTATE 40P01, 40001): it rolled back, and the same work done again
+    meets the rows as they are now (a table's action is made again by `Room._play`)."""
+
+    def __init__(self) -> None:
+        super().__init__(BUSY)
+
+
 class DatabaseUnavailable(CardroomError):
     """The database did not answer (restarting, switching to its standby, out of reach):
     the transaction rolled back and the same request may be sent again. `unknown`: the
