@@ -36,7 +36,7 @@ def test_pages_show_times_in_the_clocks_zone() -> None:
 
 def test_the_audit_date_filter_takes_whole_gambling_days(storage: Storage) -> None:
     with storage.engine.begin() as conn:
-        entry = audit.append(conn, "floor", "floor.note", {"table": 1})
+        entry = audit.append_entry(conn, "floor", "floor.note", {"table": 1})
         conn.execute(update(audit_log).where(audit_log.c.seq == entry.seq)
                      .values(at=EARLY_MORNING.isoformat(timespec="microseconds")))
         first, second = date(2026, 3, 1), date(2026, 3, 2)

@@ -145,11 +145,11 @@ def counted_trips(room: Room, table: int, who: Account, msg: dict[str, Any]) -> 
     return trip[0]
 
 
-SETTLING = 3
+SETTLING = 2
 """The action that settles a Pai Gow or Super Pan 9 hand (the last setting, the last stand):
-its own audit entry reads the audit head before the settlement's ledger look-up, so the
-head's answer is one round trip of its own before that look-up's (`audit.append` links each
-entry as it is appended)."""
+its own audit entry comes before the settlement's ledger look-up, and is linked to the chain
+only once the head's answer came with that look-up (`audit._Unit.unlinked`); it was 3 while
+each entry was linked as it was appended."""
 
 
 @pytest.mark.parametrize("game", ["pai-gow", "super-pan-9"])
@@ -159,8 +159,8 @@ def test_the_other_banked_games_bet_and_deal_in_two_round_trips(
     """Issue 25: a wager (the first, which opens the hand, too: its id and number are read
     with the key's look-up) and a deal at a Pai Gow and a Super Pan 9 table cost 2 round
     trips on PostgreSQL (the arming of the turn timer writes the hand's record without
-    reading it); the action that settles the hand 3, each other step 2. The books balance
-    after."""
+    reading it), and so does every step after, the action that settles the hand included
+    (`SETTLING`). The books balance after."""
     room, people, table = make_room(storage, game, seed=25, table="Round trips")
     assert table is not None
     alice, bob = people["alice"], people["bob"]

@@ -199,6 +199,10 @@ class _Unit:
     head: Head = None
     head_tag: str | None = None
     pending: list[dict[str, Any]] = field(default_factory=list)
+    unlinked: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """Entries appended before the head's answer was read (at, actor, action, detail), in
+    order: linked once something else needs it (`_link`), so that an action whose first
+    append comes before its first read waits for no round trip of its own."""
 
 
 _UNIT = "cardroom.audit.unit"
@@ -220,10 +224,14 @@ def begin_unit(conn: Connection, head: LazyHead | None = None, chain: int = ROOM
 
 def mark(conn: Connection) -> Mark:
     """The batch of the unit `conn` belongs to as it is now: a member of a group commit
-    (`Storage.unit`) starts here, and `rewind` takes its appends back if it fails."""
+    (`Storage.unit`) starts here, and `rewind` takes its appends back if it fails. The
+    entries before it are linked first (the group's statements are answered by then: the
+    head's read costs no round trip)."""
     unit = conn.info.get(_UNIT)
-    return dataclasses.replace(unit, pending=list(unit.pending)) if isinstance(unit, _Unit) \
-        else None
+    if not isinstance(unit, _Unit):
+        return None
+    _link(conn, unit)
+    return dataclasses.replace(unit, pending=list(unit.pending), unlinked=[])
 
 
 def rewind(conn: Connection, marked: Mark) -> None:
@@ -234,7 +242,8 @@ def rewind(conn: Connection, marked: Mark) -> None:
     if not isinstance(unit, _Unit) or marked is None:
         return
     if marked.read or not unit.read:
-        conn.info[_UNIT] = dataclasses.replace(marked, pending=list(marked.pending))
+        conn.info[_UNIT] = dataclasses.replace(marked, pending=list(marked.pending),
+                                               unlinked=[])
         return
     conn.info[_UNIT] = _Unit(chain=marked.chain, read=True, lazy=marked.lazy,
                              base=unit.found, found=unit.found, head=unit.found)
@@ -259,18 +268,48 @@ def _read_head(conn: Connection, unit: _Unit) -> Head:
 
 
 def append(conn: Connection, actor: str, action: str, detail: dict[str, Any],
-           chain: int | None = None) -> AuditEntry:
+           chain: int | None = None) -> None:
     """Append one entry. Call inside `Storage.unit()` so that appends are serialised: there
     the entry is written to the unit's chain with the unit's others just before it commits
-    (`flush`); on any other connection, or to another `chain` than the unit's, at once (its
-    head row read `FOR UPDATE`)."""
-    at = _stamp(datetime.now(UTC))
-    body = canonical(detail)
-    actor, action = actor[:40], action[:60]
-    key = _KEYS.get(conn.engine)
+    (`flush`), and linked to the chain once the head's answer is read (PostgreSQL: with the
+    unit's first read, so an append never waits for it); on any other connection, or to
+    another `chain` than the unit's, at once (`append_entry`)."""
+    held = conn.info.get(_UNIT)
+    if isinstance(held, _Unit) and chain in (None, held.chain) and not held.read \
+            and held.lazy is not None:
+        held.unlinked.append((_stamp(datetime.now(UTC)), actor[:40], action[:60],
+                              canonical(detail)))
+        return
+    append_entry(conn, actor, action, detail, chain)
+
+
+def append_entry(conn: Connection, actor: str, action: str, detail: dict[str, Any],
+                 chain: int | None = None) -> AuditEntry:
+    """`append`, the entry linked at once (the unit's head read if it was not) and given
+    back, for a caller that needs its number."""
     held = conn.info.get(_UNIT)
     unit = held if isinstance(held, _Unit) and chain in (None, held.chain) else _Unit(
         chain=ROOM_CHAIN if chain is None else chain)
+    _link(conn, unit)
+    entry = _linked(conn, unit, _stamp(datetime.now(UTC)), actor[:40], action[:60],
+                    canonical(detail))
+    if unit is not held:
+        _write(conn, unit)
+    return entry
+
+
+def _link(conn: Connection, unit: _Unit) -> None:
+    """Link the unit's entries appended before its head was read, in their order."""
+    waiting, unit.unlinked = unit.unlinked, []
+    for at, actor, action, body in waiting:
+        _linked(conn, unit, at, actor, action, body)
+
+
+def _linked(conn: Connection, unit: _Unit, at: str, actor: str, action: str, body: str
+            ) -> AuditEntry:
+    """One entry linked after the unit's head (read if it was not), hashed and MACed, and
+    added to the unit's batch."""
+    key = _KEYS.get(conn.engine)
     head = _read_head(conn, unit)
     seq, prev = (1, chain_genesis(unit.chain)) if head is None else (head[0] + 1, head[1])
     digest = entry_hash(seq, at, actor, action, body, prev)
@@ -279,8 +318,6 @@ def append(conn: Connection, actor: str, action: str, detail: dict[str, Any],
                          "detail": body, "prev_hash": prev, "hash": digest, "mac": tag,
                          "chain": unit.chain})
     unit.head, unit.head_tag = (seq, digest), _head_tag(key, seq, digest, unit.chain)
-    if unit is not held:
-        _write(conn, unit)
     return AuditEntry(seq, at, actor, action, body, prev, digest, tag, unit.chain)
 
 
@@ -289,8 +326,10 @@ def flush(conn: Connection) -> None:
     `Storage.unit` calls it before committing; a reader of the log inside a unit calls it
     first, so it sees the unit's own entries."""
     unit = conn.info.get(_UNIT)
-    if isinstance(unit, _Unit) and unit.pending:
-        _write(conn, unit)
+    if isinstance(unit, _Unit):
+        _link(conn, unit)
+        if unit.pending:
+            _write(conn, unit)
 
 
 def _write(conn: Connection, unit: _Unit) -> None:
@@ -348,6 +387,7 @@ def last_seq(conn: Connection) -> int:
     unit), this transaction's appends included (0: an empty chain)."""
     unit = conn.info.get(_UNIT)
     if isinstance(unit, _Unit) and (unit.read or unit.lazy is not None):
+        _link(conn, unit)
         head = _read_head(conn, unit)
         return 0 if head is None else head[0]
     chain = unit.chain if isinstance(unit, _Unit) else ROOM_CHAIN
@@ -702,14 +742,14 @@ def anchor(conn: Connection, chain: int) -> AuditEntry | None:
     head = conn.execute(_SELECT_HEAD, {"head": head_id(chain)}).first()
     if head is None:
         return None
-    return append(conn, "house", CHAIN_ANCHORED,
-                  {"chain": chain, "seq": int(head.seq), "hash": str(head.hash)})
+    return append_entry(conn, "house", CHAIN_ANCHORED,
+                        {"chain": chain, "seq": int(head.seq), "hash": str(head.hash)})
 
 
 def appended(conn: Connection) -> bool:
     """Whether the unit `conn` belongs to has appended entries not yet written."""
     unit = conn.info.get(_UNIT)
-    return isinstance(unit, _Unit) and bool(unit.pending)
+    return isinstance(unit, _Unit) and bool(unit.pending or unit.unlinked)
 
 
 def _span(seqs: list[int]) -> str:

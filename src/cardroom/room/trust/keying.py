@@ -211,7 +211,7 @@ def rekey(database: str | None, key_file: Path | None, old_key_file: Path | None
                     " under the old key" if old is not None else "")
                     + "; they are not re-keyed: " + "; ".join(report.problems))
             through = report.reached.chain.seq
-            entry = audit.append(conn, "operator", REKEYED_ACTION, {
+            entry = audit.append_entry(conn, "operator", REKEYED_ACTION, {
                 "key": new, "replaced": recorded if old is None else audit.key_id(old),
                 "vouched": old is not None, "through": through})
             audit.mac_entries(conn, key, every=True)
