@@ -116,3 +116,38 @@ def test_concurrent_actions_stay_in_order_and_the_books_balance(storage: Storage
         assert ledger.balance(conn, ledger.wagers(tables[0])) == 0
         new = [e.action for e in audit.entries(conn, after=audited)]
     assert new.count("table.bet") == 8 and new.count("refused") == 1
+
+
+def test_messages_queued_together_at_a_table_share_one_update(storage: Storage) -> None:
+    """A burst: three players bet at one table at the same instant, and a fourth message
+    (a second bet of the first player, refused) comes with them. The first bet's thread
+    runs while the others wait for the table, so its update is left to the message after
+    it, and so on: each viewer gets one update, showing the three bets (the server builds
+    one update where it built three); the refusal queued last sends the update the bets
+    before it left. A bet alone is sent at once."""
+    room, people, owner = room_with_players(storage, 5)
+    t = playing_table(room, owner, "Mini 1", "baccarat").table_id
+    for p in people:
+        room.act(p, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
+    hub = Hub()
+    sockets = {p: FakeSocket() for p in people}
+    for p in people:
+        hub.sockets[t][sockets[p]] = p  # type: ignore[index]
+
+    async def burst() -> list[BaseException | None]:
+        return await asyncio.gather(*(
+            hub.act(room, p, t, {"type": "bet", "bets": {"player": 500}, "key": "r1"})
+            for p in people[:3]),
+            hub.act(room, people[0], t, {"type": "bet", "bets": {"player": 500}, "key": "r2"}),
+            return_exceptions=True)
+
+    outcomes = asyncio.run(burst())
+    assert outcomes[:3] == [None, None, None] and "already bet" in str(outcomes[3])
+    for p in people:
+        assert len(sockets[p].sent) == 1
+        assert sum(bool(s["bets"]) for s in sockets[p].sent[0]["seats"]) == 3
+    asyncio.run(hub.act(room, people[3], t, {"type": "bet", "bets": {"player": 500},
+                                            "key": "alone"}))
+    for p in people:
+        assert len(sockets[p].sent) == 2
+        assert sum(bool(s["bets"]) for s in sockets[p].sent[1]["seats"]) == 4

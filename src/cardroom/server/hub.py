@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -78,26 +78,52 @@ class Hub:
     locks: dict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     changes: Changes = field(default_factory=Changes)
     """What changed, to the live pages of this process and the others (`changes`)."""
+    queued: Counter[int] = field(default_factory=Counter)
+    """How many messages wait for each table's lock (`act`)."""
+    unsent: set[int] = field(default_factory=set)
+    """The tables changed since their viewers were last sent an update (`act`)."""
 
     async def act(self, room: Room, who: Account, table_id: int, msg: object,
                   refusals: RefusalLog | None = None) -> None:
         """Apply one message (in a worker thread, in the table's order), then send the update
-        to every viewer. A refusal raises as `Room.act` does, changes nothing, sends nothing;
-        except where the table was taken back from the books first (an earlier commit's
-        answer lost with the database, `Room.applying`): then every viewer gets the table as
-        the books hold it, which may differ from what their page shows."""
-        async with self.locks[table_id]:
+        to every viewer, unless another message of the table waits behind it: the update
+        after that one shows both (`_send_unsent`). A refusal raises as `Room.act` does,
+        changes nothing, sends nothing of its own; except where the table was taken back
+        from the books first (an earlier commit's answer lost with the database,
+        `Room.applying`): then every viewer gets the table as the books hold it, which may
+        differ from what their page shows."""
+        lock = self.locks[table_id]
+        self.queued[table_id] += 1
+        try:
+            await lock.acquire()
+        finally:
+            self.queued[table_id] -= 1
+        try:
             held, meters = room.tables.get(table_id), _meters(room)
             try:
                 await anyio.to_thread.run_sync(room.act, who, table_id, msg, refusals)
             except CardroomError:
                 now = room.tables.get(table_id)
                 if now is not None and now is not held:
-                    await self._send_update(room, table_id)
+                    self.unsent.add(table_id)
                 raise
-            await self._send_update(room, table_id)
+            else:
+                self.unsent.add(table_id)
+            finally:
+                await self._send_unsent(room, table_id)
             self._changed(room, table_id, meters, message_type(msg) in WALLET_MOVES)
             await self._leave_at_hand_end(room, table_id)
+        finally:
+            lock.release()
+
+    async def _send_unsent(self, room: Room, table_id: int) -> None:
+        """In the table's lock, after its message: the update its viewers have not had,
+        unless another message of the table waits for the lock (a burst: each viewer then
+        gets the table as it stands after the messages queued together, not one update a
+        message, and the server builds that many fewer); a table this process is handing
+        over sends at once (its sockets close after this message)."""
+        if table_id in self.unsent and (not self.queued[table_id] or table_id in room.leaving):
+            await self._send_update(room, table_id)
 
     async def _leave_at_hand_end(self, room: Room, table_id: int) -> None:
         """In the table's lock, after its action: a table this process hands over at the end
@@ -217,6 +243,7 @@ class Hub:
             await ws.send_text(snapshot_texts(live, [who])[0])
 
     async def _send_update(self, room: Room, table_id: int) -> None:
+        self.unsent.discard(table_id)
         live = room.table(table_id)
         viewers = list(self.sockets[table_id].items())
         texts = snapshot_texts(live, [v for _, v in viewers])
