@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 from room.people import player
@@ -124,30 +125,31 @@ def test_messages_queued_together_at_a_table_share_one_update(storage: Storage) 
     runs while the others wait for the table, so its update is left to the message after
     it, and so on: each viewer gets one update, showing the three bets (the server builds
     one update where it built three); the refusal queued last sends the update the bets
-    before it left. A bet alone is sent at once."""
+    before it left. With `update_every` at 0 (the longest a viewer waits for an update
+    while messages queue) each message sends its own again."""
     room, people, owner = room_with_players(storage, 5)
     t = playing_table(room, owner, "Mini 1", "baccarat").table_id
     for p in people:
         room.act(p, t, {"type": "sit", "buy_in": 20_000, "key": "s"})
-    hub = Hub()
+    hub = Hub(update_every=60)  # (however slow the machine, no update is due by time)
+    hub.sent_at[t] = time.monotonic()  # (one just went out)
     sockets = {p: FakeSocket() for p in people}
     for p in people:
         hub.sockets[t][sockets[p]] = p  # type: ignore[index]
 
-    async def burst() -> list[BaseException | None]:
+    async def burst(*bets: tuple[Account, str]) -> list[BaseException | None]:
         return await asyncio.gather(*(
-            hub.act(room, p, t, {"type": "bet", "bets": {"player": 500}, "key": "r1"})
-            for p in people[:3]),
-            hub.act(room, people[0], t, {"type": "bet", "bets": {"player": 500}, "key": "r2"}),
-            return_exceptions=True)
+            hub.act(room, p, t, {"type": "bet", "bets": {"player": 500}, "key": key})
+            for p, key in bets), return_exceptions=True)
 
-    outcomes = asyncio.run(burst())
+    async def both() -> tuple[list[BaseException | None], list[int], list[BaseException | None]]:
+        first = await burst(*((p, "r1") for p in people[:3]), (people[0], "r2"))
+        counts = [len(sockets[p].sent) for p in people]
+        hub.update_every = 0
+        return first, counts, await burst((people[3], "r1"), (people[4], "r1"))
+
+    outcomes, counts, then = asyncio.run(both())
     assert outcomes[:3] == [None, None, None] and "already bet" in str(outcomes[3])
+    assert counts == [1] * len(people) and then == [None, None]
     for p in people:
-        assert len(sockets[p].sent) == 1
-        assert sum(bool(s["bets"]) for s in sockets[p].sent[0]["seats"]) == 3
-    asyncio.run(hub.act(room, people[3], t, {"type": "bet", "bets": {"player": 500},
-                                            "key": "alone"}))
-    for p in people:
-        assert len(sockets[p].sent) == 2
-        assert sum(bool(s["bets"]) for s in sockets[p].sent[1]["seats"]) == 4
+        assert [sum(bool(s["bets"]) for s in u["seats"]) for u in sockets[p].sent] == [3, 4, 5]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ from cardroom.server.relay import TRY_AGAIN_LATER
 COOKIE = "cardroom_session"
 TICK_SECONDS = 1.0
 """How often the server looks for turns that ran out."""
+UPDATE_EVERY_S = 0.1
+"""While a table's messages queue, an update goes out at least this often (`Hub.act`)."""
 LOG = logging.getLogger("cardroom.timers")
 WALLET_MOVES = frozenset({"sit", "leave"})
 """Table actions that move a player's chips at the cage (a buy-in, a cash-out): the `cage`
@@ -82,6 +85,9 @@ class Hub:
     """How many messages wait for each table's lock (`act`)."""
     unsent: set[int] = field(default_factory=set)
     """The tables changed since their viewers were last sent an update (`act`)."""
+    sent_at: dict[int, float] = field(default_factory=dict)
+    """When each table's last update was sent (`time.monotonic`)."""
+    update_every: float = UPDATE_EVERY_S
 
     async def act(self, room: Room, who: Account, table_id: int, msg: object,
                   refusals: RefusalLog | None = None) -> None:
@@ -118,11 +124,15 @@ class Hub:
 
     async def _send_unsent(self, room: Room, table_id: int) -> None:
         """In the table's lock, after its message: the update its viewers have not had,
-        unless another message of the table waits for the lock (a burst: each viewer then
-        gets the table as it stands after the messages queued together, not one update a
-        message, and the server builds that many fewer); a table this process is handing
-        over sends at once (its sockets close after this message)."""
-        if table_id in self.unsent and (not self.queued[table_id] or table_id in room.leaving):
+        unless another message of the table waits for the lock and the last update went out
+        less than `update_every` ago (a burst: each viewer then gets the table as it
+        stands after the messages queued together, not one update a message, and the
+        server builds that many fewer, while nobody waits long for an update showing their
+        move); a table this process is handing over sends at once (its sockets close after
+        this message)."""
+        if table_id in self.unsent and (
+                not self.queued[table_id] or table_id in room.leaving
+                or time.monotonic() - self.sent_at.get(table_id, 0.0) >= self.update_every):
             await self._send_update(room, table_id)
 
     async def _leave_at_hand_end(self, room: Room, table_id: int) -> None:
@@ -244,6 +254,7 @@ class Hub:
 
     async def _send_update(self, room: Room, table_id: int) -> None:
         self.unsent.discard(table_id)
+        self.sent_at[table_id] = time.monotonic()
         live = room.table(table_id)
         viewers = list(self.sockets[table_id].items())
         texts = snapshot_texts(live, [v for _, v in viewers])
