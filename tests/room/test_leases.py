@@ -18,6 +18,7 @@ from sqlalchemy import event, select, update
 from sqlalchemy.engine import Connection
 
 from cardroom.room.money import ledger
+from cardroom.room.people.accounts import Account
 from cardroom.room.play import leases
 from cardroom.room.play.baccarat_live import BaccaratLive
 from cardroom.room.play.super_pan_9_live import SuperPan9Live
@@ -198,31 +199,42 @@ def test_a_taken_over_round_keeps_its_cards_turn_and_deadline(
     assert books(storage).get(ledger.wagers(t), 0) == 0
 
 
+def linked_processes(storage: Storage, db_url: str
+                     ) -> tuple[dict[str, Account], int, int, Room, Room]:
+    """Two linked tables, the first held by process a with alice seated, the second by b
+    (a stalled on it: b took it) with bob seated."""
+    _setup, p, (t1, t2) = linked_room(storage)
+    a = process(db_url, "a", 1)
+    expire(storage, "a", t2)
+    b = process(db_url, "b", 2)
+    a.keep_leases()
+    assert set(a.tables) == {t1} and set(b.tables) == {t2}
+    sit(a, p, t1, "alice")
+    sit(b, p, t2, "bob")
+    return p, t1, t2, a, b
+
+
+def pool_books(storage: Storage) -> tuple[int, int]:
+    """The linked pool's meter and its ledger account's balance."""
+    with storage.read() as conn:
+        meter = conn.execute(select(jackpot_pools.c.meter)
+                             .where(jackpot_pools.c.name == POOL)).scalar_one()
+        return int(meter), ledger.balance(conn, ledger.jackpot(POOL))
+
+
 def test_linked_tables_held_by_two_processes_share_one_pool(
         storage: Storage, db_url: str) -> None:
     """Two baccarat tables linked to one progressive pool (one location, WAC 230-15-685(5))
     held by two processes: each coup adds its contribution to the pool as the books hold it
     (the other process's contributions included), so the meter counts all three coups and
     the ledger agrees with it after each."""
-    _setup, p, (t1, t2) = linked_room(storage)
-    with storage.read() as conn:
-        seed = conn.execute(select(jackpot_pools.c.meter)
-                            .where(jackpot_pools.c.name == POOL)).scalar_one()
-    a = process(db_url, "a", 1)
-    expire(storage, "a", t2)  # a stalled on the second table: b takes it
-    b = process(db_url, "b", 2)
-    a.keep_leases()
-    assert set(a.tables) == {t1} and set(b.tables) == {t2}
-    sit(a, p, t1, "alice")
-    sit(b, p, t2, "bob")
+    p, t1, t2, a, b = linked_processes(storage, db_url)
+    seed, _ = pool_books(storage)  # (a seat moves nothing of the pool)
     for room, who, t, key in ((a, "alice", t1, "k1"), (b, "bob", t2, "k2"),
                               (a, "alice", t1, "k3")):
         play(room, p[who], t, key)
         room.act(p[who], t, {"type": "deal"})
-    with storage.read() as conn:
-        meter = conn.execute(select(jackpot_pools.c.meter)
-                             .where(jackpot_pools.c.name == POOL)).scalar_one()
-        contributed = ledger.balance(conn, ledger.jackpot(POOL))
+    meter, contributed = pool_books(storage)
     assert meter == contributed > seed
     assert a.pools[POOL].meter == meter  # the last coup's process is up to the books
     assert books(storage)
@@ -237,13 +249,7 @@ def test_a_linked_pool_is_read_again_only_once_another_process_changed_it(
     reads it once and deals again on the pool as the books hold it (the first try wrote
     nothing: the meter counts each coup once and the ledger agrees); b's next bet reads
     nothing again."""
-    _setup, p, (t1, t2) = linked_room(storage)
-    a = process(db_url, "a", 1)
-    expire(storage, "a", t2)
-    b = process(db_url, "b", 2)
-    a.keep_leases()
-    sit(a, p, t1, "alice")
-    sit(b, p, t2, "bob")
+    p, t1, t2, a, b = linked_processes(storage, db_url)
     reads: list[str] = []
 
     def note(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
@@ -260,10 +266,8 @@ def test_a_linked_pool_is_read_again_only_once_another_process_changed_it(
     reads.clear()
     play(b, p["bob"], t2, "k3")
     assert reads == []
+    meter, contributed = pool_books(storage)
     with storage.read() as conn:
-        meter = conn.execute(select(jackpot_pools.c.meter)
-                             .where(jackpot_pools.c.name == POOL)).scalar_one()
-        contributed = ledger.balance(conn, ledger.jackpot(POOL))
         settled = len(list(conn.execute(select(audit_log.c.seq).where(
             audit_log.c.action == "hand.settled"))))
     assert meter == contributed == b.pools[POOL].meter
@@ -295,23 +299,14 @@ def test_a_bet_does_not_wait_for_a_coup_at_another_process_s_linked_table(
     the books without locking its row and is served while a coup at another process's
     linked table holds that row; a coup changes the pool, so it locks the row and waits
     for the other to commit, then deals on the pool as the books hold it."""
-    _setup, p, (t1, t2) = linked_room(storage)
-    a = process(db_url, "a", 1)
-    expire(storage, "a", t2)
-    b = process(db_url, "b", 2)
-    a.keep_leases()
-    sit(a, p, t1, "alice")
+    p, t1, _t2, a, _b = linked_processes(storage, db_url)
     assert ends_while_the_pool_is_locked(db_url, lambda: play(a, p["alice"], t1, "k1")), \
         "the bet waited for the pool's row"
     assert not ends_while_the_pool_is_locked(
         db_url, lambda: a.act(p["alice"], t1, {"type": "deal"})), \
         "the coup did not lock the pool's row"
-    with storage.read() as conn:
-        meter = conn.execute(select(jackpot_pools.c.meter)
-                             .where(jackpot_pools.c.name == POOL)).scalar_one()
-        contributed = ledger.balance(conn, ledger.jackpot(POOL))
-    assert meter == contributed == a.pools[POOL].meter
-    assert b.tables.keys() == {t2} and books(storage)
+    meter, contributed = pool_books(storage)
+    assert meter == contributed == a.pools[POOL].meter and books(storage)
 
 
 def test_the_heartbeat_lets_go_of_a_table_taken_over(storage: Storage, db_url: str) -> None:
