@@ -3,6 +3,7 @@ card room's commands. Exit status: 0 all is well, 1 a check found a problem, 2 a
 
 from __future__ import annotations
 
+import gc
 import ipaddress
 import json
 import multiprocessing
@@ -156,6 +157,7 @@ def run_server(s: Serving) -> None:
                                 log_level="warning", ws_max_size=MAX_FRAME_BYTES,
                                 server_header=False,  # no `server: uvicorn` banner
                                 proxy_headers=False)  # the app believes only `--trusted-proxy`
+        gc.freeze()  # what the start built lives as long as the process: never traversed again
         uvicorn.Server(config).run(sockets=[sock])
 
 
