@@ -88,6 +88,7 @@ class Hub:
     sent_at: dict[int, float] = field(default_factory=dict)
     """When each table's last update was sent (`time.monotonic`)."""
     update_every: float = UPDATE_EVERY_S
+    """`UPDATE_EVERY_S`, unless a test sets its own."""
 
     async def act(self, room: Room, who: Account, table_id: int, msg: object,
                   refusals: RefusalLog | None = None) -> None:

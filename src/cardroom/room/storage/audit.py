@@ -485,7 +485,7 @@ def find(conn: Connection, f: Filter, before: Position | None = None, limit: int
     (chain, seq) key. The chains are those the heads name (a head deleted is `verify`'s to
     report), so a position naming others costs nothing."""
     flush(conn)
-    chains = {ROOM_CHAIN} | {h - 1 for h in conn.execute(select(audit_head.c.id)).scalars()}
+    chains = {ROOM_CHAIN} | _headed(conn)
     bounds: dict[int, int | None] = dict.fromkeys(chains) if before is None else {
         c: seq for c, seq in before.items() if c in chains}
     runs = {c: [_entry(r) for r in conn.execute(_matching(f, c, below, limit + 1))]
@@ -525,8 +525,7 @@ def writers(conn: Connection) -> dict[int, str]:
     """Each writer chain's writer (the process's stable name), as its first entry (its
     opening, `writer_chain`) names it: chain id to name."""
     flush(conn)
-    chains = [head - 1 for head in conn.execute(select(audit_head.c.id)).scalars()
-              if head - 1 != ROOM_CHAIN]
+    chains = sorted(_headed(conn) - {ROOM_CHAIN})
     found = {c: f"writer chain {c}" for c in chains}
     for chain, detail in conn.execute(select(audit_log.c.chain, audit_log.c.detail).where(
             audit_log.c.chain.in_(chains), audit_log.c.seq == 1,
@@ -661,8 +660,12 @@ class _Walk:
 def _chains(conn: Connection) -> set[int]:
     """Every chain the log or the heads hold."""
     logged = conn.execute(select(audit_log.c.chain).distinct()).scalars()
-    heads = conn.execute(select(audit_head.c.id)).scalars()
-    return {int(c) for c in logged} | {int(h) - 1 for h in heads}
+    return {int(c) for c in logged} | _headed(conn)
+
+
+def _headed(conn: Connection) -> set[int]:
+    """Every chain a head names (`head_id`'s inverse)."""
+    return {int(h) - 1 for h in conn.execute(select(audit_head.c.id)).scalars()}
 
 
 def _room_records(conn: Connection, action: str, after: int = 0

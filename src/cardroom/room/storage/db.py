@@ -410,7 +410,7 @@ class Storage:
             return unavailable
         if audit.HEAD_MOVED in str(exc.orig):
             return audit.ChainBroken(audit.HEAD_MOVED)
-        if str(getattr(exc.orig, "sqlstate", "")) in CONFLICTS:
+        if _sqlstate(exc) in CONFLICTS:
             return WriteConflict()
         return exc
 
@@ -540,9 +540,14 @@ def gone(exc: DBAPIError) -> bool:
         return True
     if not type(exc.orig).__module__.startswith("psycopg"):
         return False
-    state = str(getattr(exc.orig, "sqlstate", None) or "")
+    state = _sqlstate(exc)
     return state == "25006" or state[:2] in ("08", "57") or \
         (not state and isinstance(exc, OperationalError | InterfaceError))
+
+
+def _sqlstate(exc: DBAPIError) -> str:
+    """PostgreSQL's SQLSTATE of the driver's error ("" where it gives none)."""
+    return str(getattr(exc.orig, "sqlstate", None) or "")
 
 
 def _first_line(exc: DBAPIError) -> str:
