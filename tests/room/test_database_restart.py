@@ -109,10 +109,11 @@ def check_books(room: Room, players: list[Player]) -> None:
 
 # (a) a restart during play at ten tables ------------------------------------------------------
 def play(room: Room, player: Player, stop: threading.Event, failed: list[str]) -> None:
-    """One table's players until `stop`, then to the end of the hand in play."""
+    """One table's players until `stop`, then to the end of the hand in play; at once if a
+    table failed (no thread of a failed test plays on into the next)."""
     try:
         for _ in range(2_000):
-            if stop.is_set() and not player.in_hand(room):
+            if failed or (stop.is_set() and not player.in_hand(room)):
                 return
             player.step(room)
         failed.append(f"{player.game}: no end in sight")
@@ -145,13 +146,16 @@ def test_a_restart_during_play_at_ten_tables_loses_and_repeats_nothing(
                for p in players]
     for t in threads:
         t.start()
-    for target in (8, 16):  # restarted twice, the tables some moves into their play
-        wait_for(lambda n=target: all(len(p.journal) >= n for p in players), failed, players)
-        cluster.restart()
-    wait_for(lambda: all(len(p.journal) >= 24 for p in players), failed, players)
-    stop.set()
-    for t in threads:
-        t.join(30)
+    try:
+        for target in (8, 16):  # restarted twice, the tables some moves into their play
+            wait_for(lambda n=target: all(len(p.journal) >= n for p in players), failed,
+                     players)
+            cluster.restart()
+        wait_for(lambda: all(len(p.journal) >= 24 for p in players), failed, players)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(30)
     assert not failed, failed
     assert not [r for p in players for r in p.refusals]
     assert sum(p.unavailable for p in players) > 0  # the restarts were felt

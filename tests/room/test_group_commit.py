@@ -24,7 +24,7 @@ from cardroom.room.play import resume
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage, after_commit, make_engine, unit_memo
 from cardroom.room.storage.errors import BUSY, UNCONFIRMED, DatabaseUnavailable, WriteConflict
-from cardroom.room.storage.pipeline import deferred
+from cardroom.room.storage.pipeline import ahead, deferred
 from cardroom.room.storage.round_trips import traced
 from cardroom.room.storage.schema import audit_log, ledger_accounts
 
@@ -297,19 +297,32 @@ def test_a_unit_inside_a_unit_never_joins_its_own_group(storage: Storage) -> Non
     assert verified(storage)
 
 
+def sent_by_sqlalchemy(conn: Connection) -> None:
+    conn.execute(text("SELECT 1"))
+
+
+def read_ahead(conn: Connection) -> None:
+    """A read sent on the driver's cursor (`pipeline.ahead`), not by SQLAlchemy."""
+    ahead(conn, select(ledger_accounts.c.name).where(ledger_accounts.c.balance > 0), {})()
+
+
 @POSTGRESQL_ONLY
-def test_the_connection_lost_in_a_member_fails_the_group_whole(storage: Storage) -> None:
+@pytest.mark.parametrize("next_statement", [sent_by_sqlalchemy, read_ahead])
+def test_the_connection_lost_in_a_member_fails_the_group_whole(
+        storage: Storage, next_statement: Body) -> None:
     """PostgreSQL: the group's session ended while a member runs (as a restart of the
     database does): the leader, that member and every one that joined before it raise
     "try again" (nothing committed, so not `unknown`), nothing of theirs is written; those
-    that had not joined yet commit in a transaction of their own."""
+    that had not joined yet commit in a transaction of their own. The same whether the
+    member's next statement is sent by SQLAlchemy or on the driver's cursor (a driver's
+    error is never raised as it is)."""
     def cut(conn: Connection) -> None:
         act("cut")(conn)
         pid = conn.connection.driver_connection.info.backend_pid  # type: ignore[union-attr]
         with storage.engine.connect() as other:
             other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
         time.sleep(0.3)
-        conn.execute(text("SELECT 1"))
+        next_statement(conn)
 
     first, rest = together(storage, act("lead"), [(act("m0"), None), (cut, None),
                                                    (act("m1"), None)])

@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-import psycopg
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
@@ -62,7 +61,8 @@ from cardroom.room.storage.errors import DatabaseUnavailable, StorageError, Writ
 from cardroom.room.storage.pipeline import (
     answer_now,
     deferred,
-    driver_error,
+    received,
+    send,
     settle,
     transaction,
 )
@@ -464,17 +464,11 @@ class Storage:
         append reads the head)."""
         if not self.is_postgres:
             return None
-        raw = conn.connection.driver_connection
-        assert raw is not None
-        raw.cursor().execute(_WRITER_LOCK, (str(chain), ADVISORY_LOCK_KEY))
-        head = raw.cursor()
-        head.execute(_HEAD_FOR_UPDATE, (audit.head_id(chain),))
+        send(conn, _WRITER_LOCK, (str(chain), ADVISORY_LOCK_KEY))
+        head = send(conn, _HEAD_FOR_UPDATE, (audit.head_id(chain),))
 
         def read() -> audit.Head:
-            try:
-                row = head.fetchone()
-            except psycopg.Error as exc:
-                raise driver_error(conn, exc, _HEAD_FOR_UPDATE) from exc
+            row = received(conn, _HEAD_FOR_UPDATE, head.fetchone)
             return None if row is None else (int(row[0]), str(row[1]))
         return read
 

@@ -26,6 +26,7 @@ from sqlalchemy.sql.expression import Executable
 PIPELINE = "cardroom.pipeline"
 DEFERRED = "cardroom_deferred"
 Statement = TypeVar("Statement", bound=Executable)
+Answer = TypeVar("Answer")
 
 
 def deferred(statement: Statement) -> Statement:
@@ -125,6 +126,27 @@ def driver_error(conn: Connection, exc: psycopg.Error, statement: str) -> DBAPIE
     return error
 
 
+def send(conn: Connection, sql: str, params: Any) -> psycopg.Cursor[Any]:
+    """`sql` sent on a new cursor of the driver's connection under `conn` (in a unit's
+    pipeline: queued, its rows read later from the cursor returned, `received`)."""
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    cursor: psycopg.Cursor[Any] = raw.cursor()
+    received(conn, sql, functools.partial(cursor.execute, sql, params))
+    return cursor
+
+
+def received(conn: Connection, sql: str, driver_call: Callable[[], Answer]) -> Answer:
+    """What `driver_call` (a call of the driver's for `sql`, outside SQLAlchemy's own
+    calls) answers; its error (sending or reading may meet the connection lost) raised as
+    SQLAlchemy raises a statement's (`driver_error`), in a unit that joined a group as in
+    one of its own."""
+    try:
+        return driver_call()
+    except psycopg.Error as exc:
+        raise driver_error(conn, exc, sql) from exc
+
+
 def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
                context: Any, _many: bool) -> None:
     """After a statement is sent in a pipeline: unless it is `deferred`, wait for its answer
@@ -151,17 +173,8 @@ def ahead(conn: Connection, statement: Select[Any], params: dict[str, Any]
         found = [tuple(row) for row in conn.execute(statement, params)]
         return lambda: found
     sql, compiled = _compiled(statement, conn.dialect)
-    raw = conn.connection.driver_connection
-    assert raw is not None
-    cursor = raw.cursor()
-    cursor.execute(sql, compiled.construct_params(params))
-
-    def rows() -> list[tuple[Any, ...]]:
-        try:
-            return list(cursor.fetchall())
-        except psycopg.Error as exc:
-            raise driver_error(conn, exc, sql) from exc
-    return rows
+    cursor = send(conn, sql, compiled.construct_params(params))
+    return lambda: list(received(conn, sql, cursor.fetchall))
 
 
 @functools.lru_cache(maxsize=32)
