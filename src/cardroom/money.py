@@ -6,12 +6,15 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, overload
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, overload
 
 from cardroom.errors import CardroomError
+
+if TYPE_CHECKING:  # (arrays are the analyses': money in the books needs no numpy loaded)
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 Cents = int
 
@@ -104,9 +107,6 @@ class Rounding(StrEnum):
     UP = "up"
     HALF_UP = "half-up"
     HALF_EVEN = "half-even"
-
-
-IntArray = npt.NDArray[np.int64]
 
 
 @overload
