@@ -36,7 +36,7 @@ from cardroom.room.storage.errors import LedgerError
 from cardroom.room.storage.round_trips import traced
 from cardroom.shoe import SeededRandom
 
-from .pan_play import alice_and_bob_dealt, play_out
+from .pan_play import alice_and_bob_dealt, alone_after_a_foul, pan, play_out, say
 from .people import IDENTITY_KEY
 from .rooms import make_room, pan_room, playing_table, view
 from .storage_fixture import POSTGRESQL_ONLY
@@ -228,5 +228,22 @@ def test_a_pan_deal_costs_three_round_trips(storage: Storage) -> None:
     play_out(room, players, table)
     assert 0 < counted_trips(room, table, people["alice"], {"type": "deal"}) <= 3
     play_out(room, players, table)
+    with storage.snapshot() as conn:
+        assert audit.verify(conn).ok and ledger.trial_balance(conn).ok
+
+
+@POSTGRESQL_ONLY
+def test_a_pan_action_that_ends_the_hand_costs_two_round_trips(storage: Storage) -> None:
+    """Issue 25: Bob's acceptance of Alice's settlement ends the hand (she takes the tops):
+    its posting's look-up carries the exclusion check of the close, sent ahead
+    (`LiveTable.exclusion_check_ahead`), and the close's writes go with the COMMIT: 2 round
+    trips on PostgreSQL (was 3: the check read after the posting, a round trip of its own;
+    7 before issue 25)."""
+    room, p, t, _me, him = alone_after_a_foul(storage)
+    say(room, p["alice"], t, f"settle {him} 3")
+    seq = pan(room, t).snapshot(p["bob"])["seq"]
+    assert counted_trips(room, t, p["bob"], {"type": "pan", "command": "accept settlement",
+                                            "seq": seq}) == 2
+    assert pan(room, t).hand_id is None
     with storage.snapshot() as conn:
         assert audit.verify(conn).ok and ledger.trial_balance(conn).ok

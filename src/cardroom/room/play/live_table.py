@@ -681,7 +681,8 @@ class LiveTable(Generic[E, R, M]):
     def close_hand(self, conn: Connection, history: dict[str, Any], result: R,
                    detail: dict[str, Any], postings: ledger.Postings | None = None,
                    actor: str = "dealer", payouts: list[Payout] | None = None,
-                   results: dict[int, hands.PlayerResult] | None = None) -> None:
+                   results: dict[int, hands.PlayerResult] | None = None,
+                   excluded: Callable[[], dict[int, int]] | None = None) -> None:
         """Settle the hand in progress: `postings` as one balanced transaction, the history
         (the game's document with the room's fields) closes the record, `hand.settled` in
         the audit log (`detail`), and `result` (built by the game with `settled_hand`)
@@ -689,11 +690,13 @@ class LiveTable(Generic[E, R, M]):
         surveillance figure is held (WAC 230-15-320(4), `surveillance.hold`): what it returns
         goes to the table's held account, out of the winner's stack, and the result says it
         awaits verification. Each player's stake and net result go on their row of the hand
-        (`results`, by default `settled_results`), for their hand history."""
+        (`results`, by default `settled_results`), for their hand history. `excluded`: the
+        exclusion check of the players seated, if the caller sent it ahead already
+        (`exclusion_check_ahead`)."""
         assert self.hand_id is not None
         # read ahead: they go with the ledger's look-up below, no round trip of their own
         wagers = hands.open_wagers_ahead(conn, self.hand_id) if results is None else None
-        excluded = exclusions.excluded_accounts_ahead(conn, list(self.seated))
+        excluded = excluded or self.exclusion_check_ahead(conn)
         held: list[Payout] = []
         if payouts and postings is not None:
             postings = list(postings)
@@ -726,6 +729,12 @@ class LiveTable(Generic[E, R, M]):
                                                    "hand": self.hand_id, **detail})
         self.end_hand(result)
         self.bar_excluded(conn, list(self.seated), excluded())
+
+    def exclusion_check_ahead(self, conn: Connection) -> Callable[[], dict[int, int]]:
+        """The self-exclusion check of the players seated, read ahead (it goes with the
+        unit's next statement that is waited for), for the end of the hand (`close_hand`
+        bars those found)."""
+        return exclusions.excluded_accounts_ahead(conn, list(self.seated))
 
     def settled_results(self, wagers: dict[int, Stake]) -> dict[int, hands.PlayerResult]:
         """Each player's stake on the hand (their wagers as the open record keeps them) and

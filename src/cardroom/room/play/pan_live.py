@@ -467,16 +467,19 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
     def _play_on(self, conn: Connection) -> None:
         """After a person's action (or the deal): the chips it moved are posted, the bots
         play (`PanTable.play`, each step posted) until a person's decision is due, and a hand
-        that is over is closed."""
+        that is over is closed. A person's action that ended the hand sends the exclusion
+        check of its close ahead of the posting, so that it travels with the posting's
+        look-up instead of being a round trip of its own."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         hand_id = self.hand_id
+        excluded = self.exclusion_check_ahead(conn) if hand.phase is Phase.COMPLETE else None
         self.log += self._sync(conn, hand_id)
         g.play(g.players(), after=lambda _: self.log.extend(self._sync(conn, hand_id)))
         del self.log[:-40]
         self._stacks_from_engine()
         if hand.phase is Phase.COMPLETE:
-            self._finish(conn)
+            self._finish(conn, excluded)
 
     # action timers (issue 23) -----------------------------------------------------------------
     def awaited(self) -> tuple[int, str] | None:
@@ -573,9 +576,13 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             elif a < 0:
                 self.stacks[a] = s.chips * self.chip
 
-    def _finish(self, conn: Connection) -> None:
+    def _finish(self, conn: Connection,
+                excluded: Callable[[], dict[int, int]] | None = None) -> None:
         """The hand is over: its history closes the record, the rake is collected; the next
-        hand's dealer is made ready (its pack and carried tops: `PanTable.play`)."""
+        hand's dealer is made ready (its pack and carried tops: `PanTable.play`). `excluded`:
+        the exclusion check of the close if it was sent ahead already; else it is sent now,
+        to go with the rake's look-up, if any."""
+        excluded = excluded or self.exclusion_check_ahead(conn)
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         doc = history_of(hand).to_json()
@@ -606,7 +613,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
                         cents=(s.chips - s.start_chips) * self.chip)
                  for s in hand.seats.values()]), {
             "winner": doc["result"]["winner"], "reason": hand.end_reason,
-            "chips": doc["result"]["chips"]}, results=self._results(raked))
+            "chips": doc["result"]["chips"]}, results=self._results(raked), excluded=excluded)
         g.last_dealer_seat, g.winner_seat = hand.dealer, winner
         for seat in [s for s in g.bots if self.stacks.get(bot_id(s), 0) < self.chip]:
             g.bots.pop(seat, None)
