@@ -104,6 +104,11 @@ DOUBLES = ":doubles"
 """The suffix of a doubles player's seat row ("3:alice:doubles")."""
 
 
+CloseReads = tuple[Callable[[], dict[int, int]], Callable[[], hands.NextHand] | None]
+"""A hand's close's reads sent ahead (`PanLive._reads_of_the_close`): the exclusion check of
+the players seated, and the table's next hand's id and number (None on SQLite)."""
+
+
 def shuffled_pack(rules: PanRules, source: RandomSource) -> list[Card]:
     """A fresh pack for a table's first hand (tests give a table a stacked one instead)."""
     return fisher_yates(pan_pack(rules), source)
@@ -148,6 +153,12 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
     fee_paid_until: dict[int, datetime] = field(default_factory=dict)
     """Time fee: the end of the period each account has paid for at this table (kept when
     the player leaves, so sitting down again within it costs nothing)."""
+    next_hand: hands.NextHand | None = None
+    """The id and number of the table's next hand, read ahead with the last hand's close
+    (`_reads_of_the_close`), so that the deal opens it without a wait (PostgreSQL; None at
+    the table's first hand and in a process that took the table over: the deal reads them).
+    Only the table's holder opens its hands, and a process that loses the table forgets it,
+    so the number stands; an id not used is a gap in the ids, as a rolled-back hand left."""
 
     max_seats = MAX_SEATS
     game = GAME
@@ -412,8 +423,8 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         dealt = g.deal(self.rules, specs, occupied[dealer], pack)
         g.accounts = dict(zip(occupied, accounts, strict=True))
         g.synced, g.events_seen = {seat: s.chips for seat, s in specs.items()}, 0
-        hand_id, number = hands.open_hand(conn, self.table_id)
-        self.hand_id, self.hand_number = hand_id, number
+        hand_id, number = hands.open_hand(conn, self.table_id, self.next_hand)
+        self.hand_id, self.hand_number, self.next_hand = hand_id, number, None
         # published now: a void of this hand (the floor, or recovery) keeps them
         hands.publish_setup(conn, hand_id, {"dealer": dealer, "chip_cents": self.chip,
                                             "carried_tops": list(dealt.carried_tops)})
@@ -469,17 +480,23 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         play (`PanTable.play`, each step posted) until a person's decision is due, and a hand
         that is over is closed. A person's action that ended the hand sends the exclusion
         check of its close ahead of the posting, so that it travels with the posting's
-        look-up instead of being a round trip of its own."""
+        look-up instead of being a round trip of its own (`_reads_of_the_close`)."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         hand_id = self.hand_id
-        excluded = self.exclusion_check_ahead(conn) if hand.phase is Phase.COMPLETE else None
+        ahead = self._reads_of_the_close(conn) if hand.phase is Phase.COMPLETE else None
         self.log += self._sync(conn, hand_id)
         g.play(g.players(), after=lambda _: self.log.extend(self._sync(conn, hand_id)))
         del self.log[:-40]
         self._stacks_from_engine()
         if hand.phase is Phase.COMPLETE:
-            self._finish(conn, excluded)
+            self._finish(conn, ahead)
+
+    def _reads_of_the_close(self, conn: Connection) -> CloseReads:
+        """What the close of the hand reads, sent ahead (with the unit's next waited
+        statement): the exclusion check of the players seated, and the id and number of the
+        table's next hand, kept for its deal (`next_hand`; None on SQLite)."""
+        return self.exclusion_check_ahead(conn), hands.next_hand_ahead(conn, self.table_id)
 
     # action timers (issue 23) -----------------------------------------------------------------
     def awaited(self) -> tuple[int, str] | None:
@@ -576,13 +593,12 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             elif a < 0:
                 self.stacks[a] = s.chips * self.chip
 
-    def _finish(self, conn: Connection,
-                excluded: Callable[[], dict[int, int]] | None = None) -> None:
+    def _finish(self, conn: Connection, ahead: CloseReads | None = None) -> None:
         """The hand is over: its history closes the record, the rake is collected; the next
-        hand's dealer is made ready (its pack and carried tops: `PanTable.play`). `excluded`:
-        the exclusion check of the close if it was sent ahead already; else it is sent now,
-        to go with the rake's look-up, if any."""
-        excluded = excluded or self.exclusion_check_ahead(conn)
+        hand's dealer is made ready (its pack and carried tops: `PanTable.play`). `ahead`:
+        the close's reads if they were sent ahead already; else they are sent now, to go
+        with the rake's look-up, if any."""
+        excluded, next_hand = ahead or self._reads_of_the_close(conn)
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         doc = history_of(hand).to_json()
@@ -615,6 +631,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
             "winner": doc["result"]["winner"], "reason": hand.end_reason,
             "chips": doc["result"]["chips"]}, results=self._results(raked), excluded=excluded)
         g.last_dealer_seat, g.winner_seat = hand.dealer, winner
+        self.next_hand = None if next_hand is None else next_hand()
         for seat in [s for s in g.bots if self.stacks.get(bot_id(s), 0) < self.chip]:
             g.bots.pop(seat, None)
             g.brains.pop(seat, None)
