@@ -25,7 +25,6 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Select,
-    String,
     TextClause,
     bindparam,
     func,
@@ -40,7 +39,7 @@ from cardroom.money import Cents, format_money, require_cents
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import unit_memo
 from cardroom.room.storage.errors import IdempotencyConflict, LedgerError
-from cardroom.room.storage.pipeline import deferred
+from cardroom.room.storage.pipeline import ahead, deferred
 from cardroom.room.storage.schema import ledger_accounts, ledger_entries, ledger_transactions
 
 HOUSE_CAGE = "house:cage"
@@ -189,13 +188,14 @@ _KEY_AND_ACCOUNTS = text(
     "WITH n AS (SELECT nextval(pg_get_serial_sequence('ledger_transactions', 'id')) AS tx), "
     "k AS (SELECT id, fingerprint FROM ledger_transactions WHERE key = :key), "
     "a AS (SELECT id, name, balance, allow_negative FROM ledger_accounts "
-    "WHERE name IN :names FOR UPDATE) "
+    "WHERE name = ANY(CAST(:names AS TEXT[])) FOR UPDATE) "
     "SELECT n.tx, k.id AS applied, k.fingerprint, a.id, a.name, a.balance, a.allow_negative "
-    "FROM n LEFT JOIN k ON true LEFT JOIN a ON true").bindparams(
-    bindparam("names", expanding=True, type_=String))
+    "FROM n LEFT JOIN k ON true LEFT JOIN a ON true")
 """PostgreSQL: the idempotency key's transaction (if any), the accounts the transaction is to
 move, locked, and the id it will have: one round trip where there were two (issue 25). At
-least one row (the id's); an account not there yet has none."""
+least one row (the id's); an account not there yet has none. One text whatever the number of
+accounts (an array, not an expanding IN), so that it is sent on the driver's cursor
+(`pipeline.ahead`, compiled once), without SQLAlchemy's execution path."""
 
 _LOCKED = "ledger.locked"
 """In a unit's memo: each account the unit has locked (name -> id, balance, allow_negative),
@@ -232,13 +232,14 @@ def _find_key(conn: Connection, memo: dict[str, Any], key: str, names: Iterable[
             return (int(row.id), str(row.fingerprint)), None
         unused[key] = None
         return None, None
-    rows = conn.execute(_KEY_AND_ACCOUNTS, {"key": key, "names": sorted(set(names))}).all()
+    rows = ahead(conn, _KEY_AND_ACCOUNTS, {"key": key, "names": sorted(set(names))})()
     memo.setdefault(_LOCKED, {}).update(
-        {r.name: (r.id, int(r.balance), bool(r.allow_negative)) for r in rows
-         if r.name is not None})
-    if rows[0].applied is not None:
-        return (int(rows[0].applied), str(rows[0].fingerprint)), None
-    unused[key] = int(rows[0].tx)
+        {name: (int(account), int(balance), bool(negative))
+         for _, _, _, account, name, balance, negative in rows if name is not None})
+    tx, applied, fingerprint = rows[0][:3]
+    if applied is not None:
+        return (int(applied), str(fingerprint)), None
+    unused[key] = int(tx)
     return None, unused[key]
 
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import psycopg
 from psycopg.pq import TransactionStatus
-from sqlalchemy import Select, text
+from sqlalchemy import Select, TextClause, text
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.engine.interfaces import Compiled
 from sqlalchemy.exc import DBAPIError
@@ -158,7 +158,7 @@ def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
         pipeline.sync()  # (SQLAlchemy reads a Core INSERT's new key at once: not deferred)
 
 
-def ahead(conn: Connection, statement: Select[Any], params: dict[str, Any]
+def ahead(conn: Connection, statement: Select[Any] | TextClause, params: dict[str, Any]
           ) -> Callable[[], list[tuple[Any, ...]]]:
     """A read sent now whose rows its caller needs only later: in a unit on PostgreSQL it is
     queued in the pipeline (on the driver's cursor, as the writer lock's head read is) and
@@ -178,7 +178,7 @@ def ahead(conn: Connection, statement: Select[Any], params: dict[str, Any]
 
 
 @functools.lru_cache(maxsize=32)
-def _compiled(statement: Select[Any], dialect: Dialect) -> tuple[str, Compiled]:
+def _compiled(statement: Select[Any] | TextClause, dialect: Dialect) -> tuple[str, Compiled]:
     """`statement` compiled for `dialect`, once (SQLAlchemy's own cache serves `execute`
     only): a read ahead costs no compilation."""
     compiled = statement.compile(dialect=dialect)
