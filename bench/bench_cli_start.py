@@ -39,11 +39,9 @@ def main() -> None:
                                              "As Kd JK 9c 7h 5s 2d", "--json"],
     }
     with tempfile.TemporaryDirectory() as folder:
-        books = str(Path(folder) / "books.db")
-        steps["cardroom report games (books made)"] = [CARDROOM, "report", "games",
-                                                      "--database", books]
-        subprocess.run(steps["cardroom report games (books made)"], check=True,
-                       capture_output=True)  # makes the books
+        report_games = [CARDROOM, "report", "games", "--database", str(Path(folder) / "books.db")]
+        subprocess.run(report_games, check=True, capture_output=True)  # makes the books
+        steps["cardroom report games (books made)"] = report_games
         report(steps, args.runs)
 
 

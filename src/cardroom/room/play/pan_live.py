@@ -478,9 +478,10 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
     def _play_on(self, conn: Connection) -> None:
         """After a person's action (or the deal): the chips it moved are posted, the bots
         play (`PanTable.play`, each step posted) until a person's decision is due, and a hand
-        that is over is closed. A person's action that ended the hand sends the exclusion
-        check of its close ahead of the posting, so that it travels with the posting's
-        look-up instead of being a round trip of its own (`_reads_of_the_close`)."""
+        that is over is closed. A person's action that ended the hand sends the close's reads
+        (`_reads_of_the_close`: the exclusion check, the next hand's id and number) ahead of
+        the posting, so that they travel with the posting's look-up instead of being a round
+        trip of their own."""
         g, hand = self.engine, self.engine.hand
         assert hand is not None and self.hand_id is not None
         hand_id = self.hand_id
