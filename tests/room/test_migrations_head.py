@@ -4,6 +4,8 @@ these tests hold to alembic's own head, so that a command on made books loads no
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,5 +64,24 @@ def test_books_of_a_newer_version_are_refused_with_alembic_s_reason(tmp_path: Pa
     with pytest.raises(StorageError, match=r"^cannot migrate the database .*books\.db: "
                                            r"Can't locate revision identified by '9999'$"):
         open_database(str(books))
+    assert stored_revision(engine) == "9999"
+    engine.dispose()
+
+
+def test_the_command_on_books_of_a_newer_version_says_so_and_exits_2(tmp_path: Path) -> None:
+    """Through the installed console script: one `error:` line naming the books and alembic's
+    reason, exit 2, the books left at their revision."""
+    books = tmp_path / "books.db"
+    open_database(str(books)).engine.dispose()
+    engine = make_engine(f"sqlite:///{books}")
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    done = subprocess.run([str(Path(sys.executable).parent / "cardroom"), "report", "games",
+                           "--database", str(books)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        f"error: cannot migrate the database {books}: "
+        "Can't locate revision identified by '9999'"]
     assert stored_revision(engine) == "9999"
     engine.dispose()
