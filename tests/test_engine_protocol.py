@@ -5,11 +5,15 @@ tests pin what each game lists at the moments that matter."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import random
+import re
+import typing
 
 import pytest
 
-from cardroom.engine import TABLE, Action, RuleError, Viewer
+from cardroom.engine import TABLE, Action, Event, RuleError, Viewer
 from cardroom.errors import CardroomError
 from cardroom.games.baccarat.rules import BaccaratRules
 from cardroom.games.baccarat.table import BaccaratTable
@@ -159,3 +163,29 @@ def test_pan_random_hands_settle_what_the_chips_say() -> None:
         t.apply(deal)
         assert t.hand is not hand and not t.is_over()
 
+
+
+def _event_classes(cls: type[Event]) -> list[type[Event]]:
+    return [c for sub in cls.__subclasses__() for c in (sub, *_event_classes(sub))]
+
+
+def test_a_copy_of_a_table_shares_its_events_which_are_values() -> None:
+    """A live table is checkpointed at every action (a deep copy of its engine): the events
+    in its log are shared, not rebuilt, which is sound because every event of every game is
+    frozen and holds values only (no list, dict or set a later action could change)."""
+    classes = _event_classes(Event)
+    assert {c.__module__.split(".")[2] for c in classes if c.__module__.startswith(
+        "cardroom.games.")} >= {"baccarat", "pai_gow", "pan", "super_pan_9"}
+    for cls in classes:
+        assert cls.__dataclass_params__.frozen, cls  # type: ignore[attr-defined]
+        for name, hint in typing.get_type_hints(cls).items():
+            if name in {f.name for f in dataclasses.fields(cls)}:
+                assert not re.search(r"\b(list|dict|set)\[", str(hint)), (cls, name, hint)
+    t = BaccaratTable(BaccaratRules(), SeededRandom(7))
+    t.sit(1, 10_000)
+    t.apply(Action("place_bets", (1, {WagerKind.BANKER: 500}), 1))
+    copied = copy.deepcopy(t)
+    assert copied.events == t.events and copied.events is not t.events
+    assert all(a is b for a, b in zip(copied.events, t.events, strict=True))
+    copied.withdraw_bets(1)
+    assert t.bets == {1: {WagerKind.BANKER: 500}} and len(t.events) < len(copied.events)

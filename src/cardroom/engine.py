@@ -108,6 +108,11 @@ class Event:
     """History actions this event takes back (a misdeal: the deal and the settings before
     it, redealt after it)."""
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Event:
+        """An event is immutable (frozen, its fields values): a copy (a live table's
+        checkpoint, taken at every action) shares it instead of rebuilding the log."""
+        return self
+
     def history_action(self) -> dict[str, Any] | None:
         """The hand-history action this event stands for, or None (bookkeeping only)."""
         return None

@@ -24,9 +24,12 @@ SETTINGS = ("listen_addresses = '127.0.0.1'", "unix_socket_directories = ''",
             "fsync = off", "full_page_writes = off", "shared_buffers = 16MB",
             "max_connections = 40", "wal_level = logical", "max_wal_senders = 10",
             "max_replication_slots = 10", "wal_retrieve_retry_interval = 200ms",
+            "max_worker_processes = 16", "max_logical_replication_workers = 12",
             "hot_standby = on", "logging_collector = off")
 """Quick to start and stop (no fsync: the machine does not lose power in a test), and ready
-to stream a standby or to publish logically."""
+to stream a standby or to publish logically, with worker slots for every subscription a
+module's tests make (PostgreSQL's default of 4 logical replication workers left a third
+subscription's table copies queued for tens of seconds)."""
 
 
 def _as_postgres() -> list[str]:
