@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from cardroom.cards import Card, Rank, Suit, parse_card
+from cardroom import shoe as shoe_module
+from cardroom.cards import Card, Rank, Suit, format_cards, parse_card
 from cardroom.errors import ShoeError
 from cardroom.shoe import (
     BurnMode,
@@ -15,6 +16,7 @@ from cardroom.shoe import (
     Shoe,
     ShoeSpec,
     SystemRandom,
+    commitment,
     fisher_yates,
     verify_commitment,
 )
@@ -113,3 +115,20 @@ def test_fixed_and_no_burn() -> None:
     shoe = Shoe(order=ShoeSpec(packs=1).cards(), cut_index=40, salt=b"")
     assert shoe.burn(BurnRule(BurnMode.NONE)) == []
     assert len(shoe.burn(BurnRule(BurnMode.FIXED, 3))) == 3
+
+
+def test_a_shoes_commitment_is_hashed_once_and_stays_while_it_is_dealt(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commitment names the whole shuffled order (a SHA-256 over 416 cards at baccarat):
+    a coup's history and every table view carry it, so it is hashed once per shoe, and it
+    is the same after cards are drawn and burned as before the first card."""
+    shoe = Shoe.shuffled(ShoeSpec(packs=8), 14, SeededRandom(3))
+    published = commitment(shoe.order, shoe.salt)
+    hashed: list[int] = []
+    monkeypatch.setattr(shoe_module, "commitment",
+                        lambda order, salt: hashed.append(1) or commitment(order, salt))
+    assert shoe.commitment == published
+    shoe.draw()
+    shoe.burn(BurnRule(BurnMode.FIXED, 3))
+    assert shoe.commitment == published and hashed == [1]
+    assert verify_commitment(shoe.commitment, shoe.salt.hex(), format_cards(shoe.order))

@@ -6,6 +6,7 @@ tests and replays can reproduce a shoe; it must never shuffle a live game.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import secrets
@@ -167,8 +168,10 @@ class Shoe:
         salt = bytes(src.randbelow(256) for _ in range(16))
         return cls(order=order, cut_index=spec.size - cut_card_from_end, salt=salt)
 
-    @property
+    @functools.cached_property
     def commitment(self) -> str:
+        """Computed once: the order and salt never change once shuffled (a coup's history
+        and every view name it)."""
         return commitment(self.order, self.salt)
 
     @property

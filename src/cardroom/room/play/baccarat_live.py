@@ -78,7 +78,6 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
     awaiting_identity: set[int] = field(default_factory=set)
     """The players whose top-award share waits for the cage to record their identity (Form
     W-2G: `room.w2g`); told so on their own view only, with no figure."""
-    _commitment: tuple[object, str] | None = None
 
     max_seats = MAX_SEATS
     game = "baccarat"
@@ -373,7 +372,7 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                                 you=viewer is not None and aid == viewer.id)
                    for aid, name in sorted(self.seated.items(), key=lambda x: x[1])],
             shoe=ShoeView(remaining=e.shoe.remaining if e.shoe else None,
-                          commitment=self._shoe_commitment()),
+                          commitment=e.shoe.commitment if e.shoe else None),
             last=self.last,
             road=self.road)
 
@@ -410,15 +409,6 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                        self.seat_of.get(viewer.id) in e.bets)),
                    may_void=viewer is not None and viewer.may(Permission.VOID),
                    see_the_cage=viewer is not None and viewer.id in self.awaiting_identity)
-
-    def _shoe_commitment(self) -> str | None:
-        """The shoe's commitment (a SHA-256 over the whole order), computed once per shoe."""
-        shoe = self.engine.shoe
-        if shoe is None:
-            return None
-        if self._commitment is None or self._commitment[0] is not shoe:
-            self._commitment = (shoe, shoe.commitment)
-        return self._commitment[1]
 
 
 def _dumps(data: object) -> str:
