@@ -10,7 +10,9 @@ audit head and the reads sent ahead, `pipeline.ahead`), round trips per bet and 
 PostgreSQL (libpq's trace, `cardroom.room.storage.round_trips`, over one more round after the
 timed ones; BEGIN and COMMIT included; 0 on SQLite, which has none), each action's wall time
 (median, p99), this process's CPU time per action (the database server's own CPU is not in
-it) and the load average, so that a loaded machine's wall figures can be read beside the work done.
+it) and the load average, so that a loaded machine's wall figures can be read beside the work
+done. The room has an identity key, as a served room has, so every action also seals its
+table's hand and shoe (`room.play.resume`).
 
     PYTHONPATH=src .venv/bin/python bench/bench_round_trips.py --rounds 30 \\
         --postgres postgresql://postgres@127.0.0.1:5432/test
@@ -66,7 +68,7 @@ def run(url: str, rounds: int, holder: str | None = None) -> dict[str, Any]:
     if holder is not None:
         room.storage.engine.dispose()
         room = Room(Storage(make_engine(url)), SystemRandom(), settings=SELF_SERVICE,
-                    holder=holder)
+                    identity=room.identity, holder=holder)
         room.start()
     engine = room.storage.engine
     for p in players:

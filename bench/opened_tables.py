@@ -9,16 +9,19 @@ from cardroom.room.books.cashier import buy_chips
 from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.room import Room
 from cardroom.room.storage.db import Storage, make_engine, migrate
+from cardroom.room.storage.identity_key import IdentityKey
 from cardroom.room.storage.settings import SELF_SERVICE
 from cardroom.shoe import SystemRandom
 
 
 def room_with_players(url: str, players: int) -> tuple[Room, Account, list[Account]]:
     """A self-service room on the books at `url` (migrated), started, with its owner and
-    `players` players holding $100,000 of chips each."""
+    `players` players holding $100,000 of chips each; with an identity key, as every served
+    room has, so that each action seals its table's hand (issue 25) as in play."""
     engine = make_engine(url)
     migrate(engine)
-    room = Room(Storage(engine), SystemRandom(), settings=SELF_SERVICE)
+    room = Room(Storage(engine), SystemRandom(), settings=SELF_SERVICE,
+                identity=IdentityKey.generate())
     room.start()
     with room.storage.unit() as conn:
         owner = create_account(conn, "olivia", "correct horse", Role.OWNER)

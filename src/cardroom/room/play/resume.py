@@ -32,7 +32,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -102,18 +102,30 @@ def seal(conn: Connection, live: LiveTable[Any, Any, Any], key: IdentityKey | No
         hand["audit_seq"] = audit.last_seq(conn)
         if audit.unit_chain(conn) != audit.ROOM_CHAIN:  # one of several processes
             hand["audit_chain"] = audit.unit_chain(conn)
-    values = {"hand_id": live.hand_id if hand is not None else None,
-              "shoe": None if shoe is None else _shoe_text(live, shoe, key),
-              "hand": None if hand is None else lock(key, hand, t)}
-    if shoe is None and hand is None:
-        conn.execute(deferred(update(sealed_tables)
-                              .where(sealed_tables.c.table_id == live.table_id)
-                              .values(**values)))
-        return
-    make_insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-    conn.execute(deferred(make_insert(sealed_tables).values(table_id=live.table_id, **values)
-                          .on_conflict_do_update(index_elements=[sealed_tables.c.table_id],
-                                                 set_=values)))
+    values = {"table": t, "hand_no": live.hand_id if hand is not None else None,
+              "shoe_text": None if shoe is None else _shoe_text(live, shoe, key),
+              "hand_text": None if hand is None else lock(key, hand, t)}
+    conn.execute(_CLEAR if shoe is None and hand is None else _SEAL[conn.dialect.name],
+                 values)
+
+
+def _sealed() -> dict[str, Any]:
+    """The sealed row's columns, each set from its parameter of `seal`."""
+    return {"hand_id": bindparam("hand_no"), "shoe": bindparam("shoe_text"),
+            "hand": bindparam("hand_text")}
+
+
+def _upsert(make_insert: Any) -> Any:
+    """The table's sealed row written whole, made or replaced (built once: building and
+    caching the statement at every action cost as much as running it)."""
+    new = make_insert(sealed_tables).values(table_id=bindparam("table"), **_sealed())
+    return deferred(new.on_conflict_do_update(index_elements=[sealed_tables.c.table_id],
+                                              set_={c: new.excluded[c] for c in _sealed()}))
+
+
+_SEAL = {"postgresql": _upsert(postgresql.insert), "sqlite": _upsert(sqlite.insert)}
+_CLEAR = deferred(update(sealed_tables).where(sealed_tables.c.table_id == bindparam("table"))
+                  .values(**_sealed()))
 
 
 def _shoe_text(live: LiveTable[Any, Any, Any], shoe: Shoe, key: IdentityKey) -> str:
