@@ -193,3 +193,27 @@ def test_a_pai_gow_change_takes_back_the_dragon_hand_with_the_wager(storage: Sto
     room.act(alice, d, {"type": "change_bets", "bets": {}, "key": "c2"})
     assert table_wagers(room, d) == 0 and stack(room, d, alice) == BUY_IN
     books(storage)
+
+
+def test_the_open_record_has_one_field_set_by_the_database_and_the_rest_kept(
+        storage: Storage) -> None:
+    """`hands.set_in_open_record` (every wager and turn deadline, issue 25) sets one field of
+    the open hand's record in one statement on either database (PostgreSQL's `jsonb_set`,
+    SQLite's `json_set`): a nested field and a top-level one, each value as JSON, the other
+    players' wagers and the rest of the record as they were."""
+    room, p, t = seated(storage, "baccarat")
+    room.act(p["bob"], t, {"type": "sit", "buy_in": BUY_IN, "key": "sb"})
+    room.act(p["bob"], t, {"type": "bet", "bets": {"banker": 700}, "key": "bb"})
+    hand = room.table(t).hand_id
+    assert hand is not None
+    with storage.unit() as conn:
+        before = hands.open_record(conn, hand)
+        hands.set_in_open_record(conn, hand, ("wagers", str(p["alice"].id)), {"tie": 100})
+        hands.set_in_open_record(conn, hand, ("turn",), {"seat": 2, "ends": None})
+    with storage.read() as conn:
+        after = hands.open_record(conn, hand)
+    assert after["wagers"] == {**before["wagers"], str(p["alice"].id): {"tie": 100}}
+    assert after["wagers"][str(p["bob"].id)] == {"banker": 700}
+    assert after["turn"] == {"seat": 2, "ends": None}
+    assert {k: v for k, v in after.items() if k not in ("wagers", "turn")} == {
+        k: v for k, v in before.items() if k not in ("wagers", "turn")}
