@@ -18,6 +18,8 @@ from cardroom.shoe import (
     SystemRandom,
     commitment,
     fisher_yates,
+    shoe_from,
+    shoe_json,
     verify_commitment,
 )
 
@@ -117,18 +119,23 @@ def test_fixed_and_no_burn() -> None:
     assert len(shoe.burn(BurnRule(BurnMode.FIXED, 3))) == 3
 
 
-def test_a_shoes_commitment_is_hashed_once_and_stays_while_it_is_dealt(
+def test_a_shoes_order_is_written_out_once_and_its_commitment_stays_while_it_is_dealt(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The commitment names the whole shuffled order (a SHA-256 over 416 cards at baccarat):
-    a coup's history and every table view carry it, so it is hashed once per shoe, and it
-    is the same after cards are drawn and burned as before the first card."""
+    """The commitment and the sealed shoe name the whole shuffled order (416 cards at
+    baccarat): a coup's history and every table view carry the commitment, every deal seals
+    the shoe again, so the order is written out once per shoe and hashed once; the
+    commitment is the same after cards are drawn and burned as before the first card."""
     shoe = Shoe.shuffled(ShoeSpec(packs=8), 14, SeededRandom(3))
     published = commitment(shoe.order, shoe.salt)
-    hashed: list[int] = []
-    monkeypatch.setattr(shoe_module, "commitment",
-                        lambda order, salt: hashed.append(1) or commitment(order, salt))
+    written: list[int] = []
+    monkeypatch.setattr(shoe_module, "format_cards",
+                        lambda cards: written.append(len(cards)) or format_cards(cards))
     assert shoe.commitment == published
     shoe.draw()
     shoe.burn(BurnRule(BurnMode.FIXED, 3))
-    assert shoe.commitment == published and hashed == [1]
-    assert verify_commitment(shoe.commitment, shoe.salt.hex(), format_cards(shoe.order))
+    sealed = shoe_json(shoe)
+    assert shoe.commitment == published and shoe.reveal()[1] == sealed["order"]
+    assert written.count(416) == 1
+    assert verify_commitment(shoe.commitment, shoe.salt.hex(), sealed["order"])
+    again = shoe_from(sealed)
+    assert (again.order, again.position, again.burned) == (shoe.order, 4, shoe.burned)

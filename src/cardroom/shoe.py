@@ -106,7 +106,11 @@ def fisher_yates(cards: Sequence[Card], source: RandomSource) -> list[Card]:
 
 def commitment(order: Sequence[Card], salt: bytes) -> str:
     """SHA-256 over the salt and the shuffled order, publishable before the first card."""
-    return hashlib.sha256(salt + format_cards(order).encode("ascii")).hexdigest()
+    return _digest(salt, format_cards(order))
+
+
+def _digest(salt: bytes, order_text: str) -> str:
+    return hashlib.sha256(salt + order_text.encode("ascii")).hexdigest()
 
 
 def verify_commitment(digest: str, salt_hex: str, order_text: str) -> bool:
@@ -169,10 +173,16 @@ class Shoe:
         return cls(order=order, cut_index=spec.size - cut_card_from_end, salt=salt)
 
     @functools.cached_property
+    def order_text(self) -> str:
+        """The order written out (`format_cards`), once: the order never changes once
+        shuffled, and the commitment, the sealed shoe (at every deal) and the reveal are
+        made from it."""
+        return format_cards(self.order)
+
+    @functools.cached_property
     def commitment(self) -> str:
-        """Computed once: the order and salt never change once shuffled (a coup's history
-        and every view name it)."""
-        return commitment(self.order, self.salt)
+        """Computed once (a coup's history and every view name it): `commitment`."""
+        return _digest(self.salt, self.order_text)
 
     @property
     def remaining(self) -> int:
@@ -205,7 +215,7 @@ class Shoe:
 
     def reveal(self) -> tuple[str, str]:
         """The salt and order to publish after the shoe, for `verify_commitment`."""
-        return self.salt.hex(), format_cards(self.order)
+        return self.salt.hex(), self.order_text
 
     def retired(self) -> dict[str, str]:
         """What a table publishes once this shoe is out of play (never before: the order is
@@ -219,7 +229,7 @@ class Shoe:
 def shoe_json(shoe: Shoe) -> dict[str, Any]:
     """A shoe being dealt as JSON: its whole order, salt, cut card, position and burned cards
     (hidden information while it is in play: the room seals it, `cardroom.room.play.resume`)."""
-    return {"order": format_cards(shoe.order), "salt": shoe.salt.hex(),
+    return {"order": shoe.order_text, "salt": shoe.salt.hex(),
             "cut_index": shoe.cut_index, "position": shoe.position,
             "burned": format_cards(shoe.burned)}
 
