@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 
 from cardroom.room.money import ledger
-from cardroom.room.people.accounts import Account
+from cardroom.room.people.accounts import Account, Role
 from cardroom.room.room import Room
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage, make_engine
@@ -36,9 +37,9 @@ from cardroom.room.storage.errors import LedgerError
 from cardroom.room.storage.round_trips import traced
 from cardroom.shoe import SeededRandom
 
-from .pan_play import alice_and_bob_dealt, alone_after_a_foul, pan, play_out, say
+from .pan_play import CHIP, alice_and_bob_dealt, alone_after_a_foul, pan, play_out, say
 from .people import IDENTITY_KEY
-from .rooms import make_room, pan_room, playing_table, view
+from .rooms import CAST, make_room, pan_room, playing_table, view
 from .storage_fixture import POSTGRESQL_ONLY
 
 MOST = {"postgresql": {"bet": 6, "deal": 6}, "sqlite": {"bet": 12, "deal": 13}}
@@ -257,3 +258,34 @@ def test_a_pan_action_that_ends_the_hand_costs_two_round_trips(storage: Storage)
     assert pan(room, t).hand_id is None
     with storage.snapshot() as conn:
         assert audit.verify(conn).ok and ledger.trial_balance(conn).ok
+
+
+@POSTGRESQL_ONLY
+@pytest.mark.parametrize("fee", [{"kind": "hand", "cents": 100},
+                                 {"kind": "time", "cents": 500, "every_minutes": 30}])
+def test_a_pan_deal_with_fees_looks_every_fee_up_in_one_round_trip(
+        storage: Storage, fee: dict[str, Any]) -> None:
+    """Issue 25: the fees of a deal (WAC 230-15-080, one posting a player) have their ledger
+    look-ups sent together (`ledger.look_ahead`), and a time fee's paid periods are written
+    without a wait: one round trip more than the same deal without a fee, however many
+    players pay (it was one a player, three a player for a time fee). Each table's second
+    deal, after a void (its accounts made by the first), in a new period of the time fee."""
+    room, p, _ = make_room(storage, seed=3, cast=(*CAST, ("carol", Role.PLAYER)),
+                           buyers=("alice", "bob", "carol"))
+    trips: list[int] = []
+    for rules, players in ((None, ("alice", "bob")), ({"fee": fee}, ("alice", "bob")),
+                           ({"fee": fee}, ("alice", "bob", "carol"))):
+        live = room.create_table(p["olivia"], f"Pan {len(trips)}", "pan", rules)
+        now = [datetime(2026, 11, 27, 18, 0, tzinfo=UTC)]
+        live.clock = lambda now=now: now[0]
+        for who in players:
+            room.act(p[who], live.table_id, {"type": "sit", "buy_in": 20 * CHIP, "key": "s"})
+        room.act(p["alice"], live.table_id, {"type": "deal"})
+        room.act(p["fiona"], live.table_id, {"type": "void", "reason": "a second deal"})
+        now[0] += timedelta(minutes=30)
+        trips.append(counted_trips(room, live.table_id, p["alice"], {"type": "deal"}))
+        with storage.snapshot() as conn:
+            assert ledger.balance(conn, ledger.fees("pan", live.table_id)) == (
+                0 if rules is None else 2 * len(players) * fee["cents"])
+            assert audit.verify(conn).ok and ledger.trial_balance(conn).ok
+    assert trips == [3, 4, 4]

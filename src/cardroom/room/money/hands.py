@@ -26,7 +26,6 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from cardroom import registry
@@ -45,6 +44,7 @@ from cardroom.room.storage.schema import (
     table_slips,
 )
 from cardroom.room.storage.settings import GamblingClock
+from cardroom.room.storage.upsert import insert_new
 
 
 def hand_title(hand_id: int, number: int | None = None) -> str:
@@ -127,9 +127,8 @@ _ADD_SETUP = deferred(text(
     "COALESCE(CAST(history AS JSONB) -> 'setup', '{}') || CAST(:setup AS JSONB)) AS TEXT) "
     "WHERE id = :hand AND status = 'open'"))
 """PostgreSQL: fields added to an open hand's published setup, as `set_in_open_record`."""
-_ADD_PLAYER = {dialect: deferred(make_insert(hand_players).values(
-    hand_id=bindparam("hand"), account_id=bindparam("acct")).on_conflict_do_nothing())
-    for dialect, make_insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))}
+_ADD_PLAYER = insert_new(hand_players, {"hand_id": bindparam("hand"),
+                                        "account_id": bindparam("acct")})
 """The hand's player row, unless it is there already: one statement either way."""
 
 

@@ -7,11 +7,11 @@ it is collected and audited (`fee.collected`); the daily report sums them per ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from cardroom.games.pan.events import ChipsMoved
@@ -26,6 +26,7 @@ from cardroom.room.storage.schema import (
     pan_fee_periods,
 )
 from cardroom.room.storage.settings import GamblingClock
+from cardroom.room.storage.upsert import upsert
 
 GAME = "pan"
 """Pan's name in the registry, the table rows and its fee accounts (`ledger.fees`)."""
@@ -91,28 +92,39 @@ def rake_due(fee: PanFee | None, events: Iterable[object], accounts: Mapping[int
 
 
 def collect(conn: Connection, table_id: int, table_name: str, hand_id: int,
-            charge: Charge) -> None:
-    """Post one fee (the player's stack to the table's fee account) and audit it."""
-    ledger.post(conn, f"fee:{table_id}:{charge.kind}:{hand_id}:{charge.account}",
-                f"fee-{charge.kind}",
-                ledger.move(ledger.stack(table_id, charge.account), ledger.fees(GAME, table_id),
-                            charge.cents), actor="dealer",
-                memo=f"{table_name} hand {hand_id}: {charge.kind} fee "
-                     f"{format_money(charge.cents)}")
-    audit.append(conn, "dealer", "fee.collected", {
-        "table": table_id, "hand": hand_id, "account": charge.account, "kind": charge.kind,
-        "cents": charge.cents})
+            charges: Sequence[Charge]) -> None:
+    """Post each fee (the player's stack to the table's fee account) and audit it; their
+    ledger look-ups sent together (`ledger.look_ahead`: one round trip for all)."""
+    def key(charge: Charge) -> str:
+        return f"fee:{table_id}:{charge.kind}:{hand_id}:{charge.account}"
+
+    def moves(charge: Charge) -> list[tuple[str, Cents]]:
+        return ledger.move(ledger.stack(table_id, charge.account), ledger.fees(GAME, table_id),
+                           charge.cents)
+
+    ledger.look_ahead(conn, [(key(c), [name for name, _ in moves(c)]) for c in charges])
+    for charge in charges:
+        ledger.post(conn, key(charge), f"fee-{charge.kind}", moves(charge), actor="dealer",
+                    memo=f"{table_name} hand {hand_id}: {charge.kind} fee "
+                         f"{format_money(charge.cents)}")
+        audit.append(conn, "dealer", "fee.collected", {
+            "table": table_id, "hand": hand_id, "account": charge.account,
+            "kind": charge.kind, "cents": charge.cents})
 
 
 def save_periods(conn: Connection, table_id: int, paid_until: Mapping[int, datetime]) -> None:
     """Store the periods the deal's time fees paid for (in the deal's transaction), so that a
     restart neither charges a period twice nor skips one (WAC 230-15-080)."""
-    for account, until in paid_until.items():
-        key = (pan_fee_periods.c.table_id == table_id) & (pan_fee_periods.c.account_id == account)
-        if conn.execute(update(pan_fee_periods).where(key).values(paid_until=until)).rowcount:
-            continue
-        conn.execute(insert(pan_fee_periods).values(table_id=table_id, account_id=account,
-                                                    paid_until=until))
+    if paid_until:
+        conn.execute(_SAVE_PERIOD[conn.dialect.name],
+                     [{"table": table_id, "account": account, "until": until}
+                      for account, until in paid_until.items()])
+
+
+_SAVE_PERIOD = upsert(pan_fee_periods, ("table_id", "account_id"), {
+    "table_id": bindparam("table"), "account_id": bindparam("account"),
+    "paid_until": bindparam("until")})
+"""A period paid for, made or replaced: one statement nothing waits for."""
 
 
 def load_periods(conn: Connection, table_id: int) -> dict[int, datetime]:

@@ -428,8 +428,7 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         # published now: a void of this hand (the floor, or recovery) keeps them
         hands.publish_setup(conn, hand_id, {"dealer": dealer, "chip_cents": self.chip,
                                             "carried_tops": list(dealt.carried_tops)})
-        for charge in fees.charges:
-            pan_fees.collect(conn, self.table_id, self.name, hand_id, charge)
+        pan_fees.collect(conn, self.table_id, self.name, hand_id, fees.charges)
         pan_fees.save_periods(conn, self.table_id, fees.paid_until or {})
         hands.add_players(conn, hand_id, [a for a in accounts if a > 0])
         audit.append(conn, who.username, "hand.dealt", {
@@ -610,8 +609,9 @@ class PanLive(LiveTable[PanGame, PanResult, AddBot | RaiseCondition | PanCommand
         doc["setup"].update(unit="chips", chip_cents=self.chip,
                             tops_carry_out=list(hand.tops_carry))
         raked: dict[int, Cents] = {}
-        for charge in pan_fees.rake_due(self.rules.fee, hand.events, g.accounts, self.chip):
-            pan_fees.collect(conn, self.table_id, self.name, self.hand_id, charge)
+        rake = pan_fees.rake_due(self.rules.fee, hand.events, g.accounts, self.chip)
+        pan_fees.collect(conn, self.table_id, self.name, self.hand_id, rake)
+        for charge in rake:
             self.stacks[charge.account] -= charge.cents
             raked[charge.account] = raked.get(charge.account, 0) + charge.cents
             self.log.append(f"{self.name_of(charge.account)} pays the rake of "

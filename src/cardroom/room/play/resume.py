@@ -33,7 +33,6 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from sqlalchemy import bindparam, delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from cardroom.errors import CardroomError
@@ -44,6 +43,7 @@ from cardroom.room.storage import audit
 from cardroom.room.storage.identity_key import IdentityKey
 from cardroom.room.storage.pipeline import deferred
 from cardroom.room.storage.schema import audit_log, sealed_tables
+from cardroom.room.storage.upsert import upsert
 from cardroom.shoe import Shoe, shoe_from, shoe_json
 
 NOT_RESUMED = "the server stopped and the hand could not be resumed from its record"
@@ -115,15 +115,9 @@ def _sealed() -> dict[str, Any]:
             "hand": bindparam("hand_text")}
 
 
-def _upsert(make_insert: Any) -> Any:
-    """The table's sealed row written whole, made or replaced (built once: building and
-    caching the statement at every action cost as much as running it)."""
-    new = make_insert(sealed_tables).values(table_id=bindparam("table"), **_sealed())
-    return deferred(new.on_conflict_do_update(index_elements=[sealed_tables.c.table_id],
-                                              set_={c: new.excluded[c] for c in _sealed()}))
-
-
-_SEAL = {"postgresql": _upsert(postgresql.insert), "sqlite": _upsert(sqlite.insert)}
+_SEAL = upsert(sealed_tables, ("table_id",), {"table_id": bindparam("table"), **_sealed()})
+"""The table's sealed row written whole, made or replaced (built once: building and caching
+the statement at every action cost as much as running it)."""
 _CLEAR = deferred(update(sealed_tables).where(sealed_tables.c.table_id == bindparam("table"))
                   .values(**_sealed()))
 
