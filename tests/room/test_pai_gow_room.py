@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
-from cardroom.cards import parse_card
+from cardroom.cards import parse_card, parse_cards
 from cardroom.errors import CardroomError
+from cardroom.games.pai_gow.evaluate import describe
 from cardroom.games.pai_gow.settings import all_settings
 from cardroom.room.money import hands, ledger
 from cardroom.room.people.accounts import Account
+from cardroom.room.play import pai_gow_live
 from cardroom.room.room import Room
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
@@ -260,3 +262,23 @@ def test_pai_gow_a_hand_whose_only_stake_is_a_bank_is_voided_without_a_transfer(
     assert books(storage) == before
     with storage.read() as conn:
         assert hands.hand_record(conn, hand_id)["status"] == "voided"
+
+
+def test_a_hands_setting_choices_are_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every update of a Pai Gow table shows a player whose hand is unset its 21 ways to set
+    it (`pai_gow_live.choices`, 42 hands scored): worked out once a hand, the same each time,
+    and each the setting's own (its front pair, its two hands named, foul or not)."""
+    pai_gow_live.choices.cache_clear()
+    scored: list[int] = []
+    monkeypatch.setattr(pai_gow_live, "all_settings",
+                        lambda cards, wheel: scored.append(1) or all_settings(cards, wheel))
+    seven = tuple(parse_cards("As Kd JK 9c 7h 5s 2d"))
+    first = pai_gow_live.choices(seven, False)
+    assert pai_gow_live.choices(seven, False) == first and scored == [1]
+    assert len(first) == 21
+    for made, setting in zip(first, all_settings(seven, False), strict=True):
+        assert (made.front, made.high, made.low, made.foul) == (
+            [str(c) for c in setting.front], describe(setting.back_score),
+            describe(setting.front_score), setting.is_foul)
+    pai_gow_live.choices(seven, True)  # the wheel's rank is part of what it depends on
+    assert scored == [1, 1]

@@ -17,6 +17,7 @@ Engine chips are the chips a player has at the table including wagers down; the 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -79,12 +80,15 @@ def setting_view(setting: Setting) -> PaiGowSetting:
                          back=[card_view(c) for c in setting.back], foul=setting.is_foul)
 
 
-def choices(cards: tuple[Card, ...], wheel_second: bool) -> list[PaiGowChoice]:
+@functools.lru_cache(maxsize=256)
+def choices(cards: tuple[Card, ...], wheel_second: bool) -> tuple[PaiGowChoice, ...]:
     """Every way to set a seven-card hand (the 21 front pairs), each with its two hands named
-    and whether it is foul: the page names the player's arrangement as they make it."""
-    return [PaiGowChoice(front=[str(c) for c in st.front], high=describe(st.back_score),
-                         low=describe(st.front_score), foul=st.is_foul)
-            for st in all_settings(cards, wheel_second)]
+    and whether it is foul: the page names the player's arrangement as they make it. Worked
+    out once a hand (42 hands scored): every update of the table shows it to its player until
+    they set it."""
+    return tuple(PaiGowChoice(front=[str(c) for c in st.front], high=describe(st.back_score),
+                              low=describe(st.front_score), foul=st.is_foul)
+                 for st in all_settings(cards, wheel_second))
 
 
 @dataclass
@@ -406,7 +410,7 @@ class PaiGowLive(LiveTable[PaiGowTable, PaiGowResult,
                 cards=[card_view(c) for c in parse_cards(text)] if visible else None,
                 card_count=len(e.hands[spot]), set=hs is not None,
                 setting=setting_view(hs.setting) if hs and visible else None, mine=mine,
-                choices=choices(e.hands[spot], r.wheel_second)
+                choices=list(choices(e.hands[spot], r.wheel_second))
                 if mine and hs is None and len(e.hands[spot]) == 7 else None))
         legal = [] if seat is None else e.legal_actions(seat)  # what the seat may do now
         offered = {a.name for a in legal}
