@@ -95,16 +95,13 @@ def collect(conn: Connection, table_id: int, table_name: str, hand_id: int,
             charges: Sequence[Charge]) -> None:
     """Post each fee (the player's stack to the table's fee account) and audit it; their
     ledger look-ups sent together (`ledger.look_ahead`: one round trip for all)."""
-    def key(charge: Charge) -> str:
-        return f"fee:{table_id}:{charge.kind}:{hand_id}:{charge.account}"
-
-    def moves(charge: Charge) -> list[tuple[str, Cents]]:
-        return ledger.move(ledger.stack(table_id, charge.account), ledger.fees(GAME, table_id),
-                           charge.cents)
-
-    ledger.look_ahead(conn, [(key(c), [name for name, _ in moves(c)]) for c in charges])
-    for charge in charges:
-        ledger.post(conn, key(charge), f"fee-{charge.kind}", moves(charge), actor="dealer",
+    postings = [(charge, f"fee:{table_id}:{charge.kind}:{hand_id}:{charge.account}",
+                 ledger.move(ledger.stack(table_id, charge.account),
+                             ledger.fees(GAME, table_id), charge.cents))
+                for charge in charges]
+    ledger.look_ahead(conn, [(key, [name for name, _ in moves]) for _, key, moves in postings])
+    for charge, key, moves in postings:
+        ledger.post(conn, key, f"fee-{charge.kind}", moves, actor="dealer",
                     memo=f"{table_name} hand {hand_id}: {charge.kind} fee "
                          f"{format_money(charge.cents)}")
         audit.append(conn, "dealer", "fee.collected", {
