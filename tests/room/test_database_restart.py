@@ -17,8 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select, text
-from sqlalchemy.engine import Connection
+from sqlalchemy import event, func, select, text
 from sqlalchemy.exc import OperationalError
 
 from cardroom.room.money import ledger
@@ -294,21 +293,20 @@ def test_a_bet_in_flight_when_the_database_goes_is_refused_whole(
     room, p, t = baccarat_room(storage)
     assert t is not None
     room.act(p["alice"], t, {"type": "sit", "buy_in": 20_000, "key": "s"})
-    original = Connection.execute
     calls = {"n": 0}
 
-    def execute(conn: Connection, *args: Any, **kw: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 3:  # in the middle of the bet's statements
+    def lost(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        """The database gone at the bet's third statement (whichever way it is sent)."""
+        calls["n"] += statement not in ("BEGIN", "COMMIT")
+        if calls["n"] == 3:
             raise OperationalError("INSERT", {}, ConnectionError("terminating connection"),
                                    connection_invalidated=True)
-        return original(conn, *args, **kw)
 
-    monkeypatch.setattr(Connection, "execute", execute)
+    event.listen(storage.engine, "before_cursor_execute", lost)
     bet = {"type": "bet", "bets": {"player": 500}, "key": "b1"}
     with pytest.raises(DatabaseUnavailable) as caught:
         room.act(p["alice"], t, bet)
-    monkeypatch.setattr(Connection, "execute", original)
+    event.remove(storage.engine, "before_cursor_execute", lost)
     assert str(caught.value) == TRY_AGAIN and not caught.value.unknown
     live = room.table(t)
     assert live.hand_id is None and live.stacks[p["alice"].id] == 20_000

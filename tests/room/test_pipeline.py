@@ -5,15 +5,19 @@ is queued."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import bindparam, func, insert, select, text
 from sqlalchemy.exc import IntegrityError
 
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
-from cardroom.room.storage.pipeline import deferred
+from cardroom.room.storage.pipeline import deferred, on_driver
 from cardroom.room.storage.round_trips import traced
-from cardroom.room.storage.schema import ledger_accounts
+from cardroom.room.storage.schema import ledger_accounts, ledger_transactions
+
+from .test_statements_per_action import counted
 
 ACCOUNT = text("INSERT INTO ledger_accounts (name, balance, allow_negative) "
                "VALUES ('test:' || :no, 0, :no)").bindparams(no=False)
@@ -62,3 +66,51 @@ def test_a_queued_statement_that_fails_fails_the_unit_and_writes_nothing(
     with storage.unit() as conn:  # and the next unit writes as usual
         conn.execute(deferred(ACCOUNT))
     assert accounts(storage) == 1
+
+
+TX = insert(ledger_transactions).values(
+    {c: bindparam(c) for c in ("key", "fingerprint", "kind", "memo", "actor", "created_at")})
+AT = datetime(2026, 11, 27, 15, 30, 1, 250_000, tzinfo=UTC)
+
+
+def test_a_statement_on_the_driver_s_cursor_writes_what_sqlalchemy_would(
+        storage: Storage) -> None:
+    """`pipeline.on_driver` (issue 25): the same row, its date converted as SQLAlchemy
+    converts it for the database (SQLite keeps text), read back as SQLAlchemy reads it;
+    several rows in one call; the statements heard by SQLAlchemy's listeners, as a count of
+    statements per action hears them."""
+    rows = [{"key": f"k{i}", "fingerprint": "f", "kind": "test", "memo": "", "actor": "alice",
+             "created_at": AT} for i in (1, 2)]
+    with counted(storage) as seen, storage.unit() as conn:
+        on_driver(conn, deferred(TX), rows[:1])
+        on_driver(conn, TX, rows[1])
+    assert len(seen) == 2
+    with storage.unit() as conn:
+        conn.execute(TX, {**rows[0], "key": "by SQLAlchemy"})
+    with storage.read() as conn:
+        found = conn.execute(select(ledger_transactions.c.key, ledger_transactions.c.created_at)
+                             .order_by(ledger_transactions.c.id)).all()
+        stored = {str(t) for t in conn.execute(text(
+            "SELECT CAST(created_at AS TEXT) FROM ledger_transactions")).scalars()}
+    assert [k for k, _ in found] == ["k1", "k2", "by SQLAlchemy"]
+    assert {at.replace(tzinfo=UTC) for _, at in found} == {AT}
+    assert len(stored) == 1  # the driver's rows stored exactly as SQLAlchemy's
+
+
+def test_a_statement_on_the_driver_s_cursor_fails_as_sqlalchemy_s_would(
+        storage: Storage) -> None:
+    """A constraint broken on the driver's cursor raises SQLAlchemy's `IntegrityError` (the
+    ledger's idempotency keys rely on it), and the unit writes nothing; a statement whose
+    parameters change from call to call (an expanding IN) is refused before it is sent."""
+    row = {"key": "twice", "fingerprint": "f", "kind": "test", "memo": "", "actor": "alice",
+           "created_at": AT}
+    with pytest.raises(IntegrityError), storage.unit() as conn:
+        conn.execute(deferred(ACCOUNT))
+        on_driver(conn, TX, row)
+        on_driver(conn, TX, row)
+    assert accounts(storage) == 0
+    expanding = select(ledger_accounts.c.id).where(
+        ledger_accounts.c.name.in_(bindparam("names", expanding=True)))
+    with pytest.raises(ValueError, match="not a statement for the driver"), \
+            storage.unit() as conn:
+        on_driver(conn, expanding, {"names": ["a"]})

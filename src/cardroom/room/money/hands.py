@@ -34,7 +34,7 @@ from cardroom.money import Cents
 from cardroom.room.money import ledger
 from cardroom.room.storage import audit
 from cardroom.room.storage.errors import NotFound
-from cardroom.room.storage.pipeline import ahead, deferred
+from cardroom.room.storage.pipeline import ahead, deferred, on_driver
 from cardroom.room.storage.schema import (
     accounts,
     hand_players,
@@ -143,8 +143,8 @@ def add_players(conn: Connection, hand_id: int, account_ids: list[int]) -> None:
     """The hand's player rows of `account_ids` (those not there yet), in one statement that
     nothing waits for."""
     if account_ids:
-        conn.execute(_ADD_PLAYER[conn.dialect.name],
-                     [{"hand": hand_id, "acct": account_id} for account_id in account_ids])
+        on_driver(conn, _ADD_PLAYER[conn.dialect.name],
+            [{"hand": hand_id, "acct": account_id} for account_id in account_ids])
 
 
 def set_in_open_record(conn: Connection, hand_id: int, path: tuple[str, ...],
@@ -155,7 +155,7 @@ def set_in_open_record(conn: Connection, hand_id: int, path: tuple[str, ...],
     written out whole)."""
     postgres = conn.dialect.name == "postgresql"
     assert all(name.isidentifier() or name.isdigit() for name in path)  # (a plain JSON path)
-    conn.execute(_SET_IN_RECORD[conn.dialect.name], {
+    on_driver(conn, _SET_IN_RECORD[conn.dialect.name], {
         "hand": hand_id, "value": json.dumps(value),
         "path": list(path) if postgres else "$" + "".join(f'."{name}"' for name in path)})
 

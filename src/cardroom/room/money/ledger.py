@@ -39,7 +39,7 @@ from cardroom.money import Cents, format_money, require_cents
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import unit_memo
 from cardroom.room.storage.errors import IdempotencyConflict, LedgerError
-from cardroom.room.storage.pipeline import ahead, deferred
+from cardroom.room.storage.pipeline import ahead, deferred, on_driver
 from cardroom.room.storage.schema import ledger_accounts, ledger_entries, ledger_transactions
 
 HOUSE_CAGE = "house:cage"
@@ -166,17 +166,24 @@ def _net(postings: Iterable[tuple[str, Cents]]) -> dict[str, Cents]:
 
 # The hot path's statements are built once (bound parameters), so an action pays neither for
 # building them nor for computing their cache keys again.
-_SELECT_ACCOUNTS = (select(ledger_accounts.c.id, ledger_accounts.c.name,
-                           ledger_accounts.c.balance, ledger_accounts.c.allow_negative)
-                    .where(ledger_accounts.c.name.in_(bindparam("names", expanding=True)))
-                    .with_for_update())
+_SELECT_ACCOUNTS = {
+    "postgresql": text("SELECT id, name, balance, allow_negative FROM ledger_accounts "
+                       "WHERE name = ANY(CAST(:names AS TEXT[])) FOR UPDATE"),
+    "sqlite": text("SELECT id, name, balance, allow_negative FROM ledger_accounts "
+                   "WHERE name IN (SELECT value FROM json_each(:names))")}
+"""The accounts named, locked: one text whatever their number (an array, or a JSON list on
+SQLite, not an expanding IN), so that it runs on the driver's cursor (`on_driver`)."""
 _INSERT_ACCOUNT = (insert(ledger_accounts)
                    .values(name=bindparam("name"), allow_negative=bindparam("neg"), balance=0)
                    .returning(ledger_accounts.c.id))
 _SELECT_KEY = select(ledger_transactions.c.id, ledger_transactions.c.fingerprint).where(
     ledger_transactions.c.key == bindparam("key"))
-_INSERT_TX = insert(ledger_transactions).returning(ledger_transactions.c.id)
-_INSERT_ENTRIES = insert(ledger_entries)
+_INSERT_TX = (insert(ledger_transactions)
+              .values({c: bindparam(c) for c in ("key", "fingerprint", "kind", "memo", "actor",
+                                                 "created_at")})
+              .returning(ledger_transactions.c.id))
+_INSERT_ENTRIES = insert(ledger_entries).values(
+    tx_id=bindparam("tx"), account_id=bindparam("acct"), amount=bindparam("amount"))
 _ADD_BALANCE = (update(ledger_accounts)
                 .where(ledger_accounts.c.id == bindparam("acct"))
                 .values(balance=ledger_accounts.c.balance + bindparam("amount")))
@@ -231,9 +238,9 @@ def _find_key(conn: Connection, memo: dict[str, Any], key: str, names: Iterable[
     if key in unused:
         return None, unused[key]
     if conn.dialect.name != "postgresql":
-        row = conn.execute(_SELECT_KEY, {"key": key}).first()
+        row = on_driver(conn, _SELECT_KEY, {"key": key}).fetchone()
         if row is not None:
-            return (int(row.id), str(row.fingerprint)), None
+            return (int(row[0]), str(row[1])), None
         unused[key] = None
         return None, None
     pending = memo.get(_PENDING, {}).pop(key, None)
@@ -257,8 +264,11 @@ def _accounts(conn: Connection, memo: dict[str, Any], names: Iterable[str]
     locked: dict[str, Held] = memo.setdefault(_LOCKED, {})
     names = sorted(set(names))
     if missing := [name for name in names if name not in locked]:
-        locked.update({r.name: (r.id, int(r.balance), bool(r.allow_negative))
-                       for r in conn.execute(_SELECT_ACCOUNTS, {"names": missing})})
+        postgres = conn.dialect.name == "postgresql"
+        locked.update({name: (int(account), int(balance), bool(negative))
+                       for account, name, balance, negative in on_driver(
+                           conn, _SELECT_ACCOUNTS[conn.dialect.name],
+                           {"names": missing if postgres else json.dumps(missing)})})
         for name in missing:
             if name not in locked:
                 neg = may_go_negative(name)
@@ -270,10 +280,10 @@ def _accounts(conn: Connection, memo: dict[str, Any], names: Iterable[str]
 @functools.cache
 def _tx_in_one(rows: int) -> TextClause:
     """PostgreSQL: the transaction row, its entries and the balances they move written by one
-    statement (one round trip), for a transaction of `rows` entries."""
+    statement, for a transaction of `rows` entries; nothing waits for it (`deferred`)."""
     values = ", ".join(f"(CAST(:a{i} AS INTEGER), CAST(:m{i} AS BIGINT), {i})"
                        for i in range(rows))
-    return text(
+    return deferred(text(
         "WITH tx AS (INSERT INTO ledger_transactions "
         '(id, "key", fingerprint, kind, memo, actor, created_at) '
         "VALUES (:id, :key, :fingerprint, :kind, :memo, :actor, :created_at) RETURNING id), "
@@ -282,7 +292,7 @@ def _tx_in_one(rows: int) -> TextClause:
         "SELECT tx.id, v.account_id, v.amount FROM tx CROSS JOIN v ORDER BY v.ord), "
         "b AS (UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.amount "
         "FROM v WHERE ledger_accounts.id = v.account_id) "
-        "SELECT id FROM tx")
+        "SELECT id FROM tx"))
 
 
 def _write(conn: Connection, tx: dict[str, Any], moves: list[tuple[int, Cents]],
@@ -295,12 +305,12 @@ def _write(conn: Connection, tx: dict[str, Any], moves: list[tuple[int, Cents]],
         params = dict(tx, id=tx_id)
         for i, (account_id, amount) in enumerate(moves):
             params[f"a{i}"], params[f"m{i}"] = account_id, amount
-        conn.execute(deferred(_tx_in_one(len(moves))), params)
+        on_driver(conn, _tx_in_one(len(moves)), params)
         return tx_id
-    tx_id = int(conn.execute(_INSERT_TX, tx).scalar_one())
-    conn.execute(_INSERT_ENTRIES, [{"tx_id": tx_id, "account_id": a, "amount": m}
-                                   for a, m in moves])
-    conn.execute(_ADD_BALANCE, [{"acct": a, "amount": m} for a, m in moves])
+    tx_id = int(on_driver(conn, _INSERT_TX, tx).fetchall()[0][0])
+    moved = [{"tx": tx_id, "acct": a, "amount": m} for a, m in moves]
+    on_driver(conn, _INSERT_ENTRIES, moved)
+    on_driver(conn, _ADD_BALANCE, moved)
     return tx_id
 
 

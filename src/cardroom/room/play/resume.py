@@ -41,7 +41,7 @@ from cardroom.room.money import hands
 from cardroom.room.play.live_table import LiveTable, SealedShoe, Turn
 from cardroom.room.storage import audit
 from cardroom.room.storage.identity_key import IdentityKey
-from cardroom.room.storage.pipeline import deferred
+from cardroom.room.storage.pipeline import deferred, on_driver
 from cardroom.room.storage.schema import audit_log, sealed_tables
 from cardroom.room.storage.upsert import upsert
 from cardroom.shoe import Shoe, shoe_from, shoe_json
@@ -105,8 +105,7 @@ def seal(conn: Connection, live: LiveTable[Any, Any, Any], key: IdentityKey | No
     values = {"table": t, "hand_no": live.hand_id if hand is not None else None,
               "shoe_text": None if shoe is None else _shoe_text(live, shoe, key),
               "hand_text": None if hand is None else lock(key, hand, t)}
-    conn.execute(_CLEAR if shoe is None and hand is None else _SEAL[conn.dialect.name],
-                 values)
+    on_driver(conn, _CLEAR if shoe is None and hand is None else _SEAL[conn.dialect.name], values)
 
 
 def _sealed() -> dict[str, Any]:

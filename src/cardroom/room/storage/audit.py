@@ -52,7 +52,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 from cardroom.errors import CardroomError
-from cardroom.room.storage.pipeline import DEFERRED
+from cardroom.room.storage.pipeline import DEFERRED, on_driver
 from cardroom.room.storage.schema import audit_head, audit_log
 from cardroom.room.storage.settings import GamblingClock
 
@@ -150,6 +150,7 @@ class AuditEntry:
 
 _KEYS: weakref.WeakKeyDictionary[Engine, bytes] = weakref.WeakKeyDictionary()
 """The audit key each engine's appends are MACed with (set by `use_key`; none: no MACs)."""
+_COLUMNS = ("seq", "at", "actor", "action", "detail", "prev_hash", "hash", "mac", "chain")
 _SELECT_HEAD = select(audit_head.c.seq, audit_head.c.hash).where(
     audit_head.c.id == bindparam("head", head_id(ROOM_CHAIN)))
 _MOVE_HEAD = (update(audit_head)
@@ -160,7 +161,8 @@ _MOVE_HEAD = (update(audit_head)
                       mac=bindparam("new_mac")))
 _FIRST_HEAD = insert(audit_head).values(id=bindparam("head"), seq=bindparam("new_seq"),
                                         hash=bindparam("new_hash"), mac=bindparam("new_mac"))
-_INSERT_ENTRY = insert(audit_log)
+_INSERT_ENTRY = insert(audit_log).values({c: bindparam(c) for c in _COLUMNS})
+_HEAD_LOCKED = _SELECT_HEAD.with_for_update()
 
 
 def _head_tag(key: bytes | None, seq: int, digest: str, chain: int) -> str | None:
@@ -259,9 +261,8 @@ def _read_head(conn: Connection, unit: _Unit) -> Head:
         if unit.lazy is not None:
             unit.found = unit.lazy()
         else:
-            row = conn.execute(_SELECT_HEAD.with_for_update(),
-                               {"head": head_id(unit.chain)}).first()
-            unit.found = None if row is None else (int(row.seq), str(row.hash))
+            row = on_driver(conn, _HEAD_LOCKED, {"head": head_id(unit.chain)}).fetchone()
+            unit.found = None if row is None else (int(row[0]), str(row[1]))
         unit.base = unit.head = unit.found
         unit.read = True
     return unit.head
@@ -345,21 +346,20 @@ def _write(conn: Connection, unit: _Unit) -> None:
         for i, row in enumerate(unit.pending):
             params.update({f"{name}{i}": value for name, value in row.items()})
         try:
-            conn.execute(_move_and_insert(len(unit.pending)), params)
+            on_driver(conn, _move_and_insert(len(unit.pending)), params)
         except DBAPIError as exc:
             if HEAD_MOVED in str(exc.orig):
                 raise ChainBroken(HEAD_MOVED) from exc
             raise
-    elif conn.execute(_MOVE_HEAD, {"old_seq": unit.base[0], "old_hash": unit.base[1],
-                                   **new}).rowcount != 1:
+    elif on_driver(conn, _MOVE_HEAD, {"old_seq": unit.base[0], "old_hash": unit.base[1],
+                                **new}).rowcount != 1:
         raise ChainBroken(HEAD_MOVED)
     else:
-        conn.execute(_INSERT_ENTRY, unit.pending)
+        on_driver(conn, _INSERT_ENTRY, unit.pending)
     unit.pending, unit.base = [], unit.head
 
 
 HEAD_MOVED = "the audit head moved during this transaction: nothing was written"
-_COLUMNS = ("seq", "at", "actor", "action", "detail", "prev_hash", "hash", "mac", "chain")
 
 
 @functools.cache

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import psycopg
@@ -21,6 +22,8 @@ from sqlalchemy import Select, TextClause, text
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.engine.interfaces import Compiled
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 from sqlalchemy.sql.expression import Executable
 
 PIPELINE = "cardroom.pipeline"
@@ -64,7 +67,7 @@ def transaction(conn: Connection) -> Iterator[Callable[[], None]]:
         with conn.begin(), _as_sqlalchemy_error(conn), raw.pipeline() as pipeline:
             conn.info[PIPELINE] = pipeline
             try:
-                conn.execute(_BEGIN)
+                on_driver(conn, _BEGIN, {})
                 yield functools.partial(_queue_commit, conn)
             finally:
                 if not conn.invalidated:  # (its info went with it)
@@ -98,7 +101,7 @@ def _nothing() -> None:
 
 def _queue_commit(conn: Connection) -> None:
     """The unit's COMMIT, queued: sent with its last writes when the pipeline ends."""
-    conn.execute(COMMIT)
+    on_driver(conn, COMMIT, {})
 
 
 @contextmanager
@@ -113,25 +116,26 @@ def _as_sqlalchemy_error(conn: Connection) -> Iterator[None]:
         raise driver_error(conn, exc, "COMMIT") from exc
 
 
-def driver_error(conn: Connection, exc: psycopg.Error, statement: str) -> DBAPIError:
+def driver_error(conn: Connection, exc: Exception, statement: str) -> DBAPIError:
     """The driver's `exc`, met outside SQLAlchemy's own calls, as SQLAlchemy would raise it
-    for `statement`; `conn` invalidated if the connection is lost (so that it is never lent
-    again, and the unit answers "try again")."""
+    for `statement` (an `IntegrityError` for a constraint, and so on); `conn` invalidated if
+    the connection is lost (so that it is never lent again, and the unit answers "try
+    again")."""
     lost = conn.dialect.is_disconnect(exc, None, None)  # type: ignore[arg-type]
     if lost and not conn.invalidated:
         conn.invalidate(exc)
-    error = DBAPIError.instance(statement, None, exc, psycopg.Error,
+    error = DBAPIError.instance(statement, None, exc, conn.dialect.loaded_dbapi.Error,
                                 connection_invalidated=lost)
     assert isinstance(error, DBAPIError)  # (a driver's error always is)
     return error
 
 
-def send(conn: Connection, sql: str, params: Any) -> psycopg.Cursor[Any]:
+def send(conn: Connection, sql: str, params: Any) -> Any:
     """`sql` sent on a new cursor of the driver's connection under `conn` (in a unit's
     pipeline: queued, its rows read later from the cursor returned, `received`)."""
     raw = conn.connection.driver_connection
     assert raw is not None
-    cursor: psycopg.Cursor[Any] = raw.cursor()
+    cursor = raw.cursor()
     received(conn, sql, functools.partial(cursor.execute, sql, params))
     return cursor
 
@@ -143,8 +147,88 @@ def received(conn: Connection, sql: str, driver_call: Callable[[], Answer]) -> A
     one of its own."""
     try:
         return driver_call()
-    except psycopg.Error as exc:
+    except conn.dialect.loaded_dbapi.Error as exc:
         raise driver_error(conn, exc, sql) from exc
+
+
+Params = dict[str, Any] | list[dict[str, Any]]
+"""A statement's values by name; a list: the statement once for each (`executemany`)."""
+
+
+def on_driver(conn: Connection, statement: Executable, params: Params) -> Any:
+    """`statement` (built once, with bound parameters) run on the driver's cursor, which it
+    returns for its rows (plain tuples) or its row count: SQLAlchemy's execution path cost
+    an action about as much as everything else it does (issue 25: five times the driver's
+    own time for a statement on SQLite). SQLAlchemy still compiles the statement (once per
+    dialect, `_for_driver`) and converts its values; `before_cursor_execute` listeners hear
+    it as they hear any statement; an error is raised as SQLAlchemy raises one. In a unit's
+    pipeline on PostgreSQL it is waited for at once unless it is `deferred` (queued, as by
+    `answer_now`). Only for statements whose rows need no conversion by SQLAlchemy (numbers,
+    text, booleans) and whose values have no default worked out in Python."""
+    cursor, driver = _sent(conn, statement, params)
+    pipeline = conn.info.get(PIPELINE)
+    if pipeline is not None and not driver.deferred:
+        received(conn, driver.sql, pipeline.sync)
+    return cursor
+
+
+def _sent(conn: Connection, statement: Executable, params: Params) -> tuple[Any, _Driver]:
+    """`statement` sent on a new driver cursor (in a pipeline: queued), and how."""
+    driver = _for_driver(statement, conn.dialect)
+    many = isinstance(params, list)
+    values = [driver.values(p) for p in params] if isinstance(params, list) \
+        else driver.values(params)
+    if not conn.in_transaction():  # (as SQLAlchemy's own execute begins one: its commit ends it)
+        conn.begin()
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    cursor = raw.cursor()
+    for listener in conn.dispatch.before_cursor_execute:
+        listener(conn, cursor, driver.sql, values, None, many)
+    call = cursor.executemany if many else cursor.execute
+    received(conn, driver.sql, functools.partial(call, driver.sql, values))
+    return cursor, driver
+
+
+@dataclass(frozen=True)
+class _Driver:
+    """A statement as the driver takes it: its text for the dialect, and how a call's values
+    become the driver's parameters (`values`)."""
+    sql: str
+    compiled: Compiled
+    processors: tuple[tuple[str, Callable[[Any], Any]], ...]
+    """SQLAlchemy's conversion of a value for the driver, by parameter (a date to SQLite's
+    text, say)."""
+    positions: tuple[str, ...] | None
+    """The parameters' order for a driver that takes them by position (SQLite); None: by
+    name (psycopg)."""
+    deferred: bool
+
+    def values(self, params: dict[str, Any]) -> Any:
+        named = self.compiled.construct_params(params)
+        assert named is not None
+        for name, convert in self.processors:
+            named[name] = convert(named[name])
+        return named if self.positions is None else tuple(named[n] for n in self.positions)
+
+
+@functools.lru_cache(maxsize=128)
+def _for_driver(statement: Executable, dialect: Dialect) -> _Driver:
+    """`statement` compiled for `dialect` once (SQLAlchemy's own cache serves `execute`
+    only). A statement with an expanding IN, or a value worked out in Python (a column's
+    Python default), is refused: its parameters change from call to call."""
+    assert isinstance(statement, ClauseElement)
+    compiled = statement.compile(dialect=dialect)
+    assert isinstance(compiled, SQLCompiler)
+    if any(b.expanding for b in compiled.binds.values()) or compiled.insert_prefetch \
+            or compiled.update_prefetch:
+        raise ValueError(f"not a statement for the driver's cursor: {compiled}")
+    processors = tuple(
+        (name, convert) for name, bind in compiled.binds.items()
+        if (convert := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None)
+    positions = tuple(compiled.positiontup or ()) if dialect.positional else None
+    return _Driver(str(compiled), compiled, processors, positions,
+                   bool(statement.get_execution_options().get(DEFERRED)))
 
 
 def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
@@ -161,25 +245,13 @@ def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
 def ahead(conn: Connection, statement: Select[Any] | TextClause, params: dict[str, Any]
           ) -> Callable[[], list[tuple[Any, ...]]]:
     """A read sent now whose rows its caller needs only later: in a unit on PostgreSQL it is
-    queued in the pipeline (on the driver's cursor, as the writer lock's head read is) and
-    goes with the next statement that is waited for, so it costs no round trip of its own;
-    calling what this returns reads its rows (waiting for them only if nothing was sent
-    since). `statement` is built once (its values in `params`, no expanding IN) and
-    compiled once per dialect. Its rows are plain tuples of the driver's values, so only for
-    columns that need no conversion by SQLAlchemy (numbers, text, booleans, dates).
-    Elsewhere it runs at once. The rows are those of the moment it is sent: for rows the
-    unit does not write after."""
+    queued in the pipeline (on the driver's cursor, `on_driver`, as the writer lock's head read
+    is) and goes with the next statement that is waited for, so it costs no round trip of
+    its own; calling what this returns reads its rows (waiting for them only if nothing was
+    sent since). Elsewhere it runs at once. The rows are those of the moment it is sent: for
+    rows the unit does not write after."""
     if conn.info.get(PIPELINE) is None:
         found = [tuple(row) for row in conn.execute(statement, params)]
         return lambda: found
-    sql, compiled = _compiled(statement, conn.dialect)
-    cursor = send(conn, sql, compiled.construct_params(params))
-    return lambda: list(received(conn, sql, cursor.fetchall))
-
-
-@functools.lru_cache(maxsize=32)
-def _compiled(statement: Select[Any] | TextClause, dialect: Dialect) -> tuple[str, Compiled]:
-    """`statement` compiled for `dialect`, once (SQLAlchemy's own cache serves `execute`
-    only): a read ahead costs no compilation."""
-    compiled = statement.compile(dialect=dialect)
-    return str(compiled), compiled
+    cursor, driver = _sent(conn, statement, params)
+    return lambda: list(received(conn, driver.sql, cursor.fetchall))
