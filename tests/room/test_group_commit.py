@@ -266,6 +266,25 @@ def test_a_unit_of_another_chain_never_joins(storage: Storage) -> None:
     assert verified(storage)
 
 
+def test_a_burst_of_units_of_two_chains_each_gets_its_turn(storage: Storage) -> None:
+    """Each waiting unit is woken alone when its turn comes (its chain's condition, its
+    group's: `Storage._entry`, `_Group.changed`), and none is forgotten: a room-chain unit
+    holds the turn while 39 wait, about half of them on a writer chain. The room chain's
+    join its group; the writer chain's, woken only as that group ends, then lead and join
+    their own. Every entry once on its chain, both chains sound."""
+    writer = storage.write_as("127.0.0.1:9002")
+    storage.chain = audit.ROOM_CHAIN
+    first, rest = together(storage, act("lead"), [
+        (act(f"u{i}"), writer if i % 2 else None) for i in range(1, 40)])
+    assert all(isinstance(r, Connection) for r in rest), rest
+    assert all((r is first) == (i % 2 == 0) for i, r in enumerate(rest, 1))
+    with storage.read() as conn:
+        on = dict(conn.execute(select(audit_log.c.actor, audit_log.c.chain).where(
+            audit_log.c.action == "test.action")).all())
+    assert on == {"lead": 0} | {f"u{i}": writer if i % 2 else 0 for i in range(1, 40)}
+    assert len(accounts(storage)) == 40 and verified(storage)
+
+
 def test_a_unit_alone_is_as_before(storage: Storage) -> None:
     """Nobody waiting: one transaction, one commit, and on PostgreSQL the round trips of a
     unit before group commit (`test_pipeline`: two, with an entry)."""

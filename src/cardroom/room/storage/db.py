@@ -205,9 +205,14 @@ class Storage:
     """The key the audit chain is MACed with (`cardroom.room.storage.audit_key`); None: unkeyed."""
     chain: int = audit.ROOM_CHAIN
     """The audit chain this process's units write (`audit.writer_chain`); 0: the room's."""
-    _gate: threading.Condition = field(default_factory=threading.Condition, repr=False)
+    _gate: threading.Lock = field(default_factory=threading.Lock, repr=False)
     """Guards the writer turn: `_busy` (a unit leads a transaction), `_offer` (a group open
-    to one more unit of its chain) and `_waiting` (units waiting, by chain)."""
+    to one more unit of its chain) and `_waiting` (units waiting, by chain). Who waits for
+    what waits on a condition of its own (`_entry`, `_Group.changed`), so that a change
+    wakes only a thread it concerns: with every waiter on one condition, each turn woke the
+    forty threads of a burst to let one through (issue 25)."""
+    _entry: dict[int, threading.Condition] = field(default_factory=dict, repr=False)
+    """By chain, what the units waiting for their turn on it wait on (`_enter`)."""
     _busy: bool = field(default=False, repr=False)
     _offer: _Group | None = field(default=None, repr=False)
     _waiting: Counter[int] = field(default_factory=Counter, repr=False)
@@ -248,7 +253,7 @@ class Storage:
             joined = self._enter(chain)
             self._inside.unit = True
             try:
-                later = yield from (self._transaction(chain, _Group(chain)) if joined is None
+                later = yield from (self._transaction(chain, self._group(chain)) if joined is None
                                     else self._follow(joined))
             finally:
                 self._inside.unit = False
@@ -313,6 +318,9 @@ class Storage:
                 conn.info.pop(UNIT_MEMO, None)
         return _After(work, moved)
 
+    def _group(self, chain: int) -> _Group:
+        return _Group(chain, threading.Condition(self._gate))
+
     def _enter(self, chain: int) -> _Group | None:
         """Wait for this storage's writer turn: None, this unit leads a transaction of its
         own; or the group of a unit of the same `chain` whose block ended, to join."""
@@ -328,7 +336,9 @@ class Storage:
                     if not self._busy:
                         self._busy = True
                         return None
-                    self._gate.wait()
+                    if chain not in self._entry:
+                        self._entry[chain] = threading.Condition(self._gate)
+                    self._entry[chain].wait()
             finally:
                 self._waiting[chain] -= 1
 
@@ -350,7 +360,7 @@ class Storage:
         with self._gate:
             while self._offer_to(group):
                 while self._offer is group or group.turn:
-                    self._gate.wait()
+                    group.changed.wait()
         if group.broken is not None:
             raise _again(group.broken)
 
@@ -379,10 +389,10 @@ class Storage:
             with self._gate:
                 group.turn = False
                 if not self._offer_to(group):  # (else the next member goes on at once)
-                    self._gate.notify_all()
+                    group.changed.notify_all()
         with self._gate:
             while not group.done:
-                self._gate.wait()
+                group.changed.wait()
         if group.failure is not None:
             raise _again(group.failure) from group.failure
         return _After(work, moved=False)  # (the leader anchors the chain, once a group)
@@ -395,7 +405,7 @@ class Storage:
                 or not self._waiting[group.chain]:
             return False
         self._offer = group
-        self._gate.notify_all()
+        self._entry[group.chain].notify()  # (one: a second finds it taken, and waits again)
         return True
 
     @staticmethod
@@ -425,7 +435,10 @@ class Storage:
         with self._gate:
             group.done = True
             self._busy = False
-            self._gate.notify_all()
+            group.changed.notify_all()
+            for chain, waiting in self._waiting.items():  # the next turn, for one of each chain
+                if waiting:
+                    self._entry[chain].notify()
 
     def _failure(self, exc: DBAPIError, committing: bool) -> BaseException:
         """What a unit raises for the database's `exc`: `DatabaseUnavailable` (`went_away`),
@@ -595,6 +608,9 @@ class _Group:
     one could not be rolled back (the group then fails whole), and once it ended, `done`,
     with `failure` (None: committed)."""
     chain: int
+    changed: threading.Condition
+    """Under the storage's gate: what its leader waits on for a member's turn to end, and
+    its members for its end (`done`)."""
     conn: Connection | None = None
     joined: int = 0
     turn: bool = False
