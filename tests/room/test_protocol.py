@@ -6,6 +6,7 @@ ones."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from pydantic import ValidationError
 from cardroom.room.books.cashier import buy_chips
 from cardroom.room.people.accounts import Account, Role, create_account
 from cardroom.room.play import protocol
-from cardroom.room.play.messages import MalformedMessage
+from cardroom.room.play.messages import MalformedMessage, message_text
 from cardroom.room.play.protocol_state import check_state
 from cardroom.room.room import Room
 from cardroom.room.storage.db import Storage
@@ -225,3 +226,14 @@ def test_the_committed_schema_files_are_the_generated_ones() -> None:
     assert sorted(p.name for p in DOCS.glob("*.json")) == sorted(files)
     for name, text in files.items():
         assert (DOCS / name).read_text() == text, f"docs/protocol/{name} is out of date"
+
+
+def test_a_message_s_text_reads_back_as_the_standard_library_writes_it() -> None:
+    """`message_text` (orjson, issue 25) writes compact JSON that a client reads as it read
+    `json.dumps`'s: a key that is not text written as text, a name in any script kept, a
+    nested update whole."""
+    data = {"type": "state", "stacks": {7: 19_500, 12: 0}, "name": "Zoë Ōtani 王",
+            "seats": [{"seat": 1, "you": True, "cards": ["9h", "Kd"]}, None], "pot": -5}
+    text = message_text(data)
+    assert json.loads(text) == json.loads(json.dumps(data))
+    assert " " not in text.replace("Zoë Ōtani 王", "")

@@ -8,6 +8,7 @@ and on PostgreSQL (`storage_fixture`)."""
 
 from __future__ import annotations
 
+import base64
 import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -465,3 +466,23 @@ def test_a_hand_moved_on_by_the_next_process_resumes_from_its_record(storage: St
     assert voided == []
     assert audited(storage, "hand.resumed")[0]["hand"] == hand_id
     books(storage)
+
+
+def test_sealed_records_share_a_derived_key_only_for_a_bounded_number_of_writes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sealing key is derived from the identity key with a random salt, stored in each
+    record (docs/security.md): one salt serves `KEY_USES` records, each under its own random
+    nonce, then a fresh one is drawn. Every record opens, whichever salt sealed it, and only
+    at its own table."""
+    monkeypatch.setattr(resume, "KEY_USES", 2)
+    monkeypatch.setattr(resume, "_SEALING", {})
+    stored = [lock(IDENTITY_KEY, {"n": i, 7: "a key that is not text"}, 3) for i in range(5)]
+    raw = [base64.b64decode(s.removeprefix(resume.SEALED)) for s in stored]
+    salts = [r[:resume.SALT_BYTES] for r in raw]
+    nonces = {r[resume.SALT_BYTES:resume.SALT_BYTES + resume.NONCE_BYTES] for r in raw}
+    assert salts[0] == salts[1] != salts[2] == salts[3] != salts[4] != salts[0]
+    assert len(nonces) == 5
+    assert [unlock(IDENTITY_KEY, s, 3) for s in stored] == [
+        {"n": i, "7": "a key that is not text"} for i in range(5)]
+    with pytest.raises(CardroomError, match="does not open"):
+        unlock(IDENTITY_KEY, stored[0], 4)

@@ -4,7 +4,6 @@ refused request changes nothing and is written to the audit log."""
 from __future__ import annotations
 
 import functools
-import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -765,6 +764,3 @@ def _kind(msg: object) -> str:
         return str(msg["type"])[:30]
     return "malformed"
 
-
-def dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"))

@@ -28,9 +28,9 @@ from fastapi import WebSocket
 from cardroom.errors import CardroomError
 from cardroom.room.people.accounts import Account
 from cardroom.room.play import leases
-from cardroom.room.play.messages import message_type
+from cardroom.room.play.messages import message_text, message_type
 from cardroom.room.play.refusals import RefusalLog
-from cardroom.room.room import AnyTable, Room, dumps
+from cardroom.room.room import AnyTable, Room
 from cardroom.server.changes import ROOM, Changes, topic_of_table
 from cardroom.server.relay import TRY_AGAIN_LATER
 
@@ -67,7 +67,7 @@ def snapshot_texts(live: AnyTable, viewers: Sequence[Account | None]) -> list[st
     out = []
     for v in viewers:
         if v not in memo:
-            memo[v] = dumps(live.snapshot(v))
+            memo[v] = message_text(live.snapshot(v))
         out.append(memo[v])
     return out
 
@@ -282,5 +282,5 @@ class Hub:
             for ws in [w for w, who in table.items() if which(table_id, w, who)]:
                 table.pop(ws, None)
                 with contextlib.suppress(Exception):
-                    await ws.send_text(dumps({"type": "error", "message": message}))
+                    await ws.send_text(message_text({"type": "error", "message": message}))
                     await ws.close(code=code)

@@ -51,6 +51,7 @@ from cardroom.room.play.baccarat_protocol import (
 )
 from cardroom.room.play.leases import Shared
 from cardroom.room.play.live_table import LiveTable, Pools, Stake, card_view
+from cardroom.room.play.messages import message_text
 from cardroom.room.play.progressive import CoupAwards, PoolState, record_coup
 from cardroom.room.play.protocol import Bet, ChangeBets, Deal
 from cardroom.room.play.protocol_state import HandRef, ShoeView, TableRef, You
@@ -382,8 +383,8 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
         public = self.state(None).model_dump(mode="json", exclude_unset=True)
         del public["you"]
         seat_rows = public.pop("seats")
-        rest = _dumps(public)[1:]
-        plain = [_dumps(row) for row in seat_rows]
+        rest = message_text(public)[1:]
+        plain = [message_text(row) for row in seat_rows]
         seats_plain = "[" + ",".join(plain) + "]"
         index = {aid: i for i, aid in enumerate(self._seat_order())}
         out = []
@@ -393,9 +394,9 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                 seats_text = seats_plain
             else:
                 mine = plain.copy()
-                mine[i] = _dumps({**seat_rows[i], "you": True})
+                mine[i] = message_text({**seat_rows[i], "you": True})
                 seats_text = "[" + ",".join(mine) + "]"
-            you = _dumps(self._you(viewer).model_dump(mode="json"))
+            you = message_text(self._you(viewer).model_dump(mode="json"))
             out.append(f'{{"you":{you},"seats":{seats_text},{rest}')
         return out
 
@@ -410,6 +411,3 @@ class BaccaratLive(LiveTable[BaccaratTable, BaccaratResult, Never]):
                    may_void=viewer is not None and viewer.may(Permission.VOID),
                    see_the_cage=viewer is not None and viewer.id in self.awaiting_identity)
 
-
-def _dumps(data: object) -> str:
-    return json.dumps(data, separators=(",", ":"))

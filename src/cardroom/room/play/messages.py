@@ -3,6 +3,8 @@ a `type`); its fields are read by the game's model (`room.protocol`)."""
 
 from __future__ import annotations
 
+import orjson
+
 from cardroom.errors import CardroomError
 
 MAX_KEY = 100
@@ -14,6 +16,14 @@ class MalformedMessage(CardroomError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(f"the table could not read that request: {reason}")
+
+
+def message_text(data: object) -> str:
+    """The compact JSON text of what a client is sent (a table's update, an error): by orjson,
+    as encoding each viewer's update with the standard library's encoder cost a tenth of
+    the served room's work per action (issue 25). A key that is not text is written as one
+    (as `json.dumps` does)."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def message_type(msg: object) -> str:
