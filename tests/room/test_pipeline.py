@@ -17,7 +17,7 @@ from cardroom.room.storage.pipeline import deferred, on_driver
 from cardroom.room.storage.round_trips import traced
 from cardroom.room.storage.schema import ledger_accounts, ledger_transactions
 
-from .test_statements_per_action import counted
+from .statements import counted
 
 ACCOUNT = text("INSERT INTO ledger_accounts (name, balance, allow_negative) "
                "VALUES ('test:' || :no, 0, :no)").bindparams(no=False)

@@ -20,13 +20,10 @@ round trips (the lease's UPDATE, the pool's and the pending hits' SELECTs)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from cardroom.room.money import ledger
 from cardroom.room.people.accounts import Account, Role
@@ -40,6 +37,7 @@ from cardroom.shoe import SeededRandom
 from .pan_play import CHIP, alice_and_bob_dealt, alone_after_a_foul, pan, play_out, say
 from .people import IDENTITY_KEY
 from .rooms import CAST, make_room, pan_room, playing_table, view
+from .statements import counted
 from .storage_fixture import POSTGRESQL_ONLY
 
 MOST = {"postgresql": {"bet": 6, "deal": 8}, "sqlite": {"bet": 12, "deal": 13}}
@@ -55,21 +53,6 @@ ROUND_TRIPS = {"bet": 2, "deal": 2}
 the writer lock, the head and every read (the deal's: the ledger's key and accounts, the
 hand's wagers, the players' patron records for the exclusion check) in the first, the writes
 with the COMMIT in the second."""
-
-
-@contextmanager
-def counted(storage: Storage) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def note(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
-        if statement not in ("BEGIN", "COMMIT"):  # the pipeline's own (the driver's before)
-            seen.append(statement)
-
-    event.listen(storage.engine, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(storage.engine, "before_cursor_execute", note)
 
 
 def test_a_bet_and_a_deal_stay_within_their_statements(storage: Storage) -> None:
