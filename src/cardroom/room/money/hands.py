@@ -144,7 +144,7 @@ def add_players(conn: Connection, hand_id: int, account_ids: list[int]) -> None:
     nothing waits for."""
     if account_ids:
         on_driver(conn, _ADD_PLAYER[conn.dialect.name],
-            [{"hand": hand_id, "acct": account_id} for account_id in account_ids])
+                  [{"hand": hand_id, "acct": account_id} for account_id in account_ids])
 
 
 def set_in_open_record(conn: Connection, hand_id: int, path: tuple[str, ...],

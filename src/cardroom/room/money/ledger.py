@@ -166,9 +166,11 @@ def _net(postings: Iterable[tuple[str, Cents]]) -> dict[str, Cents]:
 
 # The hot path's statements are built once (bound parameters), so an action pays neither for
 # building them nor for computing their cache keys again.
+_LOCK_ACCOUNTS = ("SELECT id, name, balance, allow_negative FROM ledger_accounts "
+                  "WHERE name = ANY(CAST(:names AS TEXT[])) FOR UPDATE")
+"""PostgreSQL: the accounts named (an array), locked to the commit."""
 _SELECT_ACCOUNTS = {
-    "postgresql": text("SELECT id, name, balance, allow_negative FROM ledger_accounts "
-                       "WHERE name = ANY(CAST(:names AS TEXT[])) FOR UPDATE"),
+    "postgresql": text(_LOCK_ACCOUNTS),
     "sqlite": text("SELECT id, name, balance, allow_negative FROM ledger_accounts "
                    "WHERE name IN (SELECT value FROM json_each(:names))")}
 """The accounts named, locked: one text whatever their number (an array, or a JSON list on
@@ -194,8 +196,7 @@ _SELECT_BALANCE = select(ledger_accounts.c.balance).where(
 _KEY_AND_ACCOUNTS = text(
     "WITH n AS (SELECT nextval(pg_get_serial_sequence('ledger_transactions', 'id')) AS tx), "
     "k AS (SELECT id, fingerprint FROM ledger_transactions WHERE key = :key), "
-    "a AS (SELECT id, name, balance, allow_negative FROM ledger_accounts "
-    "WHERE name = ANY(CAST(:names AS TEXT[])) FOR UPDATE) "
+    f"a AS ({_LOCK_ACCOUNTS}) "
     "SELECT n.tx, k.id AS applied, k.fingerprint, a.id, a.name, a.balance, a.allow_negative "
     "FROM n LEFT JOIN k ON true LEFT JOIN a ON true")
 """PostgreSQL: the idempotency key's transaction (if any), the accounts the transaction is to

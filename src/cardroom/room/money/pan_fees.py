@@ -19,6 +19,7 @@ from cardroom.games.pan.fees import PanFee
 from cardroom.money import Cents, format_money
 from cardroom.room.money import ledger
 from cardroom.room.storage import audit
+from cardroom.room.storage.pipeline import on_driver
 from cardroom.room.storage.schema import (
     ledger_accounts,
     ledger_entries,
@@ -113,9 +114,9 @@ def save_periods(conn: Connection, table_id: int, paid_until: Mapping[int, datet
     """Store the periods the deal's time fees paid for (in the deal's transaction), so that a
     restart neither charges a period twice nor skips one (WAC 230-15-080)."""
     if paid_until:
-        conn.execute(_SAVE_PERIOD[conn.dialect.name],
-                     [{"table": table_id, "account": account, "until": until}
-                      for account, until in paid_until.items()])
+        on_driver(conn, _SAVE_PERIOD[conn.dialect.name],
+                  [{"table": table_id, "account": account, "until": until}
+                   for account, until in paid_until.items()])
 
 
 _SAVE_PERIOD = upsert(pan_fee_periods, ("table_id", "account_id"), {
