@@ -114,3 +114,19 @@ def test_a_statement_on_the_driver_s_cursor_fails_as_sqlalchemy_s_would(
     with pytest.raises(ValueError, match="not a statement for the driver"), \
             storage.unit() as conn:
         on_driver(conn, expanding, {"names": ["a"]})
+
+
+def test_reads_keep_the_statements_psycopg_prepared(storage: Storage) -> None:
+    """A read ends with a COMMIT (`Storage.read`): a ROLLBACK at its end made psycopg forget
+    what it had prepared on the connection, so a statement run by reads and units alike was
+    never prepared. psycopg prepares a statement at its sixth run on one connection; 30 reads
+    run it at least six times on each of the pool's (at most 5) connections."""
+    count = select(func.count()).select_from(ledger_accounts)
+    for _ in range(30):
+        assert accounts(storage) == 0
+        with storage.read() as conn:
+            assert conn.execute(count).scalar_one() == 0
+    if storage.is_postgres:
+        with storage.read() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM pg_prepared_statements"
+                                        ).scalar_one() >= 2

@@ -515,9 +515,14 @@ class Storage:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
+        """A connection for reading. Its transaction ends with a COMMIT, not the ROLLBACK of
+        SQLAlchemy's close: at a ROLLBACK psycopg forgets every statement it prepared on the
+        connection, and the pages' reads share the pool with the actions, whose statements
+        PostgreSQL then planned again (docs/server.md, "A read ends with COMMIT")."""
         try:
             with self.engine.connect() as conn:
                 yield conn
+                conn.commit()
         except DBAPIError as exc:
             self.went_away(exc)
             raise
