@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import orjson
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -42,6 +41,7 @@ from cardroom.errors import CardroomError
 from cardroom.history import HandHistory, replayer, run
 from cardroom.room.money import hands
 from cardroom.room.play.live_table import LiveTable, SealedShoe, Turn
+from cardroom.room.play.messages import compact_json
 from cardroom.room.storage import audit
 from cardroom.room.storage.identity_key import IdentityKey
 from cardroom.room.storage.pipeline import deferred, on_driver
@@ -100,14 +100,13 @@ def _sealing_key(key: IdentityKey) -> tuple[bytes, AESGCM]:
 
 
 def lock(key: IdentityKey | None, data: dict[str, Any], table_id: int) -> str:
-    """`data` as the sealed row stores it: encrypted and bound to its table (its JSON by
-    orjson, a key that is not text written as one, as `json` does)."""
+    """`data` as the sealed row stores it (`compact_json`): encrypted and bound to its
+    table."""
     if key is None:
         raise ResumeFailed("the room was started without its identity key: nothing is sealed")
     salt, sealing = _sealing_key(key)
     nonce = secrets.token_bytes(NONCE_BYTES)
-    box = sealing.encrypt(nonce, orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS),
-                          str(table_id).encode())
+    box = sealing.encrypt(nonce, compact_json(data), str(table_id).encode())
     return SEALED + base64.b64encode(salt + nonce + box).decode("ascii")
 
 
