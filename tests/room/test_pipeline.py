@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import bindparam, func, insert, select, text
 from sqlalchemy.exc import IntegrityError
 
+from cardroom.room.compliance.exclusions import excluded_accounts
 from cardroom.room.storage import audit
 from cardroom.room.storage.db import Storage
 from cardroom.room.storage.pipeline import deferred, on_driver
@@ -18,6 +19,7 @@ from cardroom.room.storage.round_trips import traced
 from cardroom.room.storage.schema import ledger_accounts, ledger_transactions
 
 from .statements import counted
+from .storage_fixture import POSTGRESQL_ONLY
 
 ACCOUNT = text("INSERT INTO ledger_accounts (name, balance, allow_negative) "
                "VALUES ('test:' || :no, 0, :no)").bindparams(no=False)
@@ -130,3 +132,21 @@ def test_reads_keep_the_statements_psycopg_prepared(storage: Storage) -> None:
         with storage.read() as conn:
             assert conn.exec_driver_sql("SELECT count(*) FROM pg_prepared_statements"
                                         ).scalar_one() >= 2
+
+
+@POSTGRESQL_ONLY
+@pytest.mark.parametrize("in_unit", [True, False], ids=["unit", "read"])
+def test_the_exclusion_check_keeps_one_plan(storage: Storage, in_unit: bool) -> None:
+    """`pipeline.ahead(planned_once=True)`: the exclusion check of a deal (`accounts.id =
+    ANY(:ids)`) keeps its generic plan once psycopg has prepared it (at its sixth run on one
+    connection). With PostgreSQL's own `auto` it was planned again at every run (five custom
+    plans and no generic one in ten runs): its generic plan, costed for ten ids, looked
+    dearer than one made for the seven at hand. Every other statement keeps `auto`."""
+    with storage.unit() if in_unit else storage.engine.connect() as conn:
+        for _ in range(10):
+            assert excluded_accounts(conn, range(1, 8)) == {}
+        plans = conn.execute(text(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE statement LIKE :check"), {"check": "%exclusion_entries%"}).one()
+        assert conn.execute(text("SHOW plan_cache_mode")).scalar_one() == "auto"
+    assert tuple(plans) == (5, 0)

@@ -486,7 +486,7 @@ def excluded_accounts_ahead(conn: Connection, account_ids: Iterable[int]
     if not ids:
         return dict
     postgres = conn.dialect.name == "postgresql"
-    rows = ahead(conn, _EXCLUDED_ACCOUNTS[postgres], {"ids": ids})
+    rows = ahead(conn, _EXCLUDED_ACCOUNTS[postgres], {"ids": ids}, planned_once=True)
 
     def found() -> dict[int, int]:
         matched: dict[int, int] = {}

@@ -242,16 +242,38 @@ def answer_now(conn: Connection, _cursor: Any, _statement: str, _params: Any,
         pipeline.sync()  # (SQLAlchemy reads a Core INSERT's new key at once: not deferred)
 
 
-def ahead(conn: Connection, statement: Select[Any] | TextClause, params: dict[str, Any]
-          ) -> Callable[[], list[tuple[Any, ...]]]:
+_GENERIC_PLAN = deferred(text("SET LOCAL plan_cache_mode TO force_generic_plan"))
+_PLAN_AS_BEFORE = deferred(text("SET LOCAL plan_cache_mode TO DEFAULT"))
+
+
+def ahead(conn: Connection, statement: Select[Any] | TextClause, params: dict[str, Any],
+          planned_once: bool = False) -> Callable[[], list[tuple[Any, ...]]]:
     """A read sent now whose rows its caller needs only later: in a unit on PostgreSQL it is
     queued in the pipeline (on the driver's cursor, `on_driver`, as the writer lock's head read
     is) and goes with the next statement that is waited for, so it costs no round trip of
     its own; calling what this returns reads its rows (waiting for them only if nothing was
     sent since). Elsewhere it runs at once. The rows are those of the moment it is sent: for
-    rows the unit does not write after."""
+    rows the unit does not write after.
+
+    `planned_once`: on PostgreSQL, once psycopg has prepared the statement (its sixth run on
+    the connection) it keeps one generic plan (`plan_cache_mode`, set for it alone and set
+    back after it, queued with it). For a statement whose plan costs far more than its run
+    and which PostgreSQL's own choice would plan again at every run: with an array parameter
+    it costs the generic plan for ten elements, dearer than a plan for the few at hand, so
+    it never keeps it (docs/server.md, "The exclusion check planned once"). Not for every
+    statement: the generic plan of the ledger's accounts by name (`= ANY`) is a sequential
+    scan of the accounts."""
+    postgres = planned_once and conn.dialect.name == "postgresql"
     if conn.info.get(PIPELINE) is None:
+        if postgres:
+            conn.execute(_GENERIC_PLAN)
         found = [tuple(row) for row in conn.execute(statement, params)]
+        if postgres:
+            conn.execute(_PLAN_AS_BEFORE)
         return lambda: found
+    if postgres:
+        _sent(conn, _GENERIC_PLAN, {})
     cursor, driver = _sent(conn, statement, params)
+    if postgres:
+        _sent(conn, _PLAN_AS_BEFORE, {})
     return lambda: list(received(conn, driver.sql, cursor.fetchall))
