@@ -135,7 +135,7 @@ def test_reads_keep_the_statements_psycopg_prepared(storage: Storage) -> None:
 
 
 @POSTGRESQL_ONLY
-@pytest.mark.parametrize("in_unit", [True, False], ids=["unit", "read"])
+@pytest.mark.parametrize("in_unit", [True, False], ids=["unit", "connection"])
 def test_the_exclusion_check_keeps_one_plan(storage: Storage, in_unit: bool) -> None:
     """`pipeline.ahead(planned_once=True)`: the exclusion check of a deal (`accounts.id =
     ANY(:ids)`) keeps its generic plan once psycopg has prepared it (at its sixth run on one

@@ -263,17 +263,20 @@ def ahead(conn: Connection, statement: Select[Any] | TextClause, params: dict[st
     it never keeps it (docs/server.md, "The exclusion check planned once"). Not for every
     statement: the generic plan of the ledger's accounts by name (`= ANY`) is a sequential
     scan of the accounts."""
-    postgres = planned_once and conn.dialect.name == "postgresql"
+    plan_kept = planned_once and conn.dialect.name == "postgresql"
+    if plan_kept:  # (deferred: queued in a unit's pipeline, run at once elsewhere)
+        on_driver(conn, _GENERIC_PLAN, {})
+    rows = _read_ahead(conn, statement, params)
+    if plan_kept:
+        on_driver(conn, _PLAN_AS_BEFORE, {})
+    return rows
+
+
+def _read_ahead(conn: Connection, statement: Select[Any] | TextClause, params: dict[str, Any]
+                ) -> Callable[[], list[tuple[Any, ...]]]:
+    """`ahead`'s read: queued in a unit's pipeline, run at once elsewhere."""
     if conn.info.get(PIPELINE) is None:
-        if postgres:
-            conn.execute(_GENERIC_PLAN)
         found = [tuple(row) for row in conn.execute(statement, params)]
-        if postgres:
-            conn.execute(_PLAN_AS_BEFORE)
         return lambda: found
-    if postgres:
-        _sent(conn, _GENERIC_PLAN, {})
     cursor, driver = _sent(conn, statement, params)
-    if postgres:
-        _sent(conn, _PLAN_AS_BEFORE, {})
     return lambda: list(received(conn, driver.sql, cursor.fetchall))
