@@ -14,6 +14,11 @@ it) and the load average, so that a loaded machine's wall figures can be read be
 done. The room has an identity key, as a served room has, so every action also seals its
 table's hand and shoe (`room.play.resume`).
 
+`--pause S` waits S seconds before each timed action, as a room at low load meets its actions
+(500 players on 50 tables at 3 s of thought leave the 2 cores idle about three quarters of
+the time): on an idle virtual machine every action costs more on both databases, its CPU too,
+and a round trip to PostgreSQL most (docs/server.md, "What the rest of the gap is").
+
     PYTHONPATH=src .venv/bin/python bench/bench_round_trips.py --rounds 30 \\
         --postgres postgresql://postgres@127.0.0.1:5432/test
 """
@@ -59,7 +64,8 @@ def postgres_schema(url: str) -> Iterator[str]:
         admin.dispose()
 
 
-def run(url: str, rounds: int, holder: str | None = None) -> dict[str, Any]:
+def run(url: str, rounds: int, holder: str | None = None, pause: float = 0.0
+        ) -> dict[str, Any]:
     """The figures of `rounds` rounds at one table of a fresh room at `url`; with a `holder`,
     played by a second process of the room that holds the table under its lease."""
     room, owner, players = room_with_players(url, PLAYERS)
@@ -85,6 +91,8 @@ def run(url: str, rounds: int, holder: str | None = None) -> dict[str, Any]:
         for kind, who, msg in [("bet", p, {"type": "bet", "bets": {"player": 500},
                                            "key": f"b{r}-{p.id}"}) for p in players] + \
                 [("deal", players[0], {"type": "deal"})]:
+            if pause:
+                time.sleep(pause)
             statements, wall, cpu = 0, time.perf_counter(), time.process_time()
             room.act(who, table, msg)
             seen[kind].append((statements, time.perf_counter() - wall,
@@ -118,17 +126,21 @@ def report(name: str, seen: dict[str, list[tuple[int, float, float]]]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--pause", type=float, default=0.0,
+                    help="seconds to wait before each timed action (a room at low load)")
     ap.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test",
                     help="a PostgreSQL to run on beside SQLite (a fresh schema, dropped after); "
                          "empty: SQLite only")
     a = ap.parse_args()
     accounts._hasher = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
-    report("SQLite", run(f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3", a.rounds))
+    report("SQLite", run(f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3", a.rounds,
+                         pause=a.pause))
     if a.postgres:
         with postgres_schema(a.postgres) as url:
-            report("PostgreSQL", run(url, a.rounds))
+            report("PostgreSQL", run(url, a.rounds, pause=a.pause))
         with postgres_schema(a.postgres) as url:
-            report("PostgreSQL under a lease", run(url, a.rounds, holder="bench"))
+            report("PostgreSQL under a lease",
+                   run(url, a.rounds, holder="bench", pause=a.pause))
 
 
 if __name__ == "__main__":

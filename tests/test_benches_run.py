@@ -125,7 +125,8 @@ def test_the_chaos_bench_kills_a_process_and_every_table_plays_on(tmp_path: Path
 
 
 def test_the_round_trips_bench_counts_the_statements_of_each_action(tmp_path: Path) -> None:
-    out = run_bench(tmp_path, "bench_round_trips.py", "--rounds", "1", "--postgres", "")
+    out = run_bench(tmp_path, "bench_round_trips.py", "--rounds", "1", "--postgres", "",
+                    "--pause", "0.001")  # (each action after a pause, as at low load)
     assert "SQLite: statements per bet " in out
     assert "8 actions, wall median" in out  # 7 bets and the deal
     assert "ms an action; load average" in out
