@@ -67,7 +67,8 @@ def postgres_schema(url: str) -> Iterator[str]:
 def run(url: str, rounds: int, holder: str | None = None, pause: float = 0.0
         ) -> dict[str, Any]:
     """The figures of `rounds` rounds at one table of a fresh room at `url`; with a `holder`,
-    played by a second process of the room that holds the table under its lease."""
+    played by a second process of the room that holds the table under its lease; with a
+    `pause`, that many seconds slept before each timed action (outside its figures)."""
     room, owner, players = room_with_players(url, PLAYERS)
     table = room.create_table(owner, "Bench", "baccarat").table_id
     open_tables(room, [table])
